@@ -1,0 +1,204 @@
+// infer-shapes: annotates an ONNX model with the type and shape of every value.
+// See docs/cli.md. This file only parses flags and calls the library.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/strings.h"
+#include "inference/infer_shapes.h"
+#include "proto/model_io.h"
+#include "schema/builtin.h"
+#include "schema/type_proto.h"
+
+namespace onnx_infer {
+namespace {
+
+// Exit codes (docs/cli.md).
+constexpr int kExitOk = 0;
+constexpr int kExitInferenceErrors = 1;
+constexpr int kExitUsageOrIo = 2;
+
+constexpr char kUsage[] = R"(usage: infer-shapes MODEL.onnx [options]
+
+Infers the type and shape of every value in an ONNX model and writes them into it.
+
+options:
+  -o, --output OUT.onnx  write the annotated model to OUT.onnx
+  --in-place             write the annotated model back to MODEL.onnx
+  --strict               a missing schema or rule, or a declared type that contradicts
+                         the inferred one, is an error (and nothing is written on errors)
+  --json REPORT.json     write a report: summary counts and every diagnostic
+  --values               print the type of every graph input, node output and graph output
+  --quiet                print only errors
+  -h, --help             show this help
+
+Without -o or --in-place the model is only checked; nothing is written.
+Output files are written atomically: a failed run leaves them untouched.
+
+exit codes:
+  0  inference ran without errors (warnings and notes may have been printed)
+  1  inference found errors (with --strict nothing was written)
+  2  usage error, or the model or an output file could not be read or written
+)";
+
+struct Flags {
+  std::string model;
+  std::string output;
+  std::string json;
+  bool in_place = false;
+  bool strict = false;
+  bool values = false;
+  bool quiet = false;
+};
+
+// Parses argv; returns an error message, or "" when fine. `help` is set for -h.
+std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string* out) -> bool {
+      if (i + 1 >= args.size()) return false;
+      *out = args[++i];
+      return true;
+    };
+    if (a == "-h" || a == "--help") {
+      *help = true;
+      return "";
+    } else if (a == "-o" || a == "--output") {
+      if (!value(&flags->output)) return a + " needs a file name";
+    } else if (a.rfind("--output=", 0) == 0) {
+      flags->output = a.substr(9);
+    } else if (a == "--json") {
+      if (!value(&flags->json)) return "--json needs a file name";
+    } else if (a.rfind("--json=", 0) == 0) {
+      flags->json = a.substr(7);
+    } else if (a == "--in-place") {
+      flags->in_place = true;
+    } else if (a == "--strict") {
+      flags->strict = true;
+    } else if (a == "--values") {
+      flags->values = true;
+    } else if (a == "--quiet" || a == "-q") {
+      flags->quiet = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      return "unknown option " + a;
+    } else if (flags->model.empty()) {
+      flags->model = a;
+    } else {
+      return "more than one model given ('" + flags->model + "' and '" + a + "')";
+    }
+  }
+  if (flags->model.empty()) return "no model given";
+  if (flags->in_place && !flags->output.empty()) return "--in-place and -o exclude each other";
+  if (flags->in_place) flags->output = flags->model;
+  return "";
+}
+
+void PrintValues(const onnx::ModelProto& model) {
+  const onnx::GraphProto& g = model.graph();
+  auto line = [](const onnx::ValueInfoProto& vi) {
+    std::cout << "  " << vi.name() << ": " << TypeFromProto(vi.type()).ToString() << "\n";
+  };
+  std::cout << "inputs:\n";
+  for (const auto& vi : g.input()) line(vi);
+  std::cout << "values:\n";
+  for (const auto& vi : g.value_info()) line(vi);
+  std::cout << "outputs:\n";
+  for (const auto& vi : g.output()) line(vi);
+}
+
+nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
+  nlohmann::json diagnostics = nlohmann::json::array();
+  for (const auto& d : result.diagnostics) {
+    nlohmann::json j = {{"severity", SeverityName(d.severity)},
+                        {"graph", d.graph},
+                        {"message", d.message}};
+    if (d.node_index >= 0) {
+      j["node_index"] = d.node_index;
+      j["node_name"] = d.node_name;
+    }
+    if (!d.op.empty()) j["op"] = d.op;
+    diagnostics.push_back(std::move(j));
+  }
+  const InferenceStats& s = result.stats;
+  return {
+      {"model", flags.model},
+      {"summary",
+       {{"nodes", s.nodes},
+        {"values", s.values},
+        {"typed", s.typed},
+        {"shaped", s.shaped},
+        {"static_shaped", s.static_shaped},
+        {"nodes_without_rule", s.nodes_without_rule},
+        {"errors", result.CountOf(Severity::kError)},
+        {"warnings", result.CountOf(Severity::kWarning)},
+        {"notes", result.CountOf(Severity::kNote)}}},
+      {"diagnostics", std::move(diagnostics)},
+  };
+}
+
+int Main(int argc, char** argv) {
+  Flags flags;
+  bool help = false;
+  std::string error = ParseFlags(argc, argv, &flags, &help);
+  if (help) {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (!error.empty()) {
+    std::cerr << "infer-shapes: " << error << "\n\n" << kUsage;
+    return kExitUsageOrIo;
+  }
+  auto model = LoadModel(flags.model);
+  if (!model.ok()) {
+    std::cerr << "infer-shapes: " << model.status().message() << "\n";
+    return kExitUsageOrIo;
+  }
+  InferenceOptions options;
+  options.strict = flags.strict;
+  InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+
+  for (const auto& d : result.diagnostics) {
+    if (flags.quiet && d.severity != Severity::kError) continue;
+    std::cerr << d.Render(flags.model) << "\n";
+  }
+  if (flags.values) PrintValues(*model);
+  const InferenceStats& s = result.stats;
+  if (!flags.quiet) {
+    std::cout << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
+              << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
+              << " static); " << result.CountOf(Severity::kError) << " errors, "
+              << result.CountOf(Severity::kWarning) << " warnings, "
+              << result.CountOf(Severity::kNote) << " notes\n";
+  }
+
+  int exit_code = result.HasErrors() ? kExitInferenceErrors : kExitOk;
+  if (!flags.json.empty()) {
+    Status st = WriteFileAtomically(flags.json, Report(flags, result).dump(2) + "\n");
+    if (!st.ok()) {
+      std::cerr << "infer-shapes: " << st.message() << "\n";
+      return kExitUsageOrIo;
+    }
+  }
+  if (!flags.output.empty()) {
+    if (flags.strict && result.HasErrors()) {
+      std::cerr << "infer-shapes: not writing " << flags.output << ": inference found errors\n";
+      return exit_code;
+    }
+    Status st = SaveModel(*model, flags.output);
+    if (!st.ok()) {
+      std::cerr << "infer-shapes: " << st.message() << "\n";
+      return kExitUsageOrIo;
+    }
+    if (!flags.quiet) std::cout << "wrote " << flags.output << "\n";
+  }
+  return exit_code;
+}
+
+}  // namespace
+}  // namespace onnx_infer
+
+int main(int argc, char** argv) { return onnx_infer::Main(argc, argv); }

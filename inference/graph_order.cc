@@ -1,0 +1,63 @@
+#include "inference/graph_order.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
+#include <boost/graph/topological_sort.hpp>
+
+namespace onnx_infer {
+
+NodeOrder OrderNodes(const std::vector<std::vector<int>>& producers) {
+  const int n = static_cast<int>(producers.size());
+  NodeOrder result;
+  bool sorted = true;
+  for (int i = 0; i < n && sorted; ++i) {
+    for (int p : producers[i]) sorted = sorted && p < i;
+  }
+  if (sorted) {
+    result.order.resize(n);
+    for (int i = 0; i < n; ++i) result.order[i] = i;
+    return result;
+  }
+
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+  Graph g(n);
+  std::vector<bool> self_loop(n, false);
+  for (int i = 0; i < n; ++i) {
+    for (int p : producers[i]) {
+      if (p == i) self_loop[i] = true;
+      boost::add_edge(p, i, g);
+    }
+  }
+  std::vector<int> component(n);
+  const int num_components = boost::strong_components(g, component.data());
+  std::vector<std::vector<int>> members(num_components);
+  for (int i = 0; i < n; ++i) members[component[i]].push_back(i);
+  std::vector<bool> cyclic(n, false);
+  for (auto& m : members) {
+    if (m.size() > 1 || self_loop[m[0]]) {
+      for (int i : m) cyclic[i] = true;
+      result.cycles.push_back(m);
+    }
+  }
+  std::sort(result.cycles.begin(), result.cycles.end());
+
+  // Without the cyclic nodes the graph is acyclic.
+  Graph dag(n);
+  for (int i = 0; i < n; ++i) {
+    if (cyclic[i]) continue;
+    for (int p : producers[i]) {
+      if (!cyclic[p]) boost::add_edge(p, i, dag);
+    }
+  }
+  std::vector<int> reversed;
+  boost::topological_sort(dag, std::back_inserter(reversed));
+  for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
+    if (!cyclic[*it]) result.order.push_back(*it);
+  }
+  return result;
+}
+
+}  // namespace onnx_infer

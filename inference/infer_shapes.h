@@ -1,0 +1,52 @@
+// InferShapes: the graph-level driver. It works out the type and shape of every value in a
+// model and writes them back into it: `value_info` for intermediate values, and the types of
+// graph outputs the model leaves undeclared or declares less precisely.
+//
+//   onnx::ModelProto model = ...;
+//   InferenceResult result = InferShapes(model, BuiltinSchemas(), InferenceOptions{});
+//   for (const Diagnostic& d : result.diagnostics) std::cerr << d.Render("model.onnx") << "\n";
+#ifndef ONNX_INFER_INFERENCE_INFER_SHAPES_H_
+#define ONNX_INFER_INFERENCE_INFER_SHAPES_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "proto/onnx.pb.h"
+#include "schema/diagnostic.h"
+#include "schema/registry.h"
+
+namespace onnx_infer {
+
+struct InferenceOptions {
+  // Make a missing schema or rule, and a conflict between declared and inferred types, an
+  // error instead of a warning.
+  bool strict = false;
+  // The largest tensor (in elements) whose value is tracked for consumers such as Reshape.
+  int64_t max_value_elements = 1024;
+};
+
+struct InferenceStats {
+  int64_t nodes = 0;           // nodes inferred
+  int64_t values = 0;          // node outputs (the values inference is about)
+  int64_t typed = 0;           // ... whose type is known
+  int64_t shaped = 0;          // ... tensors whose every dim is known (constant or symbol)
+  int64_t static_shaped = 0;   // ... tensors whose every dim is a constant
+  int64_t nodes_without_rule = 0;  // nodes whose schema has no rule, or that have no schema
+};
+
+struct InferenceResult {
+  std::vector<Diagnostic> diagnostics;  // in the order found
+  InferenceStats stats;
+
+  int64_t CountOf(Severity severity) const;
+  bool HasErrors() const { return CountOf(Severity::kError) > 0; }
+};
+
+// Infers `model` in place. Never fails as a whole: what cannot be inferred stays unknown and
+// every problem is a diagnostic.
+InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& registry,
+                            const InferenceOptions& options);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_INFERENCE_INFER_SHAPES_H_

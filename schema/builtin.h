@@ -1,0 +1,19 @@
+// The built-in registry: every catalog schema of the ONNX domains, with the hand-written
+// rules of schema/defs/ attached.
+#ifndef ONNX_INFER_SCHEMA_BUILTIN_H_
+#define ONNX_INFER_SCHEMA_BUILTIN_H_
+
+#include "base/status.h"
+#include "schema/registry.h"
+
+namespace onnx_infer {
+
+// Built on first use, then immutable. Copy it to add custom operators.
+const SchemaRegistry& BuiltinSchemas();
+// Whether building it went without a flaw (a rule attached to a schema that does not exist,
+// say). Tested; a flaw never stops the registry from being used.
+Status BuiltinSchemasStatus();
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_BUILTIN_H_

@@ -1,0 +1,92 @@
+#include "schema/catalog.h"
+
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/strings.h"
+#include "schema/catalog_data.h"
+
+namespace onnx_infer {
+namespace {
+
+std::vector<std::string> SplitList(std::string_view text) {
+  std::vector<std::string> items;
+  if (text.empty()) return items;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    items.emplace_back(text.substr(start, comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+// Reads a catalog default (see AttrRow::default_text) into an AttributeProto.
+StatusOr<onnx::AttributeProto> ParseDefault(const catalog::AttrRow& row) {
+  onnx::AttributeProto a;
+  a.set_name(row.name);
+  a.set_type(row.type);
+  const std::string text = row.default_text;
+  switch (row.type) {
+    case onnx::AttributeProto::INT:
+      a.set_i(std::strtoll(text.c_str(), nullptr, 10));
+      return a;
+    case onnx::AttributeProto::FLOAT:
+      a.set_f(std::strtof(text.c_str(), nullptr));
+      return a;
+    case onnx::AttributeProto::STRING:
+      a.set_s(text);
+      return a;
+    case onnx::AttributeProto::INTS:
+      for (const auto& item : SplitList(text)) a.add_ints(std::strtoll(item.c_str(), nullptr, 10));
+      return a;
+    case onnx::AttributeProto::FLOATS:
+      for (const auto& item : SplitList(text)) a.add_floats(std::strtof(item.c_str(), nullptr));
+      return a;
+    case onnx::AttributeProto::STRINGS:
+      for (const auto& item : SplitList(text)) a.add_strings(item);
+      return a;
+    default:
+      return Status::Error(StrCat("attribute '", row.name, "': the catalog gives a default of a ",
+                                  "type that cannot have one"));
+  }
+}
+
+}  // namespace
+
+Status AddCatalogSchemas(SchemaRegistry& registry) {
+  for (int r = 0; r < catalog::kNumSchemaRows; ++r) {
+    const catalog::SchemaRow& row = catalog::kSchemaRows[r];
+    OpSchema schema(row.domain, row.name, row.since_version);
+    for (int i = 0; i < row.num_inputs; ++i) {
+      const auto& p = row.inputs[i];
+      schema.Input(p.name, p.type, p.option, p.homogeneous, p.min_arity);
+    }
+    for (int i = 0; i < row.num_outputs; ++i) {
+      const auto& p = row.outputs[i];
+      schema.Output(p.name, p.type, p.option, p.homogeneous, p.min_arity);
+    }
+    for (int i = 0; i < row.num_attributes; ++i) {
+      const auto& a = row.attributes[i];
+      if (a.default_text) {
+        ASSIGN_OR_RETURN(onnx::AttributeProto value, ParseDefault(a));
+        schema.AttrDefault(std::move(value));
+      } else {
+        schema.Attr(a.name, a.type, a.required);
+      }
+    }
+    for (int i = 0; i < row.num_constraints; ++i) {
+      const auto& c = row.constraints[i];
+      schema.TypeConstraint(c.param, std::vector<std::string>(c.allowed, c.allowed + c.num_allowed));
+    }
+    schema.Arity(row.min_input, row.max_input, row.min_output, row.max_output);
+    schema.Deprecated(row.deprecated);
+    RETURN_IF_ERROR(registry.Register(std::move(schema)));
+  }
+  return OkStatus();
+}
+
+}  // namespace onnx_infer

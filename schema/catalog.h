@@ -1,0 +1,16 @@
+// The operator catalog: builds an OpSchema for every operator version of the ONNX domains
+// (ai.onnx, ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training) from the generated tables.
+#ifndef ONNX_INFER_SCHEMA_CATALOG_H_
+#define ONNX_INFER_SCHEMA_CATALOG_H_
+
+#include "base/status.h"
+#include "schema/registry.h"
+
+namespace onnx_infer {
+
+// Registers every catalog schema, without rules.
+Status AddCatalogSchemas(SchemaRegistry& registry);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_CATALOG_H_

@@ -1,0 +1,254 @@
+// Tensor-manipulation operators of ai.onnx.
+#include <algorithm>
+#include <vector>
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+#include "schema/defs/register.h"
+#include "schema/inference_context.h"
+#include "schema/rule_helpers.h"
+#include "schema/type_proto.h"
+
+namespace onnx_infer {
+namespace {
+
+// Concat: inputs share rank; the axis extent is the sum, every other dim unifies.
+Status InferConcat(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  // `axis` is optional with default 1 in version 1 only.
+  ASSIGN_OR_RETURN(int64_t axis, ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1)
+                                                         : ctx.IntAttr("axis"));
+  const Shape* first = nullptr;
+  for (int i = 0; i < ctx.NumInputs() && !first; ++i) first = ctx.InputShape(i);
+  if (!first) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(first->size());
+  if (rank == 0) return Status::Error("expected inputs of rank >= 1, got scalars");
+  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  Shape out(rank);
+  Dim sum = Dim::Const(0);
+  for (int i = 0; i < ctx.NumInputs(); ++i) {
+    const Shape* s = ctx.InputShape(i);
+    if (!s) {
+      sum = Dim();
+      continue;
+    }
+    if (static_cast<int64_t>(s->size()) != rank) {
+      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", rank, ", got rank ",
+                                  s->size()));
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) continue;
+      auto u = UnifyDim(out[d], (*s)[d]);
+      if (!u.ok()) {
+        return Status::Error(StrCat(InputLabel(ctx, i), ": dim ", d, " differs from the other ",
+                                    "inputs' (", u.status().message(), ")"));
+      }
+      out[d] = *u;
+    }
+    sum = sum + (*s)[axis];
+  }
+  out[axis] = sum;
+  ctx.SetOutputShape(0, std::move(out));
+  return OkStatus();
+}
+
+// Transpose: `perm` (default: reversed axes) permutes the dims.
+Status InferTranspose(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  ASSIGN_OR_RETURN(auto perm_attr, ctx.OptionalIntsAttr("perm"));
+  if (!in) {
+    if (perm_attr) ctx.SetOutputShape(0, Shape(perm_attr->size()));
+    return OkStatus();
+  }
+  const int64_t rank = static_cast<int64_t>(in->size());
+  std::vector<int64_t> perm;
+  if (perm_attr) {
+    perm = *perm_attr;
+  } else {
+    for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
+  }
+  if (static_cast<int64_t>(perm.size()) != rank) {
+    return Status::Error(StrCat("attribute 'perm': expected ", rank, " axes for input rank ",
+                                rank, ", got ", perm.size()));
+  }
+  std::vector<bool> seen(rank, false);
+  Shape out(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t p = perm[i];
+    if (p < 0) p += rank;  // negative axes are accepted by some producers
+    if (p < 0 || p >= rank || seen[p]) {
+      return Status::Error(StrCat("attribute 'perm': expected a permutation of 0..", rank - 1,
+                                  ", got [", StrJoin(perm, ", "), "]"));
+    }
+    seen[p] = true;
+    out[i] = (*in)[p];
+  }
+  ctx.SetOutputShape(0, std::move(out));
+  return OkStatus();
+}
+
+// Reshape: the target shape comes from input 1 (from version 5) or the `shape` attribute.
+// 0 copies the input's dim at that index (unless `allowzero`), -1 is inferred from the
+// element count: identical factors of input and output cancel, so [B, S, 768] reshaped to
+// [0, 0, 12, -1] gives [B, S, 12, 64].
+Status InferReshape(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  std::vector<Dim> target;
+  if (ctx.opset_version() < 5) {
+    ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("shape"));
+    if (!attr) return OkStatus();
+    for (int64_t v : *attr) target.push_back(Dim::Const(v));
+  } else if (const ConstValue* value = ctx.InputValue(1)) {
+    if (value->dims.size() != 1) {
+      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ",
+                                  value->dims.size()));
+    }
+    target = value->ints;
+  } else {
+    // Only the number of dims is known, from the shape input's own shape.
+    const Shape* s = ctx.InputShape(1);
+    if (s && s->size() == 1 && s->at(0).is_const() && *s->at(0).const_value() >= 0) {
+      ctx.SetOutputShape(0, Shape(*s->at(0).const_value()));
+    }
+    return OkStatus();
+  }
+  ASSIGN_OR_RETURN(int64_t allowzero, ctx.IntAttr("allowzero", 0));
+  const Shape* in = ctx.InputShape(0);
+  Shape out(target.size());
+  int infer_at = -1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    auto v = target[i].const_value();
+    if (v == -1) {
+      if (infer_at >= 0) {
+        return Status::Error(StrCat(InputLabel(ctx, 1), ": more than one -1 in the shape"));
+      }
+      infer_at = static_cast<int>(i);
+    } else if (v == 0 && !allowzero) {
+      if (in) {
+        if (i >= in->size()) {
+          return Status::Error(StrCat(InputLabel(ctx, 1), ": 0 at index ", i,
+                                      " copies a dim the input of rank ", in->size(),
+                                      " does not have"));
+        }
+        out[i] = (*in)[i];
+      }
+    } else if (v && *v < -1) {
+      return Status::Error(StrCat(InputLabel(ctx, 1), ": invalid dim ", *v, " at index ", i));
+    } else {
+      out[i] = target[i];
+    }
+  }
+  if (infer_at >= 0 && allowzero) {
+    for (Dim d : target) {
+      if (d.const_value() == 0) {
+        return Status::Error(StrCat(InputLabel(ctx, 1),
+                                    ": -1 and 0 together with allowzero=1"));
+      }
+    }
+  }
+  if (in) {
+    // Cancel the factors common to the input's dims and the known output dims.
+    std::vector<Dim> numer(in->begin(), in->end());
+    std::vector<Dim> denom;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (static_cast<int>(i) != infer_at) denom.push_back(out[i]);
+    }
+    for (auto it = denom.begin(); it != denom.end();) {
+      auto match = (!it->is_unknown() && !it->is_const())
+                       ? std::find(numer.begin(), numer.end(), *it)
+                       : numer.end();
+      if (match != numer.end()) {
+        numer.erase(match);
+        it = denom.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    Dim n = Product(numer), d = Product(denom);
+    auto nv = n.const_value(), dv = d.const_value();
+    if (infer_at >= 0) {
+      if (nv && dv) {
+        if (*dv == 0 || *nv % *dv != 0) {
+          return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " to [",
+                                      StrJoin(target, ", "), "]: ", *nv,
+                                      " elements do not divide into ", *dv));
+        }
+        out[infer_at] = Dim::Const(*nv / *dv);
+      } else if (dv == 1) {
+        out[infer_at] = n;  // whatever is left of the input is the inferred dim
+      }
+    } else if (nv && dv && *nv != *dv) {
+      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", *nv,
+                                  " elements) to [", StrJoin(target, ", "), "] (", *dv,
+                                  " elements)"));
+    }
+  }
+  ctx.SetOutputShape(0, std::move(out));
+  return OkStatus();
+}
+
+// Constant: the type (and for small tensors the value) of whichever value attribute is given.
+Status InferConstant(InferenceContext& ctx) {
+  const onnx::AttributeProto* given = nullptr;
+  for (const auto& a : ctx.node().attribute()) {
+    if (a.name().rfind("value", 0) == 0 || a.name() == "sparse_value") {
+      if (given) {
+        return Status::Error(StrCat("expected exactly one value attribute, got '", given->name(),
+                                    "' and '", a.name(), "'"));
+      }
+      given = &a;
+    }
+  }
+  if (!given) return Status::Error("expected one value attribute, got none");
+  const std::string& name = given->name();
+  auto vector_of = [](int32_t elem, int64_t n) {
+    return Type::Tensor(elem, Shape{Dim::Const(n)});
+  };
+  if (name == "value") {
+    if (!given->has_t()) return Status::Error("attribute 'value': expected a tensor");
+    ctx.SetOutputType(0, TypeOfTensor(given->t()));
+    if (auto v = ConstValueOfTensor(given->t(), ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
+  } else if (name == "sparse_value") {
+    ctx.SetOutputType(0, TypeOfSparseTensor(given->sparse_tensor()));
+  } else if (name == "value_int") {
+    ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{}));
+    ctx.SetOutputValue(0, ConstValue{kInt64, {}, {Dim::Const(given->i())}, {}});
+  } else if (name == "value_ints") {
+    ctx.SetOutputType(0, vector_of(kInt64, given->ints_size()));
+    if (given->ints_size() <= ctx.max_value_elements()) {
+      ConstValue v{kInt64, {given->ints_size()}, {}, {}};
+      for (int64_t x : given->ints()) v.ints.push_back(Dim::Const(x));
+      ctx.SetOutputValue(0, std::move(v));
+    }
+  } else if (name == "value_float") {
+    ctx.SetOutputType(0, Type::Tensor(kFloat, Shape{}));
+    ctx.SetOutputValue(0, ConstValue{kFloat, {}, {}, {given->f()}});
+  } else if (name == "value_floats") {
+    ctx.SetOutputType(0, vector_of(kFloat, given->floats_size()));
+  } else if (name == "value_string") {
+    ctx.SetOutputType(0, Type::Tensor(kString, Shape{}));
+  } else if (name == "value_strings") {
+    ctx.SetOutputType(0, vector_of(kString, given->strings_size()));
+  } else {
+    return Status::Error(StrCat("attribute '", name, "' is not a value attribute of Constant"));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status RegisterAiOnnxTensorRules(SchemaRegistry& r) {
+  RETURN_IF_ERROR(r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25},
+                               InferSameAsInput));
+  RETURN_IF_ERROR(r.AttachRule("", "Concat", {1, 4, 11, 13}, InferConcat));
+  RETURN_IF_ERROR(r.AttachRule("", "Transpose", {1, 13, 21, 23, 24, 25}, InferTranspose));
+  RETURN_IF_ERROR(r.AttachRule("", "Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, InferReshape));
+  RETURN_IF_ERROR(r.AttachRule("", "Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25},
+                               InferConstant));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer

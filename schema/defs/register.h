@@ -1,0 +1,23 @@
+// Entry points of the rule families in schema/defs/. Each attaches its rules to the catalog
+// schemas by (domain, name, since_version).
+#ifndef ONNX_INFER_SCHEMA_DEFS_REGISTER_H_
+#define ONNX_INFER_SCHEMA_DEFS_REGISTER_H_
+
+#include "base/status.h"
+#include "schema/registry.h"
+
+namespace onnx_infer {
+
+Status RegisterAiOnnxMathRules(SchemaRegistry& registry);    // ai_onnx/math.cc
+Status RegisterAiOnnxTensorRules(SchemaRegistry& registry);  // ai_onnx/tensor.cc
+
+// All of the above.
+inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
+  RETURN_IF_ERROR(RegisterAiOnnxMathRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_DEFS_REGISTER_H_

@@ -1,0 +1,187 @@
+#include "schema/inference_context.h"
+
+#include "base/strings.h"
+
+namespace onnx_infer {
+namespace {
+
+const char* AttrTypeName(AttrType t) {
+  switch (t) {
+    case onnx::AttributeProto::UNDEFINED: return "undefined";
+    case onnx::AttributeProto::FLOAT: return "float";
+    case onnx::AttributeProto::INT: return "int";
+    case onnx::AttributeProto::STRING: return "string";
+    case onnx::AttributeProto::TENSOR: return "tensor";
+    case onnx::AttributeProto::GRAPH: return "graph";
+    case onnx::AttributeProto::SPARSE_TENSOR: return "sparse_tensor";
+    case onnx::AttributeProto::TYPE_PROTO: return "type_proto";
+    case onnx::AttributeProto::FLOATS: return "floats";
+    case onnx::AttributeProto::INTS: return "ints";
+    case onnx::AttributeProto::STRINGS: return "strings";
+    case onnx::AttributeProto::TENSORS: return "tensors";
+    case onnx::AttributeProto::GRAPHS: return "graphs";
+    case onnx::AttributeProto::SPARSE_TENSORS: return "sparse_tensors";
+    case onnx::AttributeProto::TYPE_PROTOS: return "type_protos";
+  }
+  return "unknown";
+}
+
+const Type& UnknownType() {
+  static const Type* t = new Type();
+  return *t;
+}
+
+}  // namespace
+
+InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& schema,
+                                   int64_t opset_version, std::vector<const Type*> input_types,
+                                   std::vector<const ConstValue*> input_values)
+    : node_(node),
+      schema_(schema),
+      opset_version_(opset_version),
+      input_types_(std::move(input_types)),
+      input_values_(std::move(input_values)),
+      output_types_(node.output_size()),
+      output_values_(node.output_size()) {
+  input_values_.resize(input_types_.size(), nullptr);
+}
+
+bool InferenceContext::HasInput(int i) const {
+  return i >= 0 && i < node_.input_size() && !node_.input(i).empty();
+}
+
+const Type& InferenceContext::InputType(int i) const {
+  if (i < 0 || i >= NumInputs() || !input_types_[i]) return UnknownType();
+  return *input_types_[i];
+}
+
+const Shape* InferenceContext::InputShape(int i) const {
+  const Type& t = InputType(i);
+  if ((t.kind() != Type::Kind::kTensor && t.kind() != Type::Kind::kSparseTensor) ||
+      !t.has_shape()) {
+    return nullptr;
+  }
+  return &t.shape();
+}
+
+const ConstValue* InferenceContext::InputValue(int i) const {
+  if (i < 0 || i >= NumInputs()) return nullptr;
+  return input_values_[i];
+}
+
+const onnx::AttributeProto* InferenceContext::Attr(std::string_view name) const {
+  for (const auto& a : node_.attribute()) {
+    if (a.name() == name) return &a;
+  }
+  const AttributeSpec* spec = schema_.FindAttribute(name);
+  if (spec && spec->default_value) return &*spec->default_value;
+  return nullptr;
+}
+
+bool InferenceContext::HasAttr(std::string_view name) const { return Attr(name) != nullptr; }
+
+StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_view name,
+                                                                  AttrType type) const {
+  const onnx::AttributeProto* a = Attr(name);
+  if (!a) return static_cast<const onnx::AttributeProto*>(nullptr);
+  // Old models may leave `type` unset; then the field that is present decides.
+  AttrType actual = a->type();
+  if (actual == onnx::AttributeProto::UNDEFINED) {
+    if (a->has_i()) actual = onnx::AttributeProto::INT;
+    else if (a->has_f()) actual = onnx::AttributeProto::FLOAT;
+    else if (a->has_s()) actual = onnx::AttributeProto::STRING;
+    else if (a->has_t()) actual = onnx::AttributeProto::TENSOR;
+    else if (a->has_g()) actual = onnx::AttributeProto::GRAPH;
+    else if (a->ints_size() || type == onnx::AttributeProto::INTS) actual = onnx::AttributeProto::INTS;
+    else if (a->floats_size()) actual = onnx::AttributeProto::FLOATS;
+    else if (a->strings_size()) actual = onnx::AttributeProto::STRINGS;
+  }
+  if (actual != type) {
+    return Status::Error(StrCat("attribute '", name, "': expected type ", AttrTypeName(type),
+                                ", got ", AttrTypeName(actual)));
+  }
+  return a;
+}
+
+StatusOr<int64_t> InferenceContext::IntAttr(std::string_view name) const {
+  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INT));
+  if (!a) return Status::Error(StrCat("attribute '", name, "': required but not given"));
+  return a->i();
+}
+
+StatusOr<int64_t> InferenceContext::IntAttr(std::string_view name, int64_t fallback) const {
+  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INT));
+  return a ? a->i() : fallback;
+}
+
+StatusOr<float> InferenceContext::FloatAttr(std::string_view name, float fallback) const {
+  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::FLOAT));
+  return a ? a->f() : fallback;
+}
+
+StatusOr<std::string> InferenceContext::StringAttr(std::string_view name,
+                                                   std::string fallback) const {
+  ASSIGN_OR_RETURN(const onnx::AttributeProto* a,
+                   TypedAttr(name, onnx::AttributeProto::STRING));
+  return a ? a->s() : fallback;
+}
+
+StatusOr<std::vector<int64_t>> InferenceContext::IntsAttr(std::string_view name) const {
+  ASSIGN_OR_RETURN(auto v, OptionalIntsAttr(name));
+  if (!v) return Status::Error(StrCat("attribute '", name, "': required but not given"));
+  return *v;
+}
+
+StatusOr<std::optional<std::vector<int64_t>>> InferenceContext::OptionalIntsAttr(
+    std::string_view name) const {
+  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INTS));
+  if (!a) return std::optional<std::vector<int64_t>>();
+  return std::optional<std::vector<int64_t>>(std::vector<int64_t>(a->ints().begin(),
+                                                                  a->ints().end()));
+}
+
+bool InferenceContext::HasOutput(int i) const {
+  return i >= 0 && i < node_.output_size() && !node_.output(i).empty();
+}
+
+void InferenceContext::SetOutputType(int i, Type type) {
+  if (i >= 0 && i < NumOutputs()) output_types_[i] = std::move(type);
+}
+
+void InferenceContext::SetOutputValue(int i, ConstValue value) {
+  if (i >= 0 && i < NumOutputs()) output_values_[i] = std::move(value);
+}
+
+void InferenceContext::PropagateElemType(int in, int out) {
+  if (out < 0 || out >= NumOutputs()) return;
+  const Type& t = InputType(in);
+  Type& o = output_types_[out];
+  if (o.kind() != Type::Kind::kTensor) o = Type::Tensor(0);
+  if (t.kind() == Type::Kind::kTensor || t.kind() == Type::Kind::kSparseTensor) {
+    o.set_elem_type(t.elem_type());
+  }
+}
+
+void InferenceContext::SetOutputShape(int out, Shape shape) {
+  if (out < 0 || out >= NumOutputs()) return;
+  Type& o = output_types_[out];
+  if (o.kind() != Type::Kind::kTensor) o = Type::Tensor(0);
+  o.set_shape(std::move(shape));
+}
+
+StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,
+                                                  std::string_view what) const {
+  if (axis < -rank || axis >= rank) {
+    return Status::Error(StrCat(what, ": expected an axis in [", -rank, ", ", rank - 1,
+                                "] for rank ", rank, ", got ", axis));
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+std::string InputLabel(const InferenceContext& ctx, int i) {
+  std::string label = StrCat("input ", i);
+  if (i < ctx.node().input_size()) label += StrCat(" '", ctx.node().input(i), "'");
+  return label;
+}
+
+}  // namespace onnx_infer

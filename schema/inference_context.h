@@ -1,0 +1,111 @@
+// InferenceContext: what an inference rule sees of one node, and where it puts its results.
+// This is the API a custom-operator author writes against.
+//
+// A rule reads the types of the node's inputs (InputType, InputShape), the constant values of
+// inputs where the driver knows them (InputValue: e.g. a Reshape's shape from an initializer),
+// and attributes (the node's, or the schema's default). It sets each output's type
+// (SetOutputType) and, for small integer results, may set the value too (SetOutputValue).
+//
+// What a rule cannot decide it leaves unknown. It returns an error Status only when the
+// inputs contradict the operator ("input 1: expected rank 2, got rank 3"); the driver adds
+// where (graph, node, op) and keeps going. Warn() records a finding that is not an error.
+//
+//   Status InferRelu(InferenceContext& ctx) {
+//     ctx.SetOutputType(0, ctx.InputType(0));
+//     return OkStatus();
+//   }
+#ifndef ONNX_INFER_SCHEMA_INFERENCE_CONTEXT_H_
+#define ONNX_INFER_SCHEMA_INFERENCE_CONTEXT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "proto/onnx.pb.h"
+#include "schema/const_value.h"
+#include "schema/op_schema.h"
+#include "schema/type.h"
+
+namespace onnx_infer {
+
+class InferenceContext {
+ public:
+  // `input_types[i]` / `input_values[i]` may be null (input absent, or nothing known).
+  InferenceContext(const onnx::NodeProto& node, const OpSchema& schema, int64_t opset_version,
+                   std::vector<const Type*> input_types,
+                   std::vector<const ConstValue*> input_values);
+
+  const onnx::NodeProto& node() const { return node_; }
+  const OpSchema& schema() const { return schema_; }
+  // The version of the node's domain the model imports (>= schema().since_version()).
+  int64_t opset_version() const { return opset_version_; }
+
+  // ---- Inputs. Index i is the node's i-th input; an omitted optional input has an empty
+  // name and counts as absent.
+  int NumInputs() const { return static_cast<int>(input_types_.size()); }
+  bool HasInput(int i) const;
+  // The input's type; the unknown type when absent or not known.
+  const Type& InputType(int i) const;
+  // The input's shape when it is a tensor of known rank; null otherwise.
+  const Shape* InputShape(int i) const;
+  // The input's value when the driver knows it; null otherwise.
+  const ConstValue* InputValue(int i) const;
+
+  // ---- Attributes: the node's, else the schema's default. Errors name the attribute.
+  bool HasAttr(std::string_view name) const;  // given on the node or defaulted
+  const onnx::AttributeProto* Attr(std::string_view name) const;
+  StatusOr<int64_t> IntAttr(std::string_view name) const;
+  StatusOr<int64_t> IntAttr(std::string_view name, int64_t fallback) const;
+  StatusOr<float> FloatAttr(std::string_view name, float fallback) const;
+  StatusOr<std::string> StringAttr(std::string_view name, std::string fallback) const;
+  // `fallback` applies when the attribute is neither given nor defaulted.
+  StatusOr<std::vector<int64_t>> IntsAttr(std::string_view name) const;
+  StatusOr<std::optional<std::vector<int64_t>>> OptionalIntsAttr(std::string_view name) const;
+
+  // ---- Outputs. An omitted optional output has an empty name.
+  int NumOutputs() const { return static_cast<int>(output_types_.size()); }
+  bool HasOutput(int i) const;
+  const Type& OutputType(int i) const { return output_types_.at(i); }
+  void SetOutputType(int i, Type type);
+  void SetOutputValue(int i, ConstValue value);
+  const std::optional<ConstValue>& OutputValue(int i) const { return output_values_.at(i); }
+
+  // ---- Helpers for the common steps of a rule.
+  // Output `out` becomes a tensor with input `in`'s element type (its shape is kept).
+  void PropagateElemType(int in, int out);
+  // Output `out` becomes a tensor of this shape (its element type is kept).
+  void SetOutputShape(int out, Shape shape);
+  // Maps a possibly negative axis into [0, rank); an error names the attribute.
+  StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, std::string_view what) const;
+
+  // The largest tensor (in elements) whose value a rule should record with SetOutputValue.
+  int64_t max_value_elements() const { return max_value_elements_; }
+  void set_max_value_elements(int64_t n) { max_value_elements_ = n; }
+
+  // A finding that is not an error (a lossy step, a suspicious value).
+  void Warn(std::string message) { warnings_.push_back(std::move(message)); }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
+
+  const onnx::NodeProto& node_;
+  const OpSchema& schema_;
+  int64_t opset_version_;
+  std::vector<const Type*> input_types_;
+  std::vector<const ConstValue*> input_values_;
+  std::vector<Type> output_types_;
+  std::vector<std::optional<ConstValue>> output_values_;
+  std::vector<std::string> warnings_;
+  int64_t max_value_elements_ = 1024;
+};
+
+// "input 1 'B'" / "output 0 'Y'": names a node's value in a message.
+std::string InputLabel(const InferenceContext& ctx, int i);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_INFERENCE_CONTEXT_H_

@@ -1,0 +1,144 @@
+#include "schema/op_schema.h"
+
+#include <climits>
+
+#include "base/strings.h"
+
+namespace onnx_infer {
+
+std::string_view CanonicalDomain(std::string_view domain) {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
+
+std::string_view DisplayDomain(std::string_view domain) {
+  return domain.empty() ? std::string_view("ai.onnx") : domain;
+}
+
+OpSchema::OpSchema(std::string domain, std::string name, int since_version)
+    : domain_(CanonicalDomain(domain)), name_(std::move(name)), since_version_(since_version) {}
+
+OpSchema& OpSchema::Input(std::string name, std::string type, ParamOption option,
+                          bool homogeneous, int min_arity) {
+  inputs_.push_back({std::move(name), std::move(type), option, homogeneous, min_arity});
+  return *this;
+}
+
+OpSchema& OpSchema::Output(std::string name, std::string type, ParamOption option,
+                           bool homogeneous, int min_arity) {
+  outputs_.push_back({std::move(name), std::move(type), option, homogeneous, min_arity});
+  return *this;
+}
+
+OpSchema& OpSchema::Attr(std::string name, AttrType type, bool required) {
+  attributes_.push_back({std::move(name), type, required, std::nullopt});
+  return *this;
+}
+
+OpSchema& OpSchema::AttrDefault(onnx::AttributeProto value) {
+  AttributeSpec spec{value.name(), value.type(), false, std::nullopt};
+  spec.default_value = std::move(value);
+  attributes_.push_back(std::move(spec));
+  return *this;
+}
+
+OpSchema& OpSchema::AttrDefault(std::string name, int64_t value) {
+  onnx::AttributeProto a;
+  a.set_name(std::move(name));
+  a.set_type(onnx::AttributeProto::INT);
+  a.set_i(value);
+  return AttrDefault(std::move(a));
+}
+
+OpSchema& OpSchema::AttrDefault(std::string name, float value) {
+  onnx::AttributeProto a;
+  a.set_name(std::move(name));
+  a.set_type(onnx::AttributeProto::FLOAT);
+  a.set_f(value);
+  return AttrDefault(std::move(a));
+}
+
+OpSchema& OpSchema::AttrDefault(std::string name, std::string value) {
+  onnx::AttributeProto a;
+  a.set_name(std::move(name));
+  a.set_type(onnx::AttributeProto::STRING);
+  a.set_s(std::move(value));
+  return AttrDefault(std::move(a));
+}
+
+OpSchema& OpSchema::AttrDefault(std::string name, std::vector<int64_t> value) {
+  onnx::AttributeProto a;
+  a.set_name(std::move(name));
+  a.set_type(onnx::AttributeProto::INTS);
+  for (int64_t v : value) a.add_ints(v);
+  return AttrDefault(std::move(a));
+}
+
+OpSchema& OpSchema::AttrDefault(std::string name, std::vector<float> value) {
+  onnx::AttributeProto a;
+  a.set_name(std::move(name));
+  a.set_type(onnx::AttributeProto::FLOATS);
+  for (float v : value) a.add_floats(v);
+  return AttrDefault(std::move(a));
+}
+
+OpSchema& OpSchema::TypeConstraint(std::string param, std::vector<std::string> allowed) {
+  type_constraints_.push_back({std::move(param), std::move(allowed)});
+  return *this;
+}
+
+OpSchema& OpSchema::Rule(InferenceRule rule) {
+  rule_ = std::move(rule);
+  return *this;
+}
+
+OpSchema& OpSchema::Deprecated(bool deprecated) {
+  deprecated_ = deprecated;
+  return *this;
+}
+
+const AttributeSpec* OpSchema::FindAttribute(std::string_view name) const {
+  for (const auto& a : attributes_) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+namespace {
+
+int MinArity(const std::vector<FormalParameter>& params) {
+  // Every parameter up to the last required one must be given (optional ones by an empty
+  // name); a trailing variadic needs its min_arity.
+  int last_required = -1;
+  for (int i = 0; i < static_cast<int>(params.size()); ++i) {
+    if (params[i].option != ParamOption::kOptional) last_required = i;
+  }
+  if (last_required < 0) return 0;
+  const auto& last = params[last_required];
+  return last_required + (last.option == ParamOption::kVariadic ? last.min_arity : 1);
+}
+
+int MaxArity(const std::vector<FormalParameter>& params) {
+  if (!params.empty() && params.back().option == ParamOption::kVariadic) return INT_MAX;
+  return static_cast<int>(params.size());
+}
+
+}  // namespace
+
+OpSchema& OpSchema::Arity(int min_inputs, int max_inputs, int min_outputs, int max_outputs) {
+  arity_[0] = min_inputs;
+  arity_[1] = max_inputs;
+  arity_[2] = min_outputs;
+  arity_[3] = max_outputs;
+  return *this;
+}
+
+int OpSchema::min_inputs() const { return arity_[0] >= 0 ? arity_[0] : MinArity(inputs_); }
+int OpSchema::max_inputs() const { return arity_[1] >= 0 ? arity_[1] : MaxArity(inputs_); }
+int OpSchema::min_outputs() const { return arity_[2] >= 0 ? arity_[2] : MinArity(outputs_); }
+int OpSchema::max_outputs() const { return arity_[3] >= 0 ? arity_[3] : MaxArity(outputs_); }
+
+std::string OpSchema::Id() const {
+  return StrCat(DisplayDomain(domain_), "::", name_, "-", since_version_);
+}
+
+}  // namespace onnx_infer

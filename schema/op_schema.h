@@ -1,0 +1,120 @@
+// OpSchema: the signature of one version of one operator, and the rule that infers its
+// outputs' types. A schema is built with chained setters:
+//
+//   OpSchema("", "Relu", 14)
+//       .Input("X", "T")
+//       .Output("Y", "T")
+//       .TypeConstraint("T", {"tensor(float)", "tensor(double)"})
+//       .Rule(InferRelu);
+//
+// The domain "" is the default ONNX domain (also spelled "ai.onnx").
+#ifndef ONNX_INFER_SCHEMA_OP_SCHEMA_H_
+#define ONNX_INFER_SCHEMA_OP_SCHEMA_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "proto/onnx.pb.h"
+
+namespace onnx_infer {
+
+class InferenceContext;
+
+// A rule reads the node's inputs and attributes from the context and sets its outputs.
+// What it cannot decide it leaves unknown; it returns an error only for a contradiction.
+using InferenceRule = std::function<Status(InferenceContext&)>;
+
+enum class ParamOption { kSingle, kOptional, kVariadic };
+
+struct FormalParameter {
+  std::string name;
+  std::string type;  // a type parameter ("T") or a type ("tensor(int64)")
+  ParamOption option = ParamOption::kSingle;
+  bool homogeneous = true;  // variadic: all of one type
+  int min_arity = 1;        // variadic: at least this many
+};
+
+using AttrType = onnx::AttributeProto::AttributeType;
+
+struct AttributeSpec {
+  std::string name;
+  AttrType type = onnx::AttributeProto::UNDEFINED;
+  bool required = false;
+  std::optional<onnx::AttributeProto> default_value;  // named `name`, of type `type`
+};
+
+struct TypeConstraint {
+  std::string param;                 // "T"
+  std::vector<std::string> allowed;  // "tensor(float)", "seq(tensor(int64))", ...
+};
+
+// "ai.onnx" and "" are the same domain; everything else is itself.
+std::string_view CanonicalDomain(std::string_view domain);
+// The domain as written in diagnostics: "ai.onnx" for the default one.
+std::string_view DisplayDomain(std::string_view domain);
+
+class OpSchema {
+ public:
+  OpSchema(std::string domain, std::string name, int since_version);
+
+  OpSchema& Input(std::string name, std::string type, ParamOption option = ParamOption::kSingle,
+                  bool homogeneous = true, int min_arity = 1);
+  OpSchema& Output(std::string name, std::string type, ParamOption option = ParamOption::kSingle,
+                   bool homogeneous = true, int min_arity = 1);
+  // An attribute without a default; `required` says whether a node must give it.
+  OpSchema& Attr(std::string name, AttrType type, bool required = false);
+  // An optional attribute with a default value.
+  OpSchema& AttrDefault(std::string name, int64_t value);
+  OpSchema& AttrDefault(std::string name, float value);
+  OpSchema& AttrDefault(std::string name, std::string value);
+  OpSchema& AttrDefault(std::string name, std::vector<int64_t> value);
+  OpSchema& AttrDefault(std::string name, std::vector<float> value);
+  OpSchema& AttrDefault(onnx::AttributeProto value);
+  OpSchema& TypeConstraint(std::string param, std::vector<std::string> allowed);
+  OpSchema& Rule(InferenceRule rule);
+  OpSchema& Deprecated(bool deprecated = true);
+  // Overrides the arity implied by the formal parameters (the catalog states it exactly).
+  OpSchema& Arity(int min_inputs, int max_inputs, int min_outputs, int max_outputs);
+
+  const std::string& domain() const { return domain_; }
+  const std::string& name() const { return name_; }
+  int since_version() const { return since_version_; }
+  const std::vector<FormalParameter>& inputs() const { return inputs_; }
+  const std::vector<FormalParameter>& outputs() const { return outputs_; }
+  const std::vector<AttributeSpec>& attributes() const { return attributes_; }
+  const std::vector<onnx_infer::TypeConstraint>& type_constraints() const {
+    return type_constraints_;
+  }
+  const AttributeSpec* FindAttribute(std::string_view name) const;
+  const InferenceRule& rule() const { return rule_; }
+  bool has_rule() const { return static_cast<bool>(rule_); }
+  bool deprecated() const { return deprecated_; }
+
+  // Arity implied by the formal parameters.
+  int min_inputs() const;
+  int max_inputs() const;  // INT32_MAX when the last input is variadic
+  int min_outputs() const;
+  int max_outputs() const;
+
+  // "ai.onnx::Concat-13"
+  std::string Id() const;
+
+ private:
+  std::string domain_, name_;
+  int since_version_;
+  std::vector<FormalParameter> inputs_, outputs_;
+  std::vector<AttributeSpec> attributes_;
+  std::vector<onnx_infer::TypeConstraint> type_constraints_;
+  InferenceRule rule_;
+  bool deprecated_ = false;
+  int arity_[4] = {-1, -1, -1, -1};  // min/max inputs, min/max outputs; -1: implied
+};
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_OP_SCHEMA_H_

@@ -1,0 +1,98 @@
+#include "schema/rule_helpers.h"
+
+#include <algorithm>
+
+#include "base/strings.h"
+
+namespace onnx_infer {
+
+StatusOr<Dim> BroadcastDim(Dim a, Dim b) {
+  if (a == b) return a;
+  auto av = a.const_value(), bv = b.const_value();
+  if (av == 1) return b;
+  if (bv == 1) return a;
+  if (av && bv) return Status::Error(StrCat("cannot broadcast ", *av, " with ", *bv));
+  if (av) return a;
+  if (bv) return b;
+  return Dim();
+}
+
+StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
+  const size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // i counts from the right.
+    Dim da = i < a.size() ? a[a.size() - 1 - i] : Dim::Const(1);
+    Dim db = i < b.size() ? b[b.size() - 1 - i] : Dim::Const(1);
+    auto d = BroadcastDim(da, db);
+    if (!d.ok()) {
+      return Status::Error(StrCat("shapes ", ShapeToString(a), " and ", ShapeToString(b),
+                                  " do not broadcast: ", d.status().message()));
+    }
+    out[rank - 1 - i] = *d;
+  }
+  return out;
+}
+
+StatusOr<Dim> UnifyDim(Dim a, Dim b) {
+  if (a == b || b.is_unknown()) return a;
+  if (a.is_unknown()) return b;
+  if (a.is_const() && b.is_const()) return Status::Error(StrCat(a, " vs ", b));
+  return a.is_const() ? a : b.is_const() ? b : a;
+}
+
+Dim Product(const Shape& dims) {
+  Dim p = Dim::Const(1);
+  for (Dim d : dims) p = p * d;
+  return p;
+}
+
+Status InferSameAsInput(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  return OkStatus();
+}
+
+Status InferBroadcastElementwise(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  if (ctx.opset_version() < 7 && ctx.schema().FindAttribute("broadcast")) {
+    ASSIGN_OR_RETURN(int64_t legacy_broadcast, ctx.IntAttr("broadcast", 0));
+    if (legacy_broadcast) {
+      // Legacy broadcasting: B is broadcast to A, so the result has A's shape.
+      if (const Shape* a = ctx.InputShape(0)) ctx.SetOutputShape(0, *a);
+      return OkStatus();
+    }
+    // Before opset 7 without `broadcast`, the shapes are equal.
+    const Shape* a = ctx.InputShape(0);
+    const Shape* b = ctx.InputShape(1);
+    if (a && b) {
+      if (a->size() != b->size()) {
+        return Status::Error(StrCat("expected equal shapes without 'broadcast', got ",
+                                    ShapeToString(*a), " and ", ShapeToString(*b)));
+      }
+      Shape out(a->size());
+      for (size_t i = 0; i < out.size(); ++i) {
+        auto d = UnifyDim((*a)[i], (*b)[i]);
+        if (!d.ok()) return Status::Error(StrCat("dim ", i, ": ", d.status().message()));
+        out[i] = *d;
+      }
+      ctx.SetOutputShape(0, std::move(out));
+    } else if (a || b) {
+      ctx.SetOutputShape(0, a ? *a : *b);
+    }
+    return OkStatus();
+  }
+  Shape out;
+  for (int i = 0; i < ctx.NumInputs(); ++i) {
+    const Shape* s = ctx.InputShape(i);
+    if (!s) return OkStatus();  // rank unknown: so is the output's
+    if (i == 0) {
+      out = *s;
+      continue;
+    }
+    ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
+  }
+  ctx.SetOutputShape(0, std::move(out));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer

@@ -1,0 +1,218 @@
+#include "schema/type.h"
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+
+namespace onnx_infer {
+
+std::string ShapeToString(const Shape& shape) { return "[" + StrJoin(shape, ", ") + "]"; }
+
+bool IsStatic(const Shape& shape) {
+  for (Dim d : shape) {
+    if (!d.is_const()) return false;
+  }
+  return true;
+}
+
+Type Type::Tensor(int32_t elem_type, std::optional<Shape> shape) {
+  Type t;
+  t.kind_ = Kind::kTensor;
+  t.elem_type_ = elem_type;
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Type Type::SparseTensor(int32_t elem_type, std::optional<Shape> shape) {
+  Type t = Tensor(elem_type, std::move(shape));
+  t.kind_ = Kind::kSparseTensor;
+  return t;
+}
+
+Type Type::Sequence(Type element) {
+  Type t;
+  t.kind_ = Kind::kSequence;
+  t.element_ = std::make_shared<const Type>(std::move(element));
+  return t;
+}
+
+Type Type::Map(int32_t key_type, Type value) {
+  Type t;
+  t.kind_ = Kind::kMap;
+  t.elem_type_ = key_type;
+  t.element_ = std::make_shared<const Type>(std::move(value));
+  return t;
+}
+
+Type Type::Optional(Type element) {
+  Type t;
+  t.kind_ = Kind::kOptional;
+  t.element_ = std::make_shared<const Type>(std::move(element));
+  return t;
+}
+
+Type Type::Opaque(std::string domain, std::string name) {
+  Type t;
+  t.kind_ = Kind::kOpaque;
+  t.opaque_domain_ = std::move(domain);
+  t.opaque_name_ = std::move(name);
+  return t;
+}
+
+const Type& Type::element() const {
+  static const Type* unknown = new Type();
+  return element_ ? *element_ : *unknown;
+}
+
+bool Type::IsComplete() const {
+  switch (kind_) {
+    case Kind::kUnknown:
+      return false;
+    case Kind::kTensor:
+    case Kind::kSparseTensor:
+      if (elem_type_ == 0 || !shape_) return false;
+      for (Dim d : *shape_) {
+        if (d.is_unknown()) return false;
+      }
+      return true;
+    case Kind::kSequence:
+    case Kind::kOptional:
+      return element().IsComplete();
+    case Kind::kMap:
+      return elem_type_ != 0 && element().IsComplete();
+    case Kind::kOpaque:
+      return true;
+  }
+  return false;
+}
+
+bool Type::IsStatic() const {
+  switch (kind_) {
+    case Kind::kUnknown:
+      return false;
+    case Kind::kTensor:
+    case Kind::kSparseTensor:
+      return elem_type_ != 0 && shape_ && onnx_infer::IsStatic(*shape_);
+    case Kind::kSequence:
+    case Kind::kOptional:
+      return element().IsStatic();
+    case Kind::kMap:
+      return elem_type_ != 0 && element().IsStatic();
+    case Kind::kOpaque:
+      return true;
+  }
+  return false;
+}
+
+std::string Type::ToString() const {
+  auto tensor = [&] {
+    std::string s = elem_type_ ? DataTypeName(elem_type_) : "?";
+    if (shape_) s += ShapeToString(*shape_);
+    return s;
+  };
+  switch (kind_) {
+    case Kind::kUnknown:
+      return "?";
+    case Kind::kTensor:
+      return tensor();
+    case Kind::kSparseTensor:
+      return "sparse(" + tensor() + ")";
+    case Kind::kSequence:
+      return "seq(" + element().ToString() + ")";
+    case Kind::kOptional:
+      return "optional(" + element().ToString() + ")";
+    case Kind::kMap:
+      return "map(" + (elem_type_ ? DataTypeName(elem_type_) : std::string("?")) + ", " +
+             element().ToString() + ")";
+    case Kind::kOpaque:
+      return "opaque(" + opaque_domain_ + (opaque_domain_.empty() ? "" : ".") + opaque_name_ +
+             ")";
+  }
+  return "?";
+}
+
+bool operator==(const Type& a, const Type& b) {
+  if (a.kind_ != b.kind_ || a.elem_type_ != b.elem_type_ || a.shape_ != b.shape_ ||
+      a.opaque_domain_ != b.opaque_domain_ || a.opaque_name_ != b.opaque_name_ ||
+      a.denotation_ != b.denotation_) {
+    return false;
+  }
+  if (a.element_ == b.element_) return true;
+  return a.element() == b.element();
+}
+
+namespace {
+
+StatusOr<int32_t> MergeElemType(int32_t a, int32_t b, const char* what) {
+  if (a == 0) return b;
+  if (b == 0 || a == b) return a;
+  return Status::Error(StrCat(what, " ", DataTypeName(a), " vs ", DataTypeName(b)));
+}
+
+StatusOr<Dim> MergeDim(Dim a, Dim b, size_t axis) {
+  if (a.is_unknown()) return b;
+  if (b.is_unknown() || a == b) return a;
+  if (a.is_const() && b.is_const()) {
+    return Status::Error(StrCat("dim ", axis, ": ", a, " vs ", b));
+  }
+  if (b.is_const()) return b;  // a constant binds a symbol
+  return a;
+}
+
+}  // namespace
+
+StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
+  if (a.is_unknown()) return b;
+  if (b.is_unknown()) return a;
+  auto mismatch = [&] {
+    return Status::Error(StrCat("type ", a.ToString(), " vs ", b.ToString()));
+  };
+  if (a.kind() != b.kind()) return mismatch();
+  Type out = a;
+  if (out.denotation().empty()) out.set_denotation(b.denotation());
+  switch (a.kind()) {
+    case Type::Kind::kUnknown:
+      return b;
+    case Type::Kind::kTensor:
+    case Type::Kind::kSparseTensor: {
+      ASSIGN_OR_RETURN(int32_t elem, MergeElemType(a.elem_type(), b.elem_type(), "element type"));
+      out.set_elem_type(elem);
+      if (!a.has_shape()) {
+        out.set_shape(b.maybe_shape());
+      } else if (b.has_shape()) {
+        if (a.rank() != b.rank()) {
+          return Status::Error(StrCat("rank ", a.rank(), " ", ShapeToString(a.shape()), " vs ",
+                                      b.rank(), " ", ShapeToString(b.shape())));
+        }
+        Shape merged(a.shape().size());
+        for (size_t i = 0; i < merged.size(); ++i) {
+          ASSIGN_OR_RETURN(merged[i], MergeDim(a.shape()[i], b.shape()[i], i));
+        }
+        out.set_shape(std::move(merged));
+      }
+      return out;
+    }
+    case Type::Kind::kSequence:
+    case Type::Kind::kOptional: {
+      ASSIGN_OR_RETURN(Type element, MergeTypes(a.element(), b.element()));
+      Type merged = a.kind() == Type::Kind::kSequence ? Type::Sequence(std::move(element))
+                                                      : Type::Optional(std::move(element));
+      merged.set_denotation(out.denotation());
+      return merged;
+    }
+    case Type::Kind::kMap: {
+      ASSIGN_OR_RETURN(int32_t key, MergeElemType(a.map_key_type(), b.map_key_type(), "map key"));
+      ASSIGN_OR_RETURN(Type value, MergeTypes(a.element(), b.element()));
+      Type merged = Type::Map(key, std::move(value));
+      merged.set_denotation(out.denotation());
+      return merged;
+    }
+    case Type::Kind::kOpaque:
+      if (a.opaque_domain() != b.opaque_domain() || a.opaque_name() != b.opaque_name()) {
+        return mismatch();
+      }
+      return out;
+  }
+  return out;
+}
+
+}  // namespace onnx_infer

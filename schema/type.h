@@ -1,0 +1,100 @@
+// Type: onnx-infer's in-memory value type. Rules and the driver work on this, never on
+// protobuf messages; type_proto.h converts at the boundary.
+//
+//   tensor          element type (0 = not known) and an optional shape of Dims
+//   sparse_tensor   likewise
+//   seq(T)          a sequence of T
+//   map(K, V)       K an integer or string element type, V a type
+//   optional(T)     maybe a T
+//   opaque          (domain, name)
+//   unknown         nothing is known, not even the kind
+//
+// A Type is a small value: nested types are shared and immutable, so copying is cheap.
+#ifndef ONNX_INFER_SCHEMA_TYPE_H_
+#define ONNX_INFER_SCHEMA_TYPE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "symbolic/dim.h"
+
+namespace onnx_infer {
+
+using symbolic::Dim;
+
+// The dims of a tensor, outermost first. A rank-0 Shape is a scalar.
+using Shape = std::vector<Dim>;
+
+// "[N, 3, ?]"
+std::string ShapeToString(const Shape& shape);
+// True when every dim is a known constant.
+bool IsStatic(const Shape& shape);
+
+class Type {
+ public:
+  enum class Kind { kUnknown, kTensor, kSparseTensor, kSequence, kMap, kOptional, kOpaque };
+
+  Type() = default;  // unknown
+  static Type Unknown() { return Type(); }
+  static Type Tensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
+  static Type SparseTensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
+  static Type Sequence(Type element);
+  static Type Map(int32_t key_type, Type value);
+  static Type Optional(Type element);
+  static Type Opaque(std::string domain, std::string name);
+
+  Kind kind() const { return kind_; }
+  bool is_unknown() const { return kind_ == Kind::kUnknown; }
+  bool is_tensor() const { return kind_ == Kind::kTensor; }
+  // Tensor and sparse tensor: element type (0 when not known), shape.
+  int32_t elem_type() const { return elem_type_; }
+  void set_elem_type(int32_t t) { elem_type_ = t; }
+  bool has_shape() const { return shape_.has_value(); }
+  const Shape& shape() const { return *shape_; }  // requires has_shape()
+  const std::optional<Shape>& maybe_shape() const { return shape_; }
+  void set_shape(std::optional<Shape> shape) { shape_ = std::move(shape); }
+  int64_t rank() const { return shape_ ? static_cast<int64_t>(shape_->size()) : -1; }
+  // Sequence and optional: the element type. Map: the value type.
+  const Type& element() const;
+  // Map: the key's element type.
+  int32_t map_key_type() const { return elem_type_; }
+  const std::string& opaque_domain() const { return opaque_domain_; }
+  const std::string& opaque_name() const { return opaque_name_; }
+  // The denotation of the type (TypeProto.denotation), if any.
+  const std::string& denotation() const { return denotation_; }
+  void set_denotation(std::string d) { denotation_ = std::move(d); }
+
+  // Everything is known: the kind, every element type, and every shape with all dims
+  // constant or symbolic.
+  bool IsComplete() const;
+  // Fully shaped with only constant dims.
+  bool IsStatic() const;
+
+  // Readable form: "float[N, 3]", "float" (shape unknown), "seq(int64[?])", "map(string,
+  // float[])", "optional(float[2])", "sparse(float[3, 4])", "opaque(dom.name)", "?".
+  std::string ToString() const;
+
+  friend bool operator==(const Type& a, const Type& b);
+  friend bool operator!=(const Type& a, const Type& b) { return !(a == b); }
+
+ private:
+  Kind kind_ = Kind::kUnknown;
+  int32_t elem_type_ = 0;
+  std::optional<Shape> shape_;
+  std::shared_ptr<const Type> element_;
+  std::string opaque_domain_, opaque_name_, denotation_;
+};
+
+// Combines two descriptions of the same value (what the model declares and what inference
+// found) into the most specific type both allow. Known beats unknown; a constant dim beats a
+// symbol (the symbol is bound to it); two different symbols keep `a`'s. A contradiction
+// (different kinds, element types, ranks or constant dims) is an error that says both.
+StatusOr<Type> MergeTypes(const Type& a, const Type& b);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_TYPE_H_

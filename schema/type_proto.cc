@@ -1,0 +1,238 @@
+#include "schema/type_proto.h"
+
+#include <cstring>
+
+#include "schema/data_type.h"
+
+namespace onnx_infer {
+
+Dim DimFromProto(const onnx::TensorShapeProto::Dimension& d) {
+  if (d.has_dim_value()) return Dim::Const(d.dim_value());
+  if (d.has_dim_param()) return Dim::Symbol(d.dim_param());
+  return Dim();
+}
+
+namespace {
+
+std::optional<Shape> ShapeFromProto(bool has_shape, const onnx::TensorShapeProto& proto) {
+  if (!has_shape) return std::nullopt;
+  Shape shape;
+  shape.reserve(proto.dim_size());
+  for (const auto& d : proto.dim()) shape.push_back(DimFromProto(d));
+  return shape;
+}
+
+void WriteShape(const std::optional<Shape>& shape, bool* has, onnx::TensorShapeProto* proto) {
+  if (!shape) return;  // an unknown shape leaves what the proto says (nothing, or more)
+  *has = true;
+  if (proto->dim_size() != static_cast<int>(shape->size())) proto->clear_dim();
+  while (proto->dim_size() < static_cast<int>(shape->size())) proto->add_dim();
+  for (size_t i = 0; i < shape->size(); ++i) {
+    Dim d = (*shape)[i];
+    auto* pd = proto->mutable_dim(static_cast<int>(i));
+    if (auto v = d.const_value()) {
+      pd->set_dim_value(*v);
+    } else if (d.is_symbol()) {
+      pd->set_dim_param(std::string(d.symbol_name()));
+    } else if (!d.is_unknown()) {
+      pd->set_dim_param(d.ToString());
+    } else {
+      pd->clear_dim_value();
+      pd->clear_dim_param();
+    }
+  }
+}
+
+}  // namespace
+
+Type TypeFromProto(const onnx::TypeProto& proto) {
+  Type t;
+  switch (proto.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      t = Type::Tensor(proto.tensor_type().elem_type(),
+                       ShapeFromProto(proto.tensor_type().has_shape(), proto.tensor_type().shape()));
+      break;
+    case onnx::TypeProto::kSparseTensorType:
+      t = Type::SparseTensor(proto.sparse_tensor_type().elem_type(),
+                             ShapeFromProto(proto.sparse_tensor_type().has_shape(),
+                                            proto.sparse_tensor_type().shape()));
+      break;
+    case onnx::TypeProto::kSequenceType:
+      t = Type::Sequence(TypeFromProto(proto.sequence_type().elem_type()));
+      break;
+    case onnx::TypeProto::kOptionalType:
+      t = Type::Optional(TypeFromProto(proto.optional_type().elem_type()));
+      break;
+    case onnx::TypeProto::kMapType:
+      t = Type::Map(proto.map_type().key_type(), TypeFromProto(proto.map_type().value_type()));
+      break;
+    case onnx::TypeProto::kOpaqueType:
+      t = Type::Opaque(proto.opaque_type().domain(), proto.opaque_type().name());
+      break;
+    case onnx::TypeProto::VALUE_NOT_SET:
+      return Type();
+  }
+  if (proto.has_denotation()) t.set_denotation(proto.denotation());
+  return t;
+}
+
+void WriteTypeToProto(const Type& type, onnx::TypeProto* proto) {
+  if (!type.denotation().empty()) proto->set_denotation(type.denotation());
+  switch (type.kind()) {
+    case Type::Kind::kUnknown:
+      return;
+    case Type::Kind::kTensor: {
+      auto* t = proto->mutable_tensor_type();
+      if (type.elem_type() != 0) t->set_elem_type(type.elem_type());
+      bool has = t->has_shape();
+      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape());
+      return;
+    }
+    case Type::Kind::kSparseTensor: {
+      auto* t = proto->mutable_sparse_tensor_type();
+      if (type.elem_type() != 0) t->set_elem_type(type.elem_type());
+      bool has = t->has_shape();
+      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape());
+      return;
+    }
+    case Type::Kind::kSequence:
+      WriteTypeToProto(type.element(), proto->mutable_sequence_type()->mutable_elem_type());
+      return;
+    case Type::Kind::kOptional:
+      WriteTypeToProto(type.element(), proto->mutable_optional_type()->mutable_elem_type());
+      return;
+    case Type::Kind::kMap: {
+      auto* m = proto->mutable_map_type();
+      if (type.map_key_type() != 0) m->set_key_type(type.map_key_type());
+      WriteTypeToProto(type.element(), m->mutable_value_type());
+      return;
+    }
+    case Type::Kind::kOpaque: {
+      auto* o = proto->mutable_opaque_type();
+      o->set_domain(type.opaque_domain());
+      o->set_name(type.opaque_name());
+      return;
+    }
+  }
+}
+
+onnx::TypeProto TypeToProto(const Type& type) {
+  onnx::TypeProto proto;
+  WriteTypeToProto(type, &proto);
+  return proto;
+}
+
+Type TypeOfTensor(const onnx::TensorProto& tensor) {
+  Shape shape;
+  shape.reserve(tensor.dims_size());
+  for (int64_t d : tensor.dims()) shape.push_back(Dim::Const(d));
+  return Type::Tensor(tensor.data_type(), std::move(shape));
+}
+
+Type TypeOfSparseTensor(const onnx::SparseTensorProto& tensor) {
+  Shape shape;
+  for (int64_t d : tensor.dims()) shape.push_back(Dim::Const(d));
+  return Type::Tensor(tensor.values().data_type(), std::move(shape));
+}
+
+namespace {
+
+// Bytes per element of the types whose raw_data we decode; 0 for the others.
+int ElementSize(int32_t t) {
+  switch (t) {
+    case kBool: case kInt8: case kUint8: return 1;
+    case kInt16: case kUint16: return 2;
+    case kInt32: case kUint32: case kFloat: return 4;
+    case kInt64: case kUint64: case kDouble: return 8;
+    default: return 0;
+  }
+}
+
+template <typename T>
+T ReadLittleEndian(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));  // the machines we build for are little-endian
+  return v;
+}
+
+}  // namespace
+
+std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
+                                             int64_t max_elements) {
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL || tensor.has_segment()) {
+    return std::nullopt;
+  }
+  const int32_t t = tensor.data_type();
+  const int size = ElementSize(t);
+  if (size == 0) return std::nullopt;
+  ConstValue v;
+  v.elem_type = t;
+  int64_t n = 1;
+  for (int64_t d : tensor.dims()) {
+    if (d < 0 || (d > 0 && n > max_elements / d)) return std::nullopt;
+    n *= d;
+    v.dims.push_back(d);
+  }
+  if (n > max_elements) return std::nullopt;
+  auto push_int = [&](int64_t x) { v.ints.push_back(Dim::Const(x)); };
+  if (tensor.has_raw_data()) {
+    const std::string& raw = tensor.raw_data();
+    if (static_cast<int64_t>(raw.size()) != n * size) return std::nullopt;
+    for (int64_t i = 0; i < n; ++i) {
+      const char* p = raw.data() + i * size;
+      switch (t) {
+        case kBool: case kUint8: push_int(ReadLittleEndian<uint8_t>(p)); break;
+        case kInt8: push_int(ReadLittleEndian<int8_t>(p)); break;
+        case kInt16: push_int(ReadLittleEndian<int16_t>(p)); break;
+        case kUint16: push_int(ReadLittleEndian<uint16_t>(p)); break;
+        case kInt32: push_int(ReadLittleEndian<int32_t>(p)); break;
+        case kUint32: push_int(ReadLittleEndian<uint32_t>(p)); break;
+        case kInt64: push_int(ReadLittleEndian<int64_t>(p)); break;
+        case kUint64: {
+          uint64_t u = ReadLittleEndian<uint64_t>(p);
+          if (u > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+          push_int(static_cast<int64_t>(u));
+          break;
+        }
+        case kFloat: v.reals.push_back(ReadLittleEndian<float>(p)); break;
+        case kDouble: v.reals.push_back(ReadLittleEndian<double>(p)); break;
+        default: return std::nullopt;
+      }
+    }
+  } else {
+    switch (t) {
+      case kInt64:
+        if (tensor.int64_data_size() != n) return std::nullopt;
+        for (int64_t x : tensor.int64_data()) push_int(x);
+        break;
+      case kUint64:
+        if (tensor.uint64_data_size() != n) return std::nullopt;
+        for (uint64_t x : tensor.uint64_data()) {
+          if (x > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+          push_int(static_cast<int64_t>(x));
+        }
+        break;
+      case kUint32:
+        if (tensor.uint64_data_size() != n) return std::nullopt;
+        for (uint64_t x : tensor.uint64_data()) push_int(static_cast<int64_t>(x));
+        break;
+      case kBool: case kInt8: case kUint8: case kInt16: case kUint16: case kInt32:
+        if (tensor.int32_data_size() != n) return std::nullopt;
+        for (int32_t x : tensor.int32_data()) push_int(x);
+        break;
+      case kFloat:
+        if (tensor.float_data_size() != n) return std::nullopt;
+        for (float x : tensor.float_data()) v.reals.push_back(x);
+        break;
+      case kDouble:
+        if (tensor.double_data_size() != n) return std::nullopt;
+        for (double x : tensor.double_data()) v.reals.push_back(x);
+        break;
+      default:
+        return std::nullopt;
+    }
+  }
+  return v;
+}
+
+}  // namespace onnx_infer

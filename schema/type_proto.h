@@ -1,0 +1,36 @@
+// Conversions between onnx-infer's Type/ConstValue and the protobuf messages of the model
+// format. This is the only place in schema/ that reads or writes TypeProto.
+#ifndef ONNX_INFER_SCHEMA_TYPE_PROTO_H_
+#define ONNX_INFER_SCHEMA_TYPE_PROTO_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "proto/onnx.pb.h"
+#include "schema/const_value.h"
+#include "schema/type.h"
+
+namespace onnx_infer {
+
+// A dim_value is a constant, a dim_param a symbol, anything else unknown.
+Dim DimFromProto(const onnx::TensorShapeProto::Dimension& d);
+Type TypeFromProto(const onnx::TypeProto& proto);
+
+// Writes `type` into `proto`, updating it in place where the kind matches, so that what the
+// type does not describe (dim denotations) survives. Unknown parts are left empty.
+void WriteTypeToProto(const Type& type, onnx::TypeProto* proto);
+onnx::TypeProto TypeToProto(const Type& type);
+
+// The type of a tensor literal: its data_type and dims.
+Type TypeOfTensor(const onnx::TensorProto& tensor);
+Type TypeOfSparseTensor(const onnx::SparseTensorProto& tensor);
+
+// Reads the elements of a tensor stored inside the model, when it has at most
+// `max_elements` of them and is of a numeric or bool type. Returns nothing for external data,
+// strings, 4/2-bit and 8-bit float types, or data that is missing or inconsistent.
+std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
+                                             int64_t max_elements);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_TYPE_PROTO_H_
