@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# End-to-end tests of the infer-shapes command: flags, exit codes, output files, reports.
+set -uo pipefail
+
+BIN="$1"
+DATA="$(dirname "$2")"   # testdata/demo/attention_block.onnx
+CLI_DATA="$(dirname "$3")"  # testdata/cli/cycle.onnx
+TMP="${TEST_TMPDIR:-$(mktemp -d)}/cli"
+rm -rf "$TMP" && mkdir -p "$TMP"
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED_EXIT COMMAND...
+  local name="$1" want="$2"
+  shift 2
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  if [[ "$got" == "$want" ]]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: exit $got, expected $want"
+    sed 's/^/  stdout: /' "$TMP/out"
+    sed 's/^/  stderr: /' "$TMP/err"
+  fi
+}
+
+expect_in() {  # expect_in NAME FILE TEXT
+  if grep -qF -- "$3" "$2"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $1: '$3' not in $2:"
+    sed 's/^/  /' "$2"
+  fi
+}
+
+demo="$DATA/attention_block.onnx"
+
+check help 0 "$BIN" --help
+expect_in help-text "$TMP/out" "exit codes:"
+check no-args 2 "$BIN"
+expect_in no-args-msg "$TMP/err" "infer-shapes: no model given"
+check unknown-flag 2 "$BIN" "$demo" --frobnicate
+expect_in unknown-flag-msg "$TMP/err" "unknown option --frobnicate"
+check two-models 2 "$BIN" "$demo" "$demo"
+check in-place-and-o 2 "$BIN" "$demo" --in-place -o "$TMP/x.onnx"
+check missing-file 2 "$BIN" "$TMP/nope.onnx"
+expect_in missing-file-msg "$TMP/err" "cannot open: No such file or directory"
+printf 'garbage\xff\xff\xff' >"$TMP/garbage.onnx"
+check garbage 2 "$BIN" "$TMP/garbage.onnx"
+expect_in garbage-msg "$TMP/err" "not a valid ONNX model"
+: >"$TMP/empty.onnx"
+check empty 2 "$BIN" "$TMP/empty.onnx"
+expect_in empty-msg "$TMP/err" "the file is empty"
+head -c 300 "$demo" >"$TMP/truncated.onnx"
+check truncated 2 "$BIN" "$TMP/truncated.onnx"
+
+# The demo: check only, values printed.
+check demo 0 "$BIN" "$demo" --values
+expect_in demo-h4 "$TMP/out" "h4: float[batch, seq, 2, 4]"
+expect_in demo-y "$TMP/out" "y: float[batch, 3, seq, 4]"
+expect_in demo-summary "$TMP/out" "6 nodes, 6 values: 6 typed, 6 fully shaped (0 static); 0 errors"
+
+# -o writes an annotated copy; inferring the copy again finds the same types.
+check write 0 "$BIN" "$demo" -o "$TMP/annotated.onnx"
+expect_in write-msg "$TMP/out" "wrote $TMP/annotated.onnx"
+check reread 0 "$BIN" "$TMP/annotated.onnx" --values
+expect_in reread-values "$TMP/out" "ht: float[batch, 2, seq, 4]"
+if cmp -s "$demo" "$TMP/annotated.onnx"; then
+  failed=$((failed + 1)); echo "FAIL write: the copy is not annotated"
+else
+  passed=$((passed + 1))
+fi
+
+# --in-place rewrites the given file.
+cp "$demo" "$TMP/inplace.onnx"
+check in-place 0 "$BIN" "$TMP/inplace.onnx" --in-place --quiet
+check in-place-reread 0 "$BIN" "$TMP/inplace.onnx" --values
+expect_in in-place-values "$TMP/out" "xb: float[batch, seq, 8]"
+
+# The JSON report.
+check json 0 "$BIN" "$demo" --json "$TMP/report.json" --quiet
+expect_in json-typed "$TMP/report.json" '"typed": 6'
+expect_in json-diags "$TMP/report.json" '"diagnostics": []'
+
+# Errors: a cycle is exit 1; with --strict nothing is written and the original is untouched.
+cp "$CLI_DATA/cycle.onnx" "$TMP/cycle.onnx"
+check cycle 1 "$BIN" "$TMP/cycle.onnx" --json "$TMP/cycle.json"
+expect_in cycle-msg "$TMP/err" "form a cycle"
+expect_in cycle-json "$TMP/cycle.json" '"severity": "error"'
+check cycle-strict 1 "$BIN" "$TMP/cycle.onnx" --strict --in-place
+expect_in cycle-strict-msg "$TMP/err" "not writing"
+if cmp -s "$CLI_DATA/cycle.onnx" "$TMP/cycle.onnx"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL cycle-strict: the model was modified"
+fi
+
+# A custom op without a schema: a warning, or an error with --strict.
+check custom 0 "$BIN" "$CLI_DATA/custom_op.onnx" --values
+expect_in custom-warning "$TMP/err" "warning: graph 'main' node #0 (my.ops::Fancy): no schema"
+expect_in custom-rest "$TMP/out" "y: float[N]"
+check custom-strict 1 "$BIN" "$CLI_DATA/custom_op.onnx" --strict
+check custom-quiet 0 "$BIN" "$CLI_DATA/custom_op.onnx" --quiet
+if [[ -s "$TMP/err" || -s "$TMP/out" ]]; then
+  failed=$((failed + 1)); echo "FAIL custom-quiet: printed something"
+else
+  passed=$((passed + 1))
+fi
+
+# An output that cannot be written is exit 2, and leaves nothing behind.
+check unwritable 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx"
+expect_in unwritable-msg "$TMP/err" "cannot write"
+
+echo "$passed passed, $failed failed"
+[[ "$failed" == 0 ]]

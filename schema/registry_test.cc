@@ -1,0 +1,95 @@
+#include "schema/registry.h"
+
+#include <gtest/gtest.h>
+
+#include "schema/builtin.h"
+
+namespace onnx_infer {
+namespace {
+
+Status NoOp(InferenceContext&) { return OkStatus(); }
+
+TEST(RegistryTest, LookupPicksGreatestSinceVersionNotAboveTheOpset) {
+  SchemaRegistry r;
+  ASSERT_TRUE(r.Register(OpSchema("", "Op", 1)).ok());
+  ASSERT_TRUE(r.Register(OpSchema("", "Op", 7)).ok());
+  ASSERT_TRUE(r.Register(OpSchema("", "Op", 13)).ok());
+  EXPECT_EQ(r.Lookup("", "Op", 0), nullptr);
+  EXPECT_EQ(r.Lookup("", "Op", 1)->since_version(), 1);
+  EXPECT_EQ(r.Lookup("", "Op", 6)->since_version(), 1);
+  EXPECT_EQ(r.Lookup("", "Op", 7)->since_version(), 7);
+  EXPECT_EQ(r.Lookup("", "Op", 12)->since_version(), 7);
+  EXPECT_EQ(r.Lookup("", "Op", 13)->since_version(), 13);
+  EXPECT_EQ(r.Lookup("", "Op", 1000)->since_version(), 13);
+  EXPECT_EQ(r.Lookup("", "Other", 13), nullptr);
+  EXPECT_EQ(r.Lookup("custom", "Op", 13), nullptr);
+}
+
+TEST(RegistryTest, AiOnnxIsTheDefaultDomain) {
+  SchemaRegistry r;
+  ASSERT_TRUE(r.Register(OpSchema("ai.onnx", "Op", 1)).ok());
+  ASSERT_NE(r.Lookup("", "Op", 1), nullptr);
+  ASSERT_NE(r.Lookup("ai.onnx", "Op", 1), nullptr);
+  EXPECT_EQ(r.Lookup("", "Op", 1)->Id(), "ai.onnx::Op-1");
+}
+
+TEST(RegistryTest, DuplicatesAndMissingAttachmentsAreErrors) {
+  SchemaRegistry r;
+  ASSERT_TRUE(r.Register(OpSchema("my.domain", "Op", 1)).ok());
+  Status dup = r.Register(OpSchema("my.domain", "Op", 1));
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.message(), "schema my.domain::Op-1 is already registered");
+  EXPECT_TRUE(r.AttachRule("my.domain", "Op", {1}, NoOp).ok());
+  EXPECT_TRUE(r.Lookup("my.domain", "Op", 1)->has_rule());
+  Status missing = r.AttachRule("my.domain", "Op", {1, 2}, NoOp);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.message(), "no schema my.domain::Op-2 to attach a rule to");
+}
+
+TEST(RegistryTest, ArityFromFormalParameters) {
+  OpSchema s("", "Op", 1);
+  s.Input("a", "T").Input("b", "T", ParamOption::kOptional).Output("y", "T", ParamOption::kVariadic,
+                                                                   true, 2);
+  EXPECT_EQ(s.min_inputs(), 1);
+  EXPECT_EQ(s.max_inputs(), 2);
+  EXPECT_EQ(s.min_outputs(), 2);
+  EXPECT_EQ(s.max_outputs(), INT32_MAX);
+  s.Arity(0, 5, 1, 1);
+  EXPECT_EQ(s.min_inputs(), 0);
+  EXPECT_EQ(s.max_inputs(), 5);
+}
+
+TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
+  ASSERT_TRUE(BuiltinSchemasStatus().ok()) << BuiltinSchemasStatus().message();
+  const SchemaRegistry& r = BuiltinSchemas();
+  EXPECT_EQ(r.size(), 642u);
+  EXPECT_EQ(r.Versions("", "Reshape").size(), 9u);
+  EXPECT_EQ(r.Versions("ai.onnx.ml", "TreeEnsembleClassifier").front()->since_version(), 1);
+  const OpSchema* reshape = r.Lookup("", "Reshape", 17);
+  ASSERT_NE(reshape, nullptr);
+  EXPECT_EQ(reshape->since_version(), 14);
+  EXPECT_TRUE(reshape->has_rule());
+  ASSERT_EQ(reshape->inputs().size(), 2u);
+  EXPECT_EQ(reshape->inputs()[1].type, "tensor(int64)");
+  const AttributeSpec* allowzero = reshape->FindAttribute("allowzero");
+  ASSERT_NE(allowzero, nullptr);
+  ASSERT_TRUE(allowzero->default_value.has_value());
+  EXPECT_EQ(allowzero->default_value->i(), 0);
+  // Defaults of every kind the catalog has: float, string, ints, strings.
+  EXPECT_FLOAT_EQ(r.Lookup("", "LeakyRelu", 16)->FindAttribute("alpha")->default_value->f(),
+                  0.01f);
+  EXPECT_EQ(r.Lookup("", "AveragePool", 19)->FindAttribute("auto_pad")->default_value->s(),
+            "NOTSET");
+  const auto* mvn_axes = r.Lookup("", "MeanVarianceNormalization", 13)->FindAttribute("axes");
+  EXPECT_EQ(mvn_axes->default_value->ints_size(), 3);
+  EXPECT_EQ(mvn_axes->default_value->ints(2), 3);
+  // Variadic inputs: Concat takes at least one.
+  const OpSchema* concat = r.Lookup("", "Concat", 13);
+  EXPECT_EQ(concat->min_inputs(), 1);
+  EXPECT_EQ(concat->max_inputs(), INT32_MAX);
+  // Not yet written: no rule, so its outputs stay unknown (never guessed).
+  EXPECT_FALSE(r.Lookup("", "Conv", 11)->has_rule());
+}
+
+}  // namespace
+}  // namespace onnx_infer

@@ -1,0 +1,107 @@
+#include "schema/test_util.h"
+
+#include <cctype>
+#include <cstdlib>
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+#include "schema/inference_context.h"
+
+namespace onnx_infer::testing {
+namespace {
+
+std::string Trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+}  // namespace
+
+Type T(const std::string& text) {
+  if (text == "?") return Type();
+  size_t open = text.find('[');
+  std::string elem = text.substr(0, open);
+  auto code = DataTypeFromName(elem);
+  if (!code) {
+    ADD_FAILURE() << "bad element type in " << text;
+    return Type();
+  }
+  if (open == std::string::npos) return Type::Tensor(*code);
+  if (text.back() != ']') {
+    ADD_FAILURE() << "bad type " << text;
+    return Type();
+  }
+  Shape shape;
+  std::string body = text.substr(open + 1, text.size() - open - 2);
+  if (!Trim(body).empty()) {
+    size_t start = 0;
+    while (true) {
+      size_t comma = body.find(',', start);
+      std::string item = Trim(body.substr(start, comma - start));
+      if (item == "?") {
+        shape.push_back(Dim());
+      } else if (std::isdigit(static_cast<unsigned char>(item[0])) || item[0] == '-') {
+        shape.push_back(Dim::Const(std::strtoll(item.c_str(), nullptr, 10)));
+      } else {
+        shape.push_back(Dim::Symbol(item));
+      }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return Type::Tensor(*code, std::move(shape));
+}
+
+ConstValue Int64s(const std::vector<int64_t>& values) {
+  ConstValue v;
+  v.elem_type = kInt64;
+  v.dims = {static_cast<int64_t>(values.size())};
+  for (int64_t x : values) v.ints.push_back(Dim::Const(x));
+  return v;
+}
+
+std::string RuleRun::Summary() const {
+  if (!status.ok()) return "error: " + status.message();
+  std::vector<std::string> parts;
+  for (const auto& t : outputs) parts.push_back(t.ToString());
+  return StrJoin(parts, "; ");
+}
+
+RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, int64_t opset,
+                const std::vector<Type>& inputs,
+                const std::vector<std::optional<ConstValue>>& values) {
+  RuleRun run;
+  onnx::NodeProto node;
+  if (!google::protobuf::TextFormat::ParseFromString(node_text, &node)) {
+    ADD_FAILURE() << "bad node text: " << node_text;
+    run.status = Status::Error("bad node text");
+    return run;
+  }
+  const OpSchema* schema = registry.Lookup(node.domain(), node.op_type(), opset);
+  if (!schema || !schema->has_rule()) {
+    ADD_FAILURE() << "no rule for " << node.op_type() << " in opset " << opset;
+    run.status = Status::Error("no rule");
+    return run;
+  }
+  std::vector<const Type*> types;
+  std::vector<const ConstValue*> consts;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    types.push_back(node.input(static_cast<int>(i)).empty() ? nullptr : &inputs[i]);
+    consts.push_back(i < values.size() && values[i] ? &*values[i] : nullptr);
+  }
+  InferenceContext ctx(node, *schema, opset, types, consts);
+  run.status = schema->rule()(ctx);
+  for (int i = 0; i < ctx.NumOutputs(); ++i) {
+    run.outputs.push_back(ctx.OutputType(i));
+    run.values.push_back(ctx.OutputValue(i));
+  }
+  run.warnings = ctx.warnings();
+  return run;
+}
+
+}  // namespace onnx_infer::testing

@@ -1,0 +1,172 @@
+#include "schema/type.h"
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include "schema/data_type.h"
+#include "schema/type_proto.h"
+
+namespace onnx_infer {
+namespace {
+
+Dim C(int64_t v) { return Dim::Const(v); }
+Dim S(const char* name) { return Dim::Symbol(name); }
+
+template <typename Message>
+Message Parse(const std::string& text) {
+  Message m;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &m)) << text;
+  return m;
+}
+
+TEST(DataTypeTest, NamesRoundTrip) {
+  for (int32_t t = 1; t <= kMaxDataType; ++t) {
+    EXPECT_EQ(DataTypeFromName(DataTypeName(t)), t) << t;
+  }
+  EXPECT_EQ(DataTypeName(kFloat8e4m3fn), "float8e4m3fn");
+  EXPECT_EQ(DataTypeName(99), "dtype<99>");
+  EXPECT_EQ(DataTypeFromName("nonsense"), std::nullopt);
+  EXPECT_TRUE(IsIntegerDataType(kInt4));
+  EXPECT_FALSE(IsIntegerDataType(kBool));
+  EXPECT_TRUE(IsFloatDataType(kBfloat16));
+}
+
+TEST(TypeTest, ToString) {
+  EXPECT_EQ(Type().ToString(), "?");
+  EXPECT_EQ(Type::Tensor(kFloat, Shape{S("N"), C(3), Dim()}).ToString(), "float[N, 3, ?]");
+  EXPECT_EQ(Type::Tensor(kFloat).ToString(), "float");
+  EXPECT_EQ(Type::Tensor(kInt64, Shape{}).ToString(), "int64[]");
+  EXPECT_EQ(Type::Sequence(Type::Tensor(kInt64, Shape{Dim()})).ToString(), "seq(int64[?])");
+  EXPECT_EQ(Type::Map(kString, Type::Tensor(kFloat, Shape{})).ToString(),
+            "map(string, float[])");
+  EXPECT_EQ(Type::Optional(Type::Tensor(kFloat, Shape{C(2)})).ToString(), "optional(float[2])");
+  EXPECT_EQ(Type::SparseTensor(kFloat, Shape{C(3), C(4)}).ToString(), "sparse(float[3, 4])");
+  EXPECT_EQ(Type::Opaque("dom", "thing").ToString(), "opaque(dom.thing)");
+}
+
+TEST(TypeTest, CompletenessAndStatic) {
+  EXPECT_FALSE(Type().IsComplete());
+  EXPECT_FALSE(Type::Tensor(kFloat).IsComplete());
+  EXPECT_FALSE(Type::Tensor(0, Shape{C(1)}).IsComplete());
+  EXPECT_FALSE(Type::Tensor(kFloat, Shape{Dim()}).IsComplete());
+  EXPECT_TRUE(Type::Tensor(kFloat, Shape{S("N")}).IsComplete());
+  EXPECT_FALSE(Type::Tensor(kFloat, Shape{S("N")}).IsStatic());
+  EXPECT_TRUE(Type::Tensor(kFloat, Shape{C(2)}).IsStatic());
+  EXPECT_TRUE(Type::Sequence(Type::Tensor(kFloat, Shape{C(2)})).IsStatic());
+  EXPECT_FALSE(Type::Sequence(Type()).IsComplete());
+}
+
+struct MergeCase {
+  Type a, b;
+  std::string expected;  // ToString of the result, or "error: <substring>"
+};
+
+class MergeTest : public ::testing::TestWithParam<MergeCase> {};
+
+TEST_P(MergeTest, Merges) {
+  const MergeCase& c = GetParam();
+  auto merged = MergeTypes(c.a, c.b);
+  if (c.expected.rfind("error: ", 0) == 0) {
+    ASSERT_FALSE(merged.ok()) << merged->ToString();
+    EXPECT_NE(merged.status().message().find(c.expected.substr(7)), std::string::npos)
+        << merged.status().message();
+  } else {
+    ASSERT_TRUE(merged.ok()) << merged.status().message();
+    EXPECT_EQ(merged->ToString(), c.expected);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, MergeTest,
+    ::testing::Values(
+        MergeCase{Type(), Type::Tensor(kFloat, Shape{C(2)}), "float[2]"},
+        MergeCase{Type::Tensor(kFloat), Type::Tensor(kFloat, Shape{C(2)}), "float[2]"},
+        MergeCase{Type::Tensor(0, Shape{C(2)}), Type::Tensor(kInt64), "int64[2]"},
+        MergeCase{Type::Tensor(kFloat, Shape{S("N"), Dim()}),
+                  Type::Tensor(kFloat, Shape{C(4), C(5)}), "float[4, 5]"},
+        MergeCase{Type::Tensor(kFloat, Shape{S("N")}), Type::Tensor(kFloat, Shape{S("M")}),
+                  "float[N]"},
+        MergeCase{Type::Tensor(kFloat, Shape{C(3)}), Type::Tensor(kFloat, Shape{C(4)}),
+                  "error: dim 0: 3 vs 4"},
+        MergeCase{Type::Tensor(kFloat, Shape{C(3)}), Type::Tensor(kFloat, Shape{C(3), C(1)}),
+                  "error: rank 1"},
+        MergeCase{Type::Tensor(kFloat), Type::Tensor(kInt64), "error: element type float vs int64"},
+        MergeCase{Type::Tensor(kFloat), Type::Sequence(Type::Tensor(kFloat)), "error: type"},
+        MergeCase{Type::Sequence(Type::Tensor(kFloat)),
+                  Type::Sequence(Type::Tensor(kFloat, Shape{S("N")})), "seq(float[N])"},
+        MergeCase{Type::Map(kInt64, Type()), Type::Map(kInt64, Type::Tensor(kFloat, Shape{})),
+                  "map(int64, float[])"},
+        MergeCase{Type::Map(kInt64, Type()), Type::Map(kString, Type()), "error: map key"},
+        MergeCase{Type::Opaque("a", "b"), Type::Opaque("a", "c"), "error: type"}));
+
+TEST(TypeProtoTest, RoundTripsEveryKind) {
+  const char* texts[] = {
+      R"(tensor_type { elem_type: 1 shape { dim { dim_value: 3 } dim { dim_param: "N" } dim {} } })",
+      R"(tensor_type { elem_type: 7 })",
+      R"(tensor_type { elem_type: 7 shape {} })",
+      R"(sparse_tensor_type { elem_type: 1 shape { dim { dim_value: 3 } } })",
+      R"(sequence_type { elem_type { tensor_type { elem_type: 1 } } })",
+      R"(map_type { key_type: 8 value_type { tensor_type { elem_type: 1 shape {} } } })",
+      R"(optional_type { elem_type { sequence_type { elem_type { tensor_type { elem_type: 6 } } } } })",
+      R"(opaque_type { domain: "d" name: "n" })",
+      R"(denotation: "IMAGE" tensor_type { elem_type: 1 })",
+  };
+  for (const char* text : texts) {
+    auto proto = Parse<onnx::TypeProto>(text);
+    Type t = TypeFromProto(proto);
+    onnx::TypeProto back = TypeToProto(t);
+    EXPECT_EQ(back.SerializeAsString(), proto.SerializeAsString()) << text << "\n"
+                                                                   << back.DebugString();
+  }
+  EXPECT_TRUE(TypeFromProto(onnx::TypeProto()).is_unknown());
+}
+
+TEST(TypeProtoTest, WritingInPlaceKeepsDimDenotations) {
+  auto proto = Parse<onnx::TypeProto>(
+      R"(tensor_type { elem_type: 1 shape { dim { denotation: "DATA_BATCH" } dim { dim_value: 3 } } })");
+  WriteTypeToProto(Type::Tensor(kFloat, Shape{S("N"), C(3)}), &proto);
+  EXPECT_EQ(proto.tensor_type().shape().dim(0).dim_param(), "N");
+  EXPECT_EQ(proto.tensor_type().shape().dim(0).denotation(), "DATA_BATCH");
+  // A type with no shape leaves the declared shape alone.
+  WriteTypeToProto(Type::Tensor(kFloat), &proto);
+  EXPECT_EQ(proto.tensor_type().shape().dim_size(), 2);
+}
+
+TEST(ConstValueTest, ReadsEveryStorageOfSmallTensors) {
+  auto raw = Parse<onnx::TensorProto>(R"(data_type: 7 dims: 2 raw_data: "\003\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377")");
+  auto v = ConstValueOfTensor(raw, 100);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->ConstInts(), (std::vector<int64_t>{3, -1}));
+  EXPECT_EQ(v->dims, (std::vector<int64_t>{2}));
+
+  auto i64 = Parse<onnx::TensorProto>("data_type: 7 dims: 3 int64_data: 1 int64_data: 2 int64_data: 3");
+  EXPECT_EQ(ConstValueOfTensor(i64, 100)->ConstInts(), (std::vector<int64_t>{1, 2, 3}));
+  auto i32 = Parse<onnx::TensorProto>("data_type: 6 int32_data: -4");
+  EXPECT_EQ(ConstValueOfTensor(i32, 100)->ConstInts(), (std::vector<int64_t>{-4}));
+  auto f = Parse<onnx::TensorProto>("data_type: 1 dims: 2 float_data: 0.5 float_data: 2");
+  EXPECT_EQ(ConstValueOfTensor(f, 100)->reals, (std::vector<double>{0.5, 2.0}));
+  auto b = Parse<onnx::TensorProto>(R"(data_type: 9 dims: 2 raw_data: "\001\000")");
+  EXPECT_EQ(ConstValueOfTensor(b, 100)->ConstInts(), (std::vector<int64_t>{1, 0}));
+}
+
+TEST(ConstValueTest, RefusesWhatItCannotOrShouldNotRead) {
+  auto big = Parse<onnx::TensorProto>("data_type: 7 dims: 1000 dims: 1000");
+  EXPECT_FALSE(ConstValueOfTensor(big, 1024).has_value());
+  auto short_data = Parse<onnx::TensorProto>("data_type: 7 dims: 3 int64_data: 1");
+  EXPECT_FALSE(ConstValueOfTensor(short_data, 100).has_value());
+  auto bad_raw = Parse<onnx::TensorProto>(R"(data_type: 7 dims: 2 raw_data: "\001")");
+  EXPECT_FALSE(ConstValueOfTensor(bad_raw, 100).has_value());
+  auto external = Parse<onnx::TensorProto>(
+      R"(data_type: 7 dims: 1 data_location: EXTERNAL external_data { key: "location" value: "../../etc/passwd" })");
+  EXPECT_FALSE(ConstValueOfTensor(external, 100).has_value());
+  auto strings = Parse<onnx::TensorProto>(R"(data_type: 8 dims: 1 string_data: "a")");
+  EXPECT_FALSE(ConstValueOfTensor(strings, 100).has_value());
+  auto negative = Parse<onnx::TensorProto>("data_type: 7 dims: -1");
+  EXPECT_FALSE(ConstValueOfTensor(negative, 100).has_value());
+  auto overflow = Parse<onnx::TensorProto>(
+      "data_type: 7 dims: 4611686018427387904 dims: 4611686018427387904 dims: 8");
+  EXPECT_FALSE(ConstValueOfTensor(overflow, 100).has_value());
+}
+
+}  // namespace
+}  // namespace onnx_infer

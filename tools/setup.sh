@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what building onnx-infer needs on Debian 12, if it is not there yet:
+# Bazel (bazel-bootstrap 4.2.3), a C++ compiler, protobuf, Boost.Graph, GoogleTest and
+# nlohmann/json. Installing needs root (or sudo); a machine that has everything installs
+# nothing.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap
+  g++
+  protobuf-compiler
+  libprotobuf-dev
+  libboost-graph-dev
+  nlohmann-json3-dev
+  libgtest-dev
+  libgmock-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+if [[ "$(id -u)" == 0 ]]; then
+  sudo=()
+elif command -v sudo >/dev/null; then
+  sudo=(sudo)
+else
+  echo "setup: these packages are missing and installing them needs root: ${missing[*]}" >&2
+  exit 2
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
