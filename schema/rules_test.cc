@@ -164,6 +164,8 @@ INSTANTIATE_TEST_SUITE_P(
              {std::nullopt, Int64s({-1, -1})}, "error: more than one -1"},
         Case{"reshape_zero_beyond_rank", RESHAPE, 14, {"float[6]", "int64[2]"},
              {std::nullopt, Int64s({3, 0})}, "error: 0 at index 1 copies a dim"},
+        Case{"reshape_absurd_rank", RESHAPE, 14, {"float[2, 3]", "int64[1000000000000000]"}, {},
+             "error: input 1 'shape': a shape of 1000000000000000 dims"},
         Case{"reshape_invalid_dim", RESHAPE, 14, {"float[6]", "int64[1]"},
              {std::nullopt, Int64s({-2})}, "error: invalid dim -2"}));
 

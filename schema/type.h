@@ -29,6 +29,10 @@ using symbolic::Dim;
 // The dims of a tensor, outermost first. A rank-0 Shape is a scalar.
 using Shape = std::vector<Dim>;
 
+// The largest rank a rule creates from a number it reads (a shape input's length, say); more
+// is treated as an error in the model rather than allocated.
+inline constexpr int64_t kMaxRank = 1 << 16;
+
 // "[N, 3, ?]"
 std::string ShapeToString(const Shape& shape);
 // True when every dim is a known constant.

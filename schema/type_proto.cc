@@ -7,7 +7,8 @@
 namespace onnx_infer {
 
 Dim DimFromProto(const onnx::TensorShapeProto::Dimension& d) {
-  if (d.has_dim_value()) return Dim::Const(d.dim_value());
+  // Some exporters write -1 for "not known"; the IR says dim_value is never negative.
+  if (d.has_dim_value()) return d.dim_value() >= 0 ? Dim::Const(d.dim_value()) : Dim();
   if (d.has_dim_param()) return Dim::Symbol(d.dim_param());
   return Dim();
 }

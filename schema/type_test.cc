@@ -119,6 +119,11 @@ TEST(TypeProtoTest, RoundTripsEveryKind) {
                                                                    << back.DebugString();
   }
   EXPECT_TRUE(TypeFromProto(onnx::TypeProto()).is_unknown());
+  // A negative dim_value (an exporter's "not known") reads as unknown.
+  EXPECT_EQ(TypeFromProto(Parse<onnx::TypeProto>(
+                              "tensor_type { elem_type: 1 shape { dim { dim_value: -1 } } }"))
+                .ToString(),
+            "float[?]");
 }
 
 TEST(TypeProtoTest, WritingInPlaceKeepsDimDenotations) {

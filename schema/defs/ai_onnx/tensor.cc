@@ -108,8 +108,12 @@ Status InferReshape(InferenceContext& ctx) {
   } else {
     // Only the number of dims is known, from the shape input's own shape.
     const Shape* s = ctx.InputShape(1);
-    if (s && s->size() == 1 && s->at(0).is_const() && *s->at(0).const_value() >= 0) {
-      ctx.SetOutputShape(0, Shape(*s->at(0).const_value()));
+    if (s && s->size() == 1 && s->at(0).is_const()) {
+      const int64_t rank = *s->at(0).const_value();
+      if (rank < 0 || rank > kMaxRank) {
+        return Status::Error(StrCat(InputLabel(ctx, 1), ": a shape of ", rank, " dims"));
+      }
+      ctx.SetOutputShape(0, Shape(rank));
     }
     return OkStatus();
   }
