@@ -115,7 +115,7 @@ std::string Type::ToString() const {
     case Kind::kTensor:
       return tensor();
     case Kind::kSparseTensor:
-      return "sparse(" + tensor() + ")";
+      return "sparse_tensor(" + tensor() + ")";
     case Kind::kSequence:
       return "seq(" + element().ToString() + ")";
     case Kind::kOptional:

@@ -79,7 +79,7 @@ class Type {
   bool IsStatic() const;
 
   // Readable form: "float[N, 3]", "float" (shape unknown), "seq(int64[?])", "map(string,
-  // float[])", "optional(float[2])", "sparse(float[3, 4])", "opaque(dom.name)", "?".
+  // float[])", "optional(float[2])", "sparse_tensor(float[3, 4])", "opaque(dom.name)", "?".
   std::string ToString() const;
 
   friend bool operator==(const Type& a, const Type& b);

@@ -40,7 +40,7 @@ TEST(TypeTest, ToString) {
   EXPECT_EQ(Type::Map(kString, Type::Tensor(kFloat, Shape{})).ToString(),
             "map(string, float[])");
   EXPECT_EQ(Type::Optional(Type::Tensor(kFloat, Shape{C(2)})).ToString(), "optional(float[2])");
-  EXPECT_EQ(Type::SparseTensor(kFloat, Shape{C(3), C(4)}).ToString(), "sparse(float[3, 4])");
+  EXPECT_EQ(Type::SparseTensor(kFloat, Shape{C(3), C(4)}).ToString(), "sparse_tensor(float[3, 4])");
   EXPECT_EQ(Type::Opaque("dom", "thing").ToString(), "opaque(dom.thing)");
 }
 
