@@ -11,6 +11,7 @@
 #include "inference/graph_order.h"
 #include "schema/const_value.h"
 #include "schema/inference_context.h"
+#include "schema/signature.h"
 #include "schema/type.h"
 #include "schema/type_proto.h"
 
@@ -42,7 +43,20 @@ class Driver {
          InferenceResult& result)
       : model_(model), registry_(registry), options_(options), result_(result) {
     for (const auto& opset : model_.opset_import()) {
-      opsets_[std::string(CanonicalDomain(opset.domain()))] = opset.version();
+      const std::string domain(CanonicalDomain(opset.domain()));
+      opsets_[domain] = opset.version();
+      auto range = registry_.OpsetRange(domain);
+      if (!range) continue;  // a domain we know nothing of: its ops are reported as custom
+      if (opset.version() > range->second) {
+        Report(Severity::kWarning, "main",
+               StrCat("the model imports opset ", opset.version(), " of ", DisplayDomain(domain),
+                      "; this build knows versions up to ", range->second,
+                      ", so operators resolve as of ", range->second));
+      } else if (opset.version() < range->first) {
+        Report(Severity::kError, "main",
+               StrCat("the model imports opset ", opset.version(), " of ", DisplayDomain(domain),
+                      ", which does not exist (versions start at ", range->first, ")"));
+      }
     }
   }
 
@@ -71,6 +85,13 @@ class Driver {
     return d;
   }
 
+  bool IsModelFunction(std::string_view domain, std::string_view name) const {
+    for (const auto& f : model_.functions()) {
+      if (CanonicalDomain(f.domain()) == domain && f.name() == name) return true;
+    }
+    return false;
+  }
+
   Severity StrictOr(Severity lenient) const {
     return options_.strict ? Severity::kError : lenient;
   }
@@ -81,10 +102,6 @@ class Driver {
   // outputs unknown.
   const OpSchema* ResolveSchema(const onnx::NodeProto& node, const std::string& path, int index,
                                 int64_t* opset_version);
-
-  // Checks the node's input and output counts against the schema.
-  bool CheckArity(const onnx::NodeProto& node, const OpSchema& schema, const std::string& path,
-                  int index);
 
   onnx::ModelProto& model_;
   const SchemaRegistry& registry_;
@@ -120,6 +137,13 @@ const OpSchema* Driver::ResolveSchema(const onnx::NodeProto& node, const std::st
                StrCat(node.op_type(), " is not in opset ", opset->second, " of ",
                       DisplayDomain(domain), " (its first version is ",
                       versions.front()->since_version(), ")"));
+  } else if (IsModelFunction(domain, node.op_type())) {
+    if (reported_once_.insert(StrCat("function:", domain, "::", node.op_type())).second) {
+      ReportNode(StrictOr(Severity::kNote), path, index, node, nullptr,
+                 StrCat("calls the model-local function ", DisplayDomain(domain), "::",
+                        node.op_type(), "; inference through functions is not implemented yet, "
+                        "so its outputs are left unknown (reported once per function)"));
+    }
   } else if (IsOnnxDomain(domain)) {
     ReportNode(Severity::kError, path, index, node, nullptr,
                StrCat("unknown operator '", node.op_type(), "' in domain ",
@@ -131,22 +155,6 @@ const OpSchema* Driver::ResolveSchema(const onnx::NodeProto& node, const std::st
   }
   result_.stats.nodes_without_rule++;
   return nullptr;
-}
-
-bool Driver::CheckArity(const onnx::NodeProto& node, const OpSchema& schema,
-                        const std::string& path, int index) {
-  auto check = [&](const char* what, int given, int lo, int hi) {
-    if (given >= lo && given <= hi) return true;
-    std::string expected = lo == hi ? StrCat(lo)
-                           : hi == INT32_MAX ? StrCat("at least ", lo)
-                                             : StrCat(lo, " to ", hi);
-    ReportNode(Severity::kError, path, index, node, &schema,
-               StrCat("expected ", expected, " ", what, ", got ", given));
-    return false;
-  };
-  bool ok = check("inputs", node.input_size(), schema.min_inputs(), schema.max_inputs());
-  ok &= check("outputs", node.output_size(), schema.min_outputs(), schema.max_outputs());
-  return ok;
 }
 
 void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
@@ -260,7 +268,15 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
     const OpSchema* schema = ResolveSchema(node, path, index, &opset_version);
     std::vector<Type> outputs(node.output_size());
     std::vector<std::optional<ConstValue>> output_values(node.output_size());
-    if (schema && CheckArity(node, *schema, path, index) && inputs_defined) {
+    SignatureCheck signature;
+    if (schema) {
+      signature = CheckSignature(node, *schema, input_types);
+      for (const auto& issue : signature.issues) {
+        ReportNode(issue.strict_only ? StrictOr(issue.severity) : issue.severity, path, index,
+                   node, schema, issue.message);
+      }
+    }
+    if (schema && !signature.arity_error && inputs_defined) {
       if (!schema->has_rule()) {
         result_.stats.nodes_without_rule++;
         if (reported_once_.insert("rule:" + schema->Id()).second) {
@@ -284,6 +300,14 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
             output_values[o] = ctx.OutputValue(o);
           }
         }
+      }
+      // What the signature says of each output (a bound type parameter, a single allowed
+      // type) completes what the rule left open, or stands alone when there is no rule.
+      for (int o = 0; o < node.output_size(); ++o) {
+        Type from_signature = TypeFromSignature(*schema, signature, o);
+        if (from_signature.is_unknown()) continue;
+        auto merged = MergeTypes(outputs[o], from_signature);
+        if (merged.ok()) outputs[o] = std::move(*merged);
       }
     }
     for (int o = 0; o < node.output_size(); ++o) {

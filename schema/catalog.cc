@@ -82,9 +82,15 @@ Status AddCatalogSchemas(SchemaRegistry& registry) {
       const auto& c = row.constraints[i];
       schema.TypeConstraint(c.param, std::vector<std::string>(c.allowed, c.allowed + c.num_allowed));
     }
+    for (int i = 0; i < row.num_bodies; ++i) schema.Function(row.bodies[i].opset, row.bodies[i].text);
+    schema.ContextDependentFunction(row.context_dependent_function);
     schema.Arity(row.min_input, row.max_input, row.min_output, row.max_output);
     schema.Deprecated(row.deprecated);
     RETURN_IF_ERROR(registry.Register(std::move(schema)));
+  }
+  for (int r = 0; r < catalog::kNumDomainRows; ++r) {
+    const catalog::DomainRow& row = catalog::kDomainRows[r];
+    registry.SetOpsetRange(row.domain, row.min_version, row.max_version);
   }
   return OkStatus();
 }

@@ -31,6 +31,11 @@ struct ConstraintRow {
   int num_allowed;
 };
 
+struct FunctionBodyRow {
+  int opset;         // the opset version the body's nodes are written for
+  const char* text;  // the function in ONNX text syntax
+};
+
 struct SchemaRow {
   const char* domain;  // "" for ai.onnx
   const char* name;
@@ -45,10 +50,22 @@ struct SchemaRow {
   int num_attributes;
   const ConstraintRow* constraints;
   int num_constraints;
+  const FunctionBodyRow* bodies;
+  int num_bodies;
+  bool context_dependent_function;  // built per node by ONNX; not in the catalog
 };
 
 extern const SchemaRow kSchemaRows[];
 extern const int kNumSchemaRows;
+
+// The opset versions each domain of the catalog has.
+struct DomainRow {
+  const char* domain;  // "" for ai.onnx
+  int min_version, max_version;
+};
+
+extern const DomainRow kDomainRows[];
+extern const int kNumDomainRows;
 
 }  // namespace onnx_infer::catalog
 

@@ -87,16 +87,27 @@ def main():
                 for i, tc in enumerate(s["type_constraints"]))
             out.append(f"constexpr ConstraintRow kTc{n}[] = {{{body}}};")
             tcs = (f"kTc{n}", len(s["type_constraints"]))
+        bodies = ("nullptr", 0)
+        if s.get("function_bodies"):
+            body = ", ".join(
+                f'{{{b["opset"]}, R"onnxfn({b["body"]})onnxfn"}}' for b in s["function_bodies"])
+            out.append(f"constexpr FunctionBodyRow kBody{n}[] = {{{body}}};")
+            bodies = (f"kBody{n}", len(s["function_bodies"]))
+        context_dependent = "true" if s.get("context_dependent_function_opsets") else "false"
         domain = "" if s["domain"] == "ai.onnx" else s["domain"]
         rows.append(
             f"    {{{c_str(domain)}, {c_str(s['name'])}, {s['since_version']}, "
             f"{'true' if s['deprecated'] else 'false'}, "
             f"{s['min_input']}, {s['max_input']}, {s['min_output']}, {s['max_output']}, "
             f"{ins[0]}, {ins[1]}, {outs[0]}, {outs[1]}, {attrs[0]}, {attrs[1]}, "
-            f"{tcs[0]}, {tcs[1]}}},")
+            f"{tcs[0]}, {tcs[1]}, {bodies[0]}, {bodies[1]}, {context_dependent}}},")
     out += ["", "}  // namespace", "", "const SchemaRow kSchemaRows[] = {"]
     out += rows
     out += ["};", "", f"const int kNumSchemaRows = {len(rows)};", "",
+            "const DomainRow kDomainRows[] = {"]
+    for domain, r in sorted(catalog["domains"].items()):
+        out.append(f'    {{{c_str("" if domain == "ai.onnx" else domain)}, {r["min"]}, {r["max"]}}},')
+    out += ["};", "", f"const int kNumDomainRows = {len(catalog['domains'])};", "",
             "}  // namespace onnx_infer::catalog", ""]
     with open(sys.argv[2], "w") as f:
         f.write("\n".join(out))

@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "base/strings.h"
+#include "schema/type_constraint.h"
 
 namespace onnx_infer {
 
@@ -124,6 +125,16 @@ int MaxArity(const std::vector<FormalParameter>& params) {
 
 }  // namespace
 
+OpSchema& OpSchema::Function(int opset, std::string text) {
+  function_bodies_.push_back({opset, std::move(text)});
+  return *this;
+}
+
+OpSchema& OpSchema::ContextDependentFunction(bool value) {
+  context_dependent_function_ = value;
+  return *this;
+}
+
 OpSchema& OpSchema::Arity(int min_inputs, int max_inputs, int min_outputs, int max_outputs) {
   arity_[0] = min_inputs;
   arity_[1] = max_inputs;
@@ -139,6 +150,41 @@ int OpSchema::max_outputs() const { return arity_[3] >= 0 ? arity_[3] : MaxArity
 
 std::string OpSchema::Id() const {
   return StrCat(DisplayDomain(domain_), "::", name_, "-", since_version_);
+}
+
+}  // namespace onnx_infer
+
+namespace onnx_infer {
+
+Status OpSchema::Finalize() {
+  allowed_.clear();
+  for (const auto& c : type_constraints_) {
+    std::vector<Type> types;
+    for (const auto& text : c.allowed) {
+      auto t = ParseTypeString(text);
+      if (!t.ok()) return Status::Error(StrCat(Id(), ": type constraint ", c.param, ": ",
+                                               t.status().message()));
+      types.push_back(std::move(*t));
+    }
+    allowed_[c.param] = std::move(types);
+  }
+  for (const auto* params : {&inputs_, &outputs_}) {
+    for (const auto& p : *params) {
+      if (allowed_.count(p.type)) continue;
+      auto t = ParseTypeString(p.type);
+      if (!t.ok()) {
+        return Status::Error(StrCat(Id(), ": '", p.name, "' has type '", p.type,
+                                    "', which is neither a constrained type parameter nor a type"));
+      }
+      allowed_[p.type] = {std::move(*t)};
+    }
+  }
+  return OkStatus();
+}
+
+const std::vector<Type>* OpSchema::AllowedTypes(std::string_view formal_type) const {
+  auto it = allowed_.find(formal_type);
+  return it == allowed_.end() ? nullptr : &it->second;
 }
 
 }  // namespace onnx_infer

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 
 #include "base/status.h"
 #include "proto/onnx.pb.h"
+#include "schema/type.h"
 
 namespace onnx_infer {
 
@@ -46,6 +48,12 @@ struct AttributeSpec {
   AttrType type = onnx::AttributeProto::UNDEFINED;
   bool required = false;
   std::optional<onnx::AttributeProto> default_value;  // named `name`, of type `type`
+};
+
+// An operator defined as a function: its body in ONNX text syntax, written against `opset`.
+struct FunctionBody {
+  int opset = 0;
+  std::string text;
 };
 
 struct TypeConstraint {
@@ -78,6 +86,9 @@ class OpSchema {
   OpSchema& TypeConstraint(std::string param, std::vector<std::string> allowed);
   OpSchema& Rule(InferenceRule rule);
   OpSchema& Deprecated(bool deprecated = true);
+  OpSchema& Function(int opset, std::string text);
+  // ONNX builds this op's function body per node; the catalog cannot hold it.
+  OpSchema& ContextDependentFunction(bool value = true);
   // Overrides the arity implied by the formal parameters (the catalog states it exactly).
   OpSchema& Arity(int min_inputs, int max_inputs, int min_outputs, int max_outputs);
 
@@ -94,6 +105,8 @@ class OpSchema {
   const InferenceRule& rule() const { return rule_; }
   bool has_rule() const { return static_cast<bool>(rule_); }
   bool deprecated() const { return deprecated_; }
+  const std::vector<FunctionBody>& function_bodies() const { return function_bodies_; }
+  bool context_dependent_function() const { return context_dependent_function_; }
 
   // Arity implied by the formal parameters.
   int min_inputs() const;
@@ -104,6 +117,14 @@ class OpSchema {
   // "ai.onnx::Concat-13"
   std::string Id() const;
 
+  // Parses the type strings of the signature; SchemaRegistry::Register calls it. An error
+  // names the string that does not parse or a type parameter without a constraint.
+  Status Finalize();
+  // The types a formal parameter's type may take: the constraint's allowed types for a type
+  // parameter ("T"), the type itself for a literal ("tensor(int64)"). Shapeless. Null before
+  // Finalize() or for an unknown name.
+  const std::vector<Type>* AllowedTypes(std::string_view formal_type) const;
+
  private:
   std::string domain_, name_;
   int since_version_;
@@ -112,7 +133,10 @@ class OpSchema {
   std::vector<onnx_infer::TypeConstraint> type_constraints_;
   InferenceRule rule_;
   bool deprecated_ = false;
+  std::vector<FunctionBody> function_bodies_;
+  bool context_dependent_function_ = false;
   int arity_[4] = {-1, -1, -1, -1};  // min/max inputs, min/max outputs; -1: implied
+  std::map<std::string, std::vector<Type>, std::less<>> allowed_;  // filled by Finalize()
 };
 
 }  // namespace onnx_infer

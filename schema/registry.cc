@@ -1,10 +1,13 @@
 #include "schema/registry.h"
 
+#include <algorithm>
+
 #include "base/strings.h"
 
 namespace onnx_infer {
 
 Status SchemaRegistry::Register(OpSchema schema) {
+  RETURN_IF_ERROR(schema.Finalize());
   auto& versions = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
   if (versions.count(v)) {
@@ -46,6 +49,22 @@ std::vector<const OpSchema*> SchemaRegistry::Versions(std::string_view domain,
   if (it == schemas_.end()) return out;
   for (const auto& [v, s] : it->second) out.push_back(&s);
   return out;
+}
+
+void SchemaRegistry::SetOpsetRange(std::string_view domain, int min_version, int max_version) {
+  opset_ranges_[std::string(CanonicalDomain(domain))] = {min_version, max_version};
+}
+
+std::optional<std::pair<int, int>> SchemaRegistry::OpsetRange(std::string_view domain) const {
+  std::string_view d = CanonicalDomain(domain);
+  auto it = opset_ranges_.find(d);
+  if (it != opset_ranges_.end()) return it->second;
+  int max_since = 0;
+  for (const auto& [key, versions] : schemas_) {
+    if (key.first == d && !versions.empty()) max_since = std::max(max_since, versions.rbegin()->first);
+  }
+  if (max_since == 0) return std::nullopt;
+  return std::make_pair(1, max_since);
 }
 
 std::vector<const OpSchema*> SchemaRegistry::All() const {

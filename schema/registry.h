@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +31,10 @@ class SchemaRegistry {
   // the greatest since_version not above it. nullptr when there is none.
   const OpSchema* Lookup(std::string_view domain, std::string_view name,
                          int64_t opset_version) const;
+  // The opset versions a domain has (for ai.onnx: 1 to 28). Without a range set, a domain's
+  // range is 1 to the greatest since_version of its schemas.
+  void SetOpsetRange(std::string_view domain, int min_version, int max_version);
+  std::optional<std::pair<int, int>> OpsetRange(std::string_view domain) const;
   // Every version of an operator, oldest first (empty if unknown).
   std::vector<const OpSchema*> Versions(std::string_view domain, std::string_view name) const;
   // Every schema, ordered by domain, name and version.
@@ -38,6 +44,7 @@ class SchemaRegistry {
  private:
   using Key = std::pair<std::string, std::string>;  // canonical domain, op type
   std::map<Key, std::map<int, OpSchema>, std::less<>> schemas_;
+  std::map<std::string, std::pair<int, int>, std::less<>> opset_ranges_;
 };
 
 }  // namespace onnx_infer

@@ -63,6 +63,136 @@ constexpr AttrRow kAttr12[] = {{"align_corners", AttributeProto::INT, false, "0"
 constexpr const char* kAllowed12_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr const char* kAllowed12_1[] = {"tensor(int64)"};
 constexpr ConstraintRow kTc12[] = {{"T1", kAllowed12_0, 4}, {"T2", kAllowed12_1, 1}};
+constexpr FunctionBodyRow kBody12[] = {{20, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 20]
+>
+AffineGrid <align_corners>(theta, size) => (grid)
+{
+   one = Constant <value_int: int = 1> ()
+   two = Constant <value_int: int = 2> ()
+   zero = Constant <value_int: int = 0> ()
+   four = Constant <value_int: int = 4> ()
+   one_1d = Constant <value_ints: ints = [1]> ()
+   zero_1d = Constant <value_ints: ints = [0]> ()
+   minus_one = Constant <value_int: int = -1> ()
+   minus_one_f = CastLike (minus_one, theta)
+   zero_f = CastLike (zero, theta)
+   one_f = CastLike (one, theta)
+   two_f = CastLike (two, theta)
+   constant_align_corners = Constant <value_int: int = @align_corners> ()
+   constant_align_corners_equal_zero = Equal (constant_align_corners, zero)
+   size_ndim = Size (size)
+   condition_is_2d = Equal (size_ndim, four)
+   N, C, D, H, W = If (condition_is_2d) <then_branch: graph = g1 () => ( N_then,  C_then,  D_then,  H_then,  W_then) {
+      N_then, C_then, H_then, W_then = Split <num_outputs: int = 4> (size)
+      D_then = Identity (one_1d)
+   }, else_branch: graph = g2 () => ( N_else,  C_else,  D_else,  H_else,  W_else) {
+      N_else, C_else, D_else, H_else, W_else = Split <num_outputs: int = 5> (size)
+   }>
+   size_NCDHW = Concat <axis: int = 0> (N, C, D, H, W)
+   theta_3d = If (condition_is_2d) <then_branch: graph = g3 () => ( theta_then) {
+      gather_idx_6 = Constant <value_ints: ints = [0, 1, 2, 0, 1, 2]> ()
+      shape_23 = Constant <value_ints: ints = [2, 3]> ()
+      gather_idx_23 = Reshape (gather_idx_6, shape_23)
+      shape_N23 = Concat <axis: int = 0> (N, shape_23)
+      gather_idx_N23 = Expand (gather_idx_23, shape_N23)
+      thetaN23 = GatherElements <axis: int = 2> (theta, gather_idx_N23)
+      r1, r2 = Split <axis: int = 1, num_outputs: int = 2> (thetaN23)
+      r1_ = Squeeze (r1)
+      r2_ = Squeeze (r2)
+      r11, r12, t1 = Split <axis: int = 1, num_outputs: int = 3> (r1_)
+      r21, r22, t2 = Split <axis: int = 1, num_outputs: int = 3> (r2_)
+      r11_shape = Shape (r21)
+      float_zero_1d_ = ConstantOfShape (r11_shape)
+      float_zero_1d = CastLike (float_zero_1d_, theta)
+      float_one_1d = Add (float_zero_1d, one_f)
+      R1 = Concat <axis: int = 1> (r11, r12, float_zero_1d, t1)
+      R2 = Concat <axis: int = 1> (r21, r22, float_zero_1d, t2)
+      R3 = Concat <axis: int = 1> (float_zero_1d, float_zero_1d, float_one_1d, float_zero_1d)
+      R1_ = Unsqueeze (R1, one_1d)
+      R2_ = Unsqueeze (R2, one_1d)
+      R3_ = Unsqueeze (R3, one_1d)
+      theta_then = Concat <axis: int = 1> (R1_, R2_, R3_)
+   }, else_branch: graph = g4 () => ( theta_else) {
+      theta_else = Identity (theta)
+   }>
+   two_1d = Constant <value_ints: ints = [2]> ()
+   three_1d = Constant <value_ints: ints = [3]> ()
+   five_1d = Constant <value_ints: ints = [5]> ()
+   constant_D_H_W_shape = Slice (size_NCDHW, two_1d, five_1d)
+   zeros_D_H_W_ = ConstantOfShape (constant_D_H_W_shape)
+   zeros_D_H_W = CastLike (zeros_D_H_W_, theta)
+   ones_D_H_W = Add (zeros_D_H_W, one_f)
+   D_float = CastLike (D, zero_f)
+   H_float = CastLike (H, zero_f)
+   W_float = CastLike (W, zero_f)
+   start_d, step_d, start_h, step_h, start_w, step_w = If (constant_align_corners_equal_zero) <then_branch: graph = h1 () => ( start_d_then,  step_d_then,  start_h_then,  step_h_then,  start_w_then,  step_w_then) {
+      step_d_then = Div (two_f, D_float)
+      step_h_then = Div (two_f, H_float)
+      step_w_then = Div (two_f, W_float)
+      step_d_half = Div (step_d_then, two_f)
+      start_d_then = Add (minus_one_f, step_d_half)
+      step_h_half = Div (step_h_then, two_f)
+      start_h_then = Add (minus_one_f, step_h_half)
+      step_w_half = Div (step_w_then, two_f)
+      start_w_then = Add (minus_one_f, step_w_half)
+   }, else_branch: graph = h2 () => ( start_d_else,  step_d_else,  start_h_else,  step_h_else,  start_w_else,  step_w_else) {
+      D_float_nimus_one = Sub (D_float, one_f)
+      H_float_nimus_one = Sub (H_float, one_f)
+      W_float_nimus_one = Sub (W_float, one_f)
+      D_equals_one = Equal (D, one)
+      step_d_else = If (D_equals_one) <then_branch: graph = g5 () => ( step_d_else_then) {
+         step_d_else_then = Identity (zero_f)
+      }, else_branch: graph = g6 () => ( step_d_else_else) {
+         step_d_else_else = Div (two_f, D_float_nimus_one)
+      }>
+      step_h_else = Div (two_f, H_float_nimus_one)
+      step_w_else = Div (two_f, W_float_nimus_one)
+      start_d_else = Identity (minus_one_f)
+      start_h_else = Identity (minus_one_f)
+      start_w_else = Identity (minus_one_f)
+   }>
+   grid_w_steps_int = Range (zero, W, one)
+   grid_w_steps_float = CastLike (grid_w_steps_int, step_w)
+   grid_w_steps = Mul (grid_w_steps_float, step_w)
+   grid_w_0 = Add (start_w, grid_w_steps)
+   grid_h_steps_int = Range (zero, H, one)
+   grid_h_steps_float = CastLike (grid_h_steps_int, step_h)
+   grid_h_steps = Mul (grid_h_steps_float, step_h)
+   grid_h_0 = Add (start_h, grid_h_steps)
+   grid_d_steps_int = Range (zero, D, one)
+   grid_d_steps_float = CastLike (grid_d_steps_int, step_d)
+   grid_d_steps = Mul (grid_d_steps_float, step_d)
+   grid_d_0 = Add (start_d, grid_d_steps)
+   zeros_H_W_D = Transpose <perm: ints = [1, 2, 0]> (zeros_D_H_W)
+   grid_d_1 = Add (zeros_H_W_D, grid_d_0)
+   grid_d = Transpose <perm: ints = [2, 0, 1]> (grid_d_1)
+   zeros_D_W_H = Transpose <perm: ints = [0, 2, 1]> (zeros_D_H_W)
+   grid_h_1 = Add (zeros_D_W_H, grid_h_0)
+   grid_h = Transpose <perm: ints = [0, 2, 1]> (grid_h_1)
+   grid_w = Add (grid_w_0, zeros_D_H_W)
+   grid_w_usqzed = Unsqueeze (grid_w, minus_one)
+   grid_h_usqzed = Unsqueeze (grid_h, minus_one)
+   grid_d_usqzed = Unsqueeze (grid_d, minus_one)
+   ones_D_H_W_usqzed = Unsqueeze (ones_D_H_W, minus_one)
+   original_grid = Concat <axis: int = -1> (grid_w_usqzed, grid_h_usqzed, grid_d_usqzed, ones_D_H_W_usqzed)
+   constant_shape_DHW_4 = Constant <value_ints: ints = [-1, 4]> ()
+   original_grid_DHW_4 = Reshape (original_grid, constant_shape_DHW_4)
+   original_grid_4_DHW_ = Transpose (original_grid_DHW_4)
+   original_grid_4_DHW = CastLike (original_grid_4_DHW_, theta_3d)
+   grid_N_3_DHW = MatMul (theta_3d, original_grid_4_DHW)
+   grid_N_DHW_3 = Transpose <perm: ints = [0, 2, 1]> (grid_N_3_DHW)
+   N_D_H_W_3 = Concat <axis: int = -1> (N, D, H, W, three_1d)
+   grid_3d_else_ = Reshape (grid_N_DHW_3, N_D_H_W_3)
+   grid_3d = CastLike (grid_3d_else_, theta_3d)
+   grid = If (condition_is_2d) <then_branch: graph = g1 () => ( grid_then) {
+      grid_squeezed = Squeeze (grid_3d, one_1d)
+      grid_then = Slice (grid_squeezed, zero_1d, two_1d, three_1d)
+   }, else_branch: graph = g2 () => ( grid_else) {
+      grid_else = Identity (grid_3d)
+   }>
+})onnxfn"}};
 constexpr ParamRow kIn13[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut13[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr13[] = {{"axis", AttributeProto::INT, false, nullptr}, {"broadcast", AttributeProto::INT, false, "0"}};
@@ -275,6 +405,39 @@ constexpr AttrRow kAttr54[] = {{"output_datatype", AttributeProto::INT, false, "
 constexpr const char* kAllowed54_0[] = {"tensor(int32)", "tensor(int64)"};
 constexpr const char* kAllowed54_1[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc54[] = {{"T1", kAllowed54_0, 2}, {"T2", kAllowed54_1, 12}};
+constexpr FunctionBodyRow kBody54[] = {{17, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 17]
+>
+BlackmanWindow <periodic,output_datatype>(size) => (output)
+{
+   A0 = Constant <value: tensor = float {0.42}> ()
+   A1 = Constant <value: tensor = float {0.5}> ()
+   A2 = Constant <value: tensor = float {0.08}> ()
+   Zero = Constant <value: tensor = float {0}> ()
+   One = Constant <value: tensor = float {1}> ()
+   Two = Constant <value: tensor = float {2}> ()
+   Tau = Constant <value: tensor = float {6.2831855}> ()
+   Periodic_Size_FP = Cast <to: int = 1> (size)
+   Symmetric_Size_FP = Sub (Periodic_Size_FP, One)
+   IsPeriodic = Constant <value_int: int = @periodic> ()
+   IsPeriodic_FP = Cast <to: int = 1> (IsPeriodic)
+   IsSymmetric_FP = Sub (One, IsPeriodic_FP)
+   Periodic_Component = Mul (Periodic_Size_FP, IsPeriodic_FP)
+   Symmetric_Component = Mul (Symmetric_Size_FP, IsSymmetric_FP)
+   Size_FP = Add (Periodic_Component, Symmetric_Component)
+   AngularIncrement = Div (Tau, Size_FP)
+   Range = Range (Zero, Periodic_Size_FP, One)
+   RangeAngular = Mul (Range, AngularIncrement)
+   TwoRangeAngular = Mul (RangeAngular, Two)
+   CosTwoRangeAngular = Cos (TwoRangeAngular)
+   A2_Component = Mul (A2, CosTwoRangeAngular)
+   CosRangeAngular = Cos (RangeAngular)
+   A1_Component = Mul (A1, CosRangeAngular)
+   Temp0 = Sub (A0, A1_Component)
+   Temp1 = Add (Temp0, A2_Component)
+   output = Cast <to: int = @output_datatype> (Temp1)
+})onnxfn"}};
 constexpr ParamRow kIn55[] = {{"input", "T1", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut55[] = {{"output", "T2", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr55[] = {{"to", AttributeProto::STRING, true, nullptr}};
@@ -392,6 +555,18 @@ constexpr ParamRow kOut75[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr75[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
 constexpr const char* kAllowed75_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc75[] = {{"T", kAllowed75_0, 4}};
+constexpr FunctionBodyRow kBody75[] = {{28, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 28]
+>
+Celu <alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   XScaled = Div (X, AlphaCast)
+   EluResult = Elu <alpha: float = 1> (XScaled)
+   Y = Mul (AlphaCast, EluResult)
+})onnxfn"}};
 constexpr ParamRow kIn76[] = {{"input_data", "T", ParamOption::kSingle, true, 1}, {"shape", "Tind", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut76[] = {{"output_data", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr76[] = {{"axes", AttributeProto::INTS, false, nullptr}};
@@ -766,6 +941,29 @@ constexpr ParamRow kOut148[] = {{"y", "T2", ParamOption::kSingle, true, 1}, {"y_
 constexpr const char* kAllowed148_0[] = {"tensor(float)"};
 constexpr const char* kAllowed148_1[] = {"tensor(uint8)"};
 constexpr ConstraintRow kTc148[] = {{"T1", kAllowed148_0, 1}, {"T2", kAllowed148_1, 1}};
+constexpr FunctionBodyRow kBody148[] = {{11, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 11]
+>
+DynamicQuantizeLinear (x) => (y, y_scale, y_zero_point)
+{
+   Q_Min = Constant <value: tensor = float {0}> ()
+   Q_Max = Constant <value: tensor = float {255}> ()
+   X_Min = ReduceMin <keepdims: int = 0> (x)
+   X_Min_Adjusted = Min (X_Min, Q_Min)
+   X_Max = ReduceMax <keepdims: int = 0> (x)
+   X_Max_Adjusted = Max (X_Max, Q_Min)
+   X_Range = Sub (X_Max_Adjusted, X_Min_Adjusted)
+   Scale = Div (X_Range, Q_Max)
+   Min_Scaled = Div (X_Min_Adjusted, Scale)
+   Initial_ZeroPoint_FP = Sub (Q_Min, Min_Scaled)
+   Clipped_ZeroPoint_FP = Clip (Initial_ZeroPoint_FP, Q_Min, Q_Max)
+   Rounded_ZeroPoint_FP = Round (Clipped_ZeroPoint_FP)
+   Zeropoint = Cast <to: int = 2> (Rounded_ZeroPoint_FP)
+   y_scale = Identity (Scale)
+   y_zero_point = Identity (Zeropoint)
+   y = QuantizeLinear (x, Scale, Zeropoint)
+})onnxfn"}};
 constexpr ParamRow kIn149[] = {{"Inputs", "T", ParamOption::kVariadic, true, 1}};
 constexpr ParamRow kOut149[] = {{"Output", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr149[] = {{"equation", AttributeProto::STRING, true, nullptr}};
@@ -781,11 +979,47 @@ constexpr ParamRow kOut151[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr151[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
 constexpr const char* kAllowed151_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc151[] = {{"T", kAllowed151_0, 3}};
+constexpr FunctionBodyRow kBody151[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Elu <alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   One = Constant <value: tensor = float {1}> ()
+   OneCast = CastLike (One, X)
+   XLessThanZero = Less (X, ZeroCast)
+   ExpX = Exp (X)
+   ExpXSubOne = Sub (ExpX, OneCast)
+   AlphaMulExpXSubOne = Mul (AlphaCast, ExpXSubOne)
+   Y = Where (XLessThanZero, AlphaMulExpXSubOne, X)
+})onnxfn"}};
 constexpr ParamRow kIn152[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut152[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr152[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
 constexpr const char* kAllowed152_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc152[] = {{"T", kAllowed152_0, 4}};
+constexpr FunctionBodyRow kBody152[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Elu <alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   One = Constant <value: tensor = float {1}> ()
+   OneCast = CastLike (One, X)
+   XLessThanZero = Less (X, ZeroCast)
+   ExpX = Exp (X)
+   ExpXSubOne = Sub (ExpX, OneCast)
+   AlphaMulExpXSubOne = Mul (AlphaCast, ExpXSubOne)
+   Y = Where (XLessThanZero, AlphaMulExpXSubOne, X)
+})onnxfn"}};
 constexpr ParamRow kIn153[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut153[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr153[] = {{"axis", AttributeProto::INT, false, nullptr}, {"broadcast", AttributeProto::INT, false, "0"}};
@@ -1072,11 +1306,31 @@ constexpr ParamRow kOut209[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed209_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr const char* kAllowed209_1[] = {"tensor(bool)"};
 constexpr ConstraintRow kTc209[] = {{"T", kAllowed209_0, 11}, {"T1", kAllowed209_1, 1}};
+constexpr FunctionBodyRow kBody209[] = {{12, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 12]
+>
+GreaterOrEqual (A, B) => (C)
+{
+   O1 = Greater (A, B)
+   O2 = Equal (A, B)
+   C = Or (O1, O2)
+})onnxfn"}};
 constexpr ParamRow kIn210[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut210[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed210_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr const char* kAllowed210_1[] = {"tensor(bool)"};
 constexpr ConstraintRow kTc210[] = {{"T", kAllowed210_0, 12}, {"T1", kAllowed210_1, 1}};
+constexpr FunctionBodyRow kBody210[] = {{16, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 16]
+>
+GreaterOrEqual (A, B) => (C)
+{
+   O1 = Greater (A, B)
+   O2 = Equal (A, B)
+   C = Or (O1, O2)
+})onnxfn"}};
 constexpr ParamRow kIn211[] = {{"X", "T1", ParamOption::kSingle, true, 1}, {"grid", "T2", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut211[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr211[] = {{"align_corners", AttributeProto::INT, false, "0"}, {"mode", AttributeProto::STRING, false, "bilinear"}, {"padding_mode", AttributeProto::STRING, false, "zeros"}};
@@ -1111,12 +1365,78 @@ constexpr AttrRow kAttr216[] = {{"output_datatype", AttributeProto::INT, false, 
 constexpr const char* kAllowed216_0[] = {"tensor(int32)", "tensor(int64)"};
 constexpr const char* kAllowed216_1[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc216[] = {{"T1", kAllowed216_0, 2}, {"T2", kAllowed216_1, 12}};
+constexpr FunctionBodyRow kBody216[] = {{17, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 17]
+>
+HammingWindow <periodic,output_datatype>(size) => (output)
+{
+   A0 = Constant <value: tensor = float {0.54347825}> ()
+   A1 = Constant <value: tensor = float {0.45652175}> ()
+   A2 = Constant <value: tensor = float {0}> ()
+   Zero = Constant <value: tensor = float {0}> ()
+   One = Constant <value: tensor = float {1}> ()
+   Two = Constant <value: tensor = float {2}> ()
+   Tau = Constant <value: tensor = float {6.2831855}> ()
+   Periodic_Size_FP = Cast <to: int = 1> (size)
+   Symmetric_Size_FP = Sub (Periodic_Size_FP, One)
+   IsPeriodic = Constant <value_int: int = @periodic> ()
+   IsPeriodic_FP = Cast <to: int = 1> (IsPeriodic)
+   IsSymmetric_FP = Sub (One, IsPeriodic_FP)
+   Periodic_Component = Mul (Periodic_Size_FP, IsPeriodic_FP)
+   Symmetric_Component = Mul (Symmetric_Size_FP, IsSymmetric_FP)
+   Size_FP = Add (Periodic_Component, Symmetric_Component)
+   AngularIncrement = Div (Tau, Size_FP)
+   Range = Range (Zero, Periodic_Size_FP, One)
+   RangeAngular = Mul (Range, AngularIncrement)
+   TwoRangeAngular = Mul (RangeAngular, Two)
+   CosTwoRangeAngular = Cos (TwoRangeAngular)
+   A2_Component = Mul (A2, CosTwoRangeAngular)
+   CosRangeAngular = Cos (RangeAngular)
+   A1_Component = Mul (A1, CosRangeAngular)
+   Temp0 = Sub (A0, A1_Component)
+   Temp1 = Add (Temp0, A2_Component)
+   output = Cast <to: int = @output_datatype> (Temp1)
+})onnxfn"}};
 constexpr ParamRow kIn217[] = {{"size", "T1", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut217[] = {{"output", "T2", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr217[] = {{"output_datatype", AttributeProto::INT, false, "1"}, {"periodic", AttributeProto::INT, false, "1"}};
 constexpr const char* kAllowed217_0[] = {"tensor(int32)", "tensor(int64)"};
 constexpr const char* kAllowed217_1[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc217[] = {{"T1", kAllowed217_0, 2}, {"T2", kAllowed217_1, 12}};
+constexpr FunctionBodyRow kBody217[] = {{17, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 17]
+>
+HannWindow <periodic,output_datatype>(size) => (output)
+{
+   A0 = Constant <value: tensor = float {0.5}> ()
+   A1 = Constant <value: tensor = float {0.5}> ()
+   A2 = Constant <value: tensor = float {0}> ()
+   Zero = Constant <value: tensor = float {0}> ()
+   One = Constant <value: tensor = float {1}> ()
+   Two = Constant <value: tensor = float {2}> ()
+   Tau = Constant <value: tensor = float {6.2831855}> ()
+   Periodic_Size_FP = Cast <to: int = 1> (size)
+   Symmetric_Size_FP = Sub (Periodic_Size_FP, One)
+   IsPeriodic = Constant <value_int: int = @periodic> ()
+   IsPeriodic_FP = Cast <to: int = 1> (IsPeriodic)
+   IsSymmetric_FP = Sub (One, IsPeriodic_FP)
+   Periodic_Component = Mul (Periodic_Size_FP, IsPeriodic_FP)
+   Symmetric_Component = Mul (Symmetric_Size_FP, IsSymmetric_FP)
+   Size_FP = Add (Periodic_Component, Symmetric_Component)
+   AngularIncrement = Div (Tau, Size_FP)
+   Range = Range (Zero, Periodic_Size_FP, One)
+   RangeAngular = Mul (Range, AngularIncrement)
+   TwoRangeAngular = Mul (RangeAngular, Two)
+   CosTwoRangeAngular = Cos (TwoRangeAngular)
+   A2_Component = Mul (A2, CosTwoRangeAngular)
+   CosRangeAngular = Cos (RangeAngular)
+   A1_Component = Mul (A1, CosRangeAngular)
+   Temp0 = Sub (A0, A1_Component)
+   Temp1 = Add (Temp0, A2_Component)
+   output = Cast <to: int = @output_datatype> (Temp1)
+})onnxfn"}};
 constexpr ParamRow kIn218[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut218[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr218[] = {{"alpha", AttributeProto::FLOAT, false, "0.20000000298023224"}, {"beta", AttributeProto::FLOAT, false, "0.5"}, {"consumed_inputs", AttributeProto::INTS, false, nullptr}};
@@ -1127,19 +1447,75 @@ constexpr ParamRow kOut219[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr219[] = {{"alpha", AttributeProto::FLOAT, false, "0.20000000298023224"}, {"beta", AttributeProto::FLOAT, false, "0.5"}};
 constexpr const char* kAllowed219_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc219[] = {{"T", kAllowed219_0, 3}};
+constexpr FunctionBodyRow kBody219[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+HardSigmoid <beta,alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Beta = Constant <value_float: float = @beta> ()
+   BetaCast = CastLike (Beta, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   One = Constant <value: tensor = float {1}> ()
+   OneCast = CastLike (One, X)
+   AlphaMulX = Mul (X, AlphaCast)
+   AlphaMulXAddBeta = Add (AlphaMulX, BetaCast)
+   MinOneOrAlphaMulXAddBeta = Min (AlphaMulXAddBeta, OneCast)
+   Y = Max (MinOneOrAlphaMulXAddBeta, ZeroCast)
+})onnxfn"}};
 constexpr ParamRow kIn220[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut220[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr220[] = {{"alpha", AttributeProto::FLOAT, false, "0.20000000298023224"}, {"beta", AttributeProto::FLOAT, false, "0.5"}};
 constexpr const char* kAllowed220_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc220[] = {{"T", kAllowed220_0, 4}};
+constexpr FunctionBodyRow kBody220[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+HardSigmoid <beta,alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Beta = Constant <value_float: float = @beta> ()
+   BetaCast = CastLike (Beta, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   One = Constant <value: tensor = float {1}> ()
+   OneCast = CastLike (One, X)
+   AlphaMulX = Mul (X, AlphaCast)
+   AlphaMulXAddBeta = Add (AlphaMulX, BetaCast)
+   MinOneOrAlphaMulXAddBeta = Min (AlphaMulXAddBeta, OneCast)
+   Y = Max (MinOneOrAlphaMulXAddBeta, ZeroCast)
+})onnxfn"}};
 constexpr ParamRow kIn221[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut221[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed221_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc221[] = {{"T", kAllowed221_0, 3}};
+constexpr FunctionBodyRow kBody221[] = {{14, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 14]
+>
+HardSwish (X) => (Y)
+{
+   HS_X = HardSigmoid <alpha: float = 0.16666667, beta: float = 0.5> (X)
+   Y = Mul (X, HS_X)
+})onnxfn"}};
 constexpr ParamRow kIn222[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut222[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed222_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc222[] = {{"T", kAllowed222_0, 4}};
+constexpr FunctionBodyRow kBody222[] = {{22, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 22]
+>
+HardSwish (X) => (Y)
+{
+   HS_X = HardSigmoid <alpha: float = 0.16666667, beta: float = 0.5> (X)
+   Y = Mul (X, HS_X)
+})onnxfn"}};
 constexpr ParamRow kIn223[] = {{"input", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut223[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr223[] = {{"axis", AttributeProto::INT, false, "1"}};
@@ -1348,6 +1724,20 @@ constexpr ParamRow kOut262[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr262[] = {{"alpha", AttributeProto::FLOAT, false, "0.009999999776482582"}};
 constexpr const char* kAllowed262_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc262[] = {{"T", kAllowed262_0, 4}};
+constexpr FunctionBodyRow kBody262[] = {{16, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 16]
+>
+LeakyRelu <alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   XLessThanZero = Less (X, ZeroCast)
+   AlphaMulX = Mul (AlphaCast, X)
+   Y = Where (XLessThanZero, AlphaMulX, X)
+})onnxfn"}};
 constexpr ParamRow kIn263[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut263[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr263[] = {{"axis", AttributeProto::INT, false, nullptr}, {"broadcast", AttributeProto::INT, false, "0"}};
@@ -1374,11 +1764,31 @@ constexpr ParamRow kOut267[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed267_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr const char* kAllowed267_1[] = {"tensor(bool)"};
 constexpr ConstraintRow kTc267[] = {{"T", kAllowed267_0, 11}, {"T1", kAllowed267_1, 1}};
+constexpr FunctionBodyRow kBody267[] = {{12, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 12]
+>
+LessOrEqual (A, B) => (C)
+{
+   O1 = Less (A, B)
+   O2 = Equal (A, B)
+   C = Or (O1, O2)
+})onnxfn"}};
 constexpr ParamRow kIn268[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut268[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed268_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr const char* kAllowed268_1[] = {"tensor(bool)"};
 constexpr ConstraintRow kTc268[] = {{"T", kAllowed268_0, 12}, {"T1", kAllowed268_1, 1}};
+constexpr FunctionBodyRow kBody268[] = {{16, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 16]
+>
+LessOrEqual (A, B) => (C)
+{
+   O1 = Less (A, B)
+   O2 = Equal (A, B)
+   C = Or (O1, O2)
+})onnxfn"}};
 constexpr ParamRow kIn269[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kSingle, true, 1}, {"value", "T", ParamOption::kSingle, true, 1}, {"past_state", "S", ParamOption::kOptional, true, 1}, {"decay", "T", ParamOption::kOptional, true, 1}, {"beta", "T", ParamOption::kOptional, true, 1}};
 constexpr ParamRow kOut269[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present_state", "S", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr269[] = {{"chunk_size", AttributeProto::INT, false, "64"}, {"kv_num_heads", AttributeProto::INT, true, nullptr}, {"q_num_heads", AttributeProto::INT, true, nullptr}, {"scale", AttributeProto::FLOAT, false, "0.0"}, {"update_rule", AttributeProto::STRING, false, "gated_delta"}};
@@ -1635,11 +2045,65 @@ constexpr ParamRow kOut316[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr316[] = {{"axes", AttributeProto::INTS, false, "0,2,3"}};
 constexpr const char* kAllowed316_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc316[] = {{"T", kAllowed316_0, 3}};
+constexpr FunctionBodyRow kBody316[] = {{9, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 9]
+>
+MeanVarianceNormalization <axes>(X) => (Y)
+{
+   Exponent = Constant <value: tensor = float {2}> ()
+   Epsilon = Constant <value: tensor = float {1e-09}> ()
+   X_RM = ReduceMean <axes: ints = @axes> (X)
+   EX_squared = Pow (X_RM, Exponent)
+   X_squared = Pow (X, Exponent)
+   E_Xsquared = ReduceMean <axes: ints = @axes> (X_squared)
+   Variance = Sub (E_Xsquared, EX_squared)
+   STD = Sqrt (Variance)
+   X_variance = Sub (X, X_RM)
+   Processed_STD = Add (STD, Epsilon)
+   Y = Div (X_variance, Processed_STD)
+})onnxfn"}};
 constexpr ParamRow kIn317[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut317[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr317[] = {{"axes", AttributeProto::INTS, false, "0,2,3"}};
 constexpr const char* kAllowed317_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc317[] = {{"T", kAllowed317_0, 4}};
+constexpr FunctionBodyRow kBody317[] = {{13, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 13]
+>
+MeanVarianceNormalization <axes>(X) => (Y)
+{
+   Exponent = Constant <value: tensor = float {2}> ()
+   Epsilon = Constant <value: tensor = float {1e-09}> ()
+   X_RM = ReduceMean <axes: ints = @axes> (X)
+   EX_squared = Pow (X_RM, Exponent)
+   X_squared = Pow (X, Exponent)
+   E_Xsquared = ReduceMean <axes: ints = @axes> (X_squared)
+   Variance = Sub (E_Xsquared, EX_squared)
+   STD = Sqrt (Variance)
+   X_variance = Sub (X, X_RM)
+   Processed_STD = Add (STD, Epsilon)
+   Y = Div (X_variance, Processed_STD)
+})onnxfn"}, {18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+MeanVarianceNormalization <axes>(X) => (Y)
+{
+   Exponent = Constant <value: tensor = float {2}> ()
+   Epsilon = Constant <value: tensor = float {1e-09}> ()
+   axes = Constant <value_ints: ints = @axes> ()
+   X_RM = ReduceMean (X, axes)
+   EX_squared = Pow (X_RM, Exponent)
+   X_squared = Pow (X, Exponent)
+   E_Xsquared = ReduceMean (X_squared, axes)
+   Variance = Sub (E_Xsquared, EX_squared)
+   STD = Sqrt (Variance)
+   X_variance = Sub (X, X_RM)
+   Processed_STD = Add (STD, Epsilon)
+   Y = Div (X_variance, Processed_STD)
+})onnxfn"}};
 constexpr ParamRow kIn318[] = {{"num_mel_bins", "T1", ParamOption::kSingle, true, 1}, {"dft_length", "T1", ParamOption::kSingle, true, 1}, {"sample_rate", "T1", ParamOption::kSingle, true, 1}, {"lower_edge_hertz", "T2", ParamOption::kSingle, true, 1}, {"upper_edge_hertz", "T2", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut318[] = {{"output", "T3", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr318[] = {{"output_datatype", AttributeProto::INT, false, "1"}};
@@ -1672,10 +2136,30 @@ constexpr ParamRow kIn324[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut324[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed324_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc324[] = {{"T", kAllowed324_0, 3}};
+constexpr FunctionBodyRow kBody324[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Mish (X) => (Y)
+{
+   Softplus_X = Softplus (X)
+   TanHSoftplusX = Tanh (Softplus_X)
+   Y = Mul (X, TanHSoftplusX)
+})onnxfn"}};
 constexpr ParamRow kIn325[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut325[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed325_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc325[] = {{"T", kAllowed325_0, 4}};
+constexpr FunctionBodyRow kBody325[] = {{22, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 22]
+>
+Mish (X) => (Y)
+{
+   Softplus_X = Softplus (X)
+   TanHSoftplusX = Tanh (Softplus_X)
+   Y = Mul (X, TanHSoftplusX)
+})onnxfn"}};
 constexpr ParamRow kIn326[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut326[] = {{"C", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr326[] = {{"fmod", AttributeProto::INT, false, "0"}};
@@ -1841,6 +2325,18 @@ constexpr ParamRow kIn359[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"slop
 constexpr ParamRow kOut359[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed359_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)"};
 constexpr ConstraintRow kTc359[] = {{"T", kAllowed359_0, 8}};
+constexpr FunctionBodyRow kBody359[] = {{16, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 16]
+>
+PRelu (X, slope) => (Y)
+{
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   XLessThanZero = Less (X, ZeroCast)
+   SlopeMulX = Mul (slope, X)
+   Y = Where (XLessThanZero, SlopeMulX, X)
+})onnxfn"}};
 constexpr ParamRow kIn360[] = {{"data", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut360[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr360[] = {{"mode", AttributeProto::STRING, false, "constant"}, {"paddings", AttributeProto::INTS, true, nullptr}, {"value", AttributeProto::FLOAT, false, "0.0"}};
@@ -2060,6 +2556,26 @@ constexpr ParamRow kIn398[] = {{"start", "T", ParamOption::kSingle, true, 1}, {"
 constexpr ParamRow kOut398[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed398_0[] = {"tensor(float)", "tensor(double)", "tensor(int16)", "tensor(int32)", "tensor(int64)"};
 constexpr ConstraintRow kTc398[] = {{"T", kAllowed398_0, 5}};
+constexpr FunctionBodyRow kBody398[] = {{11, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 11]
+>
+Range (start, limit, delta) => (output)
+{
+   sub_result = Sub (limit, start)
+   sub_result_casted = Cast <to: int = 1> (sub_result)
+   delta_casted = Cast <to: int = 1> (delta)
+   div_result = Div (sub_result_casted, delta_casted)
+   ceil_result = Ceil (div_result)
+   ceil_result_relu = Relu (ceil_result)
+   ceil_result_relu_int = Cast <to: int = 7> (ceil_result_relu)
+   ceil_result_relu_bool = Cast <to: int = 9> (ceil_result_relu)
+   variadic_output, output = Loop (ceil_result_relu_int, ceil_result_relu_bool, start) <body: graph = loop_body_attribute (int64 i, bool cond,  prev) => ( cond_out,  current,  range) {
+      cond_out = Identity (cond)
+      current = Add (prev, delta)
+      range = Identity (prev)
+   }>
+})onnxfn"}};
 constexpr ParamRow kIn399[] = {{"start", "T", ParamOption::kSingle, true, 1}, {"limit", "T", ParamOption::kSingle, true, 1}, {"delta", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut399[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr399[] = {{"stash_type", AttributeProto::INT, false, "1"}};
@@ -2098,6 +2614,15 @@ constexpr ParamRow kOut406[] = {{"reduced", "T", ParamOption::kSingle, true, 1}}
 constexpr AttrRow kAttr406[] = {{"keepdims", AttributeProto::INT, false, "1"}, {"noop_with_empty_axes", AttributeProto::INT, false, "0"}};
 constexpr const char* kAllowed406_0[] = {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc406[] = {{"T", kAllowed406_0, 8}};
+constexpr FunctionBodyRow kBody406[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+ReduceL1 <noop_with_empty_axes,keepdims>(data, axes) => (reduced)
+{
+   data_abs = Abs (data)
+   reduced = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_abs, axes)
+})onnxfn"}};
 constexpr ParamRow kIn407[] = {{"data", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut407[] = {{"reduced", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr407[] = {{"axes", AttributeProto::INTS, false, nullptr}, {"keepdims", AttributeProto::INT, false, "1"}};
@@ -2118,6 +2643,18 @@ constexpr ParamRow kOut410[] = {{"reduced", "T", ParamOption::kSingle, true, 1}}
 constexpr AttrRow kAttr410[] = {{"keepdims", AttributeProto::INT, false, "1"}, {"noop_with_empty_axes", AttributeProto::INT, false, "0"}};
 constexpr const char* kAllowed410_0[] = {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc410[] = {{"T", kAllowed410_0, 8}};
+constexpr FunctionBodyRow kBody410[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+ReduceL2 <noop_with_empty_axes,keepdims>(data, axes) => (reduced)
+{
+   data_square = Mul (data, data)
+   sum_square = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_square, axes)
+   sum_square_dbl = Cast <to: int = 1> (sum_square)
+   sqrt = Sqrt (sum_square_dbl)
+   reduced = CastLike (sqrt, data)
+})onnxfn"}};
 constexpr ParamRow kIn411[] = {{"data", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut411[] = {{"reduced", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr411[] = {{"axes", AttributeProto::INTS, false, nullptr}, {"keepdims", AttributeProto::INT, false, "1"}};
@@ -2138,6 +2675,15 @@ constexpr ParamRow kOut414[] = {{"reduced", "T", ParamOption::kSingle, true, 1}}
 constexpr AttrRow kAttr414[] = {{"keepdims", AttributeProto::INT, false, "1"}, {"noop_with_empty_axes", AttributeProto::INT, false, "0"}};
 constexpr const char* kAllowed414_0[] = {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc414[] = {{"T", kAllowed414_0, 8}};
+constexpr FunctionBodyRow kBody414[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+ReduceLogSum <noop_with_empty_axes,keepdims>(data, axes) => (reduced)
+{
+   reduced_sum = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data, axes)
+   reduced = Log (reduced_sum)
+})onnxfn"}};
 constexpr ParamRow kIn415[] = {{"data", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut415[] = {{"reduced", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr415[] = {{"axes", AttributeProto::INTS, false, nullptr}, {"keepdims", AttributeProto::INT, false, "1"}};
@@ -2158,6 +2704,18 @@ constexpr ParamRow kOut418[] = {{"reduced", "T", ParamOption::kSingle, true, 1}}
 constexpr AttrRow kAttr418[] = {{"keepdims", AttributeProto::INT, false, "1"}, {"noop_with_empty_axes", AttributeProto::INT, false, "0"}};
 constexpr const char* kAllowed418_0[] = {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc418[] = {{"T", kAllowed418_0, 8}};
+constexpr FunctionBodyRow kBody418[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+ReduceLogSumExp <noop_with_empty_axes,keepdims>(data, axes) => (reduced)
+{
+   data_double = Cast <to: int = 11> (data)
+   data_exp = Exp (data_double)
+   reduced_sum = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_exp, axes)
+   reduced_double = Log (reduced_sum)
+   reduced = CastLike (reduced_double, data)
+})onnxfn"}};
 constexpr ParamRow kIn419[] = {{"data", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut419[] = {{"reduced", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr419[] = {{"axes", AttributeProto::INTS, false, nullptr}, {"keepdims", AttributeProto::INT, false, "1"}};
@@ -2293,6 +2851,15 @@ constexpr ParamRow kOut445[] = {{"reduced", "T", ParamOption::kSingle, true, 1}}
 constexpr AttrRow kAttr445[] = {{"keepdims", AttributeProto::INT, false, "1"}, {"noop_with_empty_axes", AttributeProto::INT, false, "0"}};
 constexpr const char* kAllowed445_0[] = {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc445[] = {{"T", kAllowed445_0, 8}};
+constexpr FunctionBodyRow kBody445[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+ReduceSumSquare <noop_with_empty_axes,keepdims>(data, axes) => (reduced)
+{
+   data_square = Mul (data, data)
+   reduced = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_square, axes)
+})onnxfn"}};
 constexpr ParamRow kIn446[] = {{"X", "T1", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut446[] = {{"Y", "T2", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr446[] = {{"pattern", AttributeProto::STRING, false, nullptr}};
@@ -2316,6 +2883,16 @@ constexpr ParamRow kIn450[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut450[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed450_0[] = {"tensor(float)", "tensor(int32)", "tensor(int8)", "tensor(int16)", "tensor(int64)", "tensor(float16)", "tensor(double)", "tensor(bfloat16)"};
 constexpr ConstraintRow kTc450[] = {{"T", kAllowed450_0, 8}};
+constexpr FunctionBodyRow kBody450[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Relu (X) => (Y)
+{
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   Y = Max (X, ZeroCast)
+})onnxfn"}};
 constexpr ParamRow kIn451[] = {{"data", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut451[] = {{"reshaped", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr451[] = {{"consumed_inputs", AttributeProto::INTS, false, nullptr}, {"shape", AttributeProto::INTS, false, nullptr}};
@@ -2541,11 +3118,51 @@ constexpr ParamRow kOut493[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr493[] = {{"alpha", AttributeProto::FLOAT, false, "1.6732631921768188"}, {"gamma", AttributeProto::FLOAT, false, "1.0507010221481323"}};
 constexpr const char* kAllowed493_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc493[] = {{"T", kAllowed493_0, 3}};
+constexpr FunctionBodyRow kBody493[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Selu <gamma,alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Gamma = Constant <value_float: float = @gamma> ()
+   GammaCast = CastLike (Gamma, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   ExpX = Exp (X)
+   AlphaMulExpX = Mul (AlphaCast, ExpX)
+   AlphaMulExpXSubAlpha = Sub (AlphaMulExpX, AlphaCast)
+   Neg = Mul (GammaCast, AlphaMulExpXSubAlpha)
+   Pos = Mul (GammaCast, X)
+   XLessThanZero = Less (X, ZeroCast)
+   Y = Where (XLessThanZero, Neg, Pos)
+})onnxfn"}};
 constexpr ParamRow kIn494[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut494[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr494[] = {{"alpha", AttributeProto::FLOAT, false, "1.6732631921768188"}, {"gamma", AttributeProto::FLOAT, false, "1.0507010221481323"}};
 constexpr const char* kAllowed494_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc494[] = {{"T", kAllowed494_0, 4}};
+constexpr FunctionBodyRow kBody494[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Selu <gamma,alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Gamma = Constant <value_float: float = @gamma> ()
+   GammaCast = CastLike (Gamma, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   ExpX = Exp (X)
+   AlphaMulExpX = Mul (AlphaCast, ExpX)
+   AlphaMulExpXSubAlpha = Sub (AlphaMulExpX, AlphaCast)
+   Neg = Mul (GammaCast, AlphaMulExpXSubAlpha)
+   Pos = Mul (GammaCast, X)
+   XLessThanZero = Less (X, ZeroCast)
+   Y = Where (XLessThanZero, Neg, Pos)
+})onnxfn"}};
 constexpr ParamRow kIn495[] = {{"input_sequence", "S", ParamOption::kSingle, true, 1}, {"position", "I", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut495[] = {{"tensor", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed495_0[] = {"seq(tensor(uint8))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(int8))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(float16))", "seq(tensor(float))", "seq(tensor(double))", "seq(tensor(string))", "seq(tensor(bool))", "seq(tensor(complex64))", "seq(tensor(complex128))"};
@@ -2634,6 +3251,26 @@ constexpr ParamRow kOut510[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr510[] = {{"bias", AttributeProto::FLOAT, false, "0.0"}, {"lambd", AttributeProto::FLOAT, false, "0.5"}};
 constexpr const char* kAllowed510_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc510[] = {{"T", kAllowed510_0, 11}};
+constexpr FunctionBodyRow kBody510[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Shrink <bias,lambd>(input) => (output)
+{
+   Lambd = Constant <value_float: float = @lambd> ()
+   LambdCast = CastLike (Lambd, input)
+   Bias = Constant <value_float: float = @bias> ()
+   BiasCast = CastLike (Bias, input)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, input)
+   NegLmbda = Neg (LambdCast)
+   InputLessThanNegLambda = Less (input, NegLmbda)
+   InputAddBias = Add (input, BiasCast)
+   InputSubBias = Sub (input, BiasCast)
+   LambdaLessThanInput = Less (LambdCast, input)
+   InputSubBiasOrZero = Where (LambdaLessThanInput, InputSubBias, ZeroCast)
+   output = Where (InputLessThanNegLambda, InputAddBias, InputSubBiasOrZero)
+})onnxfn"}};
 constexpr ParamRow kIn511[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut511[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr511[] = {{"consumed_inputs", AttributeProto::INTS, false, nullptr}};
@@ -2757,18 +3394,66 @@ constexpr ParamRow kIn536[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut536[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed536_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc536[] = {{"T", kAllowed536_0, 3}};
+constexpr FunctionBodyRow kBody536[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Softplus (X) => (Y)
+{
+   exp_x = Exp (X)
+   one = Constant <value: tensor = float {1}> ()
+   one_cast = CastLike (one, X)
+   exp_x_add_one = Add (exp_x, one_cast)
+   Y = Log (exp_x_add_one)
+})onnxfn"}};
 constexpr ParamRow kIn537[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut537[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed537_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc537[] = {{"T", kAllowed537_0, 4}};
+constexpr FunctionBodyRow kBody537[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Softplus (X) => (Y)
+{
+   exp_x = Exp (X)
+   one = Constant <value: tensor = float {1}> ()
+   one_cast = CastLike (one, X)
+   exp_x_add_one = Add (exp_x, one_cast)
+   Y = Log (exp_x_add_one)
+})onnxfn"}};
 constexpr ParamRow kIn538[] = {{"input", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut538[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed538_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc538[] = {{"T", kAllowed538_0, 3}};
+constexpr FunctionBodyRow kBody538[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Softsign (input) => (output)
+{
+   One = Constant <value: tensor = float {1}> ()
+   OneCast = CastLike (One, input)
+   AbsInput = Abs (input)
+   OneAddAbsInput = Add (OneCast, AbsInput)
+   output = Div (input, OneAddAbsInput)
+})onnxfn"}};
 constexpr ParamRow kIn539[] = {{"input", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut539[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed539_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc539[] = {{"T", kAllowed539_0, 4}};
+constexpr FunctionBodyRow kBody539[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+Softsign (input) => (output)
+{
+   One = Constant <value: tensor = float {1}> ()
+   OneCast = CastLike (One, input)
+   AbsInput = Abs (input)
+   OneAddAbsInput = Add (OneCast, AbsInput)
+   output = Div (input, OneAddAbsInput)
+})onnxfn"}};
 constexpr ParamRow kIn540[] = {{"input", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut540[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr540[] = {{"blocksize", AttributeProto::INT, true, nullptr}};
@@ -2919,11 +3604,32 @@ constexpr ParamRow kOut571[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr571[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
 constexpr const char* kAllowed571_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc571[] = {{"T", kAllowed571_0, 4}};
+constexpr FunctionBodyRow kBody571[] = {{28, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 28]
+>
+SwiGLU <alpha>(A, B) => (Y)
+{
+   SwishGate = Swish <alpha: float = @alpha> (A)
+   Y = Mul (SwishGate, B)
+})onnxfn"}};
 constexpr ParamRow kIn572[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut572[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr572[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
 constexpr const char* kAllowed572_0[] = {"tensor(float16)", "tensor(float)", "tensor(bfloat16)", "tensor(double)"};
 constexpr ConstraintRow kTc572[] = {{"T", kAllowed572_0, 4}};
+constexpr FunctionBodyRow kBody572[] = {{24, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 24]
+>
+Swish <alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   AlphaMulX = Mul (AlphaCast, X)
+   SigmoidAlphaMulX = Sigmoid (AlphaMulX)
+   Y = Mul (X, SigmoidAlphaMulX)
+})onnxfn"}};
 constexpr ParamRow kIn573[] = {{"input", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut573[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed573_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
@@ -2961,11 +3667,37 @@ constexpr ParamRow kOut580[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr580[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
 constexpr const char* kAllowed580_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc580[] = {{"T", kAllowed580_0, 3}};
+constexpr FunctionBodyRow kBody580[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+ThresholdedRelu <alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   AlphaLessThanX = Less (AlphaCast, X)
+   Y = Where (AlphaLessThanX, X, ZeroCast)
+})onnxfn"}};
 constexpr ParamRow kIn581[] = {{"X", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut581[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
 constexpr AttrRow kAttr581[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
 constexpr const char* kAllowed581_0[] = {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"};
 constexpr ConstraintRow kTc581[] = {{"T", kAllowed581_0, 4}};
+constexpr FunctionBodyRow kBody581[] = {{18, R"onnxfn(<
+  domain: "",
+  opset_import: ["" : 18]
+>
+ThresholdedRelu <alpha>(X) => (Y)
+{
+   Alpha = Constant <value_float: float = @alpha> ()
+   AlphaCast = CastLike (Alpha, X)
+   Zero = Constant <value: tensor = float {0}> ()
+   ZeroCast = CastLike (Zero, X)
+   AlphaLessThanX = Less (AlphaCast, X)
+   Y = Where (AlphaLessThanX, X, ZeroCast)
+})onnxfn"}};
 constexpr ParamRow kIn582[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"tiles", "T", ParamOption::kSingle, true, 1}, {"axis", "T", ParamOption::kSingle, true, 1}};
 constexpr ParamRow kOut582[] = {{"output", "T", ParamOption::kSingle, true, 1}};
 constexpr const char* kAllowed582_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
@@ -3287,650 +4019,660 @@ constexpr ConstraintRow kTc641[] = {{"T1", kAllowed641_0, 2}, {"T2", kAllowed641
 }  // namespace
 
 const SchemaRow kSchemaRows[] = {
-    {"", "Abs", 1, false, 1, 1, 1, 1, kIn0, 1, kOut0, 1, kAttr0, 1, kTc0, 1},
-    {"", "Abs", 6, false, 1, 1, 1, 1, kIn1, 1, kOut1, 1, nullptr, 0, kTc1, 1},
-    {"", "Abs", 13, false, 1, 1, 1, 1, kIn2, 1, kOut2, 1, nullptr, 0, kTc2, 1},
-    {"", "Acos", 7, false, 1, 1, 1, 1, kIn3, 1, kOut3, 1, nullptr, 0, kTc3, 1},
-    {"", "Acos", 22, false, 1, 1, 1, 1, kIn4, 1, kOut4, 1, nullptr, 0, kTc4, 1},
-    {"", "Acosh", 9, false, 1, 1, 1, 1, kIn5, 1, kOut5, 1, nullptr, 0, kTc5, 1},
-    {"", "Acosh", 22, false, 1, 1, 1, 1, kIn6, 1, kOut6, 1, nullptr, 0, kTc6, 1},
-    {"", "Add", 1, false, 2, 2, 1, 1, kIn7, 2, kOut7, 1, kAttr7, 3, kTc7, 1},
-    {"", "Add", 6, false, 2, 2, 1, 1, kIn8, 2, kOut8, 1, kAttr8, 2, kTc8, 1},
-    {"", "Add", 7, false, 2, 2, 1, 1, kIn9, 2, kOut9, 1, nullptr, 0, kTc9, 1},
-    {"", "Add", 13, false, 2, 2, 1, 1, kIn10, 2, kOut10, 1, nullptr, 0, kTc10, 1},
-    {"", "Add", 14, false, 2, 2, 1, 1, kIn11, 2, kOut11, 1, nullptr, 0, kTc11, 1},
-    {"", "AffineGrid", 20, false, 2, 2, 1, 1, kIn12, 2, kOut12, 1, kAttr12, 1, kTc12, 2},
-    {"", "And", 1, false, 2, 2, 1, 1, kIn13, 2, kOut13, 1, kAttr13, 2, kTc13, 2},
-    {"", "And", 7, false, 2, 2, 1, 1, kIn14, 2, kOut14, 1, nullptr, 0, kTc14, 2},
-    {"", "ArgMax", 1, false, 1, 1, 1, 1, kIn15, 1, kOut15, 1, kAttr15, 2, kTc15, 1},
-    {"", "ArgMax", 11, false, 1, 1, 1, 1, kIn16, 1, kOut16, 1, kAttr16, 2, kTc16, 1},
-    {"", "ArgMax", 12, false, 1, 1, 1, 1, kIn17, 1, kOut17, 1, kAttr17, 3, kTc17, 1},
-    {"", "ArgMax", 13, false, 1, 1, 1, 1, kIn18, 1, kOut18, 1, kAttr18, 3, kTc18, 1},
-    {"", "ArgMin", 1, false, 1, 1, 1, 1, kIn19, 1, kOut19, 1, kAttr19, 2, kTc19, 1},
-    {"", "ArgMin", 11, false, 1, 1, 1, 1, kIn20, 1, kOut20, 1, kAttr20, 2, kTc20, 1},
-    {"", "ArgMin", 12, false, 1, 1, 1, 1, kIn21, 1, kOut21, 1, kAttr21, 3, kTc21, 1},
-    {"", "ArgMin", 13, false, 1, 1, 1, 1, kIn22, 1, kOut22, 1, kAttr22, 3, kTc22, 1},
-    {"", "Asin", 7, false, 1, 1, 1, 1, kIn23, 1, kOut23, 1, nullptr, 0, kTc23, 1},
-    {"", "Asin", 22, false, 1, 1, 1, 1, kIn24, 1, kOut24, 1, nullptr, 0, kTc24, 1},
-    {"", "Asinh", 9, false, 1, 1, 1, 1, kIn25, 1, kOut25, 1, nullptr, 0, kTc25, 1},
-    {"", "Asinh", 22, false, 1, 1, 1, 1, kIn26, 1, kOut26, 1, nullptr, 0, kTc26, 1},
-    {"", "Atan", 7, false, 1, 1, 1, 1, kIn27, 1, kOut27, 1, nullptr, 0, kTc27, 1},
-    {"", "Atan", 22, false, 1, 1, 1, 1, kIn28, 1, kOut28, 1, nullptr, 0, kTc28, 1},
-    {"", "Atanh", 9, false, 1, 1, 1, 1, kIn29, 1, kOut29, 1, nullptr, 0, kTc29, 1},
-    {"", "Atanh", 22, false, 1, 1, 1, 1, kIn30, 1, kOut30, 1, nullptr, 0, kTc30, 1},
-    {"", "Attention", 23, false, 3, 6, 1, 4, kIn31, 6, kOut31, 4, kAttr31, 7, kTc31, 3},
-    {"", "Attention", 24, false, 3, 7, 1, 4, kIn32, 7, kOut32, 4, kAttr32, 7, kTc32, 3},
-    {"", "Attention", 25, false, 3, 7, 1, 4, kIn33, 7, kOut33, 4, kAttr33, 9, kTc33, 3},
-    {"", "AveragePool", 1, false, 1, 1, 1, 1, kIn34, 1, kOut34, 1, kAttr34, 4, kTc34, 1},
-    {"", "AveragePool", 7, false, 1, 1, 1, 1, kIn35, 1, kOut35, 1, kAttr35, 5, kTc35, 1},
-    {"", "AveragePool", 10, false, 1, 1, 1, 1, kIn36, 1, kOut36, 1, kAttr36, 6, kTc36, 1},
-    {"", "AveragePool", 11, false, 1, 1, 1, 1, kIn37, 1, kOut37, 1, kAttr37, 6, kTc37, 1},
-    {"", "AveragePool", 19, false, 1, 1, 1, 1, kIn38, 1, kOut38, 1, kAttr38, 7, kTc38, 1},
-    {"", "AveragePool", 22, false, 1, 1, 1, 1, kIn39, 1, kOut39, 1, kAttr39, 7, kTc39, 1},
-    {"", "BatchNormalization", 1, false, 5, 5, 1, 5, kIn40, 5, kOut40, 5, kAttr40, 5, kTc40, 1},
-    {"", "BatchNormalization", 6, false, 5, 5, 1, 5, kIn41, 5, kOut41, 5, kAttr41, 4, kTc41, 1},
-    {"", "BatchNormalization", 7, false, 5, 5, 1, 5, kIn42, 5, kOut42, 5, kAttr42, 3, kTc42, 1},
-    {"", "BatchNormalization", 9, false, 5, 5, 1, 5, kIn43, 5, kOut43, 5, kAttr43, 2, kTc43, 1},
-    {"", "BatchNormalization", 14, false, 5, 5, 1, 3, kIn44, 5, kOut44, 3, kAttr44, 3, kTc44, 2},
-    {"", "BatchNormalization", 15, false, 5, 5, 1, 3, kIn45, 5, kOut45, 3, kAttr45, 3, kTc45, 3},
-    {"", "Bernoulli", 15, false, 1, 1, 1, 1, kIn46, 1, kOut46, 1, kAttr46, 2, kTc46, 2},
-    {"", "Bernoulli", 22, false, 1, 1, 1, 1, kIn47, 1, kOut47, 1, kAttr47, 2, kTc47, 2},
-    {"", "BitCast", 26, false, 1, 1, 1, 1, kIn48, 1, kOut48, 1, kAttr48, 1, kTc48, 2},
-    {"", "BitShift", 11, false, 2, 2, 1, 1, kIn49, 2, kOut49, 1, kAttr49, 1, kTc49, 1},
-    {"", "BitwiseAnd", 18, false, 2, 2, 1, 1, kIn50, 2, kOut50, 1, nullptr, 0, kTc50, 1},
-    {"", "BitwiseNot", 18, false, 1, 1, 1, 1, kIn51, 1, kOut51, 1, nullptr, 0, kTc51, 1},
-    {"", "BitwiseOr", 18, false, 2, 2, 1, 1, kIn52, 2, kOut52, 1, nullptr, 0, kTc52, 1},
-    {"", "BitwiseXor", 18, false, 2, 2, 1, 1, kIn53, 2, kOut53, 1, nullptr, 0, kTc53, 1},
-    {"", "BlackmanWindow", 17, false, 1, 1, 1, 1, kIn54, 1, kOut54, 1, kAttr54, 2, kTc54, 2},
-    {"", "Cast", 1, false, 1, 1, 1, 1, kIn55, 1, kOut55, 1, kAttr55, 1, kTc55, 2},
-    {"", "Cast", 6, false, 1, 1, 1, 1, kIn56, 1, kOut56, 1, kAttr56, 1, kTc56, 2},
-    {"", "Cast", 9, false, 1, 1, 1, 1, kIn57, 1, kOut57, 1, kAttr57, 1, kTc57, 2},
-    {"", "Cast", 13, false, 1, 1, 1, 1, kIn58, 1, kOut58, 1, kAttr58, 1, kTc58, 2},
-    {"", "Cast", 19, false, 1, 1, 1, 1, kIn59, 1, kOut59, 1, kAttr59, 2, kTc59, 2},
-    {"", "Cast", 21, false, 1, 1, 1, 1, kIn60, 1, kOut60, 1, kAttr60, 2, kTc60, 2},
-    {"", "Cast", 23, false, 1, 1, 1, 1, kIn61, 1, kOut61, 1, kAttr61, 2, kTc61, 2},
-    {"", "Cast", 24, false, 1, 1, 1, 1, kIn62, 1, kOut62, 1, kAttr62, 3, kTc62, 2},
-    {"", "Cast", 25, false, 1, 1, 1, 1, kIn63, 1, kOut63, 1, kAttr63, 3, kTc63, 2},
-    {"", "CastLike", 15, false, 2, 2, 1, 1, kIn64, 2, kOut64, 1, nullptr, 0, kTc64, 2},
-    {"", "CastLike", 19, false, 2, 2, 1, 1, kIn65, 2, kOut65, 1, kAttr65, 1, kTc65, 2},
-    {"", "CastLike", 21, false, 2, 2, 1, 1, kIn66, 2, kOut66, 1, kAttr66, 1, kTc66, 2},
-    {"", "CastLike", 23, false, 2, 2, 1, 1, kIn67, 2, kOut67, 1, kAttr67, 1, kTc67, 2},
-    {"", "CastLike", 24, false, 2, 2, 1, 1, kIn68, 2, kOut68, 1, kAttr68, 2, kTc68, 2},
-    {"", "CastLike", 25, false, 2, 2, 1, 1, kIn69, 2, kOut69, 1, kAttr69, 2, kTc69, 2},
-    {"", "CausalConvWithState", 27, false, 2, 4, 2, 2, kIn70, 4, kOut70, 2, kAttr70, 1, kTc70, 1},
-    {"", "Ceil", 1, false, 1, 1, 1, 1, kIn71, 1, kOut71, 1, kAttr71, 1, kTc71, 1},
-    {"", "Ceil", 6, false, 1, 1, 1, 1, kIn72, 1, kOut72, 1, nullptr, 0, kTc72, 1},
-    {"", "Ceil", 13, false, 1, 1, 1, 1, kIn73, 1, kOut73, 1, nullptr, 0, kTc73, 1},
-    {"", "Celu", 12, false, 1, 1, 1, 1, kIn74, 1, kOut74, 1, kAttr74, 1, kTc74, 1},
-    {"", "Celu", 28, false, 1, 1, 1, 1, kIn75, 1, kOut75, 1, kAttr75, 1, kTc75, 1},
-    {"", "CenterCropPad", 18, false, 2, 2, 1, 1, kIn76, 2, kOut76, 1, kAttr76, 1, kTc76, 2},
-    {"", "Clip", 1, false, 1, 1, 1, 1, kIn77, 1, kOut77, 1, kAttr77, 3, kTc77, 1},
-    {"", "Clip", 6, false, 1, 1, 1, 1, kIn78, 1, kOut78, 1, kAttr78, 2, kTc78, 1},
-    {"", "Clip", 11, false, 1, 3, 1, 1, kIn79, 3, kOut79, 1, nullptr, 0, kTc79, 1},
-    {"", "Clip", 12, false, 1, 3, 1, 1, kIn80, 3, kOut80, 1, nullptr, 0, kTc80, 1},
-    {"", "Clip", 13, false, 1, 3, 1, 1, kIn81, 3, kOut81, 1, nullptr, 0, kTc81, 1},
-    {"", "Col2Im", 18, false, 3, 3, 1, 1, kIn82, 3, kOut82, 1, kAttr82, 3, kTc82, 1},
-    {"", "Compress", 9, false, 2, 2, 1, 1, kIn83, 2, kOut83, 1, kAttr83, 1, kTc83, 2},
-    {"", "Compress", 11, false, 2, 2, 1, 1, kIn84, 2, kOut84, 1, kAttr84, 1, kTc84, 2},
-    {"", "Concat", 1, false, 1, 2147483647, 1, 1, kIn85, 1, kOut85, 1, kAttr85, 1, kTc85, 1},
-    {"", "Concat", 4, false, 1, 2147483647, 1, 1, kIn86, 1, kOut86, 1, kAttr86, 1, kTc86, 1},
-    {"", "Concat", 11, false, 1, 2147483647, 1, 1, kIn87, 1, kOut87, 1, kAttr87, 1, kTc87, 1},
-    {"", "Concat", 13, false, 1, 2147483647, 1, 1, kIn88, 1, kOut88, 1, kAttr88, 1, kTc88, 1},
-    {"", "ConcatFromSequence", 11, false, 1, 1, 1, 1, kIn89, 1, kOut89, 1, kAttr89, 2, kTc89, 2},
-    {"", "Constant", 1, false, 0, 0, 1, 1, nullptr, 0, kOut90, 1, kAttr90, 1, kTc90, 1},
-    {"", "Constant", 9, false, 0, 0, 1, 1, nullptr, 0, kOut91, 1, kAttr91, 1, kTc91, 1},
-    {"", "Constant", 11, false, 0, 0, 1, 1, nullptr, 0, kOut92, 1, kAttr92, 2, kTc92, 1},
-    {"", "Constant", 12, false, 0, 0, 1, 1, nullptr, 0, kOut93, 1, kAttr93, 8, kTc93, 1},
-    {"", "Constant", 13, false, 0, 0, 1, 1, nullptr, 0, kOut94, 1, kAttr94, 8, kTc94, 1},
-    {"", "Constant", 19, false, 0, 0, 1, 1, nullptr, 0, kOut95, 1, kAttr95, 8, kTc95, 1},
-    {"", "Constant", 21, false, 0, 0, 1, 1, nullptr, 0, kOut96, 1, kAttr96, 8, kTc96, 1},
-    {"", "Constant", 23, false, 0, 0, 1, 1, nullptr, 0, kOut97, 1, kAttr97, 8, kTc97, 1},
-    {"", "Constant", 24, false, 0, 0, 1, 1, nullptr, 0, kOut98, 1, kAttr98, 8, kTc98, 1},
-    {"", "Constant", 25, false, 0, 0, 1, 1, nullptr, 0, kOut99, 1, kAttr99, 8, kTc99, 1},
-    {"", "ConstantOfShape", 9, false, 1, 1, 1, 1, kIn100, 1, kOut100, 1, kAttr100, 1, kTc100, 2},
-    {"", "ConstantOfShape", 20, false, 1, 1, 1, 1, kIn101, 1, kOut101, 1, kAttr101, 1, kTc101, 2},
-    {"", "ConstantOfShape", 21, false, 1, 1, 1, 1, kIn102, 1, kOut102, 1, kAttr102, 1, kTc102, 2},
-    {"", "ConstantOfShape", 23, false, 1, 1, 1, 1, kIn103, 1, kOut103, 1, kAttr103, 1, kTc103, 2},
-    {"", "ConstantOfShape", 24, false, 1, 1, 1, 1, kIn104, 1, kOut104, 1, kAttr104, 1, kTc104, 2},
-    {"", "ConstantOfShape", 25, false, 1, 1, 1, 1, kIn105, 1, kOut105, 1, kAttr105, 1, kTc105, 2},
-    {"", "Conv", 1, false, 2, 3, 1, 1, kIn106, 3, kOut106, 1, kAttr106, 6, kTc106, 1},
-    {"", "Conv", 11, false, 2, 3, 1, 1, kIn107, 3, kOut107, 1, kAttr107, 6, kTc107, 1},
-    {"", "Conv", 22, false, 2, 3, 1, 1, kIn108, 3, kOut108, 1, kAttr108, 6, kTc108, 1},
-    {"", "ConvInteger", 10, false, 2, 4, 1, 1, kIn109, 4, kOut109, 1, kAttr109, 6, kTc109, 3},
-    {"", "ConvTranspose", 1, false, 2, 3, 1, 1, kIn110, 3, kOut110, 1, kAttr110, 8, kTc110, 1},
-    {"", "ConvTranspose", 11, false, 2, 3, 1, 1, kIn111, 3, kOut111, 1, kAttr111, 8, kTc111, 1},
-    {"", "ConvTranspose", 22, false, 2, 3, 1, 1, kIn112, 3, kOut112, 1, kAttr112, 8, kTc112, 1},
-    {"", "Cos", 7, false, 1, 1, 1, 1, kIn113, 1, kOut113, 1, nullptr, 0, kTc113, 1},
-    {"", "Cos", 22, false, 1, 1, 1, 1, kIn114, 1, kOut114, 1, nullptr, 0, kTc114, 1},
-    {"", "Cosh", 9, false, 1, 1, 1, 1, kIn115, 1, kOut115, 1, nullptr, 0, kTc115, 1},
-    {"", "Cosh", 22, false, 1, 1, 1, 1, kIn116, 1, kOut116, 1, nullptr, 0, kTc116, 1},
-    {"", "CumProd", 26, false, 2, 2, 1, 1, kIn117, 2, kOut117, 1, kAttr117, 2, kTc117, 2},
-    {"", "CumSum", 11, false, 2, 2, 1, 1, kIn118, 2, kOut118, 1, kAttr118, 2, kTc118, 2},
-    {"", "CumSum", 14, false, 2, 2, 1, 1, kIn119, 2, kOut119, 1, kAttr119, 2, kTc119, 2},
-    {"", "DFT", 17, false, 1, 2, 1, 1, kIn120, 2, kOut120, 1, kAttr120, 3, kTc120, 2},
-    {"", "DFT", 20, false, 1, 3, 1, 1, kIn121, 3, kOut121, 1, kAttr121, 2, kTc121, 2},
-    {"", "DeformConv", 19, false, 3, 5, 1, 1, kIn122, 5, kOut122, 1, kAttr122, 6, kTc122, 1},
-    {"", "DeformConv", 22, false, 3, 5, 1, 1, kIn123, 5, kOut123, 1, kAttr123, 6, kTc123, 1},
-    {"", "DepthToSpace", 1, false, 1, 1, 1, 1, kIn124, 1, kOut124, 1, kAttr124, 1, kTc124, 1},
-    {"", "DepthToSpace", 11, false, 1, 1, 1, 1, kIn125, 1, kOut125, 1, kAttr125, 2, kTc125, 1},
-    {"", "DepthToSpace", 13, false, 1, 1, 1, 1, kIn126, 1, kOut126, 1, kAttr126, 2, kTc126, 1},
-    {"", "DequantizeLinear", 10, false, 2, 3, 1, 1, kIn127, 3, kOut127, 1, nullptr, 0, kTc127, 1},
-    {"", "DequantizeLinear", 13, false, 2, 3, 1, 1, kIn128, 3, kOut128, 1, kAttr128, 1, kTc128, 1},
-    {"", "DequantizeLinear", 19, false, 2, 3, 1, 1, kIn129, 3, kOut129, 1, kAttr129, 1, kTc129, 2},
-    {"", "DequantizeLinear", 21, false, 2, 3, 1, 1, kIn130, 3, kOut130, 1, kAttr130, 2, kTc130, 2},
-    {"", "DequantizeLinear", 23, false, 2, 3, 1, 1, kIn131, 3, kOut131, 1, kAttr131, 3, kTc131, 3},
-    {"", "DequantizeLinear", 24, false, 2, 3, 1, 1, kIn132, 3, kOut132, 1, kAttr132, 3, kTc132, 3},
-    {"", "DequantizeLinear", 25, false, 2, 3, 1, 1, kIn133, 3, kOut133, 1, kAttr133, 3, kTc133, 3},
-    {"", "Det", 11, false, 1, 1, 1, 1, kIn134, 1, kOut134, 1, nullptr, 0, kTc134, 1},
-    {"", "Det", 22, false, 1, 1, 1, 1, kIn135, 1, kOut135, 1, nullptr, 0, kTc135, 1},
-    {"", "Div", 1, false, 2, 2, 1, 1, kIn136, 2, kOut136, 1, kAttr136, 3, kTc136, 1},
-    {"", "Div", 6, false, 2, 2, 1, 1, kIn137, 2, kOut137, 1, kAttr137, 2, kTc137, 1},
-    {"", "Div", 7, false, 2, 2, 1, 1, kIn138, 2, kOut138, 1, nullptr, 0, kTc138, 1},
-    {"", "Div", 13, false, 2, 2, 1, 1, kIn139, 2, kOut139, 1, nullptr, 0, kTc139, 1},
-    {"", "Div", 14, false, 2, 2, 1, 1, kIn140, 2, kOut140, 1, nullptr, 0, kTc140, 1},
-    {"", "Dropout", 1, false, 1, 1, 1, 2, kIn141, 1, kOut141, 2, kAttr141, 3, kTc141, 1},
-    {"", "Dropout", 6, false, 1, 1, 1, 2, kIn142, 1, kOut142, 2, kAttr142, 2, kTc142, 1},
-    {"", "Dropout", 7, false, 1, 1, 1, 2, kIn143, 1, kOut143, 2, kAttr143, 1, kTc143, 1},
-    {"", "Dropout", 10, false, 1, 1, 1, 2, kIn144, 1, kOut144, 2, kAttr144, 1, kTc144, 2},
-    {"", "Dropout", 12, false, 1, 3, 1, 2, kIn145, 3, kOut145, 2, kAttr145, 1, kTc145, 3},
-    {"", "Dropout", 13, false, 1, 3, 1, 2, kIn146, 3, kOut146, 2, kAttr146, 1, kTc146, 3},
-    {"", "Dropout", 22, false, 1, 3, 1, 2, kIn147, 3, kOut147, 2, kAttr147, 1, kTc147, 3},
-    {"", "DynamicQuantizeLinear", 11, false, 1, 1, 3, 3, kIn148, 1, kOut148, 3, nullptr, 0, kTc148, 2},
-    {"", "Einsum", 12, false, 1, 2147483647, 1, 1, kIn149, 1, kOut149, 1, kAttr149, 1, kTc149, 1},
-    {"", "Elu", 1, false, 1, 1, 1, 1, kIn150, 1, kOut150, 1, kAttr150, 2, kTc150, 1},
-    {"", "Elu", 6, false, 1, 1, 1, 1, kIn151, 1, kOut151, 1, kAttr151, 1, kTc151, 1},
-    {"", "Elu", 22, false, 1, 1, 1, 1, kIn152, 1, kOut152, 1, kAttr152, 1, kTc152, 1},
-    {"", "Equal", 1, false, 2, 2, 1, 1, kIn153, 2, kOut153, 1, kAttr153, 2, kTc153, 2},
-    {"", "Equal", 7, false, 2, 2, 1, 1, kIn154, 2, kOut154, 1, nullptr, 0, kTc154, 2},
-    {"", "Equal", 11, false, 2, 2, 1, 1, kIn155, 2, kOut155, 1, nullptr, 0, kTc155, 2},
-    {"", "Equal", 13, false, 2, 2, 1, 1, kIn156, 2, kOut156, 1, nullptr, 0, kTc156, 2},
-    {"", "Equal", 19, false, 2, 2, 1, 1, kIn157, 2, kOut157, 1, nullptr, 0, kTc157, 2},
-    {"", "Erf", 9, false, 1, 1, 1, 1, kIn158, 1, kOut158, 1, nullptr, 0, kTc158, 1},
-    {"", "Erf", 13, false, 1, 1, 1, 1, kIn159, 1, kOut159, 1, nullptr, 0, kTc159, 1},
-    {"", "Exp", 1, false, 1, 1, 1, 1, kIn160, 1, kOut160, 1, kAttr160, 1, kTc160, 1},
-    {"", "Exp", 6, false, 1, 1, 1, 1, kIn161, 1, kOut161, 1, nullptr, 0, kTc161, 1},
-    {"", "Exp", 13, false, 1, 1, 1, 1, kIn162, 1, kOut162, 1, nullptr, 0, kTc162, 1},
-    {"", "Expand", 8, false, 2, 2, 1, 1, kIn163, 2, kOut163, 1, nullptr, 0, kTc163, 1},
-    {"", "Expand", 13, false, 2, 2, 1, 1, kIn164, 2, kOut164, 1, nullptr, 0, kTc164, 1},
-    {"", "EyeLike", 9, false, 1, 1, 1, 1, kIn165, 1, kOut165, 1, kAttr165, 2, kTc165, 2},
-    {"", "EyeLike", 22, false, 1, 1, 1, 1, kIn166, 1, kOut166, 1, kAttr166, 2, kTc166, 2},
-    {"", "Flatten", 1, false, 1, 1, 1, 1, kIn167, 1, kOut167, 1, kAttr167, 1, kTc167, 1},
-    {"", "Flatten", 9, false, 1, 1, 1, 1, kIn168, 1, kOut168, 1, kAttr168, 1, kTc168, 1},
-    {"", "Flatten", 11, false, 1, 1, 1, 1, kIn169, 1, kOut169, 1, kAttr169, 1, kTc169, 1},
-    {"", "Flatten", 13, false, 1, 1, 1, 1, kIn170, 1, kOut170, 1, kAttr170, 1, kTc170, 1},
-    {"", "Flatten", 21, false, 1, 1, 1, 1, kIn171, 1, kOut171, 1, kAttr171, 1, kTc171, 1},
-    {"", "Flatten", 23, false, 1, 1, 1, 1, kIn172, 1, kOut172, 1, kAttr172, 1, kTc172, 1},
-    {"", "Flatten", 24, false, 1, 1, 1, 1, kIn173, 1, kOut173, 1, kAttr173, 1, kTc173, 1},
-    {"", "Flatten", 25, false, 1, 1, 1, 1, kIn174, 1, kOut174, 1, kAttr174, 1, kTc174, 1},
-    {"", "Floor", 1, false, 1, 1, 1, 1, kIn175, 1, kOut175, 1, kAttr175, 1, kTc175, 1},
-    {"", "Floor", 6, false, 1, 1, 1, 1, kIn176, 1, kOut176, 1, nullptr, 0, kTc176, 1},
-    {"", "Floor", 13, false, 1, 1, 1, 1, kIn177, 1, kOut177, 1, nullptr, 0, kTc177, 1},
-    {"", "GRU", 1, false, 3, 6, 2, 2, kIn178, 6, kOut178, 2, kAttr178, 7, kTc178, 2},
-    {"", "GRU", 3, false, 3, 6, 0, 2, kIn179, 6, kOut179, 2, kAttr179, 8, kTc179, 2},
-    {"", "GRU", 7, false, 3, 6, 0, 2, kIn180, 6, kOut180, 2, kAttr180, 7, kTc180, 2},
-    {"", "GRU", 14, false, 3, 6, 0, 2, kIn181, 6, kOut181, 2, kAttr181, 8, kTc181, 2},
-    {"", "GRU", 22, false, 3, 6, 0, 2, kIn182, 6, kOut182, 2, kAttr182, 8, kTc182, 2},
-    {"", "Gather", 1, false, 2, 2, 1, 1, kIn183, 2, kOut183, 1, kAttr183, 1, kTc183, 2},
-    {"", "Gather", 11, false, 2, 2, 1, 1, kIn184, 2, kOut184, 1, kAttr184, 1, kTc184, 2},
-    {"", "Gather", 13, false, 2, 2, 1, 1, kIn185, 2, kOut185, 1, kAttr185, 1, kTc185, 2},
-    {"", "GatherElements", 11, false, 2, 2, 1, 1, kIn186, 2, kOut186, 1, kAttr186, 1, kTc186, 2},
-    {"", "GatherElements", 13, false, 2, 2, 1, 1, kIn187, 2, kOut187, 1, kAttr187, 1, kTc187, 2},
-    {"", "GatherND", 11, false, 2, 2, 1, 1, kIn188, 2, kOut188, 1, nullptr, 0, kTc188, 1},
-    {"", "GatherND", 12, false, 2, 2, 1, 1, kIn189, 2, kOut189, 1, kAttr189, 1, kTc189, 1},
-    {"", "GatherND", 13, false, 2, 2, 1, 1, kIn190, 2, kOut190, 1, kAttr190, 1, kTc190, 1},
-    {"", "Gelu", 20, false, 1, 1, 1, 1, kIn191, 1, kOut191, 1, kAttr191, 1, kTc191, 1},
-    {"", "Gemm", 1, false, 3, 3, 1, 1, kIn192, 3, kOut192, 1, kAttr192, 5, kTc192, 1},
-    {"", "Gemm", 6, false, 3, 3, 1, 1, kIn193, 3, kOut193, 1, kAttr193, 5, kTc193, 1},
-    {"", "Gemm", 7, false, 3, 3, 1, 1, kIn194, 3, kOut194, 1, kAttr194, 4, kTc194, 1},
-    {"", "Gemm", 9, false, 3, 3, 1, 1, kIn195, 3, kOut195, 1, kAttr195, 4, kTc195, 1},
-    {"", "Gemm", 11, false, 2, 3, 1, 1, kIn196, 3, kOut196, 1, kAttr196, 4, kTc196, 1},
-    {"", "Gemm", 13, false, 2, 3, 1, 1, kIn197, 3, kOut197, 1, kAttr197, 4, kTc197, 1},
-    {"", "GlobalAveragePool", 1, false, 1, 1, 1, 1, kIn198, 1, kOut198, 1, nullptr, 0, kTc198, 1},
-    {"", "GlobalAveragePool", 22, false, 1, 1, 1, 1, kIn199, 1, kOut199, 1, nullptr, 0, kTc199, 1},
-    {"", "GlobalLpPool", 1, false, 1, 1, 1, 1, kIn200, 1, kOut200, 1, kAttr200, 1, kTc200, 1},
-    {"", "GlobalLpPool", 2, false, 1, 1, 1, 1, kIn201, 1, kOut201, 1, kAttr201, 1, kTc201, 1},
-    {"", "GlobalLpPool", 22, false, 1, 1, 1, 1, kIn202, 1, kOut202, 1, kAttr202, 1, kTc202, 1},
-    {"", "GlobalMaxPool", 1, false, 1, 1, 1, 1, kIn203, 1, kOut203, 1, nullptr, 0, kTc203, 1},
-    {"", "GlobalMaxPool", 22, false, 1, 1, 1, 1, kIn204, 1, kOut204, 1, nullptr, 0, kTc204, 1},
-    {"", "Greater", 1, false, 2, 2, 1, 1, kIn205, 2, kOut205, 1, kAttr205, 2, kTc205, 2},
-    {"", "Greater", 7, false, 2, 2, 1, 1, kIn206, 2, kOut206, 1, nullptr, 0, kTc206, 2},
-    {"", "Greater", 9, false, 2, 2, 1, 1, kIn207, 2, kOut207, 1, nullptr, 0, kTc207, 2},
-    {"", "Greater", 13, false, 2, 2, 1, 1, kIn208, 2, kOut208, 1, nullptr, 0, kTc208, 2},
-    {"", "GreaterOrEqual", 12, false, 2, 2, 1, 1, kIn209, 2, kOut209, 1, nullptr, 0, kTc209, 2},
-    {"", "GreaterOrEqual", 16, false, 2, 2, 1, 1, kIn210, 2, kOut210, 1, nullptr, 0, kTc210, 2},
-    {"", "GridSample", 16, false, 2, 2, 1, 1, kIn211, 2, kOut211, 1, kAttr211, 3, kTc211, 2},
-    {"", "GridSample", 20, false, 2, 2, 1, 1, kIn212, 2, kOut212, 1, kAttr212, 3, kTc212, 2},
-    {"", "GridSample", 22, false, 2, 2, 1, 1, kIn213, 2, kOut213, 1, kAttr213, 3, kTc213, 2},
-    {"", "GroupNormalization", 18, true, 3, 3, 1, 1, kIn214, 3, kOut214, 1, kAttr214, 2, kTc214, 1},
-    {"", "GroupNormalization", 21, false, 3, 3, 1, 1, kIn215, 3, kOut215, 1, kAttr215, 3, kTc215, 1},
-    {"", "HammingWindow", 17, false, 1, 1, 1, 1, kIn216, 1, kOut216, 1, kAttr216, 2, kTc216, 2},
-    {"", "HannWindow", 17, false, 1, 1, 1, 1, kIn217, 1, kOut217, 1, kAttr217, 2, kTc217, 2},
-    {"", "HardSigmoid", 1, false, 1, 1, 1, 1, kIn218, 1, kOut218, 1, kAttr218, 3, kTc218, 1},
-    {"", "HardSigmoid", 6, false, 1, 1, 1, 1, kIn219, 1, kOut219, 1, kAttr219, 2, kTc219, 1},
-    {"", "HardSigmoid", 22, false, 1, 1, 1, 1, kIn220, 1, kOut220, 1, kAttr220, 2, kTc220, 1},
-    {"", "HardSwish", 14, false, 1, 1, 1, 1, kIn221, 1, kOut221, 1, nullptr, 0, kTc221, 1},
-    {"", "HardSwish", 22, false, 1, 1, 1, 1, kIn222, 1, kOut222, 1, nullptr, 0, kTc222, 1},
-    {"", "Hardmax", 1, false, 1, 1, 1, 1, kIn223, 1, kOut223, 1, kAttr223, 1, kTc223, 1},
-    {"", "Hardmax", 11, false, 1, 1, 1, 1, kIn224, 1, kOut224, 1, kAttr224, 1, kTc224, 1},
-    {"", "Hardmax", 13, false, 1, 1, 1, 1, kIn225, 1, kOut225, 1, kAttr225, 1, kTc225, 1},
-    {"", "Identity", 1, false, 1, 1, 1, 1, kIn226, 1, kOut226, 1, nullptr, 0, kTc226, 1},
-    {"", "Identity", 13, false, 1, 1, 1, 1, kIn227, 1, kOut227, 1, nullptr, 0, kTc227, 1},
-    {"", "Identity", 14, false, 1, 1, 1, 1, kIn228, 1, kOut228, 1, nullptr, 0, kTc228, 1},
-    {"", "Identity", 16, false, 1, 1, 1, 1, kIn229, 1, kOut229, 1, nullptr, 0, kTc229, 1},
-    {"", "Identity", 19, false, 1, 1, 1, 1, kIn230, 1, kOut230, 1, nullptr, 0, kTc230, 1},
-    {"", "Identity", 21, false, 1, 1, 1, 1, kIn231, 1, kOut231, 1, nullptr, 0, kTc231, 1},
-    {"", "Identity", 23, false, 1, 1, 1, 1, kIn232, 1, kOut232, 1, nullptr, 0, kTc232, 1},
-    {"", "Identity", 24, false, 1, 1, 1, 1, kIn233, 1, kOut233, 1, nullptr, 0, kTc233, 1},
-    {"", "Identity", 25, false, 1, 1, 1, 1, kIn234, 1, kOut234, 1, nullptr, 0, kTc234, 1},
-    {"", "If", 1, false, 1, 1, 1, 2147483647, kIn235, 1, kOut235, 1, kAttr235, 2, kTc235, 2},
-    {"", "If", 11, false, 1, 1, 1, 2147483647, kIn236, 1, kOut236, 1, kAttr236, 2, kTc236, 2},
-    {"", "If", 13, false, 1, 1, 1, 2147483647, kIn237, 1, kOut237, 1, kAttr237, 2, kTc237, 2},
-    {"", "If", 16, false, 1, 1, 1, 2147483647, kIn238, 1, kOut238, 1, kAttr238, 2, kTc238, 2},
-    {"", "If", 19, false, 1, 1, 1, 2147483647, kIn239, 1, kOut239, 1, kAttr239, 2, kTc239, 2},
-    {"", "If", 21, false, 1, 1, 1, 2147483647, kIn240, 1, kOut240, 1, kAttr240, 2, kTc240, 2},
-    {"", "If", 23, false, 1, 1, 1, 2147483647, kIn241, 1, kOut241, 1, kAttr241, 2, kTc241, 2},
-    {"", "If", 24, false, 1, 1, 1, 2147483647, kIn242, 1, kOut242, 1, kAttr242, 2, kTc242, 2},
-    {"", "If", 25, false, 1, 1, 1, 2147483647, kIn243, 1, kOut243, 1, kAttr243, 2, kTc243, 2},
-    {"", "ImageDecoder", 20, false, 1, 1, 1, 1, kIn244, 1, kOut244, 1, kAttr244, 1, kTc244, 2},
-    {"", "InstanceNormalization", 1, false, 3, 3, 1, 1, kIn245, 3, kOut245, 1, kAttr245, 2, kTc245, 1},
-    {"", "InstanceNormalization", 6, false, 3, 3, 1, 1, kIn246, 3, kOut246, 1, kAttr246, 1, kTc246, 1},
-    {"", "InstanceNormalization", 22, false, 3, 3, 1, 1, kIn247, 3, kOut247, 1, kAttr247, 1, kTc247, 1},
-    {"", "IsInf", 10, false, 1, 1, 1, 1, kIn248, 1, kOut248, 1, kAttr248, 2, kTc248, 2},
-    {"", "IsInf", 20, false, 1, 1, 1, 1, kIn249, 1, kOut249, 1, kAttr249, 2, kTc249, 2},
-    {"", "IsNaN", 9, false, 1, 1, 1, 1, kIn250, 1, kOut250, 1, nullptr, 0, kTc250, 2},
-    {"", "IsNaN", 13, false, 1, 1, 1, 1, kIn251, 1, kOut251, 1, nullptr, 0, kTc251, 2},
-    {"", "IsNaN", 20, false, 1, 1, 1, 1, kIn252, 1, kOut252, 1, nullptr, 0, kTc252, 2},
-    {"", "LRN", 1, false, 1, 1, 1, 1, kIn253, 1, kOut253, 1, kAttr253, 4, kTc253, 1},
-    {"", "LRN", 13, false, 1, 1, 1, 1, kIn254, 1, kOut254, 1, kAttr254, 4, kTc254, 1},
-    {"", "LSTM", 1, false, 3, 8, 0, 3, kIn255, 8, kOut255, 3, kAttr255, 8, kTc255, 2},
-    {"", "LSTM", 7, false, 3, 8, 0, 3, kIn256, 8, kOut256, 3, kAttr256, 7, kTc256, 2},
-    {"", "LSTM", 14, false, 3, 8, 0, 3, kIn257, 8, kOut257, 3, kAttr257, 8, kTc257, 2},
-    {"", "LSTM", 22, false, 3, 8, 0, 3, kIn258, 8, kOut258, 3, kAttr258, 8, kTc258, 2},
-    {"", "LayerNormalization", 17, false, 2, 3, 1, 3, kIn259, 3, kOut259, 3, kAttr259, 3, kTc259, 2},
-    {"", "LeakyRelu", 1, false, 1, 1, 1, 1, kIn260, 1, kOut260, 1, kAttr260, 2, kTc260, 1},
-    {"", "LeakyRelu", 6, false, 1, 1, 1, 1, kIn261, 1, kOut261, 1, kAttr261, 1, kTc261, 1},
-    {"", "LeakyRelu", 16, false, 1, 1, 1, 1, kIn262, 1, kOut262, 1, kAttr262, 1, kTc262, 1},
-    {"", "Less", 1, false, 2, 2, 1, 1, kIn263, 2, kOut263, 1, kAttr263, 2, kTc263, 2},
-    {"", "Less", 7, false, 2, 2, 1, 1, kIn264, 2, kOut264, 1, nullptr, 0, kTc264, 2},
-    {"", "Less", 9, false, 2, 2, 1, 1, kIn265, 2, kOut265, 1, nullptr, 0, kTc265, 2},
-    {"", "Less", 13, false, 2, 2, 1, 1, kIn266, 2, kOut266, 1, nullptr, 0, kTc266, 2},
-    {"", "LessOrEqual", 12, false, 2, 2, 1, 1, kIn267, 2, kOut267, 1, nullptr, 0, kTc267, 2},
-    {"", "LessOrEqual", 16, false, 2, 2, 1, 1, kIn268, 2, kOut268, 1, nullptr, 0, kTc268, 2},
-    {"", "LinearAttention", 27, false, 3, 6, 2, 2, kIn269, 6, kOut269, 2, kAttr269, 5, kTc269, 2},
-    {"", "Log", 1, false, 1, 1, 1, 1, kIn270, 1, kOut270, 1, kAttr270, 1, kTc270, 1},
-    {"", "Log", 6, false, 1, 1, 1, 1, kIn271, 1, kOut271, 1, nullptr, 0, kTc271, 1},
-    {"", "Log", 13, false, 1, 1, 1, 1, kIn272, 1, kOut272, 1, nullptr, 0, kTc272, 1},
-    {"", "LogSoftmax", 1, false, 1, 1, 1, 1, kIn273, 1, kOut273, 1, kAttr273, 1, kTc273, 1},
-    {"", "LogSoftmax", 11, false, 1, 1, 1, 1, kIn274, 1, kOut274, 1, kAttr274, 1, kTc274, 1},
-    {"", "LogSoftmax", 13, false, 1, 1, 1, 1, kIn275, 1, kOut275, 1, kAttr275, 1, kTc275, 1},
-    {"", "Loop", 1, false, 3, 2147483647, 1, 2147483647, kIn276, 3, kOut276, 1, kAttr276, 1, kTc276, 3},
-    {"", "Loop", 11, false, 2, 2147483647, 1, 2147483647, kIn277, 3, kOut277, 1, kAttr277, 1, kTc277, 3},
-    {"", "Loop", 13, false, 2, 2147483647, 1, 2147483647, kIn278, 3, kOut278, 1, kAttr278, 1, kTc278, 3},
-    {"", "Loop", 16, false, 2, 2147483647, 1, 2147483647, kIn279, 3, kOut279, 1, kAttr279, 1, kTc279, 3},
-    {"", "Loop", 19, false, 2, 2147483647, 1, 2147483647, kIn280, 3, kOut280, 1, kAttr280, 1, kTc280, 3},
-    {"", "Loop", 21, false, 2, 2147483647, 1, 2147483647, kIn281, 3, kOut281, 1, kAttr281, 1, kTc281, 3},
-    {"", "Loop", 23, false, 2, 2147483647, 1, 2147483647, kIn282, 3, kOut282, 1, kAttr282, 1, kTc282, 3},
-    {"", "Loop", 24, false, 2, 2147483647, 1, 2147483647, kIn283, 3, kOut283, 1, kAttr283, 1, kTc283, 3},
-    {"", "Loop", 25, false, 2, 2147483647, 1, 2147483647, kIn284, 3, kOut284, 1, kAttr284, 1, kTc284, 3},
-    {"", "LpNormalization", 1, false, 1, 1, 1, 1, kIn285, 1, kOut285, 1, kAttr285, 2, kTc285, 1},
-    {"", "LpNormalization", 22, false, 1, 1, 1, 1, kIn286, 1, kOut286, 1, kAttr286, 2, kTc286, 1},
-    {"", "LpPool", 1, false, 1, 1, 1, 1, kIn287, 1, kOut287, 1, kAttr287, 5, kTc287, 1},
-    {"", "LpPool", 2, false, 1, 1, 1, 1, kIn288, 1, kOut288, 1, kAttr288, 5, kTc288, 1},
-    {"", "LpPool", 11, false, 1, 1, 1, 1, kIn289, 1, kOut289, 1, kAttr289, 5, kTc289, 1},
-    {"", "LpPool", 18, false, 1, 1, 1, 1, kIn290, 1, kOut290, 1, kAttr290, 7, kTc290, 1},
-    {"", "LpPool", 22, false, 1, 1, 1, 1, kIn291, 1, kOut291, 1, kAttr291, 7, kTc291, 1},
-    {"", "MatMul", 1, false, 2, 2, 1, 1, kIn292, 2, kOut292, 1, nullptr, 0, kTc292, 1},
-    {"", "MatMul", 9, false, 2, 2, 1, 1, kIn293, 2, kOut293, 1, nullptr, 0, kTc293, 1},
-    {"", "MatMul", 13, false, 2, 2, 1, 1, kIn294, 2, kOut294, 1, nullptr, 0, kTc294, 1},
-    {"", "MatMulInteger", 10, false, 2, 4, 1, 1, kIn295, 4, kOut295, 1, nullptr, 0, kTc295, 3},
-    {"", "Max", 1, false, 1, 2147483647, 1, 1, kIn296, 1, kOut296, 1, kAttr296, 1, kTc296, 1},
-    {"", "Max", 6, false, 1, 2147483647, 1, 1, kIn297, 1, kOut297, 1, nullptr, 0, kTc297, 1},
-    {"", "Max", 8, false, 1, 2147483647, 1, 1, kIn298, 1, kOut298, 1, nullptr, 0, kTc298, 1},
-    {"", "Max", 12, false, 1, 2147483647, 1, 1, kIn299, 1, kOut299, 1, nullptr, 0, kTc299, 1},
-    {"", "Max", 13, false, 1, 2147483647, 1, 1, kIn300, 1, kOut300, 1, nullptr, 0, kTc300, 1},
-    {"", "MaxPool", 1, false, 1, 1, 1, 1, kIn301, 1, kOut301, 1, kAttr301, 4, kTc301, 1},
-    {"", "MaxPool", 8, false, 1, 1, 1, 2, kIn302, 1, kOut302, 2, kAttr302, 5, kTc302, 2},
-    {"", "MaxPool", 10, false, 1, 1, 1, 2, kIn303, 1, kOut303, 2, kAttr303, 7, kTc303, 2},
-    {"", "MaxPool", 11, false, 1, 1, 1, 2, kIn304, 1, kOut304, 2, kAttr304, 7, kTc304, 2},
-    {"", "MaxPool", 12, false, 1, 1, 1, 2, kIn305, 1, kOut305, 2, kAttr305, 7, kTc305, 2},
-    {"", "MaxPool", 22, false, 1, 1, 1, 2, kIn306, 1, kOut306, 2, kAttr306, 7, kTc306, 2},
-    {"", "MaxRoiPool", 1, false, 2, 2, 1, 1, kIn307, 2, kOut307, 1, kAttr307, 2, kTc307, 1},
-    {"", "MaxRoiPool", 22, false, 2, 2, 1, 1, kIn308, 2, kOut308, 1, kAttr308, 2, kTc308, 1},
-    {"", "MaxUnpool", 9, false, 2, 3, 1, 1, kIn309, 3, kOut309, 1, kAttr309, 3, kTc309, 2},
-    {"", "MaxUnpool", 11, false, 2, 3, 1, 1, kIn310, 3, kOut310, 1, kAttr310, 3, kTc310, 2},
-    {"", "MaxUnpool", 22, false, 2, 3, 1, 1, kIn311, 3, kOut311, 1, kAttr311, 3, kTc311, 2},
-    {"", "Mean", 1, false, 1, 2147483647, 1, 1, kIn312, 1, kOut312, 1, kAttr312, 1, kTc312, 1},
-    {"", "Mean", 6, false, 1, 2147483647, 1, 1, kIn313, 1, kOut313, 1, nullptr, 0, kTc313, 1},
-    {"", "Mean", 8, false, 1, 2147483647, 1, 1, kIn314, 1, kOut314, 1, nullptr, 0, kTc314, 1},
-    {"", "Mean", 13, false, 1, 2147483647, 1, 1, kIn315, 1, kOut315, 1, nullptr, 0, kTc315, 1},
-    {"", "MeanVarianceNormalization", 9, false, 1, 1, 1, 1, kIn316, 1, kOut316, 1, kAttr316, 1, kTc316, 1},
-    {"", "MeanVarianceNormalization", 13, false, 1, 1, 1, 1, kIn317, 1, kOut317, 1, kAttr317, 1, kTc317, 1},
-    {"", "MelWeightMatrix", 17, false, 5, 5, 1, 1, kIn318, 5, kOut318, 1, kAttr318, 1, kTc318, 3},
-    {"", "Min", 1, false, 1, 2147483647, 1, 1, kIn319, 1, kOut319, 1, kAttr319, 1, kTc319, 1},
-    {"", "Min", 6, false, 1, 2147483647, 1, 1, kIn320, 1, kOut320, 1, nullptr, 0, kTc320, 1},
-    {"", "Min", 8, false, 1, 2147483647, 1, 1, kIn321, 1, kOut321, 1, nullptr, 0, kTc321, 1},
-    {"", "Min", 12, false, 1, 2147483647, 1, 1, kIn322, 1, kOut322, 1, nullptr, 0, kTc322, 1},
-    {"", "Min", 13, false, 1, 2147483647, 1, 1, kIn323, 1, kOut323, 1, nullptr, 0, kTc323, 1},
-    {"", "Mish", 18, false, 1, 1, 1, 1, kIn324, 1, kOut324, 1, nullptr, 0, kTc324, 1},
-    {"", "Mish", 22, false, 1, 1, 1, 1, kIn325, 1, kOut325, 1, nullptr, 0, kTc325, 1},
-    {"", "Mod", 10, false, 2, 2, 1, 1, kIn326, 2, kOut326, 1, kAttr326, 1, kTc326, 1},
-    {"", "Mod", 13, false, 2, 2, 1, 1, kIn327, 2, kOut327, 1, kAttr327, 1, kTc327, 1},
-    {"", "Mul", 1, false, 2, 2, 1, 1, kIn328, 2, kOut328, 1, kAttr328, 3, kTc328, 1},
-    {"", "Mul", 6, false, 2, 2, 1, 1, kIn329, 2, kOut329, 1, kAttr329, 2, kTc329, 1},
-    {"", "Mul", 7, false, 2, 2, 1, 1, kIn330, 2, kOut330, 1, nullptr, 0, kTc330, 1},
-    {"", "Mul", 13, false, 2, 2, 1, 1, kIn331, 2, kOut331, 1, nullptr, 0, kTc331, 1},
-    {"", "Mul", 14, false, 2, 2, 1, 1, kIn332, 2, kOut332, 1, nullptr, 0, kTc332, 1},
-    {"", "Multinomial", 7, false, 1, 1, 1, 1, kIn333, 1, kOut333, 1, kAttr333, 3, kTc333, 2},
-    {"", "Multinomial", 22, false, 1, 1, 1, 1, kIn334, 1, kOut334, 1, kAttr334, 3, kTc334, 2},
-    {"", "Neg", 1, false, 1, 1, 1, 1, kIn335, 1, kOut335, 1, kAttr335, 1, kTc335, 1},
-    {"", "Neg", 6, false, 1, 1, 1, 1, kIn336, 1, kOut336, 1, nullptr, 0, kTc336, 1},
-    {"", "Neg", 13, false, 1, 1, 1, 1, kIn337, 1, kOut337, 1, nullptr, 0, kTc337, 1},
-    {"", "NegativeLogLikelihoodLoss", 12, false, 2, 3, 1, 1, kIn338, 3, kOut338, 1, kAttr338, 2, kTc338, 2},
-    {"", "NegativeLogLikelihoodLoss", 13, false, 2, 3, 1, 1, kIn339, 3, kOut339, 1, kAttr339, 2, kTc339, 2},
-    {"", "NegativeLogLikelihoodLoss", 22, false, 2, 3, 1, 1, kIn340, 3, kOut340, 1, kAttr340, 2, kTc340, 2},
-    {"", "NonMaxSuppression", 10, false, 2, 5, 1, 1, kIn341, 5, kOut341, 1, kAttr341, 1, nullptr, 0},
-    {"", "NonMaxSuppression", 11, false, 2, 5, 1, 1, kIn342, 5, kOut342, 1, kAttr342, 1, nullptr, 0},
-    {"", "NonZero", 9, false, 1, 1, 1, 1, kIn343, 1, kOut343, 1, nullptr, 0, kTc343, 1},
-    {"", "NonZero", 13, false, 1, 1, 1, 1, kIn344, 1, kOut344, 1, nullptr, 0, kTc344, 1},
-    {"", "Not", 1, false, 1, 1, 1, 1, kIn345, 1, kOut345, 1, nullptr, 0, kTc345, 1},
-    {"", "OneHot", 9, false, 3, 3, 1, 1, kIn346, 3, kOut346, 1, kAttr346, 1, kTc346, 3},
-    {"", "OneHot", 11, false, 3, 3, 1, 1, kIn347, 3, kOut347, 1, kAttr347, 1, kTc347, 3},
-    {"", "Optional", 15, false, 0, 1, 1, 1, kIn348, 1, kOut348, 1, kAttr348, 1, kTc348, 2},
-    {"", "OptionalGetElement", 15, false, 1, 1, 1, 1, kIn349, 1, kOut349, 1, nullptr, 0, kTc349, 2},
-    {"", "OptionalGetElement", 18, false, 1, 1, 1, 1, kIn350, 1, kOut350, 1, nullptr, 0, kTc350, 2},
-    {"", "OptionalHasElement", 15, false, 1, 1, 1, 1, kIn351, 1, kOut351, 1, nullptr, 0, kTc351, 2},
-    {"", "OptionalHasElement", 18, false, 0, 1, 1, 1, kIn352, 1, kOut352, 1, nullptr, 0, kTc352, 2},
-    {"", "Or", 1, false, 2, 2, 1, 1, kIn353, 2, kOut353, 1, kAttr353, 2, kTc353, 2},
-    {"", "Or", 7, false, 2, 2, 1, 1, kIn354, 2, kOut354, 1, nullptr, 0, kTc354, 2},
-    {"", "PRelu", 1, false, 2, 2, 1, 1, kIn355, 2, kOut355, 1, kAttr355, 1, kTc355, 1},
-    {"", "PRelu", 6, false, 2, 2, 1, 1, kIn356, 2, kOut356, 1, nullptr, 0, kTc356, 1},
-    {"", "PRelu", 7, false, 2, 2, 1, 1, kIn357, 2, kOut357, 1, nullptr, 0, kTc357, 1},
-    {"", "PRelu", 9, false, 2, 2, 1, 1, kIn358, 2, kOut358, 1, nullptr, 0, kTc358, 1},
-    {"", "PRelu", 16, false, 2, 2, 1, 1, kIn359, 2, kOut359, 1, nullptr, 0, kTc359, 1},
-    {"", "Pad", 1, false, 1, 1, 1, 1, kIn360, 1, kOut360, 1, kAttr360, 3, kTc360, 1},
-    {"", "Pad", 2, false, 1, 1, 1, 1, kIn361, 1, kOut361, 1, kAttr361, 3, kTc361, 1},
-    {"", "Pad", 11, false, 2, 3, 1, 1, kIn362, 3, kOut362, 1, kAttr362, 1, kTc362, 1},
-    {"", "Pad", 13, false, 2, 3, 1, 1, kIn363, 3, kOut363, 1, kAttr363, 1, kTc363, 1},
-    {"", "Pad", 18, false, 2, 4, 1, 1, kIn364, 4, kOut364, 1, kAttr364, 1, kTc364, 2},
-    {"", "Pad", 19, false, 2, 4, 1, 1, kIn365, 4, kOut365, 1, kAttr365, 1, kTc365, 2},
-    {"", "Pad", 21, false, 2, 4, 1, 1, kIn366, 4, kOut366, 1, kAttr366, 1, kTc366, 2},
-    {"", "Pad", 23, false, 2, 4, 1, 1, kIn367, 4, kOut367, 1, kAttr367, 1, kTc367, 2},
-    {"", "Pad", 24, false, 2, 4, 1, 1, kIn368, 4, kOut368, 1, kAttr368, 1, kTc368, 2},
-    {"", "Pad", 25, false, 2, 4, 1, 1, kIn369, 4, kOut369, 1, kAttr369, 1, kTc369, 2},
-    {"", "Pow", 1, false, 2, 2, 1, 1, kIn370, 2, kOut370, 1, kAttr370, 2, kTc370, 1},
-    {"", "Pow", 7, false, 2, 2, 1, 1, kIn371, 2, kOut371, 1, nullptr, 0, kTc371, 1},
-    {"", "Pow", 12, false, 2, 2, 1, 1, kIn372, 2, kOut372, 1, nullptr, 0, kTc372, 2},
-    {"", "Pow", 13, false, 2, 2, 1, 1, kIn373, 2, kOut373, 1, nullptr, 0, kTc373, 2},
-    {"", "Pow", 15, false, 2, 2, 1, 1, kIn374, 2, kOut374, 1, nullptr, 0, kTc374, 2},
-    {"", "QLinearConv", 10, false, 8, 9, 1, 1, kIn375, 9, kOut375, 1, kAttr375, 6, kTc375, 4},
-    {"", "QLinearMatMul", 10, false, 8, 8, 1, 1, kIn376, 8, kOut376, 1, nullptr, 0, kTc376, 3},
-    {"", "QLinearMatMul", 21, false, 8, 8, 1, 1, kIn377, 8, kOut377, 1, nullptr, 0, kTc377, 4},
-    {"", "QuantizeLinear", 10, false, 2, 3, 1, 1, kIn378, 3, kOut378, 1, nullptr, 0, kTc378, 2},
-    {"", "QuantizeLinear", 13, false, 2, 3, 1, 1, kIn379, 3, kOut379, 1, kAttr379, 1, kTc379, 2},
-    {"", "QuantizeLinear", 19, false, 2, 3, 1, 1, kIn380, 3, kOut380, 1, kAttr380, 2, kTc380, 2},
-    {"", "QuantizeLinear", 21, false, 2, 3, 1, 1, kIn381, 3, kOut381, 1, kAttr381, 4, kTc381, 2},
-    {"", "QuantizeLinear", 23, false, 2, 3, 1, 1, kIn382, 3, kOut382, 1, kAttr382, 5, kTc382, 3},
-    {"", "QuantizeLinear", 24, false, 2, 3, 1, 1, kIn383, 3, kOut383, 1, kAttr383, 5, kTc383, 3},
-    {"", "QuantizeLinear", 25, false, 2, 3, 1, 1, kIn384, 3, kOut384, 1, kAttr384, 5, kTc384, 3},
-    {"", "RMSNormalization", 23, false, 2, 2, 1, 1, kIn385, 2, kOut385, 1, kAttr385, 3, kTc385, 2},
-    {"", "RNN", 1, false, 3, 6, 0, 2, kIn386, 6, kOut386, 2, kAttr386, 7, kTc386, 2},
-    {"", "RNN", 7, false, 3, 6, 0, 2, kIn387, 6, kOut387, 2, kAttr387, 6, kTc387, 2},
-    {"", "RNN", 14, false, 3, 6, 0, 2, kIn388, 6, kOut388, 2, kAttr388, 7, kTc388, 2},
-    {"", "RNN", 22, false, 3, 6, 0, 2, kIn389, 6, kOut389, 2, kAttr389, 7, kTc389, 2},
-    {"", "RandomNormal", 1, false, 0, 0, 1, 1, nullptr, 0, kOut390, 1, kAttr390, 5, kTc390, 1},
-    {"", "RandomNormal", 22, false, 0, 0, 1, 1, nullptr, 0, kOut391, 1, kAttr391, 5, kTc391, 1},
-    {"", "RandomNormalLike", 1, false, 1, 1, 1, 1, kIn392, 1, kOut392, 1, kAttr392, 4, kTc392, 2},
-    {"", "RandomNormalLike", 22, false, 1, 1, 1, 1, kIn393, 1, kOut393, 1, kAttr393, 4, kTc393, 2},
-    {"", "RandomUniform", 1, false, 0, 0, 1, 1, nullptr, 0, kOut394, 1, kAttr394, 5, kTc394, 1},
-    {"", "RandomUniform", 22, false, 0, 0, 1, 1, nullptr, 0, kOut395, 1, kAttr395, 5, kTc395, 1},
-    {"", "RandomUniformLike", 1, false, 1, 1, 1, 1, kIn396, 1, kOut396, 1, kAttr396, 4, kTc396, 2},
-    {"", "RandomUniformLike", 22, false, 1, 1, 1, 1, kIn397, 1, kOut397, 1, kAttr397, 4, kTc397, 2},
-    {"", "Range", 11, false, 3, 3, 1, 1, kIn398, 3, kOut398, 1, nullptr, 0, kTc398, 1},
-    {"", "Range", 27, false, 3, 3, 1, 1, kIn399, 3, kOut399, 1, kAttr399, 1, kTc399, 1},
-    {"", "Reciprocal", 1, false, 1, 1, 1, 1, kIn400, 1, kOut400, 1, kAttr400, 1, kTc400, 1},
-    {"", "Reciprocal", 6, false, 1, 1, 1, 1, kIn401, 1, kOut401, 1, nullptr, 0, kTc401, 1},
-    {"", "Reciprocal", 13, false, 1, 1, 1, 1, kIn402, 1, kOut402, 1, nullptr, 0, kTc402, 1},
-    {"", "ReduceL1", 1, false, 1, 1, 1, 1, kIn403, 1, kOut403, 1, kAttr403, 2, kTc403, 1},
-    {"", "ReduceL1", 11, false, 1, 1, 1, 1, kIn404, 1, kOut404, 1, kAttr404, 2, kTc404, 1},
-    {"", "ReduceL1", 13, false, 1, 1, 1, 1, kIn405, 1, kOut405, 1, kAttr405, 2, kTc405, 1},
-    {"", "ReduceL1", 18, false, 1, 2, 1, 1, kIn406, 2, kOut406, 1, kAttr406, 2, kTc406, 1},
-    {"", "ReduceL2", 1, false, 1, 1, 1, 1, kIn407, 1, kOut407, 1, kAttr407, 2, kTc407, 1},
-    {"", "ReduceL2", 11, false, 1, 1, 1, 1, kIn408, 1, kOut408, 1, kAttr408, 2, kTc408, 1},
-    {"", "ReduceL2", 13, false, 1, 1, 1, 1, kIn409, 1, kOut409, 1, kAttr409, 2, kTc409, 1},
-    {"", "ReduceL2", 18, false, 1, 2, 1, 1, kIn410, 2, kOut410, 1, kAttr410, 2, kTc410, 1},
-    {"", "ReduceLogSum", 1, false, 1, 1, 1, 1, kIn411, 1, kOut411, 1, kAttr411, 2, kTc411, 1},
-    {"", "ReduceLogSum", 11, false, 1, 1, 1, 1, kIn412, 1, kOut412, 1, kAttr412, 2, kTc412, 1},
-    {"", "ReduceLogSum", 13, false, 1, 1, 1, 1, kIn413, 1, kOut413, 1, kAttr413, 2, kTc413, 1},
-    {"", "ReduceLogSum", 18, false, 1, 2, 1, 1, kIn414, 2, kOut414, 1, kAttr414, 2, kTc414, 1},
-    {"", "ReduceLogSumExp", 1, false, 1, 1, 1, 1, kIn415, 1, kOut415, 1, kAttr415, 2, kTc415, 1},
-    {"", "ReduceLogSumExp", 11, false, 1, 1, 1, 1, kIn416, 1, kOut416, 1, kAttr416, 2, kTc416, 1},
-    {"", "ReduceLogSumExp", 13, false, 1, 1, 1, 1, kIn417, 1, kOut417, 1, kAttr417, 2, kTc417, 1},
-    {"", "ReduceLogSumExp", 18, false, 1, 2, 1, 1, kIn418, 2, kOut418, 1, kAttr418, 2, kTc418, 1},
-    {"", "ReduceMax", 1, false, 1, 1, 1, 1, kIn419, 1, kOut419, 1, kAttr419, 2, kTc419, 1},
-    {"", "ReduceMax", 11, false, 1, 1, 1, 1, kIn420, 1, kOut420, 1, kAttr420, 2, kTc420, 1},
-    {"", "ReduceMax", 12, false, 1, 1, 1, 1, kIn421, 1, kOut421, 1, kAttr421, 2, kTc421, 1},
-    {"", "ReduceMax", 13, false, 1, 1, 1, 1, kIn422, 1, kOut422, 1, kAttr422, 2, kTc422, 1},
-    {"", "ReduceMax", 18, false, 1, 2, 1, 1, kIn423, 2, kOut423, 1, kAttr423, 2, kTc423, 1},
-    {"", "ReduceMax", 20, false, 1, 2, 1, 1, kIn424, 2, kOut424, 1, kAttr424, 2, kTc424, 1},
-    {"", "ReduceMean", 1, false, 1, 1, 1, 1, kIn425, 1, kOut425, 1, kAttr425, 2, kTc425, 1},
-    {"", "ReduceMean", 11, false, 1, 1, 1, 1, kIn426, 1, kOut426, 1, kAttr426, 2, kTc426, 1},
-    {"", "ReduceMean", 13, false, 1, 1, 1, 1, kIn427, 1, kOut427, 1, kAttr427, 2, kTc427, 1},
-    {"", "ReduceMean", 18, false, 1, 2, 1, 1, kIn428, 2, kOut428, 1, kAttr428, 2, kTc428, 1},
-    {"", "ReduceMin", 1, false, 1, 1, 1, 1, kIn429, 1, kOut429, 1, kAttr429, 2, kTc429, 1},
-    {"", "ReduceMin", 11, false, 1, 1, 1, 1, kIn430, 1, kOut430, 1, kAttr430, 2, kTc430, 1},
-    {"", "ReduceMin", 12, false, 1, 1, 1, 1, kIn431, 1, kOut431, 1, kAttr431, 2, kTc431, 1},
-    {"", "ReduceMin", 13, false, 1, 1, 1, 1, kIn432, 1, kOut432, 1, kAttr432, 2, kTc432, 1},
-    {"", "ReduceMin", 18, false, 1, 2, 1, 1, kIn433, 2, kOut433, 1, kAttr433, 2, kTc433, 1},
-    {"", "ReduceMin", 20, false, 1, 2, 1, 1, kIn434, 2, kOut434, 1, kAttr434, 2, kTc434, 1},
-    {"", "ReduceProd", 1, false, 1, 1, 1, 1, kIn435, 1, kOut435, 1, kAttr435, 2, kTc435, 1},
-    {"", "ReduceProd", 11, false, 1, 1, 1, 1, kIn436, 1, kOut436, 1, kAttr436, 2, kTc436, 1},
-    {"", "ReduceProd", 13, false, 1, 1, 1, 1, kIn437, 1, kOut437, 1, kAttr437, 2, kTc437, 1},
-    {"", "ReduceProd", 18, false, 1, 2, 1, 1, kIn438, 2, kOut438, 1, kAttr438, 2, kTc438, 1},
-    {"", "ReduceSum", 1, false, 1, 1, 1, 1, kIn439, 1, kOut439, 1, kAttr439, 2, kTc439, 1},
-    {"", "ReduceSum", 11, false, 1, 1, 1, 1, kIn440, 1, kOut440, 1, kAttr440, 2, kTc440, 1},
-    {"", "ReduceSum", 13, false, 1, 2, 1, 1, kIn441, 2, kOut441, 1, kAttr441, 2, kTc441, 1},
-    {"", "ReduceSumSquare", 1, false, 1, 1, 1, 1, kIn442, 1, kOut442, 1, kAttr442, 2, kTc442, 1},
-    {"", "ReduceSumSquare", 11, false, 1, 1, 1, 1, kIn443, 1, kOut443, 1, kAttr443, 2, kTc443, 1},
-    {"", "ReduceSumSquare", 13, false, 1, 1, 1, 1, kIn444, 1, kOut444, 1, kAttr444, 2, kTc444, 1},
-    {"", "ReduceSumSquare", 18, false, 1, 2, 1, 1, kIn445, 2, kOut445, 1, kAttr445, 2, kTc445, 1},
-    {"", "RegexFullMatch", 20, false, 1, 1, 1, 1, kIn446, 1, kOut446, 1, kAttr446, 1, kTc446, 2},
-    {"", "Relu", 1, false, 1, 1, 1, 1, kIn447, 1, kOut447, 1, kAttr447, 1, kTc447, 1},
-    {"", "Relu", 6, false, 1, 1, 1, 1, kIn448, 1, kOut448, 1, nullptr, 0, kTc448, 1},
-    {"", "Relu", 13, false, 1, 1, 1, 1, kIn449, 1, kOut449, 1, nullptr, 0, kTc449, 1},
-    {"", "Relu", 14, false, 1, 1, 1, 1, kIn450, 1, kOut450, 1, nullptr, 0, kTc450, 1},
-    {"", "Reshape", 1, false, 1, 1, 1, 1, kIn451, 1, kOut451, 1, kAttr451, 2, kTc451, 1},
-    {"", "Reshape", 5, false, 2, 2, 1, 1, kIn452, 2, kOut452, 1, nullptr, 0, kTc452, 1},
-    {"", "Reshape", 13, false, 2, 2, 1, 1, kIn453, 2, kOut453, 1, nullptr, 0, kTc453, 1},
-    {"", "Reshape", 14, false, 2, 2, 1, 1, kIn454, 2, kOut454, 1, kAttr454, 1, kTc454, 1},
-    {"", "Reshape", 19, false, 2, 2, 1, 1, kIn455, 2, kOut455, 1, kAttr455, 1, kTc455, 1},
-    {"", "Reshape", 21, false, 2, 2, 1, 1, kIn456, 2, kOut456, 1, kAttr456, 1, kTc456, 1},
-    {"", "Reshape", 23, false, 2, 2, 1, 1, kIn457, 2, kOut457, 1, kAttr457, 1, kTc457, 1},
-    {"", "Reshape", 24, false, 2, 2, 1, 1, kIn458, 2, kOut458, 1, kAttr458, 1, kTc458, 1},
-    {"", "Reshape", 25, false, 2, 2, 1, 1, kIn459, 2, kOut459, 1, kAttr459, 1, kTc459, 1},
-    {"", "Resize", 10, false, 2, 2, 1, 1, kIn460, 2, kOut460, 1, kAttr460, 1, kTc460, 1},
-    {"", "Resize", 11, false, 3, 4, 1, 1, kIn461, 4, kOut461, 1, kAttr461, 6, kTc461, 2},
-    {"", "Resize", 13, false, 1, 4, 1, 1, kIn462, 4, kOut462, 1, kAttr462, 6, kTc462, 2},
-    {"", "Resize", 18, false, 1, 4, 1, 1, kIn463, 4, kOut463, 1, kAttr463, 9, kTc463, 2},
-    {"", "Resize", 19, false, 1, 4, 1, 1, kIn464, 4, kOut464, 1, kAttr464, 9, kTc464, 2},
-    {"", "ReverseSequence", 10, false, 2, 2, 1, 1, kIn465, 2, kOut465, 1, kAttr465, 2, kTc465, 1},
-    {"", "RoiAlign", 10, false, 3, 3, 1, 1, kIn466, 3, kOut466, 1, kAttr466, 5, kTc466, 2},
-    {"", "RoiAlign", 16, false, 3, 3, 1, 1, kIn467, 3, kOut467, 1, kAttr467, 6, kTc467, 2},
-    {"", "RoiAlign", 22, false, 3, 3, 1, 1, kIn468, 3, kOut468, 1, kAttr468, 6, kTc468, 2},
-    {"", "RotaryEmbedding", 23, false, 3, 4, 1, 1, kIn469, 4, kOut469, 1, kAttr469, 3, kTc469, 2},
-    {"", "Round", 11, false, 1, 1, 1, 1, kIn470, 1, kOut470, 1, nullptr, 0, kTc470, 1},
-    {"", "Round", 22, false, 1, 1, 1, 1, kIn471, 1, kOut471, 1, nullptr, 0, kTc471, 1},
-    {"", "STFT", 17, false, 2, 4, 1, 1, kIn472, 4, kOut472, 1, kAttr472, 1, kTc472, 2},
-    {"", "Scan", 8, false, 2, 2147483647, 1, 2147483647, kIn473, 2, kOut473, 1, kAttr473, 3, kTc473, 2},
-    {"", "Scan", 9, false, 1, 2147483647, 1, 2147483647, kIn474, 1, kOut474, 1, kAttr474, 6, kTc474, 1},
-    {"", "Scan", 11, false, 1, 2147483647, 1, 2147483647, kIn475, 1, kOut475, 1, kAttr475, 6, kTc475, 1},
-    {"", "Scan", 16, false, 1, 2147483647, 1, 2147483647, kIn476, 1, kOut476, 1, kAttr476, 6, kTc476, 1},
-    {"", "Scan", 19, false, 1, 2147483647, 1, 2147483647, kIn477, 1, kOut477, 1, kAttr477, 6, kTc477, 1},
-    {"", "Scan", 21, false, 1, 2147483647, 1, 2147483647, kIn478, 1, kOut478, 1, kAttr478, 6, kTc478, 1},
-    {"", "Scan", 23, false, 1, 2147483647, 1, 2147483647, kIn479, 1, kOut479, 1, kAttr479, 6, kTc479, 1},
-    {"", "Scan", 24, false, 1, 2147483647, 1, 2147483647, kIn480, 1, kOut480, 1, kAttr480, 6, kTc480, 1},
-    {"", "Scan", 25, false, 1, 2147483647, 1, 2147483647, kIn481, 1, kOut481, 1, kAttr481, 6, kTc481, 1},
-    {"", "Scatter", 9, false, 3, 3, 1, 1, kIn482, 3, kOut482, 1, kAttr482, 1, kTc482, 2},
-    {"", "Scatter", 11, true, 3, 3, 1, 1, kIn483, 3, kOut483, 1, kAttr483, 1, kTc483, 2},
-    {"", "ScatterElements", 11, false, 3, 3, 1, 1, kIn484, 3, kOut484, 1, kAttr484, 1, kTc484, 2},
-    {"", "ScatterElements", 13, false, 3, 3, 1, 1, kIn485, 3, kOut485, 1, kAttr485, 1, kTc485, 2},
-    {"", "ScatterElements", 16, false, 3, 3, 1, 1, kIn486, 3, kOut486, 1, kAttr486, 2, kTc486, 2},
-    {"", "ScatterElements", 18, false, 3, 3, 1, 1, kIn487, 3, kOut487, 1, kAttr487, 2, kTc487, 2},
-    {"", "ScatterND", 11, false, 3, 3, 1, 1, kIn488, 3, kOut488, 1, nullptr, 0, kTc488, 1},
-    {"", "ScatterND", 13, false, 3, 3, 1, 1, kIn489, 3, kOut489, 1, nullptr, 0, kTc489, 1},
-    {"", "ScatterND", 16, false, 3, 3, 1, 1, kIn490, 3, kOut490, 1, kAttr490, 1, kTc490, 1},
-    {"", "ScatterND", 18, false, 3, 3, 1, 1, kIn491, 3, kOut491, 1, kAttr491, 1, kTc491, 1},
-    {"", "Selu", 1, false, 1, 1, 1, 1, kIn492, 1, kOut492, 1, kAttr492, 3, kTc492, 1},
-    {"", "Selu", 6, false, 1, 1, 1, 1, kIn493, 1, kOut493, 1, kAttr493, 2, kTc493, 1},
-    {"", "Selu", 22, false, 1, 1, 1, 1, kIn494, 1, kOut494, 1, kAttr494, 2, kTc494, 1},
-    {"", "SequenceAt", 11, false, 2, 2, 1, 1, kIn495, 2, kOut495, 1, nullptr, 0, kTc495, 3},
-    {"", "SequenceConstruct", 11, false, 1, 2147483647, 1, 1, kIn496, 1, kOut496, 1, nullptr, 0, kTc496, 2},
-    {"", "SequenceEmpty", 11, false, 0, 0, 1, 1, nullptr, 0, kOut497, 1, kAttr497, 1, kTc497, 1},
-    {"", "SequenceErase", 11, false, 1, 2, 1, 1, kIn498, 2, kOut498, 1, nullptr, 0, kTc498, 2},
-    {"", "SequenceInsert", 11, false, 2, 3, 1, 1, kIn499, 3, kOut499, 1, nullptr, 0, kTc499, 3},
-    {"", "SequenceLength", 11, false, 1, 1, 1, 1, kIn500, 1, kOut500, 1, nullptr, 0, kTc500, 2},
-    {"", "SequenceMap", 17, false, 1, 2147483647, 1, 2147483647, kIn501, 2, kOut501, 1, kAttr501, 1, kTc501, 2},
-    {"", "Shape", 1, false, 1, 1, 1, 1, kIn502, 1, kOut502, 1, nullptr, 0, kTc502, 2},
-    {"", "Shape", 13, false, 1, 1, 1, 1, kIn503, 1, kOut503, 1, nullptr, 0, kTc503, 2},
-    {"", "Shape", 15, false, 1, 1, 1, 1, kIn504, 1, kOut504, 1, kAttr504, 2, kTc504, 2},
-    {"", "Shape", 19, false, 1, 1, 1, 1, kIn505, 1, kOut505, 1, kAttr505, 2, kTc505, 2},
-    {"", "Shape", 21, false, 1, 1, 1, 1, kIn506, 1, kOut506, 1, kAttr506, 2, kTc506, 2},
-    {"", "Shape", 23, false, 1, 1, 1, 1, kIn507, 1, kOut507, 1, kAttr507, 2, kTc507, 2},
-    {"", "Shape", 24, false, 1, 1, 1, 1, kIn508, 1, kOut508, 1, kAttr508, 2, kTc508, 2},
-    {"", "Shape", 25, false, 1, 1, 1, 1, kIn509, 1, kOut509, 1, kAttr509, 2, kTc509, 2},
-    {"", "Shrink", 9, false, 1, 1, 1, 1, kIn510, 1, kOut510, 1, kAttr510, 2, kTc510, 1},
-    {"", "Sigmoid", 1, false, 1, 1, 1, 1, kIn511, 1, kOut511, 1, kAttr511, 1, kTc511, 1},
-    {"", "Sigmoid", 6, false, 1, 1, 1, 1, kIn512, 1, kOut512, 1, nullptr, 0, kTc512, 1},
-    {"", "Sigmoid", 13, false, 1, 1, 1, 1, kIn513, 1, kOut513, 1, nullptr, 0, kTc513, 1},
-    {"", "Sign", 9, false, 1, 1, 1, 1, kIn514, 1, kOut514, 1, nullptr, 0, kTc514, 1},
-    {"", "Sign", 13, false, 1, 1, 1, 1, kIn515, 1, kOut515, 1, nullptr, 0, kTc515, 1},
-    {"", "Sin", 7, false, 1, 1, 1, 1, kIn516, 1, kOut516, 1, nullptr, 0, kTc516, 1},
-    {"", "Sin", 22, false, 1, 1, 1, 1, kIn517, 1, kOut517, 1, nullptr, 0, kTc517, 1},
-    {"", "Sinh", 9, false, 1, 1, 1, 1, kIn518, 1, kOut518, 1, nullptr, 0, kTc518, 1},
-    {"", "Sinh", 22, false, 1, 1, 1, 1, kIn519, 1, kOut519, 1, nullptr, 0, kTc519, 1},
-    {"", "Size", 1, false, 1, 1, 1, 1, kIn520, 1, kOut520, 1, nullptr, 0, kTc520, 2},
-    {"", "Size", 13, false, 1, 1, 1, 1, kIn521, 1, kOut521, 1, nullptr, 0, kTc521, 2},
-    {"", "Size", 19, false, 1, 1, 1, 1, kIn522, 1, kOut522, 1, nullptr, 0, kTc522, 2},
-    {"", "Size", 21, false, 1, 1, 1, 1, kIn523, 1, kOut523, 1, nullptr, 0, kTc523, 2},
-    {"", "Size", 23, false, 1, 1, 1, 1, kIn524, 1, kOut524, 1, nullptr, 0, kTc524, 2},
-    {"", "Size", 24, false, 1, 1, 1, 1, kIn525, 1, kOut525, 1, nullptr, 0, kTc525, 2},
-    {"", "Size", 25, false, 1, 1, 1, 1, kIn526, 1, kOut526, 1, nullptr, 0, kTc526, 2},
-    {"", "Slice", 1, false, 1, 1, 1, 1, kIn527, 1, kOut527, 1, kAttr527, 3, kTc527, 1},
-    {"", "Slice", 10, false, 3, 5, 1, 1, kIn528, 5, kOut528, 1, nullptr, 0, kTc528, 2},
-    {"", "Slice", 11, false, 3, 5, 1, 1, kIn529, 5, kOut529, 1, nullptr, 0, kTc529, 2},
-    {"", "Slice", 13, false, 3, 5, 1, 1, kIn530, 5, kOut530, 1, nullptr, 0, kTc530, 2},
-    {"", "Softmax", 1, false, 1, 1, 1, 1, kIn531, 1, kOut531, 1, kAttr531, 1, kTc531, 1},
-    {"", "Softmax", 11, false, 1, 1, 1, 1, kIn532, 1, kOut532, 1, kAttr532, 1, kTc532, 1},
-    {"", "Softmax", 13, false, 1, 1, 1, 1, kIn533, 1, kOut533, 1, kAttr533, 1, kTc533, 1},
-    {"", "SoftmaxCrossEntropyLoss", 12, false, 2, 3, 1, 2, kIn534, 3, kOut534, 2, kAttr534, 2, kTc534, 2},
-    {"", "SoftmaxCrossEntropyLoss", 13, false, 2, 3, 1, 2, kIn535, 3, kOut535, 2, kAttr535, 2, kTc535, 2},
-    {"", "Softplus", 1, false, 1, 1, 1, 1, kIn536, 1, kOut536, 1, nullptr, 0, kTc536, 1},
-    {"", "Softplus", 22, false, 1, 1, 1, 1, kIn537, 1, kOut537, 1, nullptr, 0, kTc537, 1},
-    {"", "Softsign", 1, false, 1, 1, 1, 1, kIn538, 1, kOut538, 1, nullptr, 0, kTc538, 1},
-    {"", "Softsign", 22, false, 1, 1, 1, 1, kIn539, 1, kOut539, 1, nullptr, 0, kTc539, 1},
-    {"", "SpaceToDepth", 1, false, 1, 1, 1, 1, kIn540, 1, kOut540, 1, kAttr540, 1, kTc540, 1},
-    {"", "SpaceToDepth", 13, false, 1, 1, 1, 1, kIn541, 1, kOut541, 1, kAttr541, 1, kTc541, 1},
-    {"", "Split", 1, false, 1, 2, 1, 2147483647, kIn542, 2, kOut542, 1, kAttr542, 2, kTc542, 1},
-    {"", "Split", 2, false, 1, 1, 1, 2147483647, kIn543, 1, kOut543, 1, kAttr543, 2, kTc543, 1},
-    {"", "Split", 11, false, 1, 1, 1, 2147483647, kIn544, 1, kOut544, 1, kAttr544, 2, kTc544, 1},
-    {"", "Split", 13, false, 1, 2, 1, 2147483647, kIn545, 2, kOut545, 1, kAttr545, 1, kTc545, 1},
-    {"", "Split", 18, false, 1, 2, 1, 2147483647, kIn546, 2, kOut546, 1, kAttr546, 2, kTc546, 1},
-    {"", "SplitToSequence", 11, false, 1, 2, 1, 1, kIn547, 2, kOut547, 1, kAttr547, 2, kTc547, 3},
-    {"", "SplitToSequence", 24, false, 1, 2, 1, 1, kIn548, 2, kOut548, 1, kAttr548, 2, kTc548, 3},
-    {"", "Sqrt", 1, false, 1, 1, 1, 1, kIn549, 1, kOut549, 1, kAttr549, 1, kTc549, 1},
-    {"", "Sqrt", 6, false, 1, 1, 1, 1, kIn550, 1, kOut550, 1, nullptr, 0, kTc550, 1},
-    {"", "Sqrt", 13, false, 1, 1, 1, 1, kIn551, 1, kOut551, 1, nullptr, 0, kTc551, 1},
-    {"", "Squeeze", 1, false, 1, 1, 1, 1, kIn552, 1, kOut552, 1, kAttr552, 1, kTc552, 1},
-    {"", "Squeeze", 11, false, 1, 1, 1, 1, kIn553, 1, kOut553, 1, kAttr553, 1, kTc553, 1},
-    {"", "Squeeze", 13, false, 1, 2, 1, 1, kIn554, 2, kOut554, 1, nullptr, 0, kTc554, 1},
-    {"", "Squeeze", 21, false, 1, 2, 1, 1, kIn555, 2, kOut555, 1, nullptr, 0, kTc555, 1},
-    {"", "Squeeze", 23, false, 1, 2, 1, 1, kIn556, 2, kOut556, 1, nullptr, 0, kTc556, 1},
-    {"", "Squeeze", 24, false, 1, 2, 1, 1, kIn557, 2, kOut557, 1, nullptr, 0, kTc557, 1},
-    {"", "Squeeze", 25, false, 1, 2, 1, 1, kIn558, 2, kOut558, 1, nullptr, 0, kTc558, 1},
-    {"", "StringConcat", 20, false, 2, 2, 1, 1, kIn559, 2, kOut559, 1, nullptr, 0, kTc559, 1},
-    {"", "StringNormalizer", 10, false, 1, 1, 1, 1, kIn560, 1, kOut560, 1, kAttr560, 4, nullptr, 0},
-    {"", "StringSplit", 20, false, 1, 1, 2, 2, kIn561, 1, kOut561, 2, kAttr561, 2, kTc561, 3},
-    {"", "Sub", 1, false, 2, 2, 1, 1, kIn562, 2, kOut562, 1, kAttr562, 3, kTc562, 1},
-    {"", "Sub", 6, false, 2, 2, 1, 1, kIn563, 2, kOut563, 1, kAttr563, 2, kTc563, 1},
-    {"", "Sub", 7, false, 2, 2, 1, 1, kIn564, 2, kOut564, 1, nullptr, 0, kTc564, 1},
-    {"", "Sub", 13, false, 2, 2, 1, 1, kIn565, 2, kOut565, 1, nullptr, 0, kTc565, 1},
-    {"", "Sub", 14, false, 2, 2, 1, 1, kIn566, 2, kOut566, 1, nullptr, 0, kTc566, 1},
-    {"", "Sum", 1, false, 1, 2147483647, 1, 1, kIn567, 1, kOut567, 1, kAttr567, 1, kTc567, 1},
-    {"", "Sum", 6, false, 1, 2147483647, 1, 1, kIn568, 1, kOut568, 1, nullptr, 0, kTc568, 1},
-    {"", "Sum", 8, false, 1, 2147483647, 1, 1, kIn569, 1, kOut569, 1, nullptr, 0, kTc569, 1},
-    {"", "Sum", 13, false, 1, 2147483647, 1, 1, kIn570, 1, kOut570, 1, nullptr, 0, kTc570, 1},
-    {"", "SwiGLU", 28, false, 2, 2, 1, 1, kIn571, 2, kOut571, 1, kAttr571, 1, kTc571, 1},
-    {"", "Swish", 24, false, 1, 1, 1, 1, kIn572, 1, kOut572, 1, kAttr572, 1, kTc572, 1},
-    {"", "Tan", 7, false, 1, 1, 1, 1, kIn573, 1, kOut573, 1, nullptr, 0, kTc573, 1},
-    {"", "Tan", 22, false, 1, 1, 1, 1, kIn574, 1, kOut574, 1, nullptr, 0, kTc574, 1},
-    {"", "Tanh", 1, false, 1, 1, 1, 1, kIn575, 1, kOut575, 1, kAttr575, 1, kTc575, 1},
-    {"", "Tanh", 6, false, 1, 1, 1, 1, kIn576, 1, kOut576, 1, nullptr, 0, kTc576, 1},
-    {"", "Tanh", 13, false, 1, 1, 1, 1, kIn577, 1, kOut577, 1, nullptr, 0, kTc577, 1},
-    {"", "TensorScatter", 24, false, 2, 3, 1, 1, kIn578, 3, kOut578, 1, kAttr578, 2, kTc578, 1},
-    {"", "TfIdfVectorizer", 9, false, 1, 1, 1, 1, kIn579, 1, kOut579, 1, kAttr579, 9, kTc579, 2},
-    {"", "ThresholdedRelu", 10, false, 1, 1, 1, 1, kIn580, 1, kOut580, 1, kAttr580, 1, kTc580, 1},
-    {"", "ThresholdedRelu", 22, false, 1, 1, 1, 1, kIn581, 1, kOut581, 1, kAttr581, 1, kTc581, 1},
-    {"", "Tile", 1, false, 3, 3, 1, 1, kIn582, 3, kOut582, 1, nullptr, 0, kTc582, 2},
-    {"", "Tile", 6, false, 2, 2, 1, 1, kIn583, 2, kOut583, 1, nullptr, 0, kTc583, 2},
-    {"", "Tile", 13, false, 2, 2, 1, 1, kIn584, 2, kOut584, 1, nullptr, 0, kTc584, 2},
-    {"", "TopK", 1, false, 1, 1, 2, 2, kIn585, 1, kOut585, 2, kAttr585, 2, kTc585, 2},
-    {"", "TopK", 10, false, 2, 2, 2, 2, kIn586, 2, kOut586, 2, kAttr586, 1, kTc586, 2},
-    {"", "TopK", 11, false, 2, 2, 2, 2, kIn587, 2, kOut587, 2, kAttr587, 3, kTc587, 2},
-    {"", "TopK", 24, false, 2, 2, 2, 2, kIn588, 2, kOut588, 2, kAttr588, 3, kTc588, 2},
-    {"", "Transpose", 1, false, 1, 1, 1, 1, kIn589, 1, kOut589, 1, kAttr589, 1, kTc589, 1},
-    {"", "Transpose", 13, false, 1, 1, 1, 1, kIn590, 1, kOut590, 1, kAttr590, 1, kTc590, 1},
-    {"", "Transpose", 21, false, 1, 1, 1, 1, kIn591, 1, kOut591, 1, kAttr591, 1, kTc591, 1},
-    {"", "Transpose", 23, false, 1, 1, 1, 1, kIn592, 1, kOut592, 1, kAttr592, 1, kTc592, 1},
-    {"", "Transpose", 24, false, 1, 1, 1, 1, kIn593, 1, kOut593, 1, kAttr593, 1, kTc593, 1},
-    {"", "Transpose", 25, false, 1, 1, 1, 1, kIn594, 1, kOut594, 1, kAttr594, 1, kTc594, 1},
-    {"", "Trilu", 14, false, 1, 2, 1, 1, kIn595, 2, kOut595, 1, kAttr595, 1, kTc595, 1},
-    {"", "Unique", 11, false, 1, 1, 1, 4, kIn596, 1, kOut596, 4, kAttr596, 2, kTc596, 1},
-    {"", "Unsqueeze", 1, false, 1, 1, 1, 1, kIn597, 1, kOut597, 1, kAttr597, 1, kTc597, 1},
-    {"", "Unsqueeze", 11, false, 1, 1, 1, 1, kIn598, 1, kOut598, 1, kAttr598, 1, kTc598, 1},
-    {"", "Unsqueeze", 13, false, 2, 2, 1, 1, kIn599, 2, kOut599, 1, nullptr, 0, kTc599, 1},
-    {"", "Unsqueeze", 21, false, 2, 2, 1, 1, kIn600, 2, kOut600, 1, nullptr, 0, kTc600, 1},
-    {"", "Unsqueeze", 23, false, 2, 2, 1, 1, kIn601, 2, kOut601, 1, nullptr, 0, kTc601, 1},
-    {"", "Unsqueeze", 24, false, 2, 2, 1, 1, kIn602, 2, kOut602, 1, nullptr, 0, kTc602, 1},
-    {"", "Unsqueeze", 25, false, 2, 2, 1, 1, kIn603, 2, kOut603, 1, nullptr, 0, kTc603, 1},
-    {"", "Upsample", 1, false, 1, 1, 1, 1, kIn604, 1, kOut604, 1, kAttr604, 3, kTc604, 1},
-    {"", "Upsample", 7, false, 1, 1, 1, 1, kIn605, 1, kOut605, 1, kAttr605, 2, kTc605, 1},
-    {"", "Upsample", 9, false, 2, 2, 1, 1, kIn606, 2, kOut606, 1, kAttr606, 1, kTc606, 1},
-    {"", "Upsample", 10, true, 2, 2, 1, 1, kIn607, 2, kOut607, 1, kAttr607, 1, kTc607, 1},
-    {"", "Where", 9, false, 3, 3, 1, 1, kIn608, 3, kOut608, 1, nullptr, 0, kTc608, 2},
-    {"", "Where", 16, false, 3, 3, 1, 1, kIn609, 3, kOut609, 1, nullptr, 0, kTc609, 2},
-    {"", "Xor", 1, false, 2, 2, 1, 1, kIn610, 2, kOut610, 1, kAttr610, 2, kTc610, 2},
-    {"", "Xor", 7, false, 2, 2, 1, 1, kIn611, 2, kOut611, 1, nullptr, 0, kTc611, 2},
-    {"ai.onnx.ml", "ArrayFeatureExtractor", 1, false, 2, 2, 1, 1, kIn612, 2, kOut612, 1, nullptr, 0, kTc612, 1},
-    {"ai.onnx.ml", "Binarizer", 1, false, 1, 1, 1, 1, kIn613, 1, kOut613, 1, kAttr613, 1, kTc613, 1},
-    {"ai.onnx.ml", "CastMap", 1, false, 1, 1, 1, 1, kIn614, 1, kOut614, 1, kAttr614, 3, kTc614, 2},
-    {"ai.onnx.ml", "CategoryMapper", 1, false, 1, 1, 1, 1, kIn615, 1, kOut615, 1, kAttr615, 4, kTc615, 2},
-    {"ai.onnx.ml", "DictVectorizer", 1, false, 1, 1, 1, 1, kIn616, 1, kOut616, 1, kAttr616, 2, kTc616, 2},
-    {"ai.onnx.ml", "FeatureVectorizer", 1, false, 1, 2147483647, 1, 1, kIn617, 1, kOut617, 1, kAttr617, 1, kTc617, 1},
-    {"ai.onnx.ml", "Imputer", 1, false, 1, 1, 1, 1, kIn618, 1, kOut618, 1, kAttr618, 4, kTc618, 1},
-    {"ai.onnx.ml", "LabelEncoder", 1, false, 1, 1, 1, 1, kIn619, 1, kOut619, 1, kAttr619, 3, kTc619, 2},
-    {"ai.onnx.ml", "LabelEncoder", 2, false, 1, 1, 1, 1, kIn620, 1, kOut620, 1, kAttr620, 9, kTc620, 2},
-    {"ai.onnx.ml", "LabelEncoder", 4, false, 1, 1, 1, 1, kIn621, 1, kOut621, 1, kAttr621, 12, kTc621, 2},
-    {"ai.onnx.ml", "LinearClassifier", 1, false, 1, 1, 2, 2, kIn622, 1, kOut622, 2, kAttr622, 6, kTc622, 2},
-    {"ai.onnx.ml", "LinearRegressor", 1, false, 1, 1, 1, 1, kIn623, 1, kOut623, 1, kAttr623, 4, kTc623, 1},
-    {"ai.onnx.ml", "Normalizer", 1, false, 1, 1, 1, 1, kIn624, 1, kOut624, 1, kAttr624, 1, kTc624, 1},
-    {"ai.onnx.ml", "OneHotEncoder", 1, false, 1, 1, 1, 1, kIn625, 1, kOut625, 1, kAttr625, 3, kTc625, 1},
-    {"ai.onnx.ml", "SVMClassifier", 1, false, 1, 1, 2, 2, kIn626, 1, kOut626, 2, kAttr626, 11, kTc626, 2},
-    {"ai.onnx.ml", "SVMRegressor", 1, false, 1, 1, 1, 1, kIn627, 1, kOut627, 1, kAttr627, 8, kTc627, 1},
-    {"ai.onnx.ml", "Scaler", 1, false, 1, 1, 1, 1, kIn628, 1, kOut628, 1, kAttr628, 2, kTc628, 1},
-    {"ai.onnx.ml", "TreeEnsemble", 5, false, 1, 1, 1, 1, kIn629, 1, kOut629, 1, kAttr629, 16, kTc629, 1},
-    {"ai.onnx.ml", "TreeEnsembleClassifier", 1, false, 1, 1, 2, 2, kIn630, 1, kOut630, 2, kAttr630, 17, kTc630, 2},
-    {"ai.onnx.ml", "TreeEnsembleClassifier", 3, false, 1, 1, 2, 2, kIn631, 1, kOut631, 2, kAttr631, 21, kTc631, 2},
-    {"ai.onnx.ml", "TreeEnsembleClassifier", 5, true, 1, 1, 2, 2, kIn632, 1, kOut632, 2, kAttr632, 21, kTc632, 2},
-    {"ai.onnx.ml", "TreeEnsembleRegressor", 1, false, 1, 1, 1, 1, kIn633, 1, kOut633, 1, kAttr633, 17, kTc633, 1},
-    {"ai.onnx.ml", "TreeEnsembleRegressor", 3, false, 1, 1, 1, 1, kIn634, 1, kOut634, 1, kAttr634, 21, kTc634, 1},
-    {"ai.onnx.ml", "TreeEnsembleRegressor", 5, true, 1, 1, 1, 1, kIn635, 1, kOut635, 1, kAttr635, 21, kTc635, 1},
-    {"ai.onnx.ml", "ZipMap", 1, false, 1, 1, 1, 1, kIn636, 1, kOut636, 1, kAttr636, 2, kTc636, 1},
-    {"ai.onnx.preview", "FlexAttention", 1, false, 3, 3, 1, 1, kIn637, 3, kOut637, 1, kAttr637, 4, kTc637, 1},
-    {"ai.onnx.preview.training", "Adagrad", 1, false, 3, 2147483647, 1, 2147483647, kIn638, 3, kOut638, 1, kAttr638, 3, kTc638, 3},
-    {"ai.onnx.preview.training", "Adam", 1, false, 3, 2147483647, 1, 2147483647, kIn639, 3, kOut639, 1, kAttr639, 5, kTc639, 3},
-    {"ai.onnx.preview.training", "Gradient", 1, false, 1, 2147483647, 1, 2147483647, kIn640, 1, kOut640, 1, kAttr640, 3, kTc640, 2},
-    {"ai.onnx.preview.training", "Momentum", 1, false, 3, 2147483647, 1, 2147483647, kIn641, 3, kOut641, 1, kAttr641, 4, kTc641, 3},
+    {"", "Abs", 1, false, 1, 1, 1, 1, kIn0, 1, kOut0, 1, kAttr0, 1, kTc0, 1, nullptr, 0, false},
+    {"", "Abs", 6, false, 1, 1, 1, 1, kIn1, 1, kOut1, 1, nullptr, 0, kTc1, 1, nullptr, 0, false},
+    {"", "Abs", 13, false, 1, 1, 1, 1, kIn2, 1, kOut2, 1, nullptr, 0, kTc2, 1, nullptr, 0, false},
+    {"", "Acos", 7, false, 1, 1, 1, 1, kIn3, 1, kOut3, 1, nullptr, 0, kTc3, 1, nullptr, 0, false},
+    {"", "Acos", 22, false, 1, 1, 1, 1, kIn4, 1, kOut4, 1, nullptr, 0, kTc4, 1, nullptr, 0, false},
+    {"", "Acosh", 9, false, 1, 1, 1, 1, kIn5, 1, kOut5, 1, nullptr, 0, kTc5, 1, nullptr, 0, false},
+    {"", "Acosh", 22, false, 1, 1, 1, 1, kIn6, 1, kOut6, 1, nullptr, 0, kTc6, 1, nullptr, 0, false},
+    {"", "Add", 1, false, 2, 2, 1, 1, kIn7, 2, kOut7, 1, kAttr7, 3, kTc7, 1, nullptr, 0, false},
+    {"", "Add", 6, false, 2, 2, 1, 1, kIn8, 2, kOut8, 1, kAttr8, 2, kTc8, 1, nullptr, 0, false},
+    {"", "Add", 7, false, 2, 2, 1, 1, kIn9, 2, kOut9, 1, nullptr, 0, kTc9, 1, nullptr, 0, false},
+    {"", "Add", 13, false, 2, 2, 1, 1, kIn10, 2, kOut10, 1, nullptr, 0, kTc10, 1, nullptr, 0, false},
+    {"", "Add", 14, false, 2, 2, 1, 1, kIn11, 2, kOut11, 1, nullptr, 0, kTc11, 1, nullptr, 0, false},
+    {"", "AffineGrid", 20, false, 2, 2, 1, 1, kIn12, 2, kOut12, 1, kAttr12, 1, kTc12, 2, kBody12, 1, false},
+    {"", "And", 1, false, 2, 2, 1, 1, kIn13, 2, kOut13, 1, kAttr13, 2, kTc13, 2, nullptr, 0, false},
+    {"", "And", 7, false, 2, 2, 1, 1, kIn14, 2, kOut14, 1, nullptr, 0, kTc14, 2, nullptr, 0, false},
+    {"", "ArgMax", 1, false, 1, 1, 1, 1, kIn15, 1, kOut15, 1, kAttr15, 2, kTc15, 1, nullptr, 0, false},
+    {"", "ArgMax", 11, false, 1, 1, 1, 1, kIn16, 1, kOut16, 1, kAttr16, 2, kTc16, 1, nullptr, 0, false},
+    {"", "ArgMax", 12, false, 1, 1, 1, 1, kIn17, 1, kOut17, 1, kAttr17, 3, kTc17, 1, nullptr, 0, false},
+    {"", "ArgMax", 13, false, 1, 1, 1, 1, kIn18, 1, kOut18, 1, kAttr18, 3, kTc18, 1, nullptr, 0, false},
+    {"", "ArgMin", 1, false, 1, 1, 1, 1, kIn19, 1, kOut19, 1, kAttr19, 2, kTc19, 1, nullptr, 0, false},
+    {"", "ArgMin", 11, false, 1, 1, 1, 1, kIn20, 1, kOut20, 1, kAttr20, 2, kTc20, 1, nullptr, 0, false},
+    {"", "ArgMin", 12, false, 1, 1, 1, 1, kIn21, 1, kOut21, 1, kAttr21, 3, kTc21, 1, nullptr, 0, false},
+    {"", "ArgMin", 13, false, 1, 1, 1, 1, kIn22, 1, kOut22, 1, kAttr22, 3, kTc22, 1, nullptr, 0, false},
+    {"", "Asin", 7, false, 1, 1, 1, 1, kIn23, 1, kOut23, 1, nullptr, 0, kTc23, 1, nullptr, 0, false},
+    {"", "Asin", 22, false, 1, 1, 1, 1, kIn24, 1, kOut24, 1, nullptr, 0, kTc24, 1, nullptr, 0, false},
+    {"", "Asinh", 9, false, 1, 1, 1, 1, kIn25, 1, kOut25, 1, nullptr, 0, kTc25, 1, nullptr, 0, false},
+    {"", "Asinh", 22, false, 1, 1, 1, 1, kIn26, 1, kOut26, 1, nullptr, 0, kTc26, 1, nullptr, 0, false},
+    {"", "Atan", 7, false, 1, 1, 1, 1, kIn27, 1, kOut27, 1, nullptr, 0, kTc27, 1, nullptr, 0, false},
+    {"", "Atan", 22, false, 1, 1, 1, 1, kIn28, 1, kOut28, 1, nullptr, 0, kTc28, 1, nullptr, 0, false},
+    {"", "Atanh", 9, false, 1, 1, 1, 1, kIn29, 1, kOut29, 1, nullptr, 0, kTc29, 1, nullptr, 0, false},
+    {"", "Atanh", 22, false, 1, 1, 1, 1, kIn30, 1, kOut30, 1, nullptr, 0, kTc30, 1, nullptr, 0, false},
+    {"", "Attention", 23, false, 3, 6, 1, 4, kIn31, 6, kOut31, 4, kAttr31, 7, kTc31, 3, nullptr, 0, true},
+    {"", "Attention", 24, false, 3, 7, 1, 4, kIn32, 7, kOut32, 4, kAttr32, 7, kTc32, 3, nullptr, 0, true},
+    {"", "Attention", 25, false, 3, 7, 1, 4, kIn33, 7, kOut33, 4, kAttr33, 9, kTc33, 3, nullptr, 0, true},
+    {"", "AveragePool", 1, false, 1, 1, 1, 1, kIn34, 1, kOut34, 1, kAttr34, 4, kTc34, 1, nullptr, 0, false},
+    {"", "AveragePool", 7, false, 1, 1, 1, 1, kIn35, 1, kOut35, 1, kAttr35, 5, kTc35, 1, nullptr, 0, false},
+    {"", "AveragePool", 10, false, 1, 1, 1, 1, kIn36, 1, kOut36, 1, kAttr36, 6, kTc36, 1, nullptr, 0, false},
+    {"", "AveragePool", 11, false, 1, 1, 1, 1, kIn37, 1, kOut37, 1, kAttr37, 6, kTc37, 1, nullptr, 0, false},
+    {"", "AveragePool", 19, false, 1, 1, 1, 1, kIn38, 1, kOut38, 1, kAttr38, 7, kTc38, 1, nullptr, 0, false},
+    {"", "AveragePool", 22, false, 1, 1, 1, 1, kIn39, 1, kOut39, 1, kAttr39, 7, kTc39, 1, nullptr, 0, false},
+    {"", "BatchNormalization", 1, false, 5, 5, 1, 5, kIn40, 5, kOut40, 5, kAttr40, 5, kTc40, 1, nullptr, 0, false},
+    {"", "BatchNormalization", 6, false, 5, 5, 1, 5, kIn41, 5, kOut41, 5, kAttr41, 4, kTc41, 1, nullptr, 0, false},
+    {"", "BatchNormalization", 7, false, 5, 5, 1, 5, kIn42, 5, kOut42, 5, kAttr42, 3, kTc42, 1, nullptr, 0, false},
+    {"", "BatchNormalization", 9, false, 5, 5, 1, 5, kIn43, 5, kOut43, 5, kAttr43, 2, kTc43, 1, nullptr, 0, false},
+    {"", "BatchNormalization", 14, false, 5, 5, 1, 3, kIn44, 5, kOut44, 3, kAttr44, 3, kTc44, 2, nullptr, 0, false},
+    {"", "BatchNormalization", 15, false, 5, 5, 1, 3, kIn45, 5, kOut45, 3, kAttr45, 3, kTc45, 3, nullptr, 0, false},
+    {"", "Bernoulli", 15, false, 1, 1, 1, 1, kIn46, 1, kOut46, 1, kAttr46, 2, kTc46, 2, nullptr, 0, true},
+    {"", "Bernoulli", 22, false, 1, 1, 1, 1, kIn47, 1, kOut47, 1, kAttr47, 2, kTc47, 2, nullptr, 0, true},
+    {"", "BitCast", 26, false, 1, 1, 1, 1, kIn48, 1, kOut48, 1, kAttr48, 1, kTc48, 2, nullptr, 0, false},
+    {"", "BitShift", 11, false, 2, 2, 1, 1, kIn49, 2, kOut49, 1, kAttr49, 1, kTc49, 1, nullptr, 0, false},
+    {"", "BitwiseAnd", 18, false, 2, 2, 1, 1, kIn50, 2, kOut50, 1, nullptr, 0, kTc50, 1, nullptr, 0, false},
+    {"", "BitwiseNot", 18, false, 1, 1, 1, 1, kIn51, 1, kOut51, 1, nullptr, 0, kTc51, 1, nullptr, 0, false},
+    {"", "BitwiseOr", 18, false, 2, 2, 1, 1, kIn52, 2, kOut52, 1, nullptr, 0, kTc52, 1, nullptr, 0, false},
+    {"", "BitwiseXor", 18, false, 2, 2, 1, 1, kIn53, 2, kOut53, 1, nullptr, 0, kTc53, 1, nullptr, 0, false},
+    {"", "BlackmanWindow", 17, false, 1, 1, 1, 1, kIn54, 1, kOut54, 1, kAttr54, 2, kTc54, 2, kBody54, 1, false},
+    {"", "Cast", 1, false, 1, 1, 1, 1, kIn55, 1, kOut55, 1, kAttr55, 1, kTc55, 2, nullptr, 0, false},
+    {"", "Cast", 6, false, 1, 1, 1, 1, kIn56, 1, kOut56, 1, kAttr56, 1, kTc56, 2, nullptr, 0, false},
+    {"", "Cast", 9, false, 1, 1, 1, 1, kIn57, 1, kOut57, 1, kAttr57, 1, kTc57, 2, nullptr, 0, false},
+    {"", "Cast", 13, false, 1, 1, 1, 1, kIn58, 1, kOut58, 1, kAttr58, 1, kTc58, 2, nullptr, 0, false},
+    {"", "Cast", 19, false, 1, 1, 1, 1, kIn59, 1, kOut59, 1, kAttr59, 2, kTc59, 2, nullptr, 0, false},
+    {"", "Cast", 21, false, 1, 1, 1, 1, kIn60, 1, kOut60, 1, kAttr60, 2, kTc60, 2, nullptr, 0, false},
+    {"", "Cast", 23, false, 1, 1, 1, 1, kIn61, 1, kOut61, 1, kAttr61, 2, kTc61, 2, nullptr, 0, false},
+    {"", "Cast", 24, false, 1, 1, 1, 1, kIn62, 1, kOut62, 1, kAttr62, 3, kTc62, 2, nullptr, 0, false},
+    {"", "Cast", 25, false, 1, 1, 1, 1, kIn63, 1, kOut63, 1, kAttr63, 3, kTc63, 2, nullptr, 0, false},
+    {"", "CastLike", 15, false, 2, 2, 1, 1, kIn64, 2, kOut64, 1, nullptr, 0, kTc64, 2, nullptr, 0, true},
+    {"", "CastLike", 19, false, 2, 2, 1, 1, kIn65, 2, kOut65, 1, kAttr65, 1, kTc65, 2, nullptr, 0, true},
+    {"", "CastLike", 21, false, 2, 2, 1, 1, kIn66, 2, kOut66, 1, kAttr66, 1, kTc66, 2, nullptr, 0, true},
+    {"", "CastLike", 23, false, 2, 2, 1, 1, kIn67, 2, kOut67, 1, kAttr67, 1, kTc67, 2, nullptr, 0, true},
+    {"", "CastLike", 24, false, 2, 2, 1, 1, kIn68, 2, kOut68, 1, kAttr68, 2, kTc68, 2, nullptr, 0, true},
+    {"", "CastLike", 25, false, 2, 2, 1, 1, kIn69, 2, kOut69, 1, kAttr69, 2, kTc69, 2, nullptr, 0, true},
+    {"", "CausalConvWithState", 27, false, 2, 4, 2, 2, kIn70, 4, kOut70, 2, kAttr70, 1, kTc70, 1, nullptr, 0, true},
+    {"", "Ceil", 1, false, 1, 1, 1, 1, kIn71, 1, kOut71, 1, kAttr71, 1, kTc71, 1, nullptr, 0, false},
+    {"", "Ceil", 6, false, 1, 1, 1, 1, kIn72, 1, kOut72, 1, nullptr, 0, kTc72, 1, nullptr, 0, false},
+    {"", "Ceil", 13, false, 1, 1, 1, 1, kIn73, 1, kOut73, 1, nullptr, 0, kTc73, 1, nullptr, 0, false},
+    {"", "Celu", 12, false, 1, 1, 1, 1, kIn74, 1, kOut74, 1, kAttr74, 1, kTc74, 1, nullptr, 0, true},
+    {"", "Celu", 28, false, 1, 1, 1, 1, kIn75, 1, kOut75, 1, kAttr75, 1, kTc75, 1, kBody75, 1, false},
+    {"", "CenterCropPad", 18, false, 2, 2, 1, 1, kIn76, 2, kOut76, 1, kAttr76, 1, kTc76, 2, nullptr, 0, true},
+    {"", "Clip", 1, false, 1, 1, 1, 1, kIn77, 1, kOut77, 1, kAttr77, 3, kTc77, 1, nullptr, 0, false},
+    {"", "Clip", 6, false, 1, 1, 1, 1, kIn78, 1, kOut78, 1, kAttr78, 2, kTc78, 1, nullptr, 0, false},
+    {"", "Clip", 11, false, 1, 3, 1, 1, kIn79, 3, kOut79, 1, nullptr, 0, kTc79, 1, nullptr, 0, false},
+    {"", "Clip", 12, false, 1, 3, 1, 1, kIn80, 3, kOut80, 1, nullptr, 0, kTc80, 1, nullptr, 0, false},
+    {"", "Clip", 13, false, 1, 3, 1, 1, kIn81, 3, kOut81, 1, nullptr, 0, kTc81, 1, nullptr, 0, true},
+    {"", "Col2Im", 18, false, 3, 3, 1, 1, kIn82, 3, kOut82, 1, kAttr82, 3, kTc82, 1, nullptr, 0, false},
+    {"", "Compress", 9, false, 2, 2, 1, 1, kIn83, 2, kOut83, 1, kAttr83, 1, kTc83, 2, nullptr, 0, false},
+    {"", "Compress", 11, false, 2, 2, 1, 1, kIn84, 2, kOut84, 1, kAttr84, 1, kTc84, 2, nullptr, 0, false},
+    {"", "Concat", 1, false, 1, 2147483647, 1, 1, kIn85, 1, kOut85, 1, kAttr85, 1, kTc85, 1, nullptr, 0, false},
+    {"", "Concat", 4, false, 1, 2147483647, 1, 1, kIn86, 1, kOut86, 1, kAttr86, 1, kTc86, 1, nullptr, 0, false},
+    {"", "Concat", 11, false, 1, 2147483647, 1, 1, kIn87, 1, kOut87, 1, kAttr87, 1, kTc87, 1, nullptr, 0, false},
+    {"", "Concat", 13, false, 1, 2147483647, 1, 1, kIn88, 1, kOut88, 1, kAttr88, 1, kTc88, 1, nullptr, 0, false},
+    {"", "ConcatFromSequence", 11, false, 1, 1, 1, 1, kIn89, 1, kOut89, 1, kAttr89, 2, kTc89, 2, nullptr, 0, false},
+    {"", "Constant", 1, false, 0, 0, 1, 1, nullptr, 0, kOut90, 1, kAttr90, 1, kTc90, 1, nullptr, 0, false},
+    {"", "Constant", 9, false, 0, 0, 1, 1, nullptr, 0, kOut91, 1, kAttr91, 1, kTc91, 1, nullptr, 0, false},
+    {"", "Constant", 11, false, 0, 0, 1, 1, nullptr, 0, kOut92, 1, kAttr92, 2, kTc92, 1, nullptr, 0, false},
+    {"", "Constant", 12, false, 0, 0, 1, 1, nullptr, 0, kOut93, 1, kAttr93, 8, kTc93, 1, nullptr, 0, false},
+    {"", "Constant", 13, false, 0, 0, 1, 1, nullptr, 0, kOut94, 1, kAttr94, 8, kTc94, 1, nullptr, 0, false},
+    {"", "Constant", 19, false, 0, 0, 1, 1, nullptr, 0, kOut95, 1, kAttr95, 8, kTc95, 1, nullptr, 0, false},
+    {"", "Constant", 21, false, 0, 0, 1, 1, nullptr, 0, kOut96, 1, kAttr96, 8, kTc96, 1, nullptr, 0, false},
+    {"", "Constant", 23, false, 0, 0, 1, 1, nullptr, 0, kOut97, 1, kAttr97, 8, kTc97, 1, nullptr, 0, false},
+    {"", "Constant", 24, false, 0, 0, 1, 1, nullptr, 0, kOut98, 1, kAttr98, 8, kTc98, 1, nullptr, 0, false},
+    {"", "Constant", 25, false, 0, 0, 1, 1, nullptr, 0, kOut99, 1, kAttr99, 8, kTc99, 1, nullptr, 0, false},
+    {"", "ConstantOfShape", 9, false, 1, 1, 1, 1, kIn100, 1, kOut100, 1, kAttr100, 1, kTc100, 2, nullptr, 0, false},
+    {"", "ConstantOfShape", 20, false, 1, 1, 1, 1, kIn101, 1, kOut101, 1, kAttr101, 1, kTc101, 2, nullptr, 0, false},
+    {"", "ConstantOfShape", 21, false, 1, 1, 1, 1, kIn102, 1, kOut102, 1, kAttr102, 1, kTc102, 2, nullptr, 0, false},
+    {"", "ConstantOfShape", 23, false, 1, 1, 1, 1, kIn103, 1, kOut103, 1, kAttr103, 1, kTc103, 2, nullptr, 0, false},
+    {"", "ConstantOfShape", 24, false, 1, 1, 1, 1, kIn104, 1, kOut104, 1, kAttr104, 1, kTc104, 2, nullptr, 0, false},
+    {"", "ConstantOfShape", 25, false, 1, 1, 1, 1, kIn105, 1, kOut105, 1, kAttr105, 1, kTc105, 2, nullptr, 0, false},
+    {"", "Conv", 1, false, 2, 3, 1, 1, kIn106, 3, kOut106, 1, kAttr106, 6, kTc106, 1, nullptr, 0, false},
+    {"", "Conv", 11, false, 2, 3, 1, 1, kIn107, 3, kOut107, 1, kAttr107, 6, kTc107, 1, nullptr, 0, false},
+    {"", "Conv", 22, false, 2, 3, 1, 1, kIn108, 3, kOut108, 1, kAttr108, 6, kTc108, 1, nullptr, 0, false},
+    {"", "ConvInteger", 10, false, 2, 4, 1, 1, kIn109, 4, kOut109, 1, kAttr109, 6, kTc109, 3, nullptr, 0, false},
+    {"", "ConvTranspose", 1, false, 2, 3, 1, 1, kIn110, 3, kOut110, 1, kAttr110, 8, kTc110, 1, nullptr, 0, false},
+    {"", "ConvTranspose", 11, false, 2, 3, 1, 1, kIn111, 3, kOut111, 1, kAttr111, 8, kTc111, 1, nullptr, 0, false},
+    {"", "ConvTranspose", 22, false, 2, 3, 1, 1, kIn112, 3, kOut112, 1, kAttr112, 8, kTc112, 1, nullptr, 0, false},
+    {"", "Cos", 7, false, 1, 1, 1, 1, kIn113, 1, kOut113, 1, nullptr, 0, kTc113, 1, nullptr, 0, false},
+    {"", "Cos", 22, false, 1, 1, 1, 1, kIn114, 1, kOut114, 1, nullptr, 0, kTc114, 1, nullptr, 0, false},
+    {"", "Cosh", 9, false, 1, 1, 1, 1, kIn115, 1, kOut115, 1, nullptr, 0, kTc115, 1, nullptr, 0, false},
+    {"", "Cosh", 22, false, 1, 1, 1, 1, kIn116, 1, kOut116, 1, nullptr, 0, kTc116, 1, nullptr, 0, false},
+    {"", "CumProd", 26, false, 2, 2, 1, 1, kIn117, 2, kOut117, 1, kAttr117, 2, kTc117, 2, nullptr, 0, false},
+    {"", "CumSum", 11, false, 2, 2, 1, 1, kIn118, 2, kOut118, 1, kAttr118, 2, kTc118, 2, nullptr, 0, false},
+    {"", "CumSum", 14, false, 2, 2, 1, 1, kIn119, 2, kOut119, 1, kAttr119, 2, kTc119, 2, nullptr, 0, false},
+    {"", "DFT", 17, false, 1, 2, 1, 1, kIn120, 2, kOut120, 1, kAttr120, 3, kTc120, 2, nullptr, 0, false},
+    {"", "DFT", 20, false, 1, 3, 1, 1, kIn121, 3, kOut121, 1, kAttr121, 2, kTc121, 2, nullptr, 0, false},
+    {"", "DeformConv", 19, false, 3, 5, 1, 1, kIn122, 5, kOut122, 1, kAttr122, 6, kTc122, 1, nullptr, 0, false},
+    {"", "DeformConv", 22, false, 3, 5, 1, 1, kIn123, 5, kOut123, 1, kAttr123, 6, kTc123, 1, nullptr, 0, false},
+    {"", "DepthToSpace", 1, false, 1, 1, 1, 1, kIn124, 1, kOut124, 1, kAttr124, 1, kTc124, 1, nullptr, 0, false},
+    {"", "DepthToSpace", 11, false, 1, 1, 1, 1, kIn125, 1, kOut125, 1, kAttr125, 2, kTc125, 1, nullptr, 0, false},
+    {"", "DepthToSpace", 13, false, 1, 1, 1, 1, kIn126, 1, kOut126, 1, kAttr126, 2, kTc126, 1, nullptr, 0, false},
+    {"", "DequantizeLinear", 10, false, 2, 3, 1, 1, kIn127, 3, kOut127, 1, nullptr, 0, kTc127, 1, nullptr, 0, false},
+    {"", "DequantizeLinear", 13, false, 2, 3, 1, 1, kIn128, 3, kOut128, 1, kAttr128, 1, kTc128, 1, nullptr, 0, false},
+    {"", "DequantizeLinear", 19, false, 2, 3, 1, 1, kIn129, 3, kOut129, 1, kAttr129, 1, kTc129, 2, nullptr, 0, false},
+    {"", "DequantizeLinear", 21, false, 2, 3, 1, 1, kIn130, 3, kOut130, 1, kAttr130, 2, kTc130, 2, nullptr, 0, false},
+    {"", "DequantizeLinear", 23, false, 2, 3, 1, 1, kIn131, 3, kOut131, 1, kAttr131, 3, kTc131, 3, nullptr, 0, false},
+    {"", "DequantizeLinear", 24, false, 2, 3, 1, 1, kIn132, 3, kOut132, 1, kAttr132, 3, kTc132, 3, nullptr, 0, false},
+    {"", "DequantizeLinear", 25, false, 2, 3, 1, 1, kIn133, 3, kOut133, 1, kAttr133, 3, kTc133, 3, nullptr, 0, false},
+    {"", "Det", 11, false, 1, 1, 1, 1, kIn134, 1, kOut134, 1, nullptr, 0, kTc134, 1, nullptr, 0, false},
+    {"", "Det", 22, false, 1, 1, 1, 1, kIn135, 1, kOut135, 1, nullptr, 0, kTc135, 1, nullptr, 0, false},
+    {"", "Div", 1, false, 2, 2, 1, 1, kIn136, 2, kOut136, 1, kAttr136, 3, kTc136, 1, nullptr, 0, false},
+    {"", "Div", 6, false, 2, 2, 1, 1, kIn137, 2, kOut137, 1, kAttr137, 2, kTc137, 1, nullptr, 0, false},
+    {"", "Div", 7, false, 2, 2, 1, 1, kIn138, 2, kOut138, 1, nullptr, 0, kTc138, 1, nullptr, 0, false},
+    {"", "Div", 13, false, 2, 2, 1, 1, kIn139, 2, kOut139, 1, nullptr, 0, kTc139, 1, nullptr, 0, false},
+    {"", "Div", 14, false, 2, 2, 1, 1, kIn140, 2, kOut140, 1, nullptr, 0, kTc140, 1, nullptr, 0, false},
+    {"", "Dropout", 1, false, 1, 1, 1, 2, kIn141, 1, kOut141, 2, kAttr141, 3, kTc141, 1, nullptr, 0, false},
+    {"", "Dropout", 6, false, 1, 1, 1, 2, kIn142, 1, kOut142, 2, kAttr142, 2, kTc142, 1, nullptr, 0, false},
+    {"", "Dropout", 7, false, 1, 1, 1, 2, kIn143, 1, kOut143, 2, kAttr143, 1, kTc143, 1, nullptr, 0, false},
+    {"", "Dropout", 10, false, 1, 1, 1, 2, kIn144, 1, kOut144, 2, kAttr144, 1, kTc144, 2, nullptr, 0, false},
+    {"", "Dropout", 12, false, 1, 3, 1, 2, kIn145, 3, kOut145, 2, kAttr145, 1, kTc145, 3, nullptr, 0, false},
+    {"", "Dropout", 13, false, 1, 3, 1, 2, kIn146, 3, kOut146, 2, kAttr146, 1, kTc146, 3, nullptr, 0, false},
+    {"", "Dropout", 22, false, 1, 3, 1, 2, kIn147, 3, kOut147, 2, kAttr147, 1, kTc147, 3, nullptr, 0, false},
+    {"", "DynamicQuantizeLinear", 11, false, 1, 1, 3, 3, kIn148, 1, kOut148, 3, nullptr, 0, kTc148, 2, kBody148, 1, false},
+    {"", "Einsum", 12, false, 1, 2147483647, 1, 1, kIn149, 1, kOut149, 1, kAttr149, 1, kTc149, 1, nullptr, 0, false},
+    {"", "Elu", 1, false, 1, 1, 1, 1, kIn150, 1, kOut150, 1, kAttr150, 2, kTc150, 1, nullptr, 0, false},
+    {"", "Elu", 6, false, 1, 1, 1, 1, kIn151, 1, kOut151, 1, kAttr151, 1, kTc151, 1, kBody151, 1, false},
+    {"", "Elu", 22, false, 1, 1, 1, 1, kIn152, 1, kOut152, 1, kAttr152, 1, kTc152, 1, kBody152, 1, false},
+    {"", "Equal", 1, false, 2, 2, 1, 1, kIn153, 2, kOut153, 1, kAttr153, 2, kTc153, 2, nullptr, 0, false},
+    {"", "Equal", 7, false, 2, 2, 1, 1, kIn154, 2, kOut154, 1, nullptr, 0, kTc154, 2, nullptr, 0, false},
+    {"", "Equal", 11, false, 2, 2, 1, 1, kIn155, 2, kOut155, 1, nullptr, 0, kTc155, 2, nullptr, 0, false},
+    {"", "Equal", 13, false, 2, 2, 1, 1, kIn156, 2, kOut156, 1, nullptr, 0, kTc156, 2, nullptr, 0, false},
+    {"", "Equal", 19, false, 2, 2, 1, 1, kIn157, 2, kOut157, 1, nullptr, 0, kTc157, 2, nullptr, 0, false},
+    {"", "Erf", 9, false, 1, 1, 1, 1, kIn158, 1, kOut158, 1, nullptr, 0, kTc158, 1, nullptr, 0, false},
+    {"", "Erf", 13, false, 1, 1, 1, 1, kIn159, 1, kOut159, 1, nullptr, 0, kTc159, 1, nullptr, 0, false},
+    {"", "Exp", 1, false, 1, 1, 1, 1, kIn160, 1, kOut160, 1, kAttr160, 1, kTc160, 1, nullptr, 0, false},
+    {"", "Exp", 6, false, 1, 1, 1, 1, kIn161, 1, kOut161, 1, nullptr, 0, kTc161, 1, nullptr, 0, false},
+    {"", "Exp", 13, false, 1, 1, 1, 1, kIn162, 1, kOut162, 1, nullptr, 0, kTc162, 1, nullptr, 0, false},
+    {"", "Expand", 8, false, 2, 2, 1, 1, kIn163, 2, kOut163, 1, nullptr, 0, kTc163, 1, nullptr, 0, false},
+    {"", "Expand", 13, false, 2, 2, 1, 1, kIn164, 2, kOut164, 1, nullptr, 0, kTc164, 1, nullptr, 0, false},
+    {"", "EyeLike", 9, false, 1, 1, 1, 1, kIn165, 1, kOut165, 1, kAttr165, 2, kTc165, 2, nullptr, 0, false},
+    {"", "EyeLike", 22, false, 1, 1, 1, 1, kIn166, 1, kOut166, 1, kAttr166, 2, kTc166, 2, nullptr, 0, false},
+    {"", "Flatten", 1, false, 1, 1, 1, 1, kIn167, 1, kOut167, 1, kAttr167, 1, kTc167, 1, nullptr, 0, false},
+    {"", "Flatten", 9, false, 1, 1, 1, 1, kIn168, 1, kOut168, 1, kAttr168, 1, kTc168, 1, nullptr, 0, false},
+    {"", "Flatten", 11, false, 1, 1, 1, 1, kIn169, 1, kOut169, 1, kAttr169, 1, kTc169, 1, nullptr, 0, false},
+    {"", "Flatten", 13, false, 1, 1, 1, 1, kIn170, 1, kOut170, 1, kAttr170, 1, kTc170, 1, nullptr, 0, false},
+    {"", "Flatten", 21, false, 1, 1, 1, 1, kIn171, 1, kOut171, 1, kAttr171, 1, kTc171, 1, nullptr, 0, false},
+    {"", "Flatten", 23, false, 1, 1, 1, 1, kIn172, 1, kOut172, 1, kAttr172, 1, kTc172, 1, nullptr, 0, false},
+    {"", "Flatten", 24, false, 1, 1, 1, 1, kIn173, 1, kOut173, 1, kAttr173, 1, kTc173, 1, nullptr, 0, false},
+    {"", "Flatten", 25, false, 1, 1, 1, 1, kIn174, 1, kOut174, 1, kAttr174, 1, kTc174, 1, nullptr, 0, false},
+    {"", "Floor", 1, false, 1, 1, 1, 1, kIn175, 1, kOut175, 1, kAttr175, 1, kTc175, 1, nullptr, 0, false},
+    {"", "Floor", 6, false, 1, 1, 1, 1, kIn176, 1, kOut176, 1, nullptr, 0, kTc176, 1, nullptr, 0, false},
+    {"", "Floor", 13, false, 1, 1, 1, 1, kIn177, 1, kOut177, 1, nullptr, 0, kTc177, 1, nullptr, 0, false},
+    {"", "GRU", 1, false, 3, 6, 2, 2, kIn178, 6, kOut178, 2, kAttr178, 7, kTc178, 2, nullptr, 0, false},
+    {"", "GRU", 3, false, 3, 6, 0, 2, kIn179, 6, kOut179, 2, kAttr179, 8, kTc179, 2, nullptr, 0, false},
+    {"", "GRU", 7, false, 3, 6, 0, 2, kIn180, 6, kOut180, 2, kAttr180, 7, kTc180, 2, nullptr, 0, false},
+    {"", "GRU", 14, false, 3, 6, 0, 2, kIn181, 6, kOut181, 2, kAttr181, 8, kTc181, 2, nullptr, 0, false},
+    {"", "GRU", 22, false, 3, 6, 0, 2, kIn182, 6, kOut182, 2, kAttr182, 8, kTc182, 2, nullptr, 0, false},
+    {"", "Gather", 1, false, 2, 2, 1, 1, kIn183, 2, kOut183, 1, kAttr183, 1, kTc183, 2, nullptr, 0, false},
+    {"", "Gather", 11, false, 2, 2, 1, 1, kIn184, 2, kOut184, 1, kAttr184, 1, kTc184, 2, nullptr, 0, false},
+    {"", "Gather", 13, false, 2, 2, 1, 1, kIn185, 2, kOut185, 1, kAttr185, 1, kTc185, 2, nullptr, 0, false},
+    {"", "GatherElements", 11, false, 2, 2, 1, 1, kIn186, 2, kOut186, 1, kAttr186, 1, kTc186, 2, nullptr, 0, false},
+    {"", "GatherElements", 13, false, 2, 2, 1, 1, kIn187, 2, kOut187, 1, kAttr187, 1, kTc187, 2, nullptr, 0, false},
+    {"", "GatherND", 11, false, 2, 2, 1, 1, kIn188, 2, kOut188, 1, nullptr, 0, kTc188, 1, nullptr, 0, false},
+    {"", "GatherND", 12, false, 2, 2, 1, 1, kIn189, 2, kOut189, 1, kAttr189, 1, kTc189, 1, nullptr, 0, false},
+    {"", "GatherND", 13, false, 2, 2, 1, 1, kIn190, 2, kOut190, 1, kAttr190, 1, kTc190, 1, nullptr, 0, false},
+    {"", "Gelu", 20, false, 1, 1, 1, 1, kIn191, 1, kOut191, 1, kAttr191, 1, kTc191, 1, nullptr, 0, true},
+    {"", "Gemm", 1, false, 3, 3, 1, 1, kIn192, 3, kOut192, 1, kAttr192, 5, kTc192, 1, nullptr, 0, false},
+    {"", "Gemm", 6, false, 3, 3, 1, 1, kIn193, 3, kOut193, 1, kAttr193, 5, kTc193, 1, nullptr, 0, false},
+    {"", "Gemm", 7, false, 3, 3, 1, 1, kIn194, 3, kOut194, 1, kAttr194, 4, kTc194, 1, nullptr, 0, false},
+    {"", "Gemm", 9, false, 3, 3, 1, 1, kIn195, 3, kOut195, 1, kAttr195, 4, kTc195, 1, nullptr, 0, false},
+    {"", "Gemm", 11, false, 2, 3, 1, 1, kIn196, 3, kOut196, 1, kAttr196, 4, kTc196, 1, nullptr, 0, false},
+    {"", "Gemm", 13, false, 2, 3, 1, 1, kIn197, 3, kOut197, 1, kAttr197, 4, kTc197, 1, nullptr, 0, false},
+    {"", "GlobalAveragePool", 1, false, 1, 1, 1, 1, kIn198, 1, kOut198, 1, nullptr, 0, kTc198, 1, nullptr, 0, false},
+    {"", "GlobalAveragePool", 22, false, 1, 1, 1, 1, kIn199, 1, kOut199, 1, nullptr, 0, kTc199, 1, nullptr, 0, false},
+    {"", "GlobalLpPool", 1, false, 1, 1, 1, 1, kIn200, 1, kOut200, 1, kAttr200, 1, kTc200, 1, nullptr, 0, false},
+    {"", "GlobalLpPool", 2, false, 1, 1, 1, 1, kIn201, 1, kOut201, 1, kAttr201, 1, kTc201, 1, nullptr, 0, false},
+    {"", "GlobalLpPool", 22, false, 1, 1, 1, 1, kIn202, 1, kOut202, 1, kAttr202, 1, kTc202, 1, nullptr, 0, false},
+    {"", "GlobalMaxPool", 1, false, 1, 1, 1, 1, kIn203, 1, kOut203, 1, nullptr, 0, kTc203, 1, nullptr, 0, false},
+    {"", "GlobalMaxPool", 22, false, 1, 1, 1, 1, kIn204, 1, kOut204, 1, nullptr, 0, kTc204, 1, nullptr, 0, false},
+    {"", "Greater", 1, false, 2, 2, 1, 1, kIn205, 2, kOut205, 1, kAttr205, 2, kTc205, 2, nullptr, 0, false},
+    {"", "Greater", 7, false, 2, 2, 1, 1, kIn206, 2, kOut206, 1, nullptr, 0, kTc206, 2, nullptr, 0, false},
+    {"", "Greater", 9, false, 2, 2, 1, 1, kIn207, 2, kOut207, 1, nullptr, 0, kTc207, 2, nullptr, 0, false},
+    {"", "Greater", 13, false, 2, 2, 1, 1, kIn208, 2, kOut208, 1, nullptr, 0, kTc208, 2, nullptr, 0, false},
+    {"", "GreaterOrEqual", 12, false, 2, 2, 1, 1, kIn209, 2, kOut209, 1, nullptr, 0, kTc209, 2, kBody209, 1, false},
+    {"", "GreaterOrEqual", 16, false, 2, 2, 1, 1, kIn210, 2, kOut210, 1, nullptr, 0, kTc210, 2, kBody210, 1, false},
+    {"", "GridSample", 16, false, 2, 2, 1, 1, kIn211, 2, kOut211, 1, kAttr211, 3, kTc211, 2, nullptr, 0, false},
+    {"", "GridSample", 20, false, 2, 2, 1, 1, kIn212, 2, kOut212, 1, kAttr212, 3, kTc212, 2, nullptr, 0, false},
+    {"", "GridSample", 22, false, 2, 2, 1, 1, kIn213, 2, kOut213, 1, kAttr213, 3, kTc213, 2, nullptr, 0, false},
+    {"", "GroupNormalization", 18, true, 3, 3, 1, 1, kIn214, 3, kOut214, 1, kAttr214, 2, kTc214, 1, nullptr, 0, true},
+    {"", "GroupNormalization", 21, false, 3, 3, 1, 1, kIn215, 3, kOut215, 1, kAttr215, 3, kTc215, 1, nullptr, 0, true},
+    {"", "HammingWindow", 17, false, 1, 1, 1, 1, kIn216, 1, kOut216, 1, kAttr216, 2, kTc216, 2, kBody216, 1, false},
+    {"", "HannWindow", 17, false, 1, 1, 1, 1, kIn217, 1, kOut217, 1, kAttr217, 2, kTc217, 2, kBody217, 1, false},
+    {"", "HardSigmoid", 1, false, 1, 1, 1, 1, kIn218, 1, kOut218, 1, kAttr218, 3, kTc218, 1, nullptr, 0, false},
+    {"", "HardSigmoid", 6, false, 1, 1, 1, 1, kIn219, 1, kOut219, 1, kAttr219, 2, kTc219, 1, kBody219, 1, false},
+    {"", "HardSigmoid", 22, false, 1, 1, 1, 1, kIn220, 1, kOut220, 1, kAttr220, 2, kTc220, 1, kBody220, 1, false},
+    {"", "HardSwish", 14, false, 1, 1, 1, 1, kIn221, 1, kOut221, 1, nullptr, 0, kTc221, 1, kBody221, 1, false},
+    {"", "HardSwish", 22, false, 1, 1, 1, 1, kIn222, 1, kOut222, 1, nullptr, 0, kTc222, 1, kBody222, 1, false},
+    {"", "Hardmax", 1, false, 1, 1, 1, 1, kIn223, 1, kOut223, 1, kAttr223, 1, kTc223, 1, nullptr, 0, false},
+    {"", "Hardmax", 11, false, 1, 1, 1, 1, kIn224, 1, kOut224, 1, kAttr224, 1, kTc224, 1, nullptr, 0, false},
+    {"", "Hardmax", 13, false, 1, 1, 1, 1, kIn225, 1, kOut225, 1, kAttr225, 1, kTc225, 1, nullptr, 0, false},
+    {"", "Identity", 1, false, 1, 1, 1, 1, kIn226, 1, kOut226, 1, nullptr, 0, kTc226, 1, nullptr, 0, false},
+    {"", "Identity", 13, false, 1, 1, 1, 1, kIn227, 1, kOut227, 1, nullptr, 0, kTc227, 1, nullptr, 0, false},
+    {"", "Identity", 14, false, 1, 1, 1, 1, kIn228, 1, kOut228, 1, nullptr, 0, kTc228, 1, nullptr, 0, false},
+    {"", "Identity", 16, false, 1, 1, 1, 1, kIn229, 1, kOut229, 1, nullptr, 0, kTc229, 1, nullptr, 0, false},
+    {"", "Identity", 19, false, 1, 1, 1, 1, kIn230, 1, kOut230, 1, nullptr, 0, kTc230, 1, nullptr, 0, false},
+    {"", "Identity", 21, false, 1, 1, 1, 1, kIn231, 1, kOut231, 1, nullptr, 0, kTc231, 1, nullptr, 0, false},
+    {"", "Identity", 23, false, 1, 1, 1, 1, kIn232, 1, kOut232, 1, nullptr, 0, kTc232, 1, nullptr, 0, false},
+    {"", "Identity", 24, false, 1, 1, 1, 1, kIn233, 1, kOut233, 1, nullptr, 0, kTc233, 1, nullptr, 0, false},
+    {"", "Identity", 25, false, 1, 1, 1, 1, kIn234, 1, kOut234, 1, nullptr, 0, kTc234, 1, nullptr, 0, false},
+    {"", "If", 1, false, 1, 1, 1, 2147483647, kIn235, 1, kOut235, 1, kAttr235, 2, kTc235, 2, nullptr, 0, false},
+    {"", "If", 11, false, 1, 1, 1, 2147483647, kIn236, 1, kOut236, 1, kAttr236, 2, kTc236, 2, nullptr, 0, false},
+    {"", "If", 13, false, 1, 1, 1, 2147483647, kIn237, 1, kOut237, 1, kAttr237, 2, kTc237, 2, nullptr, 0, false},
+    {"", "If", 16, false, 1, 1, 1, 2147483647, kIn238, 1, kOut238, 1, kAttr238, 2, kTc238, 2, nullptr, 0, false},
+    {"", "If", 19, false, 1, 1, 1, 2147483647, kIn239, 1, kOut239, 1, kAttr239, 2, kTc239, 2, nullptr, 0, false},
+    {"", "If", 21, false, 1, 1, 1, 2147483647, kIn240, 1, kOut240, 1, kAttr240, 2, kTc240, 2, nullptr, 0, false},
+    {"", "If", 23, false, 1, 1, 1, 2147483647, kIn241, 1, kOut241, 1, kAttr241, 2, kTc241, 2, nullptr, 0, false},
+    {"", "If", 24, false, 1, 1, 1, 2147483647, kIn242, 1, kOut242, 1, kAttr242, 2, kTc242, 2, nullptr, 0, false},
+    {"", "If", 25, false, 1, 1, 1, 2147483647, kIn243, 1, kOut243, 1, kAttr243, 2, kTc243, 2, nullptr, 0, false},
+    {"", "ImageDecoder", 20, false, 1, 1, 1, 1, kIn244, 1, kOut244, 1, kAttr244, 1, kTc244, 2, nullptr, 0, false},
+    {"", "InstanceNormalization", 1, false, 3, 3, 1, 1, kIn245, 3, kOut245, 1, kAttr245, 2, kTc245, 1, nullptr, 0, false},
+    {"", "InstanceNormalization", 6, false, 3, 3, 1, 1, kIn246, 3, kOut246, 1, kAttr246, 1, kTc246, 1, nullptr, 0, false},
+    {"", "InstanceNormalization", 22, false, 3, 3, 1, 1, kIn247, 3, kOut247, 1, kAttr247, 1, kTc247, 1, nullptr, 0, false},
+    {"", "IsInf", 10, false, 1, 1, 1, 1, kIn248, 1, kOut248, 1, kAttr248, 2, kTc248, 2, nullptr, 0, false},
+    {"", "IsInf", 20, false, 1, 1, 1, 1, kIn249, 1, kOut249, 1, kAttr249, 2, kTc249, 2, nullptr, 0, false},
+    {"", "IsNaN", 9, false, 1, 1, 1, 1, kIn250, 1, kOut250, 1, nullptr, 0, kTc250, 2, nullptr, 0, false},
+    {"", "IsNaN", 13, false, 1, 1, 1, 1, kIn251, 1, kOut251, 1, nullptr, 0, kTc251, 2, nullptr, 0, false},
+    {"", "IsNaN", 20, false, 1, 1, 1, 1, kIn252, 1, kOut252, 1, nullptr, 0, kTc252, 2, nullptr, 0, false},
+    {"", "LRN", 1, false, 1, 1, 1, 1, kIn253, 1, kOut253, 1, kAttr253, 4, kTc253, 1, nullptr, 0, false},
+    {"", "LRN", 13, false, 1, 1, 1, 1, kIn254, 1, kOut254, 1, kAttr254, 4, kTc254, 1, nullptr, 0, false},
+    {"", "LSTM", 1, false, 3, 8, 0, 3, kIn255, 8, kOut255, 3, kAttr255, 8, kTc255, 2, nullptr, 0, false},
+    {"", "LSTM", 7, false, 3, 8, 0, 3, kIn256, 8, kOut256, 3, kAttr256, 7, kTc256, 2, nullptr, 0, false},
+    {"", "LSTM", 14, false, 3, 8, 0, 3, kIn257, 8, kOut257, 3, kAttr257, 8, kTc257, 2, nullptr, 0, false},
+    {"", "LSTM", 22, false, 3, 8, 0, 3, kIn258, 8, kOut258, 3, kAttr258, 8, kTc258, 2, nullptr, 0, false},
+    {"", "LayerNormalization", 17, false, 2, 3, 1, 3, kIn259, 3, kOut259, 3, kAttr259, 3, kTc259, 2, nullptr, 0, true},
+    {"", "LeakyRelu", 1, false, 1, 1, 1, 1, kIn260, 1, kOut260, 1, kAttr260, 2, kTc260, 1, nullptr, 0, false},
+    {"", "LeakyRelu", 6, false, 1, 1, 1, 1, kIn261, 1, kOut261, 1, kAttr261, 1, kTc261, 1, nullptr, 0, false},
+    {"", "LeakyRelu", 16, false, 1, 1, 1, 1, kIn262, 1, kOut262, 1, kAttr262, 1, kTc262, 1, kBody262, 1, false},
+    {"", "Less", 1, false, 2, 2, 1, 1, kIn263, 2, kOut263, 1, kAttr263, 2, kTc263, 2, nullptr, 0, false},
+    {"", "Less", 7, false, 2, 2, 1, 1, kIn264, 2, kOut264, 1, nullptr, 0, kTc264, 2, nullptr, 0, false},
+    {"", "Less", 9, false, 2, 2, 1, 1, kIn265, 2, kOut265, 1, nullptr, 0, kTc265, 2, nullptr, 0, false},
+    {"", "Less", 13, false, 2, 2, 1, 1, kIn266, 2, kOut266, 1, nullptr, 0, kTc266, 2, nullptr, 0, false},
+    {"", "LessOrEqual", 12, false, 2, 2, 1, 1, kIn267, 2, kOut267, 1, nullptr, 0, kTc267, 2, kBody267, 1, false},
+    {"", "LessOrEqual", 16, false, 2, 2, 1, 1, kIn268, 2, kOut268, 1, nullptr, 0, kTc268, 2, kBody268, 1, false},
+    {"", "LinearAttention", 27, false, 3, 6, 2, 2, kIn269, 6, kOut269, 2, kAttr269, 5, kTc269, 2, nullptr, 0, true},
+    {"", "Log", 1, false, 1, 1, 1, 1, kIn270, 1, kOut270, 1, kAttr270, 1, kTc270, 1, nullptr, 0, false},
+    {"", "Log", 6, false, 1, 1, 1, 1, kIn271, 1, kOut271, 1, nullptr, 0, kTc271, 1, nullptr, 0, false},
+    {"", "Log", 13, false, 1, 1, 1, 1, kIn272, 1, kOut272, 1, nullptr, 0, kTc272, 1, nullptr, 0, false},
+    {"", "LogSoftmax", 1, false, 1, 1, 1, 1, kIn273, 1, kOut273, 1, kAttr273, 1, kTc273, 1, nullptr, 0, false},
+    {"", "LogSoftmax", 11, false, 1, 1, 1, 1, kIn274, 1, kOut274, 1, kAttr274, 1, kTc274, 1, nullptr, 0, false},
+    {"", "LogSoftmax", 13, false, 1, 1, 1, 1, kIn275, 1, kOut275, 1, kAttr275, 1, kTc275, 1, nullptr, 0, true},
+    {"", "Loop", 1, false, 3, 2147483647, 1, 2147483647, kIn276, 3, kOut276, 1, kAttr276, 1, kTc276, 3, nullptr, 0, false},
+    {"", "Loop", 11, false, 2, 2147483647, 1, 2147483647, kIn277, 3, kOut277, 1, kAttr277, 1, kTc277, 3, nullptr, 0, false},
+    {"", "Loop", 13, false, 2, 2147483647, 1, 2147483647, kIn278, 3, kOut278, 1, kAttr278, 1, kTc278, 3, nullptr, 0, false},
+    {"", "Loop", 16, false, 2, 2147483647, 1, 2147483647, kIn279, 3, kOut279, 1, kAttr279, 1, kTc279, 3, nullptr, 0, false},
+    {"", "Loop", 19, false, 2, 2147483647, 1, 2147483647, kIn280, 3, kOut280, 1, kAttr280, 1, kTc280, 3, nullptr, 0, false},
+    {"", "Loop", 21, false, 2, 2147483647, 1, 2147483647, kIn281, 3, kOut281, 1, kAttr281, 1, kTc281, 3, nullptr, 0, false},
+    {"", "Loop", 23, false, 2, 2147483647, 1, 2147483647, kIn282, 3, kOut282, 1, kAttr282, 1, kTc282, 3, nullptr, 0, false},
+    {"", "Loop", 24, false, 2, 2147483647, 1, 2147483647, kIn283, 3, kOut283, 1, kAttr283, 1, kTc283, 3, nullptr, 0, false},
+    {"", "Loop", 25, false, 2, 2147483647, 1, 2147483647, kIn284, 3, kOut284, 1, kAttr284, 1, kTc284, 3, nullptr, 0, false},
+    {"", "LpNormalization", 1, false, 1, 1, 1, 1, kIn285, 1, kOut285, 1, kAttr285, 2, kTc285, 1, nullptr, 0, false},
+    {"", "LpNormalization", 22, false, 1, 1, 1, 1, kIn286, 1, kOut286, 1, kAttr286, 2, kTc286, 1, nullptr, 0, false},
+    {"", "LpPool", 1, false, 1, 1, 1, 1, kIn287, 1, kOut287, 1, kAttr287, 5, kTc287, 1, nullptr, 0, false},
+    {"", "LpPool", 2, false, 1, 1, 1, 1, kIn288, 1, kOut288, 1, kAttr288, 5, kTc288, 1, nullptr, 0, false},
+    {"", "LpPool", 11, false, 1, 1, 1, 1, kIn289, 1, kOut289, 1, kAttr289, 5, kTc289, 1, nullptr, 0, false},
+    {"", "LpPool", 18, false, 1, 1, 1, 1, kIn290, 1, kOut290, 1, kAttr290, 7, kTc290, 1, nullptr, 0, false},
+    {"", "LpPool", 22, false, 1, 1, 1, 1, kIn291, 1, kOut291, 1, kAttr291, 7, kTc291, 1, nullptr, 0, false},
+    {"", "MatMul", 1, false, 2, 2, 1, 1, kIn292, 2, kOut292, 1, nullptr, 0, kTc292, 1, nullptr, 0, false},
+    {"", "MatMul", 9, false, 2, 2, 1, 1, kIn293, 2, kOut293, 1, nullptr, 0, kTc293, 1, nullptr, 0, false},
+    {"", "MatMul", 13, false, 2, 2, 1, 1, kIn294, 2, kOut294, 1, nullptr, 0, kTc294, 1, nullptr, 0, false},
+    {"", "MatMulInteger", 10, false, 2, 4, 1, 1, kIn295, 4, kOut295, 1, nullptr, 0, kTc295, 3, nullptr, 0, false},
+    {"", "Max", 1, false, 1, 2147483647, 1, 1, kIn296, 1, kOut296, 1, kAttr296, 1, kTc296, 1, nullptr, 0, false},
+    {"", "Max", 6, false, 1, 2147483647, 1, 1, kIn297, 1, kOut297, 1, nullptr, 0, kTc297, 1, nullptr, 0, false},
+    {"", "Max", 8, false, 1, 2147483647, 1, 1, kIn298, 1, kOut298, 1, nullptr, 0, kTc298, 1, nullptr, 0, false},
+    {"", "Max", 12, false, 1, 2147483647, 1, 1, kIn299, 1, kOut299, 1, nullptr, 0, kTc299, 1, nullptr, 0, false},
+    {"", "Max", 13, false, 1, 2147483647, 1, 1, kIn300, 1, kOut300, 1, nullptr, 0, kTc300, 1, nullptr, 0, false},
+    {"", "MaxPool", 1, false, 1, 1, 1, 1, kIn301, 1, kOut301, 1, kAttr301, 4, kTc301, 1, nullptr, 0, false},
+    {"", "MaxPool", 8, false, 1, 1, 1, 2, kIn302, 1, kOut302, 2, kAttr302, 5, kTc302, 2, nullptr, 0, false},
+    {"", "MaxPool", 10, false, 1, 1, 1, 2, kIn303, 1, kOut303, 2, kAttr303, 7, kTc303, 2, nullptr, 0, false},
+    {"", "MaxPool", 11, false, 1, 1, 1, 2, kIn304, 1, kOut304, 2, kAttr304, 7, kTc304, 2, nullptr, 0, false},
+    {"", "MaxPool", 12, false, 1, 1, 1, 2, kIn305, 1, kOut305, 2, kAttr305, 7, kTc305, 2, nullptr, 0, false},
+    {"", "MaxPool", 22, false, 1, 1, 1, 2, kIn306, 1, kOut306, 2, kAttr306, 7, kTc306, 2, nullptr, 0, false},
+    {"", "MaxRoiPool", 1, false, 2, 2, 1, 1, kIn307, 2, kOut307, 1, kAttr307, 2, kTc307, 1, nullptr, 0, false},
+    {"", "MaxRoiPool", 22, false, 2, 2, 1, 1, kIn308, 2, kOut308, 1, kAttr308, 2, kTc308, 1, nullptr, 0, false},
+    {"", "MaxUnpool", 9, false, 2, 3, 1, 1, kIn309, 3, kOut309, 1, kAttr309, 3, kTc309, 2, nullptr, 0, false},
+    {"", "MaxUnpool", 11, false, 2, 3, 1, 1, kIn310, 3, kOut310, 1, kAttr310, 3, kTc310, 2, nullptr, 0, false},
+    {"", "MaxUnpool", 22, false, 2, 3, 1, 1, kIn311, 3, kOut311, 1, kAttr311, 3, kTc311, 2, nullptr, 0, false},
+    {"", "Mean", 1, false, 1, 2147483647, 1, 1, kIn312, 1, kOut312, 1, kAttr312, 1, kTc312, 1, nullptr, 0, false},
+    {"", "Mean", 6, false, 1, 2147483647, 1, 1, kIn313, 1, kOut313, 1, nullptr, 0, kTc313, 1, nullptr, 0, false},
+    {"", "Mean", 8, false, 1, 2147483647, 1, 1, kIn314, 1, kOut314, 1, nullptr, 0, kTc314, 1, nullptr, 0, false},
+    {"", "Mean", 13, false, 1, 2147483647, 1, 1, kIn315, 1, kOut315, 1, nullptr, 0, kTc315, 1, nullptr, 0, false},
+    {"", "MeanVarianceNormalization", 9, false, 1, 1, 1, 1, kIn316, 1, kOut316, 1, kAttr316, 1, kTc316, 1, kBody316, 1, false},
+    {"", "MeanVarianceNormalization", 13, false, 1, 1, 1, 1, kIn317, 1, kOut317, 1, kAttr317, 1, kTc317, 1, kBody317, 2, false},
+    {"", "MelWeightMatrix", 17, false, 5, 5, 1, 1, kIn318, 5, kOut318, 1, kAttr318, 1, kTc318, 3, nullptr, 0, false},
+    {"", "Min", 1, false, 1, 2147483647, 1, 1, kIn319, 1, kOut319, 1, kAttr319, 1, kTc319, 1, nullptr, 0, false},
+    {"", "Min", 6, false, 1, 2147483647, 1, 1, kIn320, 1, kOut320, 1, nullptr, 0, kTc320, 1, nullptr, 0, false},
+    {"", "Min", 8, false, 1, 2147483647, 1, 1, kIn321, 1, kOut321, 1, nullptr, 0, kTc321, 1, nullptr, 0, false},
+    {"", "Min", 12, false, 1, 2147483647, 1, 1, kIn322, 1, kOut322, 1, nullptr, 0, kTc322, 1, nullptr, 0, false},
+    {"", "Min", 13, false, 1, 2147483647, 1, 1, kIn323, 1, kOut323, 1, nullptr, 0, kTc323, 1, nullptr, 0, false},
+    {"", "Mish", 18, false, 1, 1, 1, 1, kIn324, 1, kOut324, 1, nullptr, 0, kTc324, 1, kBody324, 1, false},
+    {"", "Mish", 22, false, 1, 1, 1, 1, kIn325, 1, kOut325, 1, nullptr, 0, kTc325, 1, kBody325, 1, false},
+    {"", "Mod", 10, false, 2, 2, 1, 1, kIn326, 2, kOut326, 1, kAttr326, 1, kTc326, 1, nullptr, 0, false},
+    {"", "Mod", 13, false, 2, 2, 1, 1, kIn327, 2, kOut327, 1, kAttr327, 1, kTc327, 1, nullptr, 0, false},
+    {"", "Mul", 1, false, 2, 2, 1, 1, kIn328, 2, kOut328, 1, kAttr328, 3, kTc328, 1, nullptr, 0, false},
+    {"", "Mul", 6, false, 2, 2, 1, 1, kIn329, 2, kOut329, 1, kAttr329, 2, kTc329, 1, nullptr, 0, false},
+    {"", "Mul", 7, false, 2, 2, 1, 1, kIn330, 2, kOut330, 1, nullptr, 0, kTc330, 1, nullptr, 0, false},
+    {"", "Mul", 13, false, 2, 2, 1, 1, kIn331, 2, kOut331, 1, nullptr, 0, kTc331, 1, nullptr, 0, false},
+    {"", "Mul", 14, false, 2, 2, 1, 1, kIn332, 2, kOut332, 1, nullptr, 0, kTc332, 1, nullptr, 0, false},
+    {"", "Multinomial", 7, false, 1, 1, 1, 1, kIn333, 1, kOut333, 1, kAttr333, 3, kTc333, 2, nullptr, 0, false},
+    {"", "Multinomial", 22, false, 1, 1, 1, 1, kIn334, 1, kOut334, 1, kAttr334, 3, kTc334, 2, nullptr, 0, false},
+    {"", "Neg", 1, false, 1, 1, 1, 1, kIn335, 1, kOut335, 1, kAttr335, 1, kTc335, 1, nullptr, 0, false},
+    {"", "Neg", 6, false, 1, 1, 1, 1, kIn336, 1, kOut336, 1, nullptr, 0, kTc336, 1, nullptr, 0, false},
+    {"", "Neg", 13, false, 1, 1, 1, 1, kIn337, 1, kOut337, 1, nullptr, 0, kTc337, 1, nullptr, 0, false},
+    {"", "NegativeLogLikelihoodLoss", 12, false, 2, 3, 1, 1, kIn338, 3, kOut338, 1, kAttr338, 2, kTc338, 2, nullptr, 0, true},
+    {"", "NegativeLogLikelihoodLoss", 13, false, 2, 3, 1, 1, kIn339, 3, kOut339, 1, kAttr339, 2, kTc339, 2, nullptr, 0, true},
+    {"", "NegativeLogLikelihoodLoss", 22, false, 2, 3, 1, 1, kIn340, 3, kOut340, 1, kAttr340, 2, kTc340, 2, nullptr, 0, true},
+    {"", "NonMaxSuppression", 10, false, 2, 5, 1, 1, kIn341, 5, kOut341, 1, kAttr341, 1, nullptr, 0, nullptr, 0, false},
+    {"", "NonMaxSuppression", 11, false, 2, 5, 1, 1, kIn342, 5, kOut342, 1, kAttr342, 1, nullptr, 0, nullptr, 0, false},
+    {"", "NonZero", 9, false, 1, 1, 1, 1, kIn343, 1, kOut343, 1, nullptr, 0, kTc343, 1, nullptr, 0, false},
+    {"", "NonZero", 13, false, 1, 1, 1, 1, kIn344, 1, kOut344, 1, nullptr, 0, kTc344, 1, nullptr, 0, false},
+    {"", "Not", 1, false, 1, 1, 1, 1, kIn345, 1, kOut345, 1, nullptr, 0, kTc345, 1, nullptr, 0, false},
+    {"", "OneHot", 9, false, 3, 3, 1, 1, kIn346, 3, kOut346, 1, kAttr346, 1, kTc346, 3, nullptr, 0, false},
+    {"", "OneHot", 11, false, 3, 3, 1, 1, kIn347, 3, kOut347, 1, kAttr347, 1, kTc347, 3, nullptr, 0, false},
+    {"", "Optional", 15, false, 0, 1, 1, 1, kIn348, 1, kOut348, 1, kAttr348, 1, kTc348, 2, nullptr, 0, false},
+    {"", "OptionalGetElement", 15, false, 1, 1, 1, 1, kIn349, 1, kOut349, 1, nullptr, 0, kTc349, 2, nullptr, 0, false},
+    {"", "OptionalGetElement", 18, false, 1, 1, 1, 1, kIn350, 1, kOut350, 1, nullptr, 0, kTc350, 2, nullptr, 0, false},
+    {"", "OptionalHasElement", 15, false, 1, 1, 1, 1, kIn351, 1, kOut351, 1, nullptr, 0, kTc351, 2, nullptr, 0, false},
+    {"", "OptionalHasElement", 18, false, 0, 1, 1, 1, kIn352, 1, kOut352, 1, nullptr, 0, kTc352, 2, nullptr, 0, false},
+    {"", "Or", 1, false, 2, 2, 1, 1, kIn353, 2, kOut353, 1, kAttr353, 2, kTc353, 2, nullptr, 0, false},
+    {"", "Or", 7, false, 2, 2, 1, 1, kIn354, 2, kOut354, 1, nullptr, 0, kTc354, 2, nullptr, 0, false},
+    {"", "PRelu", 1, false, 2, 2, 1, 1, kIn355, 2, kOut355, 1, kAttr355, 1, kTc355, 1, nullptr, 0, false},
+    {"", "PRelu", 6, false, 2, 2, 1, 1, kIn356, 2, kOut356, 1, nullptr, 0, kTc356, 1, nullptr, 0, false},
+    {"", "PRelu", 7, false, 2, 2, 1, 1, kIn357, 2, kOut357, 1, nullptr, 0, kTc357, 1, nullptr, 0, false},
+    {"", "PRelu", 9, false, 2, 2, 1, 1, kIn358, 2, kOut358, 1, nullptr, 0, kTc358, 1, nullptr, 0, false},
+    {"", "PRelu", 16, false, 2, 2, 1, 1, kIn359, 2, kOut359, 1, nullptr, 0, kTc359, 1, kBody359, 1, false},
+    {"", "Pad", 1, false, 1, 1, 1, 1, kIn360, 1, kOut360, 1, kAttr360, 3, kTc360, 1, nullptr, 0, false},
+    {"", "Pad", 2, false, 1, 1, 1, 1, kIn361, 1, kOut361, 1, kAttr361, 3, kTc361, 1, nullptr, 0, false},
+    {"", "Pad", 11, false, 2, 3, 1, 1, kIn362, 3, kOut362, 1, kAttr362, 1, kTc362, 1, nullptr, 0, false},
+    {"", "Pad", 13, false, 2, 3, 1, 1, kIn363, 3, kOut363, 1, kAttr363, 1, kTc363, 1, nullptr, 0, false},
+    {"", "Pad", 18, false, 2, 4, 1, 1, kIn364, 4, kOut364, 1, kAttr364, 1, kTc364, 2, nullptr, 0, false},
+    {"", "Pad", 19, false, 2, 4, 1, 1, kIn365, 4, kOut365, 1, kAttr365, 1, kTc365, 2, nullptr, 0, false},
+    {"", "Pad", 21, false, 2, 4, 1, 1, kIn366, 4, kOut366, 1, kAttr366, 1, kTc366, 2, nullptr, 0, false},
+    {"", "Pad", 23, false, 2, 4, 1, 1, kIn367, 4, kOut367, 1, kAttr367, 1, kTc367, 2, nullptr, 0, false},
+    {"", "Pad", 24, false, 2, 4, 1, 1, kIn368, 4, kOut368, 1, kAttr368, 1, kTc368, 2, nullptr, 0, false},
+    {"", "Pad", 25, false, 2, 4, 1, 1, kIn369, 4, kOut369, 1, kAttr369, 1, kTc369, 2, nullptr, 0, false},
+    {"", "Pow", 1, false, 2, 2, 1, 1, kIn370, 2, kOut370, 1, kAttr370, 2, kTc370, 1, nullptr, 0, false},
+    {"", "Pow", 7, false, 2, 2, 1, 1, kIn371, 2, kOut371, 1, nullptr, 0, kTc371, 1, nullptr, 0, false},
+    {"", "Pow", 12, false, 2, 2, 1, 1, kIn372, 2, kOut372, 1, nullptr, 0, kTc372, 2, nullptr, 0, false},
+    {"", "Pow", 13, false, 2, 2, 1, 1, kIn373, 2, kOut373, 1, nullptr, 0, kTc373, 2, nullptr, 0, false},
+    {"", "Pow", 15, false, 2, 2, 1, 1, kIn374, 2, kOut374, 1, nullptr, 0, kTc374, 2, nullptr, 0, false},
+    {"", "QLinearConv", 10, false, 8, 9, 1, 1, kIn375, 9, kOut375, 1, kAttr375, 6, kTc375, 4, nullptr, 0, false},
+    {"", "QLinearMatMul", 10, false, 8, 8, 1, 1, kIn376, 8, kOut376, 1, nullptr, 0, kTc376, 3, nullptr, 0, false},
+    {"", "QLinearMatMul", 21, false, 8, 8, 1, 1, kIn377, 8, kOut377, 1, nullptr, 0, kTc377, 4, nullptr, 0, false},
+    {"", "QuantizeLinear", 10, false, 2, 3, 1, 1, kIn378, 3, kOut378, 1, nullptr, 0, kTc378, 2, nullptr, 0, false},
+    {"", "QuantizeLinear", 13, false, 2, 3, 1, 1, kIn379, 3, kOut379, 1, kAttr379, 1, kTc379, 2, nullptr, 0, false},
+    {"", "QuantizeLinear", 19, false, 2, 3, 1, 1, kIn380, 3, kOut380, 1, kAttr380, 2, kTc380, 2, nullptr, 0, false},
+    {"", "QuantizeLinear", 21, false, 2, 3, 1, 1, kIn381, 3, kOut381, 1, kAttr381, 4, kTc381, 2, nullptr, 0, false},
+    {"", "QuantizeLinear", 23, false, 2, 3, 1, 1, kIn382, 3, kOut382, 1, kAttr382, 5, kTc382, 3, nullptr, 0, false},
+    {"", "QuantizeLinear", 24, false, 2, 3, 1, 1, kIn383, 3, kOut383, 1, kAttr383, 5, kTc383, 3, nullptr, 0, false},
+    {"", "QuantizeLinear", 25, false, 2, 3, 1, 1, kIn384, 3, kOut384, 1, kAttr384, 5, kTc384, 3, nullptr, 0, false},
+    {"", "RMSNormalization", 23, false, 2, 2, 1, 1, kIn385, 2, kOut385, 1, kAttr385, 3, kTc385, 2, nullptr, 0, true},
+    {"", "RNN", 1, false, 3, 6, 0, 2, kIn386, 6, kOut386, 2, kAttr386, 7, kTc386, 2, nullptr, 0, false},
+    {"", "RNN", 7, false, 3, 6, 0, 2, kIn387, 6, kOut387, 2, kAttr387, 6, kTc387, 2, nullptr, 0, false},
+    {"", "RNN", 14, false, 3, 6, 0, 2, kIn388, 6, kOut388, 2, kAttr388, 7, kTc388, 2, nullptr, 0, false},
+    {"", "RNN", 22, false, 3, 6, 0, 2, kIn389, 6, kOut389, 2, kAttr389, 7, kTc389, 2, nullptr, 0, false},
+    {"", "RandomNormal", 1, false, 0, 0, 1, 1, nullptr, 0, kOut390, 1, kAttr390, 5, kTc390, 1, nullptr, 0, false},
+    {"", "RandomNormal", 22, false, 0, 0, 1, 1, nullptr, 0, kOut391, 1, kAttr391, 5, kTc391, 1, nullptr, 0, false},
+    {"", "RandomNormalLike", 1, false, 1, 1, 1, 1, kIn392, 1, kOut392, 1, kAttr392, 4, kTc392, 2, nullptr, 0, false},
+    {"", "RandomNormalLike", 22, false, 1, 1, 1, 1, kIn393, 1, kOut393, 1, kAttr393, 4, kTc393, 2, nullptr, 0, false},
+    {"", "RandomUniform", 1, false, 0, 0, 1, 1, nullptr, 0, kOut394, 1, kAttr394, 5, kTc394, 1, nullptr, 0, false},
+    {"", "RandomUniform", 22, false, 0, 0, 1, 1, nullptr, 0, kOut395, 1, kAttr395, 5, kTc395, 1, nullptr, 0, false},
+    {"", "RandomUniformLike", 1, false, 1, 1, 1, 1, kIn396, 1, kOut396, 1, kAttr396, 4, kTc396, 2, nullptr, 0, false},
+    {"", "RandomUniformLike", 22, false, 1, 1, 1, 1, kIn397, 1, kOut397, 1, kAttr397, 4, kTc397, 2, nullptr, 0, false},
+    {"", "Range", 11, false, 3, 3, 1, 1, kIn398, 3, kOut398, 1, nullptr, 0, kTc398, 1, kBody398, 1, false},
+    {"", "Range", 27, false, 3, 3, 1, 1, kIn399, 3, kOut399, 1, kAttr399, 1, kTc399, 1, nullptr, 0, true},
+    {"", "Reciprocal", 1, false, 1, 1, 1, 1, kIn400, 1, kOut400, 1, kAttr400, 1, kTc400, 1, nullptr, 0, false},
+    {"", "Reciprocal", 6, false, 1, 1, 1, 1, kIn401, 1, kOut401, 1, nullptr, 0, kTc401, 1, nullptr, 0, false},
+    {"", "Reciprocal", 13, false, 1, 1, 1, 1, kIn402, 1, kOut402, 1, nullptr, 0, kTc402, 1, nullptr, 0, false},
+    {"", "ReduceL1", 1, false, 1, 1, 1, 1, kIn403, 1, kOut403, 1, kAttr403, 2, kTc403, 1, nullptr, 0, false},
+    {"", "ReduceL1", 11, false, 1, 1, 1, 1, kIn404, 1, kOut404, 1, kAttr404, 2, kTc404, 1, nullptr, 0, false},
+    {"", "ReduceL1", 13, false, 1, 1, 1, 1, kIn405, 1, kOut405, 1, kAttr405, 2, kTc405, 1, nullptr, 0, false},
+    {"", "ReduceL1", 18, false, 1, 2, 1, 1, kIn406, 2, kOut406, 1, kAttr406, 2, kTc406, 1, kBody406, 1, false},
+    {"", "ReduceL2", 1, false, 1, 1, 1, 1, kIn407, 1, kOut407, 1, kAttr407, 2, kTc407, 1, nullptr, 0, false},
+    {"", "ReduceL2", 11, false, 1, 1, 1, 1, kIn408, 1, kOut408, 1, kAttr408, 2, kTc408, 1, nullptr, 0, false},
+    {"", "ReduceL2", 13, false, 1, 1, 1, 1, kIn409, 1, kOut409, 1, kAttr409, 2, kTc409, 1, nullptr, 0, false},
+    {"", "ReduceL2", 18, false, 1, 2, 1, 1, kIn410, 2, kOut410, 1, kAttr410, 2, kTc410, 1, kBody410, 1, false},
+    {"", "ReduceLogSum", 1, false, 1, 1, 1, 1, kIn411, 1, kOut411, 1, kAttr411, 2, kTc411, 1, nullptr, 0, false},
+    {"", "ReduceLogSum", 11, false, 1, 1, 1, 1, kIn412, 1, kOut412, 1, kAttr412, 2, kTc412, 1, nullptr, 0, false},
+    {"", "ReduceLogSum", 13, false, 1, 1, 1, 1, kIn413, 1, kOut413, 1, kAttr413, 2, kTc413, 1, nullptr, 0, false},
+    {"", "ReduceLogSum", 18, false, 1, 2, 1, 1, kIn414, 2, kOut414, 1, kAttr414, 2, kTc414, 1, kBody414, 1, false},
+    {"", "ReduceLogSumExp", 1, false, 1, 1, 1, 1, kIn415, 1, kOut415, 1, kAttr415, 2, kTc415, 1, nullptr, 0, false},
+    {"", "ReduceLogSumExp", 11, false, 1, 1, 1, 1, kIn416, 1, kOut416, 1, kAttr416, 2, kTc416, 1, nullptr, 0, false},
+    {"", "ReduceLogSumExp", 13, false, 1, 1, 1, 1, kIn417, 1, kOut417, 1, kAttr417, 2, kTc417, 1, nullptr, 0, false},
+    {"", "ReduceLogSumExp", 18, false, 1, 2, 1, 1, kIn418, 2, kOut418, 1, kAttr418, 2, kTc418, 1, kBody418, 1, false},
+    {"", "ReduceMax", 1, false, 1, 1, 1, 1, kIn419, 1, kOut419, 1, kAttr419, 2, kTc419, 1, nullptr, 0, false},
+    {"", "ReduceMax", 11, false, 1, 1, 1, 1, kIn420, 1, kOut420, 1, kAttr420, 2, kTc420, 1, nullptr, 0, false},
+    {"", "ReduceMax", 12, false, 1, 1, 1, 1, kIn421, 1, kOut421, 1, kAttr421, 2, kTc421, 1, nullptr, 0, false},
+    {"", "ReduceMax", 13, false, 1, 1, 1, 1, kIn422, 1, kOut422, 1, kAttr422, 2, kTc422, 1, nullptr, 0, false},
+    {"", "ReduceMax", 18, false, 1, 2, 1, 1, kIn423, 2, kOut423, 1, kAttr423, 2, kTc423, 1, nullptr, 0, false},
+    {"", "ReduceMax", 20, false, 1, 2, 1, 1, kIn424, 2, kOut424, 1, kAttr424, 2, kTc424, 1, nullptr, 0, false},
+    {"", "ReduceMean", 1, false, 1, 1, 1, 1, kIn425, 1, kOut425, 1, kAttr425, 2, kTc425, 1, nullptr, 0, false},
+    {"", "ReduceMean", 11, false, 1, 1, 1, 1, kIn426, 1, kOut426, 1, kAttr426, 2, kTc426, 1, nullptr, 0, false},
+    {"", "ReduceMean", 13, false, 1, 1, 1, 1, kIn427, 1, kOut427, 1, kAttr427, 2, kTc427, 1, nullptr, 0, false},
+    {"", "ReduceMean", 18, false, 1, 2, 1, 1, kIn428, 2, kOut428, 1, kAttr428, 2, kTc428, 1, nullptr, 0, false},
+    {"", "ReduceMin", 1, false, 1, 1, 1, 1, kIn429, 1, kOut429, 1, kAttr429, 2, kTc429, 1, nullptr, 0, false},
+    {"", "ReduceMin", 11, false, 1, 1, 1, 1, kIn430, 1, kOut430, 1, kAttr430, 2, kTc430, 1, nullptr, 0, false},
+    {"", "ReduceMin", 12, false, 1, 1, 1, 1, kIn431, 1, kOut431, 1, kAttr431, 2, kTc431, 1, nullptr, 0, false},
+    {"", "ReduceMin", 13, false, 1, 1, 1, 1, kIn432, 1, kOut432, 1, kAttr432, 2, kTc432, 1, nullptr, 0, false},
+    {"", "ReduceMin", 18, false, 1, 2, 1, 1, kIn433, 2, kOut433, 1, kAttr433, 2, kTc433, 1, nullptr, 0, false},
+    {"", "ReduceMin", 20, false, 1, 2, 1, 1, kIn434, 2, kOut434, 1, kAttr434, 2, kTc434, 1, nullptr, 0, false},
+    {"", "ReduceProd", 1, false, 1, 1, 1, 1, kIn435, 1, kOut435, 1, kAttr435, 2, kTc435, 1, nullptr, 0, false},
+    {"", "ReduceProd", 11, false, 1, 1, 1, 1, kIn436, 1, kOut436, 1, kAttr436, 2, kTc436, 1, nullptr, 0, false},
+    {"", "ReduceProd", 13, false, 1, 1, 1, 1, kIn437, 1, kOut437, 1, kAttr437, 2, kTc437, 1, nullptr, 0, false},
+    {"", "ReduceProd", 18, false, 1, 2, 1, 1, kIn438, 2, kOut438, 1, kAttr438, 2, kTc438, 1, nullptr, 0, false},
+    {"", "ReduceSum", 1, false, 1, 1, 1, 1, kIn439, 1, kOut439, 1, kAttr439, 2, kTc439, 1, nullptr, 0, false},
+    {"", "ReduceSum", 11, false, 1, 1, 1, 1, kIn440, 1, kOut440, 1, kAttr440, 2, kTc440, 1, nullptr, 0, false},
+    {"", "ReduceSum", 13, false, 1, 2, 1, 1, kIn441, 2, kOut441, 1, kAttr441, 2, kTc441, 1, nullptr, 0, false},
+    {"", "ReduceSumSquare", 1, false, 1, 1, 1, 1, kIn442, 1, kOut442, 1, kAttr442, 2, kTc442, 1, nullptr, 0, false},
+    {"", "ReduceSumSquare", 11, false, 1, 1, 1, 1, kIn443, 1, kOut443, 1, kAttr443, 2, kTc443, 1, nullptr, 0, false},
+    {"", "ReduceSumSquare", 13, false, 1, 1, 1, 1, kIn444, 1, kOut444, 1, kAttr444, 2, kTc444, 1, nullptr, 0, false},
+    {"", "ReduceSumSquare", 18, false, 1, 2, 1, 1, kIn445, 2, kOut445, 1, kAttr445, 2, kTc445, 1, kBody445, 1, false},
+    {"", "RegexFullMatch", 20, false, 1, 1, 1, 1, kIn446, 1, kOut446, 1, kAttr446, 1, kTc446, 2, nullptr, 0, false},
+    {"", "Relu", 1, false, 1, 1, 1, 1, kIn447, 1, kOut447, 1, kAttr447, 1, kTc447, 1, nullptr, 0, false},
+    {"", "Relu", 6, false, 1, 1, 1, 1, kIn448, 1, kOut448, 1, nullptr, 0, kTc448, 1, nullptr, 0, false},
+    {"", "Relu", 13, false, 1, 1, 1, 1, kIn449, 1, kOut449, 1, nullptr, 0, kTc449, 1, nullptr, 0, false},
+    {"", "Relu", 14, false, 1, 1, 1, 1, kIn450, 1, kOut450, 1, nullptr, 0, kTc450, 1, kBody450, 1, false},
+    {"", "Reshape", 1, false, 1, 1, 1, 1, kIn451, 1, kOut451, 1, kAttr451, 2, kTc451, 1, nullptr, 0, false},
+    {"", "Reshape", 5, false, 2, 2, 1, 1, kIn452, 2, kOut452, 1, nullptr, 0, kTc452, 1, nullptr, 0, false},
+    {"", "Reshape", 13, false, 2, 2, 1, 1, kIn453, 2, kOut453, 1, nullptr, 0, kTc453, 1, nullptr, 0, false},
+    {"", "Reshape", 14, false, 2, 2, 1, 1, kIn454, 2, kOut454, 1, kAttr454, 1, kTc454, 1, nullptr, 0, false},
+    {"", "Reshape", 19, false, 2, 2, 1, 1, kIn455, 2, kOut455, 1, kAttr455, 1, kTc455, 1, nullptr, 0, false},
+    {"", "Reshape", 21, false, 2, 2, 1, 1, kIn456, 2, kOut456, 1, kAttr456, 1, kTc456, 1, nullptr, 0, false},
+    {"", "Reshape", 23, false, 2, 2, 1, 1, kIn457, 2, kOut457, 1, kAttr457, 1, kTc457, 1, nullptr, 0, false},
+    {"", "Reshape", 24, false, 2, 2, 1, 1, kIn458, 2, kOut458, 1, kAttr458, 1, kTc458, 1, nullptr, 0, false},
+    {"", "Reshape", 25, false, 2, 2, 1, 1, kIn459, 2, kOut459, 1, kAttr459, 1, kTc459, 1, nullptr, 0, false},
+    {"", "Resize", 10, false, 2, 2, 1, 1, kIn460, 2, kOut460, 1, kAttr460, 1, kTc460, 1, nullptr, 0, false},
+    {"", "Resize", 11, false, 3, 4, 1, 1, kIn461, 4, kOut461, 1, kAttr461, 6, kTc461, 2, nullptr, 0, false},
+    {"", "Resize", 13, false, 1, 4, 1, 1, kIn462, 4, kOut462, 1, kAttr462, 6, kTc462, 2, nullptr, 0, false},
+    {"", "Resize", 18, false, 1, 4, 1, 1, kIn463, 4, kOut463, 1, kAttr463, 9, kTc463, 2, nullptr, 0, false},
+    {"", "Resize", 19, false, 1, 4, 1, 1, kIn464, 4, kOut464, 1, kAttr464, 9, kTc464, 2, nullptr, 0, false},
+    {"", "ReverseSequence", 10, false, 2, 2, 1, 1, kIn465, 2, kOut465, 1, kAttr465, 2, kTc465, 1, nullptr, 0, false},
+    {"", "RoiAlign", 10, false, 3, 3, 1, 1, kIn466, 3, kOut466, 1, kAttr466, 5, kTc466, 2, nullptr, 0, false},
+    {"", "RoiAlign", 16, false, 3, 3, 1, 1, kIn467, 3, kOut467, 1, kAttr467, 6, kTc467, 2, nullptr, 0, false},
+    {"", "RoiAlign", 22, false, 3, 3, 1, 1, kIn468, 3, kOut468, 1, kAttr468, 6, kTc468, 2, nullptr, 0, false},
+    {"", "RotaryEmbedding", 23, false, 3, 4, 1, 1, kIn469, 4, kOut469, 1, kAttr469, 3, kTc469, 2, nullptr, 0, true},
+    {"", "Round", 11, false, 1, 1, 1, 1, kIn470, 1, kOut470, 1, nullptr, 0, kTc470, 1, nullptr, 0, false},
+    {"", "Round", 22, false, 1, 1, 1, 1, kIn471, 1, kOut471, 1, nullptr, 0, kTc471, 1, nullptr, 0, false},
+    {"", "STFT", 17, false, 2, 4, 1, 1, kIn472, 4, kOut472, 1, kAttr472, 1, kTc472, 2, nullptr, 0, false},
+    {"", "Scan", 8, false, 2, 2147483647, 1, 2147483647, kIn473, 2, kOut473, 1, kAttr473, 3, kTc473, 2, nullptr, 0, false},
+    {"", "Scan", 9, false, 1, 2147483647, 1, 2147483647, kIn474, 1, kOut474, 1, kAttr474, 6, kTc474, 1, nullptr, 0, false},
+    {"", "Scan", 11, false, 1, 2147483647, 1, 2147483647, kIn475, 1, kOut475, 1, kAttr475, 6, kTc475, 1, nullptr, 0, false},
+    {"", "Scan", 16, false, 1, 2147483647, 1, 2147483647, kIn476, 1, kOut476, 1, kAttr476, 6, kTc476, 1, nullptr, 0, false},
+    {"", "Scan", 19, false, 1, 2147483647, 1, 2147483647, kIn477, 1, kOut477, 1, kAttr477, 6, kTc477, 1, nullptr, 0, false},
+    {"", "Scan", 21, false, 1, 2147483647, 1, 2147483647, kIn478, 1, kOut478, 1, kAttr478, 6, kTc478, 1, nullptr, 0, false},
+    {"", "Scan", 23, false, 1, 2147483647, 1, 2147483647, kIn479, 1, kOut479, 1, kAttr479, 6, kTc479, 1, nullptr, 0, false},
+    {"", "Scan", 24, false, 1, 2147483647, 1, 2147483647, kIn480, 1, kOut480, 1, kAttr480, 6, kTc480, 1, nullptr, 0, false},
+    {"", "Scan", 25, false, 1, 2147483647, 1, 2147483647, kIn481, 1, kOut481, 1, kAttr481, 6, kTc481, 1, nullptr, 0, false},
+    {"", "Scatter", 9, false, 3, 3, 1, 1, kIn482, 3, kOut482, 1, kAttr482, 1, kTc482, 2, nullptr, 0, false},
+    {"", "Scatter", 11, true, 3, 3, 1, 1, kIn483, 3, kOut483, 1, kAttr483, 1, kTc483, 2, nullptr, 0, false},
+    {"", "ScatterElements", 11, false, 3, 3, 1, 1, kIn484, 3, kOut484, 1, kAttr484, 1, kTc484, 2, nullptr, 0, false},
+    {"", "ScatterElements", 13, false, 3, 3, 1, 1, kIn485, 3, kOut485, 1, kAttr485, 1, kTc485, 2, nullptr, 0, false},
+    {"", "ScatterElements", 16, false, 3, 3, 1, 1, kIn486, 3, kOut486, 1, kAttr486, 2, kTc486, 2, nullptr, 0, false},
+    {"", "ScatterElements", 18, false, 3, 3, 1, 1, kIn487, 3, kOut487, 1, kAttr487, 2, kTc487, 2, nullptr, 0, false},
+    {"", "ScatterND", 11, false, 3, 3, 1, 1, kIn488, 3, kOut488, 1, nullptr, 0, kTc488, 1, nullptr, 0, false},
+    {"", "ScatterND", 13, false, 3, 3, 1, 1, kIn489, 3, kOut489, 1, nullptr, 0, kTc489, 1, nullptr, 0, false},
+    {"", "ScatterND", 16, false, 3, 3, 1, 1, kIn490, 3, kOut490, 1, kAttr490, 1, kTc490, 1, nullptr, 0, false},
+    {"", "ScatterND", 18, false, 3, 3, 1, 1, kIn491, 3, kOut491, 1, kAttr491, 1, kTc491, 1, nullptr, 0, false},
+    {"", "Selu", 1, false, 1, 1, 1, 1, kIn492, 1, kOut492, 1, kAttr492, 3, kTc492, 1, nullptr, 0, false},
+    {"", "Selu", 6, false, 1, 1, 1, 1, kIn493, 1, kOut493, 1, kAttr493, 2, kTc493, 1, kBody493, 1, false},
+    {"", "Selu", 22, false, 1, 1, 1, 1, kIn494, 1, kOut494, 1, kAttr494, 2, kTc494, 1, kBody494, 1, false},
+    {"", "SequenceAt", 11, false, 2, 2, 1, 1, kIn495, 2, kOut495, 1, nullptr, 0, kTc495, 3, nullptr, 0, false},
+    {"", "SequenceConstruct", 11, false, 1, 2147483647, 1, 1, kIn496, 1, kOut496, 1, nullptr, 0, kTc496, 2, nullptr, 0, false},
+    {"", "SequenceEmpty", 11, false, 0, 0, 1, 1, nullptr, 0, kOut497, 1, kAttr497, 1, kTc497, 1, nullptr, 0, false},
+    {"", "SequenceErase", 11, false, 1, 2, 1, 1, kIn498, 2, kOut498, 1, nullptr, 0, kTc498, 2, nullptr, 0, false},
+    {"", "SequenceInsert", 11, false, 2, 3, 1, 1, kIn499, 3, kOut499, 1, nullptr, 0, kTc499, 3, nullptr, 0, false},
+    {"", "SequenceLength", 11, false, 1, 1, 1, 1, kIn500, 1, kOut500, 1, nullptr, 0, kTc500, 2, nullptr, 0, false},
+    {"", "SequenceMap", 17, false, 1, 2147483647, 1, 2147483647, kIn501, 2, kOut501, 1, kAttr501, 1, kTc501, 2, nullptr, 0, true},
+    {"", "Shape", 1, false, 1, 1, 1, 1, kIn502, 1, kOut502, 1, nullptr, 0, kTc502, 2, nullptr, 0, false},
+    {"", "Shape", 13, false, 1, 1, 1, 1, kIn503, 1, kOut503, 1, nullptr, 0, kTc503, 2, nullptr, 0, false},
+    {"", "Shape", 15, false, 1, 1, 1, 1, kIn504, 1, kOut504, 1, kAttr504, 2, kTc504, 2, nullptr, 0, false},
+    {"", "Shape", 19, false, 1, 1, 1, 1, kIn505, 1, kOut505, 1, kAttr505, 2, kTc505, 2, nullptr, 0, false},
+    {"", "Shape", 21, false, 1, 1, 1, 1, kIn506, 1, kOut506, 1, kAttr506, 2, kTc506, 2, nullptr, 0, false},
+    {"", "Shape", 23, false, 1, 1, 1, 1, kIn507, 1, kOut507, 1, kAttr507, 2, kTc507, 2, nullptr, 0, false},
+    {"", "Shape", 24, false, 1, 1, 1, 1, kIn508, 1, kOut508, 1, kAttr508, 2, kTc508, 2, nullptr, 0, false},
+    {"", "Shape", 25, false, 1, 1, 1, 1, kIn509, 1, kOut509, 1, kAttr509, 2, kTc509, 2, nullptr, 0, false},
+    {"", "Shrink", 9, false, 1, 1, 1, 1, kIn510, 1, kOut510, 1, kAttr510, 2, kTc510, 1, kBody510, 1, false},
+    {"", "Sigmoid", 1, false, 1, 1, 1, 1, kIn511, 1, kOut511, 1, kAttr511, 1, kTc511, 1, nullptr, 0, false},
+    {"", "Sigmoid", 6, false, 1, 1, 1, 1, kIn512, 1, kOut512, 1, nullptr, 0, kTc512, 1, nullptr, 0, false},
+    {"", "Sigmoid", 13, false, 1, 1, 1, 1, kIn513, 1, kOut513, 1, nullptr, 0, kTc513, 1, nullptr, 0, false},
+    {"", "Sign", 9, false, 1, 1, 1, 1, kIn514, 1, kOut514, 1, nullptr, 0, kTc514, 1, nullptr, 0, false},
+    {"", "Sign", 13, false, 1, 1, 1, 1, kIn515, 1, kOut515, 1, nullptr, 0, kTc515, 1, nullptr, 0, false},
+    {"", "Sin", 7, false, 1, 1, 1, 1, kIn516, 1, kOut516, 1, nullptr, 0, kTc516, 1, nullptr, 0, false},
+    {"", "Sin", 22, false, 1, 1, 1, 1, kIn517, 1, kOut517, 1, nullptr, 0, kTc517, 1, nullptr, 0, false},
+    {"", "Sinh", 9, false, 1, 1, 1, 1, kIn518, 1, kOut518, 1, nullptr, 0, kTc518, 1, nullptr, 0, false},
+    {"", "Sinh", 22, false, 1, 1, 1, 1, kIn519, 1, kOut519, 1, nullptr, 0, kTc519, 1, nullptr, 0, false},
+    {"", "Size", 1, false, 1, 1, 1, 1, kIn520, 1, kOut520, 1, nullptr, 0, kTc520, 2, nullptr, 0, false},
+    {"", "Size", 13, false, 1, 1, 1, 1, kIn521, 1, kOut521, 1, nullptr, 0, kTc521, 2, nullptr, 0, false},
+    {"", "Size", 19, false, 1, 1, 1, 1, kIn522, 1, kOut522, 1, nullptr, 0, kTc522, 2, nullptr, 0, false},
+    {"", "Size", 21, false, 1, 1, 1, 1, kIn523, 1, kOut523, 1, nullptr, 0, kTc523, 2, nullptr, 0, false},
+    {"", "Size", 23, false, 1, 1, 1, 1, kIn524, 1, kOut524, 1, nullptr, 0, kTc524, 2, nullptr, 0, false},
+    {"", "Size", 24, false, 1, 1, 1, 1, kIn525, 1, kOut525, 1, nullptr, 0, kTc525, 2, nullptr, 0, false},
+    {"", "Size", 25, false, 1, 1, 1, 1, kIn526, 1, kOut526, 1, nullptr, 0, kTc526, 2, nullptr, 0, false},
+    {"", "Slice", 1, false, 1, 1, 1, 1, kIn527, 1, kOut527, 1, kAttr527, 3, kTc527, 1, nullptr, 0, false},
+    {"", "Slice", 10, false, 3, 5, 1, 1, kIn528, 5, kOut528, 1, nullptr, 0, kTc528, 2, nullptr, 0, false},
+    {"", "Slice", 11, false, 3, 5, 1, 1, kIn529, 5, kOut529, 1, nullptr, 0, kTc529, 2, nullptr, 0, false},
+    {"", "Slice", 13, false, 3, 5, 1, 1, kIn530, 5, kOut530, 1, nullptr, 0, kTc530, 2, nullptr, 0, false},
+    {"", "Softmax", 1, false, 1, 1, 1, 1, kIn531, 1, kOut531, 1, kAttr531, 1, kTc531, 1, nullptr, 0, false},
+    {"", "Softmax", 11, false, 1, 1, 1, 1, kIn532, 1, kOut532, 1, kAttr532, 1, kTc532, 1, nullptr, 0, false},
+    {"", "Softmax", 13, false, 1, 1, 1, 1, kIn533, 1, kOut533, 1, kAttr533, 1, kTc533, 1, nullptr, 0, true},
+    {"", "SoftmaxCrossEntropyLoss", 12, false, 2, 3, 1, 2, kIn534, 3, kOut534, 2, kAttr534, 2, kTc534, 2, nullptr, 0, true},
+    {"", "SoftmaxCrossEntropyLoss", 13, false, 2, 3, 1, 2, kIn535, 3, kOut535, 2, kAttr535, 2, kTc535, 2, nullptr, 0, true},
+    {"", "Softplus", 1, false, 1, 1, 1, 1, kIn536, 1, kOut536, 1, nullptr, 0, kTc536, 1, kBody536, 1, false},
+    {"", "Softplus", 22, false, 1, 1, 1, 1, kIn537, 1, kOut537, 1, nullptr, 0, kTc537, 1, kBody537, 1, false},
+    {"", "Softsign", 1, false, 1, 1, 1, 1, kIn538, 1, kOut538, 1, nullptr, 0, kTc538, 1, kBody538, 1, false},
+    {"", "Softsign", 22, false, 1, 1, 1, 1, kIn539, 1, kOut539, 1, nullptr, 0, kTc539, 1, kBody539, 1, false},
+    {"", "SpaceToDepth", 1, false, 1, 1, 1, 1, kIn540, 1, kOut540, 1, kAttr540, 1, kTc540, 1, nullptr, 0, false},
+    {"", "SpaceToDepth", 13, false, 1, 1, 1, 1, kIn541, 1, kOut541, 1, kAttr541, 1, kTc541, 1, nullptr, 0, false},
+    {"", "Split", 1, false, 1, 2, 1, 2147483647, kIn542, 2, kOut542, 1, kAttr542, 2, kTc542, 1, nullptr, 0, false},
+    {"", "Split", 2, false, 1, 1, 1, 2147483647, kIn543, 1, kOut543, 1, kAttr543, 2, kTc543, 1, nullptr, 0, false},
+    {"", "Split", 11, false, 1, 1, 1, 2147483647, kIn544, 1, kOut544, 1, kAttr544, 2, kTc544, 1, nullptr, 0, false},
+    {"", "Split", 13, false, 1, 2, 1, 2147483647, kIn545, 2, kOut545, 1, kAttr545, 1, kTc545, 1, nullptr, 0, false},
+    {"", "Split", 18, false, 1, 2, 1, 2147483647, kIn546, 2, kOut546, 1, kAttr546, 2, kTc546, 1, nullptr, 0, false},
+    {"", "SplitToSequence", 11, false, 1, 2, 1, 1, kIn547, 2, kOut547, 1, kAttr547, 2, kTc547, 3, nullptr, 0, false},
+    {"", "SplitToSequence", 24, false, 1, 2, 1, 1, kIn548, 2, kOut548, 1, kAttr548, 2, kTc548, 3, nullptr, 0, false},
+    {"", "Sqrt", 1, false, 1, 1, 1, 1, kIn549, 1, kOut549, 1, kAttr549, 1, kTc549, 1, nullptr, 0, false},
+    {"", "Sqrt", 6, false, 1, 1, 1, 1, kIn550, 1, kOut550, 1, nullptr, 0, kTc550, 1, nullptr, 0, false},
+    {"", "Sqrt", 13, false, 1, 1, 1, 1, kIn551, 1, kOut551, 1, nullptr, 0, kTc551, 1, nullptr, 0, false},
+    {"", "Squeeze", 1, false, 1, 1, 1, 1, kIn552, 1, kOut552, 1, kAttr552, 1, kTc552, 1, nullptr, 0, false},
+    {"", "Squeeze", 11, false, 1, 1, 1, 1, kIn553, 1, kOut553, 1, kAttr553, 1, kTc553, 1, nullptr, 0, false},
+    {"", "Squeeze", 13, false, 1, 2, 1, 1, kIn554, 2, kOut554, 1, nullptr, 0, kTc554, 1, nullptr, 0, false},
+    {"", "Squeeze", 21, false, 1, 2, 1, 1, kIn555, 2, kOut555, 1, nullptr, 0, kTc555, 1, nullptr, 0, false},
+    {"", "Squeeze", 23, false, 1, 2, 1, 1, kIn556, 2, kOut556, 1, nullptr, 0, kTc556, 1, nullptr, 0, false},
+    {"", "Squeeze", 24, false, 1, 2, 1, 1, kIn557, 2, kOut557, 1, nullptr, 0, kTc557, 1, nullptr, 0, false},
+    {"", "Squeeze", 25, false, 1, 2, 1, 1, kIn558, 2, kOut558, 1, nullptr, 0, kTc558, 1, nullptr, 0, false},
+    {"", "StringConcat", 20, false, 2, 2, 1, 1, kIn559, 2, kOut559, 1, nullptr, 0, kTc559, 1, nullptr, 0, false},
+    {"", "StringNormalizer", 10, false, 1, 1, 1, 1, kIn560, 1, kOut560, 1, kAttr560, 4, nullptr, 0, nullptr, 0, false},
+    {"", "StringSplit", 20, false, 1, 1, 2, 2, kIn561, 1, kOut561, 2, kAttr561, 2, kTc561, 3, nullptr, 0, false},
+    {"", "Sub", 1, false, 2, 2, 1, 1, kIn562, 2, kOut562, 1, kAttr562, 3, kTc562, 1, nullptr, 0, false},
+    {"", "Sub", 6, false, 2, 2, 1, 1, kIn563, 2, kOut563, 1, kAttr563, 2, kTc563, 1, nullptr, 0, false},
+    {"", "Sub", 7, false, 2, 2, 1, 1, kIn564, 2, kOut564, 1, nullptr, 0, kTc564, 1, nullptr, 0, false},
+    {"", "Sub", 13, false, 2, 2, 1, 1, kIn565, 2, kOut565, 1, nullptr, 0, kTc565, 1, nullptr, 0, false},
+    {"", "Sub", 14, false, 2, 2, 1, 1, kIn566, 2, kOut566, 1, nullptr, 0, kTc566, 1, nullptr, 0, false},
+    {"", "Sum", 1, false, 1, 2147483647, 1, 1, kIn567, 1, kOut567, 1, kAttr567, 1, kTc567, 1, nullptr, 0, false},
+    {"", "Sum", 6, false, 1, 2147483647, 1, 1, kIn568, 1, kOut568, 1, nullptr, 0, kTc568, 1, nullptr, 0, false},
+    {"", "Sum", 8, false, 1, 2147483647, 1, 1, kIn569, 1, kOut569, 1, nullptr, 0, kTc569, 1, nullptr, 0, false},
+    {"", "Sum", 13, false, 1, 2147483647, 1, 1, kIn570, 1, kOut570, 1, nullptr, 0, kTc570, 1, nullptr, 0, false},
+    {"", "SwiGLU", 28, false, 2, 2, 1, 1, kIn571, 2, kOut571, 1, kAttr571, 1, kTc571, 1, kBody571, 1, false},
+    {"", "Swish", 24, false, 1, 1, 1, 1, kIn572, 1, kOut572, 1, kAttr572, 1, kTc572, 1, kBody572, 1, false},
+    {"", "Tan", 7, false, 1, 1, 1, 1, kIn573, 1, kOut573, 1, nullptr, 0, kTc573, 1, nullptr, 0, false},
+    {"", "Tan", 22, false, 1, 1, 1, 1, kIn574, 1, kOut574, 1, nullptr, 0, kTc574, 1, nullptr, 0, false},
+    {"", "Tanh", 1, false, 1, 1, 1, 1, kIn575, 1, kOut575, 1, kAttr575, 1, kTc575, 1, nullptr, 0, false},
+    {"", "Tanh", 6, false, 1, 1, 1, 1, kIn576, 1, kOut576, 1, nullptr, 0, kTc576, 1, nullptr, 0, false},
+    {"", "Tanh", 13, false, 1, 1, 1, 1, kIn577, 1, kOut577, 1, nullptr, 0, kTc577, 1, nullptr, 0, false},
+    {"", "TensorScatter", 24, false, 2, 3, 1, 1, kIn578, 3, kOut578, 1, kAttr578, 2, kTc578, 1, nullptr, 0, false},
+    {"", "TfIdfVectorizer", 9, false, 1, 1, 1, 1, kIn579, 1, kOut579, 1, kAttr579, 9, kTc579, 2, nullptr, 0, false},
+    {"", "ThresholdedRelu", 10, false, 1, 1, 1, 1, kIn580, 1, kOut580, 1, kAttr580, 1, kTc580, 1, kBody580, 1, false},
+    {"", "ThresholdedRelu", 22, false, 1, 1, 1, 1, kIn581, 1, kOut581, 1, kAttr581, 1, kTc581, 1, kBody581, 1, false},
+    {"", "Tile", 1, false, 3, 3, 1, 1, kIn582, 3, kOut582, 1, nullptr, 0, kTc582, 2, nullptr, 0, false},
+    {"", "Tile", 6, false, 2, 2, 1, 1, kIn583, 2, kOut583, 1, nullptr, 0, kTc583, 2, nullptr, 0, false},
+    {"", "Tile", 13, false, 2, 2, 1, 1, kIn584, 2, kOut584, 1, nullptr, 0, kTc584, 2, nullptr, 0, false},
+    {"", "TopK", 1, false, 1, 1, 2, 2, kIn585, 1, kOut585, 2, kAttr585, 2, kTc585, 2, nullptr, 0, false},
+    {"", "TopK", 10, false, 2, 2, 2, 2, kIn586, 2, kOut586, 2, kAttr586, 1, kTc586, 2, nullptr, 0, false},
+    {"", "TopK", 11, false, 2, 2, 2, 2, kIn587, 2, kOut587, 2, kAttr587, 3, kTc587, 2, nullptr, 0, false},
+    {"", "TopK", 24, false, 2, 2, 2, 2, kIn588, 2, kOut588, 2, kAttr588, 3, kTc588, 2, nullptr, 0, false},
+    {"", "Transpose", 1, false, 1, 1, 1, 1, kIn589, 1, kOut589, 1, kAttr589, 1, kTc589, 1, nullptr, 0, false},
+    {"", "Transpose", 13, false, 1, 1, 1, 1, kIn590, 1, kOut590, 1, kAttr590, 1, kTc590, 1, nullptr, 0, false},
+    {"", "Transpose", 21, false, 1, 1, 1, 1, kIn591, 1, kOut591, 1, kAttr591, 1, kTc591, 1, nullptr, 0, false},
+    {"", "Transpose", 23, false, 1, 1, 1, 1, kIn592, 1, kOut592, 1, kAttr592, 1, kTc592, 1, nullptr, 0, false},
+    {"", "Transpose", 24, false, 1, 1, 1, 1, kIn593, 1, kOut593, 1, kAttr593, 1, kTc593, 1, nullptr, 0, false},
+    {"", "Transpose", 25, false, 1, 1, 1, 1, kIn594, 1, kOut594, 1, kAttr594, 1, kTc594, 1, nullptr, 0, false},
+    {"", "Trilu", 14, false, 1, 2, 1, 1, kIn595, 2, kOut595, 1, kAttr595, 1, kTc595, 1, nullptr, 0, false},
+    {"", "Unique", 11, false, 1, 1, 1, 4, kIn596, 1, kOut596, 4, kAttr596, 2, kTc596, 1, nullptr, 0, false},
+    {"", "Unsqueeze", 1, false, 1, 1, 1, 1, kIn597, 1, kOut597, 1, kAttr597, 1, kTc597, 1, nullptr, 0, false},
+    {"", "Unsqueeze", 11, false, 1, 1, 1, 1, kIn598, 1, kOut598, 1, kAttr598, 1, kTc598, 1, nullptr, 0, false},
+    {"", "Unsqueeze", 13, false, 2, 2, 1, 1, kIn599, 2, kOut599, 1, nullptr, 0, kTc599, 1, nullptr, 0, false},
+    {"", "Unsqueeze", 21, false, 2, 2, 1, 1, kIn600, 2, kOut600, 1, nullptr, 0, kTc600, 1, nullptr, 0, false},
+    {"", "Unsqueeze", 23, false, 2, 2, 1, 1, kIn601, 2, kOut601, 1, nullptr, 0, kTc601, 1, nullptr, 0, false},
+    {"", "Unsqueeze", 24, false, 2, 2, 1, 1, kIn602, 2, kOut602, 1, nullptr, 0, kTc602, 1, nullptr, 0, false},
+    {"", "Unsqueeze", 25, false, 2, 2, 1, 1, kIn603, 2, kOut603, 1, nullptr, 0, kTc603, 1, nullptr, 0, false},
+    {"", "Upsample", 1, false, 1, 1, 1, 1, kIn604, 1, kOut604, 1, kAttr604, 3, kTc604, 1, nullptr, 0, false},
+    {"", "Upsample", 7, false, 1, 1, 1, 1, kIn605, 1, kOut605, 1, kAttr605, 2, kTc605, 1, nullptr, 0, false},
+    {"", "Upsample", 9, false, 2, 2, 1, 1, kIn606, 2, kOut606, 1, kAttr606, 1, kTc606, 1, nullptr, 0, false},
+    {"", "Upsample", 10, true, 2, 2, 1, 1, kIn607, 2, kOut607, 1, kAttr607, 1, kTc607, 1, nullptr, 0, false},
+    {"", "Where", 9, false, 3, 3, 1, 1, kIn608, 3, kOut608, 1, nullptr, 0, kTc608, 2, nullptr, 0, false},
+    {"", "Where", 16, false, 3, 3, 1, 1, kIn609, 3, kOut609, 1, nullptr, 0, kTc609, 2, nullptr, 0, false},
+    {"", "Xor", 1, false, 2, 2, 1, 1, kIn610, 2, kOut610, 1, kAttr610, 2, kTc610, 2, nullptr, 0, false},
+    {"", "Xor", 7, false, 2, 2, 1, 1, kIn611, 2, kOut611, 1, nullptr, 0, kTc611, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "ArrayFeatureExtractor", 1, false, 2, 2, 1, 1, kIn612, 2, kOut612, 1, nullptr, 0, kTc612, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "Binarizer", 1, false, 1, 1, 1, 1, kIn613, 1, kOut613, 1, kAttr613, 1, kTc613, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "CastMap", 1, false, 1, 1, 1, 1, kIn614, 1, kOut614, 1, kAttr614, 3, kTc614, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "CategoryMapper", 1, false, 1, 1, 1, 1, kIn615, 1, kOut615, 1, kAttr615, 4, kTc615, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "DictVectorizer", 1, false, 1, 1, 1, 1, kIn616, 1, kOut616, 1, kAttr616, 2, kTc616, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "FeatureVectorizer", 1, false, 1, 2147483647, 1, 1, kIn617, 1, kOut617, 1, kAttr617, 1, kTc617, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "Imputer", 1, false, 1, 1, 1, 1, kIn618, 1, kOut618, 1, kAttr618, 4, kTc618, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "LabelEncoder", 1, false, 1, 1, 1, 1, kIn619, 1, kOut619, 1, kAttr619, 3, kTc619, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "LabelEncoder", 2, false, 1, 1, 1, 1, kIn620, 1, kOut620, 1, kAttr620, 9, kTc620, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "LabelEncoder", 4, false, 1, 1, 1, 1, kIn621, 1, kOut621, 1, kAttr621, 12, kTc621, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "LinearClassifier", 1, false, 1, 1, 2, 2, kIn622, 1, kOut622, 2, kAttr622, 6, kTc622, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "LinearRegressor", 1, false, 1, 1, 1, 1, kIn623, 1, kOut623, 1, kAttr623, 4, kTc623, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "Normalizer", 1, false, 1, 1, 1, 1, kIn624, 1, kOut624, 1, kAttr624, 1, kTc624, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "OneHotEncoder", 1, false, 1, 1, 1, 1, kIn625, 1, kOut625, 1, kAttr625, 3, kTc625, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "SVMClassifier", 1, false, 1, 1, 2, 2, kIn626, 1, kOut626, 2, kAttr626, 11, kTc626, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "SVMRegressor", 1, false, 1, 1, 1, 1, kIn627, 1, kOut627, 1, kAttr627, 8, kTc627, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "Scaler", 1, false, 1, 1, 1, 1, kIn628, 1, kOut628, 1, kAttr628, 2, kTc628, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "TreeEnsemble", 5, false, 1, 1, 1, 1, kIn629, 1, kOut629, 1, kAttr629, 16, kTc629, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "TreeEnsembleClassifier", 1, false, 1, 1, 2, 2, kIn630, 1, kOut630, 2, kAttr630, 17, kTc630, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "TreeEnsembleClassifier", 3, false, 1, 1, 2, 2, kIn631, 1, kOut631, 2, kAttr631, 21, kTc631, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "TreeEnsembleClassifier", 5, true, 1, 1, 2, 2, kIn632, 1, kOut632, 2, kAttr632, 21, kTc632, 2, nullptr, 0, false},
+    {"ai.onnx.ml", "TreeEnsembleRegressor", 1, false, 1, 1, 1, 1, kIn633, 1, kOut633, 1, kAttr633, 17, kTc633, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "TreeEnsembleRegressor", 3, false, 1, 1, 1, 1, kIn634, 1, kOut634, 1, kAttr634, 21, kTc634, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "TreeEnsembleRegressor", 5, true, 1, 1, 1, 1, kIn635, 1, kOut635, 1, kAttr635, 21, kTc635, 1, nullptr, 0, false},
+    {"ai.onnx.ml", "ZipMap", 1, false, 1, 1, 1, 1, kIn636, 1, kOut636, 1, kAttr636, 2, kTc636, 1, nullptr, 0, false},
+    {"ai.onnx.preview", "FlexAttention", 1, false, 3, 3, 1, 1, kIn637, 3, kOut637, 1, kAttr637, 4, kTc637, 1, nullptr, 0, true},
+    {"ai.onnx.preview.training", "Adagrad", 1, false, 3, 2147483647, 1, 2147483647, kIn638, 3, kOut638, 1, kAttr638, 3, kTc638, 3, nullptr, 0, false},
+    {"ai.onnx.preview.training", "Adam", 1, false, 3, 2147483647, 1, 2147483647, kIn639, 3, kOut639, 1, kAttr639, 5, kTc639, 3, nullptr, 0, false},
+    {"ai.onnx.preview.training", "Gradient", 1, false, 1, 2147483647, 1, 2147483647, kIn640, 1, kOut640, 1, kAttr640, 3, kTc640, 2, nullptr, 0, false},
+    {"ai.onnx.preview.training", "Momentum", 1, false, 3, 2147483647, 1, 2147483647, kIn641, 3, kOut641, 1, kAttr641, 4, kTc641, 3, nullptr, 0, false},
 };
 
 const int kNumSchemaRows = 642;
+
+const DomainRow kDomainRows[] = {
+    {"", 1, 28},
+    {"ai.onnx.ml", 1, 5},
+    {"ai.onnx.preview", 1, 1},
+    {"ai.onnx.preview.training", 1, 1},
+    {"ai.onnx.training", 1, 1},
+};
+
+const int kNumDomainRows = 5;
 
 }  // namespace onnx_infer::catalog

@@ -1,0 +1,217 @@
+#include "schema/signature.h"
+
+#include <climits>
+#include <set>
+
+#include "base/strings.h"
+#include "schema/type_constraint.h"
+
+namespace onnx_infer {
+namespace {
+
+using symbolic::Tri;
+
+std::string_view AttrTypeName(AttrType t) {
+  switch (t) {
+    case onnx::AttributeProto::UNDEFINED: return "undefined";
+    case onnx::AttributeProto::FLOAT: return "float";
+    case onnx::AttributeProto::INT: return "int";
+    case onnx::AttributeProto::STRING: return "string";
+    case onnx::AttributeProto::TENSOR: return "tensor";
+    case onnx::AttributeProto::GRAPH: return "graph";
+    case onnx::AttributeProto::SPARSE_TENSOR: return "sparse_tensor";
+    case onnx::AttributeProto::TYPE_PROTO: return "type_proto";
+    case onnx::AttributeProto::FLOATS: return "floats";
+    case onnx::AttributeProto::INTS: return "ints";
+    case onnx::AttributeProto::STRINGS: return "strings";
+    case onnx::AttributeProto::TENSORS: return "tensors";
+    case onnx::AttributeProto::GRAPHS: return "graphs";
+    case onnx::AttributeProto::SPARSE_TENSORS: return "sparse_tensors";
+    case onnx::AttributeProto::TYPE_PROTOS: return "type_protos";
+  }
+  return "unknown";
+}
+
+// The type an attribute carries: its `type` field, or for old models that leave it unset,
+// the field that holds a value. UNDEFINED when nothing says.
+AttrType ActualAttrType(const onnx::AttributeProto& a) {
+  if (a.type() != onnx::AttributeProto::UNDEFINED) return a.type();
+  if (a.has_f()) return onnx::AttributeProto::FLOAT;
+  if (a.has_i()) return onnx::AttributeProto::INT;
+  if (a.has_s()) return onnx::AttributeProto::STRING;
+  if (a.has_t()) return onnx::AttributeProto::TENSOR;
+  if (a.has_g()) return onnx::AttributeProto::GRAPH;
+  if (a.has_sparse_tensor()) return onnx::AttributeProto::SPARSE_TENSOR;
+  if (a.has_tp()) return onnx::AttributeProto::TYPE_PROTO;
+  if (a.floats_size()) return onnx::AttributeProto::FLOATS;
+  if (a.ints_size()) return onnx::AttributeProto::INTS;
+  if (a.strings_size()) return onnx::AttributeProto::STRINGS;
+  if (a.tensors_size()) return onnx::AttributeProto::TENSORS;
+  if (a.graphs_size()) return onnx::AttributeProto::GRAPHS;
+  if (a.sparse_tensors_size()) return onnx::AttributeProto::SPARSE_TENSORS;
+  if (a.type_protos_size()) return onnx::AttributeProto::TYPE_PROTOS;
+  return onnx::AttributeProto::UNDEFINED;
+}
+
+bool IsListType(AttrType t) {
+  return t == onnx::AttributeProto::FLOATS || t == onnx::AttributeProto::INTS ||
+         t == onnx::AttributeProto::STRINGS || t == onnx::AttributeProto::TENSORS ||
+         t == onnx::AttributeProto::GRAPHS || t == onnx::AttributeProto::SPARSE_TENSORS ||
+         t == onnx::AttributeProto::TYPE_PROTOS;
+}
+
+std::string ArityText(int lo, int hi) {
+  if (lo == hi) return StrCat(lo);
+  if (hi == INT_MAX) return StrCat("at least ", lo);
+  return StrCat(lo, " to ", hi);
+}
+
+std::string Allowed(const std::vector<Type>& types) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < types.size() && i < 8; ++i) names.push_back(types[i].ToString());
+  std::string s = StrJoin(names, ", ");
+  if (types.size() > 8) s += StrCat(", ... (", types.size(), " in all)");
+  return s;
+}
+
+bool IsTypeParam(const OpSchema& schema, std::string_view name) {
+  for (const auto& c : schema.type_constraints()) {
+    if (c.param == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool SignatureCheck::HasErrors() const {
+  for (const auto& i : issues) {
+    if (i.severity == Severity::kError) return true;
+  }
+  return false;
+}
+
+const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int index) {
+  if (index < 0 || params.empty()) return nullptr;
+  if (index < static_cast<int>(params.size())) return &params[index];
+  if (params.back().option == ParamOption::kVariadic) return &params.back();
+  return nullptr;
+}
+
+SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
+                              const std::vector<const Type*>& input_types) {
+  SignatureCheck check;
+  auto error = [&](std::string message) {
+    check.issues.push_back({Severity::kError, std::move(message), false});
+  };
+
+  // Counts.
+  const int num_inputs = node.input_size(), num_outputs = node.output_size();
+  if (num_inputs < schema.min_inputs() || num_inputs > schema.max_inputs()) {
+    error(StrCat("expected ", ArityText(schema.min_inputs(), schema.max_inputs()),
+                 " inputs, got ", num_inputs));
+    check.arity_error = true;
+  }
+  if (num_outputs < schema.min_outputs() || num_outputs > schema.max_outputs()) {
+    error(StrCat("expected ", ArityText(schema.min_outputs(), schema.max_outputs()),
+                 " outputs, got ", num_outputs));
+    check.arity_error = true;
+  }
+
+  // Omitted values: only an optional parameter may be given as an empty name.
+  for (int i = 0; i < num_inputs; ++i) {
+    const FormalParameter* p = FormalFor(schema.inputs(), i);
+    if (p && node.input(i).empty() && p->option == ParamOption::kSingle) {
+      error(StrCat("input ", i, " ('", p->name, "') is required but omitted (empty name)"));
+    }
+  }
+  for (int i = 0; i < num_outputs; ++i) {
+    const FormalParameter* p = FormalFor(schema.outputs(), i);
+    if (p && node.output(i).empty() && p->option == ParamOption::kSingle) {
+      error(StrCat("output ", i, " ('", p->name, "') is required but omitted (empty name)"));
+    }
+  }
+
+  // Attributes.
+  std::set<std::string> seen;
+  for (const auto& a : node.attribute()) {
+    if (!seen.insert(a.name()).second) {
+      error(StrCat("attribute '", a.name(), "' is given more than once"));
+      continue;
+    }
+    const AttributeSpec* spec = schema.FindAttribute(a.name());
+    if (!spec) {
+      check.issues.push_back({Severity::kWarning,
+                              StrCat("attribute '", a.name(), "' is not an attribute of ",
+                                     schema.name(), "-", schema.since_version()),
+                              true});
+      continue;
+    }
+    if (!a.ref_attr_name().empty()) continue;  // bound when a function is called
+    AttrType actual = ActualAttrType(a);
+    // An empty list carries no field to tell its type by.
+    if (actual == onnx::AttributeProto::UNDEFINED && IsListType(spec->type)) continue;
+    if (actual != spec->type) {
+      error(StrCat("attribute '", a.name(), "': expected type ", AttrTypeName(spec->type),
+                   ", got ", AttrTypeName(actual)));
+    }
+  }
+  for (const auto& spec : schema.attributes()) {
+    if (spec.required && !seen.count(spec.name)) {
+      error(StrCat("attribute '", spec.name, "' is required but not given"));
+    }
+  }
+
+  // Type constraints.
+  std::map<std::string, int, std::less<>> bound_by;  // type parameter -> input that bound it
+  for (int i = 0; i < num_inputs && i < static_cast<int>(input_types.size()); ++i) {
+    const FormalParameter* p = FormalFor(schema.inputs(), i);
+    const Type* t = input_types[i];
+    if (!p || !t || t->is_unknown() || node.input(i).empty()) continue;
+    const std::vector<Type>* allowed = schema.AllowedTypes(p->type);
+    if (!allowed) continue;
+    Type shapeless = StripShapes(*t);
+    bool any_unknown = false, any_match = false;
+    for (const auto& pattern : *allowed) {
+      Tri m = MatchesPattern(shapeless, pattern);
+      any_match |= m == Tri::kTrue;
+      any_unknown |= m == Tri::kUnknown;
+    }
+    const std::string label = StrCat("input ", i, " '", node.input(i), "'");
+    if (!any_match && !any_unknown) {
+      error(StrCat(label, ": type ", shapeless.ToString(), " is not allowed for ", p->type,
+                   " (allowed: ", Allowed(*allowed), ")"));
+      continue;
+    }
+    // Only a fully known type binds its parameter; heterogeneous variadic inputs bind nothing,
+    // since each may differ.
+    if (!any_match || !IsTypeParam(schema, p->type) ||
+        (p->option == ParamOption::kVariadic && !p->homogeneous)) {
+      continue;
+    }
+    auto [it, inserted] = check.bindings.try_emplace(p->type, shapeless);
+    if (inserted) {
+      bound_by[p->type] = i;
+    } else if (!MergeTypes(it->second, shapeless).ok()) {
+      const int first = bound_by[p->type];
+      error(StrCat(label, ": ", p->type, " is ", shapeless.ToString(), " here but ",
+                   it->second.ToString(), " for input ", first, " '", node.input(first), "'"));
+    }
+  }
+  return check;
+}
+
+Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {
+  const FormalParameter* p = FormalFor(schema.outputs(), index);
+  if (!p) return Type();
+  const std::vector<Type>* allowed = schema.AllowedTypes(p->type);
+  // Each output of a heterogeneous variadic may be a different instance of its parameter.
+  if (p->option == ParamOption::kVariadic && !p->homogeneous) {
+    return allowed && allowed->size() == 1 ? (*allowed)[0] : Type();
+  }
+  auto bound = check.bindings.find(p->type);
+  if (bound != check.bindings.end()) return bound->second;
+  if (allowed && allowed->size() == 1) return (*allowed)[0];
+  return Type();
+}
+
+}  // namespace onnx_infer

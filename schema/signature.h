@@ -1,0 +1,49 @@
+// Checks a node against its operator's signature: input and output counts, omitted optional
+// values, attributes (unknown, missing, wrong type, repeated) and type constraints (each
+// input's type is allowed; inputs that share a type parameter agree). Also works out what
+// the signature alone says of the outputs' types.
+#ifndef ONNX_INFER_SCHEMA_SIGNATURE_H_
+#define ONNX_INFER_SCHEMA_SIGNATURE_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "proto/onnx.pb.h"
+#include "schema/diagnostic.h"
+#include "schema/op_schema.h"
+#include "schema/type.h"
+
+namespace onnx_infer {
+
+struct SignatureIssue {
+  Severity severity;
+  std::string message;  // "input 1 'B': T is int64 here but float for input 0 'A'"
+  // A finding a lenient run reports as a warning, --strict as an error (unknown attributes).
+  bool strict_only = false;
+};
+
+struct SignatureCheck {
+  std::vector<SignatureIssue> issues;
+  // Type parameters bound by the inputs, shapes removed: "T" -> float.
+  std::map<std::string, Type, std::less<>> bindings;
+  // The counts are wrong, so inputs cannot be matched to formal parameters: do not run the
+  // rule.
+  bool arity_error = false;
+
+  bool HasErrors() const;
+};
+
+// The formal parameter a node's i-th input (or output) corresponds to; null beyond them.
+const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int index);
+
+SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
+                              const std::vector<const Type*>& input_types);
+
+// The type the signature alone gives output `index`: its bound type parameter, or the only
+// type its constraint allows. Unknown when the signature leaves a choice.
+Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_SCHEMA_SIGNATURE_H_

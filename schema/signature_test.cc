@@ -1,0 +1,201 @@
+// Table tests of signature checking against the built-in catalog: a node, the opset and input
+// types in; the issues and the output types the signature implies out.
+#include "schema/signature.h"
+
+#include <gtest/gtest.h>
+#include <google/protobuf/text_format.h>
+
+#include "base/strings.h"
+#include "schema/builtin.h"
+#include "schema/test_util.h"
+#include "schema/type_constraint.h"
+
+namespace onnx_infer {
+namespace {
+
+using testing::T;
+
+struct Case {
+  const char* name;
+  const char* node;
+  int64_t opset;
+  std::vector<std::string> inputs;  // type text; "" = unknown (or omitted)
+  std::string issues;               // "error: ...; warning: ..." or ""
+  std::string outputs;              // TypeFromSignature of each output, "; "-joined
+};
+
+std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+
+Type ParseInput(const std::string& text) {
+  if (text.empty()) return Type();
+  if (text.find('(') != std::string::npos) {  // seq(...), map(...): no shapes needed here
+    auto t = ParseTypeString(text);
+    EXPECT_TRUE(t.ok()) << text;
+    return t.ok() ? *t : Type();
+  }
+  return T(text);
+}
+
+class SignatureTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SignatureTest, Checks) {
+  const Case& c = GetParam();
+  onnx::NodeProto node;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(c.node, &node)) << c.node;
+  const OpSchema* schema = BuiltinSchemas().Lookup(node.domain(), node.op_type(), c.opset);
+  ASSERT_NE(schema, nullptr);
+  std::vector<Type> types;
+  for (const auto& t : c.inputs) types.push_back(ParseInput(t));
+  std::vector<const Type*> ptrs;
+  for (const auto& t : types) ptrs.push_back(&t);
+  SignatureCheck check = CheckSignature(node, *schema, ptrs);
+  std::vector<std::string> issues;
+  for (const auto& i : check.issues) {
+    issues.push_back(StrCat(SeverityName(i.severity), ": ", i.message));
+  }
+  EXPECT_EQ(StrJoin(issues, "; "), c.issues);
+  std::vector<std::string> outputs;
+  for (int o = 0; o < node.output_size(); ++o) {
+    outputs.push_back(TypeFromSignature(*schema, check, o).ToString());
+  }
+  EXPECT_EQ(StrJoin(outputs, "; "), c.outputs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TypeConstraints, SignatureTest,
+    ::testing::Values(
+        Case{"binds_shared_parameter", R"(op_type: "Add" input: "a" input: "b" output: "y")", 14,
+             {"float[2]", "float[N]"}, "", "float"},
+        Case{"shared_parameter_disagrees", R"(op_type: "Add" input: "a" input: "b" output: "y")",
+             14, {"float[2]", "int64[2]"},
+             "error: input 1 'b': T is int64 here but float for input 0 'a'", "float"},
+        Case{"type_not_allowed", R"(op_type: "Add" input: "a" input: "b" output: "y")", 14,
+             {"string[2]", ""},
+             "error: input 0 'a': type string is not allowed for T (allowed: uint8, uint16, "
+             "uint32, uint64, int8, int16, int32, int64, ... (12 in all))",
+             "?"},
+        Case{"unknown_types_are_not_errors", R"(op_type: "Add" input: "a" input: "b" output: "y")",
+             14, {"", "float"}, "", "float"},
+        Case{"literal_input_type", R"(op_type: "Reshape" input: "x" input: "s" output: "y")", 14,
+             {"float[6]", "float[2]"},
+             "error: input 1 's': type float is not allowed for tensor(int64) (allowed: int64)",
+             "float"},
+        Case{"single_allowed_output_type", R"(op_type: "Shape" input: "x" output: "y")", 21,
+             {"float[N, 3]"}, "", "int64"},
+        Case{"variadic_homogeneous_must_agree",
+             R"(op_type: "Concat" input: "a" input: "b" input: "c" output: "y" attribute { name: "axis" type: INT i: 0 })",
+             13, {"float[1]", "float[2]", "int32[3]"},
+             "error: input 2 'c': T is int32 here but float for input 0 'a'", "float"},
+        Case{"variadic_heterogeneous_may_differ",
+             R"(op_type: "Loop" input: "M" input: "cond" input: "v0" input: "v1" output: "o0" output: "o1" attribute { name: "body" type: GRAPH g { name: "b" } })",
+             21, {"int64[]", "bool[]", "float[2]", "int64[3]"}, "", "?; ?"},
+        Case{"heterogeneous_outputs_are_not_bound_by_inputs",
+             R"(op_type: "SequenceMap" input: "s" output: "o" attribute { name: "body" type: GRAPH g { name: "b" } })",
+             17, {"seq(tensor(float))"}, "", "?"},
+        Case{"sequence_types", R"(op_type: "SequenceAt" input: "s" input: "p" output: "y")", 11,
+             {"seq(tensor(float))", "int64[]"}, "", "?"},
+        Case{"sequence_type_not_allowed", R"(op_type: "SequenceAt" input: "s" input: "p" output: "y")",
+             11, {"float[2]", "int64[]"},
+             "error: input 0 's': type float is not allowed for S (allowed: seq(uint8), "
+             "seq(uint16), seq(uint32), seq(uint64), seq(int8), seq(int16), seq(int32), "
+             "seq(int64), ... (15 in all))",
+             "?"},
+        Case{"map_output_literal", R"(op_type: "ZipMap" domain: "ai.onnx.ml" input: "x" output: "z" attribute { name: "classlabels_int64s" type: INTS ints: 1 })",
+             1, {"float[N, 2]"}, "", "?"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    Arity, SignatureTest,
+    ::testing::Values(
+        Case{"too_many_inputs", R"(op_type: "Relu" input: "a" input: "b" output: "y")", 14,
+             {"float[1]", "float[1]"}, "error: expected 1 inputs, got 2", "float"},
+        Case{"too_few_inputs", R"(op_type: "Add" input: "a" output: "y")", 14, {"float[1]"},
+             "error: expected 2 inputs, got 1", "float"},
+        Case{"trailing_optional_outputs_omitted", R"(op_type: "Dropout" input: "x" output: "y")",
+             22, {"float[4]"}, "", "float"},
+        Case{"optional_output_given", R"(op_type: "Dropout" input: "x" input: "" input: "t" output: "y" output: "m")",
+             22, {"float[4]", "", "bool[]"}, "", "float; bool"},
+        Case{"middle_optional_input_omitted", R"(op_type: "Clip" input: "x" input: "" input: "hi" output: "y")",
+             13, {"float[4]", "", "float[]"}, "", "float"},
+        Case{"required_input_omitted", R"(op_type: "Reshape" input: "x" input: "" output: "y")",
+             14, {"float[6]", ""},
+             "error: input 1 ('shape') is required but omitted (empty name)", "float"},
+        Case{"required_output_omitted", R"(op_type: "Relu" input: "x" output: "")", 14,
+             {"float[6]"}, "error: output 0 ('Y') is required but omitted (empty name)", "float"},
+        Case{"all_outputs_optional", R"(op_type: "LSTM" input: "x" input: "w" input: "r" output: "" output: "" output: "yc" attribute { name: "hidden_size" type: INT i: 4 })",
+             22, {"float[S, B, 3]", "float[1, 16, 3]", "float[1, 16, 4]"}, "",
+             "float; float; float"},
+        Case{"too_many_outputs", R"(op_type: "Relu" input: "x" output: "y" output: "z")", 14,
+             {"float[6]"}, "error: expected 1 outputs, got 2", "float; ?"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    Attributes, SignatureTest,
+    ::testing::Values(
+        Case{"unknown_attribute",
+             R"(op_type: "Relu" input: "x" output: "y" attribute { name: "alpha" type: FLOAT f: 1 })",
+             14, {"float[1]"}, "warning: attribute 'alpha' is not an attribute of Relu-14", "float"},
+        Case{"missing_required_attribute", R"(op_type: "Concat" input: "a" output: "y")", 13,
+             {"float[1]"}, "error: attribute 'axis' is required but not given", "float"},
+        Case{"wrong_attribute_type",
+             R"(op_type: "Concat" input: "a" output: "y" attribute { name: "axis" type: INTS ints: 0 })",
+             13, {"float[1]"}, "error: attribute 'axis': expected type int, got ints", "float"},
+        Case{"untyped_attribute_of_old_models",
+             R"(op_type: "Concat" input: "a" output: "y" attribute { name: "axis" i: 0 })", 4,
+             {"float[1]"}, "", "float"},
+        Case{"empty_list_attribute",
+             R"(op_type: "Transpose" input: "a" output: "y" attribute { name: "perm" })", 13,
+             {"float[1]"}, "", "float"},
+        Case{"repeated_attribute",
+             R"(op_type: "Concat" input: "a" output: "y" attribute { name: "axis" type: INT i: 0 } attribute { name: "axis" type: INT i: 0 })",
+             13, {"float[1]"}, "error: attribute 'axis' is given more than once", "float"},
+        Case{"attribute_reference_in_function",
+             R"(op_type: "Concat" input: "a" output: "y" attribute { name: "axis" type: INT ref_attr_name: "ax" })",
+             13, {"float[1]"}, "", "float"}));
+
+TEST(TypeStringTest, ParsesEveryFormOfTheCatalog) {
+  EXPECT_EQ(ParseTypeString("tensor(float)")->ToString(), "float");
+  EXPECT_EQ(ParseTypeString("seq(tensor(int64))")->ToString(), "seq(int64)");
+  EXPECT_EQ(ParseTypeString("optional(seq(tensor(uint8)))")->ToString(), "optional(seq(uint8))");
+  EXPECT_EQ(ParseTypeString("map(int64, float)")->ToString(), "map(int64, float)");
+  EXPECT_EQ(ParseTypeString("seq(map(string, float))")->ToString(), "seq(map(string, float))");
+  EXPECT_EQ(ParseTypeString("sparse_tensor(float)")->ToString(), "sparse_tensor(float)");
+  EXPECT_FALSE(ParseTypeString("tensor(floaty)").ok());
+  EXPECT_FALSE(ParseTypeString("tensor(float").ok());
+  EXPECT_FALSE(ParseTypeString("float").ok());
+  EXPECT_FALSE(ParseTypeString("tensor(float) x").ok());
+}
+
+TEST(VersionResolutionTest, BuiltinTable) {
+  struct Row { const char* domain; const char* op; int opset; int expected; };
+  const Row rows[] = {
+      {"", "Reshape", 5, 5},   {"", "Reshape", 13, 13}, {"", "Reshape", 20, 19},
+      {"", "Reshape", 28, 25}, {"", "Reshape", 4, 1},   {"", "Add", 6, 6},
+      {"", "Add", 12, 7},      {"ai.onnx", "Add", 14, 14}, {"", "Gelu", 19, 0},
+      {"ai.onnx.ml", "TreeEnsembleClassifier", 3, 3}, {"ai.onnx.ml", "TreeEnsemble", 4, 0},
+      {"ai.onnx.ml", "TreeEnsemble", 5, 5},
+  };
+  for (const Row& r : rows) {
+    const OpSchema* s = BuiltinSchemas().Lookup(r.domain, r.op, r.opset);
+    EXPECT_EQ(s ? s->since_version() : 0, r.expected) << r.op << " in opset " << r.opset;
+  }
+  EXPECT_TRUE(BuiltinSchemas().Lookup("", "Upsample", 10)->deprecated());
+  EXPECT_EQ(BuiltinSchemas().OpsetRange(""), std::make_pair(1, 28));
+  EXPECT_EQ(BuiltinSchemas().OpsetRange("ai.onnx.ml"), std::make_pair(1, 5));
+  EXPECT_EQ(BuiltinSchemas().OpsetRange("com.unknown"), std::nullopt);
+}
+
+TEST(FunctionBodyTest, CatalogBodiesAreKept) {
+  const OpSchema* celu = BuiltinSchemas().Lookup("", "Celu", 28);
+  ASSERT_EQ(celu->function_bodies().size(), 1u);
+  EXPECT_EQ(celu->function_bodies()[0].opset, 28);
+  EXPECT_NE(celu->function_bodies()[0].text.find("Celu"), std::string::npos);
+  int with_body = 0, context_dependent = 0;
+  for (const OpSchema* s : BuiltinSchemas().All()) {
+    with_body += !s->function_bodies().empty();
+    context_dependent += s->context_dependent_function();
+  }
+  EXPECT_EQ(with_body, 40);
+  EXPECT_EQ(context_dependent, 32);
+}
+
+}  // namespace
+}  // namespace onnx_infer
