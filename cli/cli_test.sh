@@ -3,8 +3,10 @@
 set -uo pipefail
 
 BIN="$1"
-DATA="$(dirname "$2")"   # testdata/demo/attention_block.onnx
-CLI_DATA="$(dirname "$3")"  # testdata/cli/cycle.onnx
+TESTDATA="$(dirname "$2")/.."  # $2 is testdata/demo/attention_block.onnx
+EXAMPLE_BIN="$3"               # infer-shapes built with examples/custom_ops
+DATA="$TESTDATA/demo"
+CLI_DATA="$TESTDATA/cli"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}/cli"
 rm -rf "$TMP" && mkdir -p "$TMP"
 passed=0
@@ -108,6 +110,25 @@ if [[ -s "$TMP/err" || -s "$TMP/out" ]]; then
 else
   passed=$((passed + 1))
 fi
+
+# Custom operators from a JSON schema file.
+OPS="$TESTDATA/custom_ops"
+check schemas 0 "$BIN" "$OPS/split_heads.onnx" --schemas "$OPS/my_ops.json" --values
+expect_in schemas-shape-rule "$TMP/out" "h: float[B, 12, S, 64]"
+expect_in schemas-broadcast-rule "$TMP/out" "s: float[B, S, 768]"
+expect_in schemas-elementwise-rule "$TMP/out" "mask: bool[B, S, 768]"
+check schemas-missing 0 "$BIN" "$OPS/split_heads.onnx"
+expect_in schemas-missing-msg "$TMP/err" "no schema for custom operator my.ops::SplitHeads"
+check schemas-bad 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$OPS/bad_ops.json"
+expect_in schemas-bad-msg "$TMP/err" "bad_ops.json: operators[0].rule.kind: expected one of"
+check schemas-absent 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$TMP/none.json"
+expect_in schemas-absent-msg "$TMP/err" "none.json: cannot open"
+
+# Custom operators in C++: an infer-shapes built with examples/custom_ops.
+check cpp-custom-op 0 "$EXAMPLE_BIN" "$OPS/patch_embed.onnx" --values
+expect_in cpp-custom-op-shape "$TMP/out" "tokens: float[2, 140, 768]"
+check cpp-custom-op-unknown-to-builtin 0 "$BIN" "$OPS/patch_embed.onnx"
+expect_in cpp-custom-op-unknown-msg "$TMP/err" "no schema for custom operator com.example::PatchEmbed"
 
 # An output that cannot be written is exit 2, and leaves nothing behind.
 check unwritable 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx"

@@ -1,5 +1,6 @@
 // infer-shapes: annotates an ONNX model with the type and shape of every value.
-// See docs/cli.md. This file only parses flags and calls the library.
+// See docs/cli.md. This file only parses flags and calls the library; main() is in main.cc,
+// so that a build with custom operators can reuse it (cli/cli.h).
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -8,9 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/strings.h"
+#include "cli/cli.h"
 #include "inference/infer_shapes.h"
 #include "proto/model_io.h"
-#include "schema/builtin.h"
+#include "schema/custom_schemas.h"
 #include "schema/type_proto.h"
 
 namespace onnx_infer {
@@ -31,6 +33,7 @@ options:
   --strict               a missing schema or rule, or a declared type that contradicts
                          the inferred one, is an error (and nothing is written on errors)
   --json REPORT.json     write a report: summary counts and every diagnostic
+  --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
   --values               print the type of every graph input, node output and graph output
   --quiet                print only errors
   -h, --help             show this help
@@ -48,6 +51,7 @@ struct Flags {
   std::string model;
   std::string output;
   std::string json;
+  std::vector<std::string> schemas;
   bool in_place = false;
   bool strict = false;
   bool values = false;
@@ -75,6 +79,12 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
       if (!value(&flags->json)) return "--json needs a file name";
     } else if (a.rfind("--json=", 0) == 0) {
       flags->json = a.substr(7);
+    } else if (a == "--schemas") {
+      std::string file;
+      if (!value(&file)) return "--schemas needs a file name";
+      flags->schemas.push_back(file);
+    } else if (a.rfind("--schemas=", 0) == 0) {
+      flags->schemas.push_back(a.substr(10));
     } else if (a == "--in-place") {
       flags->in_place = true;
     } else if (a == "--strict") {
@@ -140,7 +150,9 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
   };
 }
 
-int Main(int argc, char** argv) {
+}  // namespace
+
+int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   Flags flags;
   bool help = false;
   std::string error = ParseFlags(argc, argv, &flags, &help);
@@ -152,6 +164,19 @@ int Main(int argc, char** argv) {
     std::cerr << "infer-shapes: " << error << "\n\n" << kUsage;
     return kExitUsageOrIo;
   }
+  const SchemaRegistry* registry = &base_registry;
+  SchemaRegistry with_custom;
+  if (!flags.schemas.empty()) {
+    with_custom = base_registry;
+    for (const auto& file : flags.schemas) {
+      Status st = LoadCustomSchemasFile(file, with_custom);
+      if (!st.ok()) {
+        std::cerr << "infer-shapes: " << st.message() << "\n";
+        return kExitUsageOrIo;
+      }
+    }
+    registry = &with_custom;
+  }
   auto model = LoadModel(flags.model);
   if (!model.ok()) {
     std::cerr << "infer-shapes: " << model.status().message() << "\n";
@@ -159,7 +184,7 @@ int Main(int argc, char** argv) {
   }
   InferenceOptions options;
   options.strict = flags.strict;
-  InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+  InferenceResult result = InferShapes(*model, *registry, options);
 
   for (const auto& d : result.diagnostics) {
     if (flags.quiet && d.severity != Severity::kError) continue;
@@ -198,7 +223,4 @@ int Main(int argc, char** argv) {
   return exit_code;
 }
 
-}  // namespace
 }  // namespace onnx_infer
-
-int main(int argc, char** argv) { return onnx_infer::Main(argc, argv); }

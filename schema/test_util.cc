@@ -9,6 +9,7 @@
 #include "base/strings.h"
 #include "schema/data_type.h"
 #include "schema/inference_context.h"
+#include "schema/signature.h"
 
 namespace onnx_infer::testing {
 namespace {
@@ -96,8 +97,12 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
   }
   InferenceContext ctx(node, *schema, opset, types, consts);
   run.status = schema->rule()(ctx);
+  // As the driver does: what the signature says completes what the rule left open.
+  SignatureCheck signature = CheckSignature(node, *schema, types);
   for (int i = 0; i < ctx.NumOutputs(); ++i) {
-    run.outputs.push_back(ctx.OutputType(i));
+    Type out = ctx.OutputType(i);
+    auto merged = MergeTypes(out, TypeFromSignature(*schema, signature, i));
+    run.outputs.push_back(merged.ok() ? *merged : out);
     run.values.push_back(ctx.OutputValue(i));
   }
   run.warnings = ctx.warnings();

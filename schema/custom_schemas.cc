@@ -1,0 +1,592 @@
+#include "schema/custom_schemas.h"
+
+#include <cctype>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+#include "schema/inference_context.h"
+#include "schema/rule_helpers.h"
+
+namespace onnx_infer {
+namespace {
+
+using nlohmann::json;
+
+// ---- Dim expressions: "in0[1] * attr.heads", "(in1[-1] + 1) / 2".
+//   expr   := term (('+' | '-') term)*
+//   term   := factor (('*' | '/') factor)*      '/' is floor division
+//   factor := INT | 'in' INT '[' ['-'] INT ']' | 'attr.' NAME | '(' expr ')' | '-' factor
+struct DimExpr {
+  enum class Kind { kConst, kInputDim, kAttr, kAdd, kSub, kMul, kDiv, kNeg } kind;
+  int64_t value = 0;  // kConst; kInputDim: the axis
+  int input = 0;      // kInputDim
+  std::string attr;   // kAttr
+  std::shared_ptr<const DimExpr> lhs, rhs;
+};
+using DimExprPtr = std::shared_ptr<const DimExpr>;
+
+class DimExprParser {
+ public:
+  explicit DimExprParser(std::string_view text) : text_(text) {}
+
+  StatusOr<DimExprPtr> Parse() {
+    ASSIGN_OR_RETURN(DimExprPtr e, Expr());
+    Skip();
+    if (pos_ != text_.size()) return Error("unexpected text");
+    return e;
+  }
+
+ private:
+  Status Error(std::string_view what) const {
+    return Status::Error(StrCat("'", text_, "' at column ", pos_ + 1, ": ", what));
+  }
+  void Skip() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool Eat(char c) {
+    Skip();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool EatWord(std::string_view w) {
+    Skip();
+    if (text_.substr(pos_, w.size()) == w) {
+      pos_ += w.size();
+      return true;
+    }
+    return false;
+  }
+  StatusOr<int64_t> Int() {
+    Skip();
+    size_t start = pos_;
+    int64_t v = 0;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, text_[pos_] - '0', &v)) {
+        return Error("number too large");
+      }
+      ++pos_;
+    }
+    if (pos_ == start) return Error("expected a number");
+    return v;
+  }
+  static DimExprPtr Node(DimExpr::Kind kind, DimExprPtr lhs, DimExprPtr rhs) {
+    auto e = std::make_shared<DimExpr>();
+    e->kind = kind;
+    e->lhs = std::move(lhs);
+    e->rhs = std::move(rhs);
+    return e;
+  }
+  StatusOr<DimExprPtr> Expr() {
+    ASSIGN_OR_RETURN(DimExprPtr e, Term());
+    while (true) {
+      if (Eat('+')) {
+        ASSIGN_OR_RETURN(DimExprPtr r, Term());
+        e = Node(DimExpr::Kind::kAdd, e, r);
+      } else if (Eat('-')) {
+        ASSIGN_OR_RETURN(DimExprPtr r, Term());
+        e = Node(DimExpr::Kind::kSub, e, r);
+      } else {
+        return e;
+      }
+    }
+  }
+  StatusOr<DimExprPtr> Term() {
+    ASSIGN_OR_RETURN(DimExprPtr e, Factor());
+    while (true) {
+      if (Eat('*')) {
+        ASSIGN_OR_RETURN(DimExprPtr r, Factor());
+        e = Node(DimExpr::Kind::kMul, e, r);
+      } else if (Eat('/')) {
+        ASSIGN_OR_RETURN(DimExprPtr r, Factor());
+        e = Node(DimExpr::Kind::kDiv, e, r);
+      } else {
+        return e;
+      }
+    }
+  }
+  StatusOr<DimExprPtr> Factor() {
+    if (++depth_ > 64) return Error("nested too deeply");
+    struct Leave {
+      int& d;
+      ~Leave() { --d; }
+    } leave{depth_};
+    if (Eat('(')) {
+      ASSIGN_OR_RETURN(DimExprPtr e, Expr());
+      if (!Eat(')')) return Error("expected ')'");
+      return e;
+    }
+    if (Eat('-')) {
+      ASSIGN_OR_RETURN(DimExprPtr e, Factor());
+      return Node(DimExpr::Kind::kNeg, e, nullptr);
+    }
+    auto e = std::make_shared<DimExpr>();
+    if (EatWord("attr.")) {
+      size_t start = pos_;
+      while (pos_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+        ++pos_;
+      }
+      if (pos_ == start) return Error("expected an attribute name after 'attr.'");
+      e->kind = DimExpr::Kind::kAttr;
+      e->attr = std::string(text_.substr(start, pos_ - start));
+      return DimExprPtr(e);
+    }
+    if (EatWord("in")) {
+      ASSIGN_OR_RETURN(int64_t input, Int());
+      if (input > 1000) return Error("input index too large");
+      if (!Eat('[')) return Error("expected '[' after the input index");
+      const bool negative = Eat('-');
+      ASSIGN_OR_RETURN(int64_t axis, Int());
+      if (!Eat(']')) return Error("expected ']'");
+      e->kind = DimExpr::Kind::kInputDim;
+      e->input = static_cast<int>(input);
+      e->value = negative ? -axis : axis;
+      return DimExprPtr(e);
+    }
+    ASSIGN_OR_RETURN(int64_t v, Int());
+    e->kind = DimExpr::Kind::kConst;
+    e->value = v;
+    return DimExprPtr(e);
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+StatusOr<Dim> Evaluate(const DimExpr& e, InferenceContext& ctx) {
+  switch (e.kind) {
+    case DimExpr::Kind::kConst:
+      return Dim::Const(e.value);
+    case DimExpr::Kind::kInputDim: {
+      const Shape* s = ctx.InputShape(e.input);
+      if (!s) return Dim();
+      const int64_t rank = static_cast<int64_t>(s->size());
+      const int64_t axis = e.value < 0 ? e.value + rank : e.value;
+      if (axis < 0 || axis >= rank) {
+        return Status::Error(StrCat("in", e.input, "[", e.value, "]: input ", e.input,
+                                    " has rank ", rank));
+      }
+      return (*s)[axis];
+    }
+    case DimExpr::Kind::kAttr: {
+      ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(e.attr));
+      return Dim::Const(v);
+    }
+    case DimExpr::Kind::kNeg: {
+      ASSIGN_OR_RETURN(Dim v, Evaluate(*e.lhs, ctx));
+      return Dim::Const(0) - v;
+    }
+    case DimExpr::Kind::kAdd:
+    case DimExpr::Kind::kSub:
+    case DimExpr::Kind::kMul:
+    case DimExpr::Kind::kDiv: {
+      ASSIGN_OR_RETURN(Dim a, Evaluate(*e.lhs, ctx));
+      ASSIGN_OR_RETURN(Dim b, Evaluate(*e.rhs, ctx));
+      switch (e.kind) {
+        case DimExpr::Kind::kAdd: return a + b;
+        case DimExpr::Kind::kSub: return a - b;
+        case DimExpr::Kind::kMul: return a * b;
+        default: return Dim::FloorDiv(a, b);
+      }
+    }
+  }
+  return Dim();
+}
+
+// ---- The document.
+
+// Reads fields of one JSON object, naming its path in errors and rejecting unknown keys
+// (a misspelt key would otherwise be silently ignored).
+class Fields {
+ public:
+  Fields(const json& j, std::string path, std::string_view source)
+      : j_(j), path_(std::move(path)), source_(source) {}
+
+  Status Error(std::string_view key, std::string_view what) const {
+    const char* dot = path_.empty() || key.empty() ? "" : ".";
+    return Status::Error(StrCat(source_, ": ", path_, dot, key, ": ", what));
+  }
+  Status CheckObject(std::initializer_list<std::string_view> allowed) const {
+    if (!j_.is_object()) return Error("", StrCat("expected an object, got ", j_.type_name()));
+    for (const auto& [key, value] : j_.items()) {
+      bool known = false;
+      for (auto a : allowed) known |= key == a;
+      if (!known) return Error(key, StrCat("unknown key (expected one of: ", StrJoin(allowed, ", "), ")"));
+    }
+    return OkStatus();
+  }
+  bool Has(std::string_view key) const { return j_.contains(key); }
+  const json& Get(std::string_view key) const { return j_.at(std::string(key)); }
+  std::string Path(std::string_view key) const {
+    return path_.empty() ? std::string(key) : StrCat(path_, ".", key);
+  }
+  std::string_view source() const { return source_; }
+
+  StatusOr<std::string> String(std::string_view key, std::optional<std::string> fallback = {}) const {
+    if (!Has(key)) {
+      if (fallback) return *fallback;
+      return Error(key, "required");
+    }
+    if (!Get(key).is_string()) return Error(key, "expected a string");
+    return Get(key).get<std::string>();
+  }
+  StatusOr<int64_t> Int(std::string_view key, std::optional<int64_t> fallback = {}) const {
+    if (!Has(key)) {
+      if (fallback) return *fallback;
+      return Error(key, "required");
+    }
+    if (!Get(key).is_number_integer()) return Error(key, "expected an integer");
+    return Get(key).get<int64_t>();
+  }
+  StatusOr<bool> Bool(std::string_view key, bool fallback) const {
+    if (!Has(key)) return fallback;
+    if (!Get(key).is_boolean()) return Error(key, "expected true or false");
+    return Get(key).get<bool>();
+  }
+  StatusOr<const json*> Array(std::string_view key, bool required) const {
+    if (!Has(key)) {
+      if (required) return Error(key, "required");
+      return static_cast<const json*>(nullptr);
+    }
+    if (!Get(key).is_array()) return Error(key, "expected a list");
+    return &Get(key);
+  }
+
+ private:
+  const json& j_;
+  std::string path_;
+  std::string_view source_;
+};
+
+StatusOr<AttrType> AttrTypeFromName(std::string_view name) {
+  static const std::pair<std::string_view, AttrType> kTypes[] = {
+      {"int", onnx::AttributeProto::INT},       {"float", onnx::AttributeProto::FLOAT},
+      {"string", onnx::AttributeProto::STRING}, {"ints", onnx::AttributeProto::INTS},
+      {"floats", onnx::AttributeProto::FLOATS}, {"strings", onnx::AttributeProto::STRINGS},
+      {"tensor", onnx::AttributeProto::TENSOR}, {"graph", onnx::AttributeProto::GRAPH},
+      {"tensors", onnx::AttributeProto::TENSORS}, {"graphs", onnx::AttributeProto::GRAPHS},
+      {"sparse_tensor", onnx::AttributeProto::SPARSE_TENSOR},
+      {"type_proto", onnx::AttributeProto::TYPE_PROTO},
+  };
+  for (const auto& [n, t] : kTypes) {
+    if (n == name) return t;
+  }
+  return Status::Error(StrCat("unknown attribute type '", name, "'"));
+}
+
+StatusOr<onnx::AttributeProto> DefaultValue(const std::string& name, AttrType type,
+                                            const json& v, const Fields& f) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(type);
+  auto bad = [&] { return f.Error("default", "does not match the attribute's type"); };
+  switch (type) {
+    case onnx::AttributeProto::INT:
+      if (!v.is_number_integer()) return bad();
+      a.set_i(v.get<int64_t>());
+      return a;
+    case onnx::AttributeProto::FLOAT:
+      if (!v.is_number()) return bad();
+      a.set_f(v.get<float>());
+      return a;
+    case onnx::AttributeProto::STRING:
+      if (!v.is_string()) return bad();
+      a.set_s(v.get<std::string>());
+      return a;
+    case onnx::AttributeProto::INTS:
+    case onnx::AttributeProto::FLOATS:
+    case onnx::AttributeProto::STRINGS:
+      if (!v.is_array()) return bad();
+      for (const auto& item : v) {
+        if (type == onnx::AttributeProto::INTS && item.is_number_integer()) {
+          a.add_ints(item.get<int64_t>());
+        } else if (type == onnx::AttributeProto::FLOATS && item.is_number()) {
+          a.add_floats(item.get<float>());
+        } else if (type == onnx::AttributeProto::STRINGS && item.is_string()) {
+          a.add_strings(item.get<std::string>());
+        } else {
+          return bad();
+        }
+      }
+      return a;
+    default:
+      return f.Error("default", "only int, float, string and their lists can have defaults");
+  }
+}
+
+StatusOr<ParamOption> OptionFromName(const std::string& name) {
+  if (name == "single") return ParamOption::kSingle;
+  if (name == "optional") return ParamOption::kOptional;
+  if (name == "variadic") return ParamOption::kVariadic;
+  return Status::Error(StrCat("expected single, optional or variadic, got '", name, "'"));
+}
+
+StatusOr<int32_t> ElemTypeFromName(const std::string& name, const Fields& f,
+                                   std::string_view key) {
+  auto t = DataTypeFromName(name);
+  if (!t) return f.Error(key, StrCat("unknown element type '", name, "'"));
+  return *t;
+}
+
+// Builds the rule for one output from its JSON description.
+StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
+                                   std::string_view source, int* output) {
+  Fields f(j, path, source);
+  RETURN_IF_ERROR(f.CheckObject({"output", "kind", "input", "inputs", "elem_type", "dims"}));
+  ASSIGN_OR_RETURN(int64_t out, f.Int("output", 0));
+  if (out < 0 || out > 1000) return f.Error("output", "out of range");
+  *output = static_cast<int>(out);
+  ASSIGN_OR_RETURN(std::string kind, f.String("kind"));
+  std::optional<int32_t> elem;
+  if (f.Has("elem_type")) {
+    ASSIGN_OR_RETURN(std::string name, f.String("elem_type"));
+    ASSIGN_OR_RETURN(elem, ElemTypeFromName(name, f, "elem_type"));
+  }
+  const int o = *output;
+  if (kind == "same_as_input") {
+    ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
+    return InferenceRule([o, in = static_cast<int>(in)](InferenceContext& ctx) {
+      ctx.SetOutputType(o, ctx.InputType(in));
+      return OkStatus();
+    });
+  }
+  if (kind == "elementwise") {
+    ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
+    return InferenceRule([o, in = static_cast<int>(in), elem](InferenceContext& ctx) {
+      if (elem) ctx.SetOutputType(o, Type::Tensor(*elem));
+      if (const Shape* s = ctx.InputShape(in)) ctx.SetOutputShape(o, *s);
+      return OkStatus();
+    });
+  }
+  if (kind == "broadcast") {
+    std::vector<int> inputs;
+    ASSIGN_OR_RETURN(const json* list, f.Array("inputs", false));
+    if (list) {
+      for (const auto& item : *list) {
+        if (!item.is_number_integer()) return f.Error("inputs", "expected input indices");
+        inputs.push_back(item.get<int>());
+      }
+    }
+    return InferenceRule([o, inputs, elem](InferenceContext& ctx) -> Status {
+      std::vector<int> which = inputs;
+      if (which.empty()) {
+        for (int i = 0; i < ctx.NumInputs(); ++i) {
+          if (ctx.HasInput(i)) which.push_back(i);
+        }
+      }
+      if (which.empty()) return OkStatus();
+      if (elem) {
+        ctx.SetOutputType(o, Type::Tensor(*elem));
+      } else {
+        ctx.PropagateElemType(which[0], o);
+      }
+      Shape out;
+      for (size_t k = 0; k < which.size(); ++k) {
+        const Shape* s = ctx.InputShape(which[k]);
+        if (!s) return OkStatus();
+        if (k == 0) {
+          out = *s;
+        } else {
+          ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
+        }
+      }
+      ctx.SetOutputShape(o, std::move(out));
+      return OkStatus();
+    });
+  }
+  if (kind == "shape") {
+    ASSIGN_OR_RETURN(const json* list, f.Array("dims", true));
+    std::vector<DimExprPtr> dims;
+    for (size_t i = 0; i < list->size(); ++i) {
+      const json& item = (*list)[i];
+      if (item.is_number_integer()) {
+        auto e = std::make_shared<DimExpr>();
+        e->kind = DimExpr::Kind::kConst;
+        e->value = item.get<int64_t>();
+        dims.push_back(e);
+        continue;
+      }
+      if (!item.is_string()) return f.Error(StrCat("dims[", i, "]"), "expected a string or integer");
+      auto parsed = DimExprParser(item.get<std::string>()).Parse();
+      if (!parsed.ok()) return f.Error(StrCat("dims[", i, "]"), parsed.status().message());
+      dims.push_back(*parsed);
+    }
+    ASSIGN_OR_RETURN(int64_t elem_of, f.Int("input", -1));
+    return InferenceRule([o, dims, elem, elem_of = static_cast<int>(elem_of)](
+                             InferenceContext& ctx) -> Status {
+      if (elem) {
+        ctx.SetOutputType(o, Type::Tensor(*elem));
+      } else if (elem_of >= 0) {
+        ctx.PropagateElemType(elem_of, o);
+      }
+      Shape out;
+      for (const auto& d : dims) {
+        ASSIGN_OR_RETURN(Dim v, Evaluate(*d, ctx));
+        if (auto c = v.const_value(); c && *c < 0) {
+          return Status::Error(StrCat("output ", o, ": dim ", out.size(), " evaluates to ", *c));
+        }
+        out.push_back(v);
+      }
+      ctx.SetOutputShape(o, std::move(out));
+      return OkStatus();
+    });
+  }
+  return f.Error("kind", StrCat("expected one of same_as_input, broadcast, elementwise, shape; "
+                                "got '", kind, "'"));
+}
+
+StatusOr<std::vector<FormalParameter>> Params(const Fields& op, std::string_view key) {
+  std::vector<FormalParameter> params;
+  ASSIGN_OR_RETURN(const json* list, op.Array(key, false));
+  if (!list) return params;
+  for (size_t i = 0; i < list->size(); ++i) {
+    Fields f((*list)[i], StrCat(op.Path(key), "[", i, "]"), op.source());
+    RETURN_IF_ERROR(f.CheckObject({"name", "type", "option", "homogeneous", "min_arity"}));
+    FormalParameter p;
+    ASSIGN_OR_RETURN(p.name, f.String("name"));
+    ASSIGN_OR_RETURN(p.type, f.String("type"));
+    ASSIGN_OR_RETURN(std::string option, f.String("option", "single"));
+    auto parsed = OptionFromName(option);
+    if (!parsed.ok()) return f.Error("option", parsed.status().message());
+    p.option = *parsed;
+    ASSIGN_OR_RETURN(p.homogeneous, f.Bool("homogeneous", true));
+    ASSIGN_OR_RETURN(int64_t min_arity, f.Int("min_arity", 1));
+    p.min_arity = static_cast<int>(min_arity);
+    params.push_back(std::move(p));
+  }
+  return params;
+}
+
+Status LoadOperator(const json& j, const std::string& path, std::string_view source,
+                    const std::string& domain, SchemaRegistry& registry) {
+  Fields f(j, path, source);
+  RETURN_IF_ERROR(f.CheckObject({"name", "since_version", "doc", "inputs", "outputs",
+                                 "attributes", "type_constraints", "rule", "rules"}));
+  ASSIGN_OR_RETURN(std::string name, f.String("name"));
+  ASSIGN_OR_RETURN(int64_t since, f.Int("since_version", 1));
+  if (since < 1 || since > 100000) return f.Error("since_version", "expected 1 or more");
+  OpSchema schema(domain, name, static_cast<int>(since));
+  ASSIGN_OR_RETURN(auto inputs, Params(f, "inputs"));
+  for (auto& p : inputs) schema.Input(p.name, p.type, p.option, p.homogeneous, p.min_arity);
+  ASSIGN_OR_RETURN(auto outputs, Params(f, "outputs"));
+  for (auto& p : outputs) schema.Output(p.name, p.type, p.option, p.homogeneous, p.min_arity);
+
+  ASSIGN_OR_RETURN(const json* attrs, f.Array("attributes", false));
+  for (size_t i = 0; attrs && i < attrs->size(); ++i) {
+    Fields a((*attrs)[i], StrCat(path, ".attributes[", i, "]"), source);
+    RETURN_IF_ERROR(a.CheckObject({"name", "type", "required", "default"}));
+    ASSIGN_OR_RETURN(std::string attr_name, a.String("name"));
+    ASSIGN_OR_RETURN(std::string type_name, a.String("type"));
+    auto type = AttrTypeFromName(type_name);
+    if (!type.ok()) return a.Error("type", type.status().message());
+    ASSIGN_OR_RETURN(bool required, a.Bool("required", false));
+    if (a.Has("default")) {
+      if (required) return a.Error("default", "a required attribute cannot have a default");
+      ASSIGN_OR_RETURN(onnx::AttributeProto value,
+                       DefaultValue(attr_name, *type, a.Get("default"), a));
+      schema.AttrDefault(std::move(value));
+    } else {
+      schema.Attr(attr_name, *type, required);
+    }
+  }
+  ASSIGN_OR_RETURN(const json* constraints, f.Array("type_constraints", false));
+  for (size_t i = 0; constraints && i < constraints->size(); ++i) {
+    Fields c((*constraints)[i], StrCat(path, ".type_constraints[", i, "]"), source);
+    RETURN_IF_ERROR(c.CheckObject({"type_param", "allowed"}));
+    ASSIGN_OR_RETURN(std::string param, c.String("type_param"));
+    ASSIGN_OR_RETURN(const json* allowed, c.Array("allowed", true));
+    std::vector<std::string> types;
+    for (const auto& t : *allowed) {
+      if (!t.is_string()) return c.Error("allowed", "expected type strings");
+      types.push_back(t.get<std::string>());
+    }
+    schema.TypeConstraint(param, std::move(types));
+  }
+
+  std::vector<std::pair<int, InferenceRule>> rules;
+  if (f.Has("rule") && f.Has("rules")) return f.Error("rule", "give either 'rule' or 'rules'");
+  if (f.Has("rule")) {
+    int out = 0;
+    ASSIGN_OR_RETURN(InferenceRule r, OutputRule(f.Get("rule"), path + ".rule", source, &out));
+    rules.emplace_back(out, std::move(r));
+  }
+  ASSIGN_OR_RETURN(const json* rule_list, f.Array("rules", false));
+  for (size_t i = 0; rule_list && i < rule_list->size(); ++i) {
+    int out = 0;
+    ASSIGN_OR_RETURN(InferenceRule r, OutputRule((*rule_list)[i],
+                                                 StrCat(path, ".rules[", i, "]"), source, &out));
+    rules.emplace_back(out, std::move(r));
+  }
+  for (const auto& [out, rule] : rules) {
+    if (out >= schema.max_outputs()) {
+      return f.Error("rule", StrCat("output ", out, " does not exist"));
+    }
+  }
+  if (!rules.empty()) {
+    schema.Rule([rules](InferenceContext& ctx) -> Status {
+      for (const auto& [out, rule] : rules) {
+        if (out < ctx.NumOutputs()) RETURN_IF_ERROR(rule(ctx));
+      }
+      return OkStatus();
+    });
+  }
+  Status st = registry.Register(std::move(schema));
+  if (!st.ok()) return Status::Error(StrCat(source, ": ", path, ": ", st.message()));
+  return OkStatus();
+}
+
+Status LoadDomain(const json& j, const std::string& path, std::string_view source,
+                  SchemaRegistry& registry) {
+  Fields f(j, path, source);
+  RETURN_IF_ERROR(f.CheckObject({"domain", "operators"}));
+  ASSIGN_OR_RETURN(std::string domain, f.String("domain"));
+  if (CanonicalDomain(domain).empty()) {
+    return f.Error("domain", "custom operators need a domain of their own, not ai.onnx");
+  }
+  ASSIGN_OR_RETURN(const json* ops, f.Array("operators", true));
+  for (size_t i = 0; i < ops->size(); ++i) {
+    RETURN_IF_ERROR(LoadOperator((*ops)[i], StrCat(f.Path("operators"), "[", i, "]"), source,
+                                 domain, registry));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status LoadCustomSchemas(std::string_view json_text, std::string_view source,
+                         SchemaRegistry& registry) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::exception& e) {  // nlohmann reports errors by exception; stop them here
+    return Status::Error(StrCat(source, ": not valid JSON: ", e.what()));
+  }
+  if (doc.is_array()) {
+    for (size_t i = 0; i < doc.size(); ++i) {
+      RETURN_IF_ERROR(LoadDomain(doc[i], StrCat("[", i, "]"), source, registry));
+    }
+    return OkStatus();
+  }
+  return LoadDomain(doc, "", source, registry);
+}
+
+Status LoadCustomSchemasFile(const std::string& path, SchemaRegistry& registry) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Status::Error(StrCat(path, ": cannot open"));
+  std::ostringstream buffer;
+  buffer << file.rdbuf();
+  return LoadCustomSchemas(buffer.str(), path, registry);
+}
+
+}  // namespace onnx_infer
