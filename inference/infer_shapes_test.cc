@@ -258,5 +258,63 @@ TEST(InferShapesTest, InitializerTypeMustMatchItsInput) {
             "m: error: graph 'main': initializer 'w' does not match its graph input: dim 0: 3 vs 4\n");
 }
 
+TEST(InferShapesTest, OpsetVersionsOutsideWhatExists) {
+  const std::string graph = TensorInput("x", "dim { dim_value: 3 }") +
+                            R"(node { op_type: "Relu" input: "x" output: "y" } output { name: "y" })";
+  auto r = Infer(Model(graph, R"(opset_import { version: 99 })"));
+  EXPECT_EQ(r.Diagnostics(),
+            "m: warning: graph 'main': the model imports opset 99 of ai.onnx; this build knows "
+            "versions up to 28, so operators resolve as of 28\n");
+  EXPECT_EQ(r.types["y"], "float[3]");
+  r = Infer(Model(graph, R"(opset_import { version: 0 })"));
+  EXPECT_EQ(r.Diagnostics(),
+            "m: error: graph 'main': the model imports opset 0 of ai.onnx, which does not exist "
+            "(versions start at 1)\n"
+            "m: error: graph 'main' node #0 (ai.onnx::Relu): Relu is not in opset 0 of ai.onnx "
+            "(its first version is 1)\n");
+}
+
+TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
+  const std::string graph = TensorInput("a", "dim { dim_value: 3 }") +
+                            TensorInput("b", "dim { dim_value: 3 }", 7) + R"(
+      node { name: "add" op_type: "Add" input: "a" input: "b" output: "y"
+             attribute { name: "alpha" type: FLOAT f: 1 } }
+      output { name: "y" })";
+  auto r = Infer(Model(graph));
+  EXPECT_EQ(r.Diagnostics(),
+            "m: warning: graph 'main' node #0 'add' (ai.onnx::Add-14): attribute 'alpha' is not an "
+            "attribute of Add-14\n"
+            "m: error: graph 'main' node #0 'add' (ai.onnx::Add-14): input 1 'b': T is int64 here "
+            "but float for input 0 'a'\n");
+  EXPECT_EQ(r.types["y"], "float[3]");
+  auto strict = Infer(Model(graph), true);
+  EXPECT_EQ(strict.result.CountOf(Severity::kError), 2);
+}
+
+TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
+  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
+      node { op_type: "Shape" input: "x" output: "s" }
+      node { op_type: "Softmax" input: "x" output: "p" }
+      output { name: "s" } output { name: "p" })"));
+  EXPECT_EQ(r.types["s"], "int64");
+  EXPECT_EQ(r.types["p"], "float");
+  EXPECT_EQ(r.result.stats.typed, 2);
+  EXPECT_EQ(r.result.stats.shaped, 0);
+}
+
+TEST(InferShapesTest, CallsOfModelLocalFunctionsGetAnHonestNote) {
+  onnx::ModelProto m = Model(TensorInput("x", "dim { dim_value: 3 }") + R"(
+      node { op_type: "MyGelu" domain: "local" input: "x" output: "y" } output { name: "y" })",
+      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+         functions { name: "MyGelu" domain: "local" input: "x" output: "y"
+                     node { op_type: "Relu" input: "x" output: "y" }
+                     opset_import { version: 17 } })");
+  auto r = Infer(m);
+  EXPECT_EQ(r.Diagnostics(),
+            "m: note: graph 'main' node #0 (local::MyGelu): calls the model-local function "
+            "local::MyGelu; inference through functions is not implemented yet, so its outputs "
+            "are left unknown (reported once per function)\n");
+}
+
 }  // namespace
 }  // namespace onnx_infer
