@@ -20,7 +20,11 @@ constexpr char kOps[] = R"json({
       "outputs": [{"name": "Y", "type": "T"}],
       "attributes": [{"name": "heads", "type": "int", "required": true},
                      {"name": "mode", "type": "string", "default": "fast"},
-                     {"name": "scales", "type": "floats", "default": [0.5, 2]}],
+                     {"name": "scales", "type": "floats", "default": [0.5, 2]},
+                     {"name": "axes", "type": "ints", "default": [0, -1]},
+                     {"name": "acts", "type": "strings", "default": ["Tanh", "Relu"]},
+                     {"name": "alpha", "type": "float", "default": 0.25},
+                     {"name": "k", "type": "int", "default": 3}],
       "type_constraints": [{"type_param": "T", "allowed": ["tensor(float)", "tensor(float16)"]}],
       "rule": {"kind": "shape", "dims": ["in0[0]", "attr.heads", "in0[1]", "in0[-1] / attr.heads"]}
     },
@@ -58,6 +62,10 @@ TEST_F(CustomSchemasTest, SignatureIsRegistered) {
   EXPECT_TRUE(s->FindAttribute("heads")->required);
   EXPECT_EQ(s->FindAttribute("mode")->default_value->s(), "fast");
   EXPECT_EQ(s->FindAttribute("scales")->default_value->floats_size(), 2);
+  EXPECT_EQ(s->FindAttribute("axes")->default_value->ints(1), -1);
+  EXPECT_EQ(s->FindAttribute("acts")->default_value->strings(1), "Relu");
+  EXPECT_FLOAT_EQ(s->FindAttribute("alpha")->default_value->f(), 0.25f);
+  EXPECT_EQ(s->FindAttribute("k")->default_value->i(), 3);
   EXPECT_EQ(s->AllowedTypes("T")->size(), 2u);
   // The built-ins are still there.
   EXPECT_NE(registry_.Lookup("", "Relu", 14), nullptr);

@@ -83,6 +83,10 @@ TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
   const auto* mvn_axes = r.Lookup("", "MeanVarianceNormalization", 13)->FindAttribute("axes");
   EXPECT_EQ(mvn_axes->default_value->ints_size(), 3);
   EXPECT_EQ(mvn_axes->default_value->ints(2), 3);
+  const auto* activations = r.Lookup("", "RNN", 22)->FindAttribute("activations");
+  ASSERT_EQ(activations->default_value->strings_size(), 2);
+  EXPECT_EQ(activations->default_value->strings(1), "Tanh");
+  EXPECT_EQ(activations->default_value->type(), onnx::AttributeProto::STRINGS);
   // Variadic inputs: Concat takes at least one.
   const OpSchema* concat = r.Lookup("", "Concat", 13);
   EXPECT_EQ(concat->min_inputs(), 1);
