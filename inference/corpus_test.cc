@@ -1,7 +1,6 @@
-// Runs inference over every model of the shared corpus (SHARED_DIR; skips without it): the
-// backend conformance models and the real-world models. With the graph outputs' declared
-// types removed first, nothing inferred may contradict what the model declared, and nothing
-// may crash. Prints how much was inferred.
+// Robustness over the shared corpus (SHARED_DIR; skips without it): corrupted versions of
+// every model must be rejected with a message or inferred, never crash. (How well inference
+// does on the intact models is the conformance harness's job: //conformance.)
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -16,7 +15,6 @@
 #include "inference/infer_shapes.h"
 #include "proto/model_io.h"
 #include "schema/builtin.h"
-#include "schema/type_proto.h"
 
 namespace onnx_infer {
 namespace {
@@ -34,57 +32,6 @@ std::vector<std::string> Models(const std::string& sub) {
   }
   std::sort(paths.begin(), paths.end());
   return paths;
-}
-
-struct Totals {
-  int models = 0, outputs = 0, outputs_exact = 0, wrong = 0;
-  InferenceStats stats;
-};
-
-void InferCorpus(const std::string& sub, Totals& t) {
-  for (const auto& path : Models(sub)) {
-    auto model = LoadModel(path);
-    ASSERT_TRUE(model.ok()) << model.status().message();
-    std::vector<Type> declared;
-    for (auto& out : *model->mutable_graph()->mutable_output()) {
-      declared.push_back(TypeFromProto(out.type()));
-      out.clear_type();
-    }
-    InferenceResult result = InferShapes(*model, BuiltinSchemas(), InferenceOptions{});
-    t.models++;
-    t.stats.nodes += result.stats.nodes;
-    t.stats.values += result.stats.values;
-    t.stats.typed += result.stats.typed;
-    t.stats.shaped += result.stats.shaped;
-    for (int i = 0; i < model->graph().output_size(); ++i) {
-      Type inferred = TypeFromProto(model->graph().output(i).type());
-      t.outputs++;
-      auto merged = MergeTypes(declared[i], inferred);
-      if (!merged.ok()) {
-        t.wrong++;
-        ADD_FAILURE() << path << ": output '" << model->graph().output(i).name()
-                      << "': inferred " << inferred.ToString() << ", declared "
-                      << declared[i].ToString() << " (" << merged.status().message() << ")";
-      } else if (declared[i].IsComplete() && inferred == declared[i]) {
-        t.outputs_exact++;
-      }
-    }
-  }
-}
-
-TEST(CorpusTest, InfersEverySharedModelWithoutContradictingIt) {
-  if (Models("conformance").empty() && Models("models/real").empty()) {
-    GTEST_SKIP() << "SHARED_DIR is not set or holds no models";
-  }
-  for (const char* sub : {"conformance", "models/real"}) {
-    Totals t;
-    InferCorpus(sub, t);
-    std::cout << sub << ": " << t.models << " models, " << t.stats.nodes << " nodes; "
-              << t.stats.values << " values, " << t.stats.typed << " typed, " << t.stats.shaped
-              << " fully shaped; graph outputs: " << t.outputs_exact << " of " << t.outputs
-              << " exactly as declared, " << t.wrong << " contradicting\n";
-    EXPECT_EQ(t.wrong, 0);
-  }
 }
 
 // Bad input gets an error, never a crash: random byte flips and truncations of corpus models

@@ -1,0 +1,78 @@
+// The conformance harness: runs inference over ONNX's backend test suite and grades every
+// output against the value the test expects (docs/conformance.md).
+//
+// Static mode keeps each model's declared input shapes. Symbolic mode first replaces every
+// input dim with a symbol (d0_1 for input 0 axis 1), infers, then binds the symbols to the
+// real input shapes and evaluates each output dim, so it checks the symbolic algebra on real
+// data. In both modes the graph outputs' declared types are removed before inference.
+#ifndef ONNX_INFER_CONFORMANCE_HARNESS_H_
+#define ONNX_INFER_CONFORMANCE_HARNESS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schema/registry.h"
+#include "schema/type.h"
+
+namespace onnx_infer::conformance {
+
+// Best first. A value's grade is the worst of its parts.
+enum class Grade {
+  kExact,     // element type and every dim right
+  kSymbolic,  // right rank, some dims symbolic (none unknown)
+  kRankOnly,  // right rank, some dims unknown
+  kTypeOnly,  // element type right, no shape
+  kNone,      // nothing inferred
+  kWrong,     // an element type, rank or known dim that disagrees
+};
+inline constexpr int kNumGrades = 6;
+std::string_view GradeName(Grade g);
+
+enum class Mode { kStatic, kSymbolic };
+std::string_view ModeName(Mode m);
+
+struct Case {
+  std::string name;   // "node/test_add_bcast"
+  std::string model;  // path of model.onnx
+  std::vector<std::string> inputs, outputs;  // paths of input_*.pb / output_*.pb, in order
+};
+
+struct OutputResult {
+  std::string name;
+  Grade grade = Grade::kNone;
+  std::string inferred, expected;  // readable, for reports of WRONG
+};
+
+struct CaseResult {
+  std::string name;
+  std::string op;     // op_type of the node producing the first output
+  std::string error;  // the case could not be run (unreadable files): counted apart
+  std::vector<OutputResult> outputs;
+};
+
+// Every case under `<shared>/conformance/onnx-backend/`, sorted by name.
+std::vector<Case> FindCases(const std::string& shared_dir);
+
+CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry);
+
+// One real-world model, inferred with its graph outputs' declared types removed and graded
+// against them.
+struct RealModelResult {
+  std::string name;
+  std::string error;
+  int64_t values = 0, shaped = 0;  // node outputs; with every dim known
+  std::vector<OutputResult> outputs;
+};
+std::vector<std::string> FindRealModels(const std::string& shared_dir);
+RealModelResult RunRealModel(const std::string& path, const SchemaRegistry& registry);
+
+// Grades an inferred type against an expected one whose dims may be symbolic (a declared
+// type): a symbol in the expectation accepts anything; a constant must match.
+Grade GradeAgainstDeclared(const Type& inferred, const Type& declared);
+
+}  // namespace onnx_infer::conformance
+
+#endif  // ONNX_INFER_CONFORMANCE_HARNESS_H_

@@ -1,0 +1,38 @@
+// Runs the whole harness and renders docs/conformance.md, the baseline and the gates' inputs.
+#ifndef ONNX_INFER_CONFORMANCE_REPORT_H_
+#define ONNX_INFER_CONFORMANCE_REPORT_H_
+
+#include <array>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "conformance/harness.h"
+#include "schema/registry.h"
+
+namespace onnx_infer::conformance {
+
+struct Results {
+  std::vector<CaseResult> by_mode[2];  // indexed by Mode
+  std::vector<RealModelResult> real;
+};
+
+Results RunAll(const std::string& shared_dir, const SchemaRegistry& registry);
+
+// A case's grade: the worst of its outputs' (kWrong if any output is WRONG).
+Grade CaseGrade(const CaseResult& c);
+
+using GradeCounts = std::array<int, kNumGrades>;
+// Cases per grade; `suite` "" for all suites, else e.g. "node".
+GradeCounts CountCases(const std::vector<CaseResult>& results, const std::string& suite);
+
+// "static node/test_x y" for every WRONG output.
+std::set<std::string> WrongOutputs(const Results& r);
+
+std::string RenderReport(const Results& r);
+// "static <exact cases>\nsymbolic <exact cases>\n" with a comment line on top.
+std::string RenderBaseline(const Results& r);
+
+}  // namespace onnx_infer::conformance
+
+#endif  // ONNX_INFER_CONFORMANCE_REPORT_H_
