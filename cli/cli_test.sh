@@ -64,6 +64,10 @@ expect_in demo-h4 "$TMP/out" "h4: float[batch, seq, 2, 4]"
 expect_in demo-y "$TMP/out" "y: float[batch, 3, seq, 4]"
 expect_in demo-summary "$TMP/out" "6 nodes, 6 values: 6 typed, 6 fully shaped (0 static); 0 errors"
 
+# Constants still reach Reshape without data propagation.
+check no-data-prop 0 "$BIN" "$demo" --values --no-data-prop
+expect_in no-data-prop-h4 "$TMP/out" "h4: float[batch, seq, 2, 4]"
+
 # -o writes an annotated copy; inferring the copy again finds the same types.
 check write 0 "$BIN" "$demo" -o "$TMP/annotated.onnx"
 expect_in write-msg "$TMP/out" "wrote $TMP/annotated.onnx"

@@ -34,6 +34,8 @@ options:
                          the inferred one, is an error (and nothing is written on errors)
   --json REPORT.json     write a report: summary counts and every diagnostic
   --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
+  --no-data-prop         track only constants (initializers, Constant nodes), not the values
+                         operators compute from them (shape tensors)
   --values               print the type of every graph input, node output and graph output
   --quiet                print only errors
   -h, --help             show this help
@@ -54,6 +56,7 @@ struct Flags {
   std::vector<std::string> schemas;
   bool in_place = false;
   bool strict = false;
+  bool data_prop = true;
   bool values = false;
   bool quiet = false;
 };
@@ -87,6 +90,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
       flags->schemas.push_back(a.substr(10));
     } else if (a == "--in-place") {
       flags->in_place = true;
+    } else if (a == "--no-data-prop") {
+      flags->data_prop = false;
     } else if (a == "--strict") {
       flags->strict = true;
     } else if (a == "--values") {
@@ -184,6 +189,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   }
   InferenceOptions options;
   options.strict = flags.strict;
+  options.data_propagation = flags.data_prop;
   InferenceResult result = InferShapes(*model, *registry, options);
 
   for (const auto& d : result.diagnostics) {

@@ -1,6 +1,7 @@
 #include "inference/infer_shapes.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,92 +32,270 @@ struct Value {
   std::optional<ConstValue> data;
 };
 
+// The values visible in one graph, and through `parent` those of the enclosing graphs
+// (subgraphs see outer names lexically, as the IR says).
+class Scope {
+ public:
+  explicit Scope(const Scope* parent) : parent_(parent) {}
+  const Value* Find(const std::string& name) const {
+    for (const Scope* s = this; s; s = s->parent_) {
+      auto it = s->values_.find(name);
+      if (it != s->values_.end()) return &it->second;
+    }
+    return nullptr;
+  }
+  bool DefinesHere(const std::string& name) const { return values_.count(name) > 0; }
+  Value& operator[](const std::string& name) { return values_[name]; }
+
+ private:
+  const Scope* parent_;
+  std::unordered_map<std::string, Value> values_;
+};
+
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
 bool IsOnnxDomain(std::string_view domain) {
   return domain.empty() || domain == "ai.onnx.ml" || domain == "ai.onnx.preview" ||
          domain == "ai.onnx.preview.training" || domain == "ai.onnx.training";
 }
 
+using Opsets = std::map<std::string, int64_t, std::less<>>;
+
+Opsets ReadOpsets(const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
+  Opsets opsets;
+  for (const auto& opset : imports) {
+    opsets[std::string(CanonicalDomain(opset.domain()))] = opset.version();
+  }
+  return opsets;
+}
+
+class Driver;
+
+// One inference of one graph: the main graph, a subgraph, a function body or a training
+// graph.
+struct GraphRun {
+  onnx::GraphProto* graph;
+  std::string path;                 // "main", "main/If_3.then_branch", "fn:local::Gelu"
+  const Scope* parent = nullptr;    // the enclosing graph's scope
+  const Opsets* opsets = nullptr;
+  const std::vector<Type>* input_types = nullptr;  // what the caller passes (subgraphs)
+  bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
+  int depth = 0;
+  std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
+  // Out: the types of the graph's outputs, and of every value (for function bodies).
+  std::vector<Type> output_types;
+  std::map<std::string, Type> value_types;
+};
+
 class Driver {
  public:
   Driver(onnx::ModelProto& model, const SchemaRegistry& registry, const InferenceOptions& options,
          InferenceResult& result)
       : model_(model), registry_(registry), options_(options), result_(result) {
+    opsets_ = ReadOpsets(model_.opset_import());
     for (const auto& opset : model_.opset_import()) {
       const std::string domain(CanonicalDomain(opset.domain()));
-      opsets_[domain] = opset.version();
       auto range = registry_.OpsetRange(domain);
       if (!range) continue;  // a domain we know nothing of: its ops are reported as custom
       if (opset.version() > range->second) {
-        Report(Severity::kWarning, "main",
+        Report(result_.diagnostics, Severity::kWarning, "main",
                StrCat("the model imports opset ", opset.version(), " of ", DisplayDomain(domain),
                       "; this build knows versions up to ", range->second,
                       ", so operators resolve as of ", range->second));
       } else if (opset.version() < range->first) {
-        Report(Severity::kError, "main",
+        Report(result_.diagnostics, Severity::kError, "main",
                StrCat("the model imports opset ", opset.version(), " of ", DisplayDomain(domain),
                       ", which does not exist (versions start at ", range->first, ")"));
       }
     }
+    for (int i = 0; i < model_.functions_size(); ++i) {
+      const auto& f = model_.functions(i);
+      functions_[FunctionKey(f.domain(), f.name(), f.overload())] = i;
+    }
   }
 
-  void Run() { InferGraph(*model_.mutable_graph(), "main"); }
+  void Run() {
+    Scope main_scope(nullptr);
+    GraphRun run;
+    run.graph = model_.mutable_graph();
+    run.path = "main";
+    run.opsets = &opsets_;
+    run.diagnostics = &result_.diagnostics;
+    InferGraph(run, &main_scope, /*count_stats=*/true);
+    // Training graphs see the inference graph's values (its initializers in particular).
+    for (int i = 0; i < model_.training_info_size(); ++i) {
+      auto* info = model_.mutable_training_info(i);
+      for (auto [graph, name] : {std::pair{info->mutable_initialization(), "initialization"},
+                                 std::pair{info->mutable_algorithm(), "algorithm"}}) {
+        if (graph->node_size() == 0 && graph->output_size() == 0) continue;
+        Scope scope(&main_scope);
+        GraphRun t;
+        t.graph = graph;
+        t.path = StrCat("training_info[", i, "].", name);
+        t.opsets = &opsets_;
+        t.diagnostics = &result_.diagnostics;
+        InferGraph(t, &scope, /*count_stats=*/true);
+      }
+    }
+    WriteFunctionValueInfo();
+  }
 
- private:
-  Diagnostic& Report(Severity severity, const std::string& graph, std::string message) {
-    Diagnostic& d = result_.diagnostics.emplace_back();
+  static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity,
+                            const std::string& graph, std::string message) {
+    Diagnostic& d = out.emplace_back();
     d.severity = severity;
     d.graph = graph;
     d.message = std::move(message);
     return d;
   }
 
-  Diagnostic& ReportNode(Severity severity, const std::string& graph, int index,
-                         const onnx::NodeProto& node, const OpSchema* schema,
-                         std::string message) {
-    Diagnostic& d = Report(severity, graph, std::move(message));
+  static Diagnostic& ReportNode(std::vector<Diagnostic>& out, Severity severity,
+                                const std::string& graph, int index, const onnx::NodeProto& node,
+                                const OpSchema* schema, std::string message) {
+    Diagnostic& d = Report(out, severity, graph, std::move(message));
     d.node_index = index;
     d.node_name = node.name();
-    if (schema) {
-      d.op = schema->Id();
-    } else {
-      d.op = StrCat(DisplayDomain(CanonicalDomain(node.domain())), "::", node.op_type());
-    }
+    d.op = schema ? schema->Id()
+                  : StrCat(DisplayDomain(CanonicalDomain(node.domain())), "::", node.op_type());
     return d;
-  }
-
-  bool IsModelFunction(std::string_view domain, std::string_view name) const {
-    for (const auto& f : model_.functions()) {
-      if (CanonicalDomain(f.domain()) == domain && f.name() == name) return true;
-    }
-    return false;
   }
 
   Severity StrictOr(Severity lenient) const {
     return options_.strict ? Severity::kError : lenient;
   }
 
-  void InferGraph(onnx::GraphProto& graph, const std::string& path);
+  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types.
+  void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
+
+  // Infers a subgraph (If branch, Loop/Scan body) for the node at `index` of `outer`.
+  StatusOr<std::vector<Type>> InferSubgraph(const GraphRun& outer, const Scope* scope, int index,
+                                            onnx::GraphProto* graph, std::string_view attribute,
+                                            const std::vector<Type>& input_types,
+                                            std::vector<Diagnostic>* diagnostics);
+
+ private:
+  static std::string FunctionKey(std::string_view domain, std::string_view name,
+                                 std::string_view overload) {
+    return StrCat(CanonicalDomain(domain), "\x1f", name, "\x1f", overload);
+  }
 
   // Resolves the node's schema, reporting why when there is none. Null means: leave its
-  // outputs unknown.
-  const OpSchema* ResolveSchema(const onnx::NodeProto& node, const std::string& path, int index,
-                                int64_t* opset_version);
+  // outputs unknown (or, for a model-local function, infer through its body).
+  const OpSchema* ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
+                                int64_t* opset_version, int* function_index);
+
+  // Infers a call of model-local function `function_index`.
+  std::vector<Type> InferFunctionCall(const GraphRun& run, int index, const onnx::NodeProto& node,
+                                      int function_index, const std::vector<const Type*>& inputs);
+  void WriteFunctionValueInfo();
 
   onnx::ModelProto& model_;
   const SchemaRegistry& registry_;
   const InferenceOptions& options_;
   InferenceResult& result_;
-  std::map<std::string, int64_t, std::less<>> opsets_;
+  Opsets opsets_;
   std::set<std::string> reported_once_;  // "no rule" / "no schema" findings, once per op
+  std::map<std::string, int> functions_;  // FunctionKey -> index in model.functions
+  std::vector<int> function_stack_;       // functions being inferred, to detect recursion
+  // Per function: each value's type in every call so far; nullopt once calls disagree.
+  std::map<int, std::map<std::string, std::optional<Type>>> function_values_;
 };
 
-const OpSchema* Driver::ResolveSchema(const onnx::NodeProto& node, const std::string& path,
-                                      int index, int64_t* opset_version) {
+// The driver's side of the subgraph hook for one node.
+class NodeSubgraphs : public SubgraphInferencer {
+ public:
+  NodeSubgraphs(Driver& driver, const GraphRun& run, const Scope* scope, int index,
+                onnx::NodeProto* node)
+      : driver_(driver), run_(run), scope_(scope), index_(index), node_(node) {}
+
+  StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
+                                            const std::vector<Type>& input_types) override {
+    for (auto& a : *node_->mutable_attribute()) {
+      if (a.name() != attribute || !a.has_g()) continue;
+      const std::string key(attribute);
+      // Each pass starts from the graph as the model has it: annotations written by an
+      // earlier pass are not declarations.
+      auto [original, first_pass] = originals_.try_emplace(key);
+      if (first_pass) {
+        original->second = a.g();
+      } else {
+        *a.mutable_g() = original->second;
+      }
+      auto& staged = staged_[key];
+      staged.clear();  // a new pass over the same body replaces the previous one's findings
+      return driver_.InferSubgraph(run_, scope_, index_, a.mutable_g(), attribute, input_types,
+                                   &staged);
+    }
+    return Status::Error(StrCat("attribute '", attribute, "': expected a graph"));
+  }
+
+  // The findings of the last pass over each subgraph.
+  void Flush(std::vector<Diagnostic>& out) {
+    for (auto& [attribute, diagnostics] : staged_) {
+      for (auto& d : diagnostics) out.push_back(std::move(d));
+    }
+    staged_.clear();
+  }
+
+ private:
+  Driver& driver_;
+  const GraphRun& run_;
+  const Scope* scope_;
+  int index_;
+  onnx::NodeProto* node_;
+  std::map<std::string, std::vector<Diagnostic>> staged_;
+  std::map<std::string, onnx::GraphProto> originals_;
+};
+
+StatusOr<std::vector<Type>> Driver::InferSubgraph(const GraphRun& outer, const Scope* scope,
+                                                  int index, onnx::GraphProto* graph,
+                                                  std::string_view attribute,
+                                                  const std::vector<Type>& input_types,
+                                                  std::vector<Diagnostic>* diagnostics) {
+  const onnx::NodeProto& node = outer.graph->node(index);
+  if (outer.depth + 1 > options_.max_nesting) {
+    return Status::Error(StrCat("attribute '", attribute, "': subgraphs nested deeper than ",
+                                options_.max_nesting, " levels are not inferred"));
+  }
+  if (graph->input_size() != static_cast<int>(input_types.size())) {
+    return Status::Error(StrCat("attribute '", attribute, "': the graph has ", graph->input_size(),
+                                " inputs, expected ", input_types.size()));
+  }
+  GraphRun run;
+  run.graph = graph;
+  run.path = StrCat(outer.path, "/", node.op_type(), "_", index, ".", attribute);
+  run.parent = scope;
+  run.opsets = outer.opsets;
+  run.input_types = &input_types;
+  run.annotate_inputs = true;
+  run.depth = outer.depth + 1;
+  run.diagnostics = diagnostics;
+  Scope sub_scope(scope);
+  InferGraph(run, &sub_scope, /*count_stats=*/false);
+  return run.output_types;
+}
+
+const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
+                                      int64_t* opset_version, int* function_index) {
+  auto& out = *run.diagnostics;
   const std::string domain(CanonicalDomain(node.domain()));
-  auto opset = opsets_.find(domain);
-  if (opset == opsets_.end()) {
-    ReportNode(Severity::kError, path, index, node, nullptr,
+  // A model-local function is the operator's fallback implementation (IR.md): a schema with
+  // a rule wins; otherwise the body is inferred.
+  auto fn = functions_.find(FunctionKey(domain, node.op_type(), node.overload()));
+  if (fn != functions_.end()) {
+    auto opset = run.opsets->find(domain);
+    const OpSchema* schema =
+        opset == run.opsets->end() ? nullptr
+                                   : registry_.Lookup(domain, node.op_type(), opset->second);
+    if (schema && schema->has_rule()) {
+      *opset_version = opset->second;
+      return schema;
+    }
+    *function_index = fn->second;
+    return nullptr;
+  }
+  auto opset = run.opsets->find(domain);
+  if (opset == run.opsets->end()) {
+    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
                StrCat("the model does not import the operator set of domain '",
                       DisplayDomain(domain), "' (opset_import has no entry for it)"));
     return nullptr;
@@ -125,7 +304,7 @@ const OpSchema* Driver::ResolveSchema(const onnx::NodeProto& node, const std::st
   const OpSchema* schema = registry_.Lookup(domain, node.op_type(), opset->second);
   if (schema) {
     if (schema->deprecated()) {
-      ReportNode(Severity::kWarning, path, index, node, schema,
+      ReportNode(out, Severity::kWarning, run.path, index, node, schema,
                  StrCat(node.op_type(), " is deprecated in opset ", opset->second, " of ",
                         DisplayDomain(domain)));
     }
@@ -133,42 +312,134 @@ const OpSchema* Driver::ResolveSchema(const onnx::NodeProto& node, const std::st
   }
   auto versions = registry_.Versions(domain, node.op_type());
   if (!versions.empty()) {
-    ReportNode(Severity::kError, path, index, node, nullptr,
+    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
                StrCat(node.op_type(), " is not in opset ", opset->second, " of ",
                       DisplayDomain(domain), " (its first version is ",
                       versions.front()->since_version(), ")"));
-  } else if (IsModelFunction(domain, node.op_type())) {
-    if (reported_once_.insert(StrCat("function:", domain, "::", node.op_type())).second) {
-      ReportNode(StrictOr(Severity::kNote), path, index, node, nullptr,
-                 StrCat("calls the model-local function ", DisplayDomain(domain), "::",
-                        node.op_type(), "; inference through functions is not implemented yet, "
-                        "so its outputs are left unknown (reported once per function)"));
-    }
   } else if (IsOnnxDomain(domain)) {
-    ReportNode(Severity::kError, path, index, node, nullptr,
+    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
                StrCat("unknown operator '", node.op_type(), "' in domain ",
                       DisplayDomain(domain)));
   } else if (reported_once_.insert(StrCat("schema:", domain, "::", node.op_type())).second) {
-    ReportNode(StrictOr(Severity::kWarning), path, index, node, nullptr,
+    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, nullptr,
                StrCat("no schema for custom operator ", domain, "::", node.op_type(),
                       "; its outputs are left unknown (reported once per operator)"));
   }
-  result_.stats.nodes_without_rule++;
   return nullptr;
 }
 
-void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
-  std::unordered_map<std::string, Value> scope;
+std::vector<Type> Driver::InferFunctionCall(const GraphRun& run, int index,
+                                            const onnx::NodeProto& node, int function_index,
+                                            const std::vector<const Type*>& inputs) {
+  const onnx::FunctionProto& f = model_.functions(function_index);
+  auto& out = *run.diagnostics;
+  const std::string id = StrCat(DisplayDomain(CanonicalDomain(f.domain())), "::", f.name());
+  std::vector<Type> none(node.output_size());
+  for (int active : function_stack_) {
+    if (active == function_index) {
+      ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+                 StrCat("function ", id, " calls itself (directly or through other functions)"));
+      return none;
+    }
+  }
+  if (run.depth + 1 > options_.max_nesting) {
+    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+               StrCat("function calls nested deeper than ", options_.max_nesting,
+                      " levels are not inferred"));
+    return none;
+  }
+  if (node.input_size() > f.input_size() || node.output_size() > f.output_size()) {
+    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+               StrCat("function ", id, " takes ", f.input_size(), " inputs and ",
+                      f.output_size(), " outputs; the call gives ", node.input_size(), " and ",
+                      node.output_size()));
+    return none;
+  }
+
+  // The body as a graph: formal inputs typed by the call, attribute references bound to the
+  // call's attributes or the function's defaults.
+  onnx::GraphProto body;
+  std::vector<Type> input_types;
+  for (int i = 0; i < f.input_size(); ++i) {
+    body.add_input()->set_name(f.input(i));
+    input_types.push_back(i < static_cast<int>(inputs.size()) && inputs[i] ? *inputs[i] : Type());
+  }
+  for (const auto& o : f.output()) body.add_output()->set_name(o);
+  std::map<std::string, const onnx::AttributeProto*> bound;
+  for (const auto& a : f.attribute_proto()) bound[a.name()] = &a;  // defaults
+  for (const auto& a : node.attribute()) bound[a.name()] = &a;
+  for (const auto& fn_node : f.node()) {
+    onnx::NodeProto* n = body.add_node();
+    *n = fn_node;
+    n->clear_attribute();
+    for (const auto& a : fn_node.attribute()) {
+      if (a.ref_attr_name().empty()) {
+        *n->add_attribute() = a;
+        continue;
+      }
+      auto it = bound.find(a.ref_attr_name());
+      if (it == bound.end()) continue;  // not given and no default: the attribute is absent
+      onnx::AttributeProto* copy = n->add_attribute();
+      *copy = *it->second;
+      copy->set_name(a.name());
+    }
+  }
+  Opsets opsets = f.opset_import_size() ? ReadOpsets(f.opset_import()) : *run.opsets;
+  GraphRun call;
+  call.graph = &body;
+  call.path = StrCat(run.path, "/", node.op_type(), "_", index, ".", id);
+  call.opsets = &opsets;
+  call.input_types = &input_types;
+  call.annotate_inputs = true;
+  call.depth = run.depth + 1;
+  call.diagnostics = run.diagnostics;
+  Scope scope(nullptr);  // a function sees only its inputs
+  function_stack_.push_back(function_index);
+  InferGraph(call, &scope, /*count_stats=*/false);
+  function_stack_.pop_back();
+
+  // Keep each value's type per call; value_info is written where all calls agree.
+  auto& seen = function_values_[function_index];
+  auto first_call = seen.empty();
+  for (const auto& [name, type] : call.value_types) {
+    auto [it, inserted] = seen.try_emplace(name, type);
+    if (!inserted && it->second && !(*it->second == type)) it->second.reset();
+    if (inserted && !first_call) it->second.reset();  // absent from an earlier call
+  }
+  std::vector<Type> outputs(node.output_size());
+  for (int o = 0; o < node.output_size() && o < static_cast<int>(call.output_types.size()); ++o) {
+    outputs[o] = call.output_types[o];
+  }
+  return outputs;
+}
+
+void Driver::WriteFunctionValueInfo() {
+  for (const auto& [index, values] : function_values_) {
+    onnx::FunctionProto* f = model_.mutable_functions(index);
+    std::map<std::string, onnx::ValueInfoProto*> existing;
+    for (auto& vi : *f->mutable_value_info()) existing[vi.name()] = &vi;
+    for (const auto& [name, type] : values) {
+      if (!type || type->is_unknown()) continue;
+      onnx::ValueInfoProto* vi = existing.count(name) ? existing[name] : f->add_value_info();
+      vi->set_name(name);
+      WriteTypeToProto(*type, vi->mutable_type());
+    }
+  }
+}
+
+void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
+  onnx::GraphProto& graph = *run.graph;
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
   std::unordered_map<std::string, Type> declared;  // graph outputs and value_info
 
   auto define = [&](const std::string& name, Type type, std::string_view what) {
-    auto [it, inserted] = scope.try_emplace(name);
-    if (!inserted) {
-      Report(Severity::kError, path,
+    if (scope->DefinesHere(name)) {
+      Report(out, Severity::kError, path,
              StrCat("'", name, "' is defined more than once (again as ", what, ")"));
       return false;
     }
-    it->second.type = std::move(type);
+    (*scope)[name].type = std::move(type);
     return true;
   };
 
@@ -176,29 +447,44 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
   for (const auto& vi : graph.value_info()) {
     if (vi.has_type()) declared[vi.name()] = TypeFromProto(vi.type());
   }
-  for (const auto& vi : graph.input()) {
-    define(vi.name(), TypeFromProto(vi.type()), "a graph input");
+  for (int i = 0; i < graph.input_size(); ++i) {
+    onnx::ValueInfoProto* vi = graph.mutable_input(i);
+    Type type = TypeFromProto(vi->type());
+    if (run.input_types && i < static_cast<int>(run.input_types->size())) {
+      const Type& given = (*run.input_types)[i];
+      auto merged = MergeTypes(type, given);
+      if (merged.ok()) {
+        type = std::move(*merged);
+      } else {
+        Report(out, Severity::kError, path,
+               StrCat("input ", i, " '", vi->name(), "' is declared ", type.ToString(),
+                      " but receives ", given.ToString(), " (", merged.status().message(), ")"));
+      }
+      if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
+    }
+    define(vi->name(), type, "a graph input");
+    run.value_types[vi->name()] = type;
   }
   for (const auto& init : graph.initializer()) {
     Type type = TypeOfTensor(init);
-    auto it = scope.find(init.name());
-    if (it != scope.end()) {
+    if (scope->DefinesHere(init.name())) {
       // A graph input with a default value: the two descriptions must agree.
-      auto merged = MergeTypes(it->second.type, type);
+      Value& v = (*scope)[init.name()];
+      auto merged = MergeTypes(v.type, type);
       if (!merged.ok()) {
-        Report(Severity::kError, path,
+        Report(out, Severity::kError, path,
                StrCat("initializer '", init.name(), "' does not match its graph input: ",
                       merged.status().message()));
       } else {
-        it->second.type = *merged;
+        v.type = *merged;
       }
       continue;  // its value may be overridden at run time, so it is not a constant
     }
     if (!define(init.name(), type, "an initializer")) continue;
-    scope[init.name()].data = ConstValueOfTensor(init, options_.max_value_elements);
+    (*scope)[init.name()].data = ConstValueOfTensor(init, options_.max_value_elements);
   }
   for (const auto& sparse : graph.sparse_initializer()) {
-    if (scope.count(sparse.values().name())) continue;
+    if (scope->DefinesHere(sparse.values().name())) continue;
     define(sparse.values().name(), TypeOfSparseTensor(sparse), "a sparse initializer");
   }
 
@@ -206,17 +492,17 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
   const int num_nodes = graph.node_size();
   std::unordered_map<std::string, int> producer;
   for (int i = 0; i < num_nodes; ++i) {
-    for (const auto& out : graph.node(i).output()) {
-      if (out.empty()) continue;
-      if (scope.count(out)) {
-        ReportNode(Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", out, "' redefines a graph input or initializer"));
+    for (const auto& o : graph.node(i).output()) {
+      if (o.empty()) continue;
+      if (scope->DefinesHere(o)) {
+        ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
+                   StrCat("output '", o, "' redefines a graph input or initializer"));
         continue;
       }
-      auto [it, inserted] = producer.try_emplace(out, i);
+      auto [it, inserted] = producer.try_emplace(o, i);
       if (!inserted) {
-        ReportNode(Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", out, "' is also produced by node #", it->second));
+        ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
+                   StrCat("output '", o, "' is also produced by node #", it->second));
       }
     }
   }
@@ -225,6 +511,20 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
     for (const auto& in : graph.node(i).input()) {
       auto it = producer.find(in);
       if (it != producer.end()) producers[i].push_back(it->second);
+    }
+    // A subgraph's references to this graph's values are dependencies of its node too.
+    for (const auto& a : graph.node(i).attribute()) {
+      std::vector<const onnx::GraphProto*> subgraphs;
+      if (a.has_g()) subgraphs.push_back(&a.g());
+      for (const auto& g : a.graphs()) subgraphs.push_back(&g);
+      for (const auto* g : subgraphs) {
+        for (const auto& n : g->node()) {
+          for (const auto& in : n.input()) {
+            auto it = producer.find(in);
+            if (it != producer.end() && it->second != i) producers[i].push_back(it->second);
+          }
+        }
+      }
     }
   }
   NodeOrder order = OrderNodes(producers);
@@ -235,7 +535,7 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
                           ? StrCat("#", i, " (", graph.node(i).op_type(), ")")
                           : StrCat("#", i, " '", graph.node(i).name(), "'"));
     }
-    Report(Severity::kError, path,
+    Report(out, Severity::kError, path,
            StrCat("the nodes ", StrJoin(names, ", "),
                   " form a cycle; their outputs are left unknown"));
   }
@@ -243,76 +543,85 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
   // Infer node by node.
   std::unordered_map<std::string, Type> inferred;  // final type of each node output
   for (int index : order.order) {
-    const onnx::NodeProto& node = graph.node(index);
-    result_.stats.nodes++;
-    std::vector<const Type*> input_types(node.input_size(), nullptr);
-    std::vector<const ConstValue*> input_values(node.input_size(), nullptr);
+    onnx::NodeProto* node = graph.mutable_node(index);
+    if (count_stats) result_.stats.nodes++;
+    std::vector<const Type*> input_types(node->input_size(), nullptr);
+    std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
     bool inputs_defined = true;
-    for (int i = 0; i < node.input_size(); ++i) {
-      const std::string& name = node.input(i);
+    for (int i = 0; i < node->input_size(); ++i) {
+      const std::string& name = node->input(i);
       if (name.empty()) continue;
-      auto it = scope.find(name);
-      if (it == scope.end()) {
+      const Value* v = scope->Find(name);
+      if (!v) {
         if (!producer.count(name)) {
-          ReportNode(Severity::kError, path, index, node, nullptr,
+          ReportNode(out, Severity::kError, path, index, *node, nullptr,
                      StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
                             "input or initializer"));
           inputs_defined = false;
         }
         continue;  // produced by a node on a cycle: unknown
       }
-      input_types[i] = &it->second.type;
-      if (it->second.data) input_values[i] = &*it->second.data;
+      input_types[i] = &v->type;
+      if (v->data) input_values[i] = &*v->data;
     }
     int64_t opset_version = 0;
-    const OpSchema* schema = ResolveSchema(node, path, index, &opset_version);
-    std::vector<Type> outputs(node.output_size());
-    std::vector<std::optional<ConstValue>> output_values(node.output_size());
-    SignatureCheck signature;
-    if (schema) {
-      signature = CheckSignature(node, *schema, input_types);
+    int function_index = -1;
+    const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
+    std::vector<Type> outputs(node->output_size());
+    std::vector<std::optional<ConstValue>> output_values(node->output_size());
+    if (function_index >= 0) {
+      if (inputs_defined) outputs = InferFunctionCall(run, index, *node, function_index, input_types);
+    } else if (schema) {
+      SignatureCheck signature = CheckSignature(*node, *schema, input_types);
       for (const auto& issue : signature.issues) {
-        ReportNode(issue.strict_only ? StrictOr(issue.severity) : issue.severity, path, index,
-                   node, schema, issue.message);
+        ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path,
+                   index, *node, schema, issue.message);
       }
-    }
-    if (schema && !signature.arity_error && inputs_defined) {
-      if (!schema->has_rule()) {
-        result_.stats.nodes_without_rule++;
-        if (reported_once_.insert("rule:" + schema->Id()).second) {
-          ReportNode(StrictOr(Severity::kNote), path, index, node, schema,
-                     "no inference rule for this operator yet; its outputs are left unknown "
-                     "(reported once per operator version)");
-        }
-      } else {
-        InferenceContext ctx(node, *schema, opset_version, std::move(input_types),
-                             std::move(input_values));
-        ctx.set_max_value_elements(options_.max_value_elements);
-        Status status = schema->rule()(ctx);
-        for (const auto& w : ctx.warnings()) {
-          ReportNode(Severity::kWarning, path, index, node, schema, w);
-        }
-        if (!status.ok()) {
-          ReportNode(Severity::kError, path, index, node, schema, status.message());
+      if (!signature.arity_error && inputs_defined) {
+        if (!schema->has_rule()) {
+          if (count_stats) result_.stats.nodes_without_rule++;
+          if (reported_once_.insert("rule:" + schema->Id()).second) {
+            ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
+                       "no inference rule for this operator yet; its outputs are left unknown "
+                       "(reported once per operator version)");
+          }
         } else {
-          for (int o = 0; o < node.output_size(); ++o) {
-            outputs[o] = ctx.OutputType(o);
-            output_values[o] = ctx.OutputValue(o);
+          InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
+                               std::move(input_values));
+          ctx.set_max_value_elements(options_.max_value_elements);
+          NodeSubgraphs subgraphs(*this, run, scope, index, node);
+          ctx.set_subgraph_inferencer(&subgraphs);
+          Status status = schema->rule()(ctx);
+          subgraphs.Flush(out);
+          for (const auto& w : ctx.warnings()) {
+            ReportNode(out, Severity::kWarning, path, index, *node, schema, w);
+          }
+          if (!status.ok()) {
+            ReportNode(out, Severity::kError, path, index, *node, schema, status.message());
+          } else {
+            // Without data propagation only constants carry values.
+            const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
+            for (int o = 0; o < node->output_size(); ++o) {
+              outputs[o] = ctx.OutputType(o);
+              if (keep_values) output_values[o] = ctx.OutputValue(o);
+            }
           }
         }
+        // What the signature says of each output (a bound type parameter, a single allowed
+        // type) completes what the rule left open, or stands alone when there is no rule.
+        for (int o = 0; o < node->output_size(); ++o) {
+          Type from_signature = TypeFromSignature(*schema, signature, o);
+          if (from_signature.is_unknown()) continue;
+          auto merged = MergeTypes(outputs[o], from_signature);
+          if (merged.ok()) outputs[o] = std::move(*merged);
+        }
       }
-      // What the signature says of each output (a bound type parameter, a single allowed
-      // type) completes what the rule left open, or stands alone when there is no rule.
-      for (int o = 0; o < node.output_size(); ++o) {
-        Type from_signature = TypeFromSignature(*schema, signature, o);
-        if (from_signature.is_unknown()) continue;
-        auto merged = MergeTypes(outputs[o], from_signature);
-        if (merged.ok()) outputs[o] = std::move(*merged);
-      }
+    } else if (count_stats) {
+      result_.stats.nodes_without_rule++;
     }
-    for (int o = 0; o < node.output_size(); ++o) {
-      const std::string& name = node.output(o);
-      if (name.empty() || scope.count(name)) continue;
+    for (int o = 0; o < node->output_size(); ++o) {
+      const std::string& name = node->output(o);
+      if (name.empty() || scope->DefinesHere(name)) continue;
       Type type = std::move(outputs[o]);
       auto decl = declared.find(name);
       if (decl != declared.end()) {
@@ -320,7 +629,7 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
         if (merged.ok()) {
           type = std::move(*merged);
         } else {
-          ReportNode(StrictOr(Severity::kWarning), path, index, node, schema,
+          ReportNode(out, StrictOr(Severity::kWarning), path, index, *node, schema,
                      StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
                             " contradicts the declared ", decl->second.ToString(), " (",
                             merged.status().message(), "); keeping the declared type"));
@@ -328,10 +637,20 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
         }
       }
       inferred[name] = type;
-      Value& v = scope[name];
+      run.value_types[name] = type;
+      Value& v = (*scope)[name];
       v.type = std::move(type);
       v.data = std::move(output_values[o]);
     }
+  }
+
+  // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
+  run.output_types.clear();
+  for (const auto& vi : graph.output()) {
+    const Value* v = scope->Find(vi.name());
+    Type type = v ? v->type : Type();
+    auto merged = MergeTypes(TypeFromProto(vi.type()), type);
+    run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
   }
 
   // Write back: graph outputs in place, everything else into value_info.
@@ -339,22 +658,26 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
   std::set<std::string> graph_outputs;
   for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
   for (auto& vi : *graph.mutable_value_info()) infos[vi.name()] = &vi;
-  for (auto& vi : *graph.mutable_output()) {
-    auto it = inferred.find(vi.name());
-    if (it != inferred.end() && !it->second.is_unknown()) {
-      WriteTypeToProto(it->second, vi.mutable_type());
-    }
+  for (int i = 0; i < graph.output_size(); ++i) {
+    const Type& t = run.output_types[i];
+    if (!t.is_unknown()) WriteTypeToProto(t, graph.mutable_output(i)->mutable_type());
   }
   for (int index = 0; index < num_nodes; ++index) {
     for (const auto& name : graph.node(index).output()) {
       auto it = inferred.find(name);
       if (it == inferred.end()) continue;
       const Type& type = it->second;
-      result_.stats.values++;
-      if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0)) continue;
-      result_.stats.typed++;
-      if (type.IsComplete()) result_.stats.shaped++;
-      if (type.IsStatic()) result_.stats.static_shaped++;
+      if (count_stats) {
+        result_.stats.values++;
+        if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
+          result_.stats.typed++;
+          if (type.IsComplete()) result_.stats.shaped++;
+          if (type.IsStatic()) result_.stats.static_shaped++;
+        }
+      }
+      if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
+        continue;
+      }
       if (graph_outputs.count(name)) continue;
       auto vi = infos.find(name);
       if (vi == infos.end()) {

@@ -23,6 +23,11 @@ struct InferenceOptions {
   bool strict = false;
   // The largest tensor (in elements) whose value is tracked for consumers such as Reshape.
   int64_t max_value_elements = 1024;
+  // Track values computed by operators (Shape, Gather, Concat, arithmetic...) besides the
+  // constants of initializers and Constant nodes. `--no-data-prop` turns it off.
+  bool data_propagation = true;
+  // Subgraphs and function calls nested deeper than this are not inferred (an error says so).
+  int max_nesting = 64;
 };
 
 struct InferenceStats {

@@ -302,18 +302,178 @@ TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
   EXPECT_EQ(r.result.stats.shaped, 0);
 }
 
-TEST(InferShapesTest, CallsOfModelLocalFunctionsGetAnHonestNote) {
-  onnx::ModelProto m = Model(TensorInput("x", "dim { dim_value: 3 }") + R"(
-      node { op_type: "MyGelu" domain: "local" input: "x" output: "y" } output { name: "y" })",
+TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
+  // Two calls that agree on every value: the function's value_info is filled. Attribute
+  // references bind to the call's attributes, or to the function's defaults.
+  onnx::ModelProto m = Model(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
+      node { op_type: "Flip" domain: "local" input: "x" output: "a" }
+      node { op_type: "Flip" domain: "local" input: "a" output: "y" }
+      output { name: "y" })",
       R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
-         functions { name: "MyGelu" domain: "local" input: "x" output: "y"
-                     node { op_type: "Relu" input: "x" output: "y" }
+         functions { name: "Flip" domain: "local" input: "x" output: "y" attribute: "p"
+                     node { op_type: "Relu" input: "x" output: "r" }
+                     node { op_type: "Transpose" input: "r" output: "y"
+                            attribute { name: "perm" type: INTS ref_attr_name: "p" } }
                      opset_import { version: 17 } })");
   auto r = Infer(m);
+  EXPECT_EQ(r.Diagnostics(), "");
+  EXPECT_EQ(r.types["a"], "float[3, 2]");
+  EXPECT_EQ(r.types["y"], "float[2, 3]");
+  const auto& f = r.model.functions(0);
+  ASSERT_EQ(f.value_info_size(), 0) << "calls disagree on x and r, so nothing is written";
+
+  // Calls with the same input types: value_info is written.
+  onnx::ModelProto same = Model(TensorInput("x", "dim { dim_value: 4 } dim { dim_value: 4 }") + R"(
+      node { op_type: "Flip" domain: "local" input: "x" output: "a" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
+      node { op_type: "Flip" domain: "local" input: "x" output: "y" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
+      output { name: "a" } output { name: "y" })",
+      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+         functions { name: "Flip" domain: "local" input: "x" output: "y" attribute: "p"
+                     node { op_type: "Relu" input: "x" output: "r" }
+                     node { op_type: "Transpose" input: "r" output: "y"
+                            attribute { name: "perm" type: INTS ref_attr_name: "p" } }
+                     opset_import { version: 17 } })");
+  auto r2 = Infer(same);
+  EXPECT_EQ(r2.Diagnostics(), "");
+  std::map<std::string, std::string> fn_types;
+  for (const auto& vi : r2.model.functions(0).value_info()) {
+    fn_types[vi.name()] = TypeFromProto(vi.type()).ToString();
+  }
+  EXPECT_EQ(fn_types["r"], "float[4, 4]");
+  EXPECT_EQ(fn_types["y"], "float[4, 4]");
+}
+
+TEST(InferShapesTest, RecursiveFunctionsAreDetected) {
+  onnx::ModelProto m = Model(TensorInput("x", "dim { dim_value: 2 }") + R"(
+      node { op_type: "Loopy" domain: "local" input: "x" output: "y" } output { name: "y" })",
+      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+         functions { name: "Loopy" domain: "local" input: "x" output: "y"
+                     node { op_type: "Loopy" domain: "local" input: "x" output: "y" }
+                     opset_import { version: 17 } opset_import { domain: "local" version: 1 } })");
+  auto r = Infer(m);
   EXPECT_EQ(r.Diagnostics(),
-            "m: note: graph 'main' node #0 (local::MyGelu): calls the model-local function "
-            "local::MyGelu; inference through functions is not implemented yet, so its outputs "
-            "are left unknown (reported once per function)\n");
+            "m: error: graph 'main/Loopy_0.local::Loopy' node #0 (local::Loopy): function "
+            "local::Loopy calls itself (directly or through other functions)\n");
+}
+
+// The If branches of these tests: `then` gives x (float[N, 3] outside), `else` a constant.
+constexpr char kIfBranches[] = R"(
+    attribute { name: "then_branch" type: GRAPH g { name: "then"
+      node { op_type: "Relu" input: "x" output: "t" }
+      output { name: "t" } } }
+    attribute { name: "else_branch" type: GRAPH g { name: "else"
+      node { op_type: "Constant" output: "e" attribute { name: "value" type: TENSOR t {
+        data_type: 1 dims: 5 dims: 3 float_data: 0 float_data: 0 float_data: 0 float_data: 0
+        float_data: 0 float_data: 0 float_data: 0 float_data: 0 float_data: 0 float_data: 0
+        float_data: 0 float_data: 0 float_data: 0 float_data: 0 float_data: 0 } } }
+      output { name: "e" } } })";
+
+TEST(SubgraphTest, IfMergesBranchesAndAnnotatesThem) {
+  auto r = Infer(Model(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") +
+                       TensorInput("c", "", 9) +
+                       "node { op_type: \"If\" input: \"c\" output: \"y\" " + kIfBranches +
+                       " } output { name: \"y\" }"));
+  EXPECT_EQ(r.Diagnostics(), "");
+  // N and 5 differ, so the merged dim is a fresh symbol named after the output; 3 stays.
+  EXPECT_EQ(r.types["y"], "float[y_dim0, 3]");
+  // Inside the then-branch, the outer x is seen and t is annotated.
+  const auto& then_graph = r.model.graph().node(0).attribute(0).g();
+  EXPECT_EQ(TypeFromProto(then_graph.output(0).type()).ToString(), "float[N, 3]");
+}
+
+TEST(SubgraphTest, AConstantConditionPicksItsBranch) {
+  auto r = Infer(Model(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
+      node { op_type: "Constant" output: "c" attribute { name: "value" type: TENSOR t { data_type: 9 int32_data: 0 } } }
+      node { op_type: "If" input: "c" output: "y" )" + std::string(kIfBranches) + R"( }
+      output { name: "y" })"));
+  EXPECT_EQ(r.Diagnostics(), "");
+  EXPECT_EQ(r.types["y"], "float[5, 3]");
+}
+
+TEST(SubgraphTest, ErrorsInsideSubgraphsNameTheirPath) {
+  auto r = Infer(Model(TensorInput("c", "", 9) + R"(
+      node { name: "branch" op_type: "If" input: "c" output: "y"
+        attribute { name: "then_branch" type: GRAPH g { name: "then"
+          node { op_type: "Relu" input: "ghost" output: "t" } output { name: "t" } } }
+        attribute { name: "else_branch" type: GRAPH g { name: "else"
+          node { op_type: "Relu" input: "ghost" output: "e" } output { name: "e" } } } }
+      output { name: "y" })"));
+  EXPECT_EQ(r.Diagnostics(),
+            "m: error: graph 'main/If_0.else_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
+            "not defined by any node, graph input or initializer\n"
+            "m: error: graph 'main/If_0.then_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
+            "not defined by any node, graph input or initializer\n");
+}
+
+// Loop body: (i, cond, acc) -> (cond, acc ++ [1]), scan output: acc's shape each pass.
+constexpr char kLoopBody[] = R"(
+    attribute { name: "body" type: GRAPH g { name: "body"
+      input { name: "i" type { tensor_type { elem_type: 7 shape {} } } }
+      input { name: "cond_in" type { tensor_type { elem_type: 9 shape {} } } }
+      input { name: "acc" }
+      node { op_type: "Identity" input: "cond_in" output: "cond_out" }
+      node { op_type: "Concat" input: "acc" input: "one" output: "acc_out"
+             attribute { name: "axis" type: INT i: 0 } }
+      node { op_type: "Relu" input: "w" output: "scan" }
+      output { name: "cond_out" } output { name: "acc_out" } output { name: "scan" } } })";
+
+TEST(SubgraphTest, LoopCarriedValuesReachAFixpointAndScanOutputsStack) {
+  const std::string graph = TensorInput("acc0", "dim { dim_value: 2 }") +
+                            TensorInput("one", "dim { dim_value: 1 }") +
+                            TensorInput("w", "dim { dim_value: 4 }") + R"(
+      node { op_type: "Constant" output: "m" attribute { name: "value_int" type: INT i: 6 } }
+      node { op_type: "Loop" input: "m" input: "" input: "acc0" output: "acc" output: "scans" )" +
+                            std::string(kLoopBody) + R"( }
+      output { name: "acc" } output { name: "scans" })";
+  auto r = Infer(Model(graph));
+  EXPECT_EQ(r.Diagnostics(), "");
+  // acc grows every pass: inside the body its dim is unknown (it differs per iteration); the
+  // final value's dim is one value, a fresh symbol. The trip count is 6 (no condition input).
+  EXPECT_EQ(r.types["acc"], "float[acc_dim0]");
+  EXPECT_EQ(r.types["scans"], "float[6, 4]");
+  const auto& body = r.model.graph().node(1).attribute(0).g();
+  EXPECT_EQ(TypeFromProto(body.input(2).type()).ToString(), "float[?]");
+}
+
+TEST(SubgraphTest, ScanSlicesAndStacks) {
+  auto r = Infer(Model(TensorInput("init", "dim { dim_value: 2 }") +
+                       TensorInput("xs", R"(dim { dim_param: "T" } dim { dim_value: 2 })") + R"(
+      node { op_type: "Scan" input: "init" input: "xs" output: "final" output: "ys"
+        attribute { name: "num_scan_inputs" type: INT i: 1 }
+        attribute { name: "body" type: GRAPH g { name: "body"
+          input { name: "s" } input { name: "x" }
+          node { op_type: "Add" input: "s" input: "x" output: "s2" }
+          node { op_type: "Identity" input: "s2" output: "y" }
+          output { name: "s2" } output { name: "y" } } } }
+      output { name: "final" } output { name: "ys" })", R"(opset_import { version: 16 })"));
+  EXPECT_EQ(r.Diagnostics(), "");
+  EXPECT_EQ(r.types["final"], "float[2]");
+  EXPECT_EQ(r.types["ys"], "float[T, 2]");
+}
+
+TEST(SubgraphTest, NestedIfInsideLoopInsideAFunction) {
+  onnx::ModelProto m = Model(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
+      node { op_type: "Body" domain: "local" input: "x" output: "y" }
+      output { name: "y" })",
+      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+         functions { name: "Body" domain: "local" input: "x" output: "y"
+           opset_import { version: 17 }
+           node { op_type: "Constant" output: "m" attribute { name: "value_int" type: INT i: 2 } }
+           node { op_type: "Loop" input: "m" input: "" input: "x" output: "y"
+             attribute { name: "body" type: GRAPH g { name: "lb"
+               input { name: "i" type { tensor_type { elem_type: 7 shape {} } } }
+               input { name: "c" type { tensor_type { elem_type: 9 shape {} } } }
+               input { name: "v" }
+               node { op_type: "Identity" input: "c" output: "c2" }
+               node { op_type: "If" input: "c" output: "v2"
+                 attribute { name: "then_branch" type: GRAPH g { name: "t"
+                   node { op_type: "Relu" input: "v" output: "r" } output { name: "r" } } }
+                 attribute { name: "else_branch" type: GRAPH g { name: "e"
+                   node { op_type: "Identity" input: "v" output: "q" } output { name: "q" } } } }
+               output { name: "c2" } output { name: "v2" } } } } })");
+  auto r = Infer(m);
+  EXPECT_EQ(r.Diagnostics(), "");
+  EXPECT_EQ(r.types["y"], "float[N, 3]");
 }
 
 }  // namespace

@@ -178,6 +178,23 @@ StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,
   return axis < 0 ? axis + rank : axis;
 }
 
+StatusOr<std::vector<Type>> InferenceContext::InferSubgraph(std::string_view attribute,
+                                                            const std::vector<Type>& input_types) {
+  if (!subgraphs_) return Status::Error("subgraphs are not inferred in this context");
+  const onnx::AttributeProto* a = Attr(attribute);
+  if (!a || !a->has_g()) {
+    return Status::Error(StrCat("attribute '", attribute, "': expected a graph"));
+  }
+  return subgraphs_->InferSubgraph(attribute, input_types);
+}
+
+Dim InferenceContext::FreshDim(int output, int axis) const {
+  std::string base = output < node_.output_size() && !node_.output(output).empty()
+                         ? node_.output(output)
+                         : StrCat(node_.op_type(), "_output", output);
+  return Dim::Symbol(StrCat(base, "_dim", axis));
+}
+
 std::string InputLabel(const InferenceContext& ctx, int i) {
   std::string label = StrCat("input ", i);
   if (i < ctx.node().input_size()) label += StrCat(" '", ctx.node().input(i), "'");

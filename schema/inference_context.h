@@ -31,6 +31,18 @@
 
 namespace onnx_infer {
 
+// Implemented by the driver: infers a graph held by one of the node's attributes (an If
+// branch, a Loop or Scan body) as a subgraph that sees the enclosing scopes, annotates it,
+// and returns the types of its outputs. Each call replaces the previous call's findings for
+// the same attribute, so a rule can iterate (Loop's fixpoint).
+class SubgraphInferencer {
+ public:
+  virtual ~SubgraphInferencer() = default;
+  // `input_types[i]` is merged with what the subgraph declares for its input i.
+  virtual StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
+                                                    const std::vector<Type>& input_types) = 0;
+};
+
 class InferenceContext {
  public:
   // `input_types[i]` / `input_values[i]` may be null (input absent, or nothing known).
@@ -81,6 +93,16 @@ class InferenceContext {
   // Maps a possibly negative axis into [0, rank); an error names the attribute.
   StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, std::string_view what) const;
 
+  // ---- Subgraphs (control-flow operators).
+  void set_subgraph_inferencer(SubgraphInferencer* s) { subgraphs_ = s; }
+  // Infers the graph in attribute `attribute`; an error when the driver offers no subgraph
+  // inference or the attribute holds no graph.
+  StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
+                                            const std::vector<Type>& input_types);
+  // A symbol for a dim that no expression describes (the merged dim of two If branches, a
+  // Loop's trip count), named after where it comes from: "<output name>_dim<axis>".
+  Dim FreshDim(int output, int axis) const;
+
   // The largest tensor (in elements) whose value a rule should record with SetOutputValue.
   int64_t max_value_elements() const { return max_value_elements_; }
   void set_max_value_elements(int64_t n) { max_value_elements_ = n; }
@@ -101,6 +123,7 @@ class InferenceContext {
   std::vector<std::optional<ConstValue>> output_values_;
   std::vector<std::string> warnings_;
   int64_t max_value_elements_ = 1024;
+  SubgraphInferencer* subgraphs_ = nullptr;
 };
 
 // "input 1 'B'" / "output 0 'Y'": names a node's value in a message.

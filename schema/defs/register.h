@@ -10,11 +10,13 @@ namespace onnx_infer {
 
 Status RegisterAiOnnxMathRules(SchemaRegistry& registry);    // ai_onnx/math.cc
 Status RegisterAiOnnxTensorRules(SchemaRegistry& registry);  // ai_onnx/tensor.cc
+Status RegisterAiOnnxControlFlowRules(SchemaRegistry& registry);  // ai_onnx/controlflow.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxMathRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxControlFlowRules(registry));
   return OkStatus();
 }
 
