@@ -11,12 +11,14 @@ namespace onnx_infer {
 Status RegisterAiOnnxMathRules(SchemaRegistry& registry);    // ai_onnx/math.cc
 Status RegisterAiOnnxTensorRules(SchemaRegistry& registry);  // ai_onnx/tensor.cc
 Status RegisterAiOnnxControlFlowRules(SchemaRegistry& registry);  // ai_onnx/controlflow.cc
+Status RegisterAiOnnxShapeOpsRules(SchemaRegistry& registry);  // ai_onnx/shape_ops.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxMathRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxControlFlowRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxShapeOpsRules(registry));
   return OkStatus();
 }
 

@@ -245,8 +245,6 @@ Status InferConstant(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxTensorRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25},
-                               InferSameAsInput));
   RETURN_IF_ERROR(r.AttachRule("", "Concat", {1, 4, 11, 13}, InferConcat));
   RETURN_IF_ERROR(r.AttachRule("", "Transpose", {1, 13, 21, 23, 24, 25}, InferTranspose));
   RETURN_IF_ERROR(r.AttachRule("", "Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, InferReshape));

@@ -1,0 +1,542 @@
+// Operators that compute and rearrange shape tensors (Shape, Size, Gather, Slice, Unsqueeze,
+// Squeeze, Cast, ConstantOfShape, Range, Tile, Where, Flatten, Identity): their type rules,
+// and the propagation of their values. Values are Dims, so an exporter's
+// Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain carries the symbols of the input
+// ([B, S]) through to the Reshape, instead of unknowns.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+#include "schema/defs/register.h"
+#include "schema/inference_context.h"
+#include "schema/rule_helpers.h"
+#include "schema/type_proto.h"
+
+namespace onnx_infer {
+namespace {
+
+// A known value as int64s (every element a constant), or nothing.
+std::optional<std::vector<int64_t>> ConstInts(const InferenceContext& ctx, int input) {
+  const ConstValue* v = ctx.InputValue(input);
+  if (!v) return std::nullopt;
+  return v->ConstInts();
+}
+
+// A known integer value as Dims (constants or symbols), or nothing.
+const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input) {
+  const ConstValue* v = ctx.InputValue(input);
+  if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return nullptr;
+  return &v->ints;
+}
+
+ConstValue IntVector(int32_t elem_type, std::vector<Dim> values) {
+  ConstValue v;
+  v.elem_type = elem_type;
+  v.dims = {static_cast<int64_t>(values.size())};
+  v.ints = std::move(values);
+  return v;
+}
+
+// Shape: the input's dims, from `start` to `end` (from version 15), as an int64 vector.
+Status InferShape(InferenceContext& ctx) {
+  const Shape* in = ctx.InputShape(0);
+  if (!in) {
+    ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{Dim()}));
+    return OkStatus();
+  }
+  const int64_t rank = static_cast<int64_t>(in->size());
+  ASSIGN_OR_RETURN(int64_t start, ctx.IntAttr("start", 0));
+  ASSIGN_OR_RETURN(int64_t end, ctx.IntAttr("end", rank));
+  auto clamp = [rank](int64_t a) { return std::clamp(a < 0 ? a + rank : a, int64_t{0}, rank); };
+  start = clamp(start);
+  end = clamp(end);
+  std::vector<Dim> dims;
+  for (int64_t i = start; i < end; ++i) dims.push_back((*in)[i]);
+  ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{Dim::Const(static_cast<int64_t>(dims.size()))}));
+  ctx.SetOutputValue(0, IntVector(kInt64, std::move(dims)));
+  return OkStatus();
+}
+
+// Size: the number of elements, an int64 scalar.
+Status InferSize(InferenceContext& ctx) {
+  ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{}));
+  if (const Shape* in = ctx.InputShape(0)) {
+    Dim n = Product(*in);
+    if (!n.is_unknown()) ctx.SetOutputValue(0, ConstValue{kInt64, {}, {n}, {}});
+  }
+  return OkStatus();
+}
+
+// Gather: data's dims before `axis`, then the indices' dims, then data's dims after `axis`.
+Status InferGather(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* data = ctx.InputShape(0);
+  const Shape* indices = ctx.InputShape(1);
+  if (!data || !indices) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(data->size());
+  if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
+  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  Shape out(data->begin(), data->begin() + axis);
+  out.insert(out.end(), indices->begin(), indices->end());
+  out.insert(out.end(), data->begin() + axis + 1, data->end());
+  ctx.SetOutputShape(0, out);
+
+  // Values: a 1-D data value (a shape) gathered by known indices.
+  const std::vector<Dim>* values = IntValues(ctx, 0);
+  auto index_values = ConstInts(ctx, 1);
+  if (values && index_values && rank == 1) {
+    const int64_t n = static_cast<int64_t>(values->size());
+    std::vector<Dim> picked;
+    for (int64_t i : *index_values) {
+      const int64_t j = i < 0 ? i + n : i;
+      if (j < 0 || j >= n) {
+        return Status::Error(StrCat("input 1 'indices': index ", i, " is out of range for ", n,
+                                    " elements"));
+      }
+      picked.push_back((*values)[j]);
+    }
+    ConstValue v;
+    v.elem_type = ctx.InputValue(0)->elem_type;
+    v.dims = ctx.InputValue(1)->dims;
+    v.ints = std::move(picked);
+    ctx.SetOutputValue(0, std::move(v));
+  }
+  return OkStatus();
+}
+
+// The `axes` of Unsqueeze/Squeeze: an attribute before version 13, an input from 13.
+StatusOr<std::optional<std::vector<int64_t>>> Axes(InferenceContext& ctx, bool* known) {
+  *known = true;
+  if (ctx.opset_version() < 13) return ctx.OptionalIntsAttr("axes");
+  if (!ctx.HasInput(1)) return std::optional<std::vector<int64_t>>();
+  auto v = ConstInts(ctx, 1);
+  if (!v) *known = false;
+  return v;
+}
+
+// Unsqueeze: inserts dims of 1 at `axes` (of the output's rank).
+Status InferUnsqueeze(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  bool known;
+  ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  if (!known || !axes) {
+    // Only the number of new dims may be known, from the axes input's length.
+    const Shape* s = ctx.InputShape(1);
+    if (s && s->size() == 1 && s->at(0).is_const() && *s->at(0).const_value() <= kMaxRank) {
+      ctx.SetOutputShape(0, Shape(in->size() + *s->at(0).const_value()));
+    }
+    if (known && !axes) return Status::Error("expected axes, got none");
+    return OkStatus();
+  }
+  const int64_t rank = static_cast<int64_t>(in->size() + axes->size());
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : *axes) {
+    ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+    if (inserted[axis]) return Status::Error(StrCat("axes: axis ", a, " is repeated"));
+    inserted[axis] = true;
+  }
+  Shape out;
+  size_t next = 0;
+  for (int64_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? Dim::Const(1) : (*in)[next++]);
+  ctx.SetOutputShape(0, out);
+  if (const ConstValue* v = ctx.InputValue(0)) {
+    ConstValue reshaped = *v;
+    reshaped.dims.clear();
+    for (Dim d : out) reshaped.dims.push_back(d.const_value().value_or(0));
+    ctx.SetOutputValue(0, std::move(reshaped));
+  }
+  return OkStatus();
+}
+
+// Squeeze: removes the dims at `axes` (each must be 1), or every dim of 1 when no axes are
+// given (which needs every dim known).
+Status InferSqueeze(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  bool known;
+  ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  if (!known) {
+    // Which dims go is not known, but how many is: the axes input's length.
+    const Shape* s = ctx.InputShape(1);
+    if (s && s->size() == 1 && s->at(0).is_const() &&
+        *s->at(0).const_value() <= static_cast<int64_t>(in->size())) {
+      ctx.SetOutputShape(0, Shape(in->size() - *s->at(0).const_value()));
+    }
+    return OkStatus();
+  }
+  const int64_t rank = static_cast<int64_t>(in->size());
+  std::vector<bool> removed(rank, false);
+  if (axes) {
+    for (int64_t a : *axes) {
+      ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+      auto v = (*in)[axis].const_value();
+      if (v && *v != 1) {
+        return Status::Error(StrCat("axes: dim ", axis, " is ", *v, ", not 1"));
+      }
+      removed[axis] = true;
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i) {
+      auto v = (*in)[i].const_value();
+      if (!v) return OkStatus();  // whether it is 1 decides the rank
+      removed[i] = *v == 1;
+    }
+  }
+  Shape out;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!removed[i]) out.push_back((*in)[i]);
+  }
+  ctx.SetOutputShape(0, out);
+  if (const ConstValue* v = ctx.InputValue(0)) {
+    ConstValue reshaped = *v;
+    reshaped.dims.clear();
+    for (Dim d : out) reshaped.dims.push_back(d.const_value().value_or(0));
+    ctx.SetOutputValue(0, std::move(reshaped));
+  }
+  return OkStatus();
+}
+
+bool FitsIn(int64_t v, int32_t type) {
+  switch (type) {
+    case kInt8: return v >= INT8_MIN && v <= INT8_MAX;
+    case kUint8: return v >= 0 && v <= UINT8_MAX;
+    case kInt16: return v >= INT16_MIN && v <= INT16_MAX;
+    case kUint16: return v >= 0 && v <= UINT16_MAX;
+    case kInt32: return v >= INT32_MIN && v <= INT32_MAX;
+    case kUint32: return v >= 0 && v <= UINT32_MAX;
+    case kInt64: return true;
+    case kUint64: return v >= 0;
+    default: return false;
+  }
+}
+
+// Cast: same shape, element type `to`. Integer values keep their Dims when they fit the new
+// type (symbolic dims are sizes, which fit int32 and int64); constants become reals for a
+// floating-point target.
+Status InferCast(InferenceContext& ctx) {
+  ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
+  if (to <= 0 || to > kMaxDataType) return Status::Error(StrCat("attribute 'to': unknown type ", to));
+  Type out = Type::Tensor(static_cast<int32_t>(to));
+  if (const Shape* in = ctx.InputShape(0)) out.set_shape(*in);
+  ctx.SetOutputType(0, out);
+  const ConstValue* v = ctx.InputValue(0);
+  if (!v || v->ints.size() != static_cast<size_t>(v->NumElements())) return OkStatus();
+  ConstValue cast;
+  cast.elem_type = static_cast<int32_t>(to);
+  cast.dims = v->dims;
+  for (Dim d : v->ints) {
+    auto c = d.const_value();
+    if (IsIntegerDataType(cast.elem_type)) {
+      if (c && !FitsIn(*c, cast.elem_type)) return OkStatus();
+      if (!c && cast.elem_type != kInt64 && cast.elem_type != kInt32) return OkStatus();
+      cast.ints.push_back(d);
+    } else if (cast.elem_type == kBool) {
+      if (!c) return OkStatus();
+      cast.ints.push_back(Dim::Const(*c != 0));
+    } else if (cast.elem_type == kFloat || cast.elem_type == kDouble) {
+      if (!c) return OkStatus();
+      cast.reals.push_back(static_cast<double>(*c));
+    } else {
+      return OkStatus();
+    }
+  }
+  ctx.SetOutputValue(0, std::move(cast));
+  return OkStatus();
+}
+
+// The length of one sliced axis, when dim, start, end and step are known constants.
+int64_t SliceLength(int64_t dim, int64_t start, int64_t end, int64_t step) {
+  if (start < 0) start += dim;
+  if (end < 0) end += dim;
+  if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, dim);
+    end = std::clamp<int64_t>(end, 0, dim);
+    return end > start ? (end - start + step - 1) / step : 0;
+  }
+  start = std::clamp<int64_t>(start, 0, dim - 1);
+  end = std::clamp<int64_t>(end, -1, dim - 1);
+  return start > end ? (start - end + (-step) - 1) / (-step) : 0;
+}
+
+// Slice: starts/ends/axes/steps as attributes (version 1) or inputs (from 10).
+Status InferSlice(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(in->size());
+  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  if (ctx.opset_version() < 10) {
+    ASSIGN_OR_RETURN(starts, ctx.OptionalIntsAttr("starts"));
+    ASSIGN_OR_RETURN(ends, ctx.OptionalIntsAttr("ends"));
+    ASSIGN_OR_RETURN(axes, ctx.OptionalIntsAttr("axes"));
+  } else {
+    starts = ConstInts(ctx, 1);
+    ends = ConstInts(ctx, 2);
+    if (ctx.HasInput(3)) {
+      axes = ConstInts(ctx, 3);
+      if (!axes) {  // which axes are sliced is not known
+        ctx.SetOutputShape(0, Shape(rank));
+        return OkStatus();
+      }
+    }
+    if (ctx.HasInput(4)) {
+      steps = ConstInts(ctx, 4);
+      if (!steps) steps = std::vector<int64_t>();  // known to exist, values unknown
+    }
+  }
+  if (!starts || !ends) {
+    // The sliced axes keep their place; their lengths are not known.
+    Shape out = *in;
+    if (axes) {
+      for (int64_t a : *axes) {
+        ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+        out[axis] = Dim();
+      }
+    } else {
+      out = Shape(rank);
+    }
+    ctx.SetOutputShape(0, out);
+    return OkStatus();
+  }
+  if (starts->size() != ends->size()) {
+    return Status::Error(StrCat("starts has ", starts->size(), " values but ends has ",
+                                ends->size()));
+  }
+  std::vector<int64_t> axis_list;
+  if (axes) {
+    axis_list = *axes;
+  } else {
+    for (size_t i = 0; i < starts->size(); ++i) axis_list.push_back(static_cast<int64_t>(i));
+  }
+  if (axis_list.size() != starts->size()) {
+    return Status::Error(StrCat("axes has ", axis_list.size(), " values but starts has ",
+                                starts->size()));
+  }
+  const bool steps_known = !steps || steps->size() == starts->size();
+  Shape out = *in;
+  std::vector<int64_t> first(rank, 0), step_of(rank, 1);
+  std::vector<bool> sliced(rank, false);
+  for (size_t i = 0; i < axis_list.size(); ++i) {
+    ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
+    if (sliced[axis]) return Status::Error(StrCat("axes: axis ", axis_list[i], " is repeated"));
+    sliced[axis] = true;
+    const int64_t step = steps && steps_known ? (*steps)[i] : 1;
+    if (step == 0) return Status::Error("steps: a step of 0");
+    auto dim = (*in)[axis].const_value();
+    const int64_t s = (*starts)[i], e = (*ends)[i];
+    if (!steps_known) {
+      out[axis] = Dim();
+    } else if (dim) {
+      out[axis] = Dim::Const(SliceLength(*dim, s, e, step));
+      first[axis] = s < 0 ? std::clamp<int64_t>(s + *dim, 0, *dim) : std::min(s, *dim);
+      step_of[axis] = step;
+    } else if (s == 0 && step == 1 && e >= INT32_MAX) {
+      // The whole of a dim whose size is not a constant.
+    } else {
+      out[axis] = Dim();
+    }
+  }
+  ctx.SetOutputShape(0, out);
+  // Values: a sliced 1-D value (a piece of a shape).
+  const std::vector<Dim>* values = IntValues(ctx, 0);
+  if (values && rank == 1 && out[0].is_const() && steps_known) {
+    std::vector<Dim> picked;
+    int64_t at = first[0];
+    if (step_of[0] < 0 && sliced[0]) {
+      const int64_t n = static_cast<int64_t>(values->size());
+      const int64_t s = (*starts)[0];
+      at = std::clamp<int64_t>(s < 0 ? s + n : s, 0, n - 1);
+    }
+    for (int64_t k = 0; k < *out[0].const_value(); ++k, at += step_of[0]) {
+      picked.push_back((*values)[at]);
+    }
+    ctx.SetOutputValue(0, IntVector(ctx.InputValue(0)->elem_type, std::move(picked)));
+  }
+  return OkStatus();
+}
+
+// ConstantOfShape: the shape is the input's value; the element type is the `value`
+// attribute's (float by default).
+Status InferConstantOfShape(InferenceContext& ctx) {
+  int32_t elem = kFloat;
+  std::optional<ConstValue> fill;
+  if (const onnx::AttributeProto* a = ctx.Attr("value"); a && a->has_t()) {
+    elem = a->t().data_type();
+    fill = ConstValueOfTensor(a->t(), 1);
+  }
+  Type out = Type::Tensor(elem);
+  if (const std::vector<Dim>* dims = IntValues(ctx, 0)) {
+    for (Dim d : *dims) {
+      if (auto v = d.const_value(); v && *v < 0) {
+        return Status::Error(StrCat("input 0: a dim of ", *v));
+      }
+    }
+    out.set_shape(Shape(dims->begin(), dims->end()));
+  } else if (const Shape* s = ctx.InputShape(0); s && s->size() == 1 && s->at(0).is_const() &&
+                                                 *s->at(0).const_value() <= kMaxRank) {
+    out.set_shape(Shape(*s->at(0).const_value()));
+  }
+  ctx.SetOutputType(0, out);
+  if (out.has_shape() && IsStatic(out.shape()) && fill && !fill->ints.empty()) {
+    ConstValue v;
+    v.elem_type = elem;
+    int64_t n = 1;
+    for (Dim d : out.shape()) {
+      v.dims.push_back(*d.const_value());
+      n *= *d.const_value();
+      if (n > ctx.max_value_elements()) return OkStatus();
+    }
+    v.ints.assign(n, fill->ints[0]);
+    ctx.SetOutputValue(0, std::move(v));
+  }
+  return OkStatus();
+}
+
+// Range: a 1-D tensor of max(ceil((limit - start) / delta), 0) elements.
+Status InferRange(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  auto start = ConstInts(ctx, 0), limit = ConstInts(ctx, 1), delta = ConstInts(ctx, 2);
+  const ConstValue* fs = ctx.InputValue(0);
+  const ConstValue* fl = ctx.InputValue(1);
+  const ConstValue* fd = ctx.InputValue(2);
+  if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
+    const int64_t s = (*start)[0], l = (*limit)[0], d = (*delta)[0];
+    if (d == 0) return Status::Error("input 2 'delta': 0");
+    const int64_t n = std::max<int64_t>((l - s + d + (d > 0 ? -1 : 1)) / d, 0);
+    ctx.SetOutputShape(0, Shape{Dim::Const(n)});
+    if (n <= ctx.max_value_elements()) {
+      std::vector<Dim> values;
+      for (int64_t i = 0; i < n; ++i) values.push_back(Dim::Const(s + i * d));
+      ctx.SetOutputValue(0, IntVector(fs->elem_type, std::move(values)));
+    }
+    return OkStatus();
+  }
+  if (fs && fl && fd && fs->reals.size() == 1 && fl->reals.size() == 1 && fd->reals.size() == 1) {
+    const double d = fd->reals[0];
+    if (d == 0) return Status::Error("input 2 'delta': 0");
+    const double n = std::max(std::ceil((fl->reals[0] - fs->reals[0]) / d), 0.0);
+    if (n <= static_cast<double>(INT64_MAX / 2)) {
+      ctx.SetOutputShape(0, Shape{Dim::Const(static_cast<int64_t>(n))});
+      return OkStatus();
+    }
+  }
+  ctx.SetOutputShape(0, Shape{Dim()});
+  return OkStatus();
+}
+
+// Tile (from version 6): each dim times its repeat count.
+Status InferTile(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  if (ctx.opset_version() < 6) {  // version 1 repeats one axis: the rank stays
+    ctx.SetOutputShape(0, Shape(in->size()));
+    return OkStatus();
+  }
+  const std::vector<Dim>* repeats = IntValues(ctx, 1);
+  if (!repeats) {
+    ctx.SetOutputShape(0, Shape(in->size()));
+    return OkStatus();
+  }
+  if (repeats->size() != in->size()) {
+    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected ", in->size(), " values, got ",
+                                repeats->size()));
+  }
+  Shape out(in->size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = (*in)[i] * (*repeats)[i];
+  ctx.SetOutputShape(0, out);
+  return OkStatus();
+}
+
+// Where: X's element type, the broadcast of all three shapes; known values are selected.
+Status InferWhere(InferenceContext& ctx) {
+  ctx.PropagateElemType(1, 0);
+  Shape out;
+  for (int i = 0; i < 3; ++i) {
+    const Shape* s = ctx.InputShape(i);
+    if (!s) return OkStatus();
+    if (i == 0) {
+      out = *s;
+    } else {
+      ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
+    }
+  }
+  ctx.SetOutputShape(0, out);
+  const std::vector<Dim>* cond = IntValues(ctx, 0);
+  const std::vector<Dim>* x = IntValues(ctx, 1);
+  const std::vector<Dim>* y = IntValues(ctx, 2);
+  // Values: the common case of equal-length 1-D (or scalar) operands.
+  if (cond && x && y && out.size() <= 1 && IsStatic(out)) {
+    const size_t n = out.empty() ? 1 : static_cast<size_t>(*out[0].const_value());
+    auto at = [n](const std::vector<Dim>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+    if ((cond->size() != 1 && cond->size() != n) || (x->size() != 1 && x->size() != n) ||
+        (y->size() != 1 && y->size() != n)) {
+      return OkStatus();
+    }
+    std::vector<Dim> values;
+    for (size_t i = 0; i < n; ++i) {
+      auto c = at(*cond, i).const_value();
+      if (!c) return OkStatus();
+      values.push_back(*c ? at(*x, i) : at(*y, i));
+    }
+    ConstValue v = IntVector(ctx.InputValue(1)->elem_type, std::move(values));
+    if (out.empty()) v.dims.clear();
+    ctx.SetOutputValue(0, std::move(v));
+  }
+  return OkStatus();
+}
+
+// Flatten: [product of dims before axis, product of dims from axis on].
+Status InferFlatten(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(in->size());
+  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
+  if (axis < -rank || axis > rank) {
+    return Status::Error(StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank,
+                                "], got ", axis));
+  }
+  if (axis < 0) axis += rank;
+  ctx.SetOutputShape(0, Shape{Product(Shape(in->begin(), in->begin() + axis)),
+                              Product(Shape(in->begin() + axis, in->end()))});
+  return OkStatus();
+}
+
+// Identity: the input's type and value.
+Status InferIdentity(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  if (const ConstValue* v = ctx.InputValue(0)) ctx.SetOutputValue(0, *v);
+  return OkStatus();
+}
+
+}  // namespace
+
+Status RegisterAiOnnxShapeOpsRules(SchemaRegistry& r) {
+  RETURN_IF_ERROR(r.AttachRule("", "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, InferShape));
+  RETURN_IF_ERROR(r.AttachRule("", "Size", {1, 13, 19, 21, 23, 24, 25}, InferSize));
+  RETURN_IF_ERROR(r.AttachRule("", "Gather", {1, 11, 13}, InferGather));
+  RETURN_IF_ERROR(r.AttachRule("", "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, InferUnsqueeze));
+  RETURN_IF_ERROR(r.AttachRule("", "Squeeze", {1, 11, 13, 21, 23, 24, 25}, InferSqueeze));
+  RETURN_IF_ERROR(r.AttachRule("", "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, InferCast));
+  RETURN_IF_ERROR(r.AttachRule("", "Slice", {1, 10, 11, 13}, InferSlice));
+  RETURN_IF_ERROR(r.AttachRule("", "ConstantOfShape", {9, 20, 21, 23, 24, 25},
+                               InferConstantOfShape));
+  RETURN_IF_ERROR(r.AttachRule("", "Range", {11, 27}, InferRange));
+  RETURN_IF_ERROR(r.AttachRule("", "Tile", {1, 6, 13}, InferTile));
+  RETURN_IF_ERROR(r.AttachRule("", "Where", {9, 16}, InferWhere));
+  RETURN_IF_ERROR(r.AttachRule("", "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, InferFlatten));
+  RETURN_IF_ERROR(r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25},
+                               InferIdentity));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer
