@@ -293,7 +293,7 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
 
 TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
   auto r = Infer(Model(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
-      node { op_type: "Shape" input: "x" output: "s" }
+      node { op_type: "NonZero" input: "x" output: "s" }
       node { op_type: "Softmax" input: "x" output: "p" }
       output { name: "s" } output { name: "p" })"));
   EXPECT_EQ(r.types["s"], "int64");
