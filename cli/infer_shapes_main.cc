@@ -12,6 +12,8 @@
 #include "proto/model_io.h"
 #include "schema/builtin.h"
 #include "schema/type_proto.h"
+#include "syntax/parser.h"
+#include "syntax/printer.h"
 
 namespace onnx_infer {
 namespace {
@@ -24,6 +26,8 @@ constexpr int kExitUsageOrIo = 2;
 constexpr char kUsage[] = R"(usage: infer-shapes MODEL.onnx [options]
 
 Infers the type and shape of every value in an ONNX model and writes them into it.
+MODEL may be binary (.onnx) or in the ONNX text syntax (.onnxtxt, or any file that is not
+binary protobuf but reads as text).
 
 options:
   -o, --output OUT.onnx  write the annotated model to OUT.onnx
@@ -32,6 +36,7 @@ options:
                          the inferred one, is an error (and nothing is written on errors)
   --json REPORT.json     write a report: summary counts and every diagnostic
   --values               print the type of every graph input, node output and graph output
+  --print                print the annotated model in the ONNX text syntax
   --quiet                print only errors
   -h, --help             show this help
 
@@ -51,6 +56,7 @@ struct Flags {
   bool in_place = false;
   bool strict = false;
   bool values = false;
+  bool print = false;
   bool quiet = false;
 };
 
@@ -81,6 +87,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
       flags->strict = true;
     } else if (a == "--values") {
       flags->values = true;
+    } else if (a == "--print") {
+      flags->print = true;
     } else if (a == "--quiet" || a == "-q") {
       flags->quiet = true;
     } else if (a.size() > 1 && a[0] == '-') {
@@ -108,6 +116,25 @@ void PrintValues(const onnx::ModelProto& model) {
   for (const auto& vi : g.value_info()) line(vi);
   std::cout << "outputs:\n";
   for (const auto& vi : g.output()) line(vi);
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A text model by its extension (.onnxtxt), or when the binary parse fails and the file
+// reads as text; the binary error is kept for files that are neither.
+StatusOr<onnx::ModelProto> LoadAnyModel(const std::string& path) {
+  if (EndsWith(path, ".onnxtxt")) {
+    auto bytes = ReadFile(path);
+    if (!bytes.ok()) return bytes.status();
+    return syntax::ParseModelText(*bytes, path);
+  }
+  auto model = LoadModel(path);
+  if (model.ok()) return model;
+  auto bytes = ReadFile(path);
+  if (!bytes.ok() || !syntax::LooksLikeModelText(*bytes)) return model;
+  return syntax::ParseModelText(*bytes, path);
 }
 
 nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
@@ -152,7 +179,7 @@ int Main(int argc, char** argv) {
     std::cerr << "infer-shapes: " << error << "\n\n" << kUsage;
     return kExitUsageOrIo;
   }
-  auto model = LoadModel(flags.model);
+  auto model = LoadAnyModel(flags.model);
   if (!model.ok()) {
     std::cerr << "infer-shapes: " << model.status().message() << "\n";
     return kExitUsageOrIo;
@@ -166,9 +193,12 @@ int Main(int argc, char** argv) {
     std::cerr << d.Render(flags.model) << "\n";
   }
   if (flags.values) PrintValues(*model);
+  if (flags.print) std::cout << syntax::PrintModelText(*model);
   const InferenceStats& s = result.stats;
   if (!flags.quiet) {
-    std::cout << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
+    // With --print, standard output holds only the model text.
+    std::ostream& summary = flags.print ? std::cerr : std::cout;
+    summary << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
               << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
               << " static); " << result.CountOf(Severity::kError) << " errors, "
               << result.CountOf(Severity::kWarning) << " warnings, "
