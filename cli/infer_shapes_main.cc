@@ -134,7 +134,10 @@ StatusOr<onnx::ModelProto> LoadAnyModel(const std::string& path) {
   if (model.ok()) return model;
   auto bytes = ReadFile(path);
   if (!bytes.ok() || !syntax::LooksLikeModelText(*bytes)) return model;
-  return syntax::ParseModelText(*bytes, path);
+  auto text_model = syntax::ParseModelText(*bytes, path);
+  if (text_model.ok()) return text_model;
+  return Status::Error(model.status().message() + "; read as ONNX text: " +
+                       text_model.status().message());
 }
 
 nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
