@@ -12,7 +12,9 @@
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
+#include "inference/infer_shapes.h"
 #include "proto/model_io.h"
+#include "schema/builtin.h"
 #include "syntax/parser.h"
 #include "syntax/printer.h"
 
@@ -87,6 +89,22 @@ TEST(CorpusRoundTripTest, RealModels) {
   if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no real models";
   EXPECT_GE(paths.size(), 50u);
   RoundTripAll(paths);
+}
+
+// What `infer-shapes MODEL --print` does: infer, then print the annotated model; the text
+// must parse back to the annotated model.
+TEST(CorpusRoundTripTest, AnnotatedRealModelsPrintAndParseBack) {
+  auto paths = SharedModels("models/real");
+  if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no real models";
+  for (const auto& path : paths) {
+    auto model = LoadModel(path);
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    InferShapes(*model, BuiltinSchemas(), InferenceOptions{});
+    auto parsed = ParseModelText(PrintModelText(*model), path + ".onnxtxt");
+    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    std::string diff;
+    EXPECT_TRUE(Equal(*model, *parsed, &diff)) << path << ":\n" << diff.substr(0, 2000);
+  }
 }
 
 }  // namespace
