@@ -119,7 +119,8 @@ void PrintValues(const onnx::ModelProto& model) {
 }
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // A text model by its extension (.onnxtxt), or when the binary parse fails and the file
@@ -202,10 +203,10 @@ int Main(int argc, char** argv) {
     // With --print, standard output holds only the model text.
     std::ostream& summary = flags.print ? std::cerr : std::cout;
     summary << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
-              << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
-              << " static); " << result.CountOf(Severity::kError) << " errors, "
-              << result.CountOf(Severity::kWarning) << " warnings, "
-              << result.CountOf(Severity::kNote) << " notes\n";
+            << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
+            << " static); " << result.CountOf(Severity::kError) << " errors, "
+            << result.CountOf(Severity::kWarning) << " warnings, "
+            << result.CountOf(Severity::kNote) << " notes\n";
   }
 
   int exit_code = result.HasErrors() ? kExitInferenceErrors : kExitOk;

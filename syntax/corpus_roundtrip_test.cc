@@ -1,5 +1,9 @@
 // parse(print(m)) equals m, and printing again gives the same text, for every model of the
 // shared corpus (conformance and real models). Needs SHARED_DIR; skips without it.
+#include <google/protobuf/util/field_comparator.h>
+#include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -7,10 +11,6 @@
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <google/protobuf/util/field_comparator.h>
-#include <google/protobuf/util/message_differencer.h>
-#include <gtest/gtest.h>
 
 #include "inference/infer_shapes.h"
 #include "proto/model_io.h"
@@ -71,10 +71,8 @@ void RoundTripAll(const std::vector<std::string>& paths) {
       if (++failures > 10) return;
     }
   }
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "round-tripped " << paths.size() << " models through text in " << seconds
-            << " s\n";
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "round-tripped " << paths.size() << " models through text in " << seconds << " s\n";
 }
 
 TEST(CorpusRoundTripTest, ConformanceModels) {

@@ -142,11 +142,21 @@ StatusOr<std::vector<Token>> Tokenize(std::string_view text, std::string_view so
         int escape_column = static_cast<int>(i - line_start) + 1;
         i += 2;
         switch (e) {
-          case 'n': token.text.push_back('\n'); break;
-          case 't': token.text.push_back('\t'); break;
-          case 'r': token.text.push_back('\r'); break;
-          case '\\': token.text.push_back('\\'); break;
-          case '"': token.text.push_back('"'); break;
+          case 'n':
+            token.text.push_back('\n');
+            break;
+          case 't':
+            token.text.push_back('\t');
+            break;
+          case 'r':
+            token.text.push_back('\r');
+            break;
+          case '\\':
+            token.text.push_back('\\');
+            break;
+          case '"':
+            token.text.push_back('"');
+            break;
           case 'x': {
             int hi = i < text.size() ? HexValue(text[i]) : -1;
             int lo = i + 1 < text.size() ? HexValue(text[i + 1]) : -1;
@@ -174,7 +184,7 @@ StatusOr<std::vector<Token>> Tokenize(std::string_view text, std::string_view so
       } else {
         unsigned char u = static_cast<unsigned char>(c);
         std::string shown = u >= 0x20 && u < 0x7f ? std::string("'") + c + "'"
-                                                   : StrCat("byte 0x", std::hex, int(u));
+                                                  : StrCat("byte 0x", std::hex, int(u));
         return error(token.line, token.column, "unexpected character " + shown);
       }
     }

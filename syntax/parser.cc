@@ -398,8 +398,8 @@ class Parser {
         return true;
       }
       auto known = t.kind == TokenKind::kId ? AttributeTypeFromName(t.text) : std::nullopt;
-      if (!known) return Fail(t, "expected an attribute type (int, floats, tensor...), got " +
-                                     Describe(t));
+      if (!known)
+        return Fail(t, "expected an attribute type (int, floats, tensor...), got " + Describe(t));
       Next();
       type = *known;
     }
@@ -423,8 +423,8 @@ class Parser {
     std::optional<A::AttributeType> single;
     if (v.kind == TokenKind::kInt) {
       single = A::INT;
-    } else if (v.kind == TokenKind::kFloat || (v.kind == TokenKind::kId &&
-                                               (v.text == "nan" || v.text == "inf"))) {
+    } else if (v.kind == TokenKind::kFloat ||
+               (v.kind == TokenKind::kId && (v.text == "nan" || v.text == "inf"))) {
       single = A::FLOAT;
     } else if (v.kind == TokenKind::kString) {
       int after = list ? 2 : 1;
@@ -442,11 +442,16 @@ class Parser {
     }
     if (!list) return single;
     switch (*single) {
-      case A::INT: return A::INTS;
-      case A::FLOAT: return A::FLOATS;
-      case A::STRING: return A::STRINGS;
-      case A::TENSOR: return A::TENSORS;
-      default: return A::GRAPHS;
+      case A::INT:
+        return A::INTS;
+      case A::FLOAT:
+        return A::FLOATS;
+      case A::STRING:
+        return A::STRINGS;
+      case A::TENSOR:
+        return A::TENSORS;
+      default:
+        return A::GRAPHS;
     }
   }
 
@@ -463,18 +468,30 @@ class Parser {
 
   bool AttributeValue(A* a, A::AttributeType type) {
     switch (type) {
-      case A::FLOAT: return FloatTo([&](float v) { a->set_f(v); });
-      case A::INT: return IntTo([&](int64_t v) { a->set_i(v); });
-      case A::STRING: return String(a->mutable_s());
-      case A::TENSOR: return TensorConstant(a->mutable_t());
-      case A::GRAPH: return Graph(a->mutable_g());
-      case A::TYPE_PROTO: return Type(a->mutable_tp());
-      case A::FLOATS: return List([&] { return FloatTo([&](float v) { a->add_floats(v); }); });
-      case A::INTS: return List([&] { return IntTo([&](int64_t v) { a->add_ints(v); }); });
-      case A::STRINGS: return List([&] { return String(a->add_strings()); });
-      case A::TENSORS: return List([&] { return TensorConstant(a->add_tensors()); });
-      case A::GRAPHS: return List([&] { return Graph(a->add_graphs()); });
-      case A::TYPE_PROTOS: return List([&] { return Type(a->add_type_protos()); });
+      case A::FLOAT:
+        return FloatTo([&](float v) { a->set_f(v); });
+      case A::INT:
+        return IntTo([&](int64_t v) { a->set_i(v); });
+      case A::STRING:
+        return String(a->mutable_s());
+      case A::TENSOR:
+        return TensorConstant(a->mutable_t());
+      case A::GRAPH:
+        return Graph(a->mutable_g());
+      case A::TYPE_PROTO:
+        return Type(a->mutable_tp());
+      case A::FLOATS:
+        return List([&] { return FloatTo([&](float v) { a->add_floats(v); }); });
+      case A::INTS:
+        return List([&] { return IntTo([&](int64_t v) { a->add_ints(v); }); });
+      case A::STRINGS:
+        return List([&] { return String(a->add_strings()); });
+      case A::TENSORS:
+        return List([&] { return TensorConstant(a->add_tensors()); });
+      case A::GRAPHS:
+        return List([&] { return Graph(a->add_graphs()); });
+      case A::TYPE_PROTOS:
+        return List([&] { return Type(a->add_type_protos()); });
       default:
         return Fail(Peek(), "sparse tensor attributes are written ': textproto = \"...\"'");
     }
@@ -537,7 +554,9 @@ class Parser {
     while (true) {
       bool ok = true;
       switch (field) {
-        case ValueField::kFloat: ok = FloatTo([&](float v) { t->add_float_data(v); }); break;
+        case ValueField::kFloat:
+          ok = FloatTo([&](float v) { t->add_float_data(v); });
+          break;
         case ValueField::kInt32: {
           int64_t v = 0;
           ok = Int(&v);
@@ -548,10 +567,18 @@ class Parser {
           t->add_int32_data(static_cast<int32_t>(v));
           break;
         }
-        case ValueField::kString: ok = String(t->add_string_data()); break;
-        case ValueField::kInt64: ok = IntTo([&](int64_t v) { t->add_int64_data(v); }); break;
-        case ValueField::kDouble: ok = DoubleTo([&](double v) { t->add_double_data(v); }); break;
-        case ValueField::kUint64: ok = Uint64To([&](uint64_t v) { t->add_uint64_data(v); }); break;
+        case ValueField::kString:
+          ok = String(t->add_string_data());
+          break;
+        case ValueField::kInt64:
+          ok = IntTo([&](int64_t v) { t->add_int64_data(v); });
+          break;
+        case ValueField::kDouble:
+          ok = DoubleTo([&](double v) { t->add_double_data(v); });
+          break;
+        case ValueField::kUint64:
+          ok = Uint64To([&](uint64_t v) { t->add_uint64_data(v); });
+          break;
       }
       if (!ok) return false;
       if (Accept("}")) return true;
@@ -561,8 +588,8 @@ class Parser {
 
   // An input, output, value info or initializer of a graph. `list` is the inputs or the
   // outputs; null for the `<...>` list, where an entry with data is only an initializer.
-  bool GraphEntry(onnx::GraphProto* g, google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list,
-                  bool allow_data) {
+  bool GraphEntry(onnx::GraphProto* g,
+                  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, bool allow_data) {
     if (!list && IsId("textproto")) {
       Next();
       return ProtoText(g->add_initializer());
@@ -809,8 +836,8 @@ StatusOr<onnx::GraphProto> ParseGraphText(std::string_view text, std::string_vie
 }
 
 StatusOr<onnx::FunctionProto> ParseFunctionText(std::string_view text, std::string_view source) {
-  return Run<onnx::FunctionProto>(
-      text, source, "the function", [](Parser& p, onnx::FunctionProto* f) { return p.Function(f); });
+  return Run<onnx::FunctionProto>(text, source, "the function",
+                                  [](Parser& p, onnx::FunctionProto* f) { return p.Function(f); });
 }
 
 StatusOr<onnx::NodeProto> ParseNodeText(std::string_view text, std::string_view source) {

@@ -21,10 +21,8 @@ StatusOr<onnx::GraphProto> ParseGraphText(std::string_view text,
                                           std::string_view source = "<text>");
 StatusOr<onnx::FunctionProto> ParseFunctionText(std::string_view text,
                                                 std::string_view source = "<text>");
-StatusOr<onnx::NodeProto> ParseNodeText(std::string_view text,
-                                        std::string_view source = "<text>");
-StatusOr<onnx::TypeProto> ParseTypeText(std::string_view text,
-                                        std::string_view source = "<text>");
+StatusOr<onnx::NodeProto> ParseNodeText(std::string_view text, std::string_view source = "<text>");
+StatusOr<onnx::TypeProto> ParseTypeText(std::string_view text, std::string_view source = "<text>");
 
 // Whether `bytes` looks like a model in the text syntax rather than binary protobuf: valid
 // text whose first token opens a model header or names a graph. Cheap; reads a prefix only.

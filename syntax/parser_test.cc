@@ -2,11 +2,11 @@
 // round trips (field presence included), error positions, and no crash on any prefix.
 #include "syntax/parser.h"
 
-#include <cmath>
-#include <string>
-
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
 
 #include "syntax/printer.h"
 
@@ -109,7 +109,8 @@ TEST(ParserTest, TypesOfEveryKind) {
     ASSERT_TRUE(again.ok()) << PrintTypeText(*t);
     EXPECT_TRUE(MessageDifferencer::Equals(*t, *again)) << text;
   }
-  EXPECT_EQ(PrintTypeText(*ParseTypeText("float[\"N + 5\", N, ?, 3]")), "float[\"N + 5\", N, ?, 3]");
+  EXPECT_EQ(PrintTypeText(*ParseTypeText("float[\"N + 5\", N, ?, 3]")),
+            "float[\"N + 5\", N, ?, 3]");
   auto opaque = *ParseTypeText("opaque(test.rng, RNG)");
   EXPECT_EQ(opaque.opaque_type().domain(), "test.rng");
   EXPECT_EQ(opaque.opaque_type().name(), "RNG");
@@ -140,7 +141,7 @@ TEST(ParserTest, FieldPresenceSurvives) {
   b->add_input("y");
   b->add_output("z");
   auto* opset = m.add_opset_import();
-  opset->set_version(17);  // no domain field
+  opset->set_version(17);                // no domain field
   m.add_opset_import()->set_domain("");  // no version field
   m.set_model_version(0);
   std::string text = PrintModelText(m);
@@ -282,8 +283,10 @@ struct ErrorCase {
 TEST(ParserTest, ErrorsNameLineColumnAndWhatWasExpected) {
   for (const ErrorCase& c : std::initializer_list<ErrorCase>{
            {"<>\ng (float x = ) => () {}", "m:2:14: expected '{' to open the tensor values"},
-           {"<>\ng (float x\n => () {}", "m:3:2: expected ',' or ')' after a graph input, got '=>'"},
-           {"<>\ng () => () {\n  y = Relu(x\n}", "m:4:1: expected ',' or ')' after a node input, got '}'"},
+           {"<>\ng (float x\n => () {}",
+            "m:3:2: expected ',' or ')' after a graph input, got '=>'"},
+           {"<>\ng () => () {\n  y = Relu(x\n}",
+            "m:4:1: expected ',' or ')' after a node input, got '}'"},
            {"<ir_version: \"8\"> g () => () {}", "m:1:14: expected an integer, got string \"8\""},
            {"<frob: 1> g () => () {}", "m:1:2: unknown model field 'frob'"},
            {"<> g () => () { y = F <e = []> () }", "m:1:28: an empty list needs its type"},
@@ -317,7 +320,8 @@ TEST(ParserTest, EveryPrefixOfTheSampleIsAnErrorNotACrash) {
   // Garbage: every byte value at every position of a short model.
   std::string small = "<> g (float[2] x) => (y) { y = Relu <a = 1> (x) }";
   for (size_t i = 0; i < small.size(); ++i) {
-    for (int b : std::initializer_list<int>{0, '"', '<', '>', '[', '(', '{', '@', '-', 0xff, '\\'}) {
+    for (int b :
+         std::initializer_list<int>{0, '"', '<', '>', '[', '(', '{', '@', '-', 0xff, '\\'}) {
       std::string bad = small;
       bad[i] = static_cast<char>(b);
       (void)ParseModelText(bad, "garbage");

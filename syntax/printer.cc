@@ -79,7 +79,8 @@ bool TypePrintable(const onnx::TypeProto& t) {
   };
   switch (t.value_case()) {
     case onnx::TypeProto::kTensorType:
-      return t.tensor_type().has_elem_type() && !ElemTypeName(t.tensor_type().elem_type()).empty() &&
+      return t.tensor_type().has_elem_type() &&
+             !ElemTypeName(t.tensor_type().elem_type()).empty() &&
              shape_ok(t.tensor_type().shape());
     case onnx::TypeProto::kSparseTensorType:
       return t.sparse_tensor_type().has_elem_type() &&
@@ -392,12 +393,24 @@ class Printer {
     }
     std::string inner = ind + "  ";
     switch (type) {
-      case A::FLOAT: out += FloatLiteral(a.f()); return;
-      case A::INT: out += std::to_string(a.i()); return;
-      case A::STRING: out += QuoteString(a.s()); return;
-      case A::TENSOR: TensorValue(a.t()); return;
-      case A::GRAPH: Graph(a.g(), inner); return;
-      case A::TYPE_PROTO: AppendType(a.tp(), out); return;
+      case A::FLOAT:
+        out += FloatLiteral(a.f());
+        return;
+      case A::INT:
+        out += std::to_string(a.i());
+        return;
+      case A::STRING:
+        out += QuoteString(a.s());
+        return;
+      case A::TENSOR:
+        TensorValue(a.t());
+        return;
+      case A::GRAPH:
+        Graph(a.g(), inner);
+        return;
+      case A::TYPE_PROTO:
+        AppendType(a.tp(), out);
+        return;
       case A::FLOATS:
         out += '[';
         AppendJoined(a.floats(), out, [&](float f) { out += FloatLiteral(f); });
@@ -509,18 +522,28 @@ class Printer {
       return !AttributeTypeName(a.type()).empty() && OnlyFields(a, {1, 20, 21});
     }
     switch (a.type()) {
-      case A::FLOAT: return a.has_f() && OnlyFields(a, {1, 20, 2});
-      case A::INT: return a.has_i() && OnlyFields(a, {1, 20, 3});
-      case A::STRING: return a.has_s() && OnlyFields(a, {1, 20, 4});
-      case A::TENSOR: return a.has_t() && OnlyFields(a, {1, 20, 5});
-      case A::GRAPH: return a.has_g() && OnlyFields(a, {1, 20, 6});
+      case A::FLOAT:
+        return a.has_f() && OnlyFields(a, {1, 20, 2});
+      case A::INT:
+        return a.has_i() && OnlyFields(a, {1, 20, 3});
+      case A::STRING:
+        return a.has_s() && OnlyFields(a, {1, 20, 4});
+      case A::TENSOR:
+        return a.has_t() && OnlyFields(a, {1, 20, 5});
+      case A::GRAPH:
+        return a.has_g() && OnlyFields(a, {1, 20, 6});
       case A::TYPE_PROTO:
         return a.has_tp() && TypePrintable(a.tp()) && OnlyFields(a, {1, 20, 14});
-      case A::FLOATS: return OnlyFields(a, {1, 20, 7});
-      case A::INTS: return OnlyFields(a, {1, 20, 8});
-      case A::STRINGS: return OnlyFields(a, {1, 20, 9});
-      case A::TENSORS: return OnlyFields(a, {1, 20, 10});
-      case A::GRAPHS: return OnlyFields(a, {1, 20, 11});
+      case A::FLOATS:
+        return OnlyFields(a, {1, 20, 7});
+      case A::INTS:
+        return OnlyFields(a, {1, 20, 8});
+      case A::STRINGS:
+        return OnlyFields(a, {1, 20, 9});
+      case A::TENSORS:
+        return OnlyFields(a, {1, 20, 10});
+      case A::GRAPHS:
+        return OnlyFields(a, {1, 20, 11});
       case A::TYPE_PROTOS:
         for (const auto& t : a.type_protos()) {
           if (!TypePrintable(t)) return false;
@@ -594,12 +617,23 @@ std::string QuoteString(std::string_view s) {
   for (char c : s) {
     unsigned char u = static_cast<unsigned char>(c);
     switch (c) {
-      case '"': out += "\\\""; continue;
-      case '\\': out += "\\\\"; continue;
-      case '\n': out += "\\n"; continue;
-      case '\t': out += "\\t"; continue;
-      case '\r': out += "\\r"; continue;
-      default: break;
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      default:
+        break;
     }
     if (u < 0x20 || u == 0x7f || (u >= 0x80 && !utf8)) {
       out += "\\x";

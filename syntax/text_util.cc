@@ -1,9 +1,9 @@
 #include "syntax/text_util.h"
 
-#include <array>
-
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
+
+#include <array>
 
 #include "base/strings.h"
 #include "schema/data_type.h"
@@ -11,9 +11,9 @@
 namespace onnx_infer::syntax {
 
 bool IsKeyword(std::string_view s) {
-  static constexpr std::string_view kWords[] = {"seq",       "map",  "optional", "sparse_tensor",
-                                                "opaque",    "raw",  "nan",      "inf",
-                                                "textproto", "undefined"};
+  static constexpr std::string_view kWords[] = {
+      "seq", "map", "optional", "sparse_tensor", "opaque",
+      "raw", "nan", "inf",      "textproto",     "undefined"};
   for (std::string_view w : kWords) {
     if (s == w) return true;
   }

@@ -6,6 +6,8 @@
 //   bazel run //testdata:golden_test -- --update    # rewrite the .expected files in the tree
 //
 // A case may ask for options in a comment line of its own: `# options: strict`.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -15,8 +17,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "inference/infer_shapes.h"
 #include "proto/model_io.h"
@@ -132,10 +132,9 @@ int main(int argc, char** argv) {
   }
   for (const fs::path& path : paths) {
     std::string name = fs::relative(path, cases).replace_extension().string();
-    testing::RegisterTest("Golden", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                          [=]() -> testing::Test* {
-                            return new onnx_infer::GoldenTest(path, fs::path());
-                          });
+    testing::RegisterTest(
+        "Golden", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+        [=]() -> testing::Test* { return new onnx_infer::GoldenTest(path, fs::path()); });
   }
   int status = RUN_ALL_TESTS();
   if (onnx_infer::g_update) std::cout << "updated " << paths.size() << " .expected files\n";
