@@ -292,9 +292,9 @@ class Printer {
       out += '>';
     }
     out += " (";
-    ValueInfoList(g.input(), ind);
+    ValueInfoList(g.input());
     out += ") => (";
-    ValueInfoList(g.output(), ind);
+    ValueInfoList(g.output());
     out += ")\n";
     int entries = g.initializer_size() + g.value_info_size();
     if (entries > 0) {
@@ -601,8 +601,7 @@ class Printer {
     out += ">\n";
   }
 
-  void ValueInfoList(const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& list,
-                     const std::string& ind) {
+  void ValueInfoList(const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& list) {
     AppendJoined(list, out, [&](const onnx::ValueInfoProto& vi) { ValueInfo(vi); });
   }
 };

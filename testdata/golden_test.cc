@@ -65,8 +65,7 @@ std::string Annotations(const std::string& text, const std::string& name) {
 
 class GoldenTest : public testing::Test {
  public:
-  GoldenTest(fs::path case_path, fs::path source_dir)
-      : case_path_(std::move(case_path)), source_dir_(std::move(source_dir)) {}
+  explicit GoldenTest(fs::path case_path) : case_path_(std::move(case_path)) {}
 
   void TestBody() override {
     auto text = ReadFile(case_path_.string());
@@ -78,8 +77,7 @@ class GoldenTest : public testing::Test {
     fs::path expected_path = case_path_;
     expected_path.replace_extension(".expected");
     if (g_update) {
-      fs::path target = source_dir_.empty() ? expected_path : source_dir_ / expected_path;
-      Status st = WriteFileAtomically(target.string(), actual);
+      Status st = WriteFileAtomically(expected_path.string(), actual);
       ASSERT_TRUE(st.ok()) << st.message();
       return;
     }
@@ -92,8 +90,7 @@ class GoldenTest : public testing::Test {
   }
 
  private:
-  fs::path case_path_;
-  fs::path source_dir_;
+  fs::path case_path_;  // in the source tree under --update, else in the runfiles
 };
 
 }  // namespace
@@ -131,10 +128,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const fs::path& path : paths) {
-    std::string name = fs::relative(path, cases).replace_extension().string();
-    testing::RegisterTest(
-        "Golden", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-        [=]() -> testing::Test* { return new onnx_infer::GoldenTest(path, fs::path()); });
+    std::string name = path.lexically_relative(cases).replace_extension().string();
+    testing::RegisterTest("Golden", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                          [=]() -> testing::Test* { return new onnx_infer::GoldenTest(path); });
   }
   int status = RUN_ALL_TESTS();
   if (onnx_infer::g_update) std::cout << "updated " << paths.size() << " .expected files\n";
