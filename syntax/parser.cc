@@ -429,6 +429,8 @@ class Parser {
     } else if (v.kind == TokenKind::kString) {
       int after = list ? 2 : 1;
       single = IsPunct("(", after) || IsPunct("<", after) ? A::GRAPH : A::STRING;
+    } else if (v.kind == TokenKind::kId && v.text == "sparse_tensor") {
+      single = A::SPARSE_TENSOR;
     } else if (v.kind == TokenKind::kId) {
       single = ElemTypeFromName(v.text) || v.text == "textproto" ? A::TENSOR : A::GRAPH;
     }
@@ -450,6 +452,8 @@ class Parser {
         return A::STRINGS;
       case A::TENSOR:
         return A::TENSORS;
+      case A::SPARSE_TENSOR:
+        return A::SPARSE_TENSORS;
       default:
         return A::GRAPHS;
     }
@@ -492,8 +496,12 @@ class Parser {
         return List([&] { return Graph(a->add_graphs()); });
       case A::TYPE_PROTOS:
         return List([&] { return Type(a->add_type_protos()); });
+      case A::SPARSE_TENSOR:
+        return SparseConstant(a->mutable_sparse_tensor());
+      case A::SPARSE_TENSORS:
+        return List([&] { return SparseConstant(a->add_sparse_tensors()); });
       default:
-        return Fail(Peek(), "sparse tensor attributes are written ': textproto = \"...\"'");
+        return Fail(Peek(), "unsupported attribute type");
     }
   }
 
@@ -516,6 +524,26 @@ class Parser {
     }
     Accept("=");
     return TensorData(t);
+  }
+
+  // `sparse_tensor[3, 4] {VALUES, INDICES}`, both tensor constants.
+  bool SparseConstant(onnx::SparseTensorProto* sp) {
+    if (!IsId("sparse_tensor")) {
+      return Fail(Peek(),
+                  "expected 'sparse_tensor[dims] {values, indices}', got " + Describe(Peek()));
+    }
+    Next();
+    bool dims = List([&] {
+      int64_t d = 0;
+      if (!Int(&d)) return false;
+      sp->add_dims(d);
+      return true;
+    });
+    return dims && Expect("{", "to open the sparse tensor's values and indices") &&
+           TensorConstant(sp->mutable_values()) &&
+           Expect(",", "between the sparse tensor's values and indices") &&
+           TensorConstant(sp->mutable_indices()) &&
+           Expect("}", "after the sparse tensor's indices");
   }
 
   bool TensorDims(onnx::TensorProto* t) {
@@ -593,6 +621,9 @@ class Parser {
     if (!list && IsId("textproto")) {
       Next();
       return ProtoText(g->add_initializer());
+    }
+    if (!list && IsId("sparse_tensor") && IsPunct("[", 1)) {
+      return SparseConstant(g->add_sparse_initializer());
     }
     onnx::ValueInfoProto vi;
     const Token start = Peek();

@@ -229,6 +229,25 @@ TEST(ParserTest, EscapesCarryWhatTheSyntaxCannotSpell) {
   ExpectRoundTrip(m);
 }
 
+TEST(ParserTest, SparseTensors) {
+  onnx::ModelProto m = Parse(R"(<> g () => ()
+  <sparse_tensor[3, 4] {float[2] sw = {1.5, 2}, int64[2] {1, 10}}, float[2] w = {1, 2}> {
+    y = Foo <s = sparse_tensor[5] {int32[1] {7}, int64[1] {4}},
+             l = [sparse_tensor[2] {float[1] {1}, int64[1] {0}}], e: sparse_tensors = []> ()
+  })");
+  const auto& sp = m.graph().sparse_initializer(0);
+  EXPECT_EQ(sp.dims(1), 4);
+  EXPECT_EQ(sp.values().name(), "sw");
+  EXPECT_EQ(sp.indices().int64_data(1), 10);
+  const auto& attrs = m.graph().node(0).attribute();
+  EXPECT_EQ(attrs[0].type(), onnx::AttributeProto::SPARSE_TENSOR);
+  EXPECT_EQ(attrs[0].sparse_tensor().values().int32_data(0), 7);
+  EXPECT_EQ(attrs[1].type(), onnx::AttributeProto::SPARSE_TENSORS);
+  EXPECT_EQ(attrs[2].type(), onnx::AttributeProto::SPARSE_TENSORS);
+  ExpectRoundTrip(m);
+  EXPECT_EQ(PrintModelText(m).find("textproto"), std::string::npos) << PrintModelText(m);
+}
+
 TEST(ParserTest, ListsAttributesOfEveryKind) {
   onnx::ModelProto m = Parse(R"(<> g () => () {
     y = Foo <ints = [1, 2], e: ints = [], ts = [float[1] {1}, int64[] {2}],

@@ -186,6 +186,11 @@ bool TensorPrintable(const onnx::TensorProto& t, bool needs_name) {
   return !(values > 0 && t.has_raw_data());
 }
 
+// Values and indices present (each printed natively or as protobuf text), nothing else.
+bool SparsePrintable(const onnx::SparseTensorProto& sp) {
+  return sp.has_values() && sp.has_indices() && OnlyFields(sp, {1, 2, 3});
+}
+
 void AppendStrStrList(const google::protobuf::RepeatedPtrField<onnx::StringStringEntryProto>& list,
                       std::string& out) {
   out += '[';
@@ -285,7 +290,15 @@ class Printer {
     std::vector<std::string> keys;
     if (g.has_doc_string()) keys.push_back("doc_string: " + QuoteString(g.doc_string()));
     AddMetadata(g.metadata_props(), keys);
-    AddRemainder(Remainder(g, {1, 2, 5, 10, 11, 12, 13, 16}), keys);
+    bool sparse_native = true;
+    for (const auto& sp : g.sparse_initializer()) {
+      sparse_native = sparse_native && SparsePrintable(sp);
+    }
+    if (sparse_native) {
+      AddRemainder(Remainder(g, {1, 2, 5, 15, 10, 11, 12, 13, 16}), keys);
+    } else {
+      AddRemainder(Remainder(g, {1, 2, 5, 10, 11, 12, 13, 16}), keys);
+    }
     if (!keys.empty()) {
       out += " <";
       AppendJoined(keys, out, [&](const std::string& k) { out += k; });
@@ -296,7 +309,8 @@ class Printer {
     out += ") => (";
     ValueInfoList(g.output());
     out += ")\n";
-    int entries = g.initializer_size() + g.value_info_size();
+    int entries = g.initializer_size() + g.value_info_size() +
+                  (sparse_native ? g.sparse_initializer_size() : 0);
     if (entries > 0) {
       out += ind + "<\n";
       int n = 0;
@@ -307,6 +321,11 @@ class Printer {
         } else {
           out += "textproto " + QuoteString(ToProtoText(t));
         }
+        out += ++n < entries ? ",\n" : "\n";
+      }
+      for (int i = 0; sparse_native && i < g.sparse_initializer_size(); ++i) {
+        out += ind + "  ";
+        Sparse(g.sparse_initializer(i));
         out += ++n < entries ? ",\n" : "\n";
       }
       for (const auto& vi : g.value_info()) {
@@ -381,6 +400,7 @@ class Printer {
                       (type == A::INTS && a.ints_size() == 0) ||
                       (type == A::STRINGS && a.strings_size() == 0) ||
                       (type == A::TENSORS && a.tensors_size() == 0) ||
+                      (type == A::SPARSE_TENSORS && a.sparse_tensors_size() == 0) ||
                       (type == A::GRAPHS && a.graphs_size() == 0) ||
                       (type == A::TYPE_PROTOS && a.type_protos_size() == 0);
     if (a.has_ref_attr_name() || empty_list || type == A::TYPE_PROTO || type == A::TYPE_PROTOS) {
@@ -410,6 +430,15 @@ class Printer {
         return;
       case A::TYPE_PROTO:
         AppendType(a.tp(), out);
+        return;
+      case A::SPARSE_TENSOR:
+        Sparse(a.sparse_tensor());
+        return;
+      case A::SPARSE_TENSORS:
+        out += '[';
+        AppendJoined(a.sparse_tensors(), out,
+                     [&](const onnx::SparseTensorProto& sp) { Sparse(sp); });
+        out += ']';
         return;
       case A::FLOATS:
         out += '[';
@@ -477,6 +506,17 @@ class Printer {
     }
   }
 
+  // `sparse_tensor[3, 4] {VALUES, INDICES}`; SparsePrintable says when it is exact.
+  void Sparse(const onnx::SparseTensorProto& sp) {
+    out += "sparse_tensor[";
+    AppendJoined(sp.dims(), out, [&](int64_t d) { out += std::to_string(d); });
+    out += "] {";
+    TensorValue(sp.values());
+    out += ", ";
+    TensorValue(sp.indices());
+    out += '}';
+  }
+
   void Tensor(const onnx::TensorProto& t) {
     out += ElemTypeName(t.data_type()) + "[";
     AppendJoined(t.dims(), out, [&](int64_t d) { out += std::to_string(d); });
@@ -534,6 +574,14 @@ class Printer {
         return a.has_g() && OnlyFields(a, {1, 20, 6});
       case A::TYPE_PROTO:
         return a.has_tp() && TypePrintable(a.tp()) && OnlyFields(a, {1, 20, 14});
+      case A::SPARSE_TENSOR:
+        return a.has_sparse_tensor() && SparsePrintable(a.sparse_tensor()) &&
+               OnlyFields(a, {1, 20, 22});
+      case A::SPARSE_TENSORS:
+        for (const auto& sp : a.sparse_tensors()) {
+          if (!SparsePrintable(sp)) return false;
+        }
+        return OnlyFields(a, {1, 20, 23});
       case A::FLOATS:
         return OnlyFields(a, {1, 20, 7});
       case A::INTS:
