@@ -134,6 +134,39 @@ expect_in cpp-custom-op-shape "$TMP/out" "tokens: float[2, 140, 768]"
 check cpp-custom-op-unknown-to-builtin 0 "$BIN" "$OPS/patch_embed.onnx"
 expect_in cpp-custom-op-unknown-msg "$TMP/err" "no schema for custom operator com.example::PatchEmbed"
 
+# --print writes the annotated model as text (value_info included); the summary goes to stderr.
+check print 0 "$BIN" "$demo" --print
+expect_in print-header "$TMP/out" 'opset_import: ["" : 17]'
+expect_in print-value-info "$TMP/out" "float[batch, seq, 2, 4] h4"
+expect_in print-node "$TMP/out" "ht = Transpose <perm = [0, 2, 1, 3]> (h4)"
+expect_in print-summary "$TMP/err" "6 nodes, 6 values"
+cp "$TMP/out" "$TMP/demo.onnxtxt"
+
+# A text model is read by its extension, and by content when it is not binary protobuf.
+check text-input 0 "$BIN" "$TMP/demo.onnxtxt" --values
+expect_in text-input-values "$TMP/out" "y: float[batch, 3, seq, 4]"
+cp "$TMP/demo.onnxtxt" "$TMP/demo.txt"
+check text-sniffed 0 "$BIN" "$TMP/demo.txt" --values
+expect_in text-sniffed-values "$TMP/out" "h4: float[batch, seq, 2, 4]"
+# Text in, binary out: the written model reads back with the same types.
+check text-to-binary 0 "$BIN" "$TMP/demo.onnxtxt" -o "$TMP/from_text.onnx"
+check text-to-binary-reread 0 "$BIN" "$TMP/from_text.onnx" --values
+expect_in text-to-binary-values "$TMP/out" "ht: float[batch, 2, seq, 4]"
+# Printing the printed model gives the same text.
+"$BIN" "$TMP/demo.onnxtxt" --print >"$TMP/again.onnxtxt" 2>/dev/null
+if cmp -s "$TMP/demo.onnxtxt" "$TMP/again.onnxtxt"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL print-idempotent:"; diff "$TMP/demo.onnxtxt" "$TMP/again.onnxtxt"
+fi
+# A text model with a syntax error: exit 2, with the line and column.
+printf '<ir_version: 8>\nmain (float x = ) => (y) {}\n' >"$TMP/bad.onnxtxt"
+check text-error 2 "$BIN" "$TMP/bad.onnxtxt"
+expect_in text-error-msg "$TMP/err" "bad.onnxtxt:2:17: expected '{' to open the tensor values"
+printf 'main (float x = ) => (y) {}\n' >"$TMP/bad.onnx"
+check text-sniffed-error 2 "$BIN" "$TMP/bad.onnx"
+expect_in text-sniffed-error-msg "$TMP/err" "read as ONNX text: $TMP/bad.onnx:1:17"
+
 # An output that cannot be written is exit 2, and leaves nothing behind.
 check unwritable 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx"
 expect_in unwritable-msg "$TMP/err" "cannot write"

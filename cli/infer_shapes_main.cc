@@ -14,6 +14,8 @@
 #include "proto/model_io.h"
 #include "schema/custom_schemas.h"
 #include "schema/type_proto.h"
+#include "syntax/parser.h"
+#include "syntax/printer.h"
 
 namespace onnx_infer {
 namespace {
@@ -26,6 +28,8 @@ constexpr int kExitUsageOrIo = 2;
 constexpr char kUsage[] = R"(usage: infer-shapes MODEL.onnx [options]
 
 Infers the type and shape of every value in an ONNX model and writes them into it.
+MODEL may be binary (.onnx) or in the ONNX text syntax (.onnxtxt, or any file that is not
+binary protobuf but reads as text).
 
 options:
   -o, --output OUT.onnx  write the annotated model to OUT.onnx
@@ -37,6 +41,7 @@ options:
   --no-data-prop         track only constants (initializers, Constant nodes), not the values
                          operators compute from them (shape tensors)
   --values               print the type of every graph input, node output and graph output
+  --print                print the annotated model in the ONNX text syntax
   --quiet                print only errors
   -h, --help             show this help
 
@@ -58,6 +63,7 @@ struct Flags {
   bool strict = false;
   bool data_prop = true;
   bool values = false;
+  bool print = false;
   bool quiet = false;
 };
 
@@ -96,6 +102,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
       flags->strict = true;
     } else if (a == "--values") {
       flags->values = true;
+    } else if (a == "--print") {
+      flags->print = true;
     } else if (a == "--quiet" || a == "-q") {
       flags->quiet = true;
     } else if (a.size() > 1 && a[0] == '-') {
@@ -123,6 +131,29 @@ void PrintValues(const onnx::ModelProto& model) {
   for (const auto& vi : g.value_info()) line(vi);
   std::cout << "outputs:\n";
   for (const auto& vi : g.output()) line(vi);
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A text model by its extension (.onnxtxt), or when the binary parse fails and the file
+// reads as text; the binary error is kept for files that are neither.
+StatusOr<onnx::ModelProto> LoadAnyModel(const std::string& path) {
+  if (EndsWith(path, ".onnxtxt")) {
+    auto bytes = ReadFile(path);
+    if (!bytes.ok()) return bytes.status();
+    return syntax::ParseModelText(*bytes, path);
+  }
+  auto model = LoadModel(path);
+  if (model.ok()) return model;
+  auto bytes = ReadFile(path);
+  if (!bytes.ok() || !syntax::LooksLikeModelText(*bytes)) return model;
+  auto text_model = syntax::ParseModelText(*bytes, path);
+  if (text_model.ok()) return text_model;
+  return Status::Error(model.status().message() + "; read as ONNX text: " +
+                       text_model.status().message());
 }
 
 nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
@@ -182,7 +213,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
     registry = &with_custom;
   }
-  auto model = LoadModel(flags.model);
+  auto model = LoadAnyModel(flags.model);
   if (!model.ok()) {
     std::cerr << "infer-shapes: " << model.status().message() << "\n";
     return kExitUsageOrIo;
@@ -197,13 +228,16 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     std::cerr << d.Render(flags.model) << "\n";
   }
   if (flags.values) PrintValues(*model);
+  if (flags.print) std::cout << syntax::PrintModelText(*model);
   const InferenceStats& s = result.stats;
   if (!flags.quiet) {
-    std::cout << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
-              << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
-              << " static); " << result.CountOf(Severity::kError) << " errors, "
-              << result.CountOf(Severity::kWarning) << " warnings, "
-              << result.CountOf(Severity::kNote) << " notes\n";
+    // With --print, standard output holds only the model text.
+    std::ostream& summary = flags.print ? std::cerr : std::cout;
+    summary << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
+            << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
+            << " static); " << result.CountOf(Severity::kError) << " errors, "
+            << result.CountOf(Severity::kWarning) << " warnings, "
+            << result.CountOf(Severity::kNote) << " notes\n";
   }
 
   int exit_code = result.HasErrors() ? kExitInferenceErrors : kExitOk;

@@ -582,8 +582,8 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
           if (count_stats) result_.stats.nodes_without_rule++;
           if (reported_once_.insert("rule:" + schema->Id()).second) {
             ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
-                       "no inference rule for this operator yet; its outputs are left unknown "
-                       "(reported once per operator version)");
+                       "no inference rule for this operator yet; its output shapes are left "
+                       "unknown (reported once per operator version)");
           }
         } else {
           InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),

@@ -1,4 +1,6 @@
-// End-to-end tests of the driver on small models written in protobuf text format.
+// API details of the driver: statistics, severities, how value_info is written back. What a
+// model infers to, and which diagnostics it gets, is tested by the golden cases in
+// testdata/cases/ (docs/testing.md).
 #include "inference/infer_shapes.h"
 
 #include <map>
@@ -8,11 +10,93 @@
 
 #include "schema/builtin.h"
 #include "schema/type_proto.h"
+#include "syntax/parser.h"
 
 namespace onnx_infer {
 namespace {
 
-onnx::ModelProto Model(const std::string& graph_text, const std::string& opsets =
+onnx::ModelProto Model(const std::string& graph) {
+  auto m = syntax::ParseModelText("<ir_version: 8, opset_import: [\"\" : 17]>\n" + graph);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return m.ok() ? *m : onnx::ModelProto();
+}
+
+InferenceResult Infer(onnx::ModelProto& model, bool strict = false) {
+  InferenceOptions options;
+  options.strict = strict;
+  return InferShapes(model, BuiltinSchemas(), options);
+}
+
+TEST(InferShapesTest, CountsTypedShapedAndStaticValues) {
+  onnx::ModelProto m = Model(R"(
+    main (float[B, S, 8] x) => (y) <int64[4] shape = {0, 0, 2, -1}> {
+      h = Relu(x)
+      h4 = Reshape(h, shape)
+      y = Transpose <perm = [0, 2, 1, 3]> (h4)
+      z = Identity(shape)
+    })");
+  InferenceResult r = Infer(m);
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_EQ(r.stats.nodes, 4);
+  EXPECT_EQ(r.stats.values, 4);
+  EXPECT_EQ(r.stats.typed, 4);
+  EXPECT_EQ(r.stats.shaped, 4);
+  EXPECT_EQ(r.stats.static_shaped, 1);
+  EXPECT_EQ(r.stats.nodes_without_rule, 0);
+}
+
+TEST(InferShapesTest, NodesWithoutRuleAreCounted) {
+  onnx::ModelProto m = Model(R"(
+    main (float[1, 3, 8, 8] x, float[4, 3, 3, 3] w) => (c1, c2) {
+      c1 = Conv(x, w)
+      c2 = Conv(x, w)
+    })");
+  InferenceResult r = Infer(m);
+  EXPECT_EQ(r.stats.nodes_without_rule, 2);
+  EXPECT_EQ(r.CountOf(Severity::kNote), 1);
+  EXPECT_FALSE(r.HasErrors());
+  onnx::ModelProto again = Model(R"(main (float[3] x, float[3] w) => (c) { c = Conv(x, w) })");
+  EXPECT_TRUE(Infer(again, /*strict=*/true).HasErrors());
+}
+
+TEST(InferShapesTest, StrictTurnsWarningsIntoErrors) {
+  const std::string graph = R"(main (float[4] x) => (float[5] y) { [r] y = Relu(x) })";
+  onnx::ModelProto lenient = Model(graph);
+  InferenceResult r = Infer(lenient);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::kWarning);
+  EXPECT_EQ(r.diagnostics[0].node_index, 0);
+  EXPECT_EQ(r.diagnostics[0].node_name, "r");
+  EXPECT_EQ(r.diagnostics[0].op, "ai.onnx::Relu-14");
+  onnx::ModelProto strict = Model(graph);
+  r = Infer(strict, /*strict=*/true);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::kError);
+}
+
+TEST(InferShapesTest, ExistingValueInfoIsUpdatedNotRepeated) {
+  onnx::ModelProto m = Model(R"(
+    main (float[4] x) => (y) <float h> {
+      h = Relu(x)
+      y = Relu(h)
+    })");
+  Infer(m);
+  ASSERT_EQ(m.graph().value_info_size(), 1);
+  EXPECT_EQ(TypeFromProto(m.graph().value_info(0).type()).ToString(), "float[4]");
+  EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[4]");
+}
+
+TEST(InferShapesTest, GraphOutputsAreNotRepeatedInValueInfo) {
+  onnx::ModelProto m = Model(R"(main (float[2] x) => (y) { h = Relu(x)  y = Relu(h) })");
+  Infer(m);
+  ASSERT_EQ(m.graph().value_info_size(), 1);
+  EXPECT_EQ(m.graph().value_info(0).name(), "h");
+}
+
+// ---- Tests on models in protobuf text format, for what the text syntax cannot say briefly
+// (functions with attribute references, subgraph attributes, opset ranges).
+
+onnx::ModelProto ProtoModel(const std::string& graph_text, const std::string& opsets =
                                                           R"(opset_import { version: 17 })") {
   onnx::ModelProto m;
   std::string text = "ir_version: 8 " + opsets + " graph { " + graph_text + " }";
@@ -38,7 +122,7 @@ struct Inferred {
   }
 };
 
-Inferred Infer(onnx::ModelProto model, bool strict = false) {
+Inferred InferProto(onnx::ModelProto model, bool strict = false) {
   Inferred out;
   InferenceOptions options;
   options.strict = strict;
@@ -55,218 +139,15 @@ Inferred Infer(onnx::ModelProto model, bool strict = false) {
   return out;
 }
 
-TEST(InferShapesTest, AnnotatesIntermediatesAndOutputs) {
-  auto r = Infer(Model(TensorInput("x", R"(dim { dim_param: "B" } dim { dim_param: "S" } dim { dim_value: 8 })") +
-                       R"(
-      node { op_type: "Relu" input: "x" output: "h" }
-      node { op_type: "Reshape" input: "h" input: "shape" output: "h4" }
-      node { op_type: "Transpose" input: "h4" output: "y"
-             attribute { name: "perm" type: INTS ints: 0 ints: 2 ints: 1 ints: 3 } }
-      initializer { name: "shape" data_type: 7 dims: 4 int64_data: 0 int64_data: 0 int64_data: 2 int64_data: -1 }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(), "");
-  EXPECT_EQ(r.types["h"], "float[B, S, 8]");
-  EXPECT_EQ(r.types["h4"], "float[B, S, 2, 4]");
-  EXPECT_EQ(r.types["y"], "float[B, 2, S, 4]");
-  EXPECT_EQ(r.result.stats.nodes, 3);
-  EXPECT_EQ(r.result.stats.values, 3);
-  EXPECT_EQ(r.result.stats.typed, 3);
-  EXPECT_EQ(r.result.stats.shaped, 3);
-  EXPECT_EQ(r.result.stats.static_shaped, 0);
-}
-
-TEST(InferShapesTest, OutOfOrderNodesAreSortedNotRejected) {
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 3 }") + R"(
-      node { op_type: "Relu" input: "a" output: "y" }
-      node { op_type: "Identity" input: "x" output: "a" }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(), "");
-  EXPECT_EQ(r.types["a"], "float[3]");
-  EXPECT_EQ(r.types["y"], "float[3]");
-}
-
-TEST(InferShapesTest, CycleIsAnErrorAndTheRestIsStillInferred) {
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 3 }") + R"(
-      node { name: "p" op_type: "Add" input: "x" input: "q_out" output: "p_out" }
-      node { name: "q" op_type: "Relu" input: "p_out" output: "q_out" }
-      node { name: "free" op_type: "Relu" input: "x" output: "y" }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main': the nodes #0 'p', #1 'q' form a cycle; their outputs are "
-            "left unknown\n");
-  EXPECT_EQ(r.types["y"], "float[3]");
-  EXPECT_EQ(r.types.count("p_out"), 0u);
-}
-
-TEST(InferShapesTest, UndefinedInput) {
-  auto r = Infer(Model(R"(
-      node { name: "n" op_type: "Relu" input: "ghost" output: "y" }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main' node #0 'n' (ai.onnx::Relu): input 0 'ghost' is not defined "
-            "by any node, graph input or initializer\n");
-}
-
-TEST(InferShapesTest, OpsetProblems) {
-  // No import of the default domain.
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 3 }") +
-                           R"(node { op_type: "Relu" input: "x" output: "y" } output { name: "y" })",
-                       R"(opset_import { domain: "ai.onnx.ml" version: 3 })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main' node #0 (ai.onnx::Relu): the model does not import the "
-            "operator set of domain 'ai.onnx' (opset_import has no entry for it)\n");
-  // An op newer than the imported opset.
-  r = Infer(Model(TensorInput("x", "dim { dim_value: 3 }") +
-                  R"(node { op_type: "Gelu" input: "x" output: "y" } output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main' node #0 (ai.onnx::Gelu): Gelu is not in opset 17 of ai.onnx "
-            "(its first version is 20)\n");
-  // An op that ONNX does not have.
-  r = Infer(Model(TensorInput("x", "dim { dim_value: 3 }") +
-                  R"(node { op_type: "Frobnicate" input: "x" output: "y" } output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main' node #0 (ai.onnx::Frobnicate): unknown operator 'Frobnicate' "
-            "in domain ai.onnx\n");
-}
-
-TEST(InferShapesTest, CustomOpsAreReportedOncePerOpAndInferenceCarriesOn) {
-  const std::string graph = TensorInput("x", "dim { dim_value: 3 }") + R"(
-      node { op_type: "Fancy" domain: "my.ops" input: "x" output: "a" }
-      node { op_type: "Fancy" domain: "my.ops" input: "a" output: "b" }
-      node { op_type: "Relu" input: "x" output: "y" }
-      output { name: "b" } output { name: "y" })";
-  const std::string opsets = R"(opset_import { version: 17 } opset_import { domain: "my.ops" version: 1 })";
-  auto r = Infer(Model(graph, opsets));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: warning: graph 'main' node #0 (my.ops::Fancy): no schema for custom operator "
-            "my.ops::Fancy; its outputs are left unknown (reported once per operator)\n");
-  EXPECT_EQ(r.types["y"], "float[3]");
-  EXPECT_EQ(r.types["b"], "?");
-  EXPECT_FALSE(r.result.HasErrors());
-  EXPECT_TRUE(Infer(Model(graph, opsets), /*strict=*/true).result.HasErrors());
-}
-
-TEST(InferShapesTest, MissingRuleIsANoteAndLeavesTheShapeUnknown) {
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 1 } dim { dim_value: 3 } dim { dim_value: 8 } dim { dim_value: 8 }") +
-                       TensorInput("w", "dim { dim_value: 4 } dim { dim_value: 3 } dim { dim_value: 3 } dim { dim_value: 3 }") + R"(
-      node { op_type: "Conv" input: "x" input: "w" output: "c1" }
-      node { op_type: "Conv" input: "x" input: "w" output: "c2" }
-      output { name: "c1" } output { name: "c2" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: note: graph 'main' node #0 (ai.onnx::Conv-11): no inference rule for this "
-            "operator yet; its outputs are left unknown (reported once per operator version)\n");
-  // The signature binds T to float; the shape needs the rule.
-  EXPECT_EQ(r.types["c1"], "float");
-  EXPECT_EQ(r.result.stats.nodes_without_rule, 2);
-  auto strict = Infer(Model(TensorInput("x", "dim { dim_value: 3 }") + TensorInput("w", "dim { dim_value: 3 }") + R"(
-      node { op_type: "Conv" input: "x" input: "w" output: "c" } output { name: "c" })"), true);
-  EXPECT_TRUE(strict.result.HasErrors());
-}
-
-TEST(InferShapesTest, RuleErrorsCarryTheirNode) {
-  auto r = Infer(Model(TensorInput("a", "dim { dim_value: 5 } dim { dim_value: 2 }") +
-                       TensorInput("b", "dim { dim_value: 5 }") + R"(
-      node { name: "cat0" op_type: "Concat" input: "a" input: "b" output: "y"
-             attribute { name: "axis" type: INT i: 0 } }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main' node #0 'cat0' (ai.onnx::Concat-13): input 1 'b': expected "
-            "rank 2, got rank 1\n");
-}
-
-TEST(InferShapesTest, ArityIsChecked) {
-  auto r = Infer(Model(TensorInput("a", "dim { dim_value: 5 }") + R"(
-      node { op_type: "Add" input: "a" output: "y" } output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main' node #0 (ai.onnx::Add-14): expected 2 inputs, got 1\n");
-}
-
-TEST(InferShapesTest, DeclaredTypesMerge) {
-  // A declared symbol meets an inferred constant: the constant wins. A declared dim the rule
-  // cannot know fills in what inference leaves open.
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 4 } dim {}") + R"(
-      node { op_type: "Relu" input: "x" output: "y" }
-      output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_param: "N" } dim { dim_value: 7 } } } } })"));
-  EXPECT_EQ(r.Diagnostics(), "");
-  EXPECT_EQ(r.types["y"], "float[4, 7]");
-}
-
-TEST(InferShapesTest, ContradictionWithDeclaredTypeKeepsTheDeclaration) {
-  const std::string graph = TensorInput("x", "dim { dim_value: 4 }") + R"(
-      node { name: "r" op_type: "Relu" input: "x" output: "y" }
-      output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_value: 5 } } } } })";
-  auto r = Infer(Model(graph));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: warning: graph 'main' node #0 'r' (ai.onnx::Relu-14): output 0 'y': inferred type "
-            "float[4] contradicts the declared float[5] (dim 0: 5 vs 4); keeping the declared "
-            "type\n");
-  EXPECT_EQ(r.types["y"], "float[5]");
-  auto strict = Infer(Model(graph), true);
-  ASSERT_EQ(strict.result.diagnostics.size(), 1u);
-  EXPECT_EQ(strict.result.diagnostics[0].severity, Severity::kError);
-}
-
-TEST(InferShapesTest, ExistingValueInfoIsUpdatedNotRepeated) {
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 4 }") + R"(
-      node { op_type: "Relu" input: "x" output: "h" }
-      node { op_type: "Relu" input: "h" output: "y" }
-      value_info { name: "h" type { tensor_type { elem_type: 1 } } }
-      output { name: "y" })"));
-  EXPECT_EQ(r.model.graph().value_info_size(), 1);
-  EXPECT_EQ(r.types["h"], "float[4]");
-}
-
-TEST(InferShapesTest, DuplicateDefinitions) {
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 4 }") + R"(
-      node { op_type: "Relu" input: "x" output: "y" }
-      node { op_type: "Relu" input: "x" output: "y" }
-      node { op_type: "Relu" input: "x" output: "x" }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main' node #1 (ai.onnx::Relu): output 'y' is also produced by node #0\n"
-            "m: error: graph 'main' node #2 (ai.onnx::Relu): output 'x' redefines a graph input or "
-            "initializer\n");
-}
-
-TEST(InferShapesTest, InitializerThatIsAlsoAnInputIsNotAConstant) {
-  // The shape can be overridden at run time, so only its rank is known.
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 6 }") +
-                       TensorInput("shape", "dim { dim_value: 2 }", 7) + R"(
-      node { op_type: "Reshape" input: "x" input: "shape" output: "y" }
-      initializer { name: "shape" data_type: 7 dims: 2 int64_data: 2 int64_data: 3 }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(), "");
-  EXPECT_EQ(r.types["y"], "float[?, ?]");
-}
-
-TEST(InferShapesTest, ConstantNodeValuesFeedReshape) {
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 6 }") + R"(
-      node { op_type: "Constant" output: "shape" attribute { name: "value_ints" type: INTS ints: 3 ints: -1 } }
-      node { op_type: "Reshape" input: "x" input: "shape" output: "y" }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(), "");
-  EXPECT_EQ(r.types["shape"], "int64[2]");
-  EXPECT_EQ(r.types["y"], "float[3, 2]");
-}
-
-TEST(InferShapesTest, InitializerTypeMustMatchItsInput) {
-  auto r = Infer(Model(TensorInput("w", "dim { dim_value: 3 }") + R"(
-      node { op_type: "Relu" input: "w" output: "y" }
-      initializer { name: "w" data_type: 1 dims: 4 float_data: 1 float_data: 1 float_data: 1 float_data: 1 }
-      output { name: "y" })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main': initializer 'w' does not match its graph input: dim 0: 3 vs 4\n");
-}
-
 TEST(InferShapesTest, OpsetVersionsOutsideWhatExists) {
   const std::string graph = TensorInput("x", "dim { dim_value: 3 }") +
                             R"(node { op_type: "Relu" input: "x" output: "y" } output { name: "y" })";
-  auto r = Infer(Model(graph, R"(opset_import { version: 99 })"));
+  auto r = InferProto(ProtoModel(graph, R"(opset_import { version: 99 })"));
   EXPECT_EQ(r.Diagnostics(),
             "m: warning: graph 'main': the model imports opset 99 of ai.onnx; this build knows "
             "versions up to 28, so operators resolve as of 28\n");
   EXPECT_EQ(r.types["y"], "float[3]");
-  r = Infer(Model(graph, R"(opset_import { version: 0 })"));
+  r = InferProto(ProtoModel(graph, R"(opset_import { version: 0 })"));
   EXPECT_EQ(r.Diagnostics(),
             "m: error: graph 'main': the model imports opset 0 of ai.onnx, which does not exist "
             "(versions start at 1)\n"
@@ -280,19 +161,19 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
       node { name: "add" op_type: "Add" input: "a" input: "b" output: "y"
              attribute { name: "alpha" type: FLOAT f: 1 } }
       output { name: "y" })";
-  auto r = Infer(Model(graph));
+  auto r = InferProto(ProtoModel(graph));
   EXPECT_EQ(r.Diagnostics(),
             "m: warning: graph 'main' node #0 'add' (ai.onnx::Add-14): attribute 'alpha' is not an "
             "attribute of Add-14\n"
             "m: error: graph 'main' node #0 'add' (ai.onnx::Add-14): input 1 'b': T is int64 here "
             "but float for input 0 'a'\n");
   EXPECT_EQ(r.types["y"], "float[3]");
-  auto strict = Infer(Model(graph), true);
+  auto strict = InferProto(ProtoModel(graph), true);
   EXPECT_EQ(strict.result.CountOf(Severity::kError), 2);
 }
 
 TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
-  auto r = Infer(Model(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
+  auto r = InferProto(ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
       node { op_type: "NonZero" input: "x" output: "s" }
       node { op_type: "Softmax" input: "x" output: "p" }
       output { name: "s" } output { name: "p" })"));
@@ -305,7 +186,7 @@ TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
 TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
   // Two calls that agree on every value: the function's value_info is filled. Attribute
   // references bind to the call's attributes, or to the function's defaults.
-  onnx::ModelProto m = Model(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
+  onnx::ModelProto m = ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
       node { op_type: "Flip" domain: "local" input: "x" output: "a" }
       node { op_type: "Flip" domain: "local" input: "a" output: "y" }
       output { name: "y" })",
@@ -315,7 +196,7 @@ TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
                      node { op_type: "Transpose" input: "r" output: "y"
                             attribute { name: "perm" type: INTS ref_attr_name: "p" } }
                      opset_import { version: 17 } })");
-  auto r = Infer(m);
+  auto r = InferProto(m);
   EXPECT_EQ(r.Diagnostics(), "");
   EXPECT_EQ(r.types["a"], "float[3, 2]");
   EXPECT_EQ(r.types["y"], "float[2, 3]");
@@ -323,7 +204,7 @@ TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
   ASSERT_EQ(f.value_info_size(), 0) << "calls disagree on x and r, so nothing is written";
 
   // Calls with the same input types: value_info is written.
-  onnx::ModelProto same = Model(TensorInput("x", "dim { dim_value: 4 } dim { dim_value: 4 }") + R"(
+  onnx::ModelProto same = ProtoModel(TensorInput("x", "dim { dim_value: 4 } dim { dim_value: 4 }") + R"(
       node { op_type: "Flip" domain: "local" input: "x" output: "a" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
       node { op_type: "Flip" domain: "local" input: "x" output: "y" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
       output { name: "a" } output { name: "y" })",
@@ -333,7 +214,7 @@ TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
                      node { op_type: "Transpose" input: "r" output: "y"
                             attribute { name: "perm" type: INTS ref_attr_name: "p" } }
                      opset_import { version: 17 } })");
-  auto r2 = Infer(same);
+  auto r2 = InferProto(same);
   EXPECT_EQ(r2.Diagnostics(), "");
   std::map<std::string, std::string> fn_types;
   for (const auto& vi : r2.model.functions(0).value_info()) {
@@ -344,13 +225,13 @@ TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
 }
 
 TEST(InferShapesTest, RecursiveFunctionsAreDetected) {
-  onnx::ModelProto m = Model(TensorInput("x", "dim { dim_value: 2 }") + R"(
+  onnx::ModelProto m = ProtoModel(TensorInput("x", "dim { dim_value: 2 }") + R"(
       node { op_type: "Loopy" domain: "local" input: "x" output: "y" } output { name: "y" })",
       R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
          functions { name: "Loopy" domain: "local" input: "x" output: "y"
                      node { op_type: "Loopy" domain: "local" input: "x" output: "y" }
                      opset_import { version: 17 } opset_import { domain: "local" version: 1 } })");
-  auto r = Infer(m);
+  auto r = InferProto(m);
   EXPECT_EQ(r.Diagnostics(),
             "m: error: graph 'main/Loopy_0.local::Loopy' node #0 (local::Loopy): function "
             "local::Loopy calls itself (directly or through other functions)\n");
@@ -369,7 +250,7 @@ constexpr char kIfBranches[] = R"(
       output { name: "e" } } })";
 
 TEST(SubgraphTest, IfMergesBranchesAndAnnotatesThem) {
-  auto r = Infer(Model(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") +
+  auto r = InferProto(ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") +
                        TensorInput("c", "", 9) +
                        "node { op_type: \"If\" input: \"c\" output: \"y\" " + kIfBranches +
                        " } output { name: \"y\" }"));
@@ -382,7 +263,7 @@ TEST(SubgraphTest, IfMergesBranchesAndAnnotatesThem) {
 }
 
 TEST(SubgraphTest, AConstantConditionPicksItsBranch) {
-  auto r = Infer(Model(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
+  auto r = InferProto(ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
       node { op_type: "Constant" output: "c" attribute { name: "value" type: TENSOR t { data_type: 9 int32_data: 0 } } }
       node { op_type: "If" input: "c" output: "y" )" + std::string(kIfBranches) + R"( }
       output { name: "y" })"));
@@ -391,7 +272,7 @@ TEST(SubgraphTest, AConstantConditionPicksItsBranch) {
 }
 
 TEST(SubgraphTest, ErrorsInsideSubgraphsNameTheirPath) {
-  auto r = Infer(Model(TensorInput("c", "", 9) + R"(
+  auto r = InferProto(ProtoModel(TensorInput("c", "", 9) + R"(
       node { name: "branch" op_type: "If" input: "c" output: "y"
         attribute { name: "then_branch" type: GRAPH g { name: "then"
           node { op_type: "Relu" input: "ghost" output: "t" } output { name: "t" } } }
@@ -425,7 +306,7 @@ TEST(SubgraphTest, LoopCarriedValuesReachAFixpointAndScanOutputsStack) {
       node { op_type: "Loop" input: "m" input: "" input: "acc0" output: "acc" output: "scans" )" +
                             std::string(kLoopBody) + R"( }
       output { name: "acc" } output { name: "scans" })";
-  auto r = Infer(Model(graph));
+  auto r = InferProto(ProtoModel(graph));
   EXPECT_EQ(r.Diagnostics(), "");
   // acc grows every pass: inside the body its dim is unknown (it differs per iteration); the
   // final value's dim is one value, a fresh symbol. The trip count is 6 (no condition input).
@@ -436,7 +317,7 @@ TEST(SubgraphTest, LoopCarriedValuesReachAFixpointAndScanOutputsStack) {
 }
 
 TEST(SubgraphTest, ScanSlicesAndStacks) {
-  auto r = Infer(Model(TensorInput("init", "dim { dim_value: 2 }") +
+  auto r = InferProto(ProtoModel(TensorInput("init", "dim { dim_value: 2 }") +
                        TensorInput("xs", R"(dim { dim_param: "T" } dim { dim_value: 2 })") + R"(
       node { op_type: "Scan" input: "init" input: "xs" output: "final" output: "ys"
         attribute { name: "num_scan_inputs" type: INT i: 1 }
@@ -452,7 +333,7 @@ TEST(SubgraphTest, ScanSlicesAndStacks) {
 }
 
 TEST(SubgraphTest, NestedIfInsideLoopInsideAFunction) {
-  onnx::ModelProto m = Model(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
+  onnx::ModelProto m = ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
       node { op_type: "Body" domain: "local" input: "x" output: "y" }
       output { name: "y" })",
       R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
@@ -471,7 +352,7 @@ TEST(SubgraphTest, NestedIfInsideLoopInsideAFunction) {
                  attribute { name: "else_branch" type: GRAPH g { name: "e"
                    node { op_type: "Identity" input: "v" output: "q" } output { name: "q" } } } }
                output { name: "c2" } output { name: "v2" } } } } })");
-  auto r = Infer(m);
+  auto r = InferProto(m);
   EXPECT_EQ(r.Diagnostics(), "");
   EXPECT_EQ(r.types["y"], "float[N, 3]");
 }

@@ -48,7 +48,7 @@ StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view s
   return model;
 }
 
-StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
+StatusOr<std::string> ReadFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return Status::Error(StrCat(path, ": is a directory, not a model file"));
@@ -58,7 +58,12 @@ StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
   std::ostringstream buffer;
   buffer << file.rdbuf();
   if (file.bad()) return Status::Error(StrCat(path, ": cannot read: ", ErrnoText()));
-  return ParseModel(buffer.view(), path);
+  return std::move(buffer).str();
+}
+
+StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
+  ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
+  return ParseModel(bytes, path);
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view bytes) {

@@ -17,6 +17,9 @@ StatusOr<onnx::ModelProto> LoadModel(const std::string& path);
 // The same for bytes in memory; `source` names them in messages.
 StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view source);
 
+// Reads a whole file; errors say why (missing, a directory, unreadable).
+StatusOr<std::string> ReadFile(const std::string& path);
+
 // Writes the model to `path` atomically: to a temporary file in the same directory, flushed
 // to disk, then renamed over `path`. On any failure `path` is untouched and the temporary
 // file removed. An existing file's permissions are kept.

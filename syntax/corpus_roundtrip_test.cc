@@ -1,0 +1,109 @@
+// parse(print(m)) equals m, and printing again gives the same text, for every model of the
+// shared corpus (conformance and real models). Needs SHARED_DIR; skips without it.
+#include <google/protobuf/util/field_comparator.h>
+#include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "inference/infer_shapes.h"
+#include "proto/model_io.h"
+#include "schema/builtin.h"
+#include "syntax/parser.h"
+#include "syntax/printer.h"
+
+namespace onnx_infer::syntax {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> SharedModels(const char* sub) {
+  std::vector<std::string> paths;
+  const char* shared = std::getenv("SHARED_DIR");
+  if (!shared || !fs::is_directory(fs::path(shared) / sub)) return paths;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(shared) / sub)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".onnx") {
+      paths.push_back(entry.path().string());
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+// NaN equals NaN: a tensor's NaN (a "missing" marker in tree ensembles) prints as `nan`.
+bool Equal(const onnx::ModelProto& a, const onnx::ModelProto& b, std::string* diff) {
+  google::protobuf::util::DefaultFieldComparator comparator;
+  comparator.set_treat_nan_as_equal(true);
+  google::protobuf::util::MessageDifferencer differencer;
+  differencer.set_field_comparator(&comparator);
+  differencer.ReportDifferencesToString(diff);
+  return differencer.Compare(a, b);
+}
+
+void RoundTripAll(const std::vector<std::string>& paths) {
+  auto start = std::chrono::steady_clock::now();
+  int failures = 0;
+  for (const auto& path : paths) {
+    auto model = LoadModel(path);
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    std::string text = PrintModelText(*model);
+    auto parsed = ParseModelText(text, path + ".onnxtxt");
+    if (!parsed.ok()) {
+      ADD_FAILURE() << path << ": the printed text does not parse: " << parsed.status().message();
+      if (++failures > 10) return;
+      continue;
+    }
+    std::string diff;
+    if (!Equal(*model, *parsed, &diff)) {
+      ADD_FAILURE() << path << ": parse(print(m)) differs from m:\n" << diff.substr(0, 2000);
+      if (++failures > 10) return;
+      continue;
+    }
+    std::string again = PrintModelText(*parsed);
+    if (again != text) {
+      ADD_FAILURE() << path << ": printing the parsed model gives different text";
+      if (++failures > 10) return;
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "round-tripped " << paths.size() << " models through text in " << seconds << " s\n";
+}
+
+TEST(CorpusRoundTripTest, ConformanceModels) {
+  auto paths = SharedModels("conformance");
+  if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no conformance models";
+  EXPECT_GT(paths.size(), 1900u);
+  RoundTripAll(paths);
+}
+
+TEST(CorpusRoundTripTest, RealModels) {
+  auto paths = SharedModels("models/real");
+  if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no real models";
+  EXPECT_GE(paths.size(), 50u);
+  RoundTripAll(paths);
+}
+
+// What `infer-shapes MODEL --print` does: infer, then print the annotated model; the text
+// must parse back to the annotated model.
+TEST(CorpusRoundTripTest, AnnotatedRealModelsPrintAndParseBack) {
+  auto paths = SharedModels("models/real");
+  if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no real models";
+  for (const auto& path : paths) {
+    auto model = LoadModel(path);
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    InferShapes(*model, BuiltinSchemas(), InferenceOptions{});
+    auto parsed = ParseModelText(PrintModelText(*model), path + ".onnxtxt");
+    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    std::string diff;
+    EXPECT_TRUE(Equal(*model, *parsed, &diff)) << path << ":\n" << diff.substr(0, 2000);
+  }
+}
+
+}  // namespace
+}  // namespace onnx_infer::syntax
