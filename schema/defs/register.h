@@ -10,11 +10,15 @@ namespace onnx_infer {
 
 Status RegisterAiOnnxMathRules(SchemaRegistry& registry);    // ai_onnx/math.cc
 Status RegisterAiOnnxTensorRules(SchemaRegistry& registry);  // ai_onnx/tensor.cc
+Status RegisterAiOnnxReductionRules(SchemaRegistry& registry);  // ai_onnx/reduction.cc
+Status RegisterAiOnnxMathOpsRules(SchemaRegistry& registry);    // ai_onnx/math_ops.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxMathRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxReductionRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxMathOpsRules(registry));
   return OkStatus();
 }
 
