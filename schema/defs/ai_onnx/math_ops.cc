@@ -57,8 +57,8 @@ StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b) {
     return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(a), " vs B ",
                                 ShapeToString(b), " (", k.status().message(), ")"));
   }
-  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2),
-                                              Shape(b2.begin(), b2.end() - 2)));
+  ASSIGN_OR_RETURN(
+      Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2), Shape(b2.begin(), b2.end() - 2)));
   if (a.size() > 1) out.push_back(a2[a2.size() - 2]);
   if (b.size() > 1) out.push_back(b2.back());
   return out;
@@ -76,9 +76,7 @@ Status InferQuantizedMatMul(InferenceContext& ctx, int a_index, int b_index, int
   return OkStatus();
 }
 
-Status InferMatMulInteger(InferenceContext& ctx) {
-  return InferQuantizedMatMul(ctx, 0, 1, kInt32);
-}
+Status InferMatMulInteger(InferenceContext& ctx) { return InferQuantizedMatMul(ctx, 0, 1, kInt32); }
 
 Status InferQLinearMatMul(InferenceContext& ctx) {
   const Type& zero_point = ctx.InputType(7);
@@ -104,9 +102,9 @@ Status InferGemm(InferenceContext& ctx) {
   if (a && b) {
     auto k = UnifyDim((*a)[trans_a ? 0 : 1], (*b)[trans_b ? 1 : 0]);
     if (!k.ok()) {
-      return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(*a), " (transA=",
-                                  trans_a, ") vs B ", ShapeToString(*b), " (transB=", trans_b,
-                                  "): ", k.status().message()));
+      return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(*a),
+                                  " (transA=", trans_a, ") vs B ", ShapeToString(*b),
+                                  " (transB=", trans_b, "): ", k.status().message()));
     }
   }
   const Shape* c = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
@@ -169,8 +167,7 @@ StatusOr<EinsumTerm> ParseEinsumTerm(const std::string& text) {
     } else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) {
       t.labels += ch;
     } else {
-      return Status::Error(StrCat("equation term '", text, "': unexpected character '", ch,
-                                  "'"));
+      return Status::Error(StrCat("equation term '", text, "': unexpected character '", ch, "'"));
     }
   }
   return t;
@@ -281,8 +278,8 @@ Status InferTopK(InferenceContext& ctx) {
   ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   auto n = (*in)[axis].const_value();
   if (n && k.const_value() && *k.const_value() > *n) {
-    return Status::Error(StrCat("k: expected at most the axis dim ", *n, ", got ",
-                                *k.const_value()));
+    return Status::Error(
+        StrCat("k: expected at most the axis dim ", *n, ", got ", *k.const_value()));
   }
   Shape out = *in;
   out[axis] = k;
@@ -308,13 +305,12 @@ Status InferDet(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ",
-                                in->size()));
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ", in->size()));
   }
   auto m = UnifyDim((*in)[in->size() - 2], in->back());
   if (!m.ok()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected square matrices, got ",
-                                ShapeToString(*in)));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 0), ": expected square matrices, got ", ShapeToString(*in)));
   }
   ctx.SetOutputShape(0, Shape(in->begin(), in->end() - 2));
   return OkStatus();
@@ -384,20 +380,19 @@ Status InferSTFT(InferenceContext& ctx) {
   ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 1));
   const Shape* signal = ctx.InputShape(0);
   if (signal && signal->size() != 3) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3, got rank ",
-                                signal->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 0), ": expected rank 3, got rank ", signal->size()));
   }
   Dim n = ctx.HasInput(3) ? ScalarInputDim(ctx, 3) : Dim();
   if (ctx.HasInput(2)) {
     if (const Shape* w = ctx.InputShape(2)) {
       if (w->size() != 1) {
-        return Status::Error(StrCat(InputLabel(ctx, 2), ": expected rank 1, got rank ",
-                                    w->size()));
+        return Status::Error(StrCat(InputLabel(ctx, 2), ": expected rank 1, got rank ", w->size()));
       }
       auto u = UnifyDim(n, (*w)[0]);
       if (!u.ok()) {
-        return Status::Error(StrCat("frame_length and the window's length differ: ",
-                                    u.status().message()));
+        return Status::Error(
+            StrCat("frame_length and the window's length differ: ", u.status().message()));
       }
       n = *u;
     }
@@ -428,8 +423,8 @@ Status InferWindow(InferenceContext& ctx) {
 // MelWeightMatrix: [floor(dft_length / 2) + 1, num_mel_bins] of output_datatype.
 Status InferMelWeightMatrix(InferenceContext& ctx) {
   ASSIGN_OR_RETURN(int32_t elem, OutputDatatype(ctx));
-  ctx.SetOutputType(0, Type::Tensor(elem, Shape{OnesidedBins(ScalarInputDim(ctx, 1)),
-                                                ScalarInputDim(ctx, 0)}));
+  ctx.SetOutputType(
+      0, Type::Tensor(elem, Shape{OnesidedBins(ScalarInputDim(ctx, 1)), ScalarInputDim(ctx, 0)}));
   return OkStatus();
 }
 
@@ -443,8 +438,7 @@ Status InferLoss(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   const Shape* target = ctx.InputShape(1);
   if (in && in->size() < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ",
-                                in->size()));
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ", in->size()));
   }
   std::optional<Shape> per_element;
   if (in) {

@@ -15,10 +15,10 @@ namespace {
 
 // How a Reduce* node names its axes, once the version's conventions are resolved.
 struct ReduceAxes {
-  bool known = true;              // false: an axes input whose value is not known
-  bool noop = false;              // empty axes with noop_with_empty_axes: identity
-  std::vector<int64_t> axes;      // empty with `known` and not `noop`: every axis
-  std::optional<int64_t> count;   // with !known: the axes input's length, when its shape says
+  bool known = true;             // false: an axes input whose value is not known
+  bool noop = false;             // empty axes with noop_with_empty_axes: identity
+  std::vector<int64_t> axes;     // empty with `known` and not `noop`: every axis
+  std::optional<int64_t> count;  // with !known: the axes input's length, when its shape says
 };
 
 StatusOr<ReduceAxes> ResolveReduceAxes(InferenceContext& ctx, int axes_input_since) {
@@ -134,9 +134,9 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
     ctx.SetOutputShape(0, std::move(out));
     if (value_kind != ReduceValueKind::kNone) {
       if (const ConstValue* v = ctx.InputValue(0)) {
-        if (auto r = ReduceValue(*v, reduced, keepdims != 0,
-                                 value_kind == ReduceValueKind::kProduct,
-                                 ctx.max_value_elements())) {
+        if (auto r =
+                ReduceValue(*v, reduced, keepdims != 0, value_kind == ReduceValueKind::kProduct,
+                            ctx.max_value_elements())) {
           ctx.SetOutputValue(0, std::move(*r));
         }
       }
