@@ -175,7 +175,7 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
 TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
   auto r = InferProto(ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
       node { op_type: "NonZero" input: "x" output: "s" }
-      node { op_type: "Softmax" input: "x" output: "p" }
+      node { op_type: "LRN" input: "x" output: "p" attribute { name: "size" type: INT i: 3 } }
       output { name: "s" } output { name: "p" })"));
   EXPECT_EQ(r.types["s"], "int64");
   EXPECT_EQ(r.types["p"], "float");

@@ -12,6 +12,8 @@ Status RegisterAiOnnxMathRules(SchemaRegistry& registry);    // ai_onnx/math.cc
 Status RegisterAiOnnxTensorRules(SchemaRegistry& registry);  // ai_onnx/tensor.cc
 Status RegisterAiOnnxControlFlowRules(SchemaRegistry& registry);  // ai_onnx/controlflow.cc
 Status RegisterAiOnnxShapeOpsRules(SchemaRegistry& registry);  // ai_onnx/shape_ops.cc
+Status RegisterAiOnnxReductionRules(SchemaRegistry& registry);  // ai_onnx/reduction.cc
+Status RegisterAiOnnxMathOpsRules(SchemaRegistry& registry);    // ai_onnx/math_ops.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -19,6 +21,8 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxControlFlowRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxShapeOpsRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxReductionRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxMathOpsRules(registry));
   return OkStatus();
 }
 

@@ -1,0 +1,199 @@
+// Reduction operators of ai.onnx: the Reduce* family (one generator) and ArgMax/ArgMin.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+#include "schema/defs/register.h"
+#include "schema/inference_context.h"
+#include "schema/rule_helpers.h"
+
+namespace onnx_infer {
+namespace {
+
+// How a Reduce* node names its axes, once the version's conventions are resolved.
+struct ReduceAxes {
+  bool known = true;             // false: an axes input whose value is not known
+  bool noop = false;             // empty axes with noop_with_empty_axes: identity
+  std::vector<int64_t> axes;     // empty with `known` and not `noop`: every axis
+  std::optional<int64_t> count;  // with !known: the axes input's length, when its shape says
+};
+
+StatusOr<ReduceAxes> ResolveReduceAxes(InferenceContext& ctx, int axes_input_since) {
+  ReduceAxes r;
+  if (ctx.schema().since_version() < axes_input_since) {
+    ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("axes"));
+    if (attr) r.axes = *attr;
+    return r;
+  }
+  ASSIGN_OR_RETURN(int64_t noop_with_empty_axes, ctx.IntAttr("noop_with_empty_axes", 0));
+  if (ctx.HasInput(1)) {
+    if (const ConstValue* v = ctx.InputValue(1)) {
+      auto ints = v->ConstInts();
+      if (!ints) {
+        r.known = false;
+        r.count = v->NumElements();
+      } else {
+        r.axes = *ints;
+      }
+    } else {
+      r.known = false;
+      const Shape* s = ctx.InputShape(1);
+      if (s && s->size() == 1 && s->at(0).is_const()) r.count = *s->at(0).const_value();
+      if (r.count == 0) r.known = true;  // an empty axes tensor, whatever its values
+    }
+  }
+  if (r.known && r.axes.empty() && noop_with_empty_axes) r.noop = true;
+  if (!r.known && r.count == 0) r.known = true;
+  return r;
+}
+
+// Reduces a known integer value over `reduced` axes: the data propagation of ReduceSum and
+// ReduceProd, so that Shape -> ReduceProd (an element count) stays known or symbolic.
+std::optional<ConstValue> ReduceValue(const ConstValue& in, const std::vector<bool>& reduced,
+                                      bool keepdims, bool product, int64_t max_elements) {
+  if (!IsIntegerDataType(in.elem_type)) return std::nullopt;
+  const int64_t n = in.NumElements();
+  if (n < 0 || static_cast<int64_t>(in.ints.size()) != n) return std::nullopt;
+  if (reduced.size() != in.dims.size()) return std::nullopt;
+  ConstValue out;
+  out.elem_type = in.elem_type;
+  std::vector<int64_t> kept_dims;  // the output's dims with every reduced one set to 1
+  for (size_t d = 0; d < in.dims.size(); ++d) {
+    kept_dims.push_back(reduced[d] ? 1 : in.dims[d]);
+    if (!reduced[d] || keepdims) out.dims.push_back(reduced[d] ? 1 : in.dims[d]);
+  }
+  int64_t out_n = 1;
+  for (int64_t d : kept_dims) out_n *= d;
+  if (out_n > max_elements) return std::nullopt;
+  out.ints.assign(out_n, Dim::Const(product ? 1 : 0));
+  std::vector<int64_t> index(in.dims.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t o = 0;
+    for (size_t d = 0; d < index.size(); ++d) o = o * kept_dims[d] + (reduced[d] ? 0 : index[d]);
+    out.ints[o] = product ? out.ints[o] * in.ints[i] : out.ints[o] + in.ints[i];
+    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < in.dims[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+enum class ReduceValueKind { kNone, kSum, kProduct };
+
+// The Reduce* generator. Axes come from the `axes` attribute before `axes_input_since` and
+// from the optional input 1 from then on, where empty axes with noop_with_empty_axes mean
+// the identity. A reduced dim is dropped, or kept as 1 with keepdims.
+InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
+  return [=](InferenceContext& ctx) -> Status {
+    ctx.PropagateElemType(0, 0);
+    ASSIGN_OR_RETURN(ReduceAxes axes, ResolveReduceAxes(ctx, axes_input_since));
+    ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
+    const Shape* in = ctx.InputShape(0);
+    if (axes.noop) {
+      if (in) ctx.SetOutputShape(0, *in);
+      if (const ConstValue* v = ctx.InputValue(0)) ctx.SetOutputValue(0, *v);
+      return OkStatus();
+    }
+    if (!in) return OkStatus();
+    const int64_t rank = static_cast<int64_t>(in->size());
+    if (!axes.known) {
+      // Which dims are reduced is not known. With keepdims the rank stays and a dim of 1 is
+      // 1 either way; without, the axes' count gives the rank.
+      if (keepdims) {
+        Shape out(rank);
+        for (int64_t d = 0; d < rank; ++d) {
+          if ((*in)[d].const_value() == 1) out[d] = (*in)[d];
+        }
+        ctx.SetOutputShape(0, std::move(out));
+      } else if (axes.count) {
+        if (*axes.count > rank) {
+          return Status::Error(StrCat(InputLabel(ctx, 1), ": expected at most ", rank,
+                                      " axes for input rank ", rank, ", got ", *axes.count));
+        }
+        ctx.SetOutputShape(0, Shape(rank - *axes.count));
+      }
+      return OkStatus();
+    }
+    std::vector<bool> reduced(rank, axes.axes.empty());
+    for (int64_t a : axes.axes) {
+      ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+      reduced[axis] = true;
+    }
+    Shape out;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!reduced[d]) {
+        out.push_back((*in)[d]);
+      } else if (keepdims) {
+        out.push_back(Dim::Const(1));
+      }
+    }
+    ctx.SetOutputShape(0, std::move(out));
+    if (value_kind != ReduceValueKind::kNone) {
+      if (const ConstValue* v = ctx.InputValue(0)) {
+        if (auto r =
+                ReduceValue(*v, reduced, keepdims != 0, value_kind == ReduceValueKind::kProduct,
+                            ctx.max_value_elements())) {
+          ctx.SetOutputValue(0, std::move(*r));
+        }
+      }
+    }
+    return OkStatus();
+  };
+}
+
+// ArgMax/ArgMin: the `axis` dim is reduced (kept as 1 with keepdims); indices are int64.
+Status InferArgReduce(InferenceContext& ctx) {
+  ctx.SetOutputType(0, Type::Tensor(kInt64));
+  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+  ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(in->size());
+  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  Shape out;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != axis) {
+      out.push_back((*in)[d]);
+    } else if (keepdims) {
+      out.push_back(Dim::Const(1));
+    }
+  }
+  ctx.SetOutputShape(0, std::move(out));
+  return OkStatus();
+}
+
+}  // namespace
+
+Status RegisterAiOnnxReductionRules(SchemaRegistry& r) {
+  struct Family {
+    std::string_view name;
+    std::initializer_list<int> versions;
+    int axes_input_since;
+    ReduceValueKind value_kind;
+  };
+  const Family kFamilies[] = {
+      {"ReduceL1", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
+      {"ReduceL2", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
+      {"ReduceLogSum", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
+      {"ReduceLogSumExp", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
+      {"ReduceMax", {1, 11, 12, 13, 18, 20}, 18, ReduceValueKind::kNone},
+      {"ReduceMean", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
+      {"ReduceMin", {1, 11, 12, 13, 18, 20}, 18, ReduceValueKind::kNone},
+      {"ReduceProd", {1, 11, 13, 18}, 18, ReduceValueKind::kProduct},
+      {"ReduceSum", {1, 11, 13}, 13, ReduceValueKind::kSum},
+      {"ReduceSumSquare", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
+  };
+  for (const Family& f : kFamilies) {
+    RETURN_IF_ERROR(
+        r.AttachRule("", f.name, f.versions, MakeReduceRule(f.axes_input_since, f.value_kind)));
+  }
+  RETURN_IF_ERROR(r.AttachRule("", "ArgMax", {1, 11, 12, 13}, InferArgReduce));
+  RETURN_IF_ERROR(r.AttachRule("", "ArgMin", {1, 11, 12, 13}, InferArgReduce));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer
