@@ -10,11 +10,15 @@ namespace onnx_infer {
 
 Status RegisterAiOnnxMathRules(SchemaRegistry& registry);    // ai_onnx/math.cc
 Status RegisterAiOnnxTensorRules(SchemaRegistry& registry);  // ai_onnx/tensor.cc
+Status RegisterAiOnnxElementwiseRules(SchemaRegistry& registry);  // ai_onnx/elementwise.cc
+Status RegisterAiOnnxLogicalRules(SchemaRegistry& registry);      // ai_onnx/logical.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxMathRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxElementwiseRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxLogicalRules(registry));
   return OkStatus();
 }
 
