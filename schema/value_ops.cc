@@ -228,8 +228,7 @@ bool IsUnary(ValueOp op) {
 
 }  // namespace
 
-std::optional<std::vector<int64_t>> BroadcastValueDims(
-    std::span<const ConstValue* const> values) {
+std::optional<std::vector<int64_t>> BroadcastValueDims(std::span<const ConstValue* const> values) {
   std::vector<int64_t> out;
   for (const ConstValue* v : values) {
     if (v->dims.size() > out.size()) out.insert(out.begin(), v->dims.size() - out.size(), 1);

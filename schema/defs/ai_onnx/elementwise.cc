@@ -69,8 +69,8 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
       ASSIGN_OR_RETURN(start, ctx.NormalizeAxis(axis, rank_a, "attribute 'axis'"));
     }
     if (start < 0 || start + rank_b > rank_a) {
-      return Status::Error(StrCat("B ", ShapeToString(*b), " does not fit in A ",
-                                  ShapeToString(*a), " from axis ", start));
+      return Status::Error(StrCat("B ", ShapeToString(*b), " does not fit in A ", ShapeToString(*a),
+                                  " from axis ", start));
     }
     for (int64_t i = 0; i < rank_b; ++i) {
       auto u = UnifyDim(out[start + i], (*b)[i]);
@@ -161,8 +161,8 @@ Status InferBroadcast(const BroadcastOpSpec& op, InferenceContext& ctx) {
 Status CheckGelu(InferenceContext& ctx) {
   ASSIGN_OR_RETURN(std::string approximate, ctx.StringAttr("approximate", "none"));
   if (approximate != "none" && approximate != "tanh") {
-    return Status::Error(
-        StrCat("attribute 'approximate': expected \"none\" or \"tanh\", got \"", approximate, "\""));
+    return Status::Error(StrCat("attribute 'approximate': expected \"none\" or \"tanh\", got \"",
+                                approximate, "\""));
   }
   return OkStatus();
 }
@@ -171,8 +171,8 @@ Status CheckMod(InferenceContext& ctx) {
   ASSIGN_OR_RETURN(int64_t fmod, ctx.IntAttr("fmod", 0));
   const int32_t t = InputElemType(ctx, 0);
   if (fmod == 0 && IsFloatDataType(t)) {
-    return Status::Error(StrCat("attribute 'fmod': expected 1 for ", DataTypeName(t),
-                                " inputs, got 0"));
+    return Status::Error(
+        StrCat("attribute 'fmod': expected 1 for ", DataTypeName(t), " inputs, got 0"));
   }
   return OkStatus();
 }
@@ -189,8 +189,8 @@ Status InferClip(InferenceContext& ctx) {
     if (!s || s->empty()) continue;
     Dim n = Product(*s);
     if (n.is_const() && n != Dim::Const(1)) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected a scalar, got ",
-                                  ShapeToString(*s)));
+      return Status::Error(
+          StrCat(InputLabel(ctx, i), ": expected a scalar, got ", ShapeToString(*s)));
     }
     if (n.is_const()) {
       ctx.Warn(StrCat(InputLabel(ctx, i), ": expected a scalar, got one element of shape ",
@@ -211,9 +211,8 @@ Status InferPRelu(InferenceContext& ctx) {
   Shape out = *x;
   if (ctx.opset_version() >= 7 && slope) {
     if (slope->size() > x->size()) {
-      return Status::Error(StrCat("slope ", ShapeToString(*slope),
-                                  " does not broadcast to X ", ShapeToString(*x),
-                                  ": its rank is larger"));
+      return Status::Error(StrCat("slope ", ShapeToString(*slope), " does not broadcast to X ",
+                                  ShapeToString(*x), ": its rank is larger"));
     }
     const size_t offset = x->size() - slope->size();
     for (size_t i = 0; i < slope->size(); ++i) {
@@ -248,15 +247,15 @@ Status InferExpand(InferenceContext& ctx) {
   Shape target;
   if (const ConstValue* v = ctx.InputValue(1)) {
     if (v->dims.size() != 1) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ",
-                                  v->dims.size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", v->dims.size()));
     }
     if (static_cast<int64_t>(v->ints.size()) != v->NumElements()) return OkStatus();
     for (size_t i = 0; i < v->ints.size(); ++i) {
       auto c = v->ints[i].const_value();
       if (c && *c < 0) {
-        return Status::Error(StrCat(InputLabel(ctx, 1), ": expected dims >= 0, got ", *c,
-                                    " at index ", i));
+        return Status::Error(
+            StrCat(InputLabel(ctx, 1), ": expected dims >= 0, got ", *c, " at index ", i));
       }
     }
     target.assign(v->ints.begin(), v->ints.end());
@@ -264,8 +263,8 @@ Status InferExpand(InferenceContext& ctx) {
     const Shape* s = ctx.InputShape(1);
     if (!s) return OkStatus();
     if (s->size() != 1) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ",
-                                  s->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", s->size()));
     }
     auto n = s->at(0).const_value();
     if (!n) return OkStatus();
@@ -358,9 +357,8 @@ const std::vector<BroadcastOpSpec>& BroadcastMathOps() {
 Status AttachUnaryFamily(SchemaRegistry& r, std::span<const UnaryOpSpec> ops) {
   for (const UnaryOpSpec& op : ops) {
     for (int v : op.versions) {
-      RETURN_IF_ERROR(r.AttachRule("", op.name, {v}, [&op](InferenceContext& ctx) {
-        return InferUnary(op, ctx);
-      }));
+      RETURN_IF_ERROR(r.AttachRule("", op.name, {v},
+                                   [&op](InferenceContext& ctx) { return InferUnary(op, ctx); }));
     }
   }
   return OkStatus();
@@ -369,9 +367,8 @@ Status AttachUnaryFamily(SchemaRegistry& r, std::span<const UnaryOpSpec> ops) {
 Status AttachBroadcastFamily(SchemaRegistry& r, std::span<const BroadcastOpSpec> ops) {
   for (const BroadcastOpSpec& op : ops) {
     for (int v : op.versions) {
-      RETURN_IF_ERROR(r.AttachRule("", op.name, {v}, [&op](InferenceContext& ctx) {
-        return InferBroadcast(op, ctx);
-      }));
+      RETURN_IF_ERROR(r.AttachRule(
+          "", op.name, {v}, [&op](InferenceContext& ctx) { return InferBroadcast(op, ctx); }));
     }
   }
   return OkStatus();
