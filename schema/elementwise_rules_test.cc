@@ -281,6 +281,26 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"expand_propagates_value", Node("Expand", 2), 13, {"int64[1]", "int64[1]"},
              {Int64s({7}), Int64s({3})}, "int64[3]", "int64[3] {7, 7, 7}"}));
 
+// Every version of every operator of these families has a rule, so a version added to the
+// catalog and missing from a family table shows up here.
+TEST(ElementwiseCoverageTest, EveryVersionHasARule) {
+  const char* ops[] = {
+      "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Celu", "Cos", "Cosh",
+      "Elu", "Erf", "Exp", "Floor", "Gelu", "HardSigmoid", "HardSwish", "LeakyRelu", "Log",
+      "Mish", "Neg", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Sinh",
+      "Softplus", "Softsign", "Sqrt", "Swish", "Tan", "Tanh", "ThresholdedRelu", "Not",
+      "BitwiseNot", "Clip", "PRelu", "SwiGLU", "Expand", "Add", "Sub", "Mul", "Div", "Pow",
+      "Mod", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "And", "Or", "Xor", "Equal",
+      "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "Max", "Min", "Mean", "Sum"};
+  for (const char* op : ops) {
+    auto versions = BuiltinSchemas().Versions("", op);
+    EXPECT_FALSE(versions.empty()) << op;
+    for (const OpSchema* s : versions) {
+      EXPECT_TRUE(s->has_rule()) << op << "-" << s->since_version();
+    }
+  }
+}
+
 TEST(ValueOpsTest, BroadcastValueDims) {
   ConstValue a = Ints(kInt64, {2, 1}, {Dim::Const(1), Dim::Const(2)});
   ConstValue b = Int64s({1, 2, 3});
