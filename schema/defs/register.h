@@ -14,6 +14,8 @@ Status RegisterAiOnnxControlFlowRules(SchemaRegistry& registry);  // ai_onnx/con
 Status RegisterAiOnnxShapeOpsRules(SchemaRegistry& registry);  // ai_onnx/shape_ops.cc
 Status RegisterAiOnnxReductionRules(SchemaRegistry& registry);  // ai_onnx/reduction.cc
 Status RegisterAiOnnxMathOpsRules(SchemaRegistry& registry);    // ai_onnx/math_ops.cc
+Status RegisterAiOnnxElementwiseRules(SchemaRegistry& registry);  // ai_onnx/elementwise.cc
+Status RegisterAiOnnxLogicalRules(SchemaRegistry& registry);      // ai_onnx/logical.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -23,6 +25,8 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxShapeOpsRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxReductionRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxMathOpsRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxElementwiseRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxLogicalRules(registry));
   return OkStatus();
 }
 

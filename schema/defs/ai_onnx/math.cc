@@ -38,8 +38,6 @@ Status InferMatMul(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxMathRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Add", {1, 6, 7, 13, 14}, InferBroadcastElementwise));
-  RETURN_IF_ERROR(r.AttachRule("", "Relu", {1, 6, 13, 14}, InferSameAsInput));
   RETURN_IF_ERROR(r.AttachRule("", "MatMul", {1, 9, 13}, InferMatMul));
   return OkStatus();
 }
