@@ -2,7 +2,33 @@
 
 #include <set>
 
+#include "symbolic/expr.h"
+
 namespace onnx_infer::symbolic {
+
+namespace {
+
+// An equation a == b that is one union or binding: a - b is c·X + k (X = -k/c when c divides
+// k) or X - Y. Returns the pair (X, value) to apply.
+std::optional<std::pair<Dim, Dim>> AsBinding(Dim a, Dim b) {
+  const DimNode* d = Sub(a.node(), b.node());
+  if (!d || d->kind == Kind::kConst) return std::nullopt;
+  Poly p = AsPoly(d);
+  if (p.terms.size() == 1 && p.terms[0].first->kind == Kind::kSymbol) {
+    const int64_t c = p.terms[0].second;
+    if (c == -1 && p.constant == INT64_MIN) return std::nullopt;
+    if (p.constant % c != 0) return std::nullopt;
+    return std::make_pair(Dim::FromNode(p.terms[0].first), Dim::Const(-(p.constant / c)));
+  }
+  if (p.terms.size() == 2 && p.constant == 0 && p.terms[0].first->kind == Kind::kSymbol &&
+      p.terms[1].first->kind == Kind::kSymbol && p.terms[0].second == -p.terms[1].second &&
+      (p.terms[0].second == 1 || p.terms[0].second == -1)) {
+    return std::make_pair(Dim::FromNode(p.terms[0].first), Dim::FromNode(p.terms[1].first));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::string Fact::ToString() const {
   return lhs.ToString() + " == " + rhs.ToString() + " (" + origin + ")";
@@ -93,9 +119,8 @@ Status Unifier::Unify(Dim lhs, Dim rhs, std::string_view origin) {
     case Tri::kUnknown:
       break;
   }
-  const bool simple = (a.is_symbol() && (b.is_symbol() || b.is_const())) ||
-                      (b.is_symbol() && a.is_const());
-  if (!simple) {
+  auto binding = AsBinding(a, b);
+  if (!binding) {
     facts_.push_back(Fact{lhs, rhs, std::string(origin)});
     equations_.push_back(facts_.back());
     return OkStatus();
@@ -105,7 +130,7 @@ Status Unifier::Unify(Dim lhs, Dim rhs, std::string_view origin) {
   auto saved_binding = binding_;
   auto saved_assumptions = assumptions_;
   auto saved_equations = equations_;
-  Apply(a, b, origin);
+  Apply(binding->first, binding->second, origin);
   Status s = Recheck();
   if (!s.ok()) {
     equations_ = std::move(saved_equations);
@@ -127,12 +152,11 @@ Status Unifier::Recheck() {
       Dim a = Resolve(equations_[i].lhs), b = Resolve(equations_[i].rhs);
       Tri t = symbolic::Equal(a, b, &assumptions_);
       if (t == Tri::kFalse) return Status::Error(equations_[i].ToString());
-      const bool simple = (a.is_symbol() && (b.is_symbol() || b.is_const())) ||
-                          (b.is_symbol() && a.is_const());
-      if (t == Tri::kTrue || simple) {
+      auto binding = t == Tri::kTrue ? std::nullopt : AsBinding(a, b);
+      if (t == Tri::kTrue || binding) {
         Fact f = equations_[i];
         equations_.erase(equations_.begin() + i);
-        if (simple && t != Tri::kTrue) Apply(a, b, f.origin);
+        if (binding) Apply(binding->first, binding->second, f.origin);
         changed = true;
         break;
       }

@@ -58,7 +58,7 @@ class Unifier {
 
   std::string Find(const std::string& name) const;
   Status Contradiction(Dim lhs, Dim rhs, std::string_view origin, Dim also = Dim()) const;
-  // Applies an equation whose resolved sides are symbol/symbol or symbol/constant.
+  // Applies X == value (a constant or another representative symbol).
   void Apply(Dim lhs, Dim rhs, std::string_view origin);
   // Re-checks the kept equations after a class changed.
   Status Recheck();
