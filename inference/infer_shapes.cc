@@ -92,6 +92,8 @@ class Driver {
   InferenceResult& result_;
   std::map<std::string, int64_t, std::less<>> opsets_;
   std::set<std::string> reported_once_;  // "no rule" / "no schema" findings, once per op
+  // What the model says about its symbols (N == M, N == 5), shared by every node's rule.
+  symbolic::Unifier unifier_;
 };
 
 const OpSchema* Driver::ResolveSchema(const onnx::NodeProto& node, const std::string& path,
@@ -272,6 +274,7 @@ void Driver::InferGraph(onnx::GraphProto& graph, const std::string& path) {
         InferenceContext ctx(node, *schema, opset_version, std::move(input_types),
                              std::move(input_values));
         ctx.set_max_value_elements(options_.max_value_elements);
+        ctx.set_unifier(&unifier_);
         Status status = schema->rule()(ctx);
         for (const auto& w : ctx.warnings()) {
           ReportNode(Severity::kWarning, path, index, node, schema, w);

@@ -28,6 +28,7 @@
 #include "schema/const_value.h"
 #include "schema/op_schema.h"
 #include "schema/type.h"
+#include "symbolic/unifier.h"
 
 namespace onnx_infer {
 
@@ -81,6 +82,21 @@ class InferenceContext {
   // Maps a possibly negative axis into [0, rank); an error names the attribute.
   StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, std::string_view what) const;
 
+  // ---- Facts about symbols (docs/symbolic.md, "Unifier"). The driver gives every node of
+  // one InferShapes run the same symbolic::Unifier, so that N == M learnt at one node holds
+  // at the next; it is null when a rule runs alone (unit tests), and then nothing is
+  // recorded. Output shapes set through SetOutputShape/SetOutputType are resolved through it
+  // (N becomes 5 once N == 5 is known), and a dim larger than symbolic::kMaxExprSize
+  // becomes a fresh symbol named after the output and axis, with a warning.
+  void set_unifier(symbolic::Unifier* unifier) { unifier_ = unifier; }
+  symbolic::Unifier* unifier() const { return unifier_; }
+  // Records a == b; `what` says which dims ("contracted dims"). An error when it
+  // contradicts an earlier fact (the message names both origins).
+  Status RecordEqual(Dim a, Dim b, std::string_view what);
+  // Records a condition the model must meet that is not an equation (a symbolic
+  // broadcast's "N == M or N == 1 or M == 1").
+  void RecordCondition(std::string_view condition);
+
   // The largest tensor (in elements) whose value a rule should record with SetOutputValue.
   int64_t max_value_elements() const { return max_value_elements_; }
   void set_max_value_elements(int64_t n) { max_value_elements_ = n; }
@@ -91,6 +107,10 @@ class InferenceContext {
 
  private:
   StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
+  // Resolves an output shape through the unifier and caps the size of its dims.
+  void FinishShape(int out, Shape& shape);
+  // "node 'mm' (MatMul)", or by its first output when the node has no name.
+  std::string Origin() const;
 
   const onnx::NodeProto& node_;
   const OpSchema& schema_;
@@ -101,6 +121,7 @@ class InferenceContext {
   std::vector<std::optional<ConstValue>> output_values_;
   std::vector<std::string> warnings_;
   int64_t max_value_elements_ = 1024;
+  symbolic::Unifier* unifier_ = nullptr;
 };
 
 // "input 1 'B'" / "output 0 'Y'": names a node's value in a message.
