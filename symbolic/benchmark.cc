@@ -29,8 +29,7 @@ void Bench(const char* name, int iterations, F&& op) {
 }  // namespace
 
 int main() {
-  const Dim n = Dim::Symbol("N"), m = Dim::Symbol("M"), b = Dim::Symbol("B"),
-            s = Dim::Symbol("S");
+  const Dim n = Dim::Symbol("N"), m = Dim::Symbol("M"), b = Dim::Symbol("B"), s = Dim::Symbol("S");
   const int kIters = 200000;
   std::vector<std::string> fresh_names;
   for (int i = 0; i < kIters + kIters / 10; ++i) fresh_names.push_back("sym" + std::to_string(i));
@@ -50,18 +49,16 @@ int main() {
   });
   Bench("mul: 768*B*S (product of atoms)", kIters,
         [&](int i) { return (Dim::Const(768 + i % 8) * b * s).Hash(); });
-  Bench("mul: (N + 1)*(M + c) (distribution)", kIters, [&](int i) {
-    return ((n + Dim::Const(1)) * (m + Dim::Const(i % 64))).Hash();
-  });
+  Bench("mul: (N + 1)*(M + c) (distribution)", kIters,
+        [&](int i) { return ((n + Dim::Const(1)) * (m + Dim::Const(i % 64))).Hash(); });
   Bench("floordiv: floor((2*N + 2c)/2) -> N + c", kIters, [&](int i) {
     return Dim::FloorDiv(Dim::Const(2) * n + Dim::Const(2 * (i % 64)), Dim::Const(2)).Hash();
   });
   Bench("floordiv: (768*B*S)/(12*B) -> 64*S", kIters, [&](int i) {
     return Dim::FloorDiv(Dim::Const(768) * b * s, Dim::Const(12 + 0 * i) * b).Hash();
   });
-  Bench("ceildiv: ceiling((N + c - 1)/2)", kIters, [&](int i) {
-    return Dim::CeilDiv(n + Dim::Const(i % 64 - 1), Dim::Const(2)).Hash();
-  });
+  Bench("ceildiv: ceiling((N + c - 1)/2)", kIters,
+        [&](int i) { return Dim::CeilDiv(n + Dim::Const(i % 64 - 1), Dim::Const(2)).Hash(); });
   Bench("max: Max(N, N + c) (decided by bounds)", kIters,
         [&](int i) { return Dim::Max(n, n + Dim::Const(i % 64)).Hash(); });
   Bench("equal: Equal(N + c, N + c + 1)", kIters, [&](int i) {
@@ -69,8 +66,7 @@ int main() {
     return static_cast<size_t>(Equal(n + c, n + c + Dim::Const(1)));
   });
   Bench("print: ToString(floor((H + 1)/2) + c)", kIters / 4, [&](int i) {
-    return (Dim::FloorDiv(Dim::Symbol("H") + Dim::Const(1), Dim::Const(2)) +
-            Dim::Const(i % 64))
+    return (Dim::FloorDiv(Dim::Symbol("H") + Dim::Const(1), Dim::Const(2)) + Dim::Const(i % 64))
         .ToString()
         .size();
   });

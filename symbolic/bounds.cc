@@ -75,8 +75,7 @@ Interval Bounds(const DimNode* n, const Assumptions* as) {
       if (n->rhs->kind == Kind::kConst && n->rhs->value > 0) {
         const int64_t c = n->rhs->value;
         auto div = [&](Bound b) {
-          return b.known ? Bound{true, floor ? FloorDivConst(b.v, c) : CeilDivConst(b.v, c)}
-                         : b;
+          return b.known ? Bound{true, floor ? FloorDivConst(b.v, c) : CeilDivConst(b.v, c)} : b;
         };
         return Make(div(Lo(a)), div(Hi(a)));
       }
@@ -92,7 +91,8 @@ Interval Bounds(const DimNode* n, const Assumptions* as) {
       Interval b = Bounds(n->rhs, as);
       Interval a = Bounds(n->lhs, as);
       Bound hi = b.has_hi ? Bound{true, b.hi - 1} : Bound{false, 0};
-      if (a.has_lo && a.lo >= 0 && a.has_hi) hi = hi.known ? Bound{true, std::min(hi.v, a.hi)} : Hi(a);
+      if (a.has_lo && a.lo >= 0 && a.has_hi)
+        hi = hi.known ? Bound{true, std::min(hi.v, a.hi)} : Hi(a);
       return Make({true, 0}, hi);
     }
     case Kind::kMin:

@@ -42,8 +42,8 @@ BroadcastResult Broadcast(Dim a, Dim b, const Assumptions* as) {
     Dim wins = a_not_one ? a : b, other = a_not_one ? b : a;
     r.dim = wins;
     if (!other.is_unknown()) {
-      r.condition = other.ToString() + " == " + wins.ToString() + " or " + other.ToString() +
-                    " == 1";
+      r.condition =
+          other.ToString() + " == " + wins.ToString() + " or " + other.ToString() + " == 1";
     }
     return r;
   }

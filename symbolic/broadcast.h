@@ -11,8 +11,8 @@
 namespace onnx_infer::symbolic {
 
 struct BroadcastResult {
-  bool ok = true;      // false: the dims cannot broadcast (error says why)
-  Dim dim;             // the result (unknown when it cannot be expressed)
+  bool ok = true;  // false: the dims cannot broadcast (error says why)
+  Dim dim;         // the result (unknown when it cannot be expressed)
   std::string error;
   // A side condition the model must meet for `dim` to be right, "" if none. When
   // `must_be_equal`, it is exactly a == b (both are known not to be 1), a fact a unifier can

@@ -83,9 +83,7 @@ std::vector<std::string> Dim::Symbols() const {
 Dim operator+(Dim a, Dim b) { return Dim::FromNode(Add(a.node(), b.node())); }
 Dim operator-(Dim a, Dim b) { return Dim::FromNode(Sub(a.node(), b.node())); }
 Dim operator*(Dim a, Dim b) { return Dim::FromNode(Mul(a.node(), b.node())); }
-Dim Dim::FloorDiv(Dim a, Dim b) {
-  return Dim(symbolic::FloorDiv(a.node(), b.node(), nullptr));
-}
+Dim Dim::FloorDiv(Dim a, Dim b) { return Dim(symbolic::FloorDiv(a.node(), b.node(), nullptr)); }
 Dim Dim::CeilDiv(Dim a, Dim b) { return Dim(symbolic::CeilDiv(a.node(), b.node(), nullptr)); }
 Dim Dim::Mod(Dim a, Dim b) { return Dim(symbolic::Mod(a.node(), b.node(), nullptr)); }
 Dim Dim::Min(Dim a, Dim b) { return Dim(symbolic::Min(a.node(), b.node(), nullptr)); }

@@ -1,8 +1,8 @@
 #include "symbolic/dim.h"
 
-#include <unordered_set>
-
 #include <gtest/gtest.h>
+
+#include <unordered_set>
 
 namespace onnx_infer::symbolic {
 namespace {

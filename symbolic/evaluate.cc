@@ -58,7 +58,7 @@ std::optional<int64_t> Eval(const DimNode* n,
       // Constant folding of the builders is the one definition of each operation.
       const DimNode* ca = Const(*a);
       const DimNode* cb = Const(*b);
-      const DimNode* r = n->kind == Kind::kFloorDiv ? FloorDiv(ca, cb, nullptr)
+      const DimNode* r = n->kind == Kind::kFloorDiv  ? FloorDiv(ca, cb, nullptr)
                          : n->kind == Kind::kCeilDiv ? CeilDiv(ca, cb, nullptr)
                          : n->kind == Kind::kMod     ? Mod(ca, cb, nullptr)
                          : n->kind == Kind::kMin     ? Min(ca, cb, nullptr)
@@ -126,8 +126,7 @@ class Rebuilder {
 
 }  // namespace
 
-std::optional<int64_t> Evaluate(Dim d,
-                                const std::map<std::string, int64_t, std::less<>>& values) {
+std::optional<int64_t> Evaluate(Dim d, const std::map<std::string, int64_t, std::less<>>& values) {
   if (d.is_unknown()) return std::nullopt;
   return Eval(d.node(), values);
 }

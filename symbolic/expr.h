@@ -42,8 +42,8 @@ struct DimNode {
   std::vector<std::pair<const DimNode*, int64_t>> terms;
   const DimNode* lhs = nullptr;  // binary atoms
   const DimNode* rhs = nullptr;
-  int size = 1;      // nodes in the tree, counting each term and factor
-  size_t hash = 0;   // structural, computed at interning
+  int size = 1;     // nodes in the tree, counting each term and factor
+  size_t hash = 0;  // structural, computed at interning
 };
 
 // The one total order on nodes, structural (never by address, so printing is the same on

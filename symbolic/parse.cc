@@ -131,8 +131,7 @@ class Parser {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       int64_t v = 0;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-        if (__builtin_mul_overflow(v, 10, &v) ||
-            __builtin_add_overflow(v, text_[pos_] - '0', &v)) {
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, text_[pos_] - '0', &v)) {
           return Fail<Frac>("integer overflow");
         }
         ++pos_;

@@ -3,10 +3,10 @@
 // symbols (each >= 0) both must agree wherever the tree is defined. The seed is fixed, so a
 // failure reproduces. The same assignments check that Equal and LessEqual never guess, and
 // that the printed form parses back to the same node.
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "symbolic/dim.h"
 #include "symbolic/parse.h"

@@ -70,8 +70,7 @@ const Rule kFloorDivRules[] = {
     },
     // floor(floor(x/k)/c) = floor(x/(k·c)) for k, c > 0.
     [](auto a, auto b, auto as) -> Result {
-      if (b->kind != Kind::kConst || a->kind != Kind::kFloorDiv ||
-          a->rhs->kind != Kind::kConst) {
+      if (b->kind != Kind::kConst || a->kind != Kind::kFloorDiv || a->rhs->kind != Kind::kConst) {
         return std::nullopt;
       }
       int64_t kc;

@@ -180,9 +180,9 @@ TEST(Evaluate, Values) {
   std::map<std::string, int64_t, std::less<>> env = {{"N", 4}, {"S", 128}};
   EXPECT_EQ(Evaluate(P("N*S + floor((S - 1)/3) + Mod(N, 3)"), env), 4 * 128 + 42 + 1);
   EXPECT_EQ(Evaluate(P("Max(N, S) - Min(N, S)"), env), 124);
-  EXPECT_EQ(Evaluate(P("M + 1"), env), std::nullopt);  // M not given
+  EXPECT_EQ(Evaluate(P("M + 1"), env), std::nullopt);             // M not given
   EXPECT_EQ(Evaluate(P("floor(S/(N - 4))"), env), std::nullopt);  // division by zero
-  EXPECT_EQ(Evaluate(P("N**40"), env), std::nullopt);  // overflow
+  EXPECT_EQ(Evaluate(P("N**40"), env), std::nullopt);             // overflow
   EXPECT_EQ(Evaluate(Dim(), env), std::nullopt);
 }
 

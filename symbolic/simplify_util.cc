@@ -69,7 +69,7 @@ std::optional<std::pair<const DimNode*, const DimNode*>> CancelMonomial(const Di
     const DimNode* rest = FromFactors(std::move(factors));
     if (!rest) return std::nullopt;
     if (rest->kind == Kind::kConst) {  // every factor cancelled
-      x.constant += coeff;  // several terms cannot all cancel to 1, so no overflow here
+      x.constant += coeff;             // several terms cannot all cancel to 1, so no overflow here
     } else {
       x.terms.emplace_back(rest, coeff);
     }

@@ -87,8 +87,8 @@ Status Unifier::Contradiction(Dim lhs, Dim rhs, std::string_view origin, Dim als
       earlier += c + " >= " + std::to_string(lb);
     }
   }
-  std::string message = lhs.ToString() + " == " + rhs.ToString() + " (" + std::string(origin) +
-                        ") contradicts ";
+  std::string message =
+      lhs.ToString() + " == " + rhs.ToString() + " (" + std::string(origin) + ") contradicts ";
   message += earlier.empty() ? "what the expressions say" : earlier;
   return Status::Error(message);
 }
@@ -170,8 +170,8 @@ Status Unifier::AssumeAtLeast(std::string_view symbol, int64_t bound, std::strin
   auto b = binding_.find(root);
   if (b != binding_.end() && b->second.value < bound) {
     return Status::Error(std::string(symbol) + " >= " + std::to_string(bound) + " (" +
-                         std::string(origin) + ") contradicts " + std::string(symbol) + " == " +
-                         std::to_string(b->second.value) + " (" + b->second.origin + ")");
+                         std::string(origin) + ") contradicts " + std::string(symbol) +
+                         " == " + std::to_string(b->second.value) + " (" + b->second.origin + ")");
   }
   auto saved = assumptions_;
   auto saved_parent = parent_;

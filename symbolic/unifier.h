@@ -68,7 +68,7 @@ class Unifier {
   Assumptions assumptions_;                            // by class representative
   std::vector<Fact> facts_;                            // everything recorded, in order
   std::vector<Fact> equations_;                        // not yet reduced to a binding
-  std::vector<std::string> conditions_;  // "condition (origin)"
+  std::vector<std::string> conditions_;                // "condition (origin)"
 };
 
 }  // namespace onnx_infer::symbolic
