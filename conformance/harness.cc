@@ -19,6 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using Bindings = std::map<std::string, int64_t, std::less<>>;
+
 Grade Worst(Grade a, Grade b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
 
 // What a test expects of one value, read from its .pb file.
@@ -202,25 +204,15 @@ Grade GradeValue(const Type& t, const Expected& e) {
   return Grade::kNone;
 }
 
-// The value of a dim under an assignment of its symbols, when it has one.
-std::optional<int64_t> EvaluateDim(Dim d, const std::map<std::string, int64_t>& bindings) {
-  if (auto v = d.const_value()) return v;
-  if (d.is_symbol()) {
-    auto it = bindings.find(std::string(d.symbol_name()));
-    if (it != bindings.end()) return it->second;
-  }
-  return std::nullopt;
-}
-
 // Replaces every dim that evaluates under `bindings` with its value.
-Type Evaluated(const Type& t, const std::map<std::string, int64_t>& bindings) {
+Type Evaluated(const Type& t, const Bindings& bindings) {
   switch (t.kind()) {
     case Type::Kind::kTensor:
     case Type::Kind::kSparseTensor: {
       if (!t.has_shape()) return t;
       Shape s = t.shape();
       for (Dim& d : s) {
-        if (auto v = EvaluateDim(d, bindings)) d = Dim::Const(*v);
+        if (auto v = symbolic::Evaluate(d, bindings)) d = Dim::Const(*v);
       }
       Type out = t;
       out.set_shape(std::move(s));
@@ -335,7 +327,7 @@ CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
     graph->mutable_output(i)->clear_type();
   }
 
-  std::map<std::string, int64_t> bindings;
+  Bindings bindings;
   if (mode == Mode::kSymbolic) {
     std::unordered_set<std::string> initialized;
     for (const auto& init : graph->initializer()) initialized.insert(init.name());

@@ -198,6 +198,8 @@ class Driver {
   std::vector<int> function_stack_;       // functions being inferred, to detect recursion
   // Per function: each value's type in every call so far; nullopt once calls disagree.
   std::map<int, std::map<std::string, std::optional<Type>>> function_values_;
+  // What the model says about its symbols (N == M, N == 5), shared by every node's rule.
+  symbolic::Unifier unifier_;
 };
 
 // The driver's side of the subgraph hook for one node.
@@ -589,6 +591,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
           InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
                                std::move(input_values));
           ctx.set_max_value_elements(options_.max_value_elements);
+          ctx.set_unifier(&unifier_);
           NodeSubgraphs subgraphs(*this, run, scope, index, node);
           ctx.set_subgraph_inferencer(&subgraphs);
           Status status = schema->rule()(ctx);

@@ -357,5 +357,40 @@ TEST(SubgraphTest, NestedIfInsideLoopInsideAFunction) {
   EXPECT_EQ(r.types["y"], "float[N, 3]");
 }
 
+TEST(InferShapesTest, FactsFromOneNodeHoldAtTheNextAndContradictionsNameBoth) {
+  const std::string inputs = TensorInput("x", R"(dim { dim_param: "N" } dim { dim_param: "K" })") +
+                             TensorInput("w", "dim { dim_value: 4 } dim { dim_value: 8 }") +
+                             TensorInput("v", "dim { dim_value: 3 } dim { dim_value: 8 }");
+  auto r = InferProto(ProtoModel(inputs + R"(
+      node { name: "mm" op_type: "MatMul" input: "x" input: "w" output: "y" }
+      node { op_type: "Relu" input: "x" output: "r" }
+      node { op_type: "Concat" input: "x" input: "x" output: "c" attribute { name: "axis" type: INT i: 1 } }
+      output { name: "y" } output { name: "r" } output { name: "c" })"));
+  EXPECT_EQ(r.Diagnostics(), "");
+  EXPECT_EQ(r.types["y"], "float[N, 8]");
+  EXPECT_EQ(r.types["r"], "float[N, 4]");  // K == 4 was learnt at "mm"
+  EXPECT_EQ(r.types["c"], "float[N, 8]");  // 2*K, resolved
+
+  auto bad = InferProto(ProtoModel(inputs + R"(
+      node { name: "mm" op_type: "MatMul" input: "x" input: "w" output: "y" }
+      node { name: "mm2" op_type: "MatMul" input: "x" input: "v" output: "z" }
+      output { name: "y" } output { name: "z" })"));
+  EXPECT_NE(bad.Diagnostics().find("K == 3 (node 'mm2' (MatMul): contracted dims) contradicts "
+                                   "K == 4 (node 'mm' (MatMul): contracted dims)"),
+            std::string::npos)
+      << bad.Diagnostics();
+}
+
+TEST(InferShapesTest, ExpressionDimParamsAndSums) {
+  auto r = InferProto(ProtoModel(TensorInput("a", R"(dim { dim_param: "N" } dim { dim_value: 2 })") +
+                       TensorInput("b", R"(dim { dim_param: "N+1" } dim { dim_value: 2 })") + R"(
+      node { op_type: "Concat" input: "a" input: "b" output: "y" attribute { name: "axis" type: INT i: 0 } }
+      output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_param: "unk__0" } dim { dim_value: 2 } } } } })"));
+  EXPECT_EQ(r.Diagnostics(), "");
+  EXPECT_EQ(r.types["y"], "float[2*N + 1, 2]");
+  EXPECT_EQ(r.model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(),
+            "2*N + 1");
+}
+
 }  // namespace
 }  // namespace onnx_infer

@@ -145,7 +145,43 @@ bool InferenceContext::HasOutput(int i) const {
 }
 
 void InferenceContext::SetOutputType(int i, Type type) {
-  if (i >= 0 && i < NumOutputs()) output_types_[i] = std::move(type);
+  if (i < 0 || i >= NumOutputs()) return;
+  if ((type.kind() == Type::Kind::kTensor || type.kind() == Type::Kind::kSparseTensor) &&
+      type.has_shape()) {
+    Shape shape = type.shape();
+    FinishShape(i, shape);
+    type.set_shape(std::move(shape));
+  }
+  output_types_[i] = std::move(type);
+}
+
+void InferenceContext::FinishShape(int out, Shape& shape) {
+  const std::string name = out < node_.output_size() ? node_.output(out) : StrCat("output", out);
+  for (size_t axis = 0; axis < shape.size(); ++axis) {
+    Dim& d = shape[axis];
+    if (d.is_unknown() || d.is_const()) continue;
+    if (unifier_) d = unifier_->Resolve(d);
+    std::string note;
+    d = symbolic::CapSize(d, name, static_cast<int64_t>(axis), &note);
+    if (!note.empty()) Warn(note);
+  }
+}
+
+std::string InferenceContext::Origin() const {
+  if (!node_.name().empty()) return StrCat("node '", node_.name(), "' (", node_.op_type(), ")");
+  if (node_.output_size() > 0) {
+    return StrCat("node of output '", node_.output(0), "' (", node_.op_type(), ")");
+  }
+  return StrCat("node (", node_.op_type(), ")");
+}
+
+Status InferenceContext::RecordEqual(Dim a, Dim b, std::string_view what) {
+  if (!unifier_) return OkStatus();
+  return unifier_->Unify(a, b, StrCat(Origin(), ": ", what));
+}
+
+void InferenceContext::RecordCondition(std::string_view condition) {
+  if (unifier_) unifier_->AddCondition(std::string(condition), Origin());
 }
 
 void InferenceContext::SetOutputValue(int i, ConstValue value) {
@@ -166,6 +202,7 @@ void InferenceContext::SetOutputShape(int out, Shape shape) {
   if (out < 0 || out >= NumOutputs()) return;
   Type& o = output_types_[out];
   if (o.kind() != Type::Kind::kTensor) o = Type::Tensor(0);
+  FinishShape(out, shape);
   o.set_shape(std::move(shape));
 }
 

@@ -28,6 +28,7 @@
 #include "schema/const_value.h"
 #include "schema/op_schema.h"
 #include "schema/type.h"
+#include "symbolic/unifier.h"
 
 namespace onnx_infer {
 
@@ -103,6 +104,21 @@ class InferenceContext {
   // Loop's trip count), named after where it comes from: "<output name>_dim<axis>".
   Dim FreshDim(int output, int axis) const;
 
+  // ---- Facts about symbols (docs/symbolic.md, "Unifier"). The driver gives every node of
+  // one InferShapes run the same symbolic::Unifier, so that N == M learnt at one node holds
+  // at the next; it is null when a rule runs alone (unit tests), and then nothing is
+  // recorded. Output shapes set through SetOutputShape/SetOutputType are resolved through it
+  // (N becomes 5 once N == 5 is known), and a dim larger than symbolic::kMaxExprSize
+  // becomes a fresh symbol named after the output and axis, with a warning.
+  void set_unifier(symbolic::Unifier* unifier) { unifier_ = unifier; }
+  symbolic::Unifier* unifier() const { return unifier_; }
+  // Records a == b; `what` says which dims ("contracted dims"). An error when it
+  // contradicts an earlier fact (the message names both origins).
+  Status RecordEqual(Dim a, Dim b, std::string_view what);
+  // Records a condition the model must meet that is not an equation (a symbolic
+  // broadcast's "N == M or N == 1 or M == 1").
+  void RecordCondition(std::string_view condition);
+
   // The largest tensor (in elements) whose value a rule should record with SetOutputValue.
   int64_t max_value_elements() const { return max_value_elements_; }
   void set_max_value_elements(int64_t n) { max_value_elements_ = n; }
@@ -113,6 +129,10 @@ class InferenceContext {
 
  private:
   StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
+  // Resolves an output shape through the unifier and caps the size of its dims.
+  void FinishShape(int out, Shape& shape);
+  // "node 'mm' (MatMul)", or by its first output when the node has no name.
+  std::string Origin() const;
 
   const onnx::NodeProto& node_;
   const OpSchema& schema_;
@@ -124,6 +144,7 @@ class InferenceContext {
   std::vector<std::string> warnings_;
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
+  symbolic::Unifier* unifier_ = nullptr;
 };
 
 // "input 1 'B'" / "output 0 'Y'": names a node's value in a message.

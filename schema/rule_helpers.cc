@@ -3,28 +3,31 @@
 #include <algorithm>
 
 #include "base/strings.h"
+#include "symbolic/broadcast.h"
 
 namespace onnx_infer {
 
-StatusOr<Dim> BroadcastDim(Dim a, Dim b) {
-  if (a == b) return a;
-  auto av = a.const_value(), bv = b.const_value();
-  if (av == 1) return b;
-  if (bv == 1) return a;
-  if (av && bv) return Status::Error(StrCat("cannot broadcast ", *av, " with ", *bv));
-  if (av) return a;
-  if (bv) return b;
-  return Dim();
+StatusOr<Dim> BroadcastDim(Dim a, Dim b, InferenceContext* ctx) {
+  symbolic::BroadcastResult r = symbolic::Broadcast(a, b);
+  if (!r.ok) return Status::Error(r.error);
+  if (ctx && !r.condition.empty()) {
+    if (r.must_be_equal) {
+      RETURN_IF_ERROR(ctx->RecordEqual(a, b, "broadcast dims that cannot be 1"));
+    } else {
+      ctx->RecordCondition(StrCat("broadcast: ", r.condition));
+    }
+  }
+  return r.dim;
 }
 
-StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
+StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b, InferenceContext* ctx) {
   const size_t rank = std::max(a.size(), b.size());
   Shape out(rank);
   for (size_t i = 0; i < rank; ++i) {
     // i counts from the right.
     Dim da = i < a.size() ? a[a.size() - 1 - i] : Dim::Const(1);
     Dim db = i < b.size() ? b[b.size() - 1 - i] : Dim::Const(1);
-    auto d = BroadcastDim(da, db);
+    auto d = BroadcastDim(da, db, ctx);
     if (!d.ok()) {
       return Status::Error(StrCat("shapes ", ShapeToString(a), " and ", ShapeToString(b),
                                   " do not broadcast: ", d.status().message()));
@@ -37,8 +40,10 @@ StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
 StatusOr<Dim> UnifyDim(Dim a, Dim b) {
   if (a == b || b.is_unknown()) return a;
   if (a.is_unknown()) return b;
-  if (a.is_const() && b.is_const()) return Status::Error(StrCat(a, " vs ", b));
-  return a.is_const() ? a : b.is_const() ? b : a;
+  if (symbolic::Equal(a, b) == symbolic::Tri::kFalse) return Status::Error(StrCat(a, " vs ", b));
+  if (a.is_const() || b.is_const()) return a.is_const() ? a : b;
+  if (b.is_expr() && a.is_symbol()) return b;
+  return a;
 }
 
 Dim Product(const Shape& dims) {
@@ -73,6 +78,7 @@ Status InferBroadcastElementwise(InferenceContext& ctx) {
       for (size_t i = 0; i < out.size(); ++i) {
         auto d = UnifyDim((*a)[i], (*b)[i]);
         if (!d.ok()) return Status::Error(StrCat("dim ", i, ": ", d.status().message()));
+        RETURN_IF_ERROR(ctx.RecordEqual((*a)[i], (*b)[i], StrCat("dim ", i, " of equal shapes")));
         out[i] = *d;
       }
       ctx.SetOutputShape(0, std::move(out));
@@ -89,7 +95,7 @@ Status InferBroadcastElementwise(InferenceContext& ctx) {
       out = *s;
       continue;
     }
-    ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
+    ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s, &ctx));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();

@@ -8,16 +8,20 @@
 
 namespace onnx_infer {
 
-// One dim of a multidirectional broadcast (ONNX Broadcasting.md): equal dims stay, a 1 gives
-// way to the other, a constant other than 1 wins over a symbol (the symbol must be it or 1).
-// Two different symbols, or a symbol and an unknown, give unknown. Two different constants,
-// neither 1, are an error.
-StatusOr<Dim> BroadcastDim(Dim a, Dim b);
+// One dim of a multidirectional broadcast (ONNX Broadcasting.md, symbolic::Broadcast): equal
+// dims stay, a 1 gives way to the other, a dim that cannot be 1 (a constant other than 1,
+// N + 2) wins (the other must be it or 1). Two different dims that could each be 1 give the
+// explicit broadcast Max(a, b); a symbol against an unknown gives unknown. Dims that are
+// provably different and provably not 1 are an error. With a context, the side condition is
+// recorded (RecordCondition) and a forced equality becomes a fact (RecordEqual).
+StatusOr<Dim> BroadcastDim(Dim a, Dim b, InferenceContext* ctx = nullptr);
 // Multidirectional broadcast of two shapes, aligned at the right.
-StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b);
+StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b, InferenceContext* ctx = nullptr);
 
 // Two dims that must be equal (MatMul's contracted dims, Concat's other axes): the more
-// specific one (constant over symbol over unknown). Two different constants are an error.
+// specific one (constant, then expression, then symbol, then unknown). Dims that are provably
+// different (3 vs 4, N + 1 vs N) are an error. Callers with a context also record the
+// equality (InferenceContext::RecordEqual).
 StatusOr<Dim> UnifyDim(Dim a, Dim b);
 
 // Product of dims (unknown if any factor is).

@@ -10,6 +10,7 @@
 #include "schema/data_type.h"
 #include "schema/inference_context.h"
 #include "schema/signature.h"
+#include "schema/type_proto.h"
 
 namespace onnx_infer::testing {
 namespace {
@@ -19,6 +20,14 @@ std::string Trim(std::string s) {
   size_t i = 0;
   while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
   return s.substr(i);
+}
+
+bool IsAllDigits(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -40,19 +49,28 @@ Type T(const std::string& text) {
   Shape shape;
   std::string body = text.substr(open + 1, text.size() - open - 2);
   if (!Trim(body).empty()) {
-    size_t start = 0;
-    while (true) {
-      size_t comma = body.find(',', start);
-      std::string item = Trim(body.substr(start, comma - start));
+    // Split at commas outside parentheses: "Max(A, B)" is one dim.
+    std::vector<std::string> items(1);
+    int depth = 0;
+    for (char ch : body) {
+      if (ch == ',' && depth == 0) {
+        items.emplace_back();
+        continue;
+      }
+      depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+      items.back() += ch;
+    }
+    for (std::string item : items) {
+      item = Trim(item);
       if (item == "?") {
         shape.push_back(Dim());
-      } else if (std::isdigit(static_cast<unsigned char>(item[0])) || item[0] == '-') {
+      } else if (std::isdigit(static_cast<unsigned char>(item[0])) && IsAllDigits(item)) {
+        shape.push_back(Dim::Const(std::strtoll(item.c_str(), nullptr, 10)));
+      } else if (item[0] == '-' && IsAllDigits(item.substr(1))) {
         shape.push_back(Dim::Const(std::strtoll(item.c_str(), nullptr, 10)));
       } else {
-        shape.push_back(Dim::Symbol(item));
+        shape.push_back(DimFromParam(item));  // a symbol or an expression ("N + 1")
       }
-      if (comma == std::string::npos) break;
-      start = comma + 1;
     }
   }
   return Type::Tensor(*code, std::move(shape));

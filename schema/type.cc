@@ -148,13 +148,18 @@ StatusOr<int32_t> MergeElemType(int32_t a, int32_t b, const char* what) {
   return Status::Error(StrCat(what, " ", DataTypeName(a), " vs ", DataTypeName(b)));
 }
 
+// The more specific of two descriptions of one dim: a constant binds a symbol or expression;
+// an expression (N + 5) says more than a bare name (often an exporter's unk__3). Provably
+// different dims (3 vs 4, 3 vs N + 5) are a contradiction.
 StatusOr<Dim> MergeDim(Dim a, Dim b, size_t axis) {
   if (a.is_unknown()) return b;
   if (b.is_unknown() || a == b) return a;
-  if (a.is_const() && b.is_const()) {
+  if (symbolic::Equal(a, b) == symbolic::Tri::kFalse) {
     return Status::Error(StrCat("dim ", axis, ": ", a, " vs ", b));
   }
-  if (b.is_const()) return b;  // a constant binds a symbol
+  if (a.is_const()) return a;
+  if (b.is_const()) return b;
+  if (a.is_symbol() && b.is_expr()) return b;
   return a;
 }
 

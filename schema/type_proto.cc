@@ -3,14 +3,26 @@
 #include <cstring>
 
 #include "schema/data_type.h"
+#include "symbolic/parse.h"
 
 namespace onnx_infer {
 
 Dim DimFromProto(const onnx::TensorShapeProto::Dimension& d) {
   // Some exporters write -1 for "not known"; the IR says dim_value is never negative.
   if (d.has_dim_value()) return d.dim_value() >= 0 ? Dim::Const(d.dim_value()) : Dim();
-  if (d.has_dim_param()) return Dim::Symbol(d.dim_param());
+  if (d.has_dim_param()) return DimFromParam(d.dim_param());
   return Dim();
+}
+
+Dim DimFromParam(const std::string& param) {
+  // A plain name is a symbol; text that parses completely as an expression is that
+  // expression; anything else ("batch size", "input.1_dim_0") stays a symbol with its exact
+  // text, so no dim_param is lost. A negative constant is not a dim: it stays text too.
+  if (symbolic::IsIdentifier(param)) return Dim::Symbol(param);
+  if (auto e = symbolic::ParseDim(param)) {
+    if (!(e->is_const() && *e->const_value() < 0)) return *e;
+  }
+  return Dim::Symbol(param);
 }
 
 namespace {

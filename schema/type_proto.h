@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "proto/onnx.pb.h"
 #include "schema/const_value.h"
@@ -12,8 +13,13 @@
 
 namespace onnx_infer {
 
-// A dim_value is a constant, a dim_param a symbol, anything else unknown.
+// A dim_value is a constant (a negative one unknown), a dim_param is read by DimFromParam,
+// anything else is unknown.
 Dim DimFromProto(const onnx::TensorShapeProto::Dimension& d);
+// A dim_param: a plain name is a symbol; text that parses completely as an expression of
+// docs/symbolic.md ("N + 5", "floor((H - 1)/2) + 1") is that expression; anything else
+// ("batch size", "input.1_dim_0") is a symbol with exactly that text.
+Dim DimFromParam(const std::string& param);
 Type TypeFromProto(const onnx::TypeProto& proto);
 
 // Writes `type` into `proto`, updating it in place where the kind matches, so that what the

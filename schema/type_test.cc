@@ -88,6 +88,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "float[N]"},
         MergeCase{Type::Tensor(kFloat, Shape{C(3)}), Type::Tensor(kFloat, Shape{C(4)}),
                   "error: dim 0: 3 vs 4"},
+        // An expression says more than a bare name; a provably different one contradicts.
+        MergeCase{Type::Tensor(kFloat, Shape{S("unk__3")}),
+                  Type::Tensor(kFloat, Shape{S("N") + C(5)}), "float[N + 5]"},
+        MergeCase{Type::Tensor(kFloat, Shape{C(3)}), Type::Tensor(kFloat, Shape{S("N") + C(5)}),
+                  "error: dim 0: 3 vs N + 5"},
+        MergeCase{Type::Tensor(kFloat, Shape{S("N") + C(1)}),
+                  Type::Tensor(kFloat, Shape{S("N") + C(2)}), "error: dim 0: N + 1 vs N + 2"},
         MergeCase{Type::Tensor(kFloat, Shape{C(3)}), Type::Tensor(kFloat, Shape{C(3), C(1)}),
                   "error: rank 1"},
         MergeCase{Type::Tensor(kFloat), Type::Tensor(kInt64), "error: element type float vs int64"},
@@ -124,6 +131,31 @@ TEST(TypeProtoTest, RoundTripsEveryKind) {
                               "tensor_type { elem_type: 1 shape { dim { dim_value: -1 } } }"))
                 .ToString(),
             "float[?]");
+}
+
+TEST(TypeProtoTest, DimParamsAreSymbolsExpressionsOrKeptText) {
+  EXPECT_EQ(DimFromParam("N"), S("N"));
+  EXPECT_EQ(DimFromParam("unk__3"), S("unk__3"));
+  EXPECT_EQ(DimFromParam("N + 5"), S("N") + C(5));
+  EXPECT_EQ(DimFromParam("N+5").ToString(), "N + 5");
+  EXPECT_EQ(DimFromParam("2*N"), C(2) * S("N"));
+  EXPECT_EQ(DimFromParam("floor((H - 1)/2) + 1").ToString(), "floor((H + 1)/2)");
+  EXPECT_EQ(DimFromParam("ceiling(N/2)"), Dim::CeilDiv(S("N"), C(2)));
+  EXPECT_EQ(DimFromParam("Mod(N, 3)").ToString(), "Mod(N, 3)");
+  EXPECT_EQ(DimFromParam("Max(A, B)").ToString(), "Max(A, B)");
+  // Not an expression of the syntax: a symbol with exactly that text.
+  for (const char* text : {"batch size", "input.1_dim_0", "N/2", "-1", "a-b-"}) {
+    SCOPED_TRACE(text);
+    EXPECT_TRUE(DimFromParam(text).is_symbol());
+    EXPECT_EQ(DimFromParam(text).symbol_name(), text);
+  }
+  // Written back, an expression is its printed normal form.
+  Type t = TypeFromProto(Parse<onnx::TypeProto>(
+      R"(tensor_type { elem_type: 1 shape { dim { dim_param: "N+5" } dim { dim_param: "batch size" } } })"));
+  EXPECT_EQ(t.ToString(), "float[N + 5, batch size]");
+  onnx::TypeProto out = TypeToProto(t);
+  EXPECT_EQ(out.tensor_type().shape().dim(0).dim_param(), "N + 5");
+  EXPECT_EQ(out.tensor_type().shape().dim(1).dim_param(), "batch size");
 }
 
 TEST(TypeProtoTest, WritingInPlaceKeepsDimDenotations) {

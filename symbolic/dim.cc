@@ -1,70 +1,39 @@
+// The Dim handle: factories, queries and operators over the builders of expr.h.
 #include "symbolic/dim.h"
 
-#include <deque>
-#include <mutex>
-#include <string>
-#include <unordered_map>
+#include <algorithm>
+#include <set>
+
+#include "symbolic/expr.h"
 
 namespace onnx_infer::symbolic {
 
-// Node kinds. Every switch over Kind lists all of them (no default:), so adding a kind makes
-// the compiler point at each place that must learn about it.
-enum class Kind : uint8_t {
-  kConst,   // value
-  kSymbol,  // name
-};
-
-struct DimNode {
-  Kind kind;
-  int64_t value = 0;
-  std::string name;
-};
-
-namespace {
-
-// The intern table: nodes are created once and live for the whole process, so a Dim never
-// dangles. Lookups take a lock; the table is shared by every thread.
-class InternTable {
- public:
-  const DimNode* Const(int64_t value) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto [it, inserted] = consts_.try_emplace(value, nullptr);
-    if (inserted) it->second = &nodes_.emplace_back(DimNode{Kind::kConst, value, {}});
-    return it->second;
+void Assumptions::SetLowerBound(std::string_view symbol, int64_t bound) {
+  auto it = lower_.find(symbol);
+  if (it == lower_.end()) {
+    lower_.emplace(std::string(symbol), bound);
+  } else {
+    it->second = std::max(it->second, bound);
   }
-
-  const DimNode* Symbol(std::string_view name) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = symbols_.find(std::string(name));
-    if (it != symbols_.end()) return it->second;
-    const DimNode* node = &nodes_.emplace_back(DimNode{Kind::kSymbol, 0, std::string(name)});
-    symbols_.emplace(node->name, node);
-    return node;
-  }
-
- private:
-  std::mutex mu_;
-  std::deque<DimNode> nodes_;  // stable addresses
-  std::unordered_map<int64_t, const DimNode*> consts_;
-  std::unordered_map<std::string, const DimNode*> symbols_;
-};
-
-InternTable& Table() {
-  static auto* table = new InternTable();  // never destroyed: Dims may outlive main()
-  return *table;
 }
 
-}  // namespace
+int64_t Assumptions::LowerBound(std::string_view symbol) const {
+  auto it = lower_.find(symbol);
+  return it == lower_.end() ? 0 : it->second;
+}
 
-Dim Dim::Const(int64_t value) { return Dim(Table().Const(value)); }
+Dim Dim::Const(int64_t value) { return Dim(symbolic::Const(value)); }
 
 Dim Dim::Symbol(std::string_view name) {
   if (name.empty()) return Dim();
-  return Dim(Table().Symbol(name));
+  DimNode n{Kind::kSymbol};
+  n.name = std::string(name);
+  return Dim(Intern(std::move(n)));
 }
 
 bool Dim::is_const() const { return node_ && node_->kind == Kind::kConst; }
 bool Dim::is_symbol() const { return node_ && node_->kind == Kind::kSymbol; }
+bool Dim::is_expr() const { return node_ && !is_const() && !is_symbol(); }
 
 std::optional<int64_t> Dim::const_value() const {
   if (!is_const()) return std::nullopt;
@@ -76,71 +45,70 @@ std::string_view Dim::symbol_name() const {
   return node_->name;
 }
 
-std::string Dim::ToString() const {
-  if (!node_) return "?";
-  switch (node_->kind) {
-    case Kind::kConst:
-      return std::to_string(node_->value);
-    case Kind::kSymbol:
-      return node_->name;
-  }
-  return "?";
-}
+int Dim::size() const { return node_ ? node_->size : 0; }
 
 namespace {
 
-bool AddOverflows(int64_t a, int64_t b, int64_t* out) { return __builtin_add_overflow(a, b, out); }
-bool MulOverflows(int64_t a, int64_t b, int64_t* out) { return __builtin_mul_overflow(a, b, out); }
+void CollectSymbols(const DimNode* n, std::set<std::string>* out) {
+  if (!n) return;
+  switch (n->kind) {
+    case Kind::kConst:
+      return;
+    case Kind::kSymbol:
+      out->insert(n->name);
+      return;
+    case Kind::kProduct:
+    case Kind::kSum:
+      for (const auto& [t, c] : n->terms) CollectSymbols(t, out);
+      return;
+    case Kind::kFloorDiv:
+    case Kind::kCeilDiv:
+    case Kind::kMod:
+    case Kind::kMin:
+    case Kind::kMax:
+      CollectSymbols(n->lhs, out);
+      CollectSymbols(n->rhs, out);
+      return;
+  }
+}
 
 }  // namespace
 
-Dim operator+(Dim a, Dim b) {
-  auto av = a.const_value(), bv = b.const_value();
-  int64_t sum;
-  if (av && bv) return AddOverflows(*av, *bv, &sum) ? Dim() : Dim::Const(sum);
-  if (av == 0) return b;
-  if (bv == 0) return a;
-  return Dim();
+std::vector<std::string> Dim::Symbols() const {
+  std::set<std::string> names;
+  CollectSymbols(node_, &names);
+  return {names.begin(), names.end()};
 }
 
-Dim operator-(Dim a, Dim b) {
-  auto av = a.const_value(), bv = b.const_value();
-  int64_t diff;
-  if (av && bv) return __builtin_sub_overflow(*av, *bv, &diff) ? Dim() : Dim::Const(diff);
-  if (bv == 0) return a;
-  if (!a.is_unknown() && a == b) return Dim::Const(0);
-  return Dim();
-}
+Dim operator+(Dim a, Dim b) { return Dim::FromNode(Add(a.node(), b.node())); }
+Dim operator-(Dim a, Dim b) { return Dim::FromNode(Sub(a.node(), b.node())); }
+Dim operator*(Dim a, Dim b) { return Dim::FromNode(Mul(a.node(), b.node())); }
+Dim Dim::FloorDiv(Dim a, Dim b) { return Dim(symbolic::FloorDiv(a.node(), b.node(), nullptr)); }
+Dim Dim::CeilDiv(Dim a, Dim b) { return Dim(symbolic::CeilDiv(a.node(), b.node(), nullptr)); }
+Dim Dim::Mod(Dim a, Dim b) { return Dim(symbolic::Mod(a.node(), b.node(), nullptr)); }
+Dim Dim::Min(Dim a, Dim b) { return Dim(symbolic::Min(a.node(), b.node(), nullptr)); }
+Dim Dim::Max(Dim a, Dim b) { return Dim(symbolic::Max(a.node(), b.node(), nullptr)); }
 
-Dim operator*(Dim a, Dim b) {
-  auto av = a.const_value(), bv = b.const_value();
-  int64_t product;
-  if (av && bv) return MulOverflows(*av, *bv, &product) ? Dim() : Dim::Const(product);
-  if (av == 0 || bv == 0) return Dim::Const(0);
-  if (av == 1) return b;
-  if (bv == 1) return a;
-  return Dim();
-}
-
-Dim Dim::FloorDiv(Dim a, Dim b) {
-  auto av = a.const_value(), bv = b.const_value();
-  if (bv == 0) return Dim();
-  if (bv == 1) return a;
-  if (av && bv) {
-    if (*av == INT64_MIN && *bv == -1) return Dim();
-    int64_t q = *av / *bv;
-    if ((*av % *bv != 0) && ((*av < 0) != (*bv < 0))) --q;
-    return Dim::Const(q);
+Dim FreshSymbol(std::string_view value_name, int64_t axis) {
+  std::string name;
+  for (char ch : value_name) {
+    const bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_';
+    name += word ? ch : '_';
   }
-  if (!a.is_unknown() && a == b) return Dim::Const(1);
-  return Dim();
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) name.insert(0, "v");
+  return Dim::Symbol(name + "__d" + std::to_string(axis));
 }
 
-Tri Equal(Dim a, Dim b) {
-  if (a.is_unknown() || b.is_unknown()) return Tri::kUnknown;
-  if (a == b) return Tri::kTrue;
-  if (a.is_const() && b.is_const()) return Tri::kFalse;
-  return Tri::kUnknown;
+Dim CapSize(Dim d, std::string_view value_name, int64_t axis, std::string* note) {
+  if (d.size() <= kMaxExprSize) return d;
+  Dim fresh = FreshSymbol(value_name, axis);
+  if (note) {
+    *note = "dim " + std::to_string(axis) + " of '" + std::string(value_name) + "' is an " +
+            "expression of " + std::to_string(d.size()) + " nodes (cap " +
+            std::to_string(kMaxExprSize) + "); it is replaced by the symbol " + fresh.ToString();
+  }
+  return fresh;
 }
 
 std::ostream& operator<<(std::ostream& os, Dim d) { return os << d.ToString(); }

@@ -1,69 +1,142 @@
-// Dim: one dimension of a tensor shape. It is a known integer, a named symbol ("N"), or
-// unknown. A Dim is a pointer-sized, immutable handle to an interned node: two Dims that
-// denote the same thing are the same pointer, so comparison and hashing are O(1).
+// Dim: one dimension of a tensor shape, as an expression over integer symbols. It is a known
+// integer, a named symbol ("N"), an expression ("N + 5", "2*N", "floor((H - 1)/2) + 1"), or
+// unknown. A Dim is a pointer-sized, immutable handle to an interned node: constructors
+// simplify into one normal form before interning, so two Dims that are the same expression
+// are the same pointer, and comparison and hashing are O(1).
 //
-// symbolic/ knows nothing of ONNX. The node kinds are private, so later kinds (sums,
-// products, floor division, min/max...) can be added without changing callers: callers
-// only build Dims through the factories and operators below and inspect them through the
-// queries.
+// The normal form, the simplification rules and what they prove are written down in
+// docs/symbolic.md. In short: a sum of products (constant + Σ coeff·Π atom^exp, terms sorted
+// by one total order), where atoms are symbols and opaque floor(a/b), ceiling(a/b),
+// Mod(a, b), Min(a, b), Max(a, b) nodes whose operands are themselves in normal form.
+//
+// Every symbol denotes a dimension, so it is >= 0 (per-symbol lower bounds above 0 are given
+// through Assumptions). Results hold wherever the expression is defined (no division by
+// zero). Unknown stays unknown through any arithmetic, and so does a constant that would
+// overflow int64: the algebra never guesses.
+//
+// symbolic/ knows nothing of ONNX. The node kinds are private (see expr.h).
 #ifndef ONNX_INFER_SYMBOLIC_DIM_H_
 #define ONNX_INFER_SYMBOLIC_DIM_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace onnx_infer::symbolic {
 
-struct DimNode;  // private: see dim.cc
+struct DimNode;  // private: see expr.h
 
 // The answer to a question about dims that may not be decidable.
 enum class Tri { kFalse, kTrue, kUnknown };
+
+// Facts about symbols beyond "every symbol is >= 0": a per-symbol lower bound. Queries and
+// Simplify() may use them; plain construction does not, so an interned node never depends on
+// who asked.
+class Assumptions {
+ public:
+  // Raises the lower bound of `symbol` to at least `bound` (bounds only ever grow).
+  void SetLowerBound(std::string_view symbol, int64_t bound);
+  // The lower bound of `symbol`: 0 unless raised.
+  int64_t LowerBound(std::string_view symbol) const;
+  bool empty() const { return lower_.empty(); }
+
+ private:
+  std::map<std::string, int64_t, std::less<>> lower_;
+};
 
 class Dim {
  public:
   Dim() = default;  // unknown
   static Dim Unknown() { return Dim(); }
   static Dim Const(int64_t value);
-  // A named symbol. An empty name is unknown.
+  // A named symbol. An empty name is unknown. The name is kept exactly as given.
   static Dim Symbol(std::string_view name);
 
   bool is_unknown() const { return node_ == nullptr; }
   bool is_const() const;
   bool is_symbol() const;
+  // Neither unknown, constant nor a plain symbol: a sum, product, floor, mod, min, max...
+  bool is_expr() const;
   // The value of a constant dim.
   std::optional<int64_t> const_value() const;
   // The name of a symbol dim; empty otherwise.
   std::string_view symbol_name() const;
+  // Number of nodes in the expression tree (0 for unknown, 1 for a constant or symbol).
+  int size() const;
+  // The names of the symbols the expression uses, sorted.
+  std::vector<std::string> Symbols() const;
 
-  // "5", "N" or "?".
+  // "5", "N", "N + 5", "floor((H - 1)/2) + 1" or "?": the dim_param syntax of
+  // docs/symbolic.md, which sympy parses to the same expression.
   std::string ToString() const;
 
-  // Structural identity: the same constant, the same symbol, or both unknown. This is not
-  // "known equal at run time": see Equal() for that.
+  // Structural identity: the same normal form, or both unknown. Because the normal form is
+  // canonical for polynomials, `N + 5 == 5 + N`. This is not "known equal at run time": see
+  // Equal() for that.
   friend bool operator==(Dim a, Dim b) { return a.node_ == b.node_; }
   friend bool operator!=(Dim a, Dim b) { return a.node_ != b.node_; }
   size_t Hash() const { return std::hash<const void*>()(node_); }
 
-  // Arithmetic. Constants fold and identities (x + 0, x * 1, x * 0) apply; anything the
-  // algebra cannot express yet is unknown, never a guess.
+  // Arithmetic, simplified into the normal form. Unknown operands give unknown (except that
+  // anything times 0 is 0); int64 overflow and results larger than the hard size cap give
+  // unknown.
   friend Dim operator+(Dim a, Dim b);
   friend Dim operator-(Dim a, Dim b);
   friend Dim operator*(Dim a, Dim b);
-  // Floor division; unknown when b is zero or not known to divide.
+  // floor(a / b); unknown when b is zero.
   static Dim FloorDiv(Dim a, Dim b);
+  // ceiling(a / b); unknown when b is zero.
+  static Dim CeilDiv(Dim a, Dim b);
+  // a - b*floor(a/b) (the sign of b, as Python and sympy's Mod); unknown when b is zero.
+  static Dim Mod(Dim a, Dim b);
+  static Dim Min(Dim a, Dim b);
+  static Dim Max(Dim a, Dim b);
+
+  // For symbolic/ itself.
+  const DimNode* node() const { return node_; }
+  static Dim FromNode(const DimNode* node) { return Dim(node); }
 
  private:
   explicit Dim(const DimNode* node) : node_(node) {}
   const DimNode* node_ = nullptr;
 };
 
-// Three-valued equality: kTrue when provably equal, kFalse when provably different.
-Tri Equal(Dim a, Dim b);
+// Three-valued comparison: kTrue when provable for every assignment of the symbols (each
+// >= its lower bound), kFalse when provably never, kUnknown otherwise or when either side is
+// unknown. Never a guess.
+Tri Equal(Dim a, Dim b, const Assumptions* assumptions = nullptr);
+Tri LessEqual(Dim a, Dim b, const Assumptions* assumptions = nullptr);
+
+// Rebuilds `d` bottom-up using the assumptions (e.g. Max(N, 1) is N once N >= 1).
+Dim Simplify(Dim d, const Assumptions& assumptions);
+
+// The value of `d` when every symbol is given; nullopt if a symbol is missing, `d` is
+// unknown, or evaluation divides by zero or overflows.
+std::optional<int64_t> Evaluate(Dim d, const std::map<std::string, int64_t, std::less<>>& values);
+
+// Replaces symbols by dims (symbols not in the map stay), re-simplifying.
+Dim Substitute(Dim d, const std::map<std::string, Dim, std::less<>>& values);
+
+// Expressions larger than this (in nodes, see Dim::size) are not kept in shapes: callers
+// replace them by a fresh symbol and record a note (CapSize). Arithmetic itself gives
+// unknown only past kHardSizeCap, which stops a blow-up inside one computation.
+inline constexpr int kMaxExprSize = 64;
+inline constexpr int kHardSizeCap = 1024;
+
+// A symbol for a dim that cannot be expressed, named from where it comes from so that the
+// name is the same on every run: FreshSymbol("nz", 1) is "nz__d1". Characters other than
+// letters, digits and '_' in the value name become '_' so the name stays a sympy symbol.
+Dim FreshSymbol(std::string_view value_name, int64_t axis);
+
+// `d` if it is within kMaxExprSize, else FreshSymbol(value_name, axis) with `*note` set to
+// say what was replaced.
+Dim CapSize(Dim d, std::string_view value_name, int64_t axis, std::string* note);
 
 std::ostream& operator<<(std::ostream& os, Dim d);
 

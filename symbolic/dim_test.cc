@@ -1,8 +1,8 @@
 #include "symbolic/dim.h"
 
-#include <unordered_set>
-
 #include <gtest/gtest.h>
+
+#include <unordered_set>
 
 namespace onnx_infer::symbolic {
 namespace {
@@ -56,15 +56,25 @@ TEST(DimTest, ArithmeticFoldsConstantsAndAppliesIdentities) {
   EXPECT_EQ(Dim::FloorDiv(n, n), Dim::Const(1));
 }
 
-TEST(DimTest, WhatCannotBeExpressedIsUnknownNeverAGuess) {
+TEST(DimTest, SumsAndProductsAreExpressions) {
+  Dim n = Dim::Symbol("N"), m = Dim::Symbol("M");
+  EXPECT_EQ((n + Dim::Const(5)).ToString(), "N + 5");
+  EXPECT_TRUE((n + Dim::Const(5)).is_expr());
+  EXPECT_EQ((n * Dim::Const(2)).ToString(), "2*N");
+  EXPECT_EQ(n + m, m + n);  // one normal form: the same handle
+  EXPECT_EQ(Dim::FloorDiv(n, Dim::Const(2)).ToString(), "floor(N/2)");
+}
+
+TEST(DimTest, UnknownStaysUnknownNeverAGuess) {
   Dim n = Dim::Symbol("N");
-  EXPECT_TRUE((n + Dim::Const(5)).is_unknown());
-  EXPECT_TRUE((n * Dim::Const(2)).is_unknown());
-  EXPECT_TRUE((n + Dim::Symbol("M")).is_unknown());
   EXPECT_TRUE((Dim() + Dim::Const(1)).is_unknown());
   EXPECT_TRUE((Dim() - Dim()).is_unknown());
+  EXPECT_TRUE((n * Dim()).is_unknown());
   EXPECT_TRUE(Dim::FloorDiv(Dim::Const(4), Dim::Const(0)).is_unknown());
-  EXPECT_TRUE(Dim::FloorDiv(n, Dim::Const(2)).is_unknown());
+  EXPECT_TRUE(Dim::FloorDiv(n, Dim()).is_unknown());
+  EXPECT_TRUE(Dim::Mod(n, Dim::Const(0)).is_unknown());
+  EXPECT_TRUE(Dim::Max(n, Dim()).is_unknown());
+  EXPECT_EQ(Dim() * Dim::Const(0), Dim::Const(0));  // true for any value
 }
 
 TEST(DimTest, OverflowIsUnknown) {
@@ -82,6 +92,8 @@ TEST(DimTest, ThreeValuedEquality) {
   EXPECT_EQ(Equal(n, n), Tri::kTrue);
   EXPECT_EQ(Equal(n, m), Tri::kUnknown);
   EXPECT_EQ(Equal(n, Dim::Const(3)), Tri::kUnknown);
+  EXPECT_EQ(Equal(n + Dim::Const(1), n), Tri::kFalse);
+  EXPECT_EQ(Equal(n + Dim::Const(1), Dim::Const(0)), Tri::kFalse);  // N >= 0
   EXPECT_EQ(Equal(Dim(), Dim()), Tri::kUnknown);  // two unknowns are not known equal
 }
 

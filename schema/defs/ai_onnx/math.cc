@@ -27,8 +27,9 @@ Status InferMatMul(InferenceContext& ctx) {
     return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(*a), " vs B ",
                                 ShapeToString(*b), " (", k.status().message(), ")"));
   }
+  RETURN_IF_ERROR(ctx.RecordEqual(a2[a2.size() - 1], b2[b2.size() - 2], "contracted dims"));
   ASSIGN_OR_RETURN(Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2),
-                                              Shape(b2.begin(), b2.end() - 2)));
+                                              Shape(b2.begin(), b2.end() - 2), &ctx));
   if (a->size() > 1) out.push_back(a2[a2.size() - 2]);
   if (b->size() > 1) out.push_back(b2.back());
   ctx.SetOutputShape(0, std::move(out));

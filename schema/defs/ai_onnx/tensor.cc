@@ -43,9 +43,10 @@ Status InferConcat(InferenceContext& ctx) {
         return Status::Error(StrCat(InputLabel(ctx, i), ": dim ", d, " differs from the other ",
                                     "inputs' (", u.status().message(), ")"));
       }
+      RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));
       out[d] = *u;
     }
-    sum = sum + (*s)[axis];
+    sum = sum + (*s)[axis];  // symbolic: N + 5, 2*N
   }
   out[axis] = sum;
   ctx.SetOutputShape(0, std::move(out));
@@ -152,40 +153,30 @@ Status InferReshape(InferenceContext& ctx) {
     }
   }
   if (in) {
-    // Cancel the factors common to the input's dims and the known output dims.
-    std::vector<Dim> numer(in->begin(), in->end());
-    std::vector<Dim> denom;
+    // Element counts as expressions: -1 is their exact quotient, so [B, S, 768] to
+    // [0, 0, 12, -1] gives (768*B*S)/(12*B*S) = 64 and [B, 12, S, 64] to [0, 12, -1] gives 64*S.
+    Dim n = Product(*in);
+    Shape known;
     for (size_t i = 0; i < out.size(); ++i) {
-      if (static_cast<int>(i) != infer_at) denom.push_back(out[i]);
+      if (static_cast<int>(i) != infer_at) known.push_back(out[i]);
     }
-    for (auto it = denom.begin(); it != denom.end();) {
-      auto match = (!it->is_unknown() && !it->is_const())
-                       ? std::find(numer.begin(), numer.end(), *it)
-                       : numer.end();
-      if (match != numer.end()) {
-        numer.erase(match);
-        it = denom.erase(it);
-      } else {
-        ++it;
+    Dim d = Product(known);
+    auto target_text = [&] { return StrCat("[", StrJoin(target, ", "), "]"); };
+    if (infer_at >= 0 && !n.is_unknown() && !d.is_unknown()) {
+      Dim remainder = Dim::Mod(n, d);
+      if (symbolic::Equal(remainder, Dim::Const(0)) == symbolic::Tri::kFalse) {
+        return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " to ",
+                                    target_text(), ": ", n, " elements do not divide into ", d));
       }
-    }
-    Dim n = Product(numer), d = Product(denom);
-    auto nv = n.const_value(), dv = d.const_value();
-    if (infer_at >= 0) {
-      if (nv && dv) {
-        if (*dv == 0 || *nv % *dv != 0) {
-          return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " to [",
-                                      StrJoin(target, ", "), "]: ", *nv,
-                                      " elements do not divide into ", *dv));
-        }
-        out[infer_at] = Dim::Const(*nv / *dv);
-      } else if (dv == 1) {
-        out[infer_at] = n;  // whatever is left of the input is the inferred dim
+      // Unless the division is exact on its face, it is exact for every input the model
+      // accepts: record that, and the quotient is the inferred dim.
+      if (!remainder.is_const()) {
+        RETURN_IF_ERROR(ctx.RecordEqual(remainder, Dim::Const(0), "the -1 of the shape"));
       }
-    } else if (nv && dv && *nv != *dv) {
-      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", *nv,
-                                  " elements) to [", StrJoin(target, ", "), "] (", *dv,
-                                  " elements)"));
+      if (d.const_value() != 0) out[infer_at] = Dim::FloorDiv(n, d);
+    } else if (infer_at < 0 && symbolic::Equal(n, d) == symbolic::Tri::kFalse) {
+      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", n,
+                                  " elements) to ", target_text(), " (", d, " elements)"));
     }
   }
   ctx.SetOutputShape(0, std::move(out));

@@ -1,0 +1,171 @@
+// Interval bounds of expressions, and the three-valued comparisons built on them. A bound
+// that would overflow int64 is dropped (becomes infinite), which only loses precision.
+#include <algorithm>
+#include <numeric>
+
+#include "symbolic/expr.h"
+
+namespace onnx_infer::symbolic {
+namespace {
+
+struct Bound {
+  bool known;
+  int64_t v;
+};
+
+Bound MulB(Bound a, int64_t c) {
+  int64_t r;
+  if (!a.known || __builtin_mul_overflow(a.v, c, &r)) return {false, 0};
+  return {true, r};
+}
+
+Bound AddB(Bound a, Bound b) {
+  int64_t r;
+  if (!a.known || !b.known || __builtin_add_overflow(a.v, b.v, &r)) return {false, 0};
+  return {true, r};
+}
+
+Bound PowB(Bound a, int64_t e) {
+  if (a.known && (a.v == 0 || a.v == 1)) return {true, e == 0 ? 1 : a.v};
+  Bound r{true, 1};
+  for (int64_t i = 0; i < e && r.known; ++i) r = a.known ? MulB(r, a.v) : Bound{false, 0};
+  return r;
+}
+
+Interval Make(Bound lo, Bound hi) { return {lo.known, hi.known, lo.v, hi.v}; }
+Bound Lo(const Interval& i) { return {i.has_lo, i.lo}; }
+Bound Hi(const Interval& i) { return {i.has_hi, i.hi}; }
+
+int64_t CeilDivConst(int64_t a, int64_t c) { return -FloorDivConst(-a, c); }
+
+}  // namespace
+
+Interval Bounds(const DimNode* n, const Assumptions* as) {
+  if (!n) return Interval::All();
+  switch (n->kind) {
+    case Kind::kConst:
+      return Interval::Exactly(n->value);
+    case Kind::kSymbol:
+      return Interval::AtLeast(as ? std::max<int64_t>(0, as->LowerBound(n->name)) : 0);
+    case Kind::kSum: {
+      Bound lo{true, n->value}, hi{true, n->value};
+      for (const auto& [term, coeff] : n->terms) {
+        Interval t = Bounds(term, as);
+        lo = AddB(lo, MulB(coeff > 0 ? Lo(t) : Hi(t), coeff));
+        hi = AddB(hi, MulB(coeff > 0 ? Hi(t) : Lo(t), coeff));
+      }
+      return Make(lo, hi);
+    }
+    case Kind::kProduct: {
+      // Only products of non-negative factors are bounded here; that covers dims.
+      Bound lo{true, 1}, hi{true, 1};
+      for (const auto& [atom, exp] : n->terms) {
+        Interval f = Bounds(atom, as);
+        if (!f.has_lo || f.lo < 0) return Interval::All();
+        lo = MulB(lo, PowB(Lo(f), exp).v);
+        Bound p = PowB(Hi(f), exp);
+        hi = p.known ? MulB(hi, p.v) : Bound{false, 0};
+      }
+      return Make(lo, hi);
+    }
+    case Kind::kFloorDiv:
+    case Kind::kCeilDiv: {
+      const bool floor = n->kind == Kind::kFloorDiv;
+      Interval a = Bounds(n->lhs, as);
+      if (n->rhs->kind == Kind::kConst && n->rhs->value > 0) {
+        const int64_t c = n->rhs->value;
+        auto div = [&](Bound b) {
+          return b.known ? Bound{true, floor ? FloorDivConst(b.v, c) : CeilDivConst(b.v, c)} : b;
+        };
+        return Make(div(Lo(a)), div(Hi(a)));
+      }
+      // A non-negative divisor is >= 1 wherever the quotient is defined.
+      if (ProvablyNonNegative(n->rhs, as) && a.has_lo && a.lo >= 0) {
+        return Make({true, 0}, Hi(a));
+      }
+      return Interval::All();
+    }
+    case Kind::kMod: {
+      if (!ProvablyNonNegative(n->rhs, as)) return Interval::All();
+      // 0 <= Mod(a, b) < b for b >= 1; and Mod(a, b) <= a when a >= 0.
+      Interval b = Bounds(n->rhs, as);
+      Interval a = Bounds(n->lhs, as);
+      Bound hi = b.has_hi ? Bound{true, b.hi - 1} : Bound{false, 0};
+      if (a.has_lo && a.lo >= 0 && a.has_hi)
+        hi = hi.known ? Bound{true, std::min(hi.v, a.hi)} : Hi(a);
+      return Make({true, 0}, hi);
+    }
+    case Kind::kMin:
+    case Kind::kMax: {
+      Interval a = Bounds(n->lhs, as), b = Bounds(n->rhs, as);
+      if (n->kind == Kind::kMin) {
+        Bound lo = a.has_lo && b.has_lo ? Bound{true, std::min(a.lo, b.lo)} : Bound{false, 0};
+        Bound hi = !a.has_hi ? Hi(b) : !b.has_hi ? Hi(a) : Bound{true, std::min(a.hi, b.hi)};
+        return Make(lo, hi);
+      }
+      Bound lo = !a.has_lo ? Lo(b) : !b.has_lo ? Lo(a) : Bound{true, std::max(a.lo, b.lo)};
+      Bound hi = a.has_hi && b.has_hi ? Bound{true, std::max(a.hi, b.hi)} : Bound{false, 0};
+      return Make(lo, hi);
+    }
+  }
+  return Interval::All();
+}
+
+bool ProvablyNonNegative(const DimNode* n, const Assumptions* as) {
+  Interval i = Bounds(n, as);
+  return i.has_lo && i.lo >= 0;
+}
+
+Tri LessEqualNodes(const DimNode* a, const DimNode* b, const Assumptions* as) {
+  if (!a || !b) return Tri::kUnknown;
+  if (a == b) return Tri::kTrue;
+  const DimNode* d = Sub(b, a);
+  if (!d) return Tri::kUnknown;
+  Interval i = Bounds(d, as);
+  if (i.has_lo && i.lo >= 0) return Tri::kTrue;
+  if (i.has_hi && i.hi < 0) return Tri::kFalse;
+  // a <= Max(x, y) when a <= x or a <= y; Min(x, y) <= b when x <= b or y <= b.
+  if (b->kind == Kind::kMax && (LessEqualNodes(a, b->lhs, as) == Tri::kTrue ||
+                                LessEqualNodes(a, b->rhs, as) == Tri::kTrue)) {
+    return Tri::kTrue;
+  }
+  // floor(x/c) <= x and Mod(x, c) <= x for x >= 0 and a divisor >= 0 (>= 1 where defined).
+  if ((a->kind == Kind::kFloorDiv || a->kind == Kind::kCeilDiv || a->kind == Kind::kMod) &&
+      ProvablyNonNegative(a->lhs, as) && ProvablyNonNegative(a->rhs, as) &&
+      LessEqualNodes(a->lhs, b, as) == Tri::kTrue) {
+    return Tri::kTrue;
+  }
+  if (a->kind == Kind::kMin && (LessEqualNodes(a->lhs, b, as) == Tri::kTrue ||
+                                LessEqualNodes(a->rhs, b, as) == Tri::kTrue)) {
+    return Tri::kTrue;
+  }
+  return Tri::kUnknown;
+}
+
+Tri Equal(Dim a, Dim b, const Assumptions* as) {
+  if (a.is_unknown() || b.is_unknown()) return Tri::kUnknown;
+  if (a == b) return Tri::kTrue;
+  const DimNode* d = Sub(a.node(), b.node());
+  if (!d) return Tri::kUnknown;
+  // The normal form is canonical for polynomials: a difference that is not 0 after
+  // simplification is a non-zero constant or still has terms.
+  if (d->kind == Kind::kConst) return d->value == 0 ? Tri::kTrue : Tri::kFalse;
+  Interval i = Bounds(d, as);
+  if ((i.has_lo && i.lo > 0) || (i.has_hi && i.hi < 0)) return Tri::kFalse;
+  // k + Σ c·t == 0 needs gcd(c...) to divide k: 2*N == 2*M + 1 never holds.
+  if (d->kind == Kind::kSum) {
+    int64_t g = 0;
+    for (const auto& [term, coeff] : d->terms) {
+      if (coeff == INT64_MIN) return Tri::kUnknown;
+      g = std::gcd(g, coeff);
+    }
+    if (g > 1 && d->value % g != 0) return Tri::kFalse;
+  }
+  return Tri::kUnknown;
+}
+
+Tri LessEqual(Dim a, Dim b, const Assumptions* as) {
+  return LessEqualNodes(a.node(), b.node(), as);
+}
+
+}  // namespace onnx_infer::symbolic

@@ -1,0 +1,57 @@
+#include "symbolic/broadcast.h"
+
+namespace onnx_infer::symbolic {
+
+BroadcastResult Broadcast(Dim a, Dim b, const Assumptions* as) {
+  BroadcastResult r;
+  const Dim one = Dim::Const(1);
+  if (a == b || Equal(a, b, as) == Tri::kTrue) {
+    r.dim = a;
+    return r;
+  }
+  if (a == one) {
+    r.dim = b;
+    return r;
+  }
+  if (b == one) {
+    r.dim = a;
+    return r;
+  }
+  if (a.is_const() && b.is_const()) {
+    r.ok = false;
+    r.error = "cannot broadcast " + a.ToString() + " with " + b.ToString();
+    return r;
+  }
+  const bool a_not_one = Equal(a, one, as) == Tri::kFalse;
+  const bool b_not_one = Equal(b, one, as) == Tri::kFalse;
+  if (a_not_one && b_not_one) {
+    if (Equal(a, b, as) == Tri::kFalse) {
+      r.ok = false;
+      r.error = "cannot broadcast " + a.ToString() + " with " + b.ToString() +
+                ": neither can be 1 and they differ";
+      return r;
+    }
+    r.dim = a.is_unknown() ? b : a;
+    if (!a.is_unknown() && !b.is_unknown()) {
+      r.condition = a.ToString() + " == " + b.ToString();
+      r.must_be_equal = true;
+    }
+    return r;
+  }
+  if (a_not_one || b_not_one) {
+    Dim wins = a_not_one ? a : b, other = a_not_one ? b : a;
+    r.dim = wins;
+    if (!other.is_unknown()) {
+      r.condition =
+          other.ToString() + " == " + wins.ToString() + " or " + other.ToString() + " == 1";
+    }
+    return r;
+  }
+  if (a.is_unknown() || b.is_unknown()) return r;  // the unknown could be 1 or the other
+  r.dim = Dim::Max(a, b);
+  r.condition = a.ToString() + " == " + b.ToString() + " or " + a.ToString() + " == 1 or " +
+                b.ToString() + " == 1";
+  return r;
+}
+
+}  // namespace onnx_infer::symbolic

@@ -1,0 +1,105 @@
+// Private to symbolic/: the interned nodes behind Dim, and the builders the simplifier files
+// share. Callers outside symbolic/ use dim.h.
+#ifndef ONNX_INFER_SYMBOLIC_EXPR_H_
+#define ONNX_INFER_SYMBOLIC_EXPR_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "symbolic/dim.h"
+
+namespace onnx_infer::symbolic {
+
+// Node kinds and the invariants of the normal form (docs/symbolic.md, "Normal form").
+// Every switch over Kind lists all of them (no default:), so adding a kind makes the
+// compiler point at each place that must learn about it.
+enum class Kind : uint8_t {
+  kConst,   // value
+  kSymbol,  // name
+  // An atom (any kind from kSymbol down) raised to powers and multiplied:
+  // terms = (atom, exponent >= 1), atoms distinct and sorted by Compare; either two or more
+  // atoms or one atom with exponent >= 2. No coefficient: coefficients live in sums.
+  kProduct,
+  // value + Σ coeff·term: terms = (term, coeff != 0), term a product or an atom, distinct
+  // and sorted by Compare. Never a bare constant and never `1·term`.
+  kSum,
+  // Opaque binary atoms, operands lhs and rhs in normal form. They survive only when no rule
+  // of simplify_div.cc / simplify_mod.cc / simplify_min_max.cc applies:
+  kFloorDiv,  // floor(lhs / rhs); rhs is not 0, 1 or -1, and is > 1 when constant
+  kCeilDiv,   // ceiling(lhs / rhs); rhs is not constant and not known >= 1
+  kMod,       // Mod(lhs, rhs); rhs is not 0, 1 or -1, and is > 1 when constant
+  kMin,       // Min(lhs, rhs); lhs < rhs by Compare, order not provable
+  kMax,       // Max(lhs, rhs); likewise
+};
+
+struct DimNode {
+  Kind kind;
+  int64_t value = 0;  // kConst: the value; kSum: the constant term
+  std::string name;   // kSymbol
+  // kSum: (term, coefficient); kProduct: (atom, exponent).
+  std::vector<std::pair<const DimNode*, int64_t>> terms;
+  const DimNode* lhs = nullptr;  // binary atoms
+  const DimNode* rhs = nullptr;
+  int size = 1;     // nodes in the tree, counting each term and factor
+  size_t hash = 0;  // structural, computed at interning
+};
+
+// The one total order on nodes, structural (never by address, so printing is the same on
+// every run): constants, products, symbols by name, floor, ceiling, mod, min, max, sums;
+// within a kind by contents.
+int Compare(const DimNode* a, const DimNode* b);
+
+// Interns a node whose fields already satisfy the invariants of its kind.
+const DimNode* Intern(DimNode node);
+
+// A sum viewed as constant + terms (any node can be viewed so).
+struct Poly {
+  int64_t constant = 0;
+  std::vector<std::pair<const DimNode*, int64_t>> terms;  // sorted, coefficient != 0
+};
+Poly AsPoly(const DimNode* n);
+// Normalizes (sorts, merges like terms, drops zeros) and interns; null on overflow or past
+// kHardSizeCap.
+const DimNode* FromPoly(Poly p);
+
+// The factors of a product term, or {(atom, 1)} for an atom; and back (sorted, merged,
+// interned; null past kHardSizeCap or on exponent overflow).
+std::vector<std::pair<const DimNode*, int64_t>> Factors(const DimNode* term);
+const DimNode* FromFactors(std::vector<std::pair<const DimNode*, int64_t>> factors);
+
+// Builders. Null (unknown) in gives null out, except that anything times 0 is 0.
+// `as` may be null (only "symbols are >= 0").
+const DimNode* Add(const DimNode* a, const DimNode* b);
+const DimNode* Neg(const DimNode* a);
+const DimNode* Sub(const DimNode* a, const DimNode* b);
+const DimNode* Mul(const DimNode* a, const DimNode* b);
+const DimNode* MulConst(const DimNode* a, int64_t c);
+const DimNode* FloorDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
+const DimNode* CeilDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
+const DimNode* Mod(const DimNode* a, const DimNode* b, const Assumptions* as);
+const DimNode* Min(const DimNode* a, const DimNode* b, const Assumptions* as);
+const DimNode* Max(const DimNode* a, const DimNode* b, const Assumptions* as);
+const DimNode* Const(int64_t v);
+
+// Bounds of an expression over all assignments (bounds.cc). A missing bound is infinite.
+struct Interval {
+  bool has_lo = false, has_hi = false;
+  int64_t lo = 0, hi = 0;
+  static Interval Exactly(int64_t v) { return {true, true, v, v}; }
+  static Interval AtLeast(int64_t v) { return {true, false, v, 0}; }
+  static Interval All() { return {}; }
+};
+Interval Bounds(const DimNode* n, const Assumptions* as);
+bool ProvablyNonNegative(const DimNode* n, const Assumptions* as);
+// LessEqual(a, b) on nodes.
+Tri LessEqualNodes(const DimNode* a, const DimNode* b, const Assumptions* as);
+
+// Floor division and modulo of constants (b != 0, no INT64_MIN / -1).
+int64_t FloorDivConst(int64_t a, int64_t b);
+int64_t FloorModConst(int64_t a, int64_t b);
+
+}  // namespace onnx_infer::symbolic
+
+#endif  // ONNX_INFER_SYMBOLIC_EXPR_H_

@@ -1,0 +1,218 @@
+// A recursive-descent parser. Values are kept as fractions num/den of dims so that sympy's
+// true division reads the same: floor((H - 1)/2) is FloorDiv(H - 1, 2), and N/2 + N/2 is N.
+#include "symbolic/parse.h"
+
+#include <cctype>
+#include <vector>
+
+namespace onnx_infer::symbolic {
+namespace {
+
+struct Frac {
+  Dim num;
+  Dim den = Dim::Const(1);
+};
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  std::optional<Dim> ParseAll() {
+    auto v = Expr();
+    if (!v) return std::nullopt;
+    Skip();
+    if (pos_ != text_.size()) return Fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+    return Integer(*v);
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  template <typename T = Dim>
+  std::optional<T> Fail(std::string message) {
+    if (error_.empty()) error_ = message + " at offset " + std::to_string(pos_);
+    return std::nullopt;
+  }
+
+  void Skip() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool Eat(std::string_view token) {
+    Skip();
+    if (text_.substr(pos_, token.size()) != token) return false;
+    pos_ += token.size();
+    return true;
+  }
+
+  // A fraction that must be an integer: exact division only.
+  std::optional<Dim> Integer(const Frac& f) {
+    if (f.num.is_unknown() || f.den.is_unknown()) return Fail("overflow or division by zero");
+    if (f.den == Dim::Const(1)) return f.num;
+    if (Dim::Mod(f.num, f.den) != Dim::Const(0)) {
+      return Fail("(" + f.num.ToString() + ")/(" + f.den.ToString() +
+                  ") is not provably an integer");
+    }
+    Dim q = Dim::FloorDiv(f.num, f.den);
+    if (q.is_unknown()) return Fail("overflow");
+    return q;
+  }
+
+  std::optional<Frac> Expr() {
+    auto lhs = Term();
+    while (lhs) {
+      bool plus = Eat("+");
+      if (!plus && !Eat("-")) break;
+      auto rhs = Term();
+      if (!rhs) return std::nullopt;
+      Dim cross = rhs->num * lhs->den;
+      lhs = Frac{lhs->num * rhs->den + (plus ? cross : Dim::Const(0) - cross), lhs->den * rhs->den};
+    }
+    return lhs;
+  }
+
+  std::optional<Frac> Term() {
+    auto lhs = Unary();
+    while (lhs) {
+      if (Eat("//")) {
+        auto rhs = Unary();
+        if (!rhs) return std::nullopt;
+        lhs = Frac{Dim::FloorDiv(lhs->num * rhs->den, lhs->den * rhs->num)};
+      } else if (Eat("*")) {
+        auto rhs = Unary();
+        if (!rhs) return std::nullopt;
+        lhs = Frac{lhs->num * rhs->num, lhs->den * rhs->den};
+      } else if (Eat("/")) {
+        auto rhs = Unary();
+        if (!rhs) return std::nullopt;
+        if (rhs->num == Dim::Const(0)) return Fail<Frac>("division by zero");
+        lhs = Frac{lhs->num * rhs->den, lhs->den * rhs->num};
+      } else if (Eat("%")) {
+        auto rhs = Unary();
+        if (!rhs) return std::nullopt;
+        auto a = Integer(*lhs), b = Integer(*rhs);
+        if (!a || !b) return std::nullopt;
+        lhs = Frac{Dim::Mod(*a, *b)};
+      } else {
+        break;
+      }
+    }
+    return lhs;
+  }
+
+  std::optional<Frac> Unary() {
+    if (Eat("-")) {
+      auto v = Unary();
+      if (!v) return std::nullopt;
+      return Frac{Dim::Const(0) - v->num, v->den};
+    }
+    if (Eat("+")) return Unary();
+    return Power();
+  }
+
+  std::optional<Frac> Power() {
+    auto base = Primary();
+    if (!base || !Eat("**")) return base;
+    Skip();
+    size_t start = pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    if (start == pos_ || pos_ - start > 2) return Fail<Frac>("expected an exponent 0..64");
+    int exp = std::stoi(std::string(text_.substr(start, pos_ - start)));
+    if (exp > 64) return Fail<Frac>("expected an exponent 0..64");
+    Frac out;
+    out.num = Dim::Const(1);
+    for (int i = 0; i < exp; ++i) out = Frac{out.num * base->num, out.den * base->den};
+    return out;
+  }
+
+  std::optional<Frac> Primary() {
+    Skip();
+    if (pos_ >= text_.size()) return Fail<Frac>("unexpected end");
+    const char c = text_[pos_];
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      int64_t v = 0;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, text_[pos_] - '0', &v)) {
+          return Fail<Frac>("integer overflow");
+        }
+        ++pos_;
+      }
+      return Frac{Dim::Const(v)};
+    }
+    if (Eat("(")) {
+      auto v = Expr();
+      if (!v) return std::nullopt;
+      if (!Eat(")")) return Fail<Frac>("expected ')'");
+      return v;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t start = pos_;
+      while (pos_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+        ++pos_;
+      }
+      std::string name(text_.substr(start, pos_ - start));
+      if (!Eat("(")) return Frac{Dim::Symbol(name)};
+      return Call(name);
+    }
+    return Fail<Frac>("unexpected '" + std::string(1, c) + "'");
+  }
+
+  // After "name(": the arguments and ')'.
+  std::optional<Frac> Call(const std::string& name) {
+    std::vector<Frac> args;
+    do {
+      auto a = Expr();
+      if (!a) return std::nullopt;
+      args.push_back(*a);
+    } while (Eat(","));
+    if (!Eat(")")) return Fail<Frac>("expected ')' after the arguments of " + name);
+    if (name == "floor" || name == "ceiling" || name == "ceil") {
+      if (args.size() != 1) return Fail<Frac>(name + " takes one argument");
+      if (name == "floor") return Frac{Dim::FloorDiv(args[0].num, args[0].den)};
+      return Frac{Dim::CeilDiv(args[0].num, args[0].den)};
+    }
+    std::vector<Dim> ints;
+    for (const Frac& f : args) {
+      auto i = Integer(f);
+      if (!i) return std::nullopt;
+      ints.push_back(*i);
+    }
+    if (name == "Mod") {
+      if (ints.size() != 2) return Fail<Frac>("Mod takes two arguments");
+      return Frac{Dim::Mod(ints[0], ints[1])};
+    }
+    const bool is_max = name == "Max" || name == "max";
+    if (is_max || name == "Min" || name == "min") {
+      Dim out = ints[0];
+      for (size_t i = 1; i < ints.size(); ++i) {
+        out = is_max ? Dim::Max(out, ints[i]) : Dim::Min(out, ints[i]);
+      }
+      return Frac{out};
+    }
+    return Fail<Frac>("unknown function '" + name + "'");
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+std::optional<Dim> ParseDim(std::string_view text, std::string* error) {
+  Parser p(text);
+  auto d = p.ParseAll();
+  if (d && d->is_unknown()) d.reset();
+  if (!d && error) *error = p.error().empty() ? "overflow" : p.error();
+  return d;
+}
+
+bool IsIdentifier(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  for (char c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+}  // namespace onnx_infer::symbolic

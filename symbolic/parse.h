@@ -1,0 +1,25 @@
+// Parsing the dim_param syntax of docs/symbolic.md ("N + 5", "2*N", "floor((H - 1)/2) + 1",
+// "ceiling(N/2)", "Mod(N, 3)", "Max(A, B)", "Min(A, B)", "N**2"; also Python's // and %).
+#ifndef ONNX_INFER_SYMBOLIC_PARSE_H_
+#define ONNX_INFER_SYMBOLIC_PARSE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "symbolic/dim.h"
+
+namespace onnx_infer::symbolic {
+
+// The expression `text` denotes, in normal form; nullopt (and *error, if given, says why)
+// when `text` is not entirely one integer expression of the syntax. `/` is exact: it is
+// allowed where the whole expression (or the argument of floor, ceiling, Mod, Min, Max) is
+// provably an integer, as sympy would read it.
+std::optional<Dim> ParseDim(std::string_view text, std::string* error = nullptr);
+
+// Whether `text` is a plain identifier ([A-Za-z_][A-Za-z0-9_]*).
+bool IsIdentifier(std::string_view text);
+
+}  // namespace onnx_infer::symbolic
+
+#endif  // ONNX_INFER_SYMBOLIC_PARSE_H_

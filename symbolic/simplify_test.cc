@@ -1,0 +1,219 @@
+// Simplifier laws as tables: check(input, expected) parses `input` (built through the same
+// constructors rules use) and compares the printed normal form with `expected`.
+#include <gtest/gtest.h>
+
+#include "symbolic/dim.h"
+#include "symbolic/parse.h"
+
+namespace onnx_infer::symbolic {
+namespace {
+
+Dim P(const char* text) {
+  std::string error;
+  auto d = ParseDim(text, &error);
+  EXPECT_TRUE(d.has_value()) << text << ": " << error;
+  return d.value_or(Dim());
+}
+
+void check(const char* input, const char* expected) {
+  SCOPED_TRACE(input);
+  Dim d = P(input);
+  EXPECT_EQ(d.ToString(), expected);
+  // The printed form reads back as the same interned node.
+  if (!d.is_unknown()) {
+    EXPECT_EQ(P(d.ToString().c_str()), d) << d;
+  }
+}
+
+TEST(SimplifyAdd, ConstantsLikeTermsAndOrder) {
+  check("2 + 3", "5");
+  check("N + 0", "N");
+  check("5 + N", "N + 5");
+  check("N + 5 - 5", "N");
+  check("N + N", "2*N");
+  check("N - N", "0");
+  check("M + N - M", "N");
+  check("B + A", "A + B");
+  check("N - 3", "N - 3");
+  check("3 - N", "-N + 3");
+  check("2*N + 3*N - 5*N + 1", "1");
+  check("(N + 1) + (M + 2)", "M + N + 3");
+  check("(H + 2 - 3)", "H - 1");
+}
+
+TEST(SimplifyMul, DistributesAndCollectsPowers) {
+  check("N*1", "N");
+  check("N*0", "0");
+  check("2*3", "6");
+  check("N*2", "2*N");
+  check("S*B", "B*S");
+  check("2*(N + 3)", "2*N + 6");
+  check("(N + 1)*(N + 1)", "N**2 + 2*N + 1");
+  check("N*N*M", "M*N**2");
+  check("B*S*768", "768*B*S");
+  check("(A + B)*(A - B)", "A**2 - B**2");
+}
+
+TEST(SimplifyFloorDiv, Laws) {
+  check("floor(N/1)", "N");
+  check("floor(7/2)", "3");
+  check("floor(-7/2)", "-4");
+  check("floor((2*N)/2)", "N");
+  check("floor((N + 4)/2)", "floor(N/2) + 2");
+  check("floor((N + 1)/2)", "floor((N + 1)/2)");  // not floor(N/2) + 1/2: stays whole
+  check("floor((2*N + 1)/2)", "N");
+  check("floor((4*N + 2)/8)", "floor((2*N + 1)/4)");  // common factor 2
+  check("floor(floor(N/2)/3)", "floor(N/6)");
+  check("floor(N/N)", "1");
+  check("floor((768*B*S)/(12*B))", "64*S");
+  check("floor((B*S*768)/(B*768))", "S");
+  check("floor(N/M)", "floor(N/M)");
+  check("floor(Mod(N, 3)/3)", "0");
+  check("floor(N/(N + 1))", "0");
+  check("floor(N/-2)", "-N + floor(N/2)");
+  check("floor((H + 2 - 3)/1) + 1", "H");
+  check("floor((H - 1)/2) + 1", "floor((H + 1)/2)");
+}
+
+TEST(SimplifyCeilDiv, IsTheFloorSpelling) {
+  check("ceiling(N/2)", "floor((N + 1)/2)");
+  check("ceiling((x - 1)/2)", "floor(x/2)");
+  check("ceiling(7/2)", "4");
+  check("ceiling(-7/2)", "-3");
+  check("ceiling((2*N)/2)", "N");
+  check("ceiling(N/M)", "floor((M + N - 1)/M)");
+  check("ceiling((6*N*M)/(3*N))", "2*M");
+}
+
+TEST(SimplifyMod, Laws) {
+  check("Mod(7, 3)", "1");
+  check("Mod(-7, 3)", "2");
+  check("Mod(7, -3)", "-2");
+  check("Mod(N, 1)", "0");
+  check("Mod(2*N, 2)", "0");
+  check("Mod(N + 4, 2)", "Mod(N, 2)");
+  check("Mod(3*N + 5, 3)", "2");
+  check("Mod(Mod(N, 6), 3)", "Mod(N, 3)");
+  check("Mod(Mod(N, 3), 3)", "Mod(N, 3)");
+  check("Mod(2*N, 4)", "2*Mod(N, 2)");
+  check("Mod(6*N, 3*N)", "0");
+  check("Mod(N, N + 1)", "N");
+  check("N % 3", "Mod(N, 3)");
+  check("N // 2", "floor(N/2)");
+}
+
+TEST(SimplifyMinMax, ComparableTermsFold) {
+  check("Max(N, N + 1)", "N + 1");
+  check("Min(N, N + 1)", "N");
+  check("Max(N, 0)", "N");  // every symbol is >= 0
+  check("Min(N, 0)", "0");
+  check("Max(3, 5)", "5");
+  check("Max(B, A)", "Max(A, B)");
+  check("Max(A, B) - Max(B, A)", "0");
+  check("Min(A, B, A)", "Min(A, B)");
+  check("Max(N, 1)", "Max(1, N)");  // N may be 0
+  check("Max(N, floor(N/2))", "N");
+  check("Min(Mod(N, 4), 3)", "Mod(N, 4)");
+}
+
+TEST(SimplifyProofs, TheIssueExamples) {
+  EXPECT_EQ(Equal(P("ceiling((x - 1)/2)"), P("floor(x/2)")), Tri::kTrue);
+  EXPECT_EQ(Equal(P("floor((H + 2 - 3)/1) + 1"), P("H")), Tri::kTrue);
+  EXPECT_EQ(P("ceiling((x - 1)/2)"), P("floor(x/2)"));  // the same node, not just Equal
+}
+
+TEST(Compare, ThreeValued) {
+  EXPECT_EQ(Equal(P("N + 5"), P("5 + N")), Tri::kTrue);
+  EXPECT_EQ(Equal(P("N + 5"), P("N + 6")), Tri::kFalse);
+  EXPECT_EQ(Equal(P("2*N"), P("2*M + 1")), Tri::kFalse);  // parity
+  EXPECT_EQ(Equal(P("N"), P("M")), Tri::kUnknown);
+  EXPECT_EQ(Equal(P("Mod(N, 3)"), P("3")), Tri::kFalse);
+  EXPECT_EQ(Equal(P("N*M"), P("0")), Tri::kUnknown);
+  EXPECT_EQ(LessEqual(P("N"), P("N + 1")), Tri::kTrue);
+  EXPECT_EQ(LessEqual(P("N + 1"), P("N")), Tri::kFalse);
+  EXPECT_EQ(LessEqual(P("N"), P("M")), Tri::kUnknown);
+  EXPECT_EQ(LessEqual(P("0"), P("N*M")), Tri::kTrue);
+  EXPECT_EQ(LessEqual(P("floor(N/2)"), P("N")), Tri::kTrue);
+  EXPECT_EQ(LessEqual(P("floor(N/2)"), P("M")), Tri::kUnknown);
+  EXPECT_EQ(LessEqual(P("N - M"), P("N")), Tri::kTrue);
+  EXPECT_EQ(LessEqual(P("N"), P("Max(N, M)")), Tri::kTrue);
+  EXPECT_EQ(LessEqual(P("Mod(N, 4)"), P("3")), Tri::kTrue);
+  EXPECT_EQ(Equal(Dim(), Dim()), Tri::kUnknown);
+  EXPECT_EQ(LessEqual(Dim(), P("5")), Tri::kUnknown);
+}
+
+TEST(Assumptions, LowerBoundsProveMore) {
+  Assumptions as;
+  EXPECT_EQ(Equal(P("N"), P("0"), &as), Tri::kUnknown);
+  as.SetLowerBound("N", 1);
+  EXPECT_EQ(Equal(P("N"), P("0"), &as), Tri::kFalse);
+  EXPECT_EQ(LessEqual(P("1"), P("N*M + N"), &as), Tri::kTrue);
+  EXPECT_EQ(Simplify(P("Max(N, 1)"), as).ToString(), "N");
+  EXPECT_EQ(Simplify(P("floor(N/(N + 1))"), as).ToString(), "0");
+}
+
+TEST(Parse, SyntaxAndErrors) {
+  check("N + 5", "N + 5");
+  check("2*N", "2*N");
+  check("N/2 + N/2", "N");  // sympy's exact division
+  check("(2*N)/2", "N");
+  check("N**2", "N**2");
+  check("  N   +5 ", "N + 5");
+  check("max(A, B)", "Max(A, B)");
+  check("ceil(N/2)", "floor((N + 1)/2)");
+  std::string error;
+  EXPECT_FALSE(ParseDim("N/2", &error));  // not provably an integer
+  EXPECT_NE(error.find("not provably an integer"), std::string::npos) << error;
+  EXPECT_FALSE(ParseDim("batch size"));
+  EXPECT_FALSE(ParseDim("input.1_dim_0"));
+  EXPECT_FALSE(ParseDim("N +"));
+  EXPECT_FALSE(ParseDim("foo(N)"));
+  EXPECT_FALSE(ParseDim("99999999999999999999"));
+  EXPECT_FALSE(ParseDim("1/0"));
+  EXPECT_FALSE(ParseDim(""));
+  EXPECT_TRUE(IsIdentifier("unk__3"));
+  EXPECT_FALSE(IsIdentifier("N + 1"));
+  EXPECT_FALSE(IsIdentifier("3N"));
+}
+
+TEST(Evaluate, Values) {
+  std::map<std::string, int64_t, std::less<>> env = {{"N", 4}, {"S", 128}};
+  EXPECT_EQ(Evaluate(P("N*S + floor((S - 1)/3) + Mod(N, 3)"), env), 4 * 128 + 42 + 1);
+  EXPECT_EQ(Evaluate(P("Max(N, S) - Min(N, S)"), env), 124);
+  EXPECT_EQ(Evaluate(P("M + 1"), env), std::nullopt);             // M not given
+  EXPECT_EQ(Evaluate(P("floor(S/(N - 4))"), env), std::nullopt);  // division by zero
+  EXPECT_EQ(Evaluate(P("N**40"), env), std::nullopt);             // overflow
+  EXPECT_EQ(Evaluate(Dim(), env), std::nullopt);
+}
+
+TEST(SizeCap, FreshSymbolsAndNotes) {
+  EXPECT_EQ(FreshSymbol("nz", 1).ToString(), "nz__d1");
+  EXPECT_EQ(FreshSymbol("input.1", 0).ToString(), "input_1__d0");
+  EXPECT_EQ(FreshSymbol("0out", 2).ToString(), "v0out__d2");
+  EXPECT_EQ(FreshSymbol("nz", 1), FreshSymbol("nz", 1));  // stable: no counter
+  Dim big = Dim::Const(0);
+  for (int i = 0; i < 40; ++i) big = big + Dim::Symbol("s" + std::to_string(i)) * Dim::Const(2);
+  ASSERT_GT(big.size(), kMaxExprSize);
+  std::string note;
+  EXPECT_EQ(CapSize(big, "y", 0, &note), FreshSymbol("y", 0));
+  EXPECT_NE(note.find("replaced by the symbol y__d0"), std::string::npos) << note;
+  note.clear();
+  EXPECT_EQ(CapSize(P("N + 1"), "y", 0, &note), P("N + 1"));
+  EXPECT_TRUE(note.empty());
+  // Past the hard cap, arithmetic itself gives up rather than grow without bound.
+  Dim sum = Dim::Const(0);
+  for (int i = 0; i < 30; ++i) sum = sum + Dim::Symbol("t" + std::to_string(i));
+  EXPECT_TRUE((sum * sum * sum).is_unknown());
+}
+
+TEST(Overflow, IsUnknown) {
+  Dim n = Dim::Symbol("N");
+  EXPECT_TRUE((n * Dim::Const(INT64_MAX) * Dim::Const(2)).is_unknown());
+  EXPECT_TRUE((n + Dim::Const(INT64_MAX) + Dim::Const(1)).is_unknown());
+  EXPECT_TRUE(Dim::Mod(Dim::Const(INT64_MIN), Dim::Const(-1)) == Dim::Const(0));
+  EXPECT_TRUE(Dim::CeilDiv(Dim::Const(INT64_MIN), Dim::Const(-1)).is_unknown());
+  EXPECT_TRUE(Dim::FloorDiv(n, Dim::Const(INT64_MIN)).is_unknown());
+}
+
+}  // namespace
+}  // namespace onnx_infer::symbolic
