@@ -256,7 +256,7 @@ TEST(SubgraphTest, IfMergesBranchesAndAnnotatesThem) {
                        " } output { name: \"y\" }"));
   EXPECT_EQ(r.Diagnostics(), "");
   // N and 5 differ, so the merged dim is a fresh symbol named after the output; 3 stays.
-  EXPECT_EQ(r.types["y"], "float[y_dim0, 3]");
+  EXPECT_EQ(r.types["y"], "float[y__d0, 3]");
   // Inside the then-branch, the outer x is seen and t is annotated.
   const auto& then_graph = r.model.graph().node(0).attribute(0).g();
   EXPECT_EQ(TypeFromProto(then_graph.output(0).type()).ToString(), "float[N, 3]");
@@ -310,7 +310,7 @@ TEST(SubgraphTest, LoopCarriedValuesReachAFixpointAndScanOutputsStack) {
   EXPECT_EQ(r.Diagnostics(), "");
   // acc grows every pass: inside the body its dim is unknown (it differs per iteration); the
   // final value's dim is one value, a fresh symbol. The trip count is 6 (no condition input).
-  EXPECT_EQ(r.types["acc"], "float[acc_dim0]");
+  EXPECT_EQ(r.types["acc"], "float[acc__d0]");
   EXPECT_EQ(r.types["scans"], "float[6, 4]");
   const auto& body = r.model.graph().node(1).attribute(0).g();
   EXPECT_EQ(TypeFromProto(body.input(2).type()).ToString(), "float[?]");

@@ -229,7 +229,7 @@ Dim InferenceContext::FreshDim(int output, int axis) const {
   std::string base = output < node_.output_size() && !node_.output(output).empty()
                          ? node_.output(output)
                          : StrCat(node_.op_type(), "_output", output);
-  return Dim::Symbol(StrCat(base, "_dim", axis));
+  return symbolic::FreshSymbol(base, axis);
 }
 
 std::string InputLabel(const InferenceContext& ctx, int i) {

@@ -101,7 +101,8 @@ class InferenceContext {
   StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
                                             const std::vector<Type>& input_types);
   // A symbol for a dim that no expression describes (the merged dim of two If branches, a
-  // Loop's trip count), named after where it comes from: "<output name>_dim<axis>".
+  // Loop's trip count), named after where it comes from: symbolic::FreshSymbol(output name,
+  // axis), e.g. "y__d0".
   Dim FreshDim(int output, int axis) const;
 
   // ---- Facts about symbols (docs/symbolic.md, "Unifier"). The driver gives every node of

@@ -50,6 +50,22 @@ Status InferConcat(InferenceContext& ctx) {
   }
   out[axis] = sum;
   ctx.SetOutputShape(0, std::move(out));
+  // Values: 1-D pieces of a shape joined end to end (the exporters' Concat of Unsqueezes).
+  if (rank == 1) {
+    ConstValue joined;
+    for (int i = 0; i < ctx.NumInputs(); ++i) {
+      const ConstValue* v = ctx.InputValue(i);
+      if (!v || v->dims.size() != 1 || v->ints.size() != static_cast<size_t>(v->dims[0])) {
+        return OkStatus();
+      }
+      if (i == 0) joined.elem_type = v->elem_type;
+      joined.ints.insert(joined.ints.end(), v->ints.begin(), v->ints.end());
+    }
+    if (static_cast<int64_t>(joined.ints.size()) <= ctx.max_value_elements()) {
+      joined.dims = {static_cast<int64_t>(joined.ints.size())};
+      ctx.SetOutputValue(0, std::move(joined));
+    }
+  }
   return OkStatus();
 }
 
@@ -178,6 +194,13 @@ Status InferReshape(InferenceContext& ctx) {
       return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", n,
                                   " elements) to ", target_text(), " (", d, " elements)"));
     }
+  }
+  // Values keep their elements in the new shape (a [1] shape piece becoming a scalar, say).
+  if (const ConstValue* v = ctx.InputValue(0); v && IsStatic(out)) {
+    ConstValue reshaped = *v;
+    reshaped.dims.clear();
+    for (Dim d : out) reshaped.dims.push_back(*d.const_value());
+    if (reshaped.NumElements() == v->NumElements()) ctx.SetOutputValue(0, std::move(reshaped));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
