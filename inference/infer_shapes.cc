@@ -15,6 +15,7 @@
 #include "schema/signature.h"
 #include "schema/type.h"
 #include "schema/type_proto.h"
+#include "syntax/parser.h"
 
 namespace onnx_infer {
 
@@ -78,12 +79,22 @@ struct GraphRun {
   const Scope* parent = nullptr;    // the enclosing graph's scope
   const Opsets* opsets = nullptr;
   const std::vector<Type>* input_types = nullptr;  // what the caller passes (subgraphs)
+  // The values the caller passes (function calls), parallel to input_types; null entries are
+  // not known.
+  const std::vector<const ConstValue*>* input_values = nullptr;
   bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
   // Out: the types of the graph's outputs, and of every value (for function bodies).
   std::vector<Type> output_types;
+  std::vector<std::optional<ConstValue>> output_values;
   std::map<std::string, Type> value_types;
+};
+
+// What a function call gives its node's outputs.
+struct CallResult {
+  std::vector<Type> types;
+  std::vector<std::optional<ConstValue>> values;
 };
 
 class Driver {
@@ -183,9 +194,18 @@ class Driver {
   const OpSchema* ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                 int64_t* opset_version, int* function_index);
 
-  // Infers a call of model-local function `function_index`.
-  std::vector<Type> InferFunctionCall(const GraphRun& run, int index, const onnx::NodeProto& node,
-                                      int function_index, const std::vector<const Type*>& inputs);
+  // Infers a call of function `f`: a model-local function (`function_index` >= 0; the types
+  // inside are kept for its value_info), or the body an operator's schema defines
+  // (`schema`, whose attribute defaults apply).
+  CallResult InferFunctionCall(const GraphRun& run, int index, const onnx::NodeProto& node,
+                               const onnx::FunctionProto& f, int function_index,
+                               const OpSchema* schema, const std::vector<const Type*>& inputs,
+                               const std::vector<const ConstValue*>& input_values);
+  // The function body `schema` defines for a model importing `opset` of its domain: the one
+  // written against the newest opset not after `opset`, else the oldest. Null when there is
+  // none or it does not parse (`*error` then says why).
+  const onnx::FunctionProto* CatalogBody(const OpSchema& schema, int64_t opset,
+                                         std::string* error);
   void WriteFunctionValueInfo();
 
   onnx::ModelProto& model_;
@@ -195,7 +215,10 @@ class Driver {
   Opsets opsets_;
   std::set<std::string> reported_once_;  // "no rule" / "no schema" findings, once per op
   std::map<std::string, int> functions_;  // FunctionKey -> index in model.functions
-  std::vector<int> function_stack_;       // functions being inferred, to detect recursion
+  // Functions being inferred, to detect recursion.
+  std::vector<const onnx::FunctionProto*> function_stack_;
+  // Parsed catalog function bodies, by schema and body index.
+  std::map<std::pair<const OpSchema*, size_t>, StatusOr<onnx::FunctionProto>> catalog_bodies_;
   // Per function: each value's type in every call so far; nullopt once calls disagree.
   std::map<int, std::map<std::string, std::optional<Type>>> function_values_;
   // What the model says about its symbols (N == M, N == 5), shared by every node's rule.
@@ -330,28 +353,60 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
   return nullptr;
 }
 
-std::vector<Type> Driver::InferFunctionCall(const GraphRun& run, int index,
-                                            const onnx::NodeProto& node, int function_index,
-                                            const std::vector<const Type*>& inputs) {
-  const onnx::FunctionProto& f = model_.functions(function_index);
+const onnx::FunctionProto* Driver::CatalogBody(const OpSchema& schema, int64_t opset,
+                                               std::string* error) {
+  const auto& bodies = schema.function_bodies();
+  if (bodies.empty() || schema.context_dependent_function()) return nullptr;
+  std::optional<size_t> pick;
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    if (bodies[i].opset <= opset && (!pick || bodies[i].opset > bodies[*pick].opset)) pick = i;
+  }
+  if (!pick) {
+    pick = 0;
+    for (size_t i = 1; i < bodies.size(); ++i) {
+      if (bodies[i].opset < bodies[*pick].opset) pick = i;
+    }
+  }
+  auto it = catalog_bodies_.find({&schema, *pick});
+  if (it == catalog_bodies_.end()) {
+    it = catalog_bodies_
+             .emplace(std::pair{&schema, *pick},
+                      syntax::ParseFunctionText(bodies[*pick].text,
+                                                StrCat(schema.Id(), " function body")))
+             .first;
+  }
+  if (!it->second.ok()) {
+    *error = it->second.status().message();
+    return nullptr;
+  }
+  return &*it->second;
+}
+
+CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx::NodeProto& node,
+                                     const onnx::FunctionProto& f, int function_index,
+                                     const OpSchema* schema,
+                                     const std::vector<const Type*>& inputs,
+                                     const std::vector<const ConstValue*>& input_values) {
   auto& out = *run.diagnostics;
-  const std::string id = StrCat(DisplayDomain(CanonicalDomain(f.domain())), "::", f.name());
-  std::vector<Type> none(node.output_size());
-  for (int active : function_stack_) {
-    if (active == function_index) {
-      ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+  const std::string id =
+      schema ? schema->Id() : StrCat(DisplayDomain(CanonicalDomain(f.domain())), "::", f.name());
+  CallResult none{std::vector<Type>(node.output_size()),
+                  std::vector<std::optional<ConstValue>>(node.output_size())};
+  for (const onnx::FunctionProto* active : function_stack_) {
+    if (active == &f) {
+      ReportNode(out, Severity::kError, run.path, index, node, schema,
                  StrCat("function ", id, " calls itself (directly or through other functions)"));
       return none;
     }
   }
   if (run.depth + 1 > options_.max_nesting) {
-    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+    ReportNode(out, Severity::kError, run.path, index, node, schema,
                StrCat("function calls nested deeper than ", options_.max_nesting,
                       " levels are not inferred"));
     return none;
   }
   if (node.input_size() > f.input_size() || node.output_size() > f.output_size()) {
-    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+    ReportNode(out, Severity::kError, run.path, index, node, schema,
                StrCat("function ", id, " takes ", f.input_size(), " inputs and ",
                       f.output_size(), " outputs; the call gives ", node.input_size(), " and ",
                       node.output_size()));
@@ -359,15 +414,23 @@ std::vector<Type> Driver::InferFunctionCall(const GraphRun& run, int index,
   }
 
   // The body as a graph: formal inputs typed by the call, attribute references bound to the
-  // call's attributes or the function's defaults.
+  // call's attributes or the defaults (the function's own, or its schema's).
   onnx::GraphProto body;
-  std::vector<Type> input_types;
+  std::vector<Type> types;
+  std::vector<const ConstValue*> values;
   for (int i = 0; i < f.input_size(); ++i) {
+    const bool given = i < static_cast<int>(inputs.size());
     body.add_input()->set_name(f.input(i));
-    input_types.push_back(i < static_cast<int>(inputs.size()) && inputs[i] ? *inputs[i] : Type());
+    types.push_back(given && inputs[i] ? *inputs[i] : Type());
+    values.push_back(given && options_.data_propagation ? input_values[i] : nullptr);
   }
   for (const auto& o : f.output()) body.add_output()->set_name(o);
   std::map<std::string, const onnx::AttributeProto*> bound;
+  if (schema) {
+    for (const auto& spec : schema->attributes()) {
+      if (spec.default_value) bound[spec.name] = &*spec.default_value;
+    }
+  }
   for (const auto& a : f.attribute_proto()) bound[a.name()] = &a;  // defaults
   for (const auto& a : node.attribute()) bound[a.name()] = &a;
   for (const auto& fn_node : f.node()) {
@@ -391,28 +454,32 @@ std::vector<Type> Driver::InferFunctionCall(const GraphRun& run, int index,
   call.graph = &body;
   call.path = StrCat(run.path, "/", node.op_type(), "_", index, ".", id);
   call.opsets = &opsets;
-  call.input_types = &input_types;
+  call.input_types = &types;
+  call.input_values = &values;
   call.annotate_inputs = true;
   call.depth = run.depth + 1;
   call.diagnostics = run.diagnostics;
   Scope scope(nullptr);  // a function sees only its inputs
-  function_stack_.push_back(function_index);
+  function_stack_.push_back(&f);
   InferGraph(call, &scope, /*count_stats=*/false);
   function_stack_.pop_back();
 
-  // Keep each value's type per call; value_info is written where all calls agree.
-  auto& seen = function_values_[function_index];
-  auto first_call = seen.empty();
-  for (const auto& [name, type] : call.value_types) {
-    auto [it, inserted] = seen.try_emplace(name, type);
-    if (!inserted && it->second && !(*it->second == type)) it->second.reset();
-    if (inserted && !first_call) it->second.reset();  // absent from an earlier call
+  if (function_index >= 0) {
+    // Keep each value's type per call; value_info is written where all calls agree.
+    auto& seen = function_values_[function_index];
+    auto first_call = seen.empty();
+    for (const auto& [name, type] : call.value_types) {
+      auto [it, inserted] = seen.try_emplace(name, type);
+      if (!inserted && it->second && !(*it->second == type)) it->second.reset();
+      if (inserted && !first_call) it->second.reset();  // absent from an earlier call
+    }
   }
-  std::vector<Type> outputs(node.output_size());
+  CallResult result = none;
   for (int o = 0; o < node.output_size() && o < static_cast<int>(call.output_types.size()); ++o) {
-    outputs[o] = call.output_types[o];
+    result.types[o] = call.output_types[o];
+    result.values[o] = call.output_values[o];
   }
-  return outputs;
+  return result;
 }
 
 void Driver::WriteFunctionValueInfo() {
@@ -464,8 +531,12 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
-    define(vi->name(), type, "a graph input");
+    if (!define(vi->name(), type, "a graph input")) continue;
     run.value_types[vi->name()] = type;
+    if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
+        (*run.input_values)[i]) {
+      (*scope)[vi->name()].data = *(*run.input_values)[i];
+    }
   }
   for (const auto& init : graph.initializer()) {
     Type type = TypeOfTensor(init);
@@ -572,7 +643,12 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     std::vector<Type> outputs(node->output_size());
     std::vector<std::optional<ConstValue>> output_values(node->output_size());
     if (function_index >= 0) {
-      if (inputs_defined) outputs = InferFunctionCall(run, index, *node, function_index, input_types);
+      if (inputs_defined) {
+        CallResult call = InferFunctionCall(run, index, *node, model_.functions(function_index),
+                                            function_index, nullptr, input_types, input_values);
+        outputs = std::move(call.types);
+        if (options_.data_propagation) output_values = std::move(call.values);
+      }
     } else if (schema) {
       SignatureCheck signature = CheckSignature(*node, *schema, input_types);
       for (const auto& issue : signature.issues) {
@@ -580,12 +656,25 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
                    index, *node, schema, issue.message);
       }
       if (!signature.arity_error && inputs_defined) {
-        if (!schema->has_rule()) {
+        std::string body_error;
+        const onnx::FunctionProto* body =
+            schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
+        if (body) {
+          // No rule, but ONNX defines the operator as a function: infer through its body.
+          CallResult call = InferFunctionCall(run, index, *node, *body, -1, schema, input_types,
+                                              input_values);
+          outputs = std::move(call.types);
+          if (options_.data_propagation) output_values = std::move(call.values);
+        } else if (!schema->has_rule()) {
           if (count_stats) result_.stats.nodes_without_rule++;
           if (reported_once_.insert("rule:" + schema->Id()).second) {
             ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
-                       "no inference rule for this operator yet; its output shapes are left "
-                       "unknown (reported once per operator version)");
+                       body_error.empty()
+                           ? "no inference rule for this operator yet; its output shapes are "
+                             "left unknown (reported once per operator version)"
+                           : StrCat("no inference rule for this operator, and its function body "
+                                    "does not parse (", body_error, "); its output shapes are "
+                                    "left unknown (reported once per operator version)"));
           }
         } else {
           InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
@@ -649,11 +738,13 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
 
   // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
   run.output_types.clear();
+  run.output_values.clear();
   for (const auto& vi : graph.output()) {
     const Value* v = scope->Find(vi.name());
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
     run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
+    run.output_values.push_back(v ? v->data : std::nullopt);
   }
 
   // Write back: graph outputs in place, everything else into value_info.

@@ -224,6 +224,38 @@ TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
   EXPECT_EQ(fn_types["y"], "float[4, 4]");
 }
 
+TEST(InferShapesTest, EveryCatalogFunctionBodyParses) {
+  int bodies = 0;
+  for (const OpSchema* s : BuiltinSchemas().All()) {
+    for (const auto& body : s->function_bodies()) {
+      ++bodies;
+      auto f = syntax::ParseFunctionText(body.text, s->Id());
+      EXPECT_TRUE(f.ok()) << s->Id() << ": " << f.status().message();
+    }
+  }
+  EXPECT_GE(bodies, 40);
+}
+
+TEST(InferShapesTest, OpsWithoutARuleAreInferredThroughTheirSchemaBody) {
+  // Shrink-9 and MeanVarianceNormalization-13 have no hand-written rule; their catalog
+  // bodies give the shapes, with the schema's attribute defaults bound (MVN's axes).
+  onnx::ModelProto m = Model(R"(
+    main (float[N, 3] x, float[N, C, H, W] img) => (s, mvn) {
+      s = Shrink <lambd = 0.5> (x)
+      mvn = MeanVarianceNormalization(img)
+    })");
+  InferenceResult r = Infer(m, /*strict=*/true);
+  EXPECT_FALSE(r.HasErrors()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].message);
+  EXPECT_EQ(r.stats.nodes_without_rule, 0);
+  std::map<std::string, std::string> outputs;
+  for (const auto& o : m.graph().output()) outputs[o.name()] = TypeFromProto(o.type()).ToString();
+  EXPECT_EQ(outputs["s"], "float[N, 3]");
+  EXPECT_EQ(outputs["mvn"], "float[N, C, H, W]");
+  // Nothing from inside the bodies is written into the model.
+  EXPECT_EQ(m.functions_size(), 0);
+  for (const auto& vi : m.graph().value_info()) ADD_FAILURE() << "unexpected " << vi.name();
+}
+
 TEST(InferShapesTest, RecursiveFunctionsAreDetected) {
   onnx::ModelProto m = ProtoModel(TensorInput("x", "dim { dim_value: 2 }") + R"(
       node { op_type: "Loopy" domain: "local" input: "x" output: "y" } output { name: "y" })",

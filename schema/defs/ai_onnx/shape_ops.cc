@@ -221,9 +221,9 @@ bool FitsIn(int64_t v, int32_t type) {
 // Cast: same shape, element type `to`. Integer values keep their Dims when they fit the new
 // type (symbolic dims are sizes, which fit int32 and int64); constants become reals for a
 // floating-point target.
-Status InferCast(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
-  if (to <= 0 || to > kMaxDataType) return Status::Error(StrCat("attribute 'to': unknown type ", to));
+// Input 0 converted to element type `to`: its shape, and its value when it is small
+// integer data that survives the conversion.
+Status CastInputTo(InferenceContext& ctx, int64_t to) {
   Type out = Type::Tensor(static_cast<int32_t>(to));
   if (const Shape* in = ctx.InputShape(0)) out.set_shape(*in);
   ctx.SetOutputType(0, out);
@@ -250,6 +250,24 @@ Status InferCast(InferenceContext& ctx) {
   }
   ctx.SetOutputValue(0, std::move(cast));
   return OkStatus();
+}
+
+Status InferCast(InferenceContext& ctx) {
+  ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
+  if (to <= 0 || to > kMaxDataType) return Status::Error(StrCat("attribute 'to': unknown type ", to));
+  return CastInputTo(ctx, to);
+}
+
+// CastLike: Cast to the element type of input 1 (`target_type`).
+Status InferCastLike(InferenceContext& ctx) {
+  const Type& target = ctx.InputType(1);
+  const int32_t to = target.is_tensor() ? target.elem_type() : 0;
+  if (to == 0) {
+    // The target's element type is not known: only the shape is.
+    if (const Shape* in = ctx.InputShape(0)) ctx.SetOutputShape(0, *in);
+    return OkStatus();
+  }
+  return CastInputTo(ctx, to);
 }
 
 // The length of one sliced axis, when dim, start, end and step are known constants.
@@ -527,6 +545,7 @@ Status RegisterAiOnnxShapeOpsRules(SchemaRegistry& r) {
   RETURN_IF_ERROR(r.AttachRule("", "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, InferUnsqueeze));
   RETURN_IF_ERROR(r.AttachRule("", "Squeeze", {1, 11, 13, 21, 23, 24, 25}, InferSqueeze));
   RETURN_IF_ERROR(r.AttachRule("", "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, InferCast));
+  RETURN_IF_ERROR(r.AttachRule("", "CastLike", {15, 19, 21, 23, 24, 25}, InferCastLike));
   RETURN_IF_ERROR(r.AttachRule("", "Slice", {1, 10, 11, 13}, InferSlice));
   RETURN_IF_ERROR(r.AttachRule("", "ConstantOfShape", {9, 20, 21, 23, 24, 25},
                                InferConstantOfShape));
