@@ -62,7 +62,7 @@ check truncated 2 "$BIN" "$TMP/truncated.onnx"
 check demo 0 "$BIN" "$demo" --values
 expect_in demo-h4 "$TMP/out" "h4: float[batch, seq, 2, 4]"
 expect_in demo-y "$TMP/out" "y: float[batch, 3, seq, 4]"
-expect_in demo-summary "$TMP/out" "6 nodes, 6 values: 6 typed, 6 fully shaped (0 static); 0 errors"
+expect_in demo-summary "$TMP/out" "6 nodes, 6 values: 6 typed, 6 fully shaped (0 static, 6 symbolic), 0 unknown; 0 errors"
 
 # Constants still reach Reshape without data propagation.
 check no-data-prop 0 "$BIN" "$demo" --values --no-data-prop
@@ -89,6 +89,18 @@ expect_in in-place-values "$TMP/out" "xb: float[batch, seq, 8]"
 check json 0 "$BIN" "$demo" --json "$TMP/report.json" --quiet
 expect_in json-typed "$TMP/report.json" '"typed": 6'
 expect_in json-diags "$TMP/report.json" '"diagnostics": []'
+
+# The report's summary, symbols with their origin, facts, and each diagnostic's subject.
+check json-report 1 "$BIN" "$CLI_DATA/report.onnxtxt" --json "$TMP/full.json" -o "$TMP/full.onnx"
+expect_in json-symbolic "$TMP/full.json" '"symbolic": 2'
+expect_in json-unknown "$TMP/full.json" '"unknown": 0'
+expect_in json-declared "$TMP/full.json" '"origin": "input '"'"'a'"'"' dim 0 of graph '"'"'main'"'"'"'
+expect_in json-introduced "$TMP/full.json" '"name": "z__d0"'
+expect_in json-introduced-count "$TMP/full.json" '"symbols_introduced": 1'
+expect_in json-fact "$TMP/full.json" '"K == M (node of output '"'"'y'"'"' (MatMul): contracted dims)"'
+expect_in json-subject-kind "$TMP/full.json" '"kind": "input"'
+expect_in json-subject-name "$TMP/full.json" '"name": "c"'
+expect_in text-summary "$TMP/out" "3 values: 3 typed"
 
 # Errors: a cycle is exit 1; with --strict nothing is written and the original is untouched.
 cp "$CLI_DATA/cycle.onnx" "$TMP/cycle.onnx"

@@ -167,7 +167,19 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
       j["node_name"] = d.node_name;
     }
     if (!d.op.empty()) j["op"] = d.op;
+    if (!d.subject.empty()) {
+      nlohmann::json subject = {{"kind", d.subject.kind}};
+      if (d.subject.index >= 0) subject["index"] = d.subject.index;
+      if (!d.subject.name.empty()) subject["name"] = d.subject.name;
+      j["subject"] = std::move(subject);
+    }
     diagnostics.push_back(std::move(j));
+  }
+  nlohmann::json symbols = nlohmann::json::array();
+  int64_t declared = 0;
+  for (const auto& sym : result.symbols) {
+    declared += sym.declared;
+    symbols.push_back({{"name", sym.name}, {"declared", sym.declared}, {"origin", sym.origin}});
   }
   const InferenceStats& s = result.stats;
   return {
@@ -178,10 +190,20 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
         {"typed", s.typed},
         {"shaped", s.shaped},
         {"static_shaped", s.static_shaped},
+        {"symbolic", s.symbolic},
+        {"partial", s.partial},
+        {"type_only", s.type_only},
+        {"unknown", s.unknown},
         {"nodes_without_rule", s.nodes_without_rule},
+        {"symbols_declared", declared},
+        {"symbols_introduced", static_cast<int64_t>(result.symbols.size()) - declared},
+        {"facts", result.facts.size()},
         {"errors", result.CountOf(Severity::kError)},
         {"warnings", result.CountOf(Severity::kWarning)},
         {"notes", result.CountOf(Severity::kNote)}}},
+      {"symbols", std::move(symbols)},
+      {"facts", result.facts},
+      {"conditions", result.conditions},
       {"diagnostics", std::move(diagnostics)},
   };
 }
@@ -235,7 +257,8 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     std::ostream& summary = flags.print ? std::cerr : std::cout;
     summary << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
             << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
-            << " static); " << result.CountOf(Severity::kError) << " errors, "
+            << " static, " << s.symbolic << " symbolic), " << s.unknown << " unknown; "
+            << result.CountOf(Severity::kError) << " errors, "
             << result.CountOf(Severity::kWarning) << " warnings, "
             << result.CountOf(Severity::kNote) << " notes\n";
   }

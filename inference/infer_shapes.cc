@@ -1,5 +1,6 @@
 #include "inference/infer_shapes.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,6 +70,52 @@ Opsets ReadOpsets(const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdPr
   return opsets;
 }
 
+// Calls `visit(symbol, axis)` for the symbols of every dim of `type`, in order (axis is the
+// dim's position in a tensor's shape, or -1 inside a sequence, map or optional).
+template <typename Visit>
+void VisitSymbols(const Type& type, Visit&& visit, bool nested = false) {
+  switch (type.kind()) {
+    case Type::Kind::kTensor:
+    case Type::Kind::kSparseTensor:
+      if (type.has_shape()) {
+        for (size_t axis = 0; axis < type.shape().size(); ++axis) {
+          Dim d = type.shape()[axis];
+          if (d.is_unknown() || d.is_const()) continue;
+          for (const auto& name : d.Symbols()) {
+            visit(name, nested ? int64_t{-1} : static_cast<int64_t>(axis));
+          }
+        }
+      }
+      break;
+    case Type::Kind::kSequence:
+    case Type::Kind::kMap:
+    case Type::Kind::kOptional:
+      VisitSymbols(type.element(), visit, true);
+      break;
+    default:
+      break;
+  }
+}
+
+// Calls `visit(graph_path, kind, value_info)` for every typed value a graph and its
+// subgraphs declare: inputs, outputs and value_info.
+template <typename Visit>
+void VisitDeclaredValues(const onnx::GraphProto& graph, const std::string& path, Visit&& visit) {
+  for (const auto& vi : graph.input()) visit(path, "input", vi);
+  for (const auto& vi : graph.output()) visit(path, "output", vi);
+  for (const auto& vi : graph.value_info()) visit(path, "value", vi);
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const auto& node = graph.node(i);
+    for (const auto& a : node.attribute()) {
+      const std::string sub = StrCat(path, "/", node.op_type(), "_", i, ".", a.name());
+      if (a.has_g()) VisitDeclaredValues(a.g(), sub, visit);
+      for (int g = 0; g < a.graphs_size(); ++g) {
+        VisitDeclaredValues(a.graphs(g), StrCat(sub, "[", g, "]"), visit);
+      }
+    }
+  }
+}
+
 class Driver;
 
 // One inference of one graph: the main graph, a subgraph, a function body or a training
@@ -125,6 +172,24 @@ class Driver {
   }
 
   void Run() {
+    // The symbols the model declares, before inference adds its own.
+    std::map<std::string, std::string> declared_symbols;
+    auto note_declared = [&](const std::string& path, std::string_view kind,
+                             const onnx::ValueInfoProto& vi) {
+      VisitSymbols(TypeFromProto(vi.type()), [&](const std::string& name, int64_t axis) {
+        if (declared_symbols.count(name)) return;
+        declared_symbols[name] = StrCat(kind, " '", vi.name(), "'",
+                                        axis >= 0 ? StrCat(" dim ", axis) : std::string(),
+                                        " of graph '", path, "'");
+        declared_order_.push_back(name);
+      });
+    };
+    VisitDeclaredValues(model_.graph(), "main", note_declared);
+    for (int i = 0; i < model_.training_info_size(); ++i) {
+      VisitDeclaredValues(model_.training_info(i).algorithm(),
+                          StrCat("training_info[", i, "].algorithm"), note_declared);
+    }
+
     Scope main_scope(nullptr);
     GraphRun run;
     run.graph = model_.mutable_graph();
@@ -148,6 +213,36 @@ class Driver {
       }
     }
     WriteFunctionValueInfo();
+    Summarize(declared_symbols);
+  }
+
+  // Fills result_.symbols, facts and conditions from the annotated model and the unifier.
+  void Summarize(const std::map<std::string, std::string>& declared_symbols) {
+    std::set<std::string> present;
+    auto collect = [&](const std::string&, std::string_view, const onnx::ValueInfoProto& vi) {
+      VisitSymbols(TypeFromProto(vi.type()),
+                   [&](const std::string& name, int64_t) { present.insert(name); });
+    };
+    VisitDeclaredValues(model_.graph(), "main", collect);
+    for (const auto& info : model_.training_info()) {
+      VisitDeclaredValues(info.initialization(), "", collect);
+      VisitDeclaredValues(info.algorithm(), "", collect);
+    }
+    for (const auto& f : model_.functions()) {
+      for (const auto& vi : f.value_info()) collect("", "", vi);
+    }
+    for (const auto& name : declared_order_) {
+      result_.symbols.push_back({name, true, declared_symbols.at(name)});
+    }
+    for (const auto& name : present) {
+      if (declared_symbols.count(name)) continue;
+      auto origin = introduced_.find(name);
+      result_.symbols.push_back(
+          {name, false,
+           origin != introduced_.end() ? origin->second : "written by a model-local function"});
+    }
+    for (const auto& fact : unifier_.facts()) result_.facts.push_back(fact.ToString());
+    result_.conditions = unifier_.conditions();
   }
 
   static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity,
@@ -156,6 +251,7 @@ class Driver {
     d.severity = severity;
     d.graph = graph;
     d.message = std::move(message);
+    d.subject = SubjectOfMessage(d.message);
     return d;
   }
 
@@ -168,6 +264,34 @@ class Driver {
     d.op = schema ? schema->Id()
                   : StrCat(DisplayDomain(CanonicalDomain(node.domain())), "::", node.op_type());
     return d;
+  }
+
+  // Records what agreeing declared and inferred types of a main-graph value say about the
+  // declared symbols: a declared N where inference found 5 (or M) binds N == 5 (N == M) for
+  // the rest of the model. A contradiction with an earlier fact is returned.
+  Status BindDeclared(const Type& declared, const Type& inferred, std::string_view origin) {
+    if (declared.kind() != inferred.kind()) return OkStatus();
+    switch (declared.kind()) {
+      case Type::Kind::kTensor:
+      case Type::Kind::kSparseTensor: {
+        if (!declared.has_shape() || !inferred.has_shape() ||
+            declared.rank() != inferred.rank()) {
+          return OkStatus();
+        }
+        for (size_t axis = 0; axis < declared.shape().size(); ++axis) {
+          Dim a = declared.shape()[axis], b = inferred.shape()[axis];
+          if (a.is_unknown() || b.is_unknown() || a == b || a.is_const()) continue;
+          RETURN_IF_ERROR(unifier_.Unify(a, b, StrCat(origin, " dim ", axis)));
+        }
+        return OkStatus();
+      }
+      case Type::Kind::kSequence:
+      case Type::Kind::kMap:
+      case Type::Kind::kOptional:
+        return BindDeclared(declared.element(), inferred.element(), origin);
+      default:
+        return OkStatus();
+    }
   }
 
   Severity StrictOr(Severity lenient) const {
@@ -223,6 +347,9 @@ class Driver {
   std::map<int, std::map<std::string, std::optional<Type>>> function_values_;
   // What the model says about its symbols (N == M, N == 5), shared by every node's rule.
   symbolic::Unifier unifier_;
+  // Symbols rules introduced, with their origin; symbols the model declares, in order.
+  InferenceContext::SymbolLog introduced_;
+  std::vector<std::string> declared_order_;
 };
 
 // The driver's side of the subgraph hook for one node.
@@ -245,7 +372,10 @@ class NodeSubgraphs : public SubgraphInferencer {
       } else {
         *a.mutable_g() = original->second;
       }
-      auto& staged = staged_[key];
+      auto staged_it = std::find_if(staged_.begin(), staged_.end(),
+                                    [&](const auto& entry) { return entry.first == key; });
+      if (staged_it == staged_.end()) staged_it = staged_.insert(staged_.end(), {key, {}});
+      auto& staged = staged_it->second;
       staged.clear();  // a new pass over the same body replaces the previous one's findings
       return driver_.InferSubgraph(run_, scope_, index_, a.mutable_g(), attribute, input_types,
                                    &staged);
@@ -267,7 +397,8 @@ class NodeSubgraphs : public SubgraphInferencer {
   const Scope* scope_;
   int index_;
   onnx::NodeProto* node_;
-  std::map<std::string, std::vector<Diagnostic>> staged_;
+  // Per subgraph attribute, in the order the rule first inferred them.
+  std::vector<std::pair<std::string, std::vector<Diagnostic>>> staged_;
   std::map<std::string, onnx::GraphProto> originals_;
 };
 
@@ -681,6 +812,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
                                std::move(input_values));
           ctx.set_max_value_elements(options_.max_value_elements);
           ctx.set_unifier(&unifier_);
+          ctx.set_symbol_log(&introduced_);
           NodeSubgraphs subgraphs(*this, run, scope, index, node);
           ctx.set_subgraph_inferencer(&subgraphs);
           Status status = schema->rule()(ctx);
@@ -719,6 +851,15 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       if (decl != declared.end()) {
         auto merged = MergeTypes(decl->second, type);
         if (merged.ok()) {
+          // Only where a node is inferred once: a subgraph or function body is inferred
+          // per pass and per call, and what holds in one need not hold in all.
+          Status bound = run.depth == 0 ? BindDeclared(decl->second, type,
+                                                       StrCat("declared type of '", name, "'"))
+                                        : OkStatus();
+          if (!bound.ok()) {
+            ReportNode(out, StrictOr(Severity::kWarning), path, index, *node, schema,
+                       StrCat("output ", o, " '", name, "': ", bound.message()));
+          }
           type = std::move(*merged);
         } else {
           ReportNode(out, StrictOr(Severity::kWarning), path, index, *node, schema,
@@ -765,8 +906,20 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         result_.stats.values++;
         if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
           result_.stats.typed++;
-          if (type.IsComplete()) result_.stats.shaped++;
-          if (type.IsStatic()) result_.stats.static_shaped++;
+          if (type.IsStatic()) {
+            result_.stats.shaped++;
+            result_.stats.static_shaped++;
+          } else if (type.IsComplete()) {
+            result_.stats.shaped++;
+            result_.stats.symbolic++;
+          } else if (type.has_shape() || (!type.is_tensor() &&
+                                          type.kind() != Type::Kind::kSparseTensor)) {
+            result_.stats.partial++;
+          } else {
+            result_.stats.type_only++;
+          }
+        } else {
+          result_.stats.unknown++;
         }
       }
       if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {

@@ -45,6 +45,47 @@ TEST(InferShapesTest, CountsTypedShapedAndStaticValues) {
   EXPECT_EQ(r.stats.nodes_without_rule, 0);
 }
 
+TEST(InferShapesTest, ValuesArePartitionedByHowMuchIsKnown) {
+  onnx::ModelProto m = Model(R"(
+    main (float[2, 3] x, float[N, 3] y, float[1, 3, 8, 8] img, float[4, 3, 3, 3] w,
+          int64[2] s) => (a, b, c, d, e) {
+      a = Relu(x)
+      b = Relu(y)
+      c = Reshape(x, s)
+      d = Conv(img, w)
+      e = Identity(q)
+      q = Conv(d, w)
+    })");
+  InferenceResult r = Infer(m);
+  const InferenceStats& st = r.stats;
+  EXPECT_EQ(st.values, 6);
+  EXPECT_EQ(st.static_shaped, 1);  // a
+  EXPECT_EQ(st.symbolic, 1);       // b
+  EXPECT_EQ(st.partial, 1);        // c: rank 2 from the length of s, dims unknown
+  EXPECT_EQ(st.type_only, 3);      // d, q, e: Conv has no rule here
+  EXPECT_EQ(st.unknown, 0);
+  EXPECT_EQ(st.static_shaped + st.symbolic + st.partial + st.type_only + st.unknown, st.values);
+  EXPECT_EQ(st.shaped, st.static_shaped + st.symbolic);
+  // The declared symbol N is listed with where it is declared; nothing was introduced.
+  ASSERT_EQ(r.symbols.size(), 1u);
+  EXPECT_EQ(r.symbols[0].name, "N");
+  EXPECT_TRUE(r.symbols[0].declared);
+  EXPECT_EQ(r.symbols[0].origin, "input 'y' dim 0 of graph 'main'");
+}
+
+TEST(InferShapesTest, ADeclaredSymbolMeetingAConstantBindsIt) {
+  onnx::ModelProto m = Model(R"(
+    main (float[N, 3] x, float[5, 3] w) => (z) <float[N, 3] h> {
+      h = Relu(w)
+      z = Add(x, h)
+    })");
+  InferenceResult r = Infer(m);
+  EXPECT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.facts.size(), 1u);
+  EXPECT_EQ(r.facts[0], "N == 5 (declared type of 'h' dim 0)");
+  EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[5, 3]");
+}
+
 TEST(InferShapesTest, NodesWithoutRuleAreCounted) {
   onnx::ModelProto m = Model(R"(
     main (float[1, 3, 8, 8] x, float[4, 3, 3, 3] w) => (c1, c2) {
@@ -311,10 +352,11 @@ TEST(SubgraphTest, ErrorsInsideSubgraphsNameTheirPath) {
         attribute { name: "else_branch" type: GRAPH g { name: "else"
           node { op_type: "Relu" input: "ghost" output: "e" } output { name: "e" } } } }
       output { name: "y" })"));
+  // In the order the rule inferred the branches.
   EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main/If_0.else_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
-            "not defined by any node, graph input or initializer\n"
             "m: error: graph 'main/If_0.then_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
+            "not defined by any node, graph input or initializer\n"
+            "m: error: graph 'main/If_0.else_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
             "not defined by any node, graph input or initializer\n");
 }
 

@@ -11,15 +11,32 @@ enum class Severity { kError, kWarning, kNote };
 
 std::string_view SeverityName(Severity s);  // "error", "warning", "note"
 
+// The input, output or attribute of a node a diagnostic is about.
+struct DiagnosticSubject {
+  std::string kind;  // "input", "output", "attribute"; empty when about none in particular
+  int index = -1;    // the input's or output's position; -1 for attributes or when unknown
+  std::string name;  // the value's or attribute's name, when known
+
+  bool empty() const { return kind.empty(); }
+  // "input 1 'b'", "output 'y'", "attribute 'axis'".
+  std::string ToString() const;
+};
+
+// The subject a message starts with, by the convention every rule and check follows
+// ("input 1 'b': expected rank 2, got rank 1", "attribute 'axis': ..."); empty otherwise.
+DiagnosticSubject SubjectOfMessage(std::string_view message);
+
 struct Diagnostic {
   Severity severity = Severity::kError;
-  std::string graph;        // graph path: "main", later "main/If_3.then_branch"
+  std::string graph;        // graph path: "main", "main/If_3.then_branch"
   int node_index = -1;      // index in the graph's node list; -1 when not about a node
   std::string node_name;
   std::string op;           // "ai.onnx::Concat-13" (domain::op_type-since_version)
+  DiagnosticSubject subject;  // what of the node it concerns, if one thing
   std::string message;      // what was expected and what was found
 
   // One line: "model.onnx: error: graph 'main' node #7 'cat0' (ai.onnx::Concat-13): ...".
+  // The subject is part of the message.
   std::string Render(std::string_view source) const;
 };
 

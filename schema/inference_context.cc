@@ -163,7 +163,10 @@ void InferenceContext::FinishShape(int out, Shape& shape) {
     if (unifier_) d = unifier_->Resolve(d);
     std::string note;
     d = symbolic::CapSize(d, name, static_cast<int64_t>(axis), &note);
-    if (!note.empty()) Warn(note);
+    if (!note.empty()) {
+      Warn(note);
+      LogSymbol(d, out, static_cast<int64_t>(axis));
+    }
   }
 }
 
@@ -229,7 +232,18 @@ Dim InferenceContext::FreshDim(int output, int axis) const {
   std::string base = output < node_.output_size() && !node_.output(output).empty()
                          ? node_.output(output)
                          : StrCat(node_.op_type(), "_output", output);
-  return symbolic::FreshSymbol(base, axis);
+  Dim d = symbolic::FreshSymbol(base, axis);
+  LogSymbol(d, output, axis);
+  return d;
+}
+
+void InferenceContext::LogSymbol(Dim symbol, int out, int64_t axis) const {
+  if (!symbol_log_ || !symbol.is_symbol()) return;
+  std::string value = StrCat("output ", out);
+  if (out < node_.output_size() && !node_.output(out).empty()) {
+    value += StrCat(" '", node_.output(out), "'");
+  }
+  symbol_log_->try_emplace(symbol.ToString(), StrCat(Origin(), ": ", value, " dim ", axis));
 }
 
 std::string InputLabel(const InferenceContext& ctx, int i) {

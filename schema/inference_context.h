@@ -18,6 +18,7 @@
 #define ONNX_INFER_SCHEMA_INFERENCE_CONTEXT_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -104,6 +105,11 @@ class InferenceContext {
   // Loop's trip count), named after where it comes from: symbolic::FreshSymbol(output name,
   // axis), e.g. "y__d0".
   Dim FreshDim(int output, int axis) const;
+  // Where the driver keeps the symbols rules introduce (FreshDim, and dims replaced for
+  // being too large): name -> origin ("node 'if0' (If): output 0 'y' dim 0"). Null when a
+  // rule runs alone.
+  using SymbolLog = std::map<std::string, std::string>;
+  void set_symbol_log(SymbolLog* log) { symbol_log_ = log; }
 
   // ---- Facts about symbols (docs/symbolic.md, "Unifier"). The driver gives every node of
   // one InferShapes run the same symbolic::Unifier, so that N == M learnt at one node holds
@@ -146,6 +152,9 @@ class InferenceContext {
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
   symbolic::Unifier* unifier_ = nullptr;
+  SymbolLog* symbol_log_ = nullptr;
+  // Notes a symbol introduced for output `out`, axis `axis`.
+  void LogSymbol(Dim symbol, int out, int64_t axis) const;
 };
 
 // "input 1 'B'" / "output 0 'Y'": names a node's value in a message.

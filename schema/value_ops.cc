@@ -60,6 +60,13 @@ std::optional<int64_t> TruncDiv(int64_t a, int64_t b) {
   return a / b;
 }
 
+// True when `a` is known to be >= 0: a size symbol, or an expression the algebra proves
+// non-negative (floor(S/2), Min(S, 128), 64*S).
+bool NonNegative(Dim a) {
+  if (a.is_unknown()) return false;
+  return a.is_symbol() || symbolic::LessEqual(Dim::Const(0), a) == symbolic::Tri::kTrue;
+}
+
 Dim IntUnary(ValueOp op, Dim a) {
   auto av = a.const_value();
   switch (op) {
@@ -67,7 +74,9 @@ Dim IntUnary(ValueOp op, Dim a) {
       return Dim::Const(0) - a;
     case ValueOp::kAbs:
       if (av) return *av == INT64_MIN ? Dim() : Dim::Const(*av < 0 ? -*av : *av);
-      return a.is_symbol() ? a : Dim();  // a symbol is a size, never negative
+      if (NonNegative(a)) return a;  // sizes are never negative
+      if (NonNegative(Dim::Const(0) - a)) return Dim::Const(0) - a;
+      return Dim();
     case ValueOp::kFloor:
     case ValueOp::kCeil:
       return a;
@@ -94,7 +103,7 @@ std::optional<double> RealUnary(ValueOp op, double a) {
 }
 
 // Integer division and remainder where the dividend may be symbolic: exact for constants;
-// for a symbol (a size, >= 0) and a positive constant divisor, truncation is flooring.
+// for a dividend known to be >= 0 and a positive constant divisor, truncation is flooring.
 Dim IntDiv(Dim a, Dim b) {
   auto av = a.const_value(), bv = b.const_value();
   if (av && bv) {
@@ -102,7 +111,7 @@ Dim IntDiv(Dim a, Dim b) {
     return q ? Dim::Const(*q) : Dim();
   }
   if (bv == 1) return a;
-  if (bv && *bv > 0 && a.is_symbol()) return Dim::FloorDiv(a, b);
+  if (bv && *bv > 0 && NonNegative(a)) return Dim::FloorDiv(a, b);
   return Dim();
 }
 
@@ -115,12 +124,10 @@ Dim IntMod(Dim a, Dim b, bool fmod) {
     if (!fmod && r != 0 && ((r < 0) != (*bv < 0))) r += *bv;
     return Dim::Const(r);
   }
-  // a - b * floor(a / b); Dim's arithmetic keeps it exact or makes it unknown. With a
-  // non-negative dividend and positive divisor both remainders agree.
-  if (fmod && !(a.is_symbol() && bv && *bv > 0)) return Dim();
-  Dim q = Dim::FloorDiv(a, b);
-  if (q.is_unknown()) return Dim();
-  return a - b * q;
+  // Mod without fmod takes the divisor's sign, as Dim::Mod does. With a non-negative
+  // dividend and positive divisor both remainders agree.
+  if (fmod && !(NonNegative(a) && bv && *bv > 0)) return Dim();
+  return Dim::Mod(a, b);
 }
 
 std::optional<Dim> CompareInts(ValueOp op, Dim a, Dim b) {
@@ -159,9 +166,9 @@ Dim IntBinary(ValueOp op, Dim a, Dim b) {
       return IntMod(a, b, op == ValueOp::kFmod);
     case ValueOp::kMin:
     case ValueOp::kMax:
-      if (!a.is_unknown() && a == b) return a;
-      if (!av || !bv) return Dim();
-      return Dim::Const(op == ValueOp::kMin ? std::min(*av, *bv) : std::max(*av, *bv));
+      if (a.is_unknown() || b.is_unknown()) return Dim();
+      if (av && bv) return Dim::Const(op == ValueOp::kMin ? std::min(*av, *bv) : std::max(*av, *bv));
+      return op == ValueOp::kMin ? Dim::Min(a, b) : Dim::Max(a, b);
     case ValueOp::kEqual:
       switch (symbolic::Equal(a, b)) {
         case Tri::kTrue:

@@ -1,4 +1,5 @@
-// The golden-test runner (docs/testing.md). Every testdata/cases/**/<case>.onnxtxt is parsed,
+// The golden-test runner (docs/testing.md). Every testdata/cases/**/<case>.onnxtxt (or
+// <case>.textproto, a ModelProto in protobuf text format) is parsed,
 // inferred with the built-in schemas, and its annotations and diagnostics, rendered as text,
 // are compared with <case>.expected beside it. One GoogleTest case per file.
 //
@@ -6,6 +7,7 @@
 //   bazel run //testdata:golden_test -- --update    # rewrite the .expected files in the tree
 //
 // A case may ask for options in a comment line of its own: `# options: strict`.
+#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,27 +37,104 @@ bool g_update = false;
 //   inputs:       graph inputs as declared
 //   values:       value_info after inference (node outputs in node order)
 //   outputs:      graph outputs after inference
+//   graph <path>: the same three sections, indented, for every subgraph (If branches, Loop and
+//                 Scan bodies...), depth first in node order
+//   function <domain>::<name>[:<overload>]: a model-local function's value_info after
+//                 inference
+//   symbols introduced: each symbol inference added to the model, with its origin
+//   facts:        what inference learnt about the symbols (N == M)
+//   conditions:   conditions the model must meet that are not equations
 //   diagnostics:  every diagnostic, rendered, in the order found
 // A text that does not parse gives the single line "parse error: <message>".
-std::string Annotations(const std::string& text, const std::string& name) {
-  auto model = syntax::ParseModelText(text, name);
-  if (!model.ok()) return "parse error: " + model.status().message() + "\n";
-  InferenceOptions options;
-  options.strict = text.find("\n# options: strict") != std::string::npos ||
-                   text.rfind("# options: strict", 0) == 0;
-  InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
-  std::ostringstream out;
+// Options, each in a comment line of its own: `# options: strict`, `# options: no-data-prop`.
+bool HasOption(const std::string& text, const std::string& option) {
+  const std::string line = "# options: " + option;
+  return text.find("\n" + line) != std::string::npos || text.rfind(line, 0) == 0;
+}
+
+void PrintGraph(const onnx::GraphProto& g, const std::string& indent, std::ostringstream& out) {
   auto section = [&](const char* title, const auto& list) {
     if (list.empty()) return;
-    out << title << ":\n";
+    out << indent << title << ":\n";
     for (const auto& vi : list) {
-      out << "  " << vi.name() << ": " << TypeFromProto(vi.type()).ToString() << "\n";
+      out << indent << "  " << vi.name() << ": " << TypeFromProto(vi.type()).ToString() << "\n";
     }
   };
-  const onnx::GraphProto& g = model->graph();
   section("inputs", g.input());
   section("values", g.value_info());
   section("outputs", g.output());
+}
+
+void PrintSubgraphs(const onnx::GraphProto& g, const std::string& path,
+                    std::ostringstream& out) {
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    for (const auto& a : node.attribute()) {
+      if (!a.has_g()) continue;
+      const std::string sub = path + "/" + node.op_type() + "_" + std::to_string(i) + "." + a.name();
+      out << "graph " << sub << ":\n";
+      PrintGraph(a.g(), "  ", out);
+      PrintSubgraphs(a.g(), sub, out);
+    }
+  }
+}
+
+// A case is ONNX text syntax (.onnxtxt), or protobuf text format (.textproto) for what the
+// text syntax cannot say (training_info, external data).
+StatusOr<onnx::ModelProto> ParseCase(const std::string& text, const std::string& name) {
+  if (name.size() < 10 || name.substr(name.size() - 10) != ".textproto") {
+    return syntax::ParseModelText(text, name);
+  }
+  onnx::ModelProto model;
+  if (!google::protobuf::TextFormat::ParseFromString(text, &model)) {
+    return Status::Error(name + ": not a ModelProto in protobuf text format");
+  }
+  return model;
+}
+
+std::string Annotations(const std::string& text, const std::string& name) {
+  auto model = ParseCase(text, name);
+  if (!model.ok()) return "parse error: " + model.status().message() + "\n";
+  InferenceOptions options;
+  options.strict = HasOption(text, "strict");
+  options.data_propagation = !HasOption(text, "no-data-prop");
+  InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+  std::ostringstream out;
+  PrintGraph(model->graph(), "", out);
+  PrintSubgraphs(model->graph(), "main", out);
+  for (int i = 0; i < model->training_info_size(); ++i) {
+    const auto& info = model->training_info(i);
+    for (auto [graph, kind] : {std::pair{&info.initialization(), "initialization"},
+                               std::pair{&info.algorithm(), "algorithm"}}) {
+      if (graph->node_size() == 0 && graph->output_size() == 0) continue;
+      const std::string path = "training_info[" + std::to_string(i) + "]." + kind;
+      out << "graph " << path << ":\n";
+      PrintGraph(*graph, "  ", out);
+      PrintSubgraphs(*graph, path, out);
+    }
+  }
+  for (const auto& f : model->functions()) {
+    if (f.value_info().empty()) continue;
+    out << "function " << (f.domain().empty() ? "ai.onnx" : f.domain()) << "::" << f.name()
+        << (f.overload().empty() ? "" : ":" + f.overload()) << ":\n";
+    for (const auto& vi : f.value_info()) {
+      out << "  " << vi.name() << ": " << TypeFromProto(vi.type()).ToString() << "\n";
+    }
+  }
+  bool introduced = false;
+  for (const auto& sym : result.symbols) {
+    if (sym.declared) continue;
+    if (!introduced) out << "symbols introduced:\n";
+    introduced = true;
+    out << "  " << sym.name << ": " << sym.origin << "\n";
+  }
+  auto list = [&](const char* title, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    out << title << ":\n";
+    for (const auto& item : items) out << "  " << item << "\n";
+  };
+  list("facts", result.facts);
+  list("conditions", result.conditions);
   if (!result.diagnostics.empty()) {
     out << "diagnostics:\n";
     for (const auto& d : result.diagnostics) out << "  " << d.Render("") << "\n";
@@ -117,7 +196,8 @@ int main(int argc, char** argv) {
   std::vector<fs::path> paths;
   if (fs::is_directory(cases)) {
     for (const auto& entry : fs::recursive_directory_iterator(cases)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".onnxtxt") {
+      if (entry.is_regular_file() && (entry.path().extension() == ".onnxtxt" ||
+                                      entry.path().extension() == ".textproto")) {
         paths.push_back(entry.path());
       }
     }

@@ -437,6 +437,18 @@ Status InferRange(InferenceContext& ctx) {
     }
     return OkStatus();
   }
+  // Symbolic bounds with a constant step: Range(0, N, 1) has N elements.
+  const std::vector<Dim>* vs = IntValues(ctx, 0);
+  const std::vector<Dim>* vl = IntValues(ctx, 1);
+  if (vs && vl && delta && vs->size() == 1 && vl->size() == 1 && delta->size() == 1) {
+    const int64_t d = (*delta)[0];
+    if (d == 0) return Status::Error("input 2 'delta': 0");
+    if (d == INT64_MIN) return OkStatus();
+    Dim span = d > 0 ? (*vl)[0] - (*vs)[0] : (*vs)[0] - (*vl)[0];
+    Dim n = Dim::Max(Dim::CeilDiv(span, Dim::Const(d > 0 ? d : -d)), Dim::Const(0));
+    ctx.SetOutputShape(0, Shape{n});
+    return OkStatus();
+  }
   if (fs && fl && fd && fs->reals.size() == 1 && fl->reals.size() == 1 && fd->reals.size() == 1) {
     const double d = fd->reals[0];
     if (d == 0) return Status::Error("input 2 'delta': 0");
