@@ -256,7 +256,10 @@ StatusOr<ExternalData> ReadExternalData(const onnx::TensorProto& tensor,
     if (dir.get() < 0) {
       return refuse("cannot open the model directory: ", ErrnoText(errno));
     }
-    fd = OpenBeneath(dir.get(), ref.location);
+    // The components checked above, not the raw text ("a.bin/" would differ).
+    std::string relative;
+    for (const auto& part : parts) relative += (relative.empty() ? "" : "/") + part;
+    fd = OpenBeneath(dir.get(), relative);
     if (fd >= 0) {
       opened_beneath = true;
     } else if (errno != ENOSYS) {
