@@ -179,6 +179,30 @@ printf 'main (float x = ) => (y) {}\n' >"$TMP/bad.onnx"
 check text-sniffed-error 2 "$BIN" "$TMP/bad.onnx"
 expect_in text-sniffed-error-msg "$TMP/err" "read as ONNX text: $TMP/bad.onnx:1:17"
 
+# External data is read from the model's directory only. Bazel's runfiles are symbolic links,
+# which the reader refuses, so the model and its data file are copied first.
+EXT="$TMP/external"
+mkdir -p "$EXT" && cp -L "$CLI_DATA/external/model.onnx" "$CLI_DATA/external/model.data" "$EXT/"
+check external 0 "$BIN" "$EXT/model.onnx" --values
+expect_in external-shape "$TMP/out" "y: float[B, 6, 2, 4]"
+# No warning: the float bias, whose file does not exist, was never opened.
+if [[ -s "$TMP/err" ]]; then
+  failed=$((failed + 1)); echo "FAIL external-silent:"; sed 's/^/  /' "$TMP/err"
+else
+  passed=$((passed + 1))
+fi
+# A relative model path: its directory is taken relative to the working directory.
+ABS_BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+check external-relative 0 bash -c "cd '$TMP' && '$ABS_BIN' external/model.onnx --values"
+expect_in external-relative-shape "$TMP/out" "y: float[B, 6, 2, 4]"
+# The data file replaced by a link to a file elsewhere: a warning naming the initializer and
+# the reason; the shape stays unknown and inference goes on (exit 0).
+mkdir -p "$TMP/elsewhere" && mv "$EXT/model.data" "$TMP/elsewhere/model.data"
+ln -s "$TMP/elsewhere/model.data" "$EXT/model.data"
+check external-symlink 0 "$BIN" "$EXT/model.onnx" --values
+expect_in external-symlink-msg "$TMP/err" "warning: graph 'main' node #1 'reshape' (ai.onnx::Reshape): tensor 'shape': external data 'model.data': the file is a symbolic link; its value is left unknown"
+expect_in external-symlink-shape "$TMP/out" "y: float[?, ?, ?, ?]"
+
 # An output that cannot be written is exit 2, and leaves nothing behind.
 check unwritable 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx"
 expect_in unwritable-msg "$TMP/err" "cannot write"

@@ -2,6 +2,7 @@
 // See docs/cli.md. This file only parses flags and calls the library; main() is in main.cc,
 // so that a build with custom operators can reuse it (cli/cli.h).
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -243,6 +244,9 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   InferenceOptions options;
   options.strict = flags.strict;
   options.data_propagation = flags.data_prop;
+  // External data is looked for beside the model file, and nowhere else.
+  const std::filesystem::path model_dir = std::filesystem::path(flags.model).parent_path();
+  options.model_dir = model_dir.empty() ? std::filesystem::path(".") : model_dir;
   InferenceResult result = InferShapes(*model, *registry, options);
 
   for (const auto& d : result.diagnostics) {

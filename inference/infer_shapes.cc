@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/strings.h"
+#include "inference/external_values.h"
 #include "inference/graph_order.h"
 #include "schema/const_value.h"
 #include "schema/inference_context.h"
@@ -32,6 +33,8 @@ namespace {
 struct Value {
   Type type;
   std::optional<ConstValue> data;
+  // An initializer whose value is in an external file, read only if a node consumes it.
+  const onnx::TensorProto* external = nullptr;
 };
 
 // The values visible in one graph, and through `parent` those of the enclosing graphs
@@ -148,7 +151,8 @@ class Driver {
  public:
   Driver(onnx::ModelProto& model, const SchemaRegistry& registry, const InferenceOptions& options,
          InferenceResult& result)
-      : model_(model), registry_(registry), options_(options), result_(result) {
+      : model_(model), registry_(registry), options_(options), result_(result),
+        external_values_(options.model_dir, options.max_value_elements) {
     opsets_ = ReadOpsets(model_.opset_import());
     for (const auto& opset : model_.opset_import()) {
       const std::string domain(CanonicalDomain(opset.domain()));
@@ -350,6 +354,7 @@ class Driver {
   // Symbols rules introduced, with their origin; symbols the model declares, in order.
   InferenceContext::SymbolLog introduced_;
   std::vector<std::string> declared_order_;
+  ExternalValues external_values_;  // read on first use, shared by every graph
 };
 
 // The driver's side of the subgraph hook for one node.
@@ -685,7 +690,9 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       continue;  // its value may be overridden at run time, so it is not a constant
     }
     if (!define(init.name(), type, "an initializer")) continue;
-    (*scope)[init.name()].data = ConstValueOfTensor(init, options_.max_value_elements);
+    Value& v = (*scope)[init.name()];
+    v.data = ConstValueOfTensor(init, options_.max_value_elements);
+    if (external_values_.IsCandidate(init)) v.external = &init;
   }
   for (const auto& sparse : graph.sparse_initializer()) {
     if (scope->DefinesHere(sparse.values().name())) continue;
@@ -766,7 +773,17 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         continue;  // produced by a node on a cycle: unknown
       }
       input_types[i] = &v->type;
-      if (v->data) input_values[i] = &*v->data;
+      if (v->data) {
+        input_values[i] = &*v->data;
+      } else if (v->external) {
+        // Straight into the result: a subgraph pass's findings may be replaced by the next
+        // pass's, and the read (cached) happens only once.
+        std::vector<std::string> warnings;
+        input_values[i] = external_values_.Get(*v->external, &warnings);
+        for (auto& w : warnings) {
+          ReportNode(result_.diagnostics, Severity::kWarning, path, index, *node, nullptr, w);
+        }
+      }
     }
     int64_t opset_version = 0;
     int function_index = -1;

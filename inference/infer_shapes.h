@@ -29,6 +29,11 @@ struct InferenceOptions {
   bool data_propagation = true;
   // Subgraphs and function calls nested deeper than this are not inferred (an error says so).
   int max_nesting = 64;
+  // The directory of the model file, where its external data lives. An integer or bool
+  // initializer stored there with at most max_value_elements elements is read when a node
+  // consumes it, under the rules of proto/external_data.h; other external data is never
+  // opened. Empty: no external data is read (such values stay unknown).
+  std::string model_dir;
 };
 
 struct InferenceStats {
