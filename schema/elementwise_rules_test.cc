@@ -282,6 +282,25 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"expand_propagates_value", Node("Expand", 2), 13, {"int64[1]", "int64[1]"},
              {Int64s({7}), Int64s({3})}, "int64[3]", "int64[3] {7, 7, 7}"}));
 
+// Shapes that must be equal are recorded as facts, which then resolve the output.
+TEST(ElementwiseFactsTest, EqualShapesAndForcedBroadcastsAreRecorded) {
+  symbolic::Unifier u;
+  auto swiglu = RunRule(BuiltinSchemas(), Node("SwiGLU", 2), 28,
+                        {T("float[N, 8]"), T("float[2, D]")}, {}, &u);
+  EXPECT_EQ(swiglu.Summary(), "float[2, 8]");
+  EXPECT_EQ(swiglu.facts,
+            (std::vector<std::string>{
+                "N == 2 (node of output 'y' (SwiGLU): equal shapes, input 1 'b' dim 0)",
+                "8 == D (node of output 'y' (SwiGLU): equal shapes, input 1 'b' dim 1)"}));
+
+  symbolic::Unifier u2;
+  auto add = RunRule(BuiltinSchemas(), Node("Add", 2), 14, {T("float[N + 2]"), T("float[M + 2]")},
+                     {}, &u2);
+  EXPECT_EQ(add.Summary(), "float[M + 2]");  // N == M, resolved to the smaller name
+  ASSERT_EQ(add.facts.size(), 1u);
+  EXPECT_NE(add.facts[0].find("broadcast dims that cannot be 1"), std::string::npos);
+}
+
 // Every version of every operator of these families has a rule, so a version added to the
 // catalog and missing from a family table shows up here.
 TEST(ElementwiseCoverageTest, EveryVersionHasARule) {
