@@ -67,7 +67,10 @@ Dim IntUnary(ValueOp op, Dim a) {
       return Dim::Const(0) - a;
     case ValueOp::kAbs:
       if (av) return *av == INT64_MIN ? Dim() : Dim::Const(*av < 0 ? -*av : *av);
-      return a.is_symbol() ? a : Dim();  // a symbol is a size, never negative
+      // Symbols are sizes, never negative: Abs(N) is N and Abs(-N) is N.
+      if (symbolic::LessEqual(Dim::Const(0), a) == Tri::kTrue) return a;
+      if (symbolic::LessEqual(a, Dim::Const(0)) == Tri::kTrue) return Dim::Const(0) - a;
+      return Dim();
     case ValueOp::kFloor:
     case ValueOp::kCeil:
       return a;
@@ -158,10 +161,9 @@ Dim IntBinary(ValueOp op, Dim a, Dim b) {
     case ValueOp::kFmod:
       return IntMod(a, b, op == ValueOp::kFmod);
     case ValueOp::kMin:
+      return Dim::Min(a, b);  // Min(N, 64) stays an expression; Min(N, N) is N
     case ValueOp::kMax:
-      if (!a.is_unknown() && a == b) return a;
-      if (!av || !bv) return Dim();
-      return Dim::Const(op == ValueOp::kMin ? std::min(*av, *bv) : std::max(*av, *bv));
+      return Dim::Max(a, b);
     case ValueOp::kEqual:
       switch (symbolic::Equal(a, b)) {
         case Tri::kTrue:
