@@ -99,6 +99,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"abs_values", Node("Abs", 1), 13, {"int64[3]"},
              {Ints(kInt64, {3}, {Dim::Const(-2), Dim::Symbol("N"), Dim()})}, "int64[3]",
              "int64[3] {2, N, ?}"},
+        Case{"abs_of_negated_symbol", Node("Abs", 1), 13, {"int64[2]"},
+             {Ints(kInt64, {2},
+                   {Dim::Const(0) - Dim::Symbol("N"), Dim::Symbol("N") - Dim::Const(1)})},
+             "int64[2]", "int64[2] {N, ?}"},
         Case{"floor_reals", Node("Floor", 1), 13, {"float[2]"}, {Reals(kFloat, {2}, {2.5, -1.5})},
              "float[2]", "float[2] {2, -2}"},
         Case{"ceil_reals", Node("Ceil", 1), 13, {"double[]"}, {Reals(kDouble, {}, {2.25})},
@@ -231,6 +235,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mod_expression", Node("Mod", 2), 13, {"int64[1]", "int64[]"},
              {Ints(kInt64, {1}, {Dim::Symbol("S") + Dim::Const(1)}), Int64Scalar(5)}, "int64[1]",
              "int64[1] {Mod(S + 1, 5)}"},
+        Case{"max_symbol_with_zero", Node("Max", 2), 13, {"int64[1]", "int64[]"},
+             {Ints(kInt64, {1}, {Dim::Symbol("N")}), Int64Scalar(0)}, "int64[1]",
+             "int64[1] {N}"},
+        Case{"max_with_unknown", Node("Max", 2), 13, {"int64[1]", "int64[]"},
+             {Ints(kInt64, {1}, {Dim()}), Int64Scalar(3)}, "int64[1]", "int64[1] {?}"},
         Case{"sum_values", Node("Sum", 3), 13, {"int64[]", "int64[]", "int64[]"},
              {Int64Scalar(1), Int64Scalar(2), Int64Scalar(3)}, "int64[]", "int64[] {6}"},
         Case{"equal_values", Node("Equal", 2), 13, {"int64[3]", "int64[]"},
@@ -296,6 +305,25 @@ INSTANTIATE_TEST_SUITE_P(
              {kNoValue, Int64s({-1})}, "error: expected dims >= 0, got -1"},
         Case{"expand_propagates_value", Node("Expand", 2), 13, {"int64[1]", "int64[1]"},
              {Int64s({7}), Int64s({3})}, "int64[3]", "int64[3] {7, 7, 7}"}));
+
+// Shapes that must be equal are recorded as facts, which then resolve the output.
+TEST(ElementwiseFactsTest, EqualShapesAndForcedBroadcastsAreRecorded) {
+  symbolic::Unifier u;
+  auto swiglu = RunRule(BuiltinSchemas(), Node("SwiGLU", 2), 28,
+                        {T("float[N, 8]"), T("float[2, D]")}, {}, &u);
+  EXPECT_EQ(swiglu.Summary(), "float[2, 8]");
+  EXPECT_EQ(swiglu.facts,
+            (std::vector<std::string>{
+                "N == 2 (node of output 'y' (SwiGLU): equal shapes, input 1 'b' dim 0)",
+                "8 == D (node of output 'y' (SwiGLU): equal shapes, input 1 'b' dim 1)"}));
+
+  symbolic::Unifier u2;
+  auto add = RunRule(BuiltinSchemas(), Node("Add", 2), 14, {T("float[N + 2]"), T("float[M + 2]")},
+                     {}, &u2);
+  EXPECT_EQ(add.Summary(), "float[M + 2]");  // N == M, resolved to the smaller name
+  ASSERT_EQ(add.facts.size(), 1u);
+  EXPECT_NE(add.facts[0].find("broadcast dims that cannot be 1"), std::string::npos);
+}
 
 // Every version of every operator of these families has a rule, so a version added to the
 // catalog and missing from a family table shows up here.

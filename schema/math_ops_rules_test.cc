@@ -162,6 +162,34 @@ INSTANTIATE_TEST_SUITE_P(
                            {},
                            "float[2, 3]"}));
 
+// Dims a rule unifies are recorded as facts (as under the driver), so the next node sees them.
+TEST(MathOpsFactsTest, ContractedDimsAreRecorded) {
+  symbolic::Unifier u;
+  auto gemm = RunRule(BuiltinSchemas(), Node("Gemm", {"a", "b", "c"}, {"y"}), 13,
+                      {T("float[M, K]"), T("float[64, N]"), T("float[1, 10]")}, {}, &u);
+  EXPECT_EQ(gemm.Summary(), "float[M, 10]");
+  EXPECT_EQ(gemm.facts,
+            (std::vector<std::string>{
+                "K == 64 (node of output 'y' (Gemm): contracted dims)",
+                "N == 10 (node of output 'y' (Gemm): input 2 'c' dim 1 and Y's dim 1)"}));
+
+  symbolic::Unifier u2;
+  auto mmi = RunRule(BuiltinSchemas(), Node("MatMulInteger", {"a", "b"}, {"y"}), 10,
+                     {T("uint8[B, M, K]"), T("int8[16, 3]")}, {}, &u2);
+  EXPECT_EQ(mmi.Summary(), "int32[B, M, 3]");
+  EXPECT_EQ(
+      mmi.facts,
+      (std::vector<std::string>{"K == 16 (node of output 'y' (MatMulInteger): contracted dims)"}));
+
+  symbolic::Unifier u3;
+  auto einsum =
+      RunRule(BuiltinSchemas(), Node("Einsum", {"a", "b"}, {"y"}, StrAttr("equation", "ij,jk->ik")),
+              12, {T("float[M, J]"), T("float[8, N]")}, {}, &u3);
+  EXPECT_EQ(einsum.Summary(), "float[M, N]");
+  EXPECT_EQ(einsum.facts,
+            (std::vector<std::string>{"J == 8 (node of output 'y' (Einsum): label 'j')"}));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     QuantizedMatMul, MathOpsRuleTest,
     ::testing::Values(

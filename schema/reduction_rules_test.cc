@@ -1,6 +1,6 @@
 // Table tests of the reduction rules (schema/defs/ai_onnx/reduction.cc): the Reduce* family
-// across its axes conventions, ArgMax/ArgMin, and the data propagation of ReduceSum and
-// ReduceProd.
+// across its axes conventions, ArgMax/ArgMin, and the data propagation of ReduceSum,
+// ReduceProd, ReduceMax and ReduceMin.
 #include <gtest/gtest.h>
 
 #include "schema/builtin.h"
@@ -245,6 +245,33 @@ INSTANTIATE_TEST_SUITE_P(
              {Ints({2}, {Dim::Const(0), N})},
              "int64[]",
              "int64[] {N}"},
+        Case{"reduce_max_of_shape_symbolic",
+             Reduce("ReduceMax", Attr("keepdims", 0)),
+             18,
+             {"int64[3]"},
+             {Ints({3}, {N, Dim::Const(4), Dim::Const(2)})},
+             "int64[]",
+             "int64[] {Max(4, N)}"},
+        Case{"reduce_min_rows",
+             Reduce("ReduceMin", Attr("keepdims", 0) + AxesAttr({1})),
+             13,
+             {"int64[2, 2]"},
+             {Ints({2, 2}, {Dim::Const(3), Dim::Const(1), N, N})},
+             "int64[2]",
+             "int64[2] {1, N}"},
+        Case{"reduce_max_over_empty_axis_no_value",
+             Reduce("ReduceMax", Attr("keepdims", 0)),
+             20,
+             {"int64[0]"},
+             {Ints({0}, {})},
+             "int64[]"},
+        Case{"reduce_sum_over_empty_axis_is_zero",
+             Reduce("ReduceSum", Attr("keepdims", 0)),
+             13,
+             {"int64[0]"},
+             {Ints({0}, {})},
+             "int64[]",
+             "int64[] {0}"},
         Case{"noop_passes_value",
              Reduce("ReduceSum", Attr("noop_with_empty_axes", 1)),
              13,

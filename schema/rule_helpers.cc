@@ -46,6 +46,27 @@ StatusOr<Dim> UnifyDim(Dim a, Dim b) {
   return a;
 }
 
+StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ctx) {
+  if (a.empty() || b.empty()) {
+    return Status::Error(StrCat(a.empty() ? "A" : "B", ": expected rank >= 1, got a scalar"));
+  }
+  Shape a2 = a, b2 = b;
+  if (a2.size() == 1) a2.insert(a2.begin(), Dim::Const(1));
+  if (b2.size() == 1) b2.push_back(Dim::Const(1));
+  const Dim ka = a2[a2.size() - 1], kb = b2[b2.size() - 2];
+  auto k = UnifyDim(ka, kb);
+  if (!k.ok()) {
+    return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(a), " vs B ",
+                                ShapeToString(b), " (", k.status().message(), ")"));
+  }
+  if (ctx) RETURN_IF_ERROR(ctx->RecordEqual(ka, kb, "contracted dims"));
+  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2),
+                                              Shape(b2.begin(), b2.end() - 2), ctx));
+  if (a.size() > 1) out.push_back(a2[a2.size() - 2]);
+  if (b.size() > 1) out.push_back(b2.back());
+  return out;
+}
+
 Dim Product(const Shape& dims) {
   Dim p = Dim::Const(1);
   for (Dim d : dims) p = p * d;

@@ -24,6 +24,12 @@ StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b, InferenceContext
 // equality (InferenceContext::RecordEqual).
 StatusOr<Dim> UnifyDim(Dim a, Dim b);
 
+// numpy matmul of two shapes (MatMul, MatMulInteger, QLinearMatMul): a 1-D operand is
+// promoted (a row for A, a column for B) and the promoted dim dropped again; leading dims
+// broadcast; A's last dim and B's second-to-last are contracted and must agree. With a
+// context the contracted dims' equality is recorded (RecordEqual).
+StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ctx = nullptr);
+
 // Product of dims (unknown if any factor is).
 Dim Product(const Shape& dims);
 

@@ -93,7 +93,8 @@ std::string RuleRun::Summary() const {
 
 RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, int64_t opset,
                 const std::vector<Type>& inputs,
-                const std::vector<std::optional<ConstValue>>& values) {
+                const std::vector<std::optional<ConstValue>>& values,
+                symbolic::Unifier* unifier) {
   RuleRun run;
   onnx::NodeProto node;
   if (!google::protobuf::TextFormat::ParseFromString(node_text, &node)) {
@@ -114,6 +115,7 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
     consts.push_back(i < values.size() && values[i] ? &*values[i] : nullptr);
   }
   InferenceContext ctx(node, *schema, opset, types, consts);
+  if (unifier) ctx.set_unifier(unifier);
   run.status = schema->rule()(ctx);
   // As the driver does: what the signature says completes what the rule left open.
   SignatureCheck signature = CheckSignature(node, *schema, types);
@@ -124,6 +126,9 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
     run.values.push_back(ctx.OutputValue(i));
   }
   run.warnings = ctx.warnings();
+  if (unifier) {
+    for (const auto& f : unifier->facts()) run.facts.push_back(f.ToString());
+  }
   return run;
 }
 

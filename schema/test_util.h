@@ -10,6 +10,7 @@
 #include "schema/const_value.h"
 #include "schema/registry.h"
 #include "schema/type.h"
+#include "symbolic/unifier.h"
 
 namespace onnx_infer::testing {
 
@@ -25,15 +26,20 @@ struct RuleRun {
   std::vector<Type> outputs;
   std::vector<std::optional<ConstValue>> values;
   std::vector<std::string> warnings;
+  // The facts the rule recorded ("K == 64 (node of output 'y' (Gemm): contracted dims)"),
+  // when RunRule was given a unifier.
+  std::vector<std::string> facts;
   // "float[N, 5]" for one output, "float[2]; int64[]" for several, or "error: <message>".
   std::string Summary() const;
 };
 
 // Runs the rule of the schema that `node_text` (a NodeProto in protobuf text format) resolves
-// to in `opset` of its domain, on inputs of the given types and values.
+// to in `opset` of its domain, on inputs of the given types and values. With a unifier the
+// rule records its facts there, as under the driver, and output shapes are resolved by them.
 RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, int64_t opset,
                 const std::vector<Type>& inputs,
-                const std::vector<std::optional<ConstValue>>& values = {});
+                const std::vector<std::optional<ConstValue>>& values = {},
+                symbolic::Unifier* unifier = nullptr);
 
 }  // namespace onnx_infer::testing
 

@@ -166,6 +166,7 @@ Dim IntBinary(ValueOp op, Dim a, Dim b) {
       return IntMod(a, b, op == ValueOp::kFmod);
     case ValueOp::kMin:
     case ValueOp::kMax:
+      // Min(N, 64) stays an expression; Min(N, N) is N; unknown stays unknown.
       if (a.is_unknown() || b.is_unknown()) return Dim();
       if (av && bv) return Dim::Const(op == ValueOp::kMin ? std::min(*av, *bv) : std::max(*av, *bv));
       return op == ValueOp::kMin ? Dim::Min(a, b) : Dim::Max(a, b);

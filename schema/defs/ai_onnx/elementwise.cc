@@ -15,7 +15,8 @@
 namespace onnx_infer {
 namespace {
 
-// Every input's dims unified: for versions whose inputs must all have the same shape.
+// Every input's dims unified (and the equalities recorded): for versions whose inputs must
+// all have the same shape.
 Status InferEqualShapes(InferenceContext& ctx) {
   std::optional<Shape> out;
   int first = -1;
@@ -40,6 +41,8 @@ Status InferEqualShapes(InferenceContext& ctx) {
                                     ctx.opset_version(), "), ", InputLabel(ctx, i), " dim ", d,
                                     ": ", u.status().message()));
       }
+      RETURN_IF_ERROR(ctx.RecordEqual((*out)[d], (*s)[d],
+                                      StrCat("equal shapes, ", InputLabel(ctx, i), " dim ", d)));
       (*out)[d] = *u;
     }
   }
@@ -79,6 +82,8 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
                                     ShapeToString(*a), " from axis ", start, ": ",
                                     u.status().message()));
       }
+      RETURN_IF_ERROR(ctx.RecordEqual(out[start + i], (*b)[i],
+                                      StrCat("B's dim ", i, " and A's dim ", start + i)));
       out[start + i] = *u;
     }
   }
@@ -86,6 +91,8 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// numpy broadcasting of every input; an equality the broadcast forces (N + 1 against M + 1,
+// neither of which can be 1) is recorded.
 Status InferMultidirectional(InferenceContext& ctx) {
   Shape out;
   for (int i = 0; i < ctx.NumInputs(); ++i) {
@@ -95,7 +102,7 @@ Status InferMultidirectional(InferenceContext& ctx) {
       out = *s;
       continue;
     }
-    ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
+    ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s, &ctx));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -226,6 +233,7 @@ Status InferPRelu(InferenceContext& ctx) {
                                     ShapeToString(*x), " at X's dim ", offset + i, ": ",
                                     u.status().message()));
       }
+      RETURN_IF_ERROR(ctx.RecordEqual(d, s, StrCat("slope dim ", i, " and X's dim ", offset + i)));
       d = *u;
     }
   }
@@ -274,7 +282,7 @@ Status InferExpand(InferenceContext& ctx) {
     target = Shape(*n);
   }
   if (!in) return OkStatus();
-  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(*in, target));
+  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(*in, target, &ctx));
   ctx.SetOutputShape(0, out);
   // The value: the input's elements repeated along the broadcast axes.
   const ConstValue* x = ctx.InputValue(0);

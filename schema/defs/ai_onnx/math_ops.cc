@@ -43,27 +43,6 @@ Status InferSoftmaxFamily(InferenceContext& ctx) {
   return OkStatus();
 }
 
-// numpy matmul of two shapes: a 1-D operand is promoted (a row for A, a column for B) and the
-// promoted dim dropped again; leading dims broadcast; the contracted dims must agree.
-StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b) {
-  if (a.empty() || b.empty()) {
-    return Status::Error(StrCat(a.empty() ? "A" : "B", ": expected rank >= 1, got a scalar"));
-  }
-  Shape a2 = a, b2 = b;
-  if (a2.size() == 1) a2.insert(a2.begin(), Dim::Const(1));
-  if (b2.size() == 1) b2.push_back(Dim::Const(1));
-  auto k = UnifyDim(a2[a2.size() - 1], b2[b2.size() - 2]);
-  if (!k.ok()) {
-    return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(a), " vs B ",
-                                ShapeToString(b), " (", k.status().message(), ")"));
-  }
-  ASSIGN_OR_RETURN(
-      Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2), Shape(b2.begin(), b2.end() - 2)));
-  if (a.size() > 1) out.push_back(a2[a2.size() - 2]);
-  if (b.size() > 1) out.push_back(b2.back());
-  return out;
-}
-
 // MatMulInteger (int32) and QLinearMatMul (y_zero_point's type): matmul of inputs a_index
 // and b_index.
 Status InferQuantizedMatMul(InferenceContext& ctx, int a_index, int b_index, int32_t elem) {
@@ -71,7 +50,7 @@ Status InferQuantizedMatMul(InferenceContext& ctx, int a_index, int b_index, int
   const Shape* a = ctx.InputShape(a_index);
   const Shape* b = ctx.InputShape(b_index);
   if (!a || !b) return OkStatus();
-  ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b));
+  ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -85,7 +64,9 @@ Status InferQLinearMatMul(InferenceContext& ctx) {
 
 // Gemm: Y[M, N] = alpha * A' B' + beta * C with A' = transA ? A^T : A (likewise B). C is
 // broadcast to [M, N] (unidirectionally from 7; before, with the `broadcast` attribute, and
-// without it C is [M, N]); a C dim other than 1 therefore fixes the output dim.
+// without it C is [M, N]); a C dim other than 1 therefore fixes the output dim. Dims that
+// must be equal (the contracted pair, a C dim and the output dim it fixes) are recorded as
+// facts, so N == 64 learnt here holds at the next node.
 Status InferGemm(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   ASSIGN_OR_RETURN(int64_t trans_a, ctx.IntAttr("transA", 0));
@@ -100,12 +81,14 @@ Status InferGemm(InferenceContext& ctx) {
   }
   Shape out = {a ? (*a)[trans_a ? 1 : 0] : Dim(), b ? (*b)[trans_b ? 0 : 1] : Dim()};
   if (a && b) {
-    auto k = UnifyDim((*a)[trans_a ? 0 : 1], (*b)[trans_b ? 1 : 0]);
+    const Dim ka = (*a)[trans_a ? 0 : 1], kb = (*b)[trans_b ? 1 : 0];
+    auto k = UnifyDim(ka, kb);
     if (!k.ok()) {
       return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(*a),
                                   " (transA=", trans_a, ") vs B ", ShapeToString(*b),
                                   " (transB=", trans_b, "): ", k.status().message()));
     }
+    RETURN_IF_ERROR(ctx.RecordEqual(ka, kb, "contracted dims"));
   }
   const Shape* c = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
   if (c) {
@@ -128,6 +111,8 @@ Status InferGemm(InferenceContext& ctx) {
         return Status::Error(StrCat(InputLabel(ctx, 2), ": ", ShapeToString(*c),
                                     " does not broadcast to [", StrJoin(out, ", "), "]"));
       }
+      RETURN_IF_ERROR(ctx.RecordEqual(
+          od, cd, StrCat(InputLabel(ctx, 2), " dim ", c->size() - 1 - i, " and Y's dim ", 1 - i)));
       od = *u;
     }
   }
@@ -221,6 +206,7 @@ Status InferEinsum(InferenceContext& ctx) {
       if (!u.ok()) {
         return Status::Error(StrCat("label '", ch, "': dims differ: ", u.status().message()));
       }
+      RETURN_IF_ERROR(ctx.RecordEqual(dims[ch], (*s)[d], StrCat("label '", ch, "'")));
       dims[ch] = *u;
     }
     if (t.ellipsis_at >= 0) {
@@ -312,6 +298,7 @@ Status InferDet(InferenceContext& ctx) {
     return Status::Error(
         StrCat(InputLabel(ctx, 0), ": expected square matrices, got ", ShapeToString(*in)));
   }
+  RETURN_IF_ERROR(ctx.RecordEqual((*in)[in->size() - 2], in->back(), "square matrices"));
   ctx.SetOutputShape(0, Shape(in->begin(), in->end() - 2));
   return OkStatus();
 }
@@ -394,6 +381,7 @@ Status InferSTFT(InferenceContext& ctx) {
         return Status::Error(
             StrCat("frame_length and the window's length differ: ", u.status().message()));
       }
+      RETURN_IF_ERROR(ctx.RecordEqual(n, (*w)[0], "frame_length and the window's length"));
       n = *u;
     }
   }
@@ -460,6 +448,8 @@ Status InferLoss(InferenceContext& ctx) {
           return Status::Error(StrCat(InputLabel(ctx, 1), ": ", ShapeToString(*target),
                                       " does not match input ", ShapeToString(*in)));
         }
+        RETURN_IF_ERROR(ctx.RecordEqual((*per_element)[i], (*target)[i],
+                                        StrCat(InputLabel(ctx, 1), " dim ", i)));
         (*per_element)[i] = *u;
       }
     }

@@ -50,11 +50,15 @@ StatusOr<ReduceAxes> ResolveReduceAxes(InferenceContext& ctx, int axes_input_sin
   return r;
 }
 
-// Reduces a known integer value over `reduced` axes: the data propagation of ReduceSum and
-// ReduceProd, so that Shape -> ReduceProd (an element count) stays known or symbolic.
+enum class ReduceValueKind { kNone, kSum, kProduct, kMax, kMin };
+
+// Reduces a known integer value over `reduced` axes: the data propagation of ReduceSum,
+// ReduceProd, ReduceMax and ReduceMin, so that Shape -> ReduceProd (an element count) or
+// Shape -> ReduceMax stays known or symbolic. An output element that reduces no input element
+// (an empty axis) has no value to give, so then nothing is propagated.
 std::optional<ConstValue> ReduceValue(const ConstValue& in, const std::vector<bool>& reduced,
-                                      bool keepdims, bool product, int64_t max_elements) {
-  if (!IsIntegerDataType(in.elem_type)) return std::nullopt;
+                                      bool keepdims, ReduceValueKind kind, int64_t max_elements) {
+  if (!IsIntegerDataType(in.elem_type) && in.elem_type != kBool) return std::nullopt;
   const int64_t n = in.NumElements();
   if (n < 0 || static_cast<int64_t>(in.ints.size()) != n) return std::nullopt;
   if (reduced.size() != in.dims.size()) return std::nullopt;
@@ -68,21 +72,44 @@ std::optional<ConstValue> ReduceValue(const ConstValue& in, const std::vector<bo
   int64_t out_n = 1;
   for (int64_t d : kept_dims) out_n *= d;
   if (out_n > max_elements) return std::nullopt;
-  out.ints.assign(out_n, Dim::Const(product ? 1 : 0));
+  out.ints.assign(out_n, Dim());
+  std::vector<bool> seen(out_n, false);
   std::vector<int64_t> index(in.dims.size(), 0);
   for (int64_t i = 0; i < n; ++i) {
     int64_t o = 0;
     for (size_t d = 0; d < index.size(); ++d) o = o * kept_dims[d] + (reduced[d] ? 0 : index[d]);
-    out.ints[o] = product ? out.ints[o] * in.ints[i] : out.ints[o] + in.ints[i];
+    Dim& acc = out.ints[o];
+    const Dim x = in.ints[i];
+    if (!seen[o]) {
+      acc = x;
+      seen[o] = true;
+    } else if (kind == ReduceValueKind::kSum) {
+      acc = acc + x;
+    } else if (kind == ReduceValueKind::kProduct) {
+      acc = acc * x;
+    } else if (kind == ReduceValueKind::kMax) {
+      acc = Dim::Max(acc, x);
+    } else {
+      acc = Dim::Min(acc, x);
+    }
     for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
       if (++index[d] < in.dims[d]) break;
       index[d] = 0;
     }
   }
+  for (int64_t o = 0; o < out_n; ++o) {
+    if (seen[o]) continue;
+    // The sum of nothing is 0 and the product 1; the max and min of nothing are not sizes.
+    if (kind == ReduceValueKind::kSum) {
+      out.ints[o] = Dim::Const(0);
+    } else if (kind == ReduceValueKind::kProduct) {
+      out.ints[o] = Dim::Const(1);
+    } else {
+      return std::nullopt;
+    }
+  }
   return out;
 }
-
-enum class ReduceValueKind { kNone, kSum, kProduct };
 
 // The Reduce* generator. Axes come from the `axes` attribute before `axes_input_since` and
 // from the optional input 1 from then on, where empty axes with noop_with_empty_axes mean
@@ -135,8 +162,7 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
     if (value_kind != ReduceValueKind::kNone) {
       if (const ConstValue* v = ctx.InputValue(0)) {
         if (auto r =
-                ReduceValue(*v, reduced, keepdims != 0, value_kind == ReduceValueKind::kProduct,
-                            ctx.max_value_elements())) {
+                ReduceValue(*v, reduced, keepdims != 0, value_kind, ctx.max_value_elements())) {
           ctx.SetOutputValue(0, std::move(*r));
         }
       }
@@ -180,9 +206,9 @@ Status RegisterAiOnnxReductionRules(SchemaRegistry& r) {
       {"ReduceL2", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
       {"ReduceLogSum", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
       {"ReduceLogSumExp", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
-      {"ReduceMax", {1, 11, 12, 13, 18, 20}, 18, ReduceValueKind::kNone},
+      {"ReduceMax", {1, 11, 12, 13, 18, 20}, 18, ReduceValueKind::kMax},
       {"ReduceMean", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
-      {"ReduceMin", {1, 11, 12, 13, 18, 20}, 18, ReduceValueKind::kNone},
+      {"ReduceMin", {1, 11, 12, 13, 18, 20}, 18, ReduceValueKind::kMin},
       {"ReduceProd", {1, 11, 13, 18}, 18, ReduceValueKind::kProduct},
       {"ReduceSum", {1, 11, 13}, 13, ReduceValueKind::kSum},
       {"ReduceSumSquare", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
