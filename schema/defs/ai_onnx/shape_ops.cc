@@ -72,6 +72,27 @@ Status InferSize(InferenceContext& ctx) {
 }
 
 // Gather: data's dims before `axis`, then the indices' dims, then data's dims after `axis`.
+// GatherElements (11, 13): the output has the indices' shape and the data's element type.
+// Data and indices must have the same rank (an index dim may exceed the data's, so dims are
+// not compared).
+Status InferGatherElements(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* data = ctx.InputShape(0);
+  const Shape* indices = ctx.InputShape(1);
+  if (data) {
+    const int64_t rank = static_cast<int64_t>(data->size());
+    if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
+    ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+    RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
+    if (indices && indices->size() != data->size()) {
+      return Status::Error(StrCat("input 1 'indices': expected rank ", rank,
+                                  " (the rank of data), got rank ", indices->size()));
+    }
+  }
+  if (indices) ctx.SetOutputShape(0, *indices);
+  return OkStatus();
+}
+
 Status InferGather(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* data = ctx.InputShape(0);
@@ -554,6 +575,7 @@ Status RegisterAiOnnxShapeOpsRules(SchemaRegistry& r) {
   RETURN_IF_ERROR(r.AttachRule("", "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, InferShape));
   RETURN_IF_ERROR(r.AttachRule("", "Size", {1, 13, 19, 21, 23, 24, 25}, InferSize));
   RETURN_IF_ERROR(r.AttachRule("", "Gather", {1, 11, 13}, InferGather));
+  RETURN_IF_ERROR(r.AttachRule("", "GatherElements", {11, 13}, InferGatherElements));
   RETURN_IF_ERROR(r.AttachRule("", "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, InferUnsqueeze));
   RETURN_IF_ERROR(r.AttachRule("", "Squeeze", {1, 11, 13, 21, 23, 24, 25}, InferSqueeze));
   RETURN_IF_ERROR(r.AttachRule("", "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, InferCast));
