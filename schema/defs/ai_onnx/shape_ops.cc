@@ -504,6 +504,33 @@ Status InferTile(InferenceContext& ctx) {
   Shape out(in->size());
   for (size_t i = 0; i < out.size(); ++i) out[i] = (*in)[i] * (*repeats)[i];
   ctx.SetOutputShape(0, out);
+
+  // The value: element (i0, i1, ...) of the output is element (i0 mod d0, i1 mod d1, ...) of
+  // the input. Only for small inputs with a known value and constant repeats.
+  const ConstValue* x = ctx.InputValue(0);
+  if (!x || !IsStatic(out) || x->dims.size() != out.size() ||
+      static_cast<int64_t>(x->ints.size()) != x->NumElements()) {
+    return OkStatus();
+  }
+  ConstValue tiled;
+  tiled.elem_type = x->elem_type;
+  int64_t n = 1;
+  for (Dim d : out) {
+    tiled.dims.push_back(*d.const_value());
+    n *= tiled.dims.back();
+    if (n > ctx.max_value_elements()) return OkStatus();
+  }
+  for (int64_t flat = 0; flat < n; ++flat) {
+    int64_t rest = flat, source = 0, stride = 1;
+    for (size_t axis = out.size(); axis-- > 0;) {
+      const int64_t index = rest % tiled.dims[axis];
+      rest /= tiled.dims[axis];
+      source += (index % x->dims[axis]) * stride;
+      stride *= x->dims[axis];
+    }
+    tiled.ints.push_back(x->ints[source]);
+  }
+  ctx.SetOutputValue(0, std::move(tiled));
   return OkStatus();
 }
 
