@@ -112,10 +112,13 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[3*N, 4]"}, {}, "float[N, 4]; float[N, 4]; float[N, 4]"},
         Case{"split_11_symbolic_floor", Node("Split", {"x"}, {"a", "b"}), 11, {"float[N]"}, {},
              "float[floor(N/2)]; float[floor(N/2)]"},
+        Case{"split_11_symbolic_not_divisible", Node("Split", {"x"}, {"a", "b"}), 11,
+             {"float[2*N + 1]"}, {},
+             "error: input 0 'x': dim 0 (2*N + 1) does not split into 2 equal parts"},
         Case{"split_11_not_divisible", Node("Split", {"x"}, {"a", "b"}), 11, {"float[5]"}, {},
              "error: input 0 'x': dim 0 (5) does not split into 2 equal parts"},
         Case{"split_11_sum_mismatch", Node("Split", {"x"}, {"a", "b"}, IntsAttr("split", {2, 2})),
-             11, {"float[5]"}, {}, "error: attribute 'split': the sum of the sizes and dim 0"},
+             11, {"float[5]"}, {}, "error: attribute 'split': expected sizes adding up to dim 0 of input 0 'x' (5), got 2 + 2 = 4"},
         Case{"split_11_sizes_count", Node("Split", {"x"}, {"a", "b"}, IntsAttr("split", {1, 2, 2})),
              11, {"float[5]"}, {}, "error: attribute 'split': expected 2 sizes (one per output), got 3"},
         Case{"split_11_negative_size",
@@ -185,8 +188,8 @@ TEST(TensorOps2FactsTest, EqualDimsAreRecorded) {
                        {T("float[N]"), T("int64[2]")}, {std::nullopt, Int64s({2, 3})}, &u);
   EXPECT_EQ(split.Summary(), "float[2]; float[3]");
   EXPECT_EQ(split.facts, (std::vector<std::string>{
-                             "N == 5 (node of output 'a' (Split): input 1 's': the sum of the "
-                             "sizes and dim 0 of input 0 'x')"}));
+                             "N == 5 (node of output 'a' (Split): dim 0 of input 0 'x' and the "
+                             "sum of input 1 's')"}));
 
   symbolic::Unifier u2;
   auto scatter = RunRule(BuiltinSchemas(), Node("ScatterElements", {"d", "i", "u"}, {"y"}), 13,
@@ -194,7 +197,8 @@ TEST(TensorOps2FactsTest, EqualDimsAreRecorded) {
   EXPECT_EQ(scatter.Summary(), "float[N, 5]");
   EXPECT_EQ(scatter.facts,
             (std::vector<std::string>{
-                "K == 3 (node of output 'y' (ScatterElements): input 2 'u' dim 0 and indices dim 0)"}));
+                "K == 3 (node of output 'y' (ScatterElements): input 1 'i' dim 0 and input 2 'u' "
+                "dim 0)"}));
 
   symbolic::Unifier u3;
   auto gnd = RunRule(BuiltinSchemas(),
@@ -202,8 +206,8 @@ TEST(TensorOps2FactsTest, EqualDimsAreRecorded) {
                      {T("float[B, 4, 5]"), T("int64[2, 1]")}, {}, &u3);
   EXPECT_EQ(gnd.Summary(), "float[2, 5]");
   EXPECT_EQ(gnd.facts, (std::vector<std::string>{
-                           "B == 2 (node of output 'y' (GatherND): input 1 'i' dim 0 and data "
-                           "dim 0 (a batch dim))"}));
+                           "B == 2 (node of output 'y' (GatherND): input 0 'd' dim 0 and input "
+                           "1 'i' dim 0 (a batch dim))"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -232,7 +236,7 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[N, 3]", "int64[2, 3]", "float[2, 3]"}, {}, "float[N, 3]"},
         Case{"scatter_elements_updates_differ", Node("ScatterElements", {"d", "i", "u"}, {"y"}),
              13, {"float[3, 3]", "int64[2, 3]", "float[2, 2]"}, {},
-             "error: input 2 'u' dim 1 and indices dim 1: expected equal dims, got 3 vs 2"},
+             "error: input 1 'i' dim 1 and input 2 'u' dim 1: expected equal dims, got 3 vs 2"},
         Case{"scatter_elements_axis_out_of_range",
              Node("ScatterElements", {"d", "i", "u"}, {"y"}, IntAttr("axis", 2)), 13,
              {"float[3, 3]", "int64[2, 3]", "float[2, 3]"}, {}, "error: attribute 'axis'"},
@@ -257,7 +261,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: input 2 'u': expected rank 3 (indices[:-1] + data[1:]), got rank 2"},
         Case{"scatternd_updates_dim", Node("ScatterND", {"d", "i", "u"}, {"y"}), 13,
              {"float[4, 4, 4]", "int64[2, 1]", "float[2, 4, 3]"}, {},
-             "error: input 2 'u' dim 2 and data dim 2: expected equal dims, got 3 vs 4"},
+             "error: input 2 'u' dim 2 and input 0 'd' dim 2: expected equal dims, got 3 vs 4"},
         Case{"scatternd_index_too_long", Node("ScatterND", {"d", "i", "u"}, {"y"}), 13,
              {"float[4, 4]", "int64[2, 3]", "float[2]"}, {},
              "error: input 1 'i': expected a last dim in [1, 2] (the rank of data), got 3"},
@@ -291,7 +295,7 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[2, 4]", "float[2, 4]"}, {}, "error: attribute 'mode': expected one of linear"},
         Case{"tensorscatter_other_dim_differs", Node("TensorScatter", {"p", "u"}, {"y"}), 24,
              {"float[2, 4, 5]", "float[3, 1, 5]"}, {},
-             "error: input 1 'u' dim 0 and past_cache dim 0: expected equal dims, got 2 vs 3"}));
+             "error: input 0 'p' dim 0 and input 1 'u' dim 0: expected equal dims, got 2 vs 3"}));
 
 INSTANTIATE_TEST_SUITE_P(
     GatherND, TensorOps2RuleTest,
@@ -316,7 +320,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"gathernd_batch_dims_differ",
              Node("GatherND", {"d", "i"}, {"y"}, IntAttr("batch_dims", 1)), 13,
              {"float[2, 4]", "int64[3, 1]"}, {},
-             "error: input 1 'i' dim 0 and data dim 0 (a batch dim): expected equal dims, got 2 vs 3"},
+             "error: input 0 'd' dim 0 and input 1 'i' dim 0 (a batch dim): expected equal dims, got 2 vs 3"},
         Case{"gathernd_scalar_indices", Node("GatherND", {"d", "i"}, {"y"}), 13,
              {"float[2, 4]", "int64[]"}, {}, "error: input 1 'i': expected rank >= 1, got rank 0"}));
 
@@ -427,7 +431,11 @@ INSTANTIATE_TEST_SUITE_P(
              {}, "error: input 0 'x' dim 3: expected a multiple of 2, got 5"},
         Case{"spacetodepth_zero_block",
              Node("SpaceToDepth", {"x"}, {"y"}, IntAttr("blocksize", 0)), 13, {"float[1, 1, 4, 4]"},
-             {}, "error: attribute 'blocksize': expected > 0, got 0"},
+             {}, "error: attribute 'blocksize': expected a value in [1, 2147483647], got 0"},
+        Case{"spacetodepth_odd_symbolic_width",
+             Node("SpaceToDepth", {"x"}, {"y"}, IntAttr("blocksize", 2)), 13,
+             {"float[1, 1, 4, 2*W + 1]"}, {},
+             "error: input 0 'x' dim 3: expected a multiple of 2, got 2*W + 1"},
         Case{"reversesequence_defaults", Node("ReverseSequence", {"x", "l"}, {"y"}), 10,
              {"float[T, ?, 8]", "int64[4]"}, {}, "float[T, 4, 8]"},
         Case{"reversesequence_batch_first",
@@ -436,7 +444,7 @@ INSTANTIATE_TEST_SUITE_P(
              10, {"float[4, 4]", "int64[4]"}, {}, "float[4, 4]"},
         Case{"reversesequence_lens_differ", Node("ReverseSequence", {"x", "l"}, {"y"}), 10,
              {"float[4, 3]", "int64[4]"}, {},
-             "error: input 1 'l' dim 0 and the batch dim 1: expected equal dims, got 3 vs 4"},
+             "error: input 0 'x' dim 1 (the batch axis) and input 1 'l' dim 0: expected equal dims, got 3 vs 4"},
         Case{"reversesequence_same_axes",
              Node("ReverseSequence", {"x", "l"}, {"y"}, IntAttr("batch_axis", 0)), 10,
              {"float[4, 4]", "int64[4]"}, {}, "error: attributes 'batch_axis' and 'time_axis'"},

@@ -6,6 +6,7 @@
 // it is exact only when the deciding value is known, else unknown, or one fresh symbol shared
 // by the outputs that provably have that same length (Unique's Y, indices and counts).
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -59,6 +60,15 @@ StatusOr<Dim> Same(InferenceContext& ctx, Dim a, Dim b, const std::string& what)
   if (!u.ok()) return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b));
   RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
   return *u;
+}
+
+// d / k for a dim that must be a multiple of k > 0: nothing when it provably is not; else the
+// quotient, with "Mod(d, k) == 0" recorded as a condition unless it is evident.
+std::optional<Dim> ExactQuotient(InferenceContext& ctx, Dim d, int64_t k) {
+  const Dim rest = Dim::Mod(d, Dim::Const(k));
+  if (auto c = rest.const_value(); c && *c != 0) return std::nullopt;
+  if (!rest.is_const() && !rest.is_unknown()) ctx.RecordCondition(StrCat(rest, " == 0"));
+  return Dim::FloorDiv(d, Dim::Const(k));
 }
 
 Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& s, size_t rank) {
@@ -162,9 +172,16 @@ Status InferSplit(InferenceContext& ctx) {
     sizes = *split.sizes;
     Dim sum = Dim::Const(0);
     for (Dim d : sizes) sum = sum + d;
-    ASSIGN_OR_RETURN(total, Same(ctx, total, sum,
-                                 StrCat(split.subject, ": the sum of the sizes and dim ", axis,
-                                        " of ", InputLabel(ctx, 0))));
+    auto unified = UnifyDim(total, sum);
+    if (!unified.ok()) {
+      return Status::Error(StrCat(split.subject, ": expected sizes adding up to dim ", axis,
+                                  " of ", InputLabel(ctx, 0), " (", total, "), got ",
+                                  StrJoin(sizes, " + "), " = ", sum));
+    }
+    RETURN_IF_ERROR(ctx.RecordEqual(total, sum,
+                                    StrCat("dim ", axis, " of ", InputLabel(ctx, 0),
+                                           " and the sum of ", split.subject)));
+    total = *unified;
   } else if (split.given) {
     // The sizes are not known: every output keeps the other dims.
   } else if (num_outputs) {
@@ -178,14 +195,12 @@ Status InferSplit(InferenceContext& ctx) {
     std::fill(sizes.begin(), sizes.end(), chunk);
     sizes[n - 1] = last;
   } else if (n > 0) {
-    if (auto c = total.const_value(); c && *c % n != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": dim ", axis, " (", *c,
+    const std::optional<Dim> part = ExactQuotient(ctx, total, n);
+    if (!part) {
+      return Status::Error(StrCat(InputLabel(ctx, 0), ": dim ", axis, " (", total,
                                   ") does not split into ", n, " equal parts"));
     }
-    if (!total.is_const() && !total.is_unknown() && n > 1) {
-      ctx.RecordCondition(StrCat("Mod(", total, ", ", n, ") == 0"));
-    }
-    std::fill(sizes.begin(), sizes.end(), Dim::FloorDiv(total, Dim::Const(n)));
+    std::fill(sizes.begin(), sizes.end(), *part);
   }
   for (int i = 0; i < n; ++i) {
     Shape out = *in;
@@ -263,7 +278,8 @@ Status InferScatterElements(InferenceContext& ctx) {
     }
     for (size_t i = 0; i < indices->size(); ++i) {
       RETURN_IF_ERROR(Same(ctx, (*indices)[i], (*updates)[i],
-                           StrCat(InputLabel(ctx, 2), " dim ", i, " and indices dim ", i))
+                           StrCat(InputLabel(ctx, 1), " dim ", i, " and ", InputLabel(ctx, 2),
+                                  " dim ", i))
                           .status());
     }
   }
@@ -295,11 +311,13 @@ Status InferScatterND(InferenceContext& ctx) {
                                     " (indices[:-1] + data[", *k, ":]), got rank ",
                                     updates->size()));
       }
-      for (size_t i = 0; i < expected.size(); ++i) {
+      const int64_t lead = static_cast<int64_t>(indices->size()) - 1;
+      for (int64_t i = 0; i < static_cast<int64_t>(expected.size()); ++i) {
+        const bool from_indices = i < lead;
         RETURN_IF_ERROR(Same(ctx, (*updates)[i], expected[i],
                              StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
-                                    i + 1 < indices->size() ? "indices" : "data", " dim ",
-                                    i + 1 < indices->size() ? i : i - indices->size() + 1 + *k))
+                                    InputLabel(ctx, from_indices ? 1 : 0), " dim ",
+                                    from_indices ? i : i - lead + *k))
                             .status());
       }
     }
@@ -336,8 +354,8 @@ Status InferTensorScatter(InferenceContext& ctx) {
     for (int64_t i = 0; i < rank; ++i) {
       if (i == seq_axis) continue;
       ASSIGN_OR_RETURN(out[i], Same(ctx, out[i], (*update)[i],
-                                    StrCat(InputLabel(ctx, 1), " dim ", i, " and past_cache dim ",
-                                           i)));
+                                    StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
+                                           InputLabel(ctx, 1), " dim ", i)));
     }
     if (mode == "linear" &&
         symbolic::LessEqual((*update)[seq_axis], (*past)[seq_axis]) == Tri::kFalse) {
@@ -352,7 +370,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
           StrCat(InputLabel(ctx, 2), ": expected rank 1 ([batch]), got rank ", w->size()));
     }
     ASSIGN_OR_RETURN(out[0], Same(ctx, out[0], (*w)[0],
-                                  StrCat(InputLabel(ctx, 2), " dim 0 and the batch dim")));
+                                  StrCat("the batch dim and ", InputLabel(ctx, 2), " dim 0")));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -383,8 +401,8 @@ Status InferGatherND(InferenceContext& ctx) {
   Shape out(indices->begin(), indices->end() - 1);
   for (int64_t i = 0; i < b; ++i) {
     ASSIGN_OR_RETURN(out[i], Same(ctx, (*data)[i], (*indices)[i],
-                                  StrCat(InputLabel(ctx, 1), " dim ", i, " and data dim ", i,
-                                         " (a batch dim)")));
+                                  StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
+                                         InputLabel(ctx, 1), " dim ", i, " (a batch dim)")));
   }
   const auto m = indices->back().const_value();
   if (!m) return OkStatus();  // the output's rank depends on it
@@ -592,21 +610,21 @@ Status InferEyeLike(InferenceContext& ctx) {
 
 // ---- Moving data between depth and space
 
+// The `blocksize` attribute; its square must fit in int64 (so it is below 2^31).
 StatusOr<int64_t> BlockSize(const InferenceContext& ctx) {
   ASSIGN_OR_RETURN(int64_t b, ctx.IntAttr("blocksize"));
-  if (b <= 0) return Status::Error(StrCat("attribute 'blocksize': expected > 0, got ", b));
+  if (b <= 0 || b > INT32_MAX) {
+    return Status::Error(StrCat("attribute 'blocksize': expected a value in [1, ", INT32_MAX,
+                                "], got ", b));
+  }
   return b;
 }
 
 // A dim that must be a multiple of `k`: dim / k, an error when provably not a multiple.
 StatusOr<Dim> DivideExactly(InferenceContext& ctx, Dim d, int64_t k, const std::string& what) {
-  if (auto c = d.const_value(); c && *c % k != 0) {
-    return Status::Error(StrCat(what, ": expected a multiple of ", k, ", got ", *c));
-  }
-  if (!d.is_const() && !d.is_unknown() && k > 1) {
-    ctx.RecordCondition(StrCat("Mod(", d, ", ", k, ") == 0"));
-  }
-  return Dim::FloorDiv(d, Dim::Const(k));
+  const std::optional<Dim> q = ExactQuotient(ctx, d, k);
+  if (!q) return Status::Error(StrCat(what, ": expected a multiple of ", k, ", got ", d));
+  return *q;
 }
 
 // DepthToSpace: [N, C, H, W] -> [N, C / b², H·b, W·b] (either mode).
@@ -670,7 +688,8 @@ Status InferReverseSequence(InferenceContext& ctx) {
     Shape out = *in;
     ASSIGN_OR_RETURN(out[batch_axis],
                      Same(ctx, (*in)[batch_axis], (*lens)[0],
-                          StrCat(InputLabel(ctx, 1), " dim 0 and the batch dim ", batch_axis)));
+                          StrCat(InputLabel(ctx, 0), " dim ", batch_axis, " (the batch axis) and ",
+                                 InputLabel(ctx, 1), " dim 0")));
     ctx.SetOutputShape(0, std::move(out));
   }
   return OkStatus();
