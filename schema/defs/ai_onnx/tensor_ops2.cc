@@ -82,8 +82,8 @@ StatusOr<std::string> OneOf(const InferenceContext& ctx, std::string_view name,
                             std::string fallback, const std::vector<std::string>& allowed) {
   ASSIGN_OR_RETURN(std::string value, ctx.StringAttr(name, std::move(fallback)));
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-    return Status::Error(StrCat("attribute '", name, "': expected one of ",
-                                StrJoin(allowed, ", "), ", got '", value, "'"));
+    return Status::Error(StrCat("attribute '", name, "': expected one of ", StrJoin(allowed, ", "),
+                                ", got '", value, "'"));
   }
   return value;
 }
@@ -91,8 +91,8 @@ StatusOr<std::string> OneOf(const InferenceContext& ctx, std::string_view name,
 // ---- Split
 
 // The split sizes of a Split node: from the `split` attribute (before 13) or input 1 (version
-// 1 takes either; from 13 only the input). `given` says whether sizes were given at all; the
-// result is null when they were given but are not known.
+// 1 takes either; from 13 only the input). `given` says whether sizes were given at all;
+// `sizes` is empty when they were given but are not known.
 struct SplitSizes {
   bool given = false;
   std::optional<std::vector<Dim>> sizes;
@@ -155,8 +155,9 @@ Status InferSplit(InferenceContext& ctx) {
                                   *(*s)[0].const_value()));
     }
   } else if (ctx.schema().since_version() >= 18 && !num_outputs) {
-    ctx.Warn("neither input 'split' nor attribute 'num_outputs' is given: splitting into equal "
-             "parts, one per output");
+    ctx.Warn(
+        "neither input 'split' nor attribute 'num_outputs' is given: splitting into equal "
+        "parts, one per output");
   }
 
   const Shape* in = ctx.InputShape(0);
@@ -165,23 +166,21 @@ Status InferSplit(InferenceContext& ctx) {
   const int64_t rank = static_cast<int64_t>(in->size());
   ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
   ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
-  Dim total = (*in)[axis];
+  const Dim total = (*in)[axis];
 
   std::vector<Dim> sizes(n);
   if (split.sizes) {
     sizes = *split.sizes;
     Dim sum = Dim::Const(0);
     for (Dim d : sizes) sum = sum + d;
-    auto unified = UnifyDim(total, sum);
-    if (!unified.ok()) {
-      return Status::Error(StrCat(split.subject, ": expected sizes adding up to dim ", axis,
-                                  " of ", InputLabel(ctx, 0), " (", total, "), got ",
-                                  StrJoin(sizes, " + "), " = ", sum));
+    if (!UnifyDim(total, sum).ok()) {
+      return Status::Error(StrCat(split.subject, ": expected sizes adding up to dim ", axis, " of ",
+                                  InputLabel(ctx, 0), " (", total, "), got ", StrJoin(sizes, " + "),
+                                  " = ", sum));
     }
-    RETURN_IF_ERROR(ctx.RecordEqual(total, sum,
-                                    StrCat("dim ", axis, " of ", InputLabel(ctx, 0),
-                                           " and the sum of ", split.subject)));
-    total = *unified;
+    RETURN_IF_ERROR(ctx.RecordEqual(
+        total, sum,
+        StrCat("dim ", axis, " of ", InputLabel(ctx, 0), " and the sum of ", split.subject)));
   } else if (split.given) {
     // The sizes are not known: every output keeps the other dims.
   } else if (num_outputs) {
@@ -234,7 +233,8 @@ Status InferTrilu(InferenceContext& ctx) {
   // k is a scalar; a one-element tensor is tolerated, anything else is an error.
   if (const Shape* k = ctx.HasInput(1) ? ctx.InputShape(1) : nullptr;
       k && (k->size() > 1 || (k->size() == 1 && (*k)[0].is_const() && (*k)[0] != Dim::Const(1)))) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a scalar, got ", ShapeToString(*k)));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 1), ": expected a scalar, got ", ShapeToString(*k)));
   }
   return OkStatus();
 }
@@ -277,10 +277,10 @@ Status InferScatterElements(InferenceContext& ctx) {
                                   " (the rank of indices), got rank ", updates->size()));
     }
     for (size_t i = 0; i < indices->size(); ++i) {
-      RETURN_IF_ERROR(Same(ctx, (*indices)[i], (*updates)[i],
-                           StrCat(InputLabel(ctx, 1), " dim ", i, " and ", InputLabel(ctx, 2),
-                                  " dim ", i))
-                          .status());
+      RETURN_IF_ERROR(
+          Same(ctx, (*indices)[i], (*updates)[i],
+               StrCat(InputLabel(ctx, 1), " dim ", i, " and ", InputLabel(ctx, 2), " dim ", i))
+              .status());
     }
   }
   if (data) ctx.SetOutputShape(0, *data);
@@ -300,8 +300,8 @@ Status InferScatterND(InferenceContext& ctx) {
   if (data && indices) {
     const auto k = indices->back().const_value();
     if (k && (*k < 1 || *k > static_cast<int64_t>(data->size()))) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a last dim in [1, ",
-                                  data->size(), "] (the rank of data), got ", *k));
+      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a last dim in [1, ", data->size(),
+                                  "] (the rank of data), got ", *k));
     }
     if (k && updates) {
       Shape expected(indices->begin(), indices->end() - 1);
@@ -341,8 +341,10 @@ Status InferTensorScatter(InferenceContext& ctx) {
   ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -2));
   ASSIGN_OR_RETURN(int64_t seq_axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   if (seq_axis == 0) {
-    return Status::Error(StrCat("attribute 'axis': expected a sequence axis other than the batch "
-                                "axis 0, got ", axis));
+    return Status::Error(
+        StrCat("attribute 'axis': expected a sequence axis other than the batch "
+               "axis 0, got ",
+               axis));
   }
   Shape out = *known;
   if (!past) out[seq_axis] = Dim();
@@ -395,8 +397,8 @@ Status InferGatherND(InferenceContext& ctx) {
   const int64_t r = static_cast<int64_t>(data->size());
   const int64_t q = static_cast<int64_t>(indices->size());
   if (b >= std::min(q, r)) {
-    return Status::Error(StrCat("attribute 'batch_dims': expected less than the ranks of data (",
-                                r, ") and indices (", q, "), got ", b));
+    return Status::Error(StrCat("attribute 'batch_dims': expected less than the ranks of data (", r,
+                                ") and indices (", q, "), got ", b));
   }
   Shape out(indices->begin(), indices->end() - 1);
   for (int64_t i = 0; i < b; ++i) {
@@ -435,13 +437,13 @@ Status InferOneHot(InferenceContext& ctx) {
   ctx.PropagateElemType(2, 0);
   if (const Shape* d = ctx.InputShape(1);
       d && (d->size() > 1 || (d->size() == 1 && (*d)[0].is_const() && (*d)[0] != Dim::Const(1)))) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a scalar or one element, got ",
-                                ShapeToString(*d)));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 1), ": expected a scalar or one element, got ", ShapeToString(*d)));
   }
   if (const Shape* v = ctx.InputShape(2);
       v && (v->size() != 1 || ((*v)[0].is_const() && (*v)[0] != Dim::Const(2)))) {
-    return Status::Error(StrCat(InputLabel(ctx, 2), ": expected [2] ([off, on]), got ",
-                                ShapeToString(*v)));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 2), ": expected [2] ([off, on]), got ", ShapeToString(*v)));
   }
   const Dim depth = ScalarValue(ctx, 1);
   if (auto c = depth.const_value(); c && *c < 0) {
@@ -501,8 +503,8 @@ Status InferUnique(InferenceContext& ctx) {
   }
   const Shape* x = ctx.InputShape(0);
   if (axis && x) {
-    ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(x->size()),
-                                             "attribute 'axis'"));
+    ASSIGN_OR_RETURN(axis,
+                     ctx.NormalizeAxis(*axis, static_cast<int64_t>(x->size()), "attribute 'axis'"));
   }
   // The length that is split into unique pieces: X's element count, or its dim at `axis`.
   Dim length;
@@ -542,8 +544,8 @@ Status InferCompress(InferenceContext& ctx) {
   }
   if (axis && !in) return OkStatus();
   if (axis) {
-    ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(in->size()),
-                                             "attribute 'axis'"));
+    ASSIGN_OR_RETURN(
+        axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(in->size()), "attribute 'axis'"));
   }
   // How many slices are kept: the true entries among the first `length` of the condition.
   Dim kept;
@@ -559,8 +561,8 @@ Status InferCompress(InferenceContext& ctx) {
     // Without a constant length, the count is exact when the whole condition provably fits
     // in it, or when nothing is kept.
     if (count && (length.is_const() || *count == 0 ||
-                  symbolic::LessEqual(Dim::Const(static_cast<int64_t>(head.ints.size())),
-                                      length) == Tri::kTrue)) {
+                  symbolic::LessEqual(Dim::Const(static_cast<int64_t>(head.ints.size())), length) ==
+                      Tri::kTrue)) {
       kept = Dim::Const(*count);
     }
   }
@@ -614,8 +616,8 @@ Status InferEyeLike(InferenceContext& ctx) {
 StatusOr<int64_t> BlockSize(const InferenceContext& ctx) {
   ASSIGN_OR_RETURN(int64_t b, ctx.IntAttr("blocksize"));
   if (b <= 0 || b > INT32_MAX) {
-    return Status::Error(StrCat("attribute 'blocksize': expected a value in [1, ", INT32_MAX,
-                                "], got ", b));
+    return Status::Error(
+        StrCat("attribute 'blocksize': expected a value in [1, ", INT32_MAX, "], got ", b));
   }
   return b;
 }
@@ -640,8 +642,8 @@ Status InferDepthToSpace(InferenceContext& ctx) {
     return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 4, got rank ", in->size()));
   }
   const Dim block = Dim::Const(b);
-  ASSIGN_OR_RETURN(Dim c, DivideExactly(ctx, (*in)[1], b * b,
-                                        StrCat(InputLabel(ctx, 0), " dim 1 (channels)")));
+  ASSIGN_OR_RETURN(
+      Dim c, DivideExactly(ctx, (*in)[1], b * b, StrCat(InputLabel(ctx, 0), " dim 1 (channels)")));
   ctx.SetOutputShape(0, Shape{(*in)[0], c, (*in)[2] * block, (*in)[3] * block});
   return OkStatus();
 }
@@ -675,8 +677,10 @@ Status InferReverseSequence(InferenceContext& ctx) {
     }
   }
   if (batch_axis == time_axis) {
-    return Status::Error(StrCat("attributes 'batch_axis' and 'time_axis': expected different "
-                                "axes, got ", batch_axis, " for both"));
+    return Status::Error(
+        StrCat("attributes 'batch_axis' and 'time_axis': expected different "
+               "axes, got ",
+               batch_axis, " for both"));
   }
   const Shape* in = ctx.InputShape(0);
   const Shape* lens = ctx.InputShape(1);
