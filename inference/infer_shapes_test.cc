@@ -214,11 +214,13 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
 }
 
 TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
-  auto r = InferProto(ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
-      node { op_type: "NonZero" input: "x" output: "s" }
+  // StringNormalizer's output is string whatever its input; LRN's is its input's type.
+  auto r = InferProto(ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") +
+                                 TensorInput("t", "dim { dim_value: 2 }", /*elem=*/8) + R"(
+      node { op_type: "StringNormalizer" input: "t" output: "s" }
       node { op_type: "LRN" input: "x" output: "p" attribute { name: "size" type: INT i: 3 } }
       output { name: "s" } output { name: "p" })"));
-  EXPECT_EQ(r.types["s"], "int64");
+  EXPECT_EQ(r.types["s"], "string");
   EXPECT_EQ(r.types["p"], "float");
   EXPECT_EQ(r.result.stats.typed, 2);
   EXPECT_EQ(r.result.stats.shaped, 0);
