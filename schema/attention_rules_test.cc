@@ -1,0 +1,191 @@
+// Table tests of the attention family (schema/defs/ai_onnx/attention.cc): Attention,
+// LinearAttention, RotaryEmbedding, CausalConvWithState, FlexAttention and the normalizations.
+#include <gtest/gtest.h>
+
+#include "schema/builtin.h"
+#include "schema/data_type.h"
+#include "schema/test_util.h"
+
+namespace onnx_infer {
+namespace {
+
+using testing::RunRule;
+using testing::T;
+
+struct Case {
+  const char* name;
+  std::string node;  // NodeProto text
+  int64_t opset;
+  std::vector<const char*> inputs;  // types, "" for an absent input
+  std::string expected;             // RuleRun::Summary(), or "error: <part of the message>"
+};
+
+std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+
+class AttentionRuleTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AttentionRuleTest, Infers) {
+  const Case& c = GetParam();
+  std::vector<Type> inputs;
+  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
+  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs);
+  if (c.expected.rfind("error: ", 0) == 0) {
+    ASSERT_FALSE(run.status.ok()) << run.Summary();
+    EXPECT_NE(run.status.message().find(c.expected.substr(7)), std::string::npos)
+        << run.status.message();
+  } else {
+    EXPECT_EQ(run.Summary(), c.expected);
+  }
+}
+
+// A node; "" stands for an omitted input or output.
+std::string Node(const char* op, std::vector<const char*> inputs, std::vector<const char*> outputs,
+                 const std::string& attrs = "", const char* domain = "") {
+  std::string s = std::string(R"(op_type: ")") + op + R"(")";
+  if (*domain) s += std::string(R"( domain: ")") + domain + R"(")";
+  for (const char* i : inputs) s += std::string(R"( input: ")") + i + R"(")";
+  for (const char* o : outputs) s += std::string(R"( output: ")") + o + R"(")";
+  return s + attrs;
+}
+
+std::string IntAttr(const char* name, int64_t i) {
+  return std::string(R"( attribute { name: ")") + name + R"(" type: INT i: )" + std::to_string(i) +
+         " }";
+}
+
+std::string StrAttr(const char* name, const char* s) {
+  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
+}
+
+std::string Heads(int64_t q, int64_t kv) {
+  return IntAttr("q_num_heads", q) + IntAttr("kv_num_heads", kv);
+}
+
+const std::vector<const char*> kAllOutputs = {"y", "present_key", "present_value", "qk"};
+
+INSTANTIATE_TEST_SUITE_P(
+    Attention, AttentionRuleTest,
+    ::testing::Values(
+        Case{"4d_mha",
+             Node("Attention", {"q", "k", "v"}, {"y"}),
+             23,
+             {"float[B, 8, L, 64]", "float[B, 8, S, 64]", "float[B, 8, S, 32]"},
+             "float[B, 8, L, 32]"},
+        Case{"4d_all_outputs_no_past",
+             Node("Attention", {"q", "k", "v"}, kAllOutputs),
+             23,
+             {"float16[B, 8, L, 64]", "float16[B, 2, S, 64]", "float[B, 2, S, 16]"},
+             "float16[B, 8, L, 16]; float16[B, 2, S, 64]; float[B, 2, S, 16]; "
+             "float16[B, 8, L, S]"},
+        Case{"4d_past_concatenates_along_sequence",
+             Node("Attention", {"q", "k", "v", "", "pk", "pv"}, kAllOutputs),
+             24,
+             {"float[B, 4, L, 8]", "float[B, 2, L, 8]", "float[B, 2, L, 10]", "",
+              "float[B, 2, P, 8]", "float[B, 2, P, 10]"},
+             "float[B, 4, L, 10]; float[B, 2, L + P, 8]; float[B, 2, L + P, 10]; "
+             "float[B, 4, L, L + P]"},
+        Case{"past_fills_unknown_dims",
+             Node("Attention", {"q", "k", "v", "", "pk", "pv"}, kAllOutputs),
+             23,
+             {"float[?, 4, 3, ?]", "float", "float", "", "float[2, 2, 5, 8]",
+              "float[2, 2, 5, 6]"},
+             "float[2, 4, 3, 6]; float[2, 2, ?, 8]; float[2, 2, ?, 6]; float[2, 4, 3, ?]"},
+        Case{"3d_gqa_hidden_sizes",
+             Node("Attention", {"q", "k", "v"}, kAllOutputs, Heads(8, 2)),
+             23,
+             {"float[B, L, 64]", "float[B, S, 16]", "float[B, S, 24]"},
+             "float[B, L, 96]; float[B, 2, S, 8]; float[B, 2, S, 12]; float[B, 8, L, S]"},
+        Case{"3d_symbolic_hidden_scaled_exactly",
+             Node("Attention", {"q", "k", "v"}, {"y", "pk"}, Heads(6, 3)),
+             23,
+             {"float[B, L, DQ]", "float[B, S, DK]", "float[B, S, DV]"},
+             "float[B, L, 2*DV]; float[B, 3, S, floor(DQ/6)]"},
+        Case{"3d_with_past",
+             Node("Attention", {"q", "k", "v", "mask", "pk", "pv"}, kAllOutputs, Heads(3, 3)),
+             23,
+             {"float[2, 4, 24]", "float[2, 6, 24]", "float[2, 6, 30]", "float[4, 18]",
+              "float[2, 3, 12, 8]", "float[2, 3, 12, 10]"},
+             "float[2, 4, 30]; float[2, 3, 18, 8]; float[2, 3, 18, 10]; float[2, 3, 4, 18]"},
+        Case{"3d_q_with_4d_kv",
+             Node("Attention", {"q", "k", "v"}, {"y"}, IntAttr("q_num_heads", 4)),
+             23,
+             {"float[B, L, 32]", "float[B, 2, S, 8]", "float[B, 2, S, 5]"},
+             "float[B, L, 20]"},
+        Case{"24_nonpad_kv_seqlen_gives_batch",
+             Node("Attention", {"q", "k", "v", "", "", "", "nonpad"}, kAllOutputs),
+             24,
+             {"float[?, 4, 1, 8]", "float[?, 2, 8, 8]", "float[?, 2, 8, 8]", "", "", "",
+              "int64[2]"},
+             "float[2, 4, 1, 8]; float[2, 2, 8, 8]; float[2, 2, 8, 8]; float[2, 4, 1, 8]"},
+        Case{"24_mask_last_dim_may_be_shorter",
+             Node("Attention", {"q", "k", "v", "mask"}, {"y"}),
+             24,
+             {"float[2, 3, 4, 8]", "float[2, 3, 6, 8]", "float[2, 3, 6, 10]",
+              "float[2, 3, 4, 4]"},
+             "float[2, 3, 4, 10]"},
+        Case{"23_mask_last_dim_must_broadcast",
+             Node("Attention", {"q", "k", "v", "mask"}, {"y"}),
+             23,
+             {"float[2, 3, 4, 8]", "float[2, 3, 6, 8]", "float[2, 3, 6, 10]",
+              "float[2, 3, 4, 4]"},
+             "error: input 3 'mask': [2, 3, 4, 4] does not broadcast to [2, 3, 4, 6]"},
+        Case{"25_same_shapes",
+             Node("Attention", {"q", "k", "v"}, {"y"},
+                  IntAttr("left_window_size", 2) + IntAttr("right_window_size", 0)),
+             25,
+             {"bfloat16[B, 4, L, 8]", "bfloat16[B, 4, L, 8]", "bfloat16[B, 4, L, 8]"},
+             "bfloat16[B, 4, L, 8]"},
+        Case{"3d_requires_num_heads",
+             Node("Attention", {"q", "k", "v"}, {"y"}),
+             23,
+             {"float[2, 4, 24]", "float[2, 6, 24]", "float[2, 6, 24]"},
+             "error: attribute 'q_num_heads': required when input 0 'q' is 3-D"},
+        Case{"3d_hidden_not_multiple_of_heads",
+             Node("Attention", {"q", "k", "v"}, {"y"}, Heads(5, 5)),
+             23,
+             {"float[2, 4, 24]", "float[2, 6, 25]", "float[2, 6, 25]"},
+             "error: input 0 'q': hidden size 24 is not a multiple of q_num_heads = 5"},
+        Case{"head_sizes_differ",
+             Node("Attention", {"q", "k", "v"}, {"y"}),
+             23,
+             {"float[2, 4, 3, 8]", "float[2, 4, 6, 16]", "float[2, 4, 6, 8]"},
+             "error: head size of Q and K"},
+        Case{"q_heads_not_multiple_of_kv_heads",
+             Node("Attention", {"q", "k", "v"}, {"y"}),
+             23,
+             {"float[2, 6, 3, 8]", "float[2, 4, 6, 8]", "float[2, 4, 6, 8]"},
+             "error: query heads (6) must be a multiple of key/value heads (4)"},
+        Case{"kv_sequence_lengths_differ",
+             Node("Attention", {"q", "k", "v"}, {"y"}),
+             23,
+             {"float[2, 4, 3, 8]", "float[2, 4, 6, 8]", "float[2, 4, 7, 8]"},
+             "error: sequence length of K and V"},
+        Case{"past_key_without_past_value",
+             Node("Attention", {"q", "k", "v", "", "pk"}, {"y"}),
+             23,
+             {"float[2, 4, 3, 8]", "float[2, 4, 6, 8]", "float[2, 4, 6, 8]", "",
+              "float[2, 4, 5, 8]"},
+             "error: input 4 'pk': past_key and past_value must be given together"},
+        Case{"q_rank_2",
+             Node("Attention", {"q", "k", "v"}, {"y"}),
+             23,
+             {"float[4, 8]", "float[2, 4, 6, 8]", "float[2, 4, 6, 8]"},
+             "error: input 0 'q': expected rank 3 or 4, got rank 2"}));
+
+// Dims the rules unify are recorded as facts, so the next node sees them.
+TEST(AttentionFactsTest, SharedDimsAreRecorded) {
+  symbolic::Unifier u;
+  auto run = RunRule(BuiltinSchemas(),
+                     Node("Attention", {"q", "k", "v", "", "pk", "pv"}, {"y", "present_key"}), 23,
+                     {T("float[B, 4, L, D]"), T("float[B2, 4, S, 8]"), T("float[B, 4, S, 8]"),
+                      Type(), T("float[B, 4, P, 8]"), T("float[B, 4, P, 8]")},
+                     {}, &u);
+  EXPECT_EQ(run.Summary(), "float[B, 4, L, 8]; float[B, 4, P + S, 8]");
+  EXPECT_EQ(run.facts,
+            (std::vector<std::string>{
+                "B == B2 (node of output 'y' (Attention): batch of Q and K)",
+                "D == 8 (node of output 'y' (Attention): head size of Q and K)"}));
+}
+
+}  // namespace
+}  // namespace onnx_infer

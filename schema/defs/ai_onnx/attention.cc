@@ -1,0 +1,203 @@
+// Attention and its relatives in ai.onnx: Attention, LinearAttention, RotaryEmbedding,
+// CausalConvWithState, the normalizations (LayerNormalization, RMSNormalization,
+// GroupNormalization), and ai.onnx.preview's FlexAttention.
+//
+// Most of these have ONNX function bodies built per node; the rules here give the same shapes
+// directly, keep them symbolic, and record the facts the operators imply (Q's and K's head
+// sizes agree, every batch dim is one dim).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+#include "schema/defs/register.h"
+#include "schema/inference_context.h"
+#include "schema/rule_helpers.h"
+
+namespace onnx_infer {
+namespace {
+
+// `acc` becomes the more specific of `acc` and `d`, which must be equal; `what` names them in
+// the error and the recorded fact.
+Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
+  auto u = UnifyDim(acc, d);
+  if (!u.ok()) return Status::Error(StrCat(what, ": ", u.status().message()));
+  RETURN_IF_ERROR(ctx.RecordEqual(acc, d, what));
+  acc = *u;
+  return OkStatus();
+}
+
+// An int attribute as a dim: its value when given, else unknown.
+StatusOr<Dim> AttrDim(const InferenceContext& ctx, const char* name) {
+  if (!ctx.Attr(name)) return Dim();
+  ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
+  return Dim::Const(v);
+}
+
+// hidden / heads for a hidden dim that packs `heads` heads of equal size. Constant operands
+// must divide; a symbolic hidden gives floor(hidden / heads), which is exact wherever the
+// model is valid.
+StatusOr<Dim> HeadSize(const InferenceContext& ctx, int input, Dim hidden, Dim heads,
+                       const char* heads_attr) {
+  if (hidden.is_const() && heads.is_const()) {
+    const int64_t h = *heads.const_value();
+    if (h <= 0 || *hidden.const_value() % h != 0) {
+      return Status::Error(StrCat(InputLabel(ctx, input), ": hidden size ", hidden.ToString(),
+                                  " is not a multiple of ", heads_attr, " = ", h));
+    }
+  }
+  return Dim::FloorDiv(hidden, heads);
+}
+
+// Q, K or V seen as [batch, heads, seq, head_size]: a 4-D input is that already; a 3-D input
+// [batch, seq, heads * head_size] takes its head count from attribute `heads_attr`.
+struct HeadsView {
+  Dim batch, heads, seq, head_size;
+  bool packed = false;  // the input is 3-D
+};
+
+StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int input,
+                                             const char* heads_attr) {
+  const Shape* s = ctx.InputShape(input);
+  if (!s) return std::optional<HeadsView>();
+  if (s->size() == 4) return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
+  if (s->size() != 3) {
+    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank 3 or 4, got rank ",
+                                s->size()));
+  }
+  if (!ctx.Attr(heads_attr)) {
+    return Status::Error(StrCat("attribute '", heads_attr, "': required when ",
+                                InputLabel(ctx, input), " is 3-D ", ShapeToString(*s)));
+  }
+  ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, heads_attr));
+  ASSIGN_OR_RETURN(Dim head_size, HeadSize(ctx, input, (*s)[2], heads, heads_attr));
+  return std::optional<HeadsView>(HeadsView{(*s)[0], heads, (*s)[1], head_size, true});
+}
+
+// Attention (23, 24, 25): Q [b, qh, qs, d] (or 3-D [b, qs, qh*d] with q_num_heads), K
+// [b, kvh, kvs, d], V [b, kvh, kvs, dv] (3-D with kv_num_heads). Optional past_key/past_value
+// [b, kvh, ps, d/dv] are concatenated before K/V along the sequence, so total = ps + kvs.
+// Y [b, qh, qs, dv] (3-D: [b, qs, qh*dv]); present_key [b, kvh, total, d], present_value
+// [b, kvh, total, dv]; qk_matmul_output [b, qh, qs, total]. qh must be a multiple of kvh
+// (GQA/MQA). 24 adds nonpad_kv_seqlen [b] (an external cache: K/V are the whole cache) and lets
+// attn_mask's last dim be shorter than total (padded with -inf).
+Status InferAttention(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  ctx.PropagateElemType(0, 1);
+  ctx.PropagateElemType(2, 2);
+  ctx.PropagateElemType(0, 3);
+  ASSIGN_OR_RETURN(auto q, ViewHeads(ctx, 0, "q_num_heads"));
+  ASSIGN_OR_RETURN(auto k, ViewHeads(ctx, 1, "kv_num_heads"));
+  ASSIGN_OR_RETURN(auto v, ViewHeads(ctx, 2, "kv_num_heads"));
+  const bool has_past_key = ctx.HasInput(4), has_past_value = ctx.HasInput(5);
+  if (has_past_key != has_past_value) {
+    return Status::Error(StrCat(InputLabel(ctx, has_past_key ? 4 : 5),
+                                ": past_key and past_value must be given together"));
+  }
+  const Shape* past_key = has_past_key ? ctx.InputShape(4) : nullptr;
+  const Shape* past_value = has_past_value ? ctx.InputShape(5) : nullptr;
+  for (int i : {4, 5}) {
+    const Shape* s = i == 4 ? past_key : past_value;
+    if (s && s->size() != 4) {
+      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 4, got rank ", s->size()));
+    }
+  }
+
+  Dim batch, q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size, past_seq;
+  if (q) {
+    batch = q->batch;
+    q_heads = q->heads;
+    q_seq = q->seq;
+    head_size = q->head_size;
+  } else {
+    ASSIGN_OR_RETURN(q_heads, AttrDim(ctx, "q_num_heads"));
+  }
+  if (k) {
+    RETURN_IF_ERROR(Agree(ctx, batch, k->batch, "batch of Q and K"));
+    RETURN_IF_ERROR(Agree(ctx, head_size, k->head_size, "head size of Q and K"));
+    kv_heads = k->heads;
+    kv_seq = k->seq;
+  }
+  if (v) {
+    RETURN_IF_ERROR(Agree(ctx, batch, v->batch, "batch of Q and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, v->heads, "heads of K and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_seq, v->seq, "sequence length of K and V"));
+    v_head_size = v->head_size;
+  }
+  if (past_key) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past_key)[0], "batch of Q and past_key"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_key)[1], "heads of K and past_key"));
+    RETURN_IF_ERROR(Agree(ctx, head_size, (*past_key)[3], "head size of K and past_key"));
+    past_seq = (*past_key)[2];
+  }
+  if (past_value) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past_value)[0], "batch of Q and past_value"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_value)[1], "heads of V and past_value"));
+    RETURN_IF_ERROR(Agree(ctx, past_seq, (*past_value)[2],
+                          "past sequence length of past_key and past_value"));
+    RETURN_IF_ERROR(Agree(ctx, v_head_size, (*past_value)[3], "head size of V and past_value"));
+  }
+  if (q_heads.is_const() && kv_heads.is_const() &&
+      (*kv_heads.const_value() <= 0 || *q_heads.const_value() % *kv_heads.const_value() != 0)) {
+    return Status::Error(StrCat("query heads (", q_heads.ToString(),
+                                ") must be a multiple of key/value heads (", kv_heads.ToString(),
+                                ")"));
+  }
+  if (ctx.schema().since_version() >= 24 && ctx.HasInput(6)) {
+    if (const Shape* nonpad = ctx.InputShape(6)) {
+      if (nonpad->size() != 1) {
+        return Status::Error(StrCat(InputLabel(ctx, 6), ": expected rank 1 [batch], got rank ",
+                                    nonpad->size()));
+      }
+      RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
+    }
+  }
+  const Dim total_seq = has_past_key ? past_seq + kv_seq : kv_seq;
+
+  if (ctx.HasInput(3)) {
+    if (const Shape* mask = ctx.InputShape(3)) {
+      // Broadcastable to [b, qh, qs, total]; from 24 the last dim may also be shorter.
+      const Shape target = {batch, q_heads, q_seq, total_seq};
+      if (mask->size() > 4) {
+        return Status::Error(StrCat(InputLabel(ctx, 3), ": expected rank <= 4, got rank ",
+                                    mask->size()));
+      }
+      for (size_t i = 0; i < mask->size(); ++i) {
+        const Dim m = (*mask)[mask->size() - 1 - i], t = target[3 - i];
+        if (!m.is_const() || !t.is_const() || *m.const_value() == 1) continue;
+        const bool shorter_ok = i == 0 && ctx.schema().since_version() >= 24;
+        if (shorter_ok ? *m.const_value() > *t.const_value() : m != t) {
+          return Status::Error(StrCat(InputLabel(ctx, 3), ": ", ShapeToString(*mask),
+                                      " does not broadcast to ", ShapeToString(target)));
+        }
+      }
+    }
+  }
+
+  if (q && q->packed) {
+    // qh * dv; with V packed too, qh * (V's hidden / kvh) = V's hidden * (qh / kvh) exactly.
+    Dim hidden = q_heads * v_head_size;
+    if (v && v->packed && q_heads.is_const() && kv_heads.is_const()) {
+      hidden = ctx.InputShape(2)->at(2) *
+               Dim::Const(*q_heads.const_value() / *kv_heads.const_value());
+    }
+    ctx.SetOutputShape(0, {batch, q_seq, hidden});
+  } else if (q) {
+    ctx.SetOutputShape(0, {batch, q_heads, q_seq, v_head_size});
+  }
+  ctx.SetOutputShape(1, {batch, kv_heads, total_seq, head_size});
+  ctx.SetOutputShape(2, {batch, kv_heads, total_seq, v_head_size});
+  ctx.SetOutputShape(3, {batch, q_heads, q_seq, total_seq});
+  return OkStatus();
+}
+
+}  // namespace
+
+Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
+  RETURN_IF_ERROR(r.AttachRule("", "Attention", {23, 24, 25}, InferAttention));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer
