@@ -193,10 +193,110 @@ Status InferAttention(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// A tensor input of exactly `rank`, or null when its shape is unknown.
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank) {
+  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+  if (s && s->size() != rank) {
+    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ",
+                                s->size(), " ", ShapeToString(*s)));
+  }
+  return s;
+}
+
+// Input `input` must broadcast unidirectionally to `x` (LayerNormalization's Scale and B,
+// RMSNormalization's scale): no higher rank, and each dim that cannot be 1 equals x's.
+Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
+  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+  if (!s) return OkStatus();
+  const std::string what = StrCat(InputLabel(ctx, input), " ", ShapeToString(*s),
+                                  " broadcast to ", ShapeToString(x));
+  if (s->size() > x.size()) {
+    return Status::Error(StrCat(what, ": rank ", s->size(), " exceeds rank ", x.size()));
+  }
+  for (size_t i = 0; i < s->size(); ++i) {
+    const Dim d = (*s)[s->size() - 1 - i];
+    if (!d.is_const() || *d.const_value() == 1) continue;
+    Dim xd = x[x.size() - 1 - i];
+    RETURN_IF_ERROR(Agree(ctx, xd, d, StrCat(what, ", dim ", s->size() - 1 - i)));
+  }
+  return OkStatus();
+}
+
+// LayerNormalization (17): Y is X; Mean and InvStdDev (type stash_type) keep X's dims before
+// `axis` and are 1 from `axis` on.
+Status InferLayerNormalization(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  ASSIGN_OR_RETURN(int64_t stash_type, ctx.IntAttr("stash_type", kFloat));
+  if (stash_type <= 0 || stash_type > kMaxDataType) {
+    return Status::Error(StrCat("attribute 'stash_type': expected a data type, got ", stash_type));
+  }
+  for (int out : {1, 2}) ctx.SetOutputType(out, Type::Tensor(static_cast<int32_t>(stash_type)));
+  const Shape* x = ctx.InputShape(0);
+  if (!x) return OkStatus();
+  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()),
+                                           "attribute 'axis'"));
+  RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
+  RETURN_IF_ERROR(CheckUnidirectional(ctx, 2, *x));
+  Shape stats = *x;
+  for (size_t i = static_cast<size_t>(axis); i < stats.size(); ++i) stats[i] = Dim::Const(1);
+  ctx.SetOutputShape(1, stats);
+  ctx.SetOutputShape(2, std::move(stats));
+  return OkStatus();
+}
+
+// RMSNormalization (23): Y has X's shape and scale's element type (V).
+Status InferRMSNormalization(InferenceContext& ctx) {
+  ctx.PropagateElemType(1, 0);
+  const Shape* x = ctx.InputShape(0);
+  if (!x) return OkStatus();
+  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  RETURN_IF_ERROR(
+      ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'").status());
+  RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
+  ctx.SetOutputShape(0, *x);
+  return OkStatus();
+}
+
+// GroupNormalization: Y is X [N, C, ...]; num_groups divides C. scale and bias are per group
+// ([num_groups]) in 18 and per channel ([C]) from 21.
+Status InferGroupNormalization(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  ASSIGN_OR_RETURN(int64_t groups, ctx.IntAttr("num_groups"));
+  if (groups <= 0) {
+    return Status::Error(StrCat("attribute 'num_groups': expected a positive count, got ", groups));
+  }
+  const Shape* x = ctx.InputShape(0);
+  if (x && x->size() < 2) {
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2 [N, C, ...], got rank ",
+                                x->size()));
+  }
+  Dim channels = x ? (*x)[1] : Dim();
+  if (channels.is_const() && *channels.const_value() % groups != 0) {
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": channels ", channels.ToString(),
+                                " are not a multiple of num_groups = ", groups));
+  }
+  const bool per_group = ctx.schema().since_version() < 21;
+  for (int i : {1, 2}) {
+    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 1));
+    if (!s) continue;
+    if (per_group) {
+      Dim g = Dim::Const(groups);
+      RETURN_IF_ERROR(Agree(ctx, g, (*s)[0], StrCat(InputLabel(ctx, i), " and num_groups")));
+    } else {
+      RETURN_IF_ERROR(Agree(ctx, channels, (*s)[0], StrCat(InputLabel(ctx, i), " and X's channels")));
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
   RETURN_IF_ERROR(r.AttachRule("", "Attention", {23, 24, 25}, InferAttention));
+  RETURN_IF_ERROR(r.AttachRule("", "LayerNormalization", {17}, InferLayerNormalization));
+  RETURN_IF_ERROR(r.AttachRule("", "RMSNormalization", {23}, InferRMSNormalization));
+  RETURN_IF_ERROR(r.AttachRule("", "GroupNormalization", {18, 21}, InferGroupNormalization));
   return OkStatus();
 }
 
