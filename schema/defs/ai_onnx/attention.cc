@@ -290,6 +290,144 @@ Status InferGroupNormalization(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// RotaryEmbedding (23): Y is X, [b, heads, seq, head] or 3-D [b, seq, heads * head] with
+// num_heads. cos_cache and sin_cache are [max_pos, rot / 2] indexed by position_ids [b, seq],
+// or [b, seq, rot / 2] without position_ids; rot is rotary_embedding_dim, else the head size.
+Status InferRotaryEmbedding(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  const Shape* x = ctx.InputShape(0);
+  Dim batch, seq, head_size;
+  if (x) {
+    if (x->size() == 4) {
+      batch = (*x)[0];
+      seq = (*x)[2];
+      head_size = (*x)[3];
+    } else if (x->size() == 3) {
+      if (!ctx.Attr("num_heads")) {
+        return Status::Error(StrCat("attribute 'num_heads': required when ", InputLabel(ctx, 0),
+                                    " is 3-D ", ShapeToString(*x)));
+      }
+      ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, "num_heads"));
+      ASSIGN_OR_RETURN(head_size, HeadSize(ctx, 0, (*x)[2], heads, "num_heads"));
+      batch = (*x)[0];
+      seq = (*x)[1];
+    } else {
+      return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3 or 4, got rank ",
+                                  x->size()));
+    }
+  }
+  ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
+  const Dim rot = rotary_dim > 0 ? Dim::Const(rotary_dim) : head_size;
+  const Dim half = Dim::FloorDiv(rot, Dim::Const(2));
+  const bool has_positions = ctx.HasInput(3);
+  if (has_positions) {
+    ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 3, 2));
+    if (pos) {
+      RETURN_IF_ERROR(Agree(ctx, batch, (*pos)[0], "batch of X and position_ids"));
+      RETURN_IF_ERROR(Agree(ctx, seq, (*pos)[1], "sequence length of X and position_ids"));
+    }
+  }
+  for (int i : {1, 2}) {
+    ASSIGN_OR_RETURN(const Shape* cache, RankedInput(ctx, i, has_positions ? 2 : 3));
+    if (!cache) continue;
+    if (!has_positions) {
+      RETURN_IF_ERROR(Agree(ctx, batch, (*cache)[0], StrCat("batch of X and ", InputLabel(ctx, i))));
+      RETURN_IF_ERROR(
+          Agree(ctx, seq, (*cache)[1], StrCat("sequence length of X and ", InputLabel(ctx, i))));
+    }
+    Dim h = half;
+    RETURN_IF_ERROR(Agree(ctx, h, cache->back(),
+                          StrCat(InputLabel(ctx, i), " last dim and half the rotary dim")));
+  }
+  return OkStatus();
+}
+
+// CausalConvWithState (27): input [b, c, len], weight [c, 1, k], bias [c], past_state
+// [b, c, k - 1]; output is input, present_state [b, c, k - 1].
+Status InferCausalConvWithState(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  ctx.PropagateElemType(0, 1);
+  ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation", "none"));
+  if (activation != "none" && activation != "silu" && activation != "swish") {
+    return Status::Error(StrCat("attribute 'activation': expected 'none', 'silu' or 'swish', got '",
+                                activation, "'"));
+  }
+  ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
+  ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 3));
+  ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
+  ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 3));
+  Dim batch, channels, kernel;
+  if (in) {
+    batch = (*in)[0];
+    channels = (*in)[1];
+  }
+  if (weight) {
+    RETURN_IF_ERROR(Agree(ctx, channels, (*weight)[0], "channels of input and weight"));
+    Dim one = Dim::Const(1);
+    RETURN_IF_ERROR(Agree(ctx, one, (*weight)[1], "weight dim 1 (depthwise)"));
+    kernel = (*weight)[2];
+  }
+  if (bias) RETURN_IF_ERROR(Agree(ctx, channels, (*bias)[0], "channels of input and bias"));
+  Dim state = kernel - Dim::Const(1);
+  if (past) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of input and past_state"));
+    RETURN_IF_ERROR(Agree(ctx, channels, (*past)[1], "channels of input and past_state"));
+    RETURN_IF_ERROR(Agree(ctx, state, (*past)[2], "past_state length and kernel size - 1"));
+  }
+  ctx.SetOutputShape(1, {batch, channels, state});
+  return OkStatus();
+}
+
+// LinearAttention (27): query [b, t, qh * dk], key [b, t, kvh * dk], value [b, t, kvh * dv]
+// (always 3-D; q_num_heads and kv_num_heads required, qh a multiple of kvh), past_state
+// [b, kvh, dk, dv]. output [b, t, qh * dv], present_state [b, kvh, dk, dv] of past_state's type
+// (query's without it, as ONNX's tests expect).
+Status InferLinearAttention(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  ctx.PropagateElemType(ctx.HasInput(3) ? 3 : 0, 1);
+  ASSIGN_OR_RETURN(int64_t qh, ctx.IntAttr("q_num_heads"));
+  ASSIGN_OR_RETURN(int64_t kvh, ctx.IntAttr("kv_num_heads"));
+  if (qh <= 0 || kvh <= 0 || qh % kvh != 0) {
+    return Status::Error(StrCat("attribute 'q_num_heads': expected a positive multiple of "
+                                "kv_num_heads = ", kvh, ", got ", qh));
+  }
+  const Dim q_heads = Dim::Const(qh), kv_heads = Dim::Const(kvh);
+  Dim batch, seq, dk, dv;
+  const char* names[] = {"query", "key", "value"};
+  for (int i : {0, 1, 2}) {
+    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
+    if (!s) continue;
+    RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", names[i])));
+    RETURN_IF_ERROR(Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", names[i])));
+    ASSIGN_OR_RETURN(Dim d, HeadSize(ctx, i, (*s)[2], i == 0 ? q_heads : kv_heads,
+                                     i == 0 ? "q_num_heads" : "kv_num_heads"));
+    RETURN_IF_ERROR(i == 2 ? Agree(ctx, dv, d, "value head size")
+                           : Agree(ctx, dk, d, StrCat("key head size of query and ", names[i])));
+  }
+  ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 4));
+  if (past) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of query and past_state"));
+    Dim h = kv_heads;
+    RETURN_IF_ERROR(Agree(ctx, h, (*past)[1], "kv_num_heads and past_state dim 1"));
+    RETURN_IF_ERROR(Agree(ctx, dk, (*past)[2], "key head size and past_state dim 2"));
+    RETURN_IF_ERROR(Agree(ctx, dv, (*past)[3], "value head size and past_state dim 3"));
+  }
+  for (int i : {4, 5}) {  // decay, beta: [b, t, ...]
+    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
+    if (!s) continue;
+    RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
+    RETURN_IF_ERROR(
+        Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", InputLabel(ctx, i))));
+  }
+  // qh * dv; from value's packed dim exactly: value[2] * (qh / kvh).
+  const Shape* value = ctx.InputShape(2);
+  const Dim hidden =
+      value && value->size() == 3 ? (*value)[2] * Dim::Const(qh / kvh) : q_heads * dv;
+  ctx.SetOutputShape(0, {batch, seq, hidden});
+  ctx.SetOutputShape(1, {batch, kv_heads, dk, dv});
+  return OkStatus();
+}
+
 }  // namespace
 
 Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
@@ -297,6 +435,9 @@ Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
   RETURN_IF_ERROR(r.AttachRule("", "LayerNormalization", {17}, InferLayerNormalization));
   RETURN_IF_ERROR(r.AttachRule("", "RMSNormalization", {23}, InferRMSNormalization));
   RETURN_IF_ERROR(r.AttachRule("", "GroupNormalization", {18, 21}, InferGroupNormalization));
+  RETURN_IF_ERROR(r.AttachRule("", "RotaryEmbedding", {23}, InferRotaryEmbedding));
+  RETURN_IF_ERROR(r.AttachRule("", "CausalConvWithState", {27}, InferCausalConvWithState));
+  RETURN_IF_ERROR(r.AttachRule("", "LinearAttention", {27}, InferLinearAttention));
   return OkStatus();
 }
 
