@@ -328,6 +328,25 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[2, 4, 4, 8]", "float[2, 4, 32]", "float[2, 4, 32]"},
              "error: input 0 'q': expected rank 3, got rank 4"}));
 
+INSTANTIATE_TEST_SUITE_P(
+    FlexAttention, AttentionRuleTest,
+    ::testing::Values(
+        Case{"gqa",
+             Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
+             1,
+             {"float[B, 8, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
+             "float[B, 8, L, 32]"},
+        Case{"rank_4_only",
+             Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
+             1,
+             {"float[B, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
+             "error: input 0 'q': expected rank 4, got rank 3"},
+        Case{"heads_not_multiple",
+             Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
+             1,
+             {"float[B, 3, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
+             "error: query heads (3) must be a multiple of key/value heads (2)"}));
+
 // Dims the rules unify are recorded as facts, so the next node sees them.
 TEST(AttentionFactsTest, SharedDimsAreRecorded) {
   symbolic::Unifier u;

@@ -428,6 +428,62 @@ Status InferLinearAttention(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// FlexAttention (ai.onnx.preview 1): Q [b, qh, l, d], K [b, kvh, s, d], V [b, kvh, s, dv] give
+// Y [b, qh, l, dv]. The optional score_mod and prob_mod graphs map [b, qh, l, s] to itself in
+// softmax_precision (float, or double for double inputs).
+Status InferFlexAttention(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 4));
+  ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 4));
+  ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, 2, 4));
+  Dim batch, q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size;
+  if (q) {
+    batch = (*q)[0];
+    q_heads = (*q)[1];
+    q_seq = (*q)[2];
+    head_size = (*q)[3];
+  }
+  if (k) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*k)[0], "batch of Q and K"));
+    RETURN_IF_ERROR(Agree(ctx, head_size, (*k)[3], "head size of Q and K"));
+    kv_heads = (*k)[1];
+    kv_seq = (*k)[2];
+  }
+  if (v) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*v)[0], "batch of Q and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*v)[1], "heads of K and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_seq, (*v)[2], "sequence length of K and V"));
+    v_head_size = (*v)[3];
+  }
+  if (q_heads.is_const() && kv_heads.is_const() &&
+      (*kv_heads.const_value() <= 0 || *q_heads.const_value() % *kv_heads.const_value() != 0)) {
+    return Status::Error(StrCat("query heads (", q_heads.ToString(),
+                                ") must be a multiple of key/value heads (", kv_heads.ToString(),
+                                ")"));
+  }
+  if (q) ctx.SetOutputShape(0, {batch, q_heads, q_seq, v_head_size});
+
+  const Type& qt = ctx.InputType(0);
+  int32_t softmax_elem = qt.is_tensor() && qt.elem_type() == kDouble ? kDouble : kFloat;
+  if (ctx.Attr("softmax_precision")) {
+    ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("softmax_precision"));
+    softmax_elem = static_cast<int32_t>(p);
+  }
+  const Type scores = Type::Tensor(softmax_elem, Shape{batch, q_heads, q_seq, kv_seq});
+  for (const char* graph : {"score_mod", "prob_mod"}) {
+    if (!ctx.Attr(graph)) continue;
+    ASSIGN_OR_RETURN(std::vector<Type> out, ctx.InferSubgraph(graph, {scores}));
+    if (out.size() != 1) {
+      return Status::Error(StrCat("attribute '", graph, "': expected 1 output, got ", out.size()));
+    }
+    if (out[0].is_tensor() && out[0].has_shape() && out[0].shape().size() != 4) {
+      return Status::Error(StrCat("attribute '", graph, "': expected a rank 4 output, got ",
+                                  out[0].ToString()));
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
@@ -438,6 +494,7 @@ Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
   RETURN_IF_ERROR(r.AttachRule("", "RotaryEmbedding", {23}, InferRotaryEmbedding));
   RETURN_IF_ERROR(r.AttachRule("", "CausalConvWithState", {27}, InferCausalConvWithState));
   RETURN_IF_ERROR(r.AttachRule("", "LinearAttention", {27}, InferLinearAttention));
+  RETURN_IF_ERROR(r.AttachRule("ai.onnx.preview", "FlexAttention", {1}, InferFlexAttention));
   return OkStatus();
 }
 
