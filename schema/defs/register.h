@@ -17,6 +17,7 @@ Status RegisterAiOnnxMathOpsRules(SchemaRegistry& registry);    // ai_onnx/math_
 Status RegisterAiOnnxElementwiseRules(SchemaRegistry& registry);  // ai_onnx/elementwise.cc
 Status RegisterAiOnnxLogicalRules(SchemaRegistry& registry);      // ai_onnx/logical.cc
 Status RegisterAiOnnxTensorOps2Rules(SchemaRegistry& registry);  // ai_onnx/tensor_ops2.cc
+Status RegisterAiOnnxAttentionRules(SchemaRegistry& registry);    // ai_onnx/attention.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -29,6 +30,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxElementwiseRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxLogicalRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxTensorOps2Rules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxAttentionRules(registry));
   return OkStatus();
 }
 

@@ -1,0 +1,501 @@
+// Attention and its relatives in ai.onnx: Attention, LinearAttention, RotaryEmbedding,
+// CausalConvWithState, the normalizations (LayerNormalization, RMSNormalization,
+// GroupNormalization), and ai.onnx.preview's FlexAttention.
+//
+// Most of these have ONNX function bodies built per node; the rules here give the same shapes
+// directly, keep them symbolic, and record the facts the operators imply (Q's and K's head
+// sizes agree, every batch dim is one dim).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/strings.h"
+#include "schema/data_type.h"
+#include "schema/defs/register.h"
+#include "schema/inference_context.h"
+#include "schema/rule_helpers.h"
+
+namespace onnx_infer {
+namespace {
+
+// `acc` becomes the more specific of `acc` and `d`, which must be equal; `what` names them in
+// the error and the recorded fact.
+Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
+  auto u = UnifyDim(acc, d);
+  if (!u.ok()) return Status::Error(StrCat(what, ": ", u.status().message()));
+  RETURN_IF_ERROR(ctx.RecordEqual(acc, d, what));
+  acc = *u;
+  return OkStatus();
+}
+
+// An int attribute as a dim: its value when given, else unknown.
+StatusOr<Dim> AttrDim(const InferenceContext& ctx, const char* name) {
+  if (!ctx.Attr(name)) return Dim();
+  ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
+  return Dim::Const(v);
+}
+
+// hidden / heads for a hidden dim that packs `heads` heads of equal size. Constant operands
+// must divide; a symbolic hidden gives floor(hidden / heads), which is exact wherever the
+// model is valid.
+StatusOr<Dim> HeadSize(const InferenceContext& ctx, int input, Dim hidden, Dim heads,
+                       const char* heads_attr) {
+  if (hidden.is_const() && heads.is_const()) {
+    const int64_t h = *heads.const_value();
+    if (h <= 0 || *hidden.const_value() % h != 0) {
+      return Status::Error(StrCat(InputLabel(ctx, input), ": hidden size ", hidden.ToString(),
+                                  " is not a multiple of ", heads_attr, " = ", h));
+    }
+  }
+  return Dim::FloorDiv(hidden, heads);
+}
+
+// Q, K or V seen as [batch, heads, seq, head_size]: a 4-D input is that already; a 3-D input
+// [batch, seq, heads * head_size] takes its head count from attribute `heads_attr`.
+struct HeadsView {
+  Dim batch, heads, seq, head_size;
+  bool packed = false;  // the input is 3-D
+};
+
+StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int input,
+                                             const char* heads_attr) {
+  const Shape* s = ctx.InputShape(input);
+  if (!s) return std::optional<HeadsView>();
+  if (s->size() == 4) return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
+  if (s->size() != 3) {
+    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank 3 or 4, got rank ",
+                                s->size()));
+  }
+  if (!ctx.Attr(heads_attr)) {
+    return Status::Error(StrCat("attribute '", heads_attr, "': required when ",
+                                InputLabel(ctx, input), " is 3-D ", ShapeToString(*s)));
+  }
+  ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, heads_attr));
+  ASSIGN_OR_RETURN(Dim head_size, HeadSize(ctx, input, (*s)[2], heads, heads_attr));
+  return std::optional<HeadsView>(HeadsView{(*s)[0], heads, (*s)[1], head_size, true});
+}
+
+// Attention (23, 24, 25): Q [b, qh, qs, d] (or 3-D [b, qs, qh*d] with q_num_heads), K
+// [b, kvh, kvs, d], V [b, kvh, kvs, dv] (3-D with kv_num_heads). Optional past_key/past_value
+// [b, kvh, ps, d/dv] are concatenated before K/V along the sequence, so total = ps + kvs.
+// Y [b, qh, qs, dv] (3-D: [b, qs, qh*dv]); present_key [b, kvh, total, d], present_value
+// [b, kvh, total, dv]; qk_matmul_output [b, qh, qs, total]. qh must be a multiple of kvh
+// (GQA/MQA). 24 adds nonpad_kv_seqlen [b] (an external cache: K/V are the whole cache) and lets
+// attn_mask's last dim be shorter than total (padded with -inf).
+Status InferAttention(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  ctx.PropagateElemType(0, 1);
+  ctx.PropagateElemType(2, 2);
+  ctx.PropagateElemType(0, 3);
+  ASSIGN_OR_RETURN(auto q, ViewHeads(ctx, 0, "q_num_heads"));
+  ASSIGN_OR_RETURN(auto k, ViewHeads(ctx, 1, "kv_num_heads"));
+  ASSIGN_OR_RETURN(auto v, ViewHeads(ctx, 2, "kv_num_heads"));
+  const bool has_past_key = ctx.HasInput(4), has_past_value = ctx.HasInput(5);
+  if (has_past_key != has_past_value) {
+    return Status::Error(StrCat(InputLabel(ctx, has_past_key ? 4 : 5),
+                                ": past_key and past_value must be given together"));
+  }
+  const Shape* past_key = has_past_key ? ctx.InputShape(4) : nullptr;
+  const Shape* past_value = has_past_value ? ctx.InputShape(5) : nullptr;
+  for (int i : {4, 5}) {
+    const Shape* s = i == 4 ? past_key : past_value;
+    if (s && s->size() != 4) {
+      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 4, got rank ", s->size()));
+    }
+  }
+
+  Dim batch, q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size, past_seq;
+  if (q) {
+    batch = q->batch;
+    q_heads = q->heads;
+    q_seq = q->seq;
+    head_size = q->head_size;
+  } else {
+    ASSIGN_OR_RETURN(q_heads, AttrDim(ctx, "q_num_heads"));
+  }
+  if (k) {
+    RETURN_IF_ERROR(Agree(ctx, batch, k->batch, "batch of Q and K"));
+    RETURN_IF_ERROR(Agree(ctx, head_size, k->head_size, "head size of Q and K"));
+    kv_heads = k->heads;
+    kv_seq = k->seq;
+  }
+  if (v) {
+    RETURN_IF_ERROR(Agree(ctx, batch, v->batch, "batch of Q and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, v->heads, "heads of K and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_seq, v->seq, "sequence length of K and V"));
+    v_head_size = v->head_size;
+  }
+  if (past_key) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past_key)[0], "batch of Q and past_key"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_key)[1], "heads of K and past_key"));
+    RETURN_IF_ERROR(Agree(ctx, head_size, (*past_key)[3], "head size of K and past_key"));
+    past_seq = (*past_key)[2];
+  }
+  if (past_value) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past_value)[0], "batch of Q and past_value"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_value)[1], "heads of V and past_value"));
+    RETURN_IF_ERROR(Agree(ctx, past_seq, (*past_value)[2],
+                          "past sequence length of past_key and past_value"));
+    RETURN_IF_ERROR(Agree(ctx, v_head_size, (*past_value)[3], "head size of V and past_value"));
+  }
+  if (q_heads.is_const() && kv_heads.is_const() &&
+      (*kv_heads.const_value() <= 0 || *q_heads.const_value() % *kv_heads.const_value() != 0)) {
+    return Status::Error(StrCat("query heads (", q_heads.ToString(),
+                                ") must be a multiple of key/value heads (", kv_heads.ToString(),
+                                ")"));
+  }
+  if (ctx.schema().since_version() >= 24 && ctx.HasInput(6)) {
+    if (const Shape* nonpad = ctx.InputShape(6)) {
+      if (nonpad->size() != 1) {
+        return Status::Error(StrCat(InputLabel(ctx, 6), ": expected rank 1 [batch], got rank ",
+                                    nonpad->size()));
+      }
+      RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
+    }
+  }
+  const Dim total_seq = has_past_key ? past_seq + kv_seq : kv_seq;
+
+  if (ctx.HasInput(3)) {
+    if (const Shape* mask = ctx.InputShape(3)) {
+      // Broadcastable to [b, qh, qs, total]; from 24 the last dim may also be shorter.
+      const Shape target = {batch, q_heads, q_seq, total_seq};
+      if (mask->size() > 4) {
+        return Status::Error(StrCat(InputLabel(ctx, 3), ": expected rank <= 4, got rank ",
+                                    mask->size()));
+      }
+      for (size_t i = 0; i < mask->size(); ++i) {
+        const Dim m = (*mask)[mask->size() - 1 - i], t = target[3 - i];
+        if (!m.is_const() || !t.is_const() || *m.const_value() == 1) continue;
+        const bool shorter_ok = i == 0 && ctx.schema().since_version() >= 24;
+        if (shorter_ok ? *m.const_value() > *t.const_value() : m != t) {
+          return Status::Error(StrCat(InputLabel(ctx, 3), ": ", ShapeToString(*mask),
+                                      " does not broadcast to ", ShapeToString(target)));
+        }
+      }
+    }
+  }
+
+  if (q && q->packed) {
+    // qh * dv; with V packed too, qh * (V's hidden / kvh) = V's hidden * (qh / kvh) exactly.
+    Dim hidden = q_heads * v_head_size;
+    if (v && v->packed && q_heads.is_const() && kv_heads.is_const()) {
+      hidden = ctx.InputShape(2)->at(2) *
+               Dim::Const(*q_heads.const_value() / *kv_heads.const_value());
+    }
+    ctx.SetOutputShape(0, {batch, q_seq, hidden});
+  } else if (q) {
+    ctx.SetOutputShape(0, {batch, q_heads, q_seq, v_head_size});
+  }
+  ctx.SetOutputShape(1, {batch, kv_heads, total_seq, head_size});
+  ctx.SetOutputShape(2, {batch, kv_heads, total_seq, v_head_size});
+  ctx.SetOutputShape(3, {batch, q_heads, q_seq, total_seq});
+  return OkStatus();
+}
+
+// A tensor input of exactly `rank`, or null when its shape is unknown.
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank) {
+  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+  if (s && s->size() != rank) {
+    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ",
+                                s->size(), " ", ShapeToString(*s)));
+  }
+  return s;
+}
+
+// Input `input` must broadcast unidirectionally to `x` (LayerNormalization's Scale and B,
+// RMSNormalization's scale): no higher rank, and each dim that cannot be 1 equals x's.
+Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
+  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+  if (!s) return OkStatus();
+  const std::string what = StrCat(InputLabel(ctx, input), " ", ShapeToString(*s),
+                                  " broadcast to ", ShapeToString(x));
+  if (s->size() > x.size()) {
+    return Status::Error(StrCat(what, ": rank ", s->size(), " exceeds rank ", x.size()));
+  }
+  for (size_t i = 0; i < s->size(); ++i) {
+    const Dim d = (*s)[s->size() - 1 - i];
+    if (!d.is_const() || *d.const_value() == 1) continue;
+    Dim xd = x[x.size() - 1 - i];
+    RETURN_IF_ERROR(Agree(ctx, xd, d, StrCat(what, ", dim ", s->size() - 1 - i)));
+  }
+  return OkStatus();
+}
+
+// LayerNormalization (17): Y is X; Mean and InvStdDev (type stash_type) keep X's dims before
+// `axis` and are 1 from `axis` on.
+Status InferLayerNormalization(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  ASSIGN_OR_RETURN(int64_t stash_type, ctx.IntAttr("stash_type", kFloat));
+  if (stash_type <= 0 || stash_type > kMaxDataType) {
+    return Status::Error(StrCat("attribute 'stash_type': expected a data type, got ", stash_type));
+  }
+  for (int out : {1, 2}) ctx.SetOutputType(out, Type::Tensor(static_cast<int32_t>(stash_type)));
+  const Shape* x = ctx.InputShape(0);
+  if (!x) return OkStatus();
+  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()),
+                                           "attribute 'axis'"));
+  RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
+  RETURN_IF_ERROR(CheckUnidirectional(ctx, 2, *x));
+  Shape stats = *x;
+  for (size_t i = static_cast<size_t>(axis); i < stats.size(); ++i) stats[i] = Dim::Const(1);
+  ctx.SetOutputShape(1, stats);
+  ctx.SetOutputShape(2, std::move(stats));
+  return OkStatus();
+}
+
+// RMSNormalization (23): Y has X's shape and scale's element type (V).
+Status InferRMSNormalization(InferenceContext& ctx) {
+  ctx.PropagateElemType(1, 0);
+  const Shape* x = ctx.InputShape(0);
+  if (!x) return OkStatus();
+  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  RETURN_IF_ERROR(
+      ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'").status());
+  RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
+  ctx.SetOutputShape(0, *x);
+  return OkStatus();
+}
+
+// GroupNormalization: Y is X [N, C, ...]; num_groups divides C. scale and bias are per group
+// ([num_groups]) in 18 and per channel ([C]) from 21.
+Status InferGroupNormalization(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  ASSIGN_OR_RETURN(int64_t groups, ctx.IntAttr("num_groups"));
+  if (groups <= 0) {
+    return Status::Error(StrCat("attribute 'num_groups': expected a positive count, got ", groups));
+  }
+  const Shape* x = ctx.InputShape(0);
+  if (x && x->size() < 2) {
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2 [N, C, ...], got rank ",
+                                x->size()));
+  }
+  Dim channels = x ? (*x)[1] : Dim();
+  if (channels.is_const() && *channels.const_value() % groups != 0) {
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": channels ", channels.ToString(),
+                                " are not a multiple of num_groups = ", groups));
+  }
+  const bool per_group = ctx.schema().since_version() < 21;
+  for (int i : {1, 2}) {
+    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 1));
+    if (!s) continue;
+    if (per_group) {
+      Dim g = Dim::Const(groups);
+      RETURN_IF_ERROR(Agree(ctx, g, (*s)[0], StrCat(InputLabel(ctx, i), " and num_groups")));
+    } else {
+      RETURN_IF_ERROR(Agree(ctx, channels, (*s)[0], StrCat(InputLabel(ctx, i), " and X's channels")));
+    }
+  }
+  return OkStatus();
+}
+
+// RotaryEmbedding (23): Y is X, [b, heads, seq, head] or 3-D [b, seq, heads * head] with
+// num_heads. cos_cache and sin_cache are [max_pos, rot / 2] indexed by position_ids [b, seq],
+// or [b, seq, rot / 2] without position_ids; rot is rotary_embedding_dim, else the head size.
+Status InferRotaryEmbedding(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  const Shape* x = ctx.InputShape(0);
+  Dim batch, seq, head_size;
+  if (x) {
+    if (x->size() == 4) {
+      batch = (*x)[0];
+      seq = (*x)[2];
+      head_size = (*x)[3];
+    } else if (x->size() == 3) {
+      if (!ctx.Attr("num_heads")) {
+        return Status::Error(StrCat("attribute 'num_heads': required when ", InputLabel(ctx, 0),
+                                    " is 3-D ", ShapeToString(*x)));
+      }
+      ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, "num_heads"));
+      ASSIGN_OR_RETURN(head_size, HeadSize(ctx, 0, (*x)[2], heads, "num_heads"));
+      batch = (*x)[0];
+      seq = (*x)[1];
+    } else {
+      return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3 or 4, got rank ",
+                                  x->size()));
+    }
+  }
+  ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
+  const Dim rot = rotary_dim > 0 ? Dim::Const(rotary_dim) : head_size;
+  const Dim half = Dim::FloorDiv(rot, Dim::Const(2));
+  const bool has_positions = ctx.HasInput(3);
+  if (has_positions) {
+    ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 3, 2));
+    if (pos) {
+      RETURN_IF_ERROR(Agree(ctx, batch, (*pos)[0], "batch of X and position_ids"));
+      RETURN_IF_ERROR(Agree(ctx, seq, (*pos)[1], "sequence length of X and position_ids"));
+    }
+  }
+  for (int i : {1, 2}) {
+    ASSIGN_OR_RETURN(const Shape* cache, RankedInput(ctx, i, has_positions ? 2 : 3));
+    if (!cache) continue;
+    if (!has_positions) {
+      RETURN_IF_ERROR(Agree(ctx, batch, (*cache)[0], StrCat("batch of X and ", InputLabel(ctx, i))));
+      RETURN_IF_ERROR(
+          Agree(ctx, seq, (*cache)[1], StrCat("sequence length of X and ", InputLabel(ctx, i))));
+    }
+    Dim h = half;
+    RETURN_IF_ERROR(Agree(ctx, h, cache->back(),
+                          StrCat(InputLabel(ctx, i), " last dim and half the rotary dim")));
+  }
+  return OkStatus();
+}
+
+// CausalConvWithState (27): input [b, c, len], weight [c, 1, k], bias [c], past_state
+// [b, c, k - 1]; output is input, present_state [b, c, k - 1].
+Status InferCausalConvWithState(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  ctx.PropagateElemType(0, 1);
+  ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation", "none"));
+  if (activation != "none" && activation != "silu" && activation != "swish") {
+    return Status::Error(StrCat("attribute 'activation': expected 'none', 'silu' or 'swish', got '",
+                                activation, "'"));
+  }
+  ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
+  ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 3));
+  ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
+  ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 3));
+  Dim batch, channels, kernel;
+  if (in) {
+    batch = (*in)[0];
+    channels = (*in)[1];
+  }
+  if (weight) {
+    RETURN_IF_ERROR(Agree(ctx, channels, (*weight)[0], "channels of input and weight"));
+    Dim one = Dim::Const(1);
+    RETURN_IF_ERROR(Agree(ctx, one, (*weight)[1], "weight dim 1 (depthwise)"));
+    kernel = (*weight)[2];
+  }
+  if (bias) RETURN_IF_ERROR(Agree(ctx, channels, (*bias)[0], "channels of input and bias"));
+  Dim state = kernel - Dim::Const(1);
+  if (past) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of input and past_state"));
+    RETURN_IF_ERROR(Agree(ctx, channels, (*past)[1], "channels of input and past_state"));
+    RETURN_IF_ERROR(Agree(ctx, state, (*past)[2], "past_state length and kernel size - 1"));
+  }
+  ctx.SetOutputShape(1, {batch, channels, state});
+  return OkStatus();
+}
+
+// LinearAttention (27): query [b, t, qh * dk], key [b, t, kvh * dk], value [b, t, kvh * dv]
+// (always 3-D; q_num_heads and kv_num_heads required, qh a multiple of kvh), past_state
+// [b, kvh, dk, dv]. output [b, t, qh * dv], present_state [b, kvh, dk, dv] of past_state's type
+// (query's without it, as ONNX's tests expect).
+Status InferLinearAttention(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  ctx.PropagateElemType(ctx.HasInput(3) ? 3 : 0, 1);
+  ASSIGN_OR_RETURN(int64_t qh, ctx.IntAttr("q_num_heads"));
+  ASSIGN_OR_RETURN(int64_t kvh, ctx.IntAttr("kv_num_heads"));
+  if (qh <= 0 || kvh <= 0 || qh % kvh != 0) {
+    return Status::Error(StrCat("attribute 'q_num_heads': expected a positive multiple of "
+                                "kv_num_heads = ", kvh, ", got ", qh));
+  }
+  const Dim q_heads = Dim::Const(qh), kv_heads = Dim::Const(kvh);
+  Dim batch, seq, dk, dv;
+  const char* names[] = {"query", "key", "value"};
+  for (int i : {0, 1, 2}) {
+    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
+    if (!s) continue;
+    RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", names[i])));
+    RETURN_IF_ERROR(Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", names[i])));
+    ASSIGN_OR_RETURN(Dim d, HeadSize(ctx, i, (*s)[2], i == 0 ? q_heads : kv_heads,
+                                     i == 0 ? "q_num_heads" : "kv_num_heads"));
+    RETURN_IF_ERROR(i == 2 ? Agree(ctx, dv, d, "value head size")
+                           : Agree(ctx, dk, d, StrCat("key head size of query and ", names[i])));
+  }
+  ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 4));
+  if (past) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of query and past_state"));
+    Dim h = kv_heads;
+    RETURN_IF_ERROR(Agree(ctx, h, (*past)[1], "kv_num_heads and past_state dim 1"));
+    RETURN_IF_ERROR(Agree(ctx, dk, (*past)[2], "key head size and past_state dim 2"));
+    RETURN_IF_ERROR(Agree(ctx, dv, (*past)[3], "value head size and past_state dim 3"));
+  }
+  for (int i : {4, 5}) {  // decay, beta: [b, t, ...]
+    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
+    if (!s) continue;
+    RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
+    RETURN_IF_ERROR(
+        Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", InputLabel(ctx, i))));
+  }
+  // qh * dv; from value's packed dim exactly: value[2] * (qh / kvh).
+  const Shape* value = ctx.InputShape(2);
+  const Dim hidden =
+      value && value->size() == 3 ? (*value)[2] * Dim::Const(qh / kvh) : q_heads * dv;
+  ctx.SetOutputShape(0, {batch, seq, hidden});
+  ctx.SetOutputShape(1, {batch, kv_heads, dk, dv});
+  return OkStatus();
+}
+
+// FlexAttention (ai.onnx.preview 1): Q [b, qh, l, d], K [b, kvh, s, d], V [b, kvh, s, dv] give
+// Y [b, qh, l, dv]. The optional score_mod and prob_mod graphs map [b, qh, l, s] to itself in
+// softmax_precision (float, or double for double inputs).
+Status InferFlexAttention(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 4));
+  ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 4));
+  ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, 2, 4));
+  Dim batch, q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size;
+  if (q) {
+    batch = (*q)[0];
+    q_heads = (*q)[1];
+    q_seq = (*q)[2];
+    head_size = (*q)[3];
+  }
+  if (k) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*k)[0], "batch of Q and K"));
+    RETURN_IF_ERROR(Agree(ctx, head_size, (*k)[3], "head size of Q and K"));
+    kv_heads = (*k)[1];
+    kv_seq = (*k)[2];
+  }
+  if (v) {
+    RETURN_IF_ERROR(Agree(ctx, batch, (*v)[0], "batch of Q and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*v)[1], "heads of K and V"));
+    RETURN_IF_ERROR(Agree(ctx, kv_seq, (*v)[2], "sequence length of K and V"));
+    v_head_size = (*v)[3];
+  }
+  if (q_heads.is_const() && kv_heads.is_const() &&
+      (*kv_heads.const_value() <= 0 || *q_heads.const_value() % *kv_heads.const_value() != 0)) {
+    return Status::Error(StrCat("query heads (", q_heads.ToString(),
+                                ") must be a multiple of key/value heads (", kv_heads.ToString(),
+                                ")"));
+  }
+  if (q) ctx.SetOutputShape(0, {batch, q_heads, q_seq, v_head_size});
+
+  const Type& qt = ctx.InputType(0);
+  int32_t softmax_elem = qt.is_tensor() && qt.elem_type() == kDouble ? kDouble : kFloat;
+  if (ctx.Attr("softmax_precision")) {
+    ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("softmax_precision"));
+    softmax_elem = static_cast<int32_t>(p);
+  }
+  const Type scores = Type::Tensor(softmax_elem, Shape{batch, q_heads, q_seq, kv_seq});
+  for (const char* graph : {"score_mod", "prob_mod"}) {
+    if (!ctx.Attr(graph)) continue;
+    ASSIGN_OR_RETURN(std::vector<Type> out, ctx.InferSubgraph(graph, {scores}));
+    if (out.size() != 1) {
+      return Status::Error(StrCat("attribute '", graph, "': expected 1 output, got ", out.size()));
+    }
+    if (out[0].is_tensor() && out[0].has_shape() && out[0].shape().size() != 4) {
+      return Status::Error(StrCat("attribute '", graph, "': expected a rank 4 output, got ",
+                                  out[0].ToString()));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
+  RETURN_IF_ERROR(r.AttachRule("", "Attention", {23, 24, 25}, InferAttention));
+  RETURN_IF_ERROR(r.AttachRule("", "LayerNormalization", {17}, InferLayerNormalization));
+  RETURN_IF_ERROR(r.AttachRule("", "RMSNormalization", {23}, InferRMSNormalization));
+  RETURN_IF_ERROR(r.AttachRule("", "GroupNormalization", {18, 21}, InferGroupNormalization));
+  RETURN_IF_ERROR(r.AttachRule("", "RotaryEmbedding", {23}, InferRotaryEmbedding));
+  RETURN_IF_ERROR(r.AttachRule("", "CausalConvWithState", {27}, InferCausalConvWithState));
+  RETURN_IF_ERROR(r.AttachRule("", "LinearAttention", {27}, InferLinearAttention));
+  RETURN_IF_ERROR(r.AttachRule("ai.onnx.preview", "FlexAttention", {1}, InferFlexAttention));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer
