@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "schema/data_type.h"
 #include "schema/defs/register.h"
 #include "schema/inference_context.h"
 #include "schema/rule_helpers.h"
