@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
 
 #include "schema/builtin.h"
 #include "schema/data_type.h"
@@ -134,6 +135,9 @@ INSTANTIATE_TEST_SUITE_P(
              "float[N, C, ?, 2*W]"},
         // floor(10 * 0.7f): the exact product 6.99999988 floors to 6, the float32 product
         // rounds to 7: the dim depends on the implementation, so it stays unknown.
+        Case{"resize13_huge_scale_of_symbol_unknown", Node("Resize", kResize13), 13,
+             {"float[N, C, H, W]", "", "float[4]"},
+             {std::nullopt, std::nullopt, Floats({1, 1, std::ldexp(1.0, 60), 4})}, "float[N, C, ?, 4*W]"},
         Case{"resize13_rounding_dependent_unknown", Node("Resize", kResize13), 13,
              {"float[1, 1, 10, 10]", "", "float[4]"},
              {std::nullopt, std::nullopt, Floats({1, 1, static_cast<float>(0.7), 0.5})},

@@ -72,7 +72,7 @@ Dim ScaledDim(Dim d, double scale) {
     m /= 2;
     --e;
   }
-  if (e > 10 || m > (int64_t{1} << 20)) return Dim();
+  if (e > 10 || e < -40 || m > (int64_t{1} << 20)) return Dim();  // m << -e fits int64
   if (e <= 0) return d * Dim::Const(m << -e);
   return Dim::FloorDiv(d * Dim::Const(m), Dim::Const(int64_t{1} << e));
 }
