@@ -18,6 +18,7 @@ Status RegisterAiOnnxElementwiseRules(SchemaRegistry& registry);  // ai_onnx/ele
 Status RegisterAiOnnxLogicalRules(SchemaRegistry& registry);      // ai_onnx/logical.cc
 Status RegisterAiOnnxTensorOps2Rules(SchemaRegistry& registry);  // ai_onnx/tensor_ops2.cc
 Status RegisterAiOnnxAttentionRules(SchemaRegistry& registry);    // ai_onnx/attention.cc
+Status RegisterAiOnnxResizeRules(SchemaRegistry& registry);       // ai_onnx/resize.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -31,6 +32,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxLogicalRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxTensorOps2Rules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxAttentionRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxResizeRules(registry));
   return OkStatus();
 }
 
