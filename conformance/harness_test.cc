@@ -90,7 +90,8 @@ TEST_F(HarnessTest, NoneAndTypeOnly) {
     output { name: "y" })", {2}, "data_type: 1 dims: 2");
   EXPECT_EQ(RunCase(none, Mode::kStatic, BuiltinSchemas()).outputs[0].grade, Grade::kNone);
   Case type_only = Make(R"(
-    node { op_type: "LRN" input: "x" output: "y" attribute { name: "size" type: INT i: 3 } }
+    node { op_type: "DepthToSpace" input: "x" output: "y"
+           attribute { name: "blocksize" type: INT i: 2 } }
     input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
     output { name: "y" })", {2}, "data_type: 1 dims: 2");
   EXPECT_EQ(RunCase(type_only, Mode::kStatic, BuiltinSchemas()).outputs[0].grade,
