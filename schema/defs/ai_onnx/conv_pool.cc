@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/strings.h"
@@ -153,7 +154,8 @@ Status AppendSlidingDims(const Window& w, const Shape& x, Shape& out) {
 // Conv, ConvInteger, QLinearConv, DeformConv: X [N, C, D1, ...], W [M, C/group, k1, ...]
 // give [N, M, out1, ...]. The kernel is the kernel_shape attribute or W's dims 2.. (both:
 // they must agree). C == (W's dim 1) * group, and a bias B is [M].
-Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, Shape* result) {
+Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, Shape* result,
+                 std::vector<Dim>* kernel = nullptr) {
   const Shape* x = ctx.InputShape(x_index);
   const Shape* w = ctx.InputShape(w_index);
   const Shape* b = b_index >= 0 && ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
@@ -197,6 +199,7 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
   Shape out = {(*x)[0], m};
   RETURN_IF_ERROR(AppendSlidingDims(win, *x, out));
   *result = std::move(out);
+  if (kernel) *kernel = win.kernel;
   return OkStatus();
 }
 
@@ -225,22 +228,37 @@ Status InferQLinearConv(InferenceContext& ctx) {
   return InferConvWith(ctx, 0, 3, 8, ElemOf(ctx, 7));
 }
 
-// DeformConv (19, 22): X, W, offset [N, offset_group*2*k1*k2..., out1, ...], B, mask. The
-// output's spatial dims are the sliding-window dims, which the offset's dims must equal.
+// DeformConv (19, 22): X, W, offset, optional B and mask; the output is Conv's. The offset
+// is [N, offset_group*2*k1*k2..., out1, ...] and the mask [N, offset_group*k1*k2..., out1, ...]
+// (an offset per kernel position and axis, a mask value per kernel position).
 Status InferDeformConv(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
+  ASSIGN_OR_RETURN(int64_t offset_group, ctx.IntAttr("offset_group", 1));
+  if (offset_group < 1) {
+    return Status::Error(StrCat("attribute 'offset_group': expected >= 1, got ", offset_group));
+  }
   Shape out;
-  RETURN_IF_ERROR(ConvShape(ctx, 0, 1, 3, &out));
-  const Shape* offset = ctx.InputShape(2);
-  if (offset && !out.empty()) {
-    RETURN_IF_ERROR(RequireRank(ctx, 2, *offset, out.size()));
-    ASSIGN_OR_RETURN(out[0], RequireEqual(ctx, out[0], (*offset)[0], "X's and offset's dim 0"));
+  std::vector<Dim> kernel;
+  RETURN_IF_ERROR(ConvShape(ctx, 0, 1, 3, &out, &kernel));
+  if (out.empty()) return OkStatus();
+  const Dim positions = Dim::Const(offset_group) * Product(kernel);
+  for (auto [input, per_position] : {std::pair{2, 2}, std::pair{4, 1}}) {
+    const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+    if (!s) continue;
+    const std::string name = input == 2 ? "offset" : "mask";
+    RETURN_IF_ERROR(RequireRank(ctx, input, *s, out.size()));
+    ASSIGN_OR_RETURN(out[0],
+                     RequireEqual(ctx, out[0], (*s)[0], StrCat("X's and ", name, "'s dim 0")));
+    RETURN_IF_ERROR(RequireEqual(ctx, (*s)[1], positions * Dim::Const(per_position),
+                                 StrCat(InputLabel(ctx, input), " dim 1 (offset_group * ",
+                                        per_position == 2 ? "2 * " : "", "kernel size)"))
+                        .status());
     for (size_t i = 2; i < out.size(); ++i) {
-      ASSIGN_OR_RETURN(out[i], RequireEqual(ctx, out[i], (*offset)[i],
-                                            StrCat("output dim ", i, " and offset's dim ", i)));
+      ASSIGN_OR_RETURN(out[i], RequireEqual(ctx, out[i], (*s)[i],
+                                            StrCat("output dim ", i, " and ", name, "'s dim ", i)));
     }
   }
-  if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
+  ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
 
