@@ -44,10 +44,13 @@ Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& s
       StrCat(InputLabel(ctx, input), ": expected rank >= ", rank, ", got rank ", shape.size()));
 }
 
-// An INTS attribute with one value per spatial axis (`count` values), `fill` when absent.
-// Values must be >= `min`.
+// An INTS attribute with one value per spatial axis (`count` values), `fill` when absent or
+// when the operator's version does not define it (AveragePool has dilations only from 19; a
+// node giving them earlier gets a warning from the signature check, and the runtime ignores
+// them). Values must be >= `min`.
 StatusOr<std::vector<int64_t>> SpatialInts(const InferenceContext& ctx, const char* name,
                                            size_t count, int64_t fill, int64_t min) {
+  if (!ctx.schema().FindAttribute(name)) return std::vector<int64_t>(count, fill);
   ASSIGN_OR_RETURN(auto v, ctx.OptionalIntsAttr(name));
   if (!v || v->empty()) return std::vector<int64_t>(count, fill);
   if (v->size() != count) {
@@ -93,8 +96,10 @@ StatusOr<Window> ReadWindow(const InferenceContext& ctx, size_t count) {
   ASSIGN_OR_RETURN(w.dilations, SpatialInts(ctx, "dilations", count, 1, 1));
   ASSIGN_OR_RETURN(w.pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
   ASSIGN_OR_RETURN(w.auto_pad, ReadAutoPad(ctx));
-  ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.IntAttr("ceil_mode", 0));
-  w.ceil_mode = ceil_mode != 0;
+  if (ctx.schema().FindAttribute("ceil_mode")) {
+    ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.IntAttr("ceil_mode", 0));
+    w.ceil_mode = ceil_mode != 0;
+  }
   return w;
 }
 
