@@ -404,6 +404,10 @@ Status InferMaxUnpool(InferenceContext& ctx) {
       out[0] = (*x)[0];
       out[1] = (*x)[1];
       ctx.SetOutputShape(0, std::move(out));
+    } else if (const Shape* s = ctx.InputShape(2); s && (*s)[0].is_const()) {
+      // Only the rank is known: the length of output_shape.
+      const int64_t rank = *(*s)[0].const_value();
+      if (rank >= 0 && rank <= kMaxRank) ctx.SetOutputShape(0, Shape(rank));
     }
     return OkStatus();
   }
