@@ -19,6 +19,7 @@ Status RegisterAiOnnxLogicalRules(SchemaRegistry& registry);      // ai_onnx/log
 Status RegisterAiOnnxTensorOps2Rules(SchemaRegistry& registry);  // ai_onnx/tensor_ops2.cc
 Status RegisterAiOnnxAttentionRules(SchemaRegistry& registry);    // ai_onnx/attention.cc
 Status RegisterAiOnnxResizeRules(SchemaRegistry& registry);       // ai_onnx/resize.cc
+Status RegisterAiOnnxConvPoolRules(SchemaRegistry& registry);     // ai_onnx/conv_pool.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -33,6 +34,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxTensorOps2Rules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxAttentionRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxResizeRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxConvPoolRules(registry));
   return OkStatus();
 }
 
