@@ -178,7 +178,16 @@ Status InferLoop(InferenceContext& ctx) {
   }
   for (int i = 0; i < num_carried; ++i) {
     Type final_type = carried[i];
-    if (present[i] && final_type.kind() == Type::Kind::kOptional) final_type = carried[i].element();
+    if (present[i] && final_type.kind() == Type::Kind::kOptional) {
+      final_type = carried[i].element();
+      // The pattern is a sequence the loop accumulates, one element per iteration, and its
+      // elements' shapes are then those of every iteration: the body's (often only
+      // declared) element shape is not claimed for all of them (loop16_seq_none inserts
+      // [1], [2], ... after a scalar into a sequence declared seq(float[])).
+      if (final_type.kind() == Type::Kind::kSequence && final_type.element().is_tensor()) {
+        final_type = Type::Sequence(Type::Tensor(final_type.element().elem_type()));
+      }
+    }
     if (final_type.kind() == Type::Kind::kTensor && final_type.has_shape()) {
       Shape s = final_type.shape();
       for (size_t a = 0; a < s.size() && a < widened[i].size(); ++a) {
