@@ -33,7 +33,7 @@ ConstValue Dims(std::vector<std::string> items) {
   for (const auto& i : items) {
     v.ints.push_back(std::isdigit(static_cast<unsigned char>(i[0])) || i[0] == '-'
                          ? Dim::Const(std::stoll(i))
-                         : Dim::Symbol(i));
+                         : T("int64[" + i + "]").shape()[0]);  // a symbol or an expression
   }
   return v;
 }
@@ -136,6 +136,38 @@ INSTANTIATE_TEST_SUITE_P(
              13, {"float[N, 10]", "int64[2]", "int64[2]", "int64[2]"},
              {std::nullopt, Int64s({0, 2}), Int64s({INT64_MAX, -2}), Int64s({0, 1})},
              "float[N, 6]", ""},
+        Case{"slice_symbolic_bounds", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a")"),
+             13, {"float[B, C, P + K - 1]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Dims({"P"}), Dims({"P + K - 1"}), Int64s({2})}, "float[B, C, Max(0, K - 1)]",
+             ""},
+        Case{"slice_last_three_of_symbolic_dim", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a")"),
+             13, {"float[N, 10]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Int64s({-3}), Int64s({INT64_MAX}), Int64s({0})}, "float[Min(3, N), 10]",
+             ""},
+        Case{"slice_symbolic_start_constant_dim", NODE("Slice", R"(input: "x" input: "b" input: "e")"),
+             13, {"float[10]", "int64[1]", "int64[1]"},
+             {std::nullopt, Dims({"K"}), Int64s({INT64_MAX})}, "float[Max(0, -K + 10)]", ""},
+        Case{"slice_drop_first_of_symbolic_dim", NODE("Slice", R"(input: "x" input: "b" input: "e")"),
+             13, {"float[N]", "int64[1]", "int64[1]"},
+             {std::nullopt, Int64s({1}), Int64s({INT64_MAX})}, "float[Max(0, N - 1)]", ""},
+        Case{"slice_reverse_symbolic_dim", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a" input: "st")"),
+             13, {"float[N]", "int64[1]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Int64s({-1}), Int64s({INT64_MIN}), Int64s({0}), Int64s({-1})},
+             "float[N]", ""},
+        Case{"slice_symbolic_step_two", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a" input: "st")"),
+             13, {"float[N]", "int64[1]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Int64s({0}), Int64s({INT64_MAX}), Int64s({0}), Int64s({2})},
+             "float[floor((N + 1)/2)]", ""},
+        Case{"slice_symbolic_start_and_end", NODE("Slice", R"(input: "x" input: "b" input: "e")"),
+             13, {"float[N]", "int64[1]", "int64[1]"}, {std::nullopt, Dims({"A"}), Dims({"A + 4"})},
+             "float[Max(0, -Min(A, N) + Min(N, A + 4))]", ""},
+        Case{"slice_reverse_by_two_from_symbolic_start", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a" input: "st")"),
+             13, {"float[N]", "int64[1]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Dims({"A"}), Int64s({0}), Int64s({0}), Int64s({-2})},
+             "float[Min(N, floor((Max(0, -Min(0, N - 1) + Min(A, N - 1)) + 1)/2))]", ""},
+        Case{"slice_start_that_may_be_negative", NODE("Slice", R"(input: "x" input: "b" input: "e")"),
+             13, {"float[N]", "int64[1]", "int64[1]"},
+             {std::nullopt, Dims({"N - 4"}), Int64s({INT64_MAX})}, "float[?]", ""},
         Case{"slice_unknown_starts", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a")"),
              13, {"float[N, 10]", "int64[1]", "int64[1]", "int64[1]"},
              {std::nullopt, std::nullopt, std::nullopt, Int64s({1})}, "float[N, ?]", ""},

@@ -20,6 +20,7 @@ Status RegisterAiOnnxTensorOps2Rules(SchemaRegistry& registry);  // ai_onnx/tens
 Status RegisterAiOnnxAttentionRules(SchemaRegistry& registry);    // ai_onnx/attention.cc
 Status RegisterAiOnnxResizeRules(SchemaRegistry& registry);       // ai_onnx/resize.cc
 Status RegisterAiOnnxConvPoolRules(SchemaRegistry& registry);     // ai_onnx/conv_pool.cc
+Status RegisterAiOnnxMlRules(SchemaRegistry& registry);           // ai_onnx_ml/ml.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -35,6 +36,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxAttentionRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxResizeRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxConvPoolRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxMlRules(registry));
   return OkStatus();
 }
 

@@ -129,6 +129,7 @@ Status InferLoop(InferenceContext& ctx) {
   std::vector<Type> carried;
   for (int i = 0; i < num_carried; ++i) carried.push_back(ctx.InputType(2 + i));
   std::vector<std::vector<bool>> widened(num_carried);
+  std::vector<bool> present(num_carried, false);  // optional before the loop, not after
   std::vector<Type> body_out;
   constexpr int kMaxPasses = 4;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
@@ -149,11 +150,19 @@ Status InferLoop(InferenceContext& ctx) {
         carried[i] = body_out[1 + i];
         continue;
       }
+      // From version 16 a carried value may start optional while the body gives the value
+      // itself (an optional sequence that the first iteration fills): the body sees the
+      // optional, the loop's output is what the body gives.
+      const Type& next = body_out[1 + i];
+      const bool unwraps = carried[i].kind() == Type::Kind::kOptional && !next.is_unknown() &&
+                           next.kind() != Type::Kind::kOptional;
+      present[i] = present[i] || unwraps;
       std::vector<bool> axes;
       ASSIGN_OR_RETURN(Type joined,
-                       Join(carried[i], body_out[1 + i], ctx, i,
+                       Join(unwraps ? carried[i].element() : carried[i], next, ctx, i,
                             StrCat("loop-carried value ", i, " changes type in the body"),
                             /*fresh=*/false, &axes));
+      if (unwraps) joined = Type::Optional(std::move(joined));
       widened[i].resize(std::max(widened[i].size(), axes.size()), false);
       for (size_t a = 0; a < axes.size(); ++a) widened[i][a] = widened[i][a] || axes[a];
       changed |= !(joined == carried[i]);
@@ -162,12 +171,23 @@ Status InferLoop(InferenceContext& ctx) {
     if (!changed) break;
     if (pass == kMaxPasses - 1) {
       for (int i = 0; i < num_carried; ++i) {  // no fixpoint: what still changes is unknown
-        if (!(carried[i] == body_out[1 + i])) carried[i] = Type();
+        const Type next = present[i] ? Type::Optional(body_out[1 + i]) : body_out[1 + i];
+        if (!(carried[i] == next)) carried[i] = Type();
       }
     }
   }
   for (int i = 0; i < num_carried; ++i) {
     Type final_type = carried[i];
+    if (present[i] && final_type.kind() == Type::Kind::kOptional) {
+      final_type = carried[i].element();
+      // The pattern is a sequence the loop accumulates, one element per iteration, and its
+      // elements' shapes are then those of every iteration: the body's (often only
+      // declared) element shape is not claimed for all of them (loop16_seq_none inserts
+      // [1], [2], ... after a scalar into a sequence declared seq(float[])).
+      if (final_type.kind() == Type::Kind::kSequence && final_type.element().is_tensor()) {
+        final_type = Type::Sequence(Type::Tensor(final_type.element().elem_type()));
+      }
+    }
     if (final_type.kind() == Type::Kind::kTensor && final_type.has_shape()) {
       Shape s = final_type.shape();
       for (size_t a = 0; a < s.size() && a < widened[i].size(); ++a) {

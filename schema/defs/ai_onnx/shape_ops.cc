@@ -305,6 +305,60 @@ int64_t SliceLength(int64_t dim, int64_t start, int64_t end, int64_t step) {
   return start > end ? (start - end + (-step) - 1) / (-step) : 0;
 }
 
+// Bounds this far out mean "from the start" / "to the end" (exporters write INT64_MAX,
+// INT32_MAX or their negatives); as for the constant case, no dim is assumed larger.
+constexpr int64_t kSliceToEnd = INT32_MAX;
+
+// The length of one axis sliced by a constant step where the dim, start or end is symbolic
+// (a start computed from a Shape). Each bound is clamped as ONNX clamps it, with Min/Max where
+// the order is not provable, so that the result holds for every value of the symbols; a
+// symbolic bound that may be negative (counted from the end) leaves the length unknown. The
+// common "to the end" slices get the short forms Max(dim - start, 0) and Min(-start, dim).
+Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const InferenceContext& ctx) {
+  const symbolic::Assumptions* assumptions =
+      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
+  auto proven = [&](Dim a, Dim b) {  // a <= b for every value of the symbols
+    return symbolic::LessEqual(a, b, assumptions) == symbolic::Tri::kTrue;
+  };
+  const Dim zero = Dim::Const(0), one = Dim::Const(1);
+  // A symbolic bound is usable when it cannot be negative: provably, or being the dim.
+  auto non_negative = [&](Dim x) { return x == dim || proven(zero, x); };
+  auto min = [&](Dim a, Dim b) { return proven(a, b) ? a : proven(b, a) ? b : Dim::Min(a, b); };
+  auto max = [&](Dim a, Dim b) { return proven(a, b) ? b : proven(b, a) ? a : Dim::Max(a, b); };
+  // Clamps a bound into [lo, hi], where lo is 0 or -1 and hi is dim or dim - 1.
+  auto clamp = [&](Dim x, int64_t lo, Dim hi) -> Dim {
+    if (auto c = x.const_value()) {
+      if (*c >= kSliceToEnd) return hi;
+      if (*c <= -kSliceToEnd) return Dim::Const(lo);
+      if (*c < 0) return max(dim + x, Dim::Const(lo));  // below hi
+      return min(x, hi);
+    }
+    return non_negative(x) ? min(x, hi) : Dim();
+  };
+  auto length = [&](Dim span, int64_t k) {  // ceil(span / k) for a span that may be negative
+    return Dim::CeilDiv(proven(zero, span) ? span : Dim::Max(span, zero), Dim::Const(k));
+  };
+  if (step > 0) {
+    auto e = end.const_value();
+    if ((e && *e >= kSliceToEnd) || end == dim) {
+      auto s = start.const_value();
+      if (s && *s >= kSliceToEnd) return zero;
+      if (s && *s <= -kSliceToEnd) return Dim::CeilDiv(dim, Dim::Const(step));
+      if (s && *s < 0) return Dim::CeilDiv(min(Dim::Const(-*s), dim), Dim::Const(step));
+      if (s || non_negative(start)) return length(dim - start, step);
+      return Dim();
+    }
+    return length(clamp(end, 0, dim) - clamp(start, 0, dim), step);
+  }
+  const Dim top = dim - one;
+  auto s = start.const_value(), e = end.const_value();
+  if ((s && (*s >= kSliceToEnd || *s == -1)) && e && *e <= -kSliceToEnd) {
+    return Dim::CeilDiv(dim, Dim::Const(-step));  // the whole axis, backwards
+  }
+  // On an empty dim the clamped start (0) passes the clamped end (-1); nothing is taken.
+  return min(length(clamp(start, 0, top) - clamp(end, -1, top), -step), dim);
+}
+
 // Slice: starts/ends/axes/steps as attributes (version 1) or inputs (from 10).
 Status InferSlice(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
@@ -312,6 +366,8 @@ Status InferSlice(InferenceContext& ctx) {
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
   std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  std::vector<Dim> start_dims, end_dims;
+  bool bounds_known = false;
   if (ctx.opset_version() < 10) {
     ASSIGN_OR_RETURN(starts, ctx.OptionalIntsAttr("starts"));
     ASSIGN_OR_RETURN(ends, ctx.OptionalIntsAttr("ends"));
@@ -319,6 +375,14 @@ Status InferSlice(InferenceContext& ctx) {
   } else {
     starts = ConstInts(ctx, 1);
     ends = ConstInts(ctx, 2);
+    // Symbolic starts and ends (Shape arithmetic) are Dims; constants are read as such too.
+    const std::vector<Dim>* start_values = IntValues(ctx, 1);
+    const std::vector<Dim>* end_values = IntValues(ctx, 2);
+    if (start_values && end_values) {
+      start_dims = *start_values;
+      end_dims = *end_values;
+      bounds_known = true;
+    }
     if (ctx.HasInput(3)) {
       axes = ConstInts(ctx, 3);
       if (!axes) {  // which axes are sliced is not known
@@ -331,7 +395,14 @@ Status InferSlice(InferenceContext& ctx) {
       if (!steps) steps = std::vector<int64_t>();  // known to exist, values unknown
     }
   }
-  if (!starts || !ends) {
+  if (starts && ends) {
+    start_dims.clear();
+    end_dims.clear();
+    for (int64_t v : *starts) start_dims.push_back(Dim::Const(v));
+    for (int64_t v : *ends) end_dims.push_back(Dim::Const(v));
+    bounds_known = true;
+  }
+  if (!bounds_known) {
     // The sliced axes keep their place; their lengths are not known.
     Shape out = *in;
     if (axes) {
@@ -345,24 +416,25 @@ Status InferSlice(InferenceContext& ctx) {
     ctx.SetOutputShape(0, out);
     return OkStatus();
   }
-  if (starts->size() != ends->size()) {
-    return Status::Error(StrCat("starts has ", starts->size(), " values but ends has ",
-                                ends->size()));
+  if (start_dims.size() != end_dims.size()) {
+    return Status::Error(StrCat("starts has ", start_dims.size(), " values but ends has ",
+                                end_dims.size()));
   }
   std::vector<int64_t> axis_list;
   if (axes) {
     axis_list = *axes;
   } else {
-    for (size_t i = 0; i < starts->size(); ++i) axis_list.push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < start_dims.size(); ++i) axis_list.push_back(static_cast<int64_t>(i));
   }
-  if (axis_list.size() != starts->size()) {
+  if (axis_list.size() != start_dims.size()) {
     return Status::Error(StrCat("axes has ", axis_list.size(), " values but starts has ",
-                                starts->size()));
+                                start_dims.size()));
   }
-  const bool steps_known = !steps || steps->size() == starts->size();
+  const bool steps_known = !steps || steps->size() == start_dims.size();
   Shape out = *in;
   std::vector<int64_t> first(rank, 0), step_of(rank, 1);
   std::vector<bool> sliced(rank, false);
+  bool all_constant = true;  // every sliced axis had a constant dim and bounds
   for (size_t i = 0; i < axis_list.size(); ++i) {
     ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
     if (sliced[axis]) return Status::Error(StrCat("axes: axis ", axis_list[i], " is repeated"));
@@ -370,28 +442,28 @@ Status InferSlice(InferenceContext& ctx) {
     const int64_t step = steps && steps_known ? (*steps)[i] : 1;
     if (step == 0) return Status::Error("steps: a step of 0");
     auto dim = (*in)[axis].const_value();
-    const int64_t s = (*starts)[i], e = (*ends)[i];
+    auto s = start_dims[i].const_value(), e = end_dims[i].const_value();
     if (!steps_known) {
       out[axis] = Dim();
-    } else if (dim) {
-      out[axis] = Dim::Const(SliceLength(*dim, s, e, step));
-      first[axis] = s < 0 ? std::clamp<int64_t>(s + *dim, 0, *dim) : std::min(s, *dim);
+      all_constant = false;
+    } else if (dim && s && e) {
+      out[axis] = Dim::Const(SliceLength(*dim, *s, *e, step));
+      first[axis] = *s < 0 ? std::clamp<int64_t>(*s + *dim, 0, *dim) : std::min(*s, *dim);
       step_of[axis] = step;
-    } else if (s == 0 && step == 1 && e >= INT32_MAX) {
-      // The whole of a dim whose size is not a constant.
     } else {
-      out[axis] = Dim();
+      out[axis] = SymbolicSliceLength((*in)[axis], start_dims[i], end_dims[i], step, ctx);
+      all_constant = false;
     }
   }
   ctx.SetOutputShape(0, out);
   // Values: a sliced 1-D value (a piece of a shape).
   const std::vector<Dim>* values = IntValues(ctx, 0);
-  if (values && rank == 1 && out[0].is_const() && steps_known) {
+  if (values && rank == 1 && out[0].is_const() && steps_known && all_constant) {
     std::vector<Dim> picked;
     int64_t at = first[0];
     if (step_of[0] < 0 && sliced[0]) {
       const int64_t n = static_cast<int64_t>(values->size());
-      const int64_t s = (*starts)[0];
+      const int64_t s = *start_dims[0].const_value();
       at = std::clamp<int64_t>(s < 0 ? s + n : s, 0, n - 1);
     }
     for (int64_t k = 0; k < *out[0].const_value(); ++k, at += step_of[0]) {
