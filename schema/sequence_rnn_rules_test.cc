@@ -83,7 +83,8 @@ std::string StrsAttr(const char* name, std::vector<const char*> items) {
 
 // A `type` attribute holding a float tensor of the given dims.
 std::string FloatTypeAttr(std::vector<int64_t> dims) {
-  std::string s = R"( attribute { name: "type" type: TYPE_PROTO tp { tensor_type { elem_type: 1 shape {)";
+  std::string s =
+      R"( attribute { name: "type" type: TYPE_PROTO tp { tensor_type { elem_type: 1 shape {)";
   for (int64_t d : dims) s += " dim { dim_value: " + std::to_string(d) + " }";
   return s + " } } } }";
 }
@@ -128,12 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
              {"seq(float[2])"},
              {},
              "error: input 0 'a': expected a tensor, got a sequence"},
-        Case{"empty_default_float",
-             Node("SequenceEmpty", {}, {"s"}),
-             11,
-             {},
-             {},
-             "seq(float)"},
+        Case{"empty_default_float", Node("SequenceEmpty", {}, {"s"}), 11, {}, {}, "seq(float)"},
         Case{"empty_dtype",
              Node("SequenceEmpty", {}, {"s"}, IntAttr("dtype", kInt64)),
              11,
@@ -479,12 +475,8 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[4]"},
              {},
              "bool[]"},
-        Case{"has_element_18_no_input",
-             Node("OptionalHasElement", {}, {"b"}),
-             18,
-             {},
-             {},
-             "bool[]"},
+        Case{
+            "has_element_18_no_input", Node("OptionalHasElement", {}, {"b"}), 18, {}, {}, "bool[]"},
         Case{"has_element_18_sequence_input",
              Node("OptionalHasElement", {"o"}, {"b"}),
              18,
@@ -691,8 +683,7 @@ INSTANTIATE_TEST_SUITE_P(
              "double[N]; double[N]"},
         Case{"momentum_two_tensors",
              Node("Momentum", {"R", "T", "X1", "X2", "G1", "G2", "V1", "V2"},
-                  {"X1_new", "X2_new", "V1_new", "V2_new"}, StrAttr("mode", "nesterov"),
-                  kTraining),
+                  {"X1_new", "X2_new", "V1_new", "V2_new"}, StrAttr("mode", "nesterov"), kTraining),
              1,
              {"float[]", "int64[]", "float[1]", "float[2, 2]", "float[1]", "float[2, 2]",
               "float[1]", "float[2, 2]"},
@@ -719,14 +710,14 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[]", "int64[]", "float[1]", "float[1]", "float[1]"},
              {},
              "error: expected 2 + 4n inputs"},
-        Case{"gradient_typed_like_xs",
-             Node("Gradient", {"a", "b", "c"}, {"da", "db"},
-                  StrsAttr("xs", {"a", "b"}) + StrsAttr("zs", {"c"}) + StrAttr("y", "y"),
-                  kTraining),
-             1,
-             {"float[N, 2]", "float[2]", "int64[3]"},
-             {},
-             "float[N, 2]; float[2]"},
+        Case{
+            "gradient_typed_like_xs",
+            Node("Gradient", {"a", "b", "c"}, {"da", "db"},
+                 StrsAttr("xs", {"a", "b"}) + StrsAttr("zs", {"c"}) + StrAttr("y", "y"), kTraining),
+            1,
+            {"float[N, 2]", "float[2]", "int64[3]"},
+            {},
+            "float[N, 2]; float[2]"},
         Case{"gradient_unknown_input_unknown_output",
              Node("Gradient", {"a", "b"}, {"da", "db"},
                   StrsAttr("xs", {"a", "b"}) + StrAttr("y", "y"), kTraining),

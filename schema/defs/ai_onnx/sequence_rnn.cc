@@ -7,8 +7,11 @@
 // how many there are. Where the tensors may differ in a dim (SequenceConstruct of [2, 3] and
 // [4, 3]), the element's dim is unknown ([?, 3]): no one symbol could name it.
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/strings.h"
@@ -81,8 +84,8 @@ StatusOr<Type> JoinElements(const Type& a, const Type& b, std::string_view subje
   if (a.is_unknown() && b.is_unknown()) return Type();
   for (const Type* t : {&a, &b}) {
     if (!t->is_unknown() && !t->is_tensor()) {
-      return Status::Error(StrCat(subject, ": expected a tensor element, got ",
-                                  KindName(t->kind()), " (", t->ToString(), ")"));
+      return Status::Error(StrCat(subject, ": expected a tensor element, got ", KindName(t->kind()),
+                                  " (", t->ToString(), ")"));
     }
   }
   if (a.is_unknown() || b.is_unknown()) {
@@ -309,8 +312,7 @@ Status InferOptionalGetElement(InferenceContext& ctx) {
     RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
   } else {
     RETURN_IF_ERROR(RequireKind(ctx, 0,
-                                {Type::Kind::kOptional, Type::Kind::kTensor,
-                                 Type::Kind::kSequence},
+                                {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
                                 "an optional, a tensor or a sequence"));
   }
   ctx.SetOutputType(0, in.kind() == Type::Kind::kOptional ? in.element() : in);
@@ -324,8 +326,7 @@ Status InferOptionalHasElement(InferenceContext& ctx) {
     RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
   } else {
     RETURN_IF_ERROR(RequireKind(ctx, 0,
-                                {Type::Kind::kOptional, Type::Kind::kTensor,
-                                 Type::Kind::kSequence},
+                                {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
                                 "an optional, a tensor or a sequence"));
   }
   ctx.SetOutputType(0, Type::Tensor(kBool, Shape{}));
@@ -350,8 +351,8 @@ Status Agree(InferenceContext& ctx, Dim& known, int i, size_t axis, std::string_
     return Status::Error(StrCat(InputLabel(ctx, i), " dim ", axis, ": expected ", known, " (",
                                 meaning, "), got ", d));
   }
-  RETURN_IF_ERROR(ctx.RecordEqual(known, d, StrCat(InputLabel(ctx, i), " dim ", axis, " and ",
-                                                   meaning)));
+  RETURN_IF_ERROR(
+      ctx.RecordEqual(known, d, StrCat(InputLabel(ctx, i), " dim ", axis, " and ", meaning)));
   known = *unified;
   return OkStatus();
 }
@@ -365,8 +366,7 @@ Status AgreeMultiple(InferenceContext& ctx, Dim hidden, int64_t factor, int i, s
 
 // hidden_size from input i's dim `axis`, which is `factor` * hidden_size, when the division
 // is exact; an error when it provably is not.
-StatusOr<Dim> HiddenFromMultiple(const InferenceContext& ctx, int i, size_t axis,
-                                 int64_t factor) {
+StatusOr<Dim> HiddenFromMultiple(const InferenceContext& ctx, int i, size_t axis, int64_t factor) {
   const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
   if (!s || axis >= s->size() || (*s)[axis].is_unknown()) return Dim();
   const Dim d = (*s)[axis];
@@ -381,8 +381,16 @@ StatusOr<Dim> HiddenFromMultiple(const InferenceContext& ctx, int i, size_t axis
 }
 
 // Inputs of RNN, GRU and LSTM.
-enum RecurrentInput { kX = 0, kW = 1, kR = 2, kB = 3, kSeqLens = 4, kInitialH = 5,
-                      kInitialC = 6, kP = 7 };
+enum RecurrentInput {
+  kX = 0,
+  kW = 1,
+  kR = 2,
+  kB = 3,
+  kSeqLens = 4,
+  kInitialH = 5,
+  kInitialC = 6,
+  kP = 7
+};
 
 // RNN (gates = 1), GRU (3) and LSTM (4). With num_directions = 2 for a bidirectional
 // direction, else 1:
@@ -413,8 +421,10 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
   } else if (direction == "bidirectional") {
     num_directions = 2;
   } else {
-    return Status::Error(StrCat("attribute 'direction': expected forward, reverse or "
-                                "bidirectional, got '", direction, "'"));
+    return Status::Error(
+        StrCat("attribute 'direction': expected forward, reverse or "
+               "bidirectional, got '",
+               direction, "'"));
   }
   const std::vector<std::pair<int, size_t>> ranks = {
       {kX, 3}, {kW, 3}, {kR, 3}, {kB, 2}, {kSeqLens, 1}, {kInitialH, 3}, {kInitialC, 3}, {kP, 2}};
@@ -464,8 +474,8 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
   RETURN_IF_ERROR(Agree(ctx, batch, kSeqLens, 0, "batch_size"));
   RETURN_IF_ERROR(Agree(ctx, input_size, kW, 2, "input_size"));
 
-  const Shape y = layout ? Shape{batch, seq_length, dirs, hidden}
-                         : Shape{seq_length, dirs, batch, hidden};
+  const Shape y =
+      layout ? Shape{batch, seq_length, dirs, hidden} : Shape{seq_length, dirs, batch, hidden};
   const Shape state = layout ? Shape{batch, dirs, hidden} : Shape{dirs, batch, hidden};
   const int num_outputs = lstm ? 3 : 2;
   for (int o = 0; o < num_outputs && o < ctx.NumOutputs(); ++o) {
@@ -508,13 +518,9 @@ Status InferOptimizer(InferenceContext& ctx, int in_groups, std::vector<int> out
 }
 
 // Adagrad: X, G, H -> X_new, H_new.
-Status InferAdagrad(InferenceContext& ctx) {
-  return InferOptimizer(ctx, 3, {0, 2}, "X, G and H");
-}
+Status InferAdagrad(InferenceContext& ctx) { return InferOptimizer(ctx, 3, {0, 2}, "X, G and H"); }
 // Momentum: X, G, V -> X_new, V_new.
-Status InferMomentum(InferenceContext& ctx) {
-  return InferOptimizer(ctx, 3, {0, 2}, "X, G and V");
-}
+Status InferMomentum(InferenceContext& ctx) { return InferOptimizer(ctx, 3, {0, 2}, "X, G and V"); }
 // Adam: X, G, V, H -> X_new, V_new, H_new.
 Status InferAdam(InferenceContext& ctx) {
   return InferOptimizer(ctx, 4, {0, 2, 3}, "X, G, V and H");
@@ -529,12 +535,16 @@ Status InferGradient(InferenceContext& ctx) {
   const int num_xs = xs->strings_size();
   const int num_zs = zs ? zs->strings_size() : 0;
   if (ctx.NumInputs() != num_xs + num_zs) {
-    return Status::Error(StrCat("expected ", num_xs + num_zs, " inputs (one per name in 'xs' "
-                                "and 'zs'), got ", ctx.NumInputs()));
+    return Status::Error(StrCat("expected ", num_xs + num_zs,
+                                " inputs (one per name in 'xs' "
+                                "and 'zs'), got ",
+                                ctx.NumInputs()));
   }
   if (ctx.NumOutputs() > num_xs) {
-    return Status::Error(StrCat("expected at most ", num_xs, " outputs (one per name in 'xs'), "
-                                "got ", ctx.NumOutputs()));
+    return Status::Error(StrCat("expected at most ", num_xs,
+                                " outputs (one per name in 'xs'), "
+                                "got ",
+                                ctx.NumOutputs()));
   }
   for (int o = 0; o < ctx.NumOutputs(); ++o) {
     const Type& x = ctx.InputType(o);
