@@ -21,6 +21,7 @@ Status RegisterAiOnnxAttentionRules(SchemaRegistry& registry);    // ai_onnx/att
 Status RegisterAiOnnxResizeRules(SchemaRegistry& registry);       // ai_onnx/resize.cc
 Status RegisterAiOnnxConvPoolRules(SchemaRegistry& registry);     // ai_onnx/conv_pool.cc
 Status RegisterAiOnnxMlRules(SchemaRegistry& registry);           // ai_onnx_ml/ml.cc
+Status RegisterAiOnnxSequenceRnnRules(SchemaRegistry& registry);  // ai_onnx/sequence_rnn.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -37,6 +38,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxResizeRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxConvPoolRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxMlRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxSequenceRnnRules(registry));
   return OkStatus();
 }
 
