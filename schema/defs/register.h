@@ -16,6 +16,7 @@ Status RegisterAiOnnxReductionRules(SchemaRegistry& registry);  // ai_onnx/reduc
 Status RegisterAiOnnxMathOpsRules(SchemaRegistry& registry);    // ai_onnx/math_ops.cc
 Status RegisterAiOnnxElementwiseRules(SchemaRegistry& registry);  // ai_onnx/elementwise.cc
 Status RegisterAiOnnxLogicalRules(SchemaRegistry& registry);      // ai_onnx/logical.cc
+Status RegisterAiOnnxQuantMiscRules(SchemaRegistry& registry);    // ai_onnx/quant_misc.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -27,6 +28,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxMathOpsRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxElementwiseRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxLogicalRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxQuantMiscRules(registry));
   return OkStatus();
 }
 
