@@ -434,7 +434,8 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
   if (!ctx.HasInput(2)) {
     selected = Dim::Const(0);
   } else if (const ConstValue* v = ctx.InputValue(2); v && v->ints.size() == 1) {
-    if (auto m = v->ints[0].const_value(); m && *m <= 0) selected = Dim::Const(0);
+    // A negative count is not defined by the spec, so only 0 is read.
+    if (v->ints[0].const_value() == 0) selected = Dim::Const(0);
   }
   ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{selected, Dim::Const(3)}));
   return OkStatus();
