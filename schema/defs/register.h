@@ -22,6 +22,7 @@ Status RegisterAiOnnxResizeRules(SchemaRegistry& registry);       // ai_onnx/res
 Status RegisterAiOnnxConvPoolRules(SchemaRegistry& registry);     // ai_onnx/conv_pool.cc
 Status RegisterAiOnnxMlRules(SchemaRegistry& registry);           // ai_onnx_ml/ml.cc
 Status RegisterAiOnnxSequenceRnnRules(SchemaRegistry& registry);  // ai_onnx/sequence_rnn.cc
+Status RegisterAiOnnxQuantMiscRules(SchemaRegistry& registry);    // ai_onnx/quant_misc.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -39,6 +40,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   RETURN_IF_ERROR(RegisterAiOnnxConvPoolRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxMlRules(registry));
   RETURN_IF_ERROR(RegisterAiOnnxSequenceRnnRules(registry));
+  RETURN_IF_ERROR(RegisterAiOnnxQuantMiscRules(registry));
   return OkStatus();
 }
 
