@@ -135,6 +135,12 @@ expect_in schemas-broadcast-rule "$TMP/out" "s: float[B, S, 768]"
 expect_in schemas-elementwise-rule "$TMP/out" "mask: bool[B, S, 768]"
 check schemas-missing 0 "$BIN" "$OPS/split_heads.onnx"
 expect_in schemas-missing-msg "$TMP/err" "no schema for custom operator my.ops::SplitHeads"
+# A schema without a rule: the signature types the output, a note says so (--strict: error).
+check schemas-no-rule 0 "$BIN" "$CLI_DATA/pending.onnxtxt" --schemas "$OPS/pending_ops.json" --values
+expect_in schemas-no-rule-note "$TMP/err" "(my.ops::Pending-1): no inference rule for this operator yet"
+expect_in schemas-no-rule-type "$TMP/out" "y: float"
+check schemas-no-rule-strict 1 "$BIN" "$CLI_DATA/pending.onnxtxt" --schemas "$OPS/pending_ops.json" --strict
+expect_in schemas-no-rule-error "$TMP/err" "error: graph 'main' node #0 (my.ops::Pending-1): no inference rule"
 check schemas-bad 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$OPS/bad_ops.json"
 expect_in schemas-bad-msg "$TMP/err" "bad_ops.json: operators[0].rule.kind: expected one of"
 check schemas-absent 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$TMP/none.json"
