@@ -12,6 +12,7 @@ namespace {
 using testing::Int64s;
 using testing::RunRule;
 using testing::T;
+using testing::RunMatches;
 
 struct Case {
   const char* name;
@@ -31,13 +32,7 @@ TEST_P(RuleTest, Infers) {
   std::vector<Type> inputs;
   for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
   auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  if (c.expected.rfind("error: ", 0) == 0) {
-    ASSERT_FALSE(run.status.ok()) << run.Summary();
-    EXPECT_NE(run.status.message().find(c.expected.substr(7)), std::string::npos)
-        << run.status.message();
-  } else {
-    EXPECT_EQ(run.Summary(), c.expected);
-  }
+  EXPECT_TRUE(RunMatches(run, c.expected));
 }
 
 #define ADD R"(op_type: "Add" input: "a" input: "b" output: "y")"

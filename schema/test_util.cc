@@ -132,4 +132,54 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
   return run;
 }
 
+bool ExpectsError(const std::string& expected) { return expected.rfind("error: ", 0) == 0; }
+
+::testing::AssertionResult RunMatches(const RuleRun& run, const std::string& expected) {
+  if (ExpectsError(expected)) {
+    if (run.status.ok()) {
+      return ::testing::AssertionFailure() << "expected " << expected << ", got " << run.Summary();
+    }
+    if (run.status.message().find(expected.substr(7)) == std::string::npos) {
+      return ::testing::AssertionFailure()
+             << "expected " << expected << ", got error: " << run.status.message();
+    }
+    return ::testing::AssertionSuccess();
+  }
+  if (run.Summary() != expected) {
+    return ::testing::AssertionFailure()
+           << "expected " << expected << "\n     got " << run.Summary();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+ConstValue Scalar(Dim d) {
+  ConstValue v;
+  v.elem_type = kInt64;
+  v.ints = {d};
+  return v;
+}
+
+ConstValue Scalar(int64_t i) { return Scalar(Dim::Const(i)); }
+
+std::string Node(const char* op, const std::vector<const char*>& inputs,
+                 const std::vector<const char*>& outputs, const std::string& attrs,
+                 const char* domain) {
+  std::string s = std::string(R"(op_type: ")") + op + R"(")";
+  if (*domain) s += std::string(R"( domain: ")") + domain + R"(")";
+  for (const char* i : inputs) s += std::string(R"( input: ")") + i + R"(")";
+  for (const char* o : outputs) s += std::string(R"( output: ")") + o + R"(")";
+  return s + attrs;
+}
+
+std::string IntAttr(const char* name, int64_t i) {
+  return std::string(R"( attribute { name: ")") + name + R"(" type: INT i: )" + std::to_string(i) +
+         " }";
+}
+
+std::string IntsAttr(const char* name, const std::vector<int64_t>& values) {
+  std::string s = std::string(R"( attribute { name: ")") + name + R"(" type: INTS)";
+  for (int64_t v : values) s += " ints: " + std::to_string(v);
+  return s + " }";
+}
+
 }  // namespace onnx_infer::testing

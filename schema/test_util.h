@@ -12,6 +12,8 @@
 #include "schema/type.h"
 #include "symbolic/unifier.h"
 
+#include <gtest/gtest.h>
+
 namespace onnx_infer::testing {
 
 // Reads a tensor type written as Type::ToString writes it: "float[N, 3, ?]", "int64[]",
@@ -40,6 +42,23 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
                 const std::vector<Type>& inputs,
                 const std::vector<std::optional<ConstValue>>& values = {},
                 symbolic::Unifier* unifier = nullptr);
+
+// Checks a rule run against a table row's expectation: "error: <text>" means the rule
+// failed with a message containing <text>; anything else must equal run.Summary().
+bool ExpectsError(const std::string& expected);
+::testing::AssertionResult RunMatches(const RuleRun& run, const std::string& expected);
+
+// An int64 scalar value, possibly symbolic.
+ConstValue Scalar(Dim d);
+ConstValue Scalar(int64_t i);
+
+// NodeProto text: op_type (and domain, when not empty), inputs and outputs ("" for an
+// omitted one), then `attrs` as made by IntAttr / IntsAttr.
+std::string Node(const char* op, const std::vector<const char*>& inputs,
+                 const std::vector<const char*>& outputs, const std::string& attrs = "",
+                 const char* domain = "");
+std::string IntAttr(const char* name, int64_t i);
+std::string IntsAttr(const char* name, const std::vector<int64_t>& values);
 
 }  // namespace onnx_infer::testing
 
