@@ -73,52 +73,33 @@ Dim Product(const Shape& dims) {
   return p;
 }
 
-Status InferSameAsInput(InferenceContext& ctx) {
-  ctx.SetOutputType(0, ctx.InputType(0));
-  return OkStatus();
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what) {
+  auto u = UnifyDim(a, b);
+  if (!u.ok()) return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b));
+  RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
+  return *u;
 }
 
-Status InferBroadcastElementwise(InferenceContext& ctx) {
-  ctx.PropagateElemType(0, 0);
-  if (ctx.opset_version() < 7 && ctx.schema().FindAttribute("broadcast")) {
-    ASSIGN_OR_RETURN(int64_t legacy_broadcast, ctx.IntAttr("broadcast", 0));
-    if (legacy_broadcast) {
-      // Legacy broadcasting: B is broadcast to A, so the result has A's shape.
-      if (const Shape* a = ctx.InputShape(0)) ctx.SetOutputShape(0, *a);
-      return OkStatus();
-    }
-    // Before opset 7 without `broadcast`, the shapes are equal.
-    const Shape* a = ctx.InputShape(0);
-    const Shape* b = ctx.InputShape(1);
-    if (a && b) {
-      if (a->size() != b->size()) {
-        return Status::Error(StrCat("expected equal shapes without 'broadcast', got ",
-                                    ShapeToString(*a), " and ", ShapeToString(*b)));
-      }
-      Shape out(a->size());
-      for (size_t i = 0; i < out.size(); ++i) {
-        auto d = UnifyDim((*a)[i], (*b)[i]);
-        if (!d.ok()) return Status::Error(StrCat("dim ", i, ": ", d.status().message()));
-        RETURN_IF_ERROR(ctx.RecordEqual((*a)[i], (*b)[i], StrCat("dim ", i, " of equal shapes")));
-        out[i] = *d;
-      }
-      ctx.SetOutputShape(0, std::move(out));
-    } else if (a || b) {
-      ctx.SetOutputShape(0, a ? *a : *b);
-    }
-    return OkStatus();
-  }
-  Shape out;
-  for (int i = 0; i < ctx.NumInputs(); ++i) {
-    const Shape* s = ctx.InputShape(i);
-    if (!s) return OkStatus();  // rank unknown: so is the output's
-    if (i == 0) {
-      out = *s;
-      continue;
-    }
-    ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s, &ctx));
-  }
-  ctx.SetOutputShape(0, std::move(out));
+const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input) {
+  const ConstValue* v = ctx.InputValue(input);
+  if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return nullptr;
+  return &v->ints;
+}
+
+std::optional<std::vector<int64_t>> ConstInts(const InferenceContext& ctx, int input) {
+  const ConstValue* v = ctx.InputValue(input);
+  if (!v) return std::nullopt;
+  return v->ConstInts();
+}
+
+const std::vector<double>* RealValues(const InferenceContext& ctx, int input) {
+  const ConstValue* v = ctx.InputValue(input);
+  if (!v || static_cast<int64_t>(v->reals.size()) != v->NumElements()) return nullptr;
+  return &v->reals;
+}
+
+Status InferSameAsInput(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
   return OkStatus();
 }
 

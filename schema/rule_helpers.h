@@ -2,6 +2,10 @@
 #ifndef ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 #define ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "base/status.h"
 #include "schema/inference_context.h"
 #include "schema/type.h"
@@ -33,12 +37,21 @@ StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ct
 // Product of dims (unknown if any factor is).
 Dim Product(const Shape& dims);
 
+// a == b where the operator requires it (`what` names them): the more specific of the two,
+// with the equality recorded as a fact; provably different dims are an error.
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what);
+
+// Known input values. Each is null (nothing) when the value is not known or not of that kind.
+// Every element as a Dim (constant or symbolic): shapes, axes, repeats.
+const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input);
+// Every element as an int64 constant.
+std::optional<std::vector<int64_t>> ConstInts(const InferenceContext& ctx, int input);
+// Every element as a real (float and double tensors): scales, roi.
+const std::vector<double>* RealValues(const InferenceContext& ctx, int input);
+
 // Rule families.
 // Output 0 has input 0's type (tensors keep shape and element type).
 Status InferSameAsInput(InferenceContext& ctx);
-// Output 0 is input 0's element type with the broadcast shape of all inputs. Before opset 7
-// (`broadcast`/`axis` attributes) the output has input 0's shape.
-Status InferBroadcastElementwise(InferenceContext& ctx);
 
 }  // namespace onnx_infer
 

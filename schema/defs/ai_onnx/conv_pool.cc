@@ -23,15 +23,6 @@ namespace {
 
 using symbolic::Tri;
 
-// a == b where the operator requires it: an error naming `what` when provably different,
-// otherwise recorded as a fact. Returns the more specific of the two.
-StatusOr<Dim> RequireEqual(InferenceContext& ctx, Dim a, Dim b, const std::string& what) {
-  auto u = UnifyDim(a, b);
-  if (!u.ok()) return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b));
-  RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
-  return *u;
-}
-
 Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
   if (shape.size() == rank) return OkStatus();
   return Status::Error(
@@ -174,10 +165,10 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
   Dim m = w ? (*w)[0] : Dim();
   if (b) {
     ASSIGN_OR_RETURN(
-        m, RequireEqual(ctx, m, (*b)[0], StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0")));
+        m, RequireEqualDims(ctx, m, (*b)[0], StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0")));
   }
   if (x && w) {
-    RETURN_IF_ERROR(RequireEqual(ctx, (*x)[1], (*w)[1] * Dim::Const(group),
+    RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[1] * Dim::Const(group),
                                  StrCat("X's channels and W's dim 1 * group (", group, ")"))
                         .status());
   }
@@ -193,7 +184,7 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
       Dim k = Dim::Const((*kernel_attr)[i]);
       if (w) {
         ASSIGN_OR_RETURN(
-            k, RequireEqual(ctx, (*w)[2 + i], k,
+            k, RequireEqualDims(ctx, (*w)[2 + i], k,
                             StrCat("attribute 'kernel_shape' value ", i, " and W's dim ", 2 + i)));
       }
       win.kernel.push_back(k);
@@ -253,13 +244,13 @@ Status InferDeformConv(InferenceContext& ctx) {
     const std::string name = input == 2 ? "offset" : "mask";
     RETURN_IF_ERROR(RequireRank(ctx, input, *s, out.size()));
     ASSIGN_OR_RETURN(out[0],
-                     RequireEqual(ctx, out[0], (*s)[0], StrCat("X's and ", name, "'s dim 0")));
-    RETURN_IF_ERROR(RequireEqual(ctx, (*s)[1], positions * Dim::Const(per_position),
+                     RequireEqualDims(ctx, out[0], (*s)[0], StrCat("X's and ", name, "'s dim 0")));
+    RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[1], positions * Dim::Const(per_position),
                                  StrCat(InputLabel(ctx, input), " dim 1 (offset_group * ",
                                         per_position == 2 ? "2 * " : "", "kernel size)"))
                         .status());
     for (size_t i = 2; i < out.size(); ++i) {
-      ASSIGN_OR_RETURN(out[i], RequireEqual(ctx, out[i], (*s)[i],
+      ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*s)[i],
                                             StrCat("output dim ", i, " and ", name, "'s dim ", i)));
     }
   }
@@ -283,11 +274,11 @@ Status InferConvTranspose(InferenceContext& ctx) {
   if (b) RETURN_IF_ERROR(RequireRank(ctx, 2, *b, 1));
   Dim m = w ? (*w)[1] * Dim::Const(group) : Dim();
   if (b) {
-    ASSIGN_OR_RETURN(m, RequireEqual(ctx, m, (*b)[0],
+    ASSIGN_OR_RETURN(m, RequireEqualDims(ctx, m, (*b)[0],
                                      StrCat(InputLabel(ctx, 2), " dim 0 and W's dim 1 * group")));
   }
   if (x && w)
-    RETURN_IF_ERROR(RequireEqual(ctx, (*x)[1], (*w)[0], "X's dim 1 and W's dim 0").status());
+    RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[0], "X's dim 1 and W's dim 0").status());
   if (!x) return OkStatus();
   const size_t count = x->size() - 2;
   ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
@@ -300,7 +291,7 @@ Status InferConvTranspose(InferenceContext& ctx) {
     Dim k = w ? (*w)[2 + i] : Dim();
     if (kernel_attr && !kernel_attr->empty()) {
       ASSIGN_OR_RETURN(
-          k, RequireEqual(ctx, k, Dim::Const((*kernel_attr)[i]),
+          k, RequireEqualDims(ctx, k, Dim::Const((*kernel_attr)[i]),
                           StrCat("attribute 'kernel_shape' value ", i, " and W's dim ", 2 + i)));
     }
     win.kernel.push_back(k);
@@ -387,7 +378,7 @@ Status InferMaxUnpool(InferenceContext& ctx) {
     RETURN_IF_ERROR(RequireRank(ctx, 1, *indices, x->size()));
     for (size_t i = 0; i < x->size(); ++i) {
       RETURN_IF_ERROR(
-          RequireEqual(ctx, (*x)[i], (*indices)[i], StrCat("X's and I's dim ", i)).status());
+          RequireEqualDims(ctx, (*x)[i], (*indices)[i], StrCat("X's and I's dim ", i)).status());
     }
   }
   if (ctx.HasInput(2)) {
@@ -442,7 +433,7 @@ Status InferMaxRoiPool(InferenceContext& ctx) {
   if (x) RETURN_IF_ERROR(RequireRank(ctx, 0, *x, 4));
   if (rois) {
     RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
-    RETURN_IF_ERROR(RequireEqual(ctx, (*rois)[1], Dim::Const(5),
+    RETURN_IF_ERROR(RequireEqualDims(ctx, (*rois)[1], Dim::Const(5),
                                  StrCat(InputLabel(ctx, 1), " dim 1 (batch index and box)"))
                         .status());
   }
@@ -465,13 +456,13 @@ Status InferRoiAlign(InferenceContext& ctx) {
   if (rois) {
     RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
     RETURN_IF_ERROR(
-        RequireEqual(ctx, (*rois)[1], Dim::Const(4), StrCat(InputLabel(ctx, 1), " dim 1 (box)"))
+        RequireEqualDims(ctx, (*rois)[1], Dim::Const(4), StrCat(InputLabel(ctx, 1), " dim 1 (box)"))
             .status());
     n = (*rois)[0];
   }
   if (batch) {
     RETURN_IF_ERROR(RequireRank(ctx, 2, *batch, 1));
-    ASSIGN_OR_RETURN(n, RequireEqual(ctx, n, (*batch)[0], "rois' dim 0 and batch_indices' dim 0"));
+    ASSIGN_OR_RETURN(n, RequireEqualDims(ctx, n, (*batch)[0], "rois' dim 0 and batch_indices' dim 0"));
   }
   ctx.SetOutputShape(0, {n, x ? (*x)[1] : Dim(), Dim::Const(height), Dim::Const(width)});
   return OkStatus();
@@ -509,7 +500,7 @@ Status RequireChannelVectors(InferenceContext& ctx, int first, int last) {
     RETURN_IF_ERROR(RequireRank(ctx, i, *s, 1));
     if (x && x->size() >= 2) {
       RETURN_IF_ERROR(
-          RequireEqual(ctx, (*s)[0], (*x)[1], StrCat(InputLabel(ctx, i), " dim 0 and X's channels"))
+          RequireEqualDims(ctx, (*s)[0], (*x)[1], StrCat(InputLabel(ctx, i), " dim 0 and X's channels"))
               .status());
     }
   }

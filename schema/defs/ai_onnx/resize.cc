@@ -20,27 +20,6 @@
 namespace onnx_infer {
 namespace {
 
-// A known integer value as Dims (constants or symbols), or null.
-const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input) {
-  const ConstValue* v = ctx.InputValue(input);
-  if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return nullptr;
-  return &v->ints;
-}
-
-// A known integer value as int64s (every element a constant), or nothing.
-std::optional<std::vector<int64_t>> ConstInts(const InferenceContext& ctx, int input) {
-  const ConstValue* v = ctx.InputValue(input);
-  if (!v) return std::nullopt;
-  return v->ConstInts();
-}
-
-// A known floating-point value, or null.
-const std::vector<double>* RealValues(const InferenceContext& ctx, int input) {
-  const ConstValue* v = ctx.InputValue(input);
-  if (!v || static_cast<int64_t>(v->reals.size()) != v->NumElements()) return nullptr;
-  return &v->reals;
-}
-
 // The number of elements of a 1-D input when its value or its shape says; -1 otherwise.
 int64_t KnownLength(const InferenceContext& ctx, int input) {
   if (const ConstValue* v = ctx.InputValue(input)) return v->NumElements();

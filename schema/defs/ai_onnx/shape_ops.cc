@@ -19,20 +19,6 @@
 namespace onnx_infer {
 namespace {
 
-// A known value as int64s (every element a constant), or nothing.
-std::optional<std::vector<int64_t>> ConstInts(const InferenceContext& ctx, int input) {
-  const ConstValue* v = ctx.InputValue(input);
-  if (!v) return std::nullopt;
-  return v->ConstInts();
-}
-
-// A known integer value as Dims (constants or symbols), or nothing.
-const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input) {
-  const ConstValue* v = ctx.InputValue(input);
-  if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return nullptr;
-  return &v->ints;
-}
-
 ConstValue IntVector(int32_t elem_type, std::vector<Dim> values) {
   ConstValue v;
   v.elem_type = elem_type;

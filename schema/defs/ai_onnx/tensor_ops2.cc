@@ -25,13 +25,6 @@ namespace {
 
 using symbolic::Tri;
 
-// A known integer value as Dims (constants or symbols), or null.
-const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input) {
-  const ConstValue* v = ctx.InputValue(input);
-  if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return nullptr;
-  return &v->ints;
-}
-
 // The number of non-zero elements of a known value (integer, bool or real), or nothing when
 // an element is not a known constant.
 std::optional<int64_t> CountNonZero(const ConstValue& v) {
@@ -51,15 +44,6 @@ std::optional<int64_t> CountNonZero(const ConstValue& v) {
     return count;
   }
   return std::nullopt;
-}
-
-// `a` and `b` must be equal (`what` names them): the more specific of the two, and the
-// equality recorded as a fact. Provably different dims are an error.
-StatusOr<Dim> Same(InferenceContext& ctx, Dim a, Dim b, const std::string& what) {
-  auto u = UnifyDim(a, b);
-  if (!u.ok()) return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b));
-  RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
-  return *u;
 }
 
 // d / k for a dim that must be a multiple of k > 0: nothing when it provably is not; else the
@@ -278,7 +262,7 @@ Status InferScatterElements(InferenceContext& ctx) {
     }
     for (size_t i = 0; i < indices->size(); ++i) {
       RETURN_IF_ERROR(
-          Same(ctx, (*indices)[i], (*updates)[i],
+          RequireEqualDims(ctx, (*indices)[i], (*updates)[i],
                StrCat(InputLabel(ctx, 1), " dim ", i, " and ", InputLabel(ctx, 2), " dim ", i))
               .status());
     }
@@ -314,7 +298,7 @@ Status InferScatterND(InferenceContext& ctx) {
       const int64_t lead = static_cast<int64_t>(indices->size()) - 1;
       for (int64_t i = 0; i < static_cast<int64_t>(expected.size()); ++i) {
         const bool from_indices = i < lead;
-        RETURN_IF_ERROR(Same(ctx, (*updates)[i], expected[i],
+        RETURN_IF_ERROR(RequireEqualDims(ctx, (*updates)[i], expected[i],
                              StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
                                     InputLabel(ctx, from_indices ? 1 : 0), " dim ",
                                     from_indices ? i : i - lead + *k))
@@ -355,7 +339,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
     }
     for (int64_t i = 0; i < rank; ++i) {
       if (i == seq_axis) continue;
-      ASSIGN_OR_RETURN(out[i], Same(ctx, out[i], (*update)[i],
+      ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*update)[i],
                                     StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
                                            InputLabel(ctx, 1), " dim ", i)));
     }
@@ -371,7 +355,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
       return Status::Error(
           StrCat(InputLabel(ctx, 2), ": expected rank 1 ([batch]), got rank ", w->size()));
     }
-    ASSIGN_OR_RETURN(out[0], Same(ctx, out[0], (*w)[0],
+    ASSIGN_OR_RETURN(out[0], RequireEqualDims(ctx, out[0], (*w)[0],
                                   StrCat("the batch dim and ", InputLabel(ctx, 2), " dim 0")));
   }
   ctx.SetOutputShape(0, std::move(out));
@@ -402,7 +386,7 @@ Status InferGatherND(InferenceContext& ctx) {
   }
   Shape out(indices->begin(), indices->end() - 1);
   for (int64_t i = 0; i < b; ++i) {
-    ASSIGN_OR_RETURN(out[i], Same(ctx, (*data)[i], (*indices)[i],
+    ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, (*data)[i], (*indices)[i],
                                   StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
                                          InputLabel(ctx, 1), " dim ", i, " (a batch dim)")));
   }
@@ -691,7 +675,7 @@ Status InferReverseSequence(InferenceContext& ctx) {
   if (in && lens) {
     Shape out = *in;
     ASSIGN_OR_RETURN(out[batch_axis],
-                     Same(ctx, (*in)[batch_axis], (*lens)[0],
+                     RequireEqualDims(ctx, (*in)[batch_axis], (*lens)[0],
                           StrCat(InputLabel(ctx, 0), " dim ", batch_axis, " (the batch axis) and ",
                                  InputLabel(ctx, 1), " dim 0")));
     ctx.SetOutputShape(0, std::move(out));
