@@ -56,16 +56,16 @@ class [[nodiscard]] StatusOr {
 #define OI_CONCAT_(a, b) OI_CONCAT_INNER_(a, b)
 
 // Returns from the enclosing function when `expr` (a Status) is an error.
-#define RETURN_IF_ERROR(expr)                               \
+#define OI_RETURN_IF_ERROR(expr)                               \
   do {                                                      \
     ::onnx_infer::Status oi_status_ = (expr);               \
     if (!oi_status_.ok()) return oi_status_;                \
   } while (0)
 
-// `ASSIGN_OR_RETURN(auto x, F())`: declares x from a StatusOr or returns its error.
-#define ASSIGN_OR_RETURN(lhs, expr) \
-  ASSIGN_OR_RETURN_IMPL_(OI_CONCAT_(oi_statusor_, __LINE__), lhs, expr)
-#define ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
+// `OI_ASSIGN_OR_RETURN(auto x, F())`: declares x from a StatusOr or returns its error.
+#define OI_ASSIGN_OR_RETURN(lhs, expr) \
+  OI_ASSIGN_OR_RETURN_IMPL_(OI_CONCAT_(oi_statusor_, __LINE__), lhs, expr)
+#define OI_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                           \
   if (!tmp.ok()) return tmp.status();          \
   lhs = std::move(tmp).value()

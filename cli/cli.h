@@ -10,7 +10,7 @@
 #ifndef ONNX_INFER_CLI_CLI_H_
 #define ONNX_INFER_CLI_CLI_H_
 
-#include "schema/registry.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace onnx_infer {
 

@@ -9,14 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/strings.h"
-#include "cli/cli.h"
-#include "inference/infer_shapes.h"
-#include "proto/model_io.h"
-#include "schema/custom_schemas.h"
-#include "schema/type_proto.h"
-#include "syntax/parser.h"
-#include "syntax/printer.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/cli/cli.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/custom_schemas.h"
+#include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/syntax/parser.h"
+#include "onnx_infer/syntax/printer.h"
 
 namespace onnx_infer {
 namespace {

@@ -8,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "base/strings.h"
-#include "conformance/report.h"
-#include "schema/builtin.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/conformance/report.h"
+#include "onnx_infer/schema/builtin.h"
 
 namespace onnx_infer::conformance {
 namespace {

@@ -1,4 +1,4 @@
-#include "conformance/harness.h"
+#include "onnx_infer/conformance/harness.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,12 +7,12 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "base/strings.h"
-#include "inference/infer_shapes.h"
-#include "proto/model_io.h"
-#include "proto/onnx_data.pb.h"
-#include "schema/data_type.h"
-#include "schema/type_proto.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/proto/onnx_data.pb.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer::conformance {
 namespace {

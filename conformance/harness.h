@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "schema/registry.h"
-#include "schema/type.h"
+#include "onnx_infer/schema/registry.h"
+#include "onnx_infer/schema/type.h"
 
 namespace onnx_infer::conformance {
 

@@ -1,5 +1,5 @@
 // The harness's grading, on synthetic cases whose expected values are written by the test.
-#include "conformance/harness.h"
+#include "onnx_infer/conformance/harness.h"
 
 #include <filesystem>
 #include <fstream>
@@ -7,10 +7,10 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
-#include "proto/model_io.h"
-#include "proto/onnx_data.pb.h"
-#include "schema/builtin.h"
-#include "schema/test_util.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/proto/onnx_data.pb.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/test_util.h"
 
 namespace onnx_infer::conformance {
 namespace {

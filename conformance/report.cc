@@ -1,9 +1,9 @@
-#include "conformance/report.h"
+#include "onnx_infer/conformance/report.h"
 
 #include <map>
 #include <sstream>
 
-#include "base/strings.h"
+#include "onnx_infer/base/strings.h"
 
 namespace onnx_infer::conformance {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "conformance/harness.h"
-#include "schema/registry.h"
+#include "onnx_infer/conformance/harness.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace onnx_infer::conformance {
 

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <string>
 
-#include "conformance/report.h"
-#include "proto/model_io.h"
-#include "schema/builtin.h"
+#include "onnx_infer/conformance/report.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
 
 namespace {
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "inference/infer_shapes.h"
-#include "proto/model_io.h"
-#include "schema/builtin.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
 
 namespace {
 

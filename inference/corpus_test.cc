@@ -12,9 +12,9 @@
 
 #include <gtest/gtest.h>
 
-#include "inference/infer_shapes.h"
-#include "proto/model_io.h"
-#include "schema/builtin.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
 
 namespace onnx_infer {
 namespace {

@@ -1,12 +1,12 @@
-#include "inference/external_values.h"
+#include "onnx_infer/inference/external_values.h"
 
 #include <limits>
 #include <utility>
 
-#include "base/strings.h"
-#include "proto/external_data.h"
-#include "schema/data_type.h"
-#include "schema/type_proto.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/proto/external_data.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer {
 namespace {

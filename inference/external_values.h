@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "proto/onnx.pb.h"
-#include "schema/const_value.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/const_value.h"
 
 namespace onnx_infer {
 

@@ -11,11 +11,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "inference/external_values.h"
-#include "inference/infer_shapes.h"
-#include "schema/builtin.h"
-#include "schema/type_proto.h"
-#include "syntax/parser.h"
+#include "onnx_infer/inference/external_values.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/syntax/parser.h"
 
 namespace onnx_infer {
 namespace {

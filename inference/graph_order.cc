@@ -1,4 +1,4 @@
-#include "inference/graph_order.h"
+#include "onnx_infer/inference/graph_order.h"
 
 #include <algorithm>
 #include <iterator>

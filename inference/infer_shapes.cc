@@ -1,4 +1,4 @@
-#include "inference/infer_shapes.h"
+#include "onnx_infer/inference/infer_shapes.h"
 
 #include <algorithm>
 #include <map>
@@ -9,15 +9,15 @@
 #include <unordered_map>
 #include <utility>
 
-#include "base/strings.h"
-#include "inference/external_values.h"
-#include "inference/graph_order.h"
-#include "schema/const_value.h"
-#include "schema/inference_context.h"
-#include "schema/signature.h"
-#include "schema/type.h"
-#include "schema/type_proto.h"
-#include "syntax/parser.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/external_values.h"
+#include "onnx_infer/inference/graph_order.h"
+#include "onnx_infer/schema/const_value.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/signature.h"
+#include "onnx_infer/schema/type.h"
+#include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/syntax/parser.h"
 
 namespace onnx_infer {
 
@@ -285,7 +285,7 @@ class Driver {
         for (size_t axis = 0; axis < declared.shape().size(); ++axis) {
           Dim a = declared.shape()[axis], b = inferred.shape()[axis];
           if (a.is_unknown() || b.is_unknown() || a == b || a.is_const()) continue;
-          RETURN_IF_ERROR(unifier_.Unify(a, b, StrCat(origin, " dim ", axis)));
+          OI_RETURN_IF_ERROR(unifier_.Unify(a, b, StrCat(origin, " dim ", axis)));
         }
         return OkStatus();
       }

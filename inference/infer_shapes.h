@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "proto/onnx.pb.h"
-#include "schema/diagnostic.h"
-#include "schema/registry.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/diagnostic.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace onnx_infer {
 

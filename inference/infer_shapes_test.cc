@@ -1,16 +1,16 @@
 // API details of the driver: statistics, severities, how value_info is written back. What a
 // model infers to, and which diagnostics it gets, is tested by the golden cases in
 // testdata/cases/ (docs/testing.md).
-#include "inference/infer_shapes.h"
+#include "onnx_infer/inference/infer_shapes.h"
 
 #include <map>
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
-#include "schema/builtin.h"
-#include "schema/type_proto.h"
-#include "syntax/parser.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/syntax/parser.h"
 
 namespace onnx_infer {
 namespace {

@@ -1,4 +1,4 @@
-#include "proto/external_data.h"
+#include "onnx_infer/proto/external_data.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <utility>
 
-#include "base/strings.h"
+#include "onnx_infer/base/strings.h"
 
 namespace onnx_infer {
 namespace {
@@ -186,7 +186,7 @@ StatusOr<ExternalDataRef> ParseExternalDataRef(const onnx::TensorProto& tensor) 
 StatusOr<ExternalData> ReadExternalData(const onnx::TensorProto& tensor,
                                         const std::string& model_dir, int64_t expected_bytes,
                                         const ExternalDataOptions& options) {
-  ASSIGN_OR_RETURN(ExternalDataRef ref, ParseExternalDataRef(tensor));
+  OI_ASSIGN_OR_RETURN(ExternalDataRef ref, ParseExternalDataRef(tensor));
   Refusal refuse(tensor);
   refuse.set_location(ref.location);
   if (expected_bytes < 0) return refuse("the tensor's size is unknown");

@@ -1,7 +1,7 @@
 // The external data reader against hostile references: each test builds a model directory
 // and, beside it, a directory the model must not reach. File-system tests run twice: with
 // openat2 and with the fallback used on kernels without it.
-#include "proto/external_data.h"
+#include "onnx_infer/proto/external_data.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -70,7 +70,8 @@ def field_type(typ, type_name):
     if typ in SCALARS:
         return typ
     if typ in ("message", "enum"):
-        return type_name  # fully qualified, e.g. .onnx.TypeProto
+        # Fully qualified in the wire facts (".onnx.TypeProto"): moved into our package.
+        return PACKAGE_PREFIX + type_name[len(".onnx"):] if type_name.startswith(".onnx.") else type_name
     raise SystemExit(f"unknown field type {typ!r}")
 
 
@@ -119,8 +120,13 @@ HEADER = """\
 // enum value, so that any model parses and re-serializes without loss.
 syntax = "proto2";
 
-package onnx;
+// The package is onnx-infer's own (C++ namespace onnx_infer::onnx), not ONNX's `onnx`: the
+// wire format does not carry it, so every model reads and writes exactly as with ONNX's
+// classes, and a program may link both without their symbols clashing (docs/embedding.md).
+package onnx_infer.onnx;
 """
+
+PACKAGE_PREFIX = ".onnx_infer.onnx"
 
 
 def main():
@@ -130,7 +136,7 @@ def main():
     for stem, rows in files.items():
         out = [HEADER]
         if stem == "onnx_data":
-            out.append('import "proto/onnx.proto";\n')
+            out.append('import "onnx_infer/proto/onnx.proto";\n')
         for kind, child in build_tree(rows).items:
             emit(child, out)
             out.append("")

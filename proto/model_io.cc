@@ -1,4 +1,4 @@
-#include "proto/model_io.h"
+#include "onnx_infer/proto/model_io.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
-#include "base/strings.h"
+#include "onnx_infer/base/strings.h"
 
 namespace onnx_infer {
 namespace {
@@ -62,7 +62,7 @@ StatusOr<std::string> ReadFile(const std::string& path) {
 }
 
 StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
+  OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
   return ParseModel(bytes, path);
 }
 

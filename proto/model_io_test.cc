@@ -1,4 +1,4 @@
-#include "proto/model_io.h"
+#include "onnx_infer/proto/model_io.h"
 
 #include <sys/stat.h>
 

@@ -10,7 +10,7 @@
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
-#include "proto/model_io.h"
+#include "onnx_infer/proto/model_io.h"
 
 namespace onnx_infer {
 namespace {

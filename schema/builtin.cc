@@ -1,7 +1,7 @@
-#include "schema/builtin.h"
+#include "onnx_infer/schema/builtin.h"
 
-#include "schema/catalog.h"
-#include "schema/defs/register.h"
+#include "onnx_infer/schema/catalog.h"
+#include "onnx_infer/schema/defs/register.h"
 
 namespace onnx_infer {
 namespace {

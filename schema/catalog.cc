@@ -1,12 +1,12 @@
-#include "schema/catalog.h"
+#include "onnx_infer/schema/catalog.h"
 
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/catalog_data.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/catalog_data.h"
 
 namespace onnx_infer {
 namespace {
@@ -72,7 +72,7 @@ Status AddCatalogSchemas(SchemaRegistry& registry) {
     for (int i = 0; i < row.num_attributes; ++i) {
       const auto& a = row.attributes[i];
       if (a.default_text) {
-        ASSIGN_OR_RETURN(onnx::AttributeProto value, ParseDefault(a));
+        OI_ASSIGN_OR_RETURN(onnx::AttributeProto value, ParseDefault(a));
         schema.AttrDefault(std::move(value));
       } else {
         schema.Attr(a.name, a.type, a.required);
@@ -86,7 +86,7 @@ Status AddCatalogSchemas(SchemaRegistry& registry) {
     schema.ContextDependentFunction(row.context_dependent_function);
     schema.Arity(row.min_input, row.max_input, row.min_output, row.max_output);
     schema.Deprecated(row.deprecated);
-    RETURN_IF_ERROR(registry.Register(std::move(schema)));
+    OI_RETURN_IF_ERROR(registry.Register(std::move(schema)));
   }
   for (int r = 0; r < catalog::kNumDomainRows; ++r) {
     const catalog::DomainRow& row = catalog::kDomainRows[r];

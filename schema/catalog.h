@@ -3,8 +3,8 @@
 #ifndef ONNX_INFER_SCHEMA_CATALOG_H_
 #define ONNX_INFER_SCHEMA_CATALOG_H_
 
-#include "base/status.h"
-#include "schema/registry.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace onnx_infer {
 

@@ -3,8 +3,8 @@
 #ifndef ONNX_INFER_SCHEMA_CATALOG_DATA_H_
 #define ONNX_INFER_SCHEMA_CATALOG_DATA_H_
 
-#include "proto/onnx.pb.h"
-#include "schema/op_schema.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/op_schema.h"
 
 namespace onnx_infer::catalog {
 

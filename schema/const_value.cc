@@ -1,7 +1,7 @@
-#include "schema/const_value.h"
+#include "onnx_infer/schema/const_value.h"
 
-#include "base/strings.h"
-#include "schema/data_type.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
 
 namespace onnx_infer {
 

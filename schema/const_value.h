@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "symbolic/dim.h"
+#include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer {
 

@@ -1,10 +1,10 @@
-#include "schema/coverage.h"
+#include "onnx_infer/schema/coverage.h"
 
 #include <map>
 #include <sstream>
 #include <vector>
 
-#include "base/strings.h"
+#include "onnx_infer/base/strings.h"
 
 namespace onnx_infer {
 namespace {

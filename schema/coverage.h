@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "schema/registry.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace onnx_infer {
 

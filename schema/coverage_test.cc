@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "schema/builtin.h"
-#include "schema/coverage.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/coverage.h"
 
 namespace onnx_infer {
 namespace {

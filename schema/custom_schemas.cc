@@ -1,4 +1,4 @@
-#include "schema/custom_schemas.h"
+#include "onnx_infer/schema/custom_schemas.h"
 
 #include <cctype>
 #include <fstream>
@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -37,7 +37,7 @@ class DimExprParser {
   explicit DimExprParser(std::string_view text) : text_(text) {}
 
   StatusOr<DimExprPtr> Parse() {
-    ASSIGN_OR_RETURN(DimExprPtr e, Expr());
+    OI_ASSIGN_OR_RETURN(DimExprPtr e, Expr());
     Skip();
     if (pos_ != text_.size()) return Error("unexpected text");
     return e;
@@ -87,13 +87,13 @@ class DimExprParser {
     return e;
   }
   StatusOr<DimExprPtr> Expr() {
-    ASSIGN_OR_RETURN(DimExprPtr e, Term());
+    OI_ASSIGN_OR_RETURN(DimExprPtr e, Term());
     while (true) {
       if (Eat('+')) {
-        ASSIGN_OR_RETURN(DimExprPtr r, Term());
+        OI_ASSIGN_OR_RETURN(DimExprPtr r, Term());
         e = Node(DimExpr::Kind::kAdd, e, r);
       } else if (Eat('-')) {
-        ASSIGN_OR_RETURN(DimExprPtr r, Term());
+        OI_ASSIGN_OR_RETURN(DimExprPtr r, Term());
         e = Node(DimExpr::Kind::kSub, e, r);
       } else {
         return e;
@@ -101,13 +101,13 @@ class DimExprParser {
     }
   }
   StatusOr<DimExprPtr> Term() {
-    ASSIGN_OR_RETURN(DimExprPtr e, Factor());
+    OI_ASSIGN_OR_RETURN(DimExprPtr e, Factor());
     while (true) {
       if (Eat('*')) {
-        ASSIGN_OR_RETURN(DimExprPtr r, Factor());
+        OI_ASSIGN_OR_RETURN(DimExprPtr r, Factor());
         e = Node(DimExpr::Kind::kMul, e, r);
       } else if (Eat('/')) {
-        ASSIGN_OR_RETURN(DimExprPtr r, Factor());
+        OI_ASSIGN_OR_RETURN(DimExprPtr r, Factor());
         e = Node(DimExpr::Kind::kDiv, e, r);
       } else {
         return e;
@@ -121,12 +121,12 @@ class DimExprParser {
       ~Leave() { --d; }
     } leave{depth_};
     if (Eat('(')) {
-      ASSIGN_OR_RETURN(DimExprPtr e, Expr());
+      OI_ASSIGN_OR_RETURN(DimExprPtr e, Expr());
       if (!Eat(')')) return Error("expected ')'");
       return e;
     }
     if (Eat('-')) {
-      ASSIGN_OR_RETURN(DimExprPtr e, Factor());
+      OI_ASSIGN_OR_RETURN(DimExprPtr e, Factor());
       return Node(DimExpr::Kind::kNeg, e, nullptr);
     }
     auto e = std::make_shared<DimExpr>();
@@ -142,18 +142,18 @@ class DimExprParser {
       return DimExprPtr(e);
     }
     if (EatWord("in")) {
-      ASSIGN_OR_RETURN(int64_t input, Int());
+      OI_ASSIGN_OR_RETURN(int64_t input, Int());
       if (input > 1000) return Error("input index too large");
       if (!Eat('[')) return Error("expected '[' after the input index");
       const bool negative = Eat('-');
-      ASSIGN_OR_RETURN(int64_t axis, Int());
+      OI_ASSIGN_OR_RETURN(int64_t axis, Int());
       if (!Eat(']')) return Error("expected ']'");
       e->kind = DimExpr::Kind::kInputDim;
       e->input = static_cast<int>(input);
       e->value = negative ? -axis : axis;
       return DimExprPtr(e);
     }
-    ASSIGN_OR_RETURN(int64_t v, Int());
+    OI_ASSIGN_OR_RETURN(int64_t v, Int());
     e->kind = DimExpr::Kind::kConst;
     e->value = v;
     return DimExprPtr(e);
@@ -180,19 +180,19 @@ StatusOr<Dim> Evaluate(const DimExpr& e, InferenceContext& ctx) {
       return (*s)[axis];
     }
     case DimExpr::Kind::kAttr: {
-      ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(e.attr));
+      OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(e.attr));
       return Dim::Const(v);
     }
     case DimExpr::Kind::kNeg: {
-      ASSIGN_OR_RETURN(Dim v, Evaluate(*e.lhs, ctx));
+      OI_ASSIGN_OR_RETURN(Dim v, Evaluate(*e.lhs, ctx));
       return Dim::Const(0) - v;
     }
     case DimExpr::Kind::kAdd:
     case DimExpr::Kind::kSub:
     case DimExpr::Kind::kMul:
     case DimExpr::Kind::kDiv: {
-      ASSIGN_OR_RETURN(Dim a, Evaluate(*e.lhs, ctx));
-      ASSIGN_OR_RETURN(Dim b, Evaluate(*e.rhs, ctx));
+      OI_ASSIGN_OR_RETURN(Dim a, Evaluate(*e.lhs, ctx));
+      OI_ASSIGN_OR_RETURN(Dim b, Evaluate(*e.rhs, ctx));
       switch (e.kind) {
         case DimExpr::Kind::kAdd: return a + b;
         case DimExpr::Kind::kSub: return a - b;
@@ -343,26 +343,26 @@ StatusOr<int32_t> ElemTypeFromName(const std::string& name, const Fields& f,
 StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
                                    std::string_view source, int* output) {
   Fields f(j, path, source);
-  RETURN_IF_ERROR(f.CheckObject({"output", "kind", "input", "inputs", "elem_type", "dims"}));
-  ASSIGN_OR_RETURN(int64_t out, f.Int("output", 0));
+  OI_RETURN_IF_ERROR(f.CheckObject({"output", "kind", "input", "inputs", "elem_type", "dims"}));
+  OI_ASSIGN_OR_RETURN(int64_t out, f.Int("output", 0));
   if (out < 0 || out > 1000) return f.Error("output", "out of range");
   *output = static_cast<int>(out);
-  ASSIGN_OR_RETURN(std::string kind, f.String("kind"));
+  OI_ASSIGN_OR_RETURN(std::string kind, f.String("kind"));
   std::optional<int32_t> elem;
   if (f.Has("elem_type")) {
-    ASSIGN_OR_RETURN(std::string name, f.String("elem_type"));
-    ASSIGN_OR_RETURN(elem, ElemTypeFromName(name, f, "elem_type"));
+    OI_ASSIGN_OR_RETURN(std::string name, f.String("elem_type"));
+    OI_ASSIGN_OR_RETURN(elem, ElemTypeFromName(name, f, "elem_type"));
   }
   const int o = *output;
   if (kind == "same_as_input") {
-    ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
+    OI_ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
     return InferenceRule([o, in = static_cast<int>(in)](InferenceContext& ctx) {
       ctx.SetOutputType(o, ctx.InputType(in));
       return OkStatus();
     });
   }
   if (kind == "elementwise") {
-    ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
+    OI_ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
     return InferenceRule([o, in = static_cast<int>(in), elem](InferenceContext& ctx) {
       if (elem) ctx.SetOutputType(o, Type::Tensor(*elem));
       if (const Shape* s = ctx.InputShape(in)) ctx.SetOutputShape(o, *s);
@@ -371,7 +371,7 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
   }
   if (kind == "broadcast") {
     std::vector<int> inputs;
-    ASSIGN_OR_RETURN(const json* list, f.Array("inputs", false));
+    OI_ASSIGN_OR_RETURN(const json* list, f.Array("inputs", false));
     if (list) {
       for (const auto& item : *list) {
         if (!item.is_number_integer()) return f.Error("inputs", "expected input indices");
@@ -398,7 +398,7 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
         if (k == 0) {
           out = *s;
         } else {
-          ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
+          OI_ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
         }
       }
       ctx.SetOutputShape(o, std::move(out));
@@ -406,7 +406,7 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
     });
   }
   if (kind == "shape") {
-    ASSIGN_OR_RETURN(const json* list, f.Array("dims", true));
+    OI_ASSIGN_OR_RETURN(const json* list, f.Array("dims", true));
     std::vector<DimExprPtr> dims;
     for (size_t i = 0; i < list->size(); ++i) {
       const json& item = (*list)[i];
@@ -422,7 +422,7 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
       if (!parsed.ok()) return f.Error(StrCat("dims[", i, "]"), parsed.status().message());
       dims.push_back(*parsed);
     }
-    ASSIGN_OR_RETURN(int64_t elem_of, f.Int("input", -1));
+    OI_ASSIGN_OR_RETURN(int64_t elem_of, f.Int("input", -1));
     return InferenceRule([o, dims, elem, elem_of = static_cast<int>(elem_of)](
                              InferenceContext& ctx) -> Status {
       if (elem) {
@@ -432,7 +432,7 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
       }
       Shape out;
       for (const auto& d : dims) {
-        ASSIGN_OR_RETURN(Dim v, Evaluate(*d, ctx));
+        OI_ASSIGN_OR_RETURN(Dim v, Evaluate(*d, ctx));
         if (auto c = v.const_value(); c && *c < 0) {
           return Status::Error(StrCat("output ", o, ": dim ", out.size(), " evaluates to ", *c));
         }
@@ -448,20 +448,20 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
 
 StatusOr<std::vector<FormalParameter>> Params(const Fields& op, std::string_view key) {
   std::vector<FormalParameter> params;
-  ASSIGN_OR_RETURN(const json* list, op.Array(key, false));
+  OI_ASSIGN_OR_RETURN(const json* list, op.Array(key, false));
   if (!list) return params;
   for (size_t i = 0; i < list->size(); ++i) {
     Fields f((*list)[i], StrCat(op.Path(key), "[", i, "]"), op.source());
-    RETURN_IF_ERROR(f.CheckObject({"name", "type", "option", "homogeneous", "min_arity"}));
+    OI_RETURN_IF_ERROR(f.CheckObject({"name", "type", "option", "homogeneous", "min_arity"}));
     FormalParameter p;
-    ASSIGN_OR_RETURN(p.name, f.String("name"));
-    ASSIGN_OR_RETURN(p.type, f.String("type"));
-    ASSIGN_OR_RETURN(std::string option, f.String("option", "single"));
+    OI_ASSIGN_OR_RETURN(p.name, f.String("name"));
+    OI_ASSIGN_OR_RETURN(p.type, f.String("type"));
+    OI_ASSIGN_OR_RETURN(std::string option, f.String("option", "single"));
     auto parsed = OptionFromName(option);
     if (!parsed.ok()) return f.Error("option", parsed.status().message());
     p.option = *parsed;
-    ASSIGN_OR_RETURN(p.homogeneous, f.Bool("homogeneous", true));
-    ASSIGN_OR_RETURN(int64_t min_arity, f.Int("min_arity", 1));
+    OI_ASSIGN_OR_RETURN(p.homogeneous, f.Bool("homogeneous", true));
+    OI_ASSIGN_OR_RETURN(int64_t min_arity, f.Int("min_arity", 1));
     p.min_arity = static_cast<int>(min_arity);
     params.push_back(std::move(p));
   }
@@ -471,41 +471,41 @@ StatusOr<std::vector<FormalParameter>> Params(const Fields& op, std::string_view
 Status LoadOperator(const json& j, const std::string& path, std::string_view source,
                     const std::string& domain, SchemaRegistry& registry) {
   Fields f(j, path, source);
-  RETURN_IF_ERROR(f.CheckObject({"name", "since_version", "doc", "inputs", "outputs",
+  OI_RETURN_IF_ERROR(f.CheckObject({"name", "since_version", "doc", "inputs", "outputs",
                                  "attributes", "type_constraints", "rule", "rules"}));
-  ASSIGN_OR_RETURN(std::string name, f.String("name"));
-  ASSIGN_OR_RETURN(int64_t since, f.Int("since_version", 1));
+  OI_ASSIGN_OR_RETURN(std::string name, f.String("name"));
+  OI_ASSIGN_OR_RETURN(int64_t since, f.Int("since_version", 1));
   if (since < 1 || since > 100000) return f.Error("since_version", "expected 1 or more");
   OpSchema schema(domain, name, static_cast<int>(since));
-  ASSIGN_OR_RETURN(auto inputs, Params(f, "inputs"));
+  OI_ASSIGN_OR_RETURN(auto inputs, Params(f, "inputs"));
   for (auto& p : inputs) schema.Input(p.name, p.type, p.option, p.homogeneous, p.min_arity);
-  ASSIGN_OR_RETURN(auto outputs, Params(f, "outputs"));
+  OI_ASSIGN_OR_RETURN(auto outputs, Params(f, "outputs"));
   for (auto& p : outputs) schema.Output(p.name, p.type, p.option, p.homogeneous, p.min_arity);
 
-  ASSIGN_OR_RETURN(const json* attrs, f.Array("attributes", false));
+  OI_ASSIGN_OR_RETURN(const json* attrs, f.Array("attributes", false));
   for (size_t i = 0; attrs && i < attrs->size(); ++i) {
     Fields a((*attrs)[i], StrCat(path, ".attributes[", i, "]"), source);
-    RETURN_IF_ERROR(a.CheckObject({"name", "type", "required", "default"}));
-    ASSIGN_OR_RETURN(std::string attr_name, a.String("name"));
-    ASSIGN_OR_RETURN(std::string type_name, a.String("type"));
+    OI_RETURN_IF_ERROR(a.CheckObject({"name", "type", "required", "default"}));
+    OI_ASSIGN_OR_RETURN(std::string attr_name, a.String("name"));
+    OI_ASSIGN_OR_RETURN(std::string type_name, a.String("type"));
     auto type = AttrTypeFromName(type_name);
     if (!type.ok()) return a.Error("type", type.status().message());
-    ASSIGN_OR_RETURN(bool required, a.Bool("required", false));
+    OI_ASSIGN_OR_RETURN(bool required, a.Bool("required", false));
     if (a.Has("default")) {
       if (required) return a.Error("default", "a required attribute cannot have a default");
-      ASSIGN_OR_RETURN(onnx::AttributeProto value,
+      OI_ASSIGN_OR_RETURN(onnx::AttributeProto value,
                        DefaultValue(attr_name, *type, a.Get("default"), a));
       schema.AttrDefault(std::move(value));
     } else {
       schema.Attr(attr_name, *type, required);
     }
   }
-  ASSIGN_OR_RETURN(const json* constraints, f.Array("type_constraints", false));
+  OI_ASSIGN_OR_RETURN(const json* constraints, f.Array("type_constraints", false));
   for (size_t i = 0; constraints && i < constraints->size(); ++i) {
     Fields c((*constraints)[i], StrCat(path, ".type_constraints[", i, "]"), source);
-    RETURN_IF_ERROR(c.CheckObject({"type_param", "allowed"}));
-    ASSIGN_OR_RETURN(std::string param, c.String("type_param"));
-    ASSIGN_OR_RETURN(const json* allowed, c.Array("allowed", true));
+    OI_RETURN_IF_ERROR(c.CheckObject({"type_param", "allowed"}));
+    OI_ASSIGN_OR_RETURN(std::string param, c.String("type_param"));
+    OI_ASSIGN_OR_RETURN(const json* allowed, c.Array("allowed", true));
     std::vector<std::string> types;
     for (const auto& t : *allowed) {
       if (!t.is_string()) return c.Error("allowed", "expected type strings");
@@ -518,13 +518,13 @@ Status LoadOperator(const json& j, const std::string& path, std::string_view sou
   if (f.Has("rule") && f.Has("rules")) return f.Error("rule", "give either 'rule' or 'rules'");
   if (f.Has("rule")) {
     int out = 0;
-    ASSIGN_OR_RETURN(InferenceRule r, OutputRule(f.Get("rule"), path + ".rule", source, &out));
+    OI_ASSIGN_OR_RETURN(InferenceRule r, OutputRule(f.Get("rule"), path + ".rule", source, &out));
     rules.emplace_back(out, std::move(r));
   }
-  ASSIGN_OR_RETURN(const json* rule_list, f.Array("rules", false));
+  OI_ASSIGN_OR_RETURN(const json* rule_list, f.Array("rules", false));
   for (size_t i = 0; rule_list && i < rule_list->size(); ++i) {
     int out = 0;
-    ASSIGN_OR_RETURN(InferenceRule r, OutputRule((*rule_list)[i],
+    OI_ASSIGN_OR_RETURN(InferenceRule r, OutputRule((*rule_list)[i],
                                                  StrCat(path, ".rules[", i, "]"), source, &out));
     rules.emplace_back(out, std::move(r));
   }
@@ -536,7 +536,7 @@ Status LoadOperator(const json& j, const std::string& path, std::string_view sou
   if (!rules.empty()) {
     schema.Rule([rules](InferenceContext& ctx) -> Status {
       for (const auto& [out, rule] : rules) {
-        if (out < ctx.NumOutputs()) RETURN_IF_ERROR(rule(ctx));
+        if (out < ctx.NumOutputs()) OI_RETURN_IF_ERROR(rule(ctx));
       }
       return OkStatus();
     });
@@ -549,14 +549,14 @@ Status LoadOperator(const json& j, const std::string& path, std::string_view sou
 Status LoadDomain(const json& j, const std::string& path, std::string_view source,
                   SchemaRegistry& registry) {
   Fields f(j, path, source);
-  RETURN_IF_ERROR(f.CheckObject({"domain", "operators"}));
-  ASSIGN_OR_RETURN(std::string domain, f.String("domain"));
+  OI_RETURN_IF_ERROR(f.CheckObject({"domain", "operators"}));
+  OI_ASSIGN_OR_RETURN(std::string domain, f.String("domain"));
   if (CanonicalDomain(domain).empty()) {
     return f.Error("domain", "custom operators need a domain of their own, not ai.onnx");
   }
-  ASSIGN_OR_RETURN(const json* ops, f.Array("operators", true));
+  OI_ASSIGN_OR_RETURN(const json* ops, f.Array("operators", true));
   for (size_t i = 0; i < ops->size(); ++i) {
-    RETURN_IF_ERROR(LoadOperator((*ops)[i], StrCat(f.Path("operators"), "[", i, "]"), source,
+    OI_RETURN_IF_ERROR(LoadOperator((*ops)[i], StrCat(f.Path("operators"), "[", i, "]"), source,
                                  domain, registry));
   }
   return OkStatus();
@@ -574,7 +574,7 @@ Status LoadCustomSchemas(std::string_view json_text, std::string_view source,
   }
   if (doc.is_array()) {
     for (size_t i = 0; i < doc.size(); ++i) {
-      RETURN_IF_ERROR(LoadDomain(doc[i], StrCat("[", i, "]"), source, registry));
+      OI_RETURN_IF_ERROR(LoadDomain(doc[i], StrCat("[", i, "]"), source, registry));
     }
     return OkStatus();
   }

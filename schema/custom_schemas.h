@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
-#include "schema/registry.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace onnx_infer {
 

@@ -1,9 +1,9 @@
-#include "schema/custom_schemas.h"
+#include "onnx_infer/schema/custom_schemas.h"
 
 #include <gtest/gtest.h>
 
-#include "schema/builtin.h"
-#include "schema/test_util.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/test_util.h"
 
 namespace onnx_infer {
 namespace {

@@ -1,4 +1,4 @@
-#include "schema/data_type.h"
+#include "onnx_infer/schema/data_type.h"
 
 #include <array>
 #include <string>

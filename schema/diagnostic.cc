@@ -1,4 +1,4 @@
-#include "schema/diagnostic.h"
+#include "onnx_infer/schema/diagnostic.h"
 
 #include <cctype>
 

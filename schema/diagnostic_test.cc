@@ -1,5 +1,5 @@
 // Diagnostics: rendering, and the subject read from a message's first clause.
-#include "schema/diagnostic.h"
+#include "onnx_infer/schema/diagnostic.h"
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,10 @@
 // logical.cc) and of the value helpers they propagate data with (schema/value_ops.h).
 #include <gtest/gtest.h>
 
-#include "schema/builtin.h"
-#include "schema/data_type.h"
-#include "schema/test_util.h"
-#include "schema/value_ops.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/test_util.h"
+#include "onnx_infer/schema/value_ops.h"
 
 namespace onnx_infer {
 namespace {

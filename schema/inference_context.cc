@@ -1,6 +1,6 @@
-#include "schema/inference_context.h"
+#include "onnx_infer/schema/inference_context.h"
 
-#include "base/strings.h"
+#include "onnx_infer/base/strings.h"
 
 namespace onnx_infer {
 namespace {
@@ -104,37 +104,37 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
 }
 
 StatusOr<int64_t> InferenceContext::IntAttr(std::string_view name) const {
-  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INT));
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INT));
   if (!a) return Status::Error(StrCat("attribute '", name, "': required but not given"));
   return a->i();
 }
 
 StatusOr<int64_t> InferenceContext::IntAttr(std::string_view name, int64_t fallback) const {
-  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INT));
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INT));
   return a ? a->i() : fallback;
 }
 
 StatusOr<float> InferenceContext::FloatAttr(std::string_view name, float fallback) const {
-  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::FLOAT));
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::FLOAT));
   return a ? a->f() : fallback;
 }
 
 StatusOr<std::string> InferenceContext::StringAttr(std::string_view name,
                                                    std::string fallback) const {
-  ASSIGN_OR_RETURN(const onnx::AttributeProto* a,
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a,
                    TypedAttr(name, onnx::AttributeProto::STRING));
   return a ? a->s() : fallback;
 }
 
 StatusOr<std::vector<int64_t>> InferenceContext::IntsAttr(std::string_view name) const {
-  ASSIGN_OR_RETURN(auto v, OptionalIntsAttr(name));
+  OI_ASSIGN_OR_RETURN(auto v, OptionalIntsAttr(name));
   if (!v) return Status::Error(StrCat("attribute '", name, "': required but not given"));
   return *v;
 }
 
 StatusOr<std::optional<std::vector<int64_t>>> InferenceContext::OptionalIntsAttr(
     std::string_view name) const {
-  ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INTS));
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INTS));
   if (!a) return std::optional<std::vector<int64_t>>();
   return std::optional<std::vector<int64_t>>(std::vector<int64_t>(a->ints().begin(),
                                                                   a->ints().end()));

@@ -24,12 +24,12 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "proto/onnx.pb.h"
-#include "schema/const_value.h"
-#include "schema/op_schema.h"
-#include "schema/type.h"
-#include "symbolic/unifier.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/const_value.h"
+#include "onnx_infer/schema/op_schema.h"
+#include "onnx_infer/schema/type.h"
+#include "onnx_infer/symbolic/unifier.h"
 
 namespace onnx_infer {
 

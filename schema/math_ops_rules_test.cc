@@ -1,9 +1,9 @@
 // Table tests of the non-elementwise math rules (schema/defs/ai_onnx/math_ops.cc).
 #include <gtest/gtest.h>
 
-#include "schema/builtin.h"
-#include "schema/data_type.h"
-#include "schema/test_util.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/test_util.h"
 
 namespace onnx_infer {
 namespace {

@@ -4,9 +4,9 @@
 #include <cstring>
 #include <iostream>
 
-#include "proto/model_io.h"
-#include "schema/builtin.h"
-#include "schema/coverage.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/coverage.h"
 
 int main(int argc, char** argv) {
   const std::string report = onnx_infer::CoverageReport(onnx_infer::BuiltinSchemas());

@@ -1,9 +1,9 @@
-#include "schema/op_schema.h"
+#include "onnx_infer/schema/op_schema.h"
 
 #include <climits>
 
-#include "base/strings.h"
-#include "schema/type_constraint.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/type_constraint.h"
 
 namespace onnx_infer {
 

@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "proto/onnx.pb.h"
-#include "schema/type.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/type.h"
 
 namespace onnx_infer {
 

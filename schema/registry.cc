@@ -1,13 +1,13 @@
-#include "schema/registry.h"
+#include "onnx_infer/schema/registry.h"
 
 #include <algorithm>
 
-#include "base/strings.h"
+#include "onnx_infer/base/strings.h"
 
 namespace onnx_infer {
 
 Status SchemaRegistry::Register(OpSchema schema) {
-  RETURN_IF_ERROR(schema.Finalize());
+  OI_RETURN_IF_ERROR(schema.Finalize());
   auto& versions = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
   if (versions.count(v)) {

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "schema/op_schema.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/op_schema.h"
 
 namespace onnx_infer {
 

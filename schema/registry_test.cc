@@ -1,8 +1,8 @@
-#include "schema/registry.h"
+#include "onnx_infer/schema/registry.h"
 
 #include <gtest/gtest.h>
 
-#include "schema/builtin.h"
+#include "onnx_infer/schema/builtin.h"
 
 namespace onnx_infer {
 namespace {

@@ -1,9 +1,9 @@
-#include "schema/rule_helpers.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 #include <algorithm>
 
-#include "base/strings.h"
-#include "symbolic/broadcast.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/symbolic/broadcast.h"
 
 namespace onnx_infer {
 
@@ -12,7 +12,7 @@ StatusOr<Dim> BroadcastDim(Dim a, Dim b, InferenceContext* ctx) {
   if (!r.ok) return Status::Error(r.error);
   if (ctx && !r.condition.empty()) {
     if (r.must_be_equal) {
-      RETURN_IF_ERROR(ctx->RecordEqual(a, b, "broadcast dims that cannot be 1"));
+      OI_RETURN_IF_ERROR(ctx->RecordEqual(a, b, "broadcast dims that cannot be 1"));
     } else {
       ctx->RecordCondition(StrCat("broadcast: ", r.condition));
     }
@@ -59,8 +59,8 @@ StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ct
     return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(a), " vs B ",
                                 ShapeToString(b), " (", k.status().message(), ")"));
   }
-  if (ctx) RETURN_IF_ERROR(ctx->RecordEqual(ka, kb, "contracted dims"));
-  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2),
+  if (ctx) OI_RETURN_IF_ERROR(ctx->RecordEqual(ka, kb, "contracted dims"));
+  OI_ASSIGN_OR_RETURN(Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2),
                                               Shape(b2.begin(), b2.end() - 2), ctx));
   if (a.size() > 1) out.push_back(a2[a2.size() - 2]);
   if (b.size() > 1) out.push_back(b2.back());
@@ -76,7 +76,7 @@ Dim Product(const Shape& dims) {
 StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what) {
   auto u = UnifyDim(a, b);
   if (!u.ok()) return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b));
-  RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
+  OI_RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
   return *u;
 }
 

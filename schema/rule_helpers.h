@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
-#include "schema/inference_context.h"
-#include "schema/type.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/type.h"
 
 namespace onnx_infer {
 

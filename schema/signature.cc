@@ -1,10 +1,10 @@
-#include "schema/signature.h"
+#include "onnx_infer/schema/signature.h"
 
 #include <climits>
 #include <set>
 
-#include "base/strings.h"
-#include "schema/type_constraint.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/type_constraint.h"
 
 namespace onnx_infer {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "proto/onnx.pb.h"
-#include "schema/diagnostic.h"
-#include "schema/op_schema.h"
-#include "schema/type.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/diagnostic.h"
+#include "onnx_infer/schema/op_schema.h"
+#include "onnx_infer/schema/type.h"
 
 namespace onnx_infer {
 

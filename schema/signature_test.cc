@@ -1,14 +1,14 @@
 // Table tests of signature checking against the built-in catalog: a node, the opset and input
 // types in; the issues and the output types the signature implies out.
-#include "schema/signature.h"
+#include "onnx_infer/schema/signature.h"
 
 #include <gtest/gtest.h>
 #include <google/protobuf/text_format.h>
 
-#include "base/strings.h"
-#include "schema/builtin.h"
-#include "schema/test_util.h"
-#include "schema/type_constraint.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/test_util.h"
+#include "onnx_infer/schema/type_constraint.h"
 
 namespace onnx_infer {
 namespace {

@@ -2,10 +2,10 @@
 // (schema/defs/ai_onnx/tensor_ops2.cc).
 #include <gtest/gtest.h>
 
-#include "base/strings.h"
-#include "schema/builtin.h"
-#include "schema/data_type.h"
-#include "schema/test_util.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/test_util.h"
 
 namespace onnx_infer {
 namespace {

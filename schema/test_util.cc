@@ -1,4 +1,4 @@
-#include "schema/test_util.h"
+#include "onnx_infer/schema/test_util.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -6,11 +6,11 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/inference_context.h"
-#include "schema/signature.h"
-#include "schema/type_proto.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/signature.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer::testing {
 namespace {

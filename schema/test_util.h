@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
-#include "schema/const_value.h"
-#include "schema/registry.h"
-#include "schema/type.h"
-#include "symbolic/unifier.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/const_value.h"
+#include "onnx_infer/schema/registry.h"
+#include "onnx_infer/schema/type.h"
+#include "onnx_infer/symbolic/unifier.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-#include "schema/type.h"
+#include "onnx_infer/schema/type.h"
 
-#include "base/strings.h"
-#include "schema/data_type.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
 
 namespace onnx_infer {
 
@@ -179,7 +179,7 @@ StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
       return b;
     case Type::Kind::kTensor:
     case Type::Kind::kSparseTensor: {
-      ASSIGN_OR_RETURN(int32_t elem, MergeElemType(a.elem_type(), b.elem_type(), "element type"));
+      OI_ASSIGN_OR_RETURN(int32_t elem, MergeElemType(a.elem_type(), b.elem_type(), "element type"));
       out.set_elem_type(elem);
       if (!a.has_shape()) {
         out.set_shape(b.maybe_shape());
@@ -190,7 +190,7 @@ StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
         }
         Shape merged(a.shape().size());
         for (size_t i = 0; i < merged.size(); ++i) {
-          ASSIGN_OR_RETURN(merged[i], MergeDim(a.shape()[i], b.shape()[i], i));
+          OI_ASSIGN_OR_RETURN(merged[i], MergeDim(a.shape()[i], b.shape()[i], i));
         }
         out.set_shape(std::move(merged));
       }
@@ -198,15 +198,15 @@ StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
     }
     case Type::Kind::kSequence:
     case Type::Kind::kOptional: {
-      ASSIGN_OR_RETURN(Type element, MergeTypes(a.element(), b.element()));
+      OI_ASSIGN_OR_RETURN(Type element, MergeTypes(a.element(), b.element()));
       Type merged = a.kind() == Type::Kind::kSequence ? Type::Sequence(std::move(element))
                                                       : Type::Optional(std::move(element));
       merged.set_denotation(out.denotation());
       return merged;
     }
     case Type::Kind::kMap: {
-      ASSIGN_OR_RETURN(int32_t key, MergeElemType(a.map_key_type(), b.map_key_type(), "map key"));
-      ASSIGN_OR_RETURN(Type value, MergeTypes(a.element(), b.element()));
+      OI_ASSIGN_OR_RETURN(int32_t key, MergeElemType(a.map_key_type(), b.map_key_type(), "map key"));
+      OI_ASSIGN_OR_RETURN(Type value, MergeTypes(a.element(), b.element()));
       Type merged = Type::Map(key, std::move(value));
       merged.set_denotation(out.denotation());
       return merged;

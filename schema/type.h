@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
-#include "symbolic/dim.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer {
 

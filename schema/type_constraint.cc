@@ -1,10 +1,10 @@
-#include "schema/type_constraint.h"
+#include "onnx_infer/schema/type_constraint.h"
 
 #include <cctype>
 #include <string>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
 
 namespace onnx_infer {
 namespace {
@@ -16,7 +16,7 @@ class TypeStringParser {
   explicit TypeStringParser(std::string_view text) : text_(text) {}
 
   StatusOr<Type> ParseAll() {
-    ASSIGN_OR_RETURN(Type t, ParseType(/*bare_elem_is_tensor=*/false));
+    OI_ASSIGN_OR_RETURN(Type t, ParseType(/*bare_elem_is_tensor=*/false));
     SkipSpace();
     if (pos_ != text_.size()) return Error("unexpected text after the type");
     return t;
@@ -55,23 +55,23 @@ class TypeStringParser {
     size_t start = pos_;
     std::string_view w = Word();
     if (w == "tensor" || w == "sparse_tensor") {
-      RETURN_IF_ERROR(Expect('('));
-      ASSIGN_OR_RETURN(int32_t e, ElemType());
-      RETURN_IF_ERROR(Expect(')'));
+      OI_RETURN_IF_ERROR(Expect('('));
+      OI_ASSIGN_OR_RETURN(int32_t e, ElemType());
+      OI_RETURN_IF_ERROR(Expect(')'));
       return w == "tensor" ? Type::Tensor(e) : Type::SparseTensor(e);
     }
     if (w == "seq" || w == "optional") {
-      RETURN_IF_ERROR(Expect('('));
-      ASSIGN_OR_RETURN(Type inner, ParseType(false));
-      RETURN_IF_ERROR(Expect(')'));
+      OI_RETURN_IF_ERROR(Expect('('));
+      OI_ASSIGN_OR_RETURN(Type inner, ParseType(false));
+      OI_RETURN_IF_ERROR(Expect(')'));
       return w == "seq" ? Type::Sequence(std::move(inner)) : Type::Optional(std::move(inner));
     }
     if (w == "map") {
-      RETURN_IF_ERROR(Expect('('));
-      ASSIGN_OR_RETURN(int32_t key, ElemType());
-      RETURN_IF_ERROR(Expect(','));
-      ASSIGN_OR_RETURN(Type value, ParseType(true));
-      RETURN_IF_ERROR(Expect(')'));
+      OI_RETURN_IF_ERROR(Expect('('));
+      OI_ASSIGN_OR_RETURN(int32_t key, ElemType());
+      OI_RETURN_IF_ERROR(Expect(','));
+      OI_ASSIGN_OR_RETURN(Type value, ParseType(true));
+      OI_RETURN_IF_ERROR(Expect(')'));
       return Type::Map(key, std::move(value));
     }
     if (bare_elem_is_tensor) {

@@ -5,9 +5,9 @@
 
 #include <string_view>
 
-#include "base/status.h"
-#include "schema/type.h"
-#include "symbolic/dim.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/type.h"
+#include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer {
 

@@ -1,9 +1,9 @@
-#include "schema/type_proto.h"
+#include "onnx_infer/schema/type_proto.h"
 
 #include <cstring>
 
-#include "schema/data_type.h"
-#include "symbolic/parse.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/symbolic/parse.h"
 
 namespace onnx_infer {
 

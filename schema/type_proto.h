@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "proto/onnx.pb.h"
-#include "schema/const_value.h"
-#include "schema/type.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/const_value.h"
+#include "onnx_infer/schema/type.h"
 
 namespace onnx_infer {
 

@@ -1,10 +1,10 @@
-#include "schema/type.h"
+#include "onnx_infer/schema/type.h"
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
-#include "schema/data_type.h"
-#include "schema/type_proto.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer {
 namespace {

@@ -1,10 +1,10 @@
-#include "schema/value_ops.h"
+#include "onnx_infer/schema/value_ops.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "schema/data_type.h"
+#include "onnx_infer/schema/data_type.h"
 
 namespace onnx_infer {
 namespace {

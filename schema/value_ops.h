@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-#include "schema/const_value.h"
+#include "onnx_infer/schema/const_value.h"
 
 namespace onnx_infer {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "symbolic/dim.h"
-#include "symbolic/parse.h"
+#include "onnx_infer/symbolic/dim.h"
+#include "onnx_infer/symbolic/parse.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "symbolic/expr.h"
+#include "onnx_infer/symbolic/expr.h"
 
 namespace onnx_infer::symbolic {
 namespace {

@@ -1,4 +1,4 @@
-#include "symbolic/broadcast.h"
+#include "onnx_infer/symbolic/broadcast.h"
 
 namespace onnx_infer::symbolic {
 

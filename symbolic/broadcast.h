@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "symbolic/dim.h"
+#include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer::symbolic {
 

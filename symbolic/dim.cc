@@ -1,10 +1,10 @@
 // The Dim handle: factories, queries and operators over the builders of expr.h.
-#include "symbolic/dim.h"
+#include "onnx_infer/symbolic/dim.h"
 
 #include <algorithm>
 #include <set>
 
-#include "symbolic/expr.h"
+#include "onnx_infer/symbolic/expr.h"
 
 namespace onnx_infer::symbolic {
 

@@ -1,4 +1,4 @@
-#include "symbolic/dim.h"
+#include "onnx_infer/symbolic/dim.h"
 
 #include <gtest/gtest.h>
 

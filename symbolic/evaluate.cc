@@ -2,7 +2,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "symbolic/expr.h"
+#include "onnx_infer/symbolic/expr.h"
 
 namespace onnx_infer::symbolic {
 namespace {

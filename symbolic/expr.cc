@@ -1,5 +1,5 @@
 // Interning, the total order, and the polynomial part of the normal form (+, -, *).
-#include "symbolic/expr.h"
+#include "onnx_infer/symbolic/expr.h"
 
 #include <algorithm>
 #include <deque>

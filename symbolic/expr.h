@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "symbolic/dim.h"
+#include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer::symbolic {
 

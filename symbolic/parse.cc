@@ -1,6 +1,6 @@
 // A recursive-descent parser. Values are kept as fractions num/den of dims so that sympy's
 // true division reads the same: floor((H - 1)/2) is FloorDiv(H - 1, 2), and N/2 + N/2 is N.
-#include "symbolic/parse.h"
+#include "onnx_infer/symbolic/parse.h"
 
 #include <cctype>
 #include <vector>

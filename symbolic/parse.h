@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "symbolic/dim.h"
+#include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer::symbolic {
 

@@ -2,7 +2,7 @@
 // the same expression (floor, ceiling, Mod, Min, Max, ** for powers).
 #include <string>
 
-#include "symbolic/expr.h"
+#include "onnx_infer/symbolic/expr.h"
 
 namespace onnx_infer::symbolic {
 namespace {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <random>
 
-#include "symbolic/dim.h"
-#include "symbolic/parse.h"
+#include "onnx_infer/symbolic/dim.h"
+#include "onnx_infer/symbolic/parse.h"
 
 namespace onnx_infer::symbolic {
 namespace {

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <optional>
 
-#include "symbolic/simplify_util.h"
+#include "onnx_infer/symbolic/simplify_util.h"
 
 namespace onnx_infer::symbolic {
 namespace {

@@ -1,6 +1,6 @@
 // Min and Max. Comparable operands (LessEqual decides) give one of them; otherwise an opaque
 // atom with its operands in Compare order, so Max(A, B) and Max(B, A) are the same node.
-#include "symbolic/simplify_util.h"
+#include "onnx_infer/symbolic/simplify_util.h"
 
 namespace onnx_infer::symbolic {
 namespace {

@@ -2,7 +2,7 @@
 // the first that applies gives the result. Results hold wherever b != 0.
 #include <optional>
 
-#include "symbolic/simplify_util.h"
+#include "onnx_infer/symbolic/simplify_util.h"
 
 namespace onnx_infer::symbolic {
 namespace {

@@ -2,8 +2,8 @@
 // constructors rules use) and compares the printed normal form with `expected`.
 #include <gtest/gtest.h>
 
-#include "symbolic/dim.h"
-#include "symbolic/parse.h"
+#include "onnx_infer/symbolic/dim.h"
+#include "onnx_infer/symbolic/parse.h"
 
 namespace onnx_infer::symbolic {
 namespace {

@@ -1,4 +1,4 @@
-#include "symbolic/simplify_util.h"
+#include "onnx_infer/symbolic/simplify_util.h"
 
 #include <map>
 #include <numeric>

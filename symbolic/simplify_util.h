@@ -5,7 +5,7 @@
 #include <optional>
 #include <utility>
 
-#include "symbolic/expr.h"
+#include "onnx_infer/symbolic/expr.h"
 
 namespace onnx_infer::symbolic {
 

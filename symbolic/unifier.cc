@@ -1,8 +1,8 @@
-#include "symbolic/unifier.h"
+#include "onnx_infer/symbolic/unifier.h"
 
 #include <set>
 
-#include "symbolic/expr.h"
+#include "onnx_infer/symbolic/expr.h"
 
 namespace onnx_infer::symbolic {
 

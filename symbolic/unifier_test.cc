@@ -1,9 +1,9 @@
-#include "symbolic/unifier.h"
+#include "onnx_infer/symbolic/unifier.h"
 
 #include <gtest/gtest.h>
 
-#include "symbolic/broadcast.h"
-#include "symbolic/parse.h"
+#include "onnx_infer/symbolic/broadcast.h"
+#include "onnx_infer/symbolic/parse.h"
 
 namespace onnx_infer::symbolic {
 namespace {

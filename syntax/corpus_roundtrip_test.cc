@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "inference/infer_shapes.h"
-#include "proto/model_io.h"
-#include "schema/builtin.h"
-#include "syntax/parser.h"
-#include "syntax/printer.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/syntax/parser.h"
+#include "onnx_infer/syntax/printer.h"
 
 namespace onnx_infer::syntax {
 namespace {

@@ -1,6 +1,6 @@
-#include "syntax/lexer.h"
+#include "onnx_infer/syntax/lexer.h"
 
-#include "base/strings.h"
+#include "onnx_infer/base/strings.h"
 
 namespace onnx_infer::syntax {
 namespace {

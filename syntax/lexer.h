@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
+#include "onnx_infer/base/status.h"
 
 namespace onnx_infer::syntax {
 

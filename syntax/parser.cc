@@ -1,4 +1,4 @@
-#include "syntax/parser.h"
+#include "onnx_infer/syntax/parser.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "base/strings.h"
-#include "syntax/lexer.h"
-#include "syntax/text_util.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/syntax/lexer.h"
+#include "onnx_infer/syntax/text_util.h"
 
 namespace onnx_infer::syntax {
 namespace {

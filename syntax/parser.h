@@ -7,8 +7,8 @@
 
 #include <string_view>
 
-#include "base/status.h"
-#include "proto/onnx.pb.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/proto/onnx_proto.h"
 
 namespace onnx_infer::syntax {
 

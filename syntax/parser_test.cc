@@ -1,6 +1,6 @@
 // The text syntax: parsing what Syntax.md shows, every extension of docs/syntax.md, exact
 // round trips (field presence included), error positions, and no crash on any prefix.
-#include "syntax/parser.h"
+#include "onnx_infer/syntax/parser.h"
 
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "syntax/printer.h"
+#include "onnx_infer/syntax/printer.h"
 
 namespace onnx_infer::syntax {
 namespace {

@@ -1,11 +1,11 @@
-#include "syntax/printer.h"
+#include "onnx_infer/syntax/printer.h"
 
 #include <charconv>
 #include <initializer_list>
 #include <vector>
 
-#include "syntax/lexer.h"
-#include "syntax/text_util.h"
+#include "onnx_infer/syntax/lexer.h"
+#include "onnx_infer/syntax/text_util.h"
 
 namespace onnx_infer::syntax {
 namespace {

@@ -1,12 +1,12 @@
-#include "syntax/text_util.h"
+#include "onnx_infer/syntax/text_util.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
 #include <array>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
 
 namespace onnx_infer::syntax {
 

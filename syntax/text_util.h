@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "proto/onnx.pb.h"
+#include "onnx_infer/proto/onnx_proto.h"
 
 namespace onnx_infer::syntax {
 

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "inference/infer_shapes.h"
-#include "proto/model_io.h"
-#include "schema/builtin.h"
-#include "schema/type_proto.h"
-#include "syntax/parser.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/syntax/parser.h"
 
 namespace onnx_infer {
 namespace {

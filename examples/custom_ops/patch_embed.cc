@@ -2,11 +2,11 @@
 //
 // com.example::PatchEmbed cuts images X[N, C, H, W] into patches of `patch` x `patch` pixels
 // and flattens each: Y[N, (H / patch) * (W / patch), C * patch * patch].
-#include "base/strings.h"
-#include "cli/cli.h"
-#include "schema/builtin.h"
-#include "schema/inference_context.h"
-#include "schema/registry.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/cli/cli.h"
+#include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace example {
 
@@ -20,7 +20,7 @@ using onnx_infer::StrCat;
 // Sets what it can decide; returns an error only when the inputs contradict the operator.
 Status InferPatchEmbed(InferenceContext& ctx) {
   ctx.PropagateElemType(/*in=*/0, /*out=*/0);
-  ASSIGN_OR_RETURN(int64_t patch, ctx.IntAttr("patch"));
+  OI_ASSIGN_OR_RETURN(int64_t patch, ctx.IntAttr("patch"));
   if (patch <= 0) return Status::Error(StrCat("attribute 'patch': expected > 0, got ", patch));
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();  // rank unknown: so is the output's shape
@@ -43,7 +43,7 @@ void RegisterExampleOps(onnx_infer::SchemaRegistry& registry) {
       onnx_infer::OpSchema("com.example", "PatchEmbed", 1)
           .Input("X", "T")
           .Output("Y", "T")
-          .Attr("patch", onnx::AttributeProto::INT, /*required=*/true)
+          .Attr("patch", onnx_infer::onnx::AttributeProto::INT, /*required=*/true)
           .TypeConstraint("T", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"})
           .Rule(InferPatchEmbed));
   if (!st.ok()) std::abort();  // a programming error in this file, not bad input

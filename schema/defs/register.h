@@ -3,8 +3,8 @@
 #ifndef ONNX_INFER_SCHEMA_DEFS_REGISTER_H_
 #define ONNX_INFER_SCHEMA_DEFS_REGISTER_H_
 
-#include "base/status.h"
-#include "schema/registry.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/registry.h"
 
 namespace onnx_infer {
 
@@ -26,21 +26,21 @@ Status RegisterAiOnnxQuantMiscRules(SchemaRegistry& registry);    // ai_onnx/qua
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
-  RETURN_IF_ERROR(RegisterAiOnnxMathRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxControlFlowRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxShapeOpsRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxReductionRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxMathOpsRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxElementwiseRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxLogicalRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxTensorOps2Rules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxAttentionRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxResizeRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxConvPoolRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxMlRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxSequenceRnnRules(registry));
-  RETURN_IF_ERROR(RegisterAiOnnxQuantMiscRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxMathRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxTensorRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxControlFlowRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxShapeOpsRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxReductionRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxMathOpsRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxElementwiseRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxLogicalRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxTensorOps2Rules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxAttentionRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxResizeRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxConvPoolRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxMlRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxSequenceRnnRules(registry));
+  OI_RETURN_IF_ERROR(RegisterAiOnnxQuantMiscRules(registry));
   return OkStatus();
 }
 

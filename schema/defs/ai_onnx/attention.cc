@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -24,7 +24,7 @@ namespace {
 Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
   auto u = UnifyDim(acc, d);
   if (!u.ok()) return Status::Error(StrCat(what, ": ", u.status().message()));
-  RETURN_IF_ERROR(ctx.RecordEqual(acc, d, what));
+  OI_RETURN_IF_ERROR(ctx.RecordEqual(acc, d, what));
   acc = *u;
   return OkStatus();
 }
@@ -32,7 +32,7 @@ Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
 // An int attribute as a dim: its value when given, else unknown.
 StatusOr<Dim> AttrDim(const InferenceContext& ctx, const char* name) {
   if (!ctx.Attr(name)) return Dim();
-  ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
+  OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
   return Dim::Const(v);
 }
 
@@ -71,8 +71,8 @@ StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int in
     return Status::Error(StrCat("attribute '", heads_attr, "': required when ",
                                 InputLabel(ctx, input), " is 3-D ", ShapeToString(*s)));
   }
-  ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, heads_attr));
-  ASSIGN_OR_RETURN(Dim head_size, HeadSize(ctx, input, (*s)[2], heads, heads_attr));
+  OI_ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, heads_attr));
+  OI_ASSIGN_OR_RETURN(Dim head_size, HeadSize(ctx, input, (*s)[2], heads, heads_attr));
   return std::optional<HeadsView>(HeadsView{(*s)[0], heads, (*s)[1], head_size, true});
 }
 
@@ -88,9 +88,9 @@ Status InferAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 1);
   ctx.PropagateElemType(2, 2);
   ctx.PropagateElemType(0, 3);
-  ASSIGN_OR_RETURN(auto q, ViewHeads(ctx, 0, "q_num_heads"));
-  ASSIGN_OR_RETURN(auto k, ViewHeads(ctx, 1, "kv_num_heads"));
-  ASSIGN_OR_RETURN(auto v, ViewHeads(ctx, 2, "kv_num_heads"));
+  OI_ASSIGN_OR_RETURN(auto q, ViewHeads(ctx, 0, "q_num_heads"));
+  OI_ASSIGN_OR_RETURN(auto k, ViewHeads(ctx, 1, "kv_num_heads"));
+  OI_ASSIGN_OR_RETURN(auto v, ViewHeads(ctx, 2, "kv_num_heads"));
   const bool has_past_key = ctx.HasInput(4), has_past_value = ctx.HasInput(5);
   if (has_past_key != has_past_value) {
     return Status::Error(StrCat(InputLabel(ctx, has_past_key ? 4 : 5),
@@ -112,32 +112,32 @@ Status InferAttention(InferenceContext& ctx) {
     q_seq = q->seq;
     head_size = q->head_size;
   } else {
-    ASSIGN_OR_RETURN(q_heads, AttrDim(ctx, "q_num_heads"));
+    OI_ASSIGN_OR_RETURN(q_heads, AttrDim(ctx, "q_num_heads"));
   }
   if (k) {
-    RETURN_IF_ERROR(Agree(ctx, batch, k->batch, "batch of Q and K"));
-    RETURN_IF_ERROR(Agree(ctx, head_size, k->head_size, "head size of Q and K"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, k->batch, "batch of Q and K"));
+    OI_RETURN_IF_ERROR(Agree(ctx, head_size, k->head_size, "head size of Q and K"));
     kv_heads = k->heads;
     kv_seq = k->seq;
   }
   if (v) {
-    RETURN_IF_ERROR(Agree(ctx, batch, v->batch, "batch of Q and V"));
-    RETURN_IF_ERROR(Agree(ctx, kv_heads, v->heads, "heads of K and V"));
-    RETURN_IF_ERROR(Agree(ctx, kv_seq, v->seq, "sequence length of K and V"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, v->batch, "batch of Q and V"));
+    OI_RETURN_IF_ERROR(Agree(ctx, kv_heads, v->heads, "heads of K and V"));
+    OI_RETURN_IF_ERROR(Agree(ctx, kv_seq, v->seq, "sequence length of K and V"));
     v_head_size = v->head_size;
   }
   if (past_key) {
-    RETURN_IF_ERROR(Agree(ctx, batch, (*past_key)[0], "batch of Q and past_key"));
-    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_key)[1], "heads of K and past_key"));
-    RETURN_IF_ERROR(Agree(ctx, head_size, (*past_key)[3], "head size of K and past_key"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past_key)[0], "batch of Q and past_key"));
+    OI_RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_key)[1], "heads of K and past_key"));
+    OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*past_key)[3], "head size of K and past_key"));
     past_seq = (*past_key)[2];
   }
   if (past_value) {
-    RETURN_IF_ERROR(Agree(ctx, batch, (*past_value)[0], "batch of Q and past_value"));
-    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_value)[1], "heads of V and past_value"));
-    RETURN_IF_ERROR(Agree(ctx, past_seq, (*past_value)[2],
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past_value)[0], "batch of Q and past_value"));
+    OI_RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_value)[1], "heads of V and past_value"));
+    OI_RETURN_IF_ERROR(Agree(ctx, past_seq, (*past_value)[2],
                           "past sequence length of past_key and past_value"));
-    RETURN_IF_ERROR(Agree(ctx, v_head_size, (*past_value)[3], "head size of V and past_value"));
+    OI_RETURN_IF_ERROR(Agree(ctx, v_head_size, (*past_value)[3], "head size of V and past_value"));
   }
   if (q_heads.is_const() && kv_heads.is_const() &&
       (*kv_heads.const_value() <= 0 || *q_heads.const_value() % *kv_heads.const_value() != 0)) {
@@ -151,7 +151,7 @@ Status InferAttention(InferenceContext& ctx) {
         return Status::Error(StrCat(InputLabel(ctx, 6), ": expected rank 1 [batch], got rank ",
                                     nonpad->size()));
       }
-      RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
+      OI_RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
     }
   }
   const Dim total_seq = has_past_key ? past_seq + kv_seq : kv_seq;
@@ -217,7 +217,7 @@ Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
     const Dim d = (*s)[s->size() - 1 - i];
     if (!d.is_const() || *d.const_value() == 1) continue;
     Dim xd = x[x.size() - 1 - i];
-    RETURN_IF_ERROR(Agree(ctx, xd, d, StrCat(what, ", dim ", s->size() - 1 - i)));
+    OI_RETURN_IF_ERROR(Agree(ctx, xd, d, StrCat(what, ", dim ", s->size() - 1 - i)));
   }
   return OkStatus();
 }
@@ -226,18 +226,18 @@ Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
 // `axis` and are 1 from `axis` on.
 Status InferLayerNormalization(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  ASSIGN_OR_RETURN(int64_t stash_type, ctx.IntAttr("stash_type", kFloat));
+  OI_ASSIGN_OR_RETURN(int64_t stash_type, ctx.IntAttr("stash_type", kFloat));
   if (stash_type <= 0 || stash_type > kMaxDataType) {
     return Status::Error(StrCat("attribute 'stash_type': expected a data type, got ", stash_type));
   }
   for (int out : {1, 2}) ctx.SetOutputType(out, Type::Tensor(static_cast<int32_t>(stash_type)));
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()),
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()),
                                            "attribute 'axis'"));
-  RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
-  RETURN_IF_ERROR(CheckUnidirectional(ctx, 2, *x));
+  OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
+  OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 2, *x));
   Shape stats = *x;
   for (size_t i = static_cast<size_t>(axis); i < stats.size(); ++i) stats[i] = Dim::Const(1);
   ctx.SetOutputShape(1, stats);
@@ -250,10 +250,10 @@ Status InferRMSNormalization(InferenceContext& ctx) {
   ctx.PropagateElemType(1, 0);
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
-  RETURN_IF_ERROR(
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  OI_RETURN_IF_ERROR(
       ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'").status());
-  RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
+  OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
   ctx.SetOutputShape(0, *x);
   return OkStatus();
 }
@@ -262,7 +262,7 @@ Status InferRMSNormalization(InferenceContext& ctx) {
 // ([num_groups]) in 18 and per channel ([C]) from 21.
 Status InferGroupNormalization(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  ASSIGN_OR_RETURN(int64_t groups, ctx.IntAttr("num_groups"));
+  OI_ASSIGN_OR_RETURN(int64_t groups, ctx.IntAttr("num_groups"));
   if (groups <= 0) {
     return Status::Error(StrCat("attribute 'num_groups': expected a positive count, got ", groups));
   }
@@ -278,13 +278,13 @@ Status InferGroupNormalization(InferenceContext& ctx) {
   }
   const bool per_group = ctx.schema().since_version() < 21;
   for (int i : {1, 2}) {
-    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 1));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 1));
     if (!s) continue;
     if (per_group) {
       Dim g = Dim::Const(groups);
-      RETURN_IF_ERROR(Agree(ctx, g, (*s)[0], StrCat(InputLabel(ctx, i), " and num_groups")));
+      OI_RETURN_IF_ERROR(Agree(ctx, g, (*s)[0], StrCat(InputLabel(ctx, i), " and num_groups")));
     } else {
-      RETURN_IF_ERROR(Agree(ctx, channels, (*s)[0], StrCat(InputLabel(ctx, i), " and X's channels")));
+      OI_RETURN_IF_ERROR(Agree(ctx, channels, (*s)[0], StrCat(InputLabel(ctx, i), " and X's channels")));
     }
   }
   return OkStatus();
@@ -307,8 +307,8 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
         return Status::Error(StrCat("attribute 'num_heads': required when ", InputLabel(ctx, 0),
                                     " is 3-D ", ShapeToString(*x)));
       }
-      ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, "num_heads"));
-      ASSIGN_OR_RETURN(head_size, HeadSize(ctx, 0, (*x)[2], heads, "num_heads"));
+      OI_ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, "num_heads"));
+      OI_ASSIGN_OR_RETURN(head_size, HeadSize(ctx, 0, (*x)[2], heads, "num_heads"));
       batch = (*x)[0];
       seq = (*x)[1];
     } else {
@@ -316,27 +316,27 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
                                   x->size()));
     }
   }
-  ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
+  OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
   const Dim rot = rotary_dim > 0 ? Dim::Const(rotary_dim) : head_size;
   const Dim half = Dim::FloorDiv(rot, Dim::Const(2));
   const bool has_positions = ctx.HasInput(3);
   if (has_positions) {
-    ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 3, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 3, 2));
     if (pos) {
-      RETURN_IF_ERROR(Agree(ctx, batch, (*pos)[0], "batch of X and position_ids"));
-      RETURN_IF_ERROR(Agree(ctx, seq, (*pos)[1], "sequence length of X and position_ids"));
+      OI_RETURN_IF_ERROR(Agree(ctx, batch, (*pos)[0], "batch of X and position_ids"));
+      OI_RETURN_IF_ERROR(Agree(ctx, seq, (*pos)[1], "sequence length of X and position_ids"));
     }
   }
   for (int i : {1, 2}) {
-    ASSIGN_OR_RETURN(const Shape* cache, RankedInput(ctx, i, has_positions ? 2 : 3));
+    OI_ASSIGN_OR_RETURN(const Shape* cache, RankedInput(ctx, i, has_positions ? 2 : 3));
     if (!cache) continue;
     if (!has_positions) {
-      RETURN_IF_ERROR(Agree(ctx, batch, (*cache)[0], StrCat("batch of X and ", InputLabel(ctx, i))));
-      RETURN_IF_ERROR(
+      OI_RETURN_IF_ERROR(Agree(ctx, batch, (*cache)[0], StrCat("batch of X and ", InputLabel(ctx, i))));
+      OI_RETURN_IF_ERROR(
           Agree(ctx, seq, (*cache)[1], StrCat("sequence length of X and ", InputLabel(ctx, i))));
     }
     Dim h = half;
-    RETURN_IF_ERROR(Agree(ctx, h, cache->back(),
+    OI_RETURN_IF_ERROR(Agree(ctx, h, cache->back(),
                           StrCat(InputLabel(ctx, i), " last dim and half the rotary dim")));
   }
   return OkStatus();
@@ -347,32 +347,32 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
 Status InferCausalConvWithState(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   ctx.PropagateElemType(0, 1);
-  ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation", "none"));
+  OI_ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation", "none"));
   if (activation != "none" && activation != "silu" && activation != "swish") {
     return Status::Error(StrCat("attribute 'activation': expected 'none', 'silu' or 'swish', got '",
                                 activation, "'"));
   }
-  ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
-  ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 3));
-  ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
-  ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 3));
   Dim batch, channels, kernel;
   if (in) {
     batch = (*in)[0];
     channels = (*in)[1];
   }
   if (weight) {
-    RETURN_IF_ERROR(Agree(ctx, channels, (*weight)[0], "channels of input and weight"));
+    OI_RETURN_IF_ERROR(Agree(ctx, channels, (*weight)[0], "channels of input and weight"));
     Dim one = Dim::Const(1);
-    RETURN_IF_ERROR(Agree(ctx, one, (*weight)[1], "weight dim 1 (depthwise)"));
+    OI_RETURN_IF_ERROR(Agree(ctx, one, (*weight)[1], "weight dim 1 (depthwise)"));
     kernel = (*weight)[2];
   }
-  if (bias) RETURN_IF_ERROR(Agree(ctx, channels, (*bias)[0], "channels of input and bias"));
+  if (bias) OI_RETURN_IF_ERROR(Agree(ctx, channels, (*bias)[0], "channels of input and bias"));
   Dim state = kernel - Dim::Const(1);
   if (past) {
-    RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of input and past_state"));
-    RETURN_IF_ERROR(Agree(ctx, channels, (*past)[1], "channels of input and past_state"));
-    RETURN_IF_ERROR(Agree(ctx, state, (*past)[2], "past_state length and kernel size - 1"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of input and past_state"));
+    OI_RETURN_IF_ERROR(Agree(ctx, channels, (*past)[1], "channels of input and past_state"));
+    OI_RETURN_IF_ERROR(Agree(ctx, state, (*past)[2], "past_state length and kernel size - 1"));
   }
   ctx.SetOutputShape(1, {batch, channels, state});
   return OkStatus();
@@ -385,8 +385,8 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
 Status InferLinearAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   ctx.PropagateElemType(ctx.HasInput(3) ? 3 : 0, 1);
-  ASSIGN_OR_RETURN(int64_t qh, ctx.IntAttr("q_num_heads"));
-  ASSIGN_OR_RETURN(int64_t kvh, ctx.IntAttr("kv_num_heads"));
+  OI_ASSIGN_OR_RETURN(int64_t qh, ctx.IntAttr("q_num_heads"));
+  OI_ASSIGN_OR_RETURN(int64_t kvh, ctx.IntAttr("kv_num_heads"));
   if (qh <= 0 || kvh <= 0 || qh % kvh != 0) {
     return Status::Error(StrCat("attribute 'q_num_heads': expected a positive multiple of "
                                 "kv_num_heads = ", kvh, ", got ", qh));
@@ -395,28 +395,28 @@ Status InferLinearAttention(InferenceContext& ctx) {
   Dim batch, seq, dk, dv;
   const char* names[] = {"query", "key", "value"};
   for (int i : {0, 1, 2}) {
-    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
     if (!s) continue;
-    RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", names[i])));
-    RETURN_IF_ERROR(Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", names[i])));
-    ASSIGN_OR_RETURN(Dim d, HeadSize(ctx, i, (*s)[2], i == 0 ? q_heads : kv_heads,
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", names[i])));
+    OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", names[i])));
+    OI_ASSIGN_OR_RETURN(Dim d, HeadSize(ctx, i, (*s)[2], i == 0 ? q_heads : kv_heads,
                                      i == 0 ? "q_num_heads" : "kv_num_heads"));
-    RETURN_IF_ERROR(i == 2 ? Agree(ctx, dv, d, "value head size")
+    OI_RETURN_IF_ERROR(i == 2 ? Agree(ctx, dv, d, "value head size")
                            : Agree(ctx, dk, d, StrCat("key head size of query and ", names[i])));
   }
-  ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 4));
   if (past) {
-    RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of query and past_state"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of query and past_state"));
     Dim h = kv_heads;
-    RETURN_IF_ERROR(Agree(ctx, h, (*past)[1], "kv_num_heads and past_state dim 1"));
-    RETURN_IF_ERROR(Agree(ctx, dk, (*past)[2], "key head size and past_state dim 2"));
-    RETURN_IF_ERROR(Agree(ctx, dv, (*past)[3], "value head size and past_state dim 3"));
+    OI_RETURN_IF_ERROR(Agree(ctx, h, (*past)[1], "kv_num_heads and past_state dim 1"));
+    OI_RETURN_IF_ERROR(Agree(ctx, dk, (*past)[2], "key head size and past_state dim 2"));
+    OI_RETURN_IF_ERROR(Agree(ctx, dv, (*past)[3], "value head size and past_state dim 3"));
   }
   for (int i : {4, 5}) {  // decay, beta: [b, t, ...]
-    ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
     if (!s) continue;
-    RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
-    RETURN_IF_ERROR(
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
         Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", InputLabel(ctx, i))));
   }
   // qh * dv; from value's packed dim exactly: value[2] * (qh / kvh).
@@ -433,9 +433,9 @@ Status InferLinearAttention(InferenceContext& ctx) {
 // softmax_precision (float, or double for double inputs).
 Status InferFlexAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 4));
-  ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 4));
-  ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, 2, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, 2, 4));
   Dim batch, q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size;
   if (q) {
     batch = (*q)[0];
@@ -444,15 +444,15 @@ Status InferFlexAttention(InferenceContext& ctx) {
     head_size = (*q)[3];
   }
   if (k) {
-    RETURN_IF_ERROR(Agree(ctx, batch, (*k)[0], "batch of Q and K"));
-    RETURN_IF_ERROR(Agree(ctx, head_size, (*k)[3], "head size of Q and K"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*k)[0], "batch of Q and K"));
+    OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*k)[3], "head size of Q and K"));
     kv_heads = (*k)[1];
     kv_seq = (*k)[2];
   }
   if (v) {
-    RETURN_IF_ERROR(Agree(ctx, batch, (*v)[0], "batch of Q and V"));
-    RETURN_IF_ERROR(Agree(ctx, kv_heads, (*v)[1], "heads of K and V"));
-    RETURN_IF_ERROR(Agree(ctx, kv_seq, (*v)[2], "sequence length of K and V"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*v)[0], "batch of Q and V"));
+    OI_RETURN_IF_ERROR(Agree(ctx, kv_heads, (*v)[1], "heads of K and V"));
+    OI_RETURN_IF_ERROR(Agree(ctx, kv_seq, (*v)[2], "sequence length of K and V"));
     v_head_size = (*v)[3];
   }
   if (q_heads.is_const() && kv_heads.is_const() &&
@@ -466,13 +466,13 @@ Status InferFlexAttention(InferenceContext& ctx) {
   const Type& qt = ctx.InputType(0);
   int32_t softmax_elem = qt.is_tensor() && qt.elem_type() == kDouble ? kDouble : kFloat;
   if (ctx.Attr("softmax_precision")) {
-    ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("softmax_precision"));
+    OI_ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("softmax_precision"));
     softmax_elem = static_cast<int32_t>(p);
   }
   const Type scores = Type::Tensor(softmax_elem, Shape{batch, q_heads, q_seq, kv_seq});
   for (const char* graph : {"score_mod", "prob_mod"}) {
     if (!ctx.Attr(graph)) continue;
-    ASSIGN_OR_RETURN(std::vector<Type> out, ctx.InferSubgraph(graph, {scores}));
+    OI_ASSIGN_OR_RETURN(std::vector<Type> out, ctx.InferSubgraph(graph, {scores}));
     if (out.size() != 1) {
       return Status::Error(StrCat("attribute '", graph, "': expected 1 output, got ", out.size()));
     }
@@ -487,14 +487,14 @@ Status InferFlexAttention(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxAttentionRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Attention", {23, 24, 25}, InferAttention));
-  RETURN_IF_ERROR(r.AttachRule("", "LayerNormalization", {17}, InferLayerNormalization));
-  RETURN_IF_ERROR(r.AttachRule("", "RMSNormalization", {23}, InferRMSNormalization));
-  RETURN_IF_ERROR(r.AttachRule("", "GroupNormalization", {18, 21}, InferGroupNormalization));
-  RETURN_IF_ERROR(r.AttachRule("", "RotaryEmbedding", {23}, InferRotaryEmbedding));
-  RETURN_IF_ERROR(r.AttachRule("", "CausalConvWithState", {27}, InferCausalConvWithState));
-  RETURN_IF_ERROR(r.AttachRule("", "LinearAttention", {27}, InferLinearAttention));
-  RETURN_IF_ERROR(r.AttachRule("ai.onnx.preview", "FlexAttention", {1}, InferFlexAttention));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Attention", {23, 24, 25}, InferAttention));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "LayerNormalization", {17}, InferLayerNormalization));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RMSNormalization", {23}, InferRMSNormalization));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GroupNormalization", {18, 21}, InferGroupNormalization));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RotaryEmbedding", {23}, InferRotaryEmbedding));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "CausalConvWithState", {27}, InferCausalConvWithState));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "LinearAttention", {27}, InferLinearAttention));
+  OI_RETURN_IF_ERROR(r.AttachRule("ai.onnx.preview", "FlexAttention", {1}, InferFlexAttention));
   return OkStatus();
 }
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -55,12 +55,12 @@ StatusOr<Type> Join(const Type& a, const Type& b, const InferenceContext& ctx, i
     }
     case Type::Kind::kSequence:
     case Type::Kind::kOptional: {
-      ASSIGN_OR_RETURN(Type e, Join(a.element(), b.element(), ctx, output, what, fresh));
+      OI_ASSIGN_OR_RETURN(Type e, Join(a.element(), b.element(), ctx, output, what, fresh));
       return a.kind() == Type::Kind::kSequence ? Type::Sequence(std::move(e))
                                                : Type::Optional(std::move(e));
     }
     case Type::Kind::kMap: {
-      ASSIGN_OR_RETURN(Type v, Join(a.element(), b.element(), ctx, output, what, fresh));
+      OI_ASSIGN_OR_RETURN(Type v, Join(a.element(), b.element(), ctx, output, what, fresh));
       return Type::Map(a.map_key_type(), std::move(v));
     }
     case Type::Kind::kOpaque:
@@ -79,8 +79,8 @@ std::optional<int64_t> ScalarValue(const InferenceContext& ctx, int input) {
 // If: both branches are inferred (and annotated); a known condition picks its branch's types,
 // otherwise the outputs are what both branches allow.
 Status InferIf(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(auto then_types, ctx.InferSubgraph("then_branch", {}));
-  ASSIGN_OR_RETURN(auto else_types, ctx.InferSubgraph("else_branch", {}));
+  OI_ASSIGN_OR_RETURN(auto then_types, ctx.InferSubgraph("then_branch", {}));
+  OI_ASSIGN_OR_RETURN(auto else_types, ctx.InferSubgraph("else_branch", {}));
   const size_t n = static_cast<size_t>(ctx.NumOutputs());
   if (then_types.size() != n || else_types.size() != n) {
     return Status::Error(StrCat("expected branches with ", n, " outputs, got ",
@@ -92,7 +92,7 @@ Status InferIf(InferenceContext& ctx) {
       ctx.SetOutputType(static_cast<int>(o), *cond ? then_types[o] : else_types[o]);
       continue;
     }
-    ASSIGN_OR_RETURN(Type joined, Join(then_types[o], else_types[o], ctx, static_cast<int>(o),
+    OI_ASSIGN_OR_RETURN(Type joined, Join(then_types[o], else_types[o], ctx, static_cast<int>(o),
                                        StrCat("output ", o, " differs between the branches")));
     ctx.SetOutputType(static_cast<int>(o), std::move(joined));
   }
@@ -135,7 +135,7 @@ Status InferLoop(InferenceContext& ctx) {
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     std::vector<Type> body_in = {Type::Tensor(kInt64, Shape{}), Type::Tensor(kBool, Shape{})};
     body_in.insert(body_in.end(), carried.begin(), carried.end());
-    ASSIGN_OR_RETURN(body_out, ctx.InferSubgraph("body", body_in));
+    OI_ASSIGN_OR_RETURN(body_out, ctx.InferSubgraph("body", body_in));
     if (static_cast<int>(body_out.size()) != 1 + num_carried + num_scan) {
       return Status::Error(StrCat("attribute 'body': expected ", 1 + num_carried + num_scan,
                                   " outputs (condition, ", num_carried, " carried, ", num_scan,
@@ -158,7 +158,7 @@ Status InferLoop(InferenceContext& ctx) {
                            next.kind() != Type::Kind::kOptional;
       present[i] = present[i] || unwraps;
       std::vector<bool> axes;
-      ASSIGN_OR_RETURN(Type joined,
+      OI_ASSIGN_OR_RETURN(Type joined,
                        Join(unwraps ? carried[i].element() : carried[i], next, ctx, i,
                             StrCat("loop-carried value ", i, " changes type in the body"),
                             /*fresh=*/false, &axes));
@@ -225,7 +225,7 @@ StatusOr<Type> Sliced(const Type& t, int64_t axis, std::string_view what) {
 // Scan (version 9 on): N state variables and M scan inputs sliced along their scan axes; the
 // body's K extra outputs are stacked along the scan output axes.
 Status InferScan(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
+  OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
   const int num_inputs = ctx.NumInputs();
   if (m < 1 || m > num_inputs) {
     return Status::Error(StrCat("attribute 'num_scan_inputs': expected 1 to ", num_inputs,
@@ -234,8 +234,8 @@ Status InferScan(InferenceContext& ctx) {
   const int n = num_inputs - static_cast<int>(m);
   const int k = ctx.NumOutputs() - n;
   if (k < 0) return Status::Error(StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
-  ASSIGN_OR_RETURN(auto in_axes, ctx.OptionalIntsAttr("scan_input_axes"));
-  ASSIGN_OR_RETURN(auto out_axes, ctx.OptionalIntsAttr("scan_output_axes"));
+  OI_ASSIGN_OR_RETURN(auto in_axes, ctx.OptionalIntsAttr("scan_input_axes"));
+  OI_ASSIGN_OR_RETURN(auto out_axes, ctx.OptionalIntsAttr("scan_output_axes"));
   std::vector<Type> body_in;
   for (int i = 0; i < n; ++i) body_in.push_back(ctx.InputType(i));
   Dim length;
@@ -243,7 +243,7 @@ Status InferScan(InferenceContext& ctx) {
   for (int j = 0; j < m; ++j) {
     const int64_t axis = in_axes && j < static_cast<int>(in_axes->size()) ? (*in_axes)[j] : 0;
     const Type& t = ctx.InputType(n + j);
-    ASSIGN_OR_RETURN(Type slice, Sliced(t, axis, StrCat("scan input ", j)));
+    OI_ASSIGN_OR_RETURN(Type slice, Sliced(t, axis, StrCat("scan input ", j)));
     body_in.push_back(std::move(slice));
     if (const Shape* s = ctx.InputShape(n + j)) {
       const int64_t a = axis < 0 ? axis + static_cast<int64_t>(s->size()) : axis;
@@ -260,13 +260,13 @@ Status InferScan(InferenceContext& ctx) {
     }
     first = false;
   }
-  ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
+  OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != n + k) {
     return Status::Error(StrCat("attribute 'body': expected ", n + k, " outputs, got ",
                                 body_out.size()));
   }
   for (int i = 0; i < n; ++i) {
-    ASSIGN_OR_RETURN(Type joined, Join(ctx.InputType(i), body_out[i], ctx, i,
+    OI_ASSIGN_OR_RETURN(Type joined, Join(ctx.InputType(i), body_out[i], ctx, i,
                                        StrCat("state ", i, " changes type in the body")));
     if (ctx.InputType(i).is_unknown()) joined = body_out[i];
     ctx.SetOutputType(i, std::move(joined));
@@ -282,7 +282,7 @@ Status InferScan(InferenceContext& ctx) {
 // Scan version 8: a leading batch axis on states and scan inputs, the scan axis is 1, and an
 // optional sequence_lens first input.
 Status InferScan8(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
+  OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
   const int values = ctx.NumInputs() - 1;  // after sequence_lens
   if (m < 1 || m > values) {
     return Status::Error(StrCat("attribute 'num_scan_inputs': expected 1 to ", values, ", got ", m));
@@ -294,9 +294,9 @@ Status InferScan8(InferenceContext& ctx) {
   Dim batch, length;
   for (int i = 0; i < values; ++i) {
     const Type& t = ctx.InputType(1 + i);
-    ASSIGN_OR_RETURN(Type no_batch, Sliced(t, 0, StrCat("input ", 1 + i)));
+    OI_ASSIGN_OR_RETURN(Type no_batch, Sliced(t, 0, StrCat("input ", 1 + i)));
     if (i >= n) {
-      ASSIGN_OR_RETURN(no_batch, Sliced(no_batch, 0, StrCat("scan input ", i - n)));
+      OI_ASSIGN_OR_RETURN(no_batch, Sliced(no_batch, 0, StrCat("scan input ", i - n)));
       if (const Shape* s = ctx.InputShape(1 + i); s && s->size() >= 2) length = (*s)[1];
     }
     if (const Shape* s = ctx.InputShape(1 + i); s && !s->empty() && batch.is_unknown()) {
@@ -304,7 +304,7 @@ Status InferScan8(InferenceContext& ctx) {
     }
     body_in.push_back(std::move(no_batch));
   }
-  ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
+  OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != n + k) {
     return Status::Error(StrCat("attribute 'body': expected ", n + k, " outputs, got ",
                                 body_out.size()));
@@ -325,7 +325,7 @@ Status InferSequenceMap(InferenceContext& ctx) {
     const Type& t = ctx.InputType(i);
     body_in.push_back(t.kind() == Type::Kind::kSequence ? t.element() : t);
   }
-  ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
+  OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != ctx.NumOutputs()) {
     return Status::Error(StrCat("attribute 'body': expected ", ctx.NumOutputs(),
                                 " outputs, got ", body_out.size()));
@@ -337,11 +337,11 @@ Status InferSequenceMap(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxControlFlowRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "If", {1, 11, 13, 16, 19, 21, 23, 24, 25}, InferIf));
-  RETURN_IF_ERROR(r.AttachRule("", "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, InferLoop));
-  RETURN_IF_ERROR(r.AttachRule("", "Scan", {8}, InferScan8));
-  RETURN_IF_ERROR(r.AttachRule("", "Scan", {9, 11, 16, 19, 21, 23, 24, 25}, InferScan));
-  RETURN_IF_ERROR(r.AttachRule("", "SequenceMap", {17}, InferSequenceMap));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "If", {1, 11, 13, 16, 19, 21, 23, 24, 25}, InferIf));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, InferLoop));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Scan", {8}, InferScan8));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Scan", {9, 11, 16, 19, 21, 23, 24, 25}, InferScan));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SequenceMap", {17}, InferSequenceMap));
   return OkStatus();
 }
 

@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -42,7 +42,7 @@ Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& s
 StatusOr<std::vector<int64_t>> SpatialInts(const InferenceContext& ctx, const char* name,
                                            size_t count, int64_t fill, int64_t min) {
   if (!ctx.schema().FindAttribute(name)) return std::vector<int64_t>(count, fill);
-  ASSIGN_OR_RETURN(auto v, ctx.OptionalIntsAttr(name));
+  OI_ASSIGN_OR_RETURN(auto v, ctx.OptionalIntsAttr(name));
   if (!v || v->empty()) return std::vector<int64_t>(count, fill);
   if (v->size() != count) {
     return Status::Error(
@@ -60,7 +60,7 @@ StatusOr<std::vector<int64_t>> SpatialInts(const InferenceContext& ctx, const ch
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
 
 StatusOr<AutoPad> ReadAutoPad(const InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(std::string s, ctx.StringAttr("auto_pad", "NOTSET"));
+  OI_ASSIGN_OR_RETURN(std::string s, ctx.StringAttr("auto_pad", "NOTSET"));
   if (s == "NOTSET" || s.empty()) return AutoPad::kNotSet;
   if (s == "SAME_UPPER") return AutoPad::kSameUpper;
   if (s == "SAME_LOWER") return AutoPad::kSameLower;
@@ -83,12 +83,12 @@ struct Window {
 // their defaults apply.
 StatusOr<Window> ReadWindow(const InferenceContext& ctx, size_t count) {
   Window w;
-  ASSIGN_OR_RETURN(w.strides, SpatialInts(ctx, "strides", count, 1, 1));
-  ASSIGN_OR_RETURN(w.dilations, SpatialInts(ctx, "dilations", count, 1, 1));
-  ASSIGN_OR_RETURN(w.pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
-  ASSIGN_OR_RETURN(w.auto_pad, ReadAutoPad(ctx));
+  OI_ASSIGN_OR_RETURN(w.strides, SpatialInts(ctx, "strides", count, 1, 1));
+  OI_ASSIGN_OR_RETURN(w.dilations, SpatialInts(ctx, "dilations", count, 1, 1));
+  OI_ASSIGN_OR_RETURN(w.pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
+  OI_ASSIGN_OR_RETURN(w.auto_pad, ReadAutoPad(ctx));
   if (ctx.schema().FindAttribute("ceil_mode")) {
-    ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.IntAttr("ceil_mode", 0));
+    OI_ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.IntAttr("ceil_mode", 0));
     w.ceil_mode = ceil_mode != 0;
   }
   return w;
@@ -139,7 +139,7 @@ StatusOr<Dim> SlidingDim(const Window& w, size_t i, size_t count, Dim in) {
 Status AppendSlidingDims(const Window& w, const Shape& x, Shape& out) {
   const size_t count = x.size() - 2;
   for (size_t i = 0; i < count; ++i) {
-    ASSIGN_OR_RETURN(Dim d, SlidingDim(w, i, count, x[2 + i]));
+    OI_ASSIGN_OR_RETURN(Dim d, SlidingDim(w, i, count, x[2 + i]));
     out.push_back(d);
   }
   return OkStatus();
@@ -155,26 +155,26 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
   const Shape* x = ctx.InputShape(x_index);
   const Shape* w = ctx.InputShape(w_index);
   const Shape* b = b_index >= 0 && ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
-  ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
+  OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
   if (group < 1) return Status::Error(StrCat("attribute 'group': expected >= 1, got ", group));
-  ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
-  if (x) RETURN_IF_ERROR(RequireRankAtLeast(ctx, x_index, *x, 2));
-  if (w) RETURN_IF_ERROR(RequireRankAtLeast(ctx, w_index, *w, 2));
-  if (x && w) RETURN_IF_ERROR(RequireRank(ctx, w_index, *w, x->size()));
-  if (b) RETURN_IF_ERROR(RequireRank(ctx, b_index, *b, 1));
+  OI_ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
+  if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, x_index, *x, 2));
+  if (w) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, w_index, *w, 2));
+  if (x && w) OI_RETURN_IF_ERROR(RequireRank(ctx, w_index, *w, x->size()));
+  if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, b_index, *b, 1));
   Dim m = w ? (*w)[0] : Dim();
   if (b) {
-    ASSIGN_OR_RETURN(
+    OI_ASSIGN_OR_RETURN(
         m, RequireEqualDims(ctx, m, (*b)[0], StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0")));
   }
   if (x && w) {
-    RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[1] * Dim::Const(group),
+    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[1] * Dim::Const(group),
                                  StrCat("X's channels and W's dim 1 * group (", group, ")"))
                         .status());
   }
   if (!x) return OkStatus();
   const size_t count = x->size() - 2;
-  ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
+  OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
   if (kernel_attr && !kernel_attr->empty()) {
     if (kernel_attr->size() != count) {
       return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
@@ -183,7 +183,7 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
     for (size_t i = 0; i < count; ++i) {
       Dim k = Dim::Const((*kernel_attr)[i]);
       if (w) {
-        ASSIGN_OR_RETURN(
+        OI_ASSIGN_OR_RETURN(
             k, RequireEqualDims(ctx, (*w)[2 + i], k,
                             StrCat("attribute 'kernel_shape' value ", i, " and W's dim ", 2 + i)));
       }
@@ -193,7 +193,7 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
     for (size_t i = 0; i < count; ++i) win.kernel.push_back(w ? (*w)[2 + i] : Dim());
   }
   Shape out = {(*x)[0], m};
-  RETURN_IF_ERROR(AppendSlidingDims(win, *x, out));
+  OI_RETURN_IF_ERROR(AppendSlidingDims(win, *x, out));
   *result = std::move(out);
   if (kernel) *kernel = win.kernel;
   return OkStatus();
@@ -202,7 +202,7 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
 Status InferConvWith(InferenceContext& ctx, int x_index, int w_index, int b_index, int32_t elem) {
   ctx.SetOutputType(0, Type::Tensor(elem));
   Shape out;
-  RETURN_IF_ERROR(ConvShape(ctx, x_index, w_index, b_index, &out));
+  OI_RETURN_IF_ERROR(ConvShape(ctx, x_index, w_index, b_index, &out));
   if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -229,28 +229,28 @@ Status InferQLinearConv(InferenceContext& ctx) {
 // (an offset per kernel position and axis, a mask value per kernel position).
 Status InferDeformConv(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t offset_group, ctx.IntAttr("offset_group", 1));
+  OI_ASSIGN_OR_RETURN(int64_t offset_group, ctx.IntAttr("offset_group", 1));
   if (offset_group < 1) {
     return Status::Error(StrCat("attribute 'offset_group': expected >= 1, got ", offset_group));
   }
   Shape out;
   std::vector<Dim> kernel;
-  RETURN_IF_ERROR(ConvShape(ctx, 0, 1, 3, &out, &kernel));
+  OI_RETURN_IF_ERROR(ConvShape(ctx, 0, 1, 3, &out, &kernel));
   if (out.empty()) return OkStatus();
   const Dim positions = Dim::Const(offset_group) * Product(kernel);
   for (auto [input, per_position] : {std::pair{2, 2}, std::pair{4, 1}}) {
     const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
     if (!s) continue;
     const std::string name = input == 2 ? "offset" : "mask";
-    RETURN_IF_ERROR(RequireRank(ctx, input, *s, out.size()));
-    ASSIGN_OR_RETURN(out[0],
+    OI_RETURN_IF_ERROR(RequireRank(ctx, input, *s, out.size()));
+    OI_ASSIGN_OR_RETURN(out[0],
                      RequireEqualDims(ctx, out[0], (*s)[0], StrCat("X's and ", name, "'s dim 0")));
-    RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[1], positions * Dim::Const(per_position),
+    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[1], positions * Dim::Const(per_position),
                                  StrCat(InputLabel(ctx, input), " dim 1 (offset_group * ",
                                         per_position == 2 ? "2 * " : "", "kernel size)"))
                         .status());
     for (size_t i = 2; i < out.size(); ++i) {
-      ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*s)[i],
+      OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*s)[i],
                                             StrCat("output dim ", i, " and ", name, "'s dim ", i)));
     }
   }
@@ -266,23 +266,23 @@ Status InferConvTranspose(InferenceContext& ctx) {
   const Shape* x = ctx.InputShape(0);
   const Shape* w = ctx.InputShape(1);
   const Shape* b = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
-  ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
+  OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
   if (group < 1) return Status::Error(StrCat("attribute 'group': expected >= 1, got ", group));
-  if (x) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
-  if (w) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *w, 2));
-  if (x && w) RETURN_IF_ERROR(RequireRank(ctx, 1, *w, x->size()));
-  if (b) RETURN_IF_ERROR(RequireRank(ctx, 2, *b, 1));
+  if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
+  if (w) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *w, 2));
+  if (x && w) OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *w, x->size()));
+  if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *b, 1));
   Dim m = w ? (*w)[1] * Dim::Const(group) : Dim();
   if (b) {
-    ASSIGN_OR_RETURN(m, RequireEqualDims(ctx, m, (*b)[0],
+    OI_ASSIGN_OR_RETURN(m, RequireEqualDims(ctx, m, (*b)[0],
                                      StrCat(InputLabel(ctx, 2), " dim 0 and W's dim 1 * group")));
   }
   if (x && w)
-    RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[0], "X's dim 1 and W's dim 0").status());
+    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[0], "X's dim 1 and W's dim 0").status());
   if (!x) return OkStatus();
   const size_t count = x->size() - 2;
-  ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
-  ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
+  OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
+  OI_ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
   if (kernel_attr && !kernel_attr->empty() && kernel_attr->size() != count) {
     return Status::Error(
         StrCat("attribute 'kernel_shape': expected ", count, " values, got ", kernel_attr->size()));
@@ -290,14 +290,14 @@ Status InferConvTranspose(InferenceContext& ctx) {
   for (size_t i = 0; i < count; ++i) {
     Dim k = w ? (*w)[2 + i] : Dim();
     if (kernel_attr && !kernel_attr->empty()) {
-      ASSIGN_OR_RETURN(
+      OI_ASSIGN_OR_RETURN(
           k, RequireEqualDims(ctx, k, Dim::Const((*kernel_attr)[i]),
                           StrCat("attribute 'kernel_shape' value ", i, " and W's dim ", 2 + i)));
     }
     win.kernel.push_back(k);
   }
-  ASSIGN_OR_RETURN(auto output_padding, SpatialInts(ctx, "output_padding", count, 0, 0));
-  ASSIGN_OR_RETURN(auto output_shape, ctx.OptionalIntsAttr("output_shape"));
+  OI_ASSIGN_OR_RETURN(auto output_padding, SpatialInts(ctx, "output_padding", count, 0, 0));
+  OI_ASSIGN_OR_RETURN(auto output_shape, ctx.OptionalIntsAttr("output_shape"));
   Shape out = {(*x)[0], m};
   for (size_t i = 0; i < count; ++i) {
     const Dim in = (*x)[2 + i];
@@ -329,16 +329,16 @@ Status InferConvTranspose(InferenceContext& ctx) {
 Status InferPool(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   if (ctx.NumOutputs() > 1) ctx.SetOutputType(1, Type::Tensor(kInt64));
-  ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ctx.IntsAttr("kernel_shape"));
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ctx.IntsAttr("kernel_shape"));
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
-  RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
   const size_t count = x->size() - 2;
   if (kernel.size() != count) {
     return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
                                 " values (the input's spatial rank), got ", kernel.size()));
   }
-  ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
+  OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
   for (int64_t k : kernel) {
     if (k < 1) {
       return Status::Error(
@@ -347,7 +347,7 @@ Status InferPool(InferenceContext& ctx) {
     win.kernel.push_back(Dim::Const(k));
   }
   Shape out = {(*x)[0], (*x)[1]};
-  RETURN_IF_ERROR(AppendSlidingDims(win, *x, out));
+  OI_RETURN_IF_ERROR(AppendSlidingDims(win, *x, out));
   if (ctx.NumOutputs() > 1) ctx.SetOutputShape(1, out);
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -358,7 +358,7 @@ Status InferGlobalPool(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
-  RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
   Shape out = *x;
   for (size_t i = 2; i < out.size(); ++i) out[i] = Dim::Const(1);
   ctx.SetOutputShape(0, std::move(out));
@@ -370,20 +370,20 @@ Status InferGlobalPool(InferenceContext& ctx) {
 // out_i = (in_i - 1)*s + k - pad_begin - pad_end.
 Status InferMaxUnpool(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ctx.IntsAttr("kernel_shape"));
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ctx.IntsAttr("kernel_shape"));
   const Shape* x = ctx.InputShape(0);
   const Shape* indices = ctx.InputShape(1);
-  if (x) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
+  if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
   if (x && indices) {
-    RETURN_IF_ERROR(RequireRank(ctx, 1, *indices, x->size()));
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *indices, x->size()));
     for (size_t i = 0; i < x->size(); ++i) {
-      RETURN_IF_ERROR(
+      OI_RETURN_IF_ERROR(
           RequireEqualDims(ctx, (*x)[i], (*indices)[i], StrCat("X's and I's dim ", i)).status());
     }
   }
   if (ctx.HasInput(2)) {
     const ConstValue* v = ctx.InputValue(2);
-    if (const Shape* s = ctx.InputShape(2)) RETURN_IF_ERROR(RequireRank(ctx, 2, *s, 1));
+    if (const Shape* s = ctx.InputShape(2)) OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *s, 1));
     if (v && static_cast<int64_t>(v->ints.size()) == v->NumElements()) {
       if (x && v->ints.size() != x->size()) {
         return Status::Error(StrCat(InputLabel(ctx, 2), ": expected ", x->size(),
@@ -408,8 +408,8 @@ Status InferMaxUnpool(InferenceContext& ctx) {
     return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
                                 " values (the input's spatial rank), got ", kernel.size()));
   }
-  ASSIGN_OR_RETURN(auto strides, SpatialInts(ctx, "strides", count, 1, 1));
-  ASSIGN_OR_RETURN(auto pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
+  OI_ASSIGN_OR_RETURN(auto strides, SpatialInts(ctx, "strides", count, 1, 1));
+  OI_ASSIGN_OR_RETURN(auto pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
   Shape out = {(*x)[0], (*x)[1]};
   for (size_t i = 0; i < count; ++i) {
     out.push_back(((*x)[2 + i] - Dim::Const(1)) * Dim::Const(strides[i]) +
@@ -423,17 +423,17 @@ Status InferMaxUnpool(InferenceContext& ctx) {
 // pooled_shape = [ph, pw].
 Status InferMaxRoiPool(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(std::vector<int64_t> pooled, ctx.IntsAttr("pooled_shape"));
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> pooled, ctx.IntsAttr("pooled_shape"));
   if (pooled.size() != 2) {
     return Status::Error(
         StrCat("attribute 'pooled_shape': expected 2 values, got ", pooled.size()));
   }
   const Shape* x = ctx.InputShape(0);
   const Shape* rois = ctx.InputShape(1);
-  if (x) RETURN_IF_ERROR(RequireRank(ctx, 0, *x, 4));
+  if (x) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *x, 4));
   if (rois) {
-    RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
-    RETURN_IF_ERROR(RequireEqualDims(ctx, (*rois)[1], Dim::Const(5),
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
+    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*rois)[1], Dim::Const(5),
                                  StrCat(InputLabel(ctx, 1), " dim 1 (batch index and box)"))
                         .status());
   }
@@ -446,23 +446,23 @@ Status InferMaxRoiPool(InferenceContext& ctx) {
 // [num_rois, C, output_height, output_width].
 Status InferRoiAlign(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t height, ctx.IntAttr("output_height", 1));
-  ASSIGN_OR_RETURN(int64_t width, ctx.IntAttr("output_width", 1));
+  OI_ASSIGN_OR_RETURN(int64_t height, ctx.IntAttr("output_height", 1));
+  OI_ASSIGN_OR_RETURN(int64_t width, ctx.IntAttr("output_width", 1));
   const Shape* x = ctx.InputShape(0);
   const Shape* rois = ctx.InputShape(1);
   const Shape* batch = ctx.InputShape(2);
-  if (x) RETURN_IF_ERROR(RequireRank(ctx, 0, *x, 4));
+  if (x) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *x, 4));
   Dim n;
   if (rois) {
-    RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
-    RETURN_IF_ERROR(
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
+    OI_RETURN_IF_ERROR(
         RequireEqualDims(ctx, (*rois)[1], Dim::Const(4), StrCat(InputLabel(ctx, 1), " dim 1 (box)"))
             .status());
     n = (*rois)[0];
   }
   if (batch) {
-    RETURN_IF_ERROR(RequireRank(ctx, 2, *batch, 1));
-    ASSIGN_OR_RETURN(n, RequireEqualDims(ctx, n, (*batch)[0], "rois' dim 0 and batch_indices' dim 0"));
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *batch, 1));
+    OI_ASSIGN_OR_RETURN(n, RequireEqualDims(ctx, n, (*batch)[0], "rois' dim 0 and batch_indices' dim 0"));
   }
   ctx.SetOutputShape(0, {n, x ? (*x)[1] : Dim(), Dim::Const(height), Dim::Const(width)});
   return OkStatus();
@@ -473,7 +473,7 @@ Status InferRoiAlign(InferenceContext& ctx) {
 // LRN (1, 13): the input's type; `size` is required.
 Status InferLRN(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  ASSIGN_OR_RETURN(int64_t size, ctx.IntAttr("size"));
+  OI_ASSIGN_OR_RETURN(int64_t size, ctx.IntAttr("size"));
   if (size < 1) return Status::Error(StrCat("attribute 'size': expected >= 1, got ", size));
   return OkStatus();
 }
@@ -481,11 +481,11 @@ Status InferLRN(InferenceContext& ctx) {
 // LpNormalization (1, 22): the input's type; `axis` names one of its dims, p is 1 or 2.
 Status InferLpNormalization(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
-  ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("p", 2));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  OI_ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("p", 2));
   if (p != 1 && p != 2) return Status::Error(StrCat("attribute 'p': expected 1 or 2, got ", p));
   if (const Shape* x = ctx.InputShape(0)) {
-    RETURN_IF_ERROR(
+    OI_RETURN_IF_ERROR(
         ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'").status());
   }
   return OkStatus();
@@ -497,9 +497,9 @@ Status RequireChannelVectors(InferenceContext& ctx, int first, int last) {
   for (int i = first; i <= last; ++i) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (!s) continue;
-    RETURN_IF_ERROR(RequireRank(ctx, i, *s, 1));
+    OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 1));
     if (x && x->size() >= 2) {
-      RETURN_IF_ERROR(
+      OI_RETURN_IF_ERROR(
           RequireEqualDims(ctx, (*s)[0], (*x)[1], StrCat(InputLabel(ctx, i), " dim 0 and X's channels"))
               .status());
     }
@@ -510,7 +510,7 @@ Status RequireChannelVectors(InferenceContext& ctx, int first, int last) {
 // InstanceNormalization (1, 6, 22): the input's type; scale and B are [C].
 Status InferInstanceNormalization(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  if (const Shape* x = ctx.InputShape(0)) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
+  if (const Shape* x = ctx.InputShape(0)) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
   return RequireChannelVectors(ctx, 1, 2);
 }
 
@@ -526,10 +526,10 @@ Status InferBatchNormalization(InferenceContext& ctx) {
   const int64_t version = ctx.schema().since_version();
   bool per_channel = true;
   if (version < 9) {
-    ASSIGN_OR_RETURN(int64_t spatial, ctx.IntAttr("spatial", 1));
+    OI_ASSIGN_OR_RETURN(int64_t spatial, ctx.IntAttr("spatial", 1));
     per_channel = spatial != 0;
   }
-  if (per_channel) RETURN_IF_ERROR(RequireChannelVectors(ctx, 1, 4));
+  if (per_channel) OI_RETURN_IF_ERROR(RequireChannelVectors(ctx, 1, 4));
   return OkStatus();
 }
 
@@ -556,27 +556,27 @@ Status InferDropout(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxConvPoolRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Conv", {1, 11, 22}, InferConv));
-  RETURN_IF_ERROR(r.AttachRule("", "ConvInteger", {10}, InferConvInteger));
-  RETURN_IF_ERROR(r.AttachRule("", "QLinearConv", {10}, InferQLinearConv));
-  RETURN_IF_ERROR(r.AttachRule("", "DeformConv", {19, 22}, InferDeformConv));
-  RETURN_IF_ERROR(r.AttachRule("", "ConvTranspose", {1, 11, 22}, InferConvTranspose));
-  RETURN_IF_ERROR(r.AttachRule("", "AveragePool", {1, 7, 10, 11, 19, 22}, InferPool));
-  RETURN_IF_ERROR(r.AttachRule("", "MaxPool", {1, 8, 10, 11, 12, 22}, InferPool));
-  RETURN_IF_ERROR(r.AttachRule("", "LpPool", {1, 2, 11, 18, 22}, InferPool));
-  RETURN_IF_ERROR(r.AttachRule("", "GlobalAveragePool", {1, 22}, InferGlobalPool));
-  RETURN_IF_ERROR(r.AttachRule("", "GlobalMaxPool", {1, 22}, InferGlobalPool));
-  RETURN_IF_ERROR(r.AttachRule("", "GlobalLpPool", {1, 2, 22}, InferGlobalPool));
-  RETURN_IF_ERROR(r.AttachRule("", "MaxUnpool", {9, 11, 22}, InferMaxUnpool));
-  RETURN_IF_ERROR(r.AttachRule("", "MaxRoiPool", {1, 22}, InferMaxRoiPool));
-  RETURN_IF_ERROR(r.AttachRule("", "RoiAlign", {10, 16, 22}, InferRoiAlign));
-  RETURN_IF_ERROR(r.AttachRule("", "LRN", {1, 13}, InferLRN));
-  RETURN_IF_ERROR(r.AttachRule("", "LpNormalization", {1, 22}, InferLpNormalization));
-  RETURN_IF_ERROR(
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Conv", {1, 11, 22}, InferConv));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ConvInteger", {10}, InferConvInteger));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "QLinearConv", {10}, InferQLinearConv));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "DeformConv", {19, 22}, InferDeformConv));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ConvTranspose", {1, 11, 22}, InferConvTranspose));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "AveragePool", {1, 7, 10, 11, 19, 22}, InferPool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "MaxPool", {1, 8, 10, 11, 12, 22}, InferPool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "LpPool", {1, 2, 11, 18, 22}, InferPool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GlobalAveragePool", {1, 22}, InferGlobalPool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GlobalMaxPool", {1, 22}, InferGlobalPool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GlobalLpPool", {1, 2, 22}, InferGlobalPool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "MaxUnpool", {9, 11, 22}, InferMaxUnpool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "MaxRoiPool", {1, 22}, InferMaxRoiPool));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RoiAlign", {10, 16, 22}, InferRoiAlign));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "LRN", {1, 13}, InferLRN));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "LpNormalization", {1, 22}, InferLpNormalization));
+  OI_RETURN_IF_ERROR(
       r.AttachRule("", "InstanceNormalization", {1, 6, 22}, InferInstanceNormalization));
-  RETURN_IF_ERROR(
+  OI_RETURN_IF_ERROR(
       r.AttachRule("", "BatchNormalization", {1, 6, 7, 9, 14, 15}, InferBatchNormalization));
-  RETURN_IF_ERROR(r.AttachRule("", "Dropout", {1, 6, 7, 10, 12, 13, 22}, InferDropout));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Dropout", {1, 6, 7, 10, 12, 13, 22}, InferDropout));
   return OkStatus();
 }
 

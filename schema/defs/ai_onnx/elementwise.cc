@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/ai_onnx/elementwise_family.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
-#include "schema/value_ops.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/elementwise_family.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/value_ops.h"
 
 namespace onnx_infer {
 namespace {
@@ -41,7 +41,7 @@ Status InferEqualShapes(InferenceContext& ctx) {
                                     ctx.opset_version(), "), ", InputLabel(ctx, i), " dim ", d,
                                     ": ", u.status().message()));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual((*out)[d], (*s)[d],
+      OI_RETURN_IF_ERROR(ctx.RecordEqual((*out)[d], (*s)[d],
                                       StrCat("equal shapes, ", InputLabel(ctx, i), " dim ", d)));
       (*out)[d] = *u;
     }
@@ -68,8 +68,8 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
     const int64_t rank_b = static_cast<int64_t>(b->size());
     int64_t start = rank_a - rank_b;
     if (ctx.HasAttr("axis")) {
-      ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
-      ASSIGN_OR_RETURN(start, ctx.NormalizeAxis(axis, rank_a, "attribute 'axis'"));
+      OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
+      OI_ASSIGN_OR_RETURN(start, ctx.NormalizeAxis(axis, rank_a, "attribute 'axis'"));
     }
     if (start < 0 || start + rank_b > rank_a) {
       return Status::Error(StrCat("B ", ShapeToString(*b), " does not fit in A ", ShapeToString(*a),
@@ -82,7 +82,7 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
                                     ShapeToString(*a), " from axis ", start, ": ",
                                     u.status().message()));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual(out[start + i], (*b)[i],
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(out[start + i], (*b)[i],
                                       StrCat("B's dim ", i, " and A's dim ", start + i)));
       out[start + i] = *u;
     }
@@ -102,7 +102,7 @@ Status InferMultidirectional(InferenceContext& ctx) {
       out = *s;
       continue;
     }
-    ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s, &ctx));
+    OI_ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s, &ctx));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -128,23 +128,23 @@ int32_t InputElemType(const InferenceContext& ctx, int i) {
 }
 
 Status InferUnary(const UnaryOpSpec& op, InferenceContext& ctx) {
-  if (op.check) RETURN_IF_ERROR(op.check(ctx));
-  RETURN_IF_ERROR(InferSameAsInput(ctx));
+  if (op.check) OI_RETURN_IF_ERROR(op.check(ctx));
+  OI_RETURN_IF_ERROR(InferSameAsInput(ctx));
   PropagateValue(ctx, op.value, InputElemType(ctx, 0));
   return OkStatus();
 }
 
 Status InferBroadcast(const BroadcastOpSpec& op, InferenceContext& ctx) {
-  if (op.check) RETURN_IF_ERROR(op.check(ctx));
+  if (op.check) OI_RETURN_IF_ERROR(op.check(ctx));
   ctx.PropagateElemType(0, 0);
   const bool legacy = ctx.opset_version() < op.broadcast_since;
   if (!legacy) {
-    RETURN_IF_ERROR(InferMultidirectional(ctx));
+    OI_RETURN_IF_ERROR(InferMultidirectional(ctx));
   } else if (ctx.schema().FindAttribute("broadcast")) {
-    ASSIGN_OR_RETURN(int64_t broadcast, ctx.IntAttr("broadcast", 0));
-    RETURN_IF_ERROR(broadcast ? InferLegacyBroadcast(ctx) : InferEqualShapes(ctx));
+    OI_ASSIGN_OR_RETURN(int64_t broadcast, ctx.IntAttr("broadcast", 0));
+    OI_RETURN_IF_ERROR(broadcast ? InferLegacyBroadcast(ctx) : InferEqualShapes(ctx));
   } else {
-    RETURN_IF_ERROR(InferEqualShapes(ctx));
+    OI_RETURN_IF_ERROR(InferEqualShapes(ctx));
   }
   if (op.outputs_bool) {
     Type t = ctx.OutputType(0);
@@ -155,7 +155,7 @@ Status InferBroadcast(const BroadcastOpSpec& op, InferenceContext& ctx) {
   if (!legacy || !ctx.schema().FindAttribute("broadcast")) {
     ValueOp value = op.value;
     if (value == ValueOp::kMod) {
-      ASSIGN_OR_RETURN(int64_t fmod, ctx.IntAttr("fmod", 0));
+      OI_ASSIGN_OR_RETURN(int64_t fmod, ctx.IntAttr("fmod", 0));
       if (fmod) value = ValueOp::kFmod;
     }
     PropagateValue(ctx, value, op.outputs_bool ? kBool : InputElemType(ctx, 0));
@@ -166,7 +166,7 @@ Status InferBroadcast(const BroadcastOpSpec& op, InferenceContext& ctx) {
 // ---- Attribute checks.
 
 Status CheckGelu(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(std::string approximate, ctx.StringAttr("approximate", "none"));
+  OI_ASSIGN_OR_RETURN(std::string approximate, ctx.StringAttr("approximate", "none"));
   if (approximate != "none" && approximate != "tanh") {
     return Status::Error(StrCat("attribute 'approximate': expected \"none\" or \"tanh\", got \"",
                                 approximate, "\""));
@@ -175,7 +175,7 @@ Status CheckGelu(InferenceContext& ctx) {
 }
 
 Status CheckMod(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t fmod, ctx.IntAttr("fmod", 0));
+  OI_ASSIGN_OR_RETURN(int64_t fmod, ctx.IntAttr("fmod", 0));
   const int32_t t = InputElemType(ctx, 0);
   if (fmod == 0 && IsFloatDataType(t)) {
     return Status::Error(
@@ -189,7 +189,7 @@ Status CheckMod(InferenceContext& ctx) {
 // Clip: the input's type. From version 11, `min` and `max` are optional inputs that must be
 // scalars.
 Status InferClip(InferenceContext& ctx) {
-  RETURN_IF_ERROR(InferSameAsInput(ctx));
+  OI_RETURN_IF_ERROR(InferSameAsInput(ctx));
   if (ctx.opset_version() < 11) return OkStatus();
   for (int i = 1; i < ctx.NumInputs() && i <= 2; ++i) {
     const Shape* s = ctx.InputShape(i);
@@ -233,7 +233,7 @@ Status InferPRelu(InferenceContext& ctx) {
                                     ShapeToString(*x), " at X's dim ", offset + i, ": ",
                                     u.status().message()));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual(d, s, StrCat("slope dim ", i, " and X's dim ", offset + i)));
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(d, s, StrCat("slope dim ", i, " and X's dim ", offset + i)));
       d = *u;
     }
   }
@@ -282,7 +282,7 @@ Status InferExpand(InferenceContext& ctx) {
     target = Shape(*n);
   }
   if (!in) return OkStatus();
-  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(*in, target, &ctx));
+  OI_ASSIGN_OR_RETURN(Shape out, BroadcastShapes(*in, target, &ctx));
   ctx.SetOutputShape(0, out);
   // The value: the input's elements repeated along the broadcast axes.
   const ConstValue* x = ctx.InputValue(0);
@@ -365,7 +365,7 @@ const std::vector<BroadcastOpSpec>& BroadcastMathOps() {
 Status AttachUnaryFamily(SchemaRegistry& r, std::span<const UnaryOpSpec> ops) {
   for (const UnaryOpSpec& op : ops) {
     for (int v : op.versions) {
-      RETURN_IF_ERROR(r.AttachRule("", op.name, {v},
+      OI_RETURN_IF_ERROR(r.AttachRule("", op.name, {v},
                                    [&op](InferenceContext& ctx) { return InferUnary(op, ctx); }));
     }
   }
@@ -375,7 +375,7 @@ Status AttachUnaryFamily(SchemaRegistry& r, std::span<const UnaryOpSpec> ops) {
 Status AttachBroadcastFamily(SchemaRegistry& r, std::span<const BroadcastOpSpec> ops) {
   for (const BroadcastOpSpec& op : ops) {
     for (int v : op.versions) {
-      RETURN_IF_ERROR(r.AttachRule(
+      OI_RETURN_IF_ERROR(r.AttachRule(
           "", op.name, {v}, [&op](InferenceContext& ctx) { return InferBroadcast(op, ctx); }));
     }
   }
@@ -383,12 +383,12 @@ Status AttachBroadcastFamily(SchemaRegistry& r, std::span<const BroadcastOpSpec>
 }
 
 Status RegisterAiOnnxElementwiseRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(AttachUnaryFamily(r, UnaryMathOps()));
-  RETURN_IF_ERROR(AttachBroadcastFamily(r, BroadcastMathOps()));
-  RETURN_IF_ERROR(r.AttachRule("", "Clip", {1, 6, 11, 12, 13}, InferClip));
-  RETURN_IF_ERROR(r.AttachRule("", "PRelu", {1, 6, 7, 9, 16}, InferPRelu));
-  RETURN_IF_ERROR(r.AttachRule("", "SwiGLU", {28}, InferSwiGLU));
-  RETURN_IF_ERROR(r.AttachRule("", "Expand", {8, 13}, InferExpand));
+  OI_RETURN_IF_ERROR(AttachUnaryFamily(r, UnaryMathOps()));
+  OI_RETURN_IF_ERROR(AttachBroadcastFamily(r, BroadcastMathOps()));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Clip", {1, 6, 11, 12, 13}, InferClip));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "PRelu", {1, 6, 7, 9, 16}, InferPRelu));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SwiGLU", {28}, InferSwiGLU));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Expand", {8, 13}, InferExpand));
   return OkStatus();
 }
 

@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "schema/inference_context.h"
-#include "schema/registry.h"
-#include "schema/value_ops.h"
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/registry.h"
+#include "onnx_infer/schema/value_ops.h"
 
 namespace onnx_infer {
 

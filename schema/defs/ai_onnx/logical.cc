@@ -2,16 +2,16 @@
 // elementwise families (elementwise_family.h). Comparisons and the logical ops output bool.
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/defs/ai_onnx/elementwise_family.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/defs/ai_onnx/elementwise_family.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
 
 namespace onnx_infer {
 namespace {
 
 Status CheckBitShift(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", ""));
+  OI_ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", ""));
   if (direction != "LEFT" && direction != "RIGHT") {
     return Status::Error(
         StrCat("attribute 'direction': expected \"LEFT\" or \"RIGHT\", got \"", direction, "\""));
@@ -50,8 +50,8 @@ const std::vector<BroadcastOpSpec>& BroadcastLogicalOps() {
 }  // namespace
 
 Status RegisterAiOnnxLogicalRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(AttachUnaryFamily(r, UnaryLogicalOps()));
-  RETURN_IF_ERROR(AttachBroadcastFamily(r, BroadcastLogicalOps()));
+  OI_RETURN_IF_ERROR(AttachUnaryFamily(r, UnaryLogicalOps()));
+  OI_RETURN_IF_ERROR(AttachBroadcastFamily(r, BroadcastLogicalOps()));
   return OkStatus();
 }
 

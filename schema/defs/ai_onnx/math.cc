@@ -1,8 +1,8 @@
 // Math operators of ai.onnx.
-#include "base/strings.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -17,7 +17,7 @@ Status InferMatMul(InferenceContext& ctx) {
     return Status::Error(
         StrCat(InputLabel(ctx, a->empty() ? 0 : 1), ": expected rank >= 1, got a scalar"));
   }
-  ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b, &ctx));
+  OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -25,7 +25,7 @@ Status InferMatMul(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxMathRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "MatMul", {1, 9, 13}, InferMatMul));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "MatMul", {1, 9, 13}, InferMatMul));
   return OkStatus();
 }
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -30,12 +30,12 @@ Dim ScalarInputDim(const InferenceContext& ctx, int i) {
 // axis = rank is well defined there, so only >= 11 is checked against [-r, r-1].
 Status InferSoftmaxFamily(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
   if (ctx.schema().since_version() >= 11) {
-    RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
+    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
   } else if (axis < -rank || axis > rank) {
     return Status::Error(StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank,
                                 "] for rank ", rank, ", got ", axis));
@@ -50,7 +50,7 @@ Status InferQuantizedMatMul(InferenceContext& ctx, int a_index, int b_index, int
   const Shape* a = ctx.InputShape(a_index);
   const Shape* b = ctx.InputShape(b_index);
   if (!a || !b) return OkStatus();
-  ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b, &ctx));
+  OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -69,8 +69,8 @@ Status InferQLinearMatMul(InferenceContext& ctx) {
 // facts, so N == 64 learnt here holds at the next node.
 Status InferGemm(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t trans_a, ctx.IntAttr("transA", 0));
-  ASSIGN_OR_RETURN(int64_t trans_b, ctx.IntAttr("transB", 0));
+  OI_ASSIGN_OR_RETURN(int64_t trans_a, ctx.IntAttr("transA", 0));
+  OI_ASSIGN_OR_RETURN(int64_t trans_b, ctx.IntAttr("transB", 0));
   const Shape* a = ctx.InputShape(0);
   const Shape* b = ctx.InputShape(1);
   for (int i : {0, 1}) {
@@ -88,13 +88,13 @@ Status InferGemm(InferenceContext& ctx) {
                                   " (transA=", trans_a, ") vs B ", ShapeToString(*b),
                                   " (transB=", trans_b, "): ", k.status().message()));
     }
-    RETURN_IF_ERROR(ctx.RecordEqual(ka, kb, "contracted dims"));
+    OI_RETURN_IF_ERROR(ctx.RecordEqual(ka, kb, "contracted dims"));
   }
   const Shape* c = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
   if (c) {
     bool exact_c = false;
     if (ctx.schema().since_version() < 7) {
-      ASSIGN_OR_RETURN(int64_t broadcast, ctx.IntAttr("broadcast", 0));
+      OI_ASSIGN_OR_RETURN(int64_t broadcast, ctx.IntAttr("broadcast", 0));
       exact_c = broadcast == 0;
     }
     if (c->size() > 2 || (exact_c && c->size() != 2)) {
@@ -111,7 +111,7 @@ Status InferGemm(InferenceContext& ctx) {
         return Status::Error(StrCat(InputLabel(ctx, 2), ": ", ShapeToString(*c),
                                     " does not broadcast to [", StrJoin(out, ", "), "]"));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual(
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(
           od, cd, StrCat(InputLabel(ctx, 2), " dim ", c->size() - 1 - i, " and Y's dim ", 1 - i)));
       od = *u;
     }
@@ -162,13 +162,13 @@ StatusOr<EinsumTerm> ParseEinsumTerm(const std::string& text) {
 // The output is the explicit right-hand side, else `...` then the labels seen once, sorted.
 Status InferEinsum(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(std::string equation, ctx.StringAttr("equation", ""));
+  OI_ASSIGN_OR_RETURN(std::string equation, ctx.StringAttr("equation", ""));
   equation.erase(std::remove(equation.begin(), equation.end(), ' '), equation.end());
   const size_t arrow = equation.find("->");
   const std::string lhs = equation.substr(0, arrow);
   std::vector<EinsumTerm> terms;
   for (const std::string& part : SplitTerms(lhs)) {
-    ASSIGN_OR_RETURN(EinsumTerm t, ParseEinsumTerm(part));
+    OI_ASSIGN_OR_RETURN(EinsumTerm t, ParseEinsumTerm(part));
     terms.push_back(std::move(t));
   }
   if (static_cast<int>(terms.size()) != ctx.NumInputs()) {
@@ -206,7 +206,7 @@ Status InferEinsum(InferenceContext& ctx) {
       if (!u.ok()) {
         return Status::Error(StrCat("label '", ch, "': dims differ: ", u.status().message()));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual(dims[ch], (*s)[d], StrCat("label '", ch, "'")));
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(dims[ch], (*s)[d], StrCat("label '", ch, "'")));
       dims[ch] = *u;
     }
     if (t.ellipsis_at >= 0) {
@@ -218,7 +218,7 @@ Status InferEinsum(InferenceContext& ctx) {
   }
   EinsumTerm out_term;
   if (arrow != std::string::npos) {
-    ASSIGN_OR_RETURN(out_term, ParseEinsumTerm(equation.substr(arrow + 2)));
+    OI_ASSIGN_OR_RETURN(out_term, ParseEinsumTerm(equation.substr(arrow + 2)));
     for (char ch : out_term.labels) {
       if (!count.count(ch)) {
         return Status::Error(StrCat("output label '", ch, "' is on no input"));
@@ -249,7 +249,7 @@ Status InferTopK(InferenceContext& ctx) {
   ctx.SetOutputType(1, Type::Tensor(kInt64));
   Dim k;
   if (ctx.schema().since_version() < 10) {
-    ASSIGN_OR_RETURN(int64_t k_attr, ctx.IntAttr("k"));
+    OI_ASSIGN_OR_RETURN(int64_t k_attr, ctx.IntAttr("k"));
     k = Dim::Const(k_attr);
   } else {
     k = ScalarInputDim(ctx, 1);
@@ -257,11 +257,11 @@ Status InferTopK(InferenceContext& ctx) {
   if (k.const_value() && *k.const_value() < 0) {
     return Status::Error(StrCat("k: expected >= 0, got ", *k.const_value()));
   }
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   auto n = (*in)[axis].const_value();
   if (n && k.const_value() && *k.const_value() > *n) {
     return Status::Error(
@@ -280,7 +280,7 @@ Status InferCumulative(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   auto axis = ScalarInputDim(ctx, 1).const_value();
   if (in && axis) {
-    RETURN_IF_ERROR(ctx.NormalizeAxis(*axis, static_cast<int64_t>(in->size()), "axis").status());
+    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(*axis, static_cast<int64_t>(in->size()), "axis").status());
   }
   return OkStatus();
 }
@@ -298,7 +298,7 @@ Status InferDet(InferenceContext& ctx) {
     return Status::Error(
         StrCat(InputLabel(ctx, 0), ": expected square matrices, got ", ShapeToString(*in)));
   }
-  RETURN_IF_ERROR(ctx.RecordEqual((*in)[in->size() - 2], in->back(), "square matrices"));
+  OI_RETURN_IF_ERROR(ctx.RecordEqual((*in)[in->size() - 2], in->back(), "square matrices"));
   ctx.SetOutputShape(0, Shape(in->begin(), in->end() - 2));
   return OkStatus();
 }
@@ -312,8 +312,8 @@ Dim OnesidedBins(Dim n) { return Dim::FloorDiv(n, Dim::Const(2)) + Dim::Const(1)
 // in 17 and input 2 (default -2) from 20; it never names the last dim.
 Status InferDFT(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 0));
-  ASSIGN_OR_RETURN(int64_t inverse, ctx.IntAttr("inverse", 0));
+  OI_ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 0));
+  OI_ASSIGN_OR_RETURN(int64_t inverse, ctx.IntAttr("inverse", 0));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
@@ -327,7 +327,7 @@ Status InferDFT(InferenceContext& ctx) {
   }
   std::optional<int64_t> axis;
   if (ctx.schema().since_version() < 20) {
-    ASSIGN_OR_RETURN(axis, ctx.IntAttr("axis", 1));
+    OI_ASSIGN_OR_RETURN(axis, ctx.IntAttr("axis", 1));
   } else if (!ctx.HasInput(2)) {
     axis = -2;
   } else {
@@ -364,7 +364,7 @@ Status InferDFT(InferenceContext& ctx) {
 // length) and bins = onesided ? floor(n / 2) + 1 : n.
 Status InferSTFT(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 1));
+  OI_ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 1));
   const Shape* signal = ctx.InputShape(0);
   if (signal && signal->size() != 3) {
     return Status::Error(
@@ -381,7 +381,7 @@ Status InferSTFT(InferenceContext& ctx) {
         return Status::Error(
             StrCat("frame_length and the window's length differ: ", u.status().message()));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual(n, (*w)[0], "frame_length and the window's length"));
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(n, (*w)[0], "frame_length and the window's length"));
       n = *u;
     }
   }
@@ -397,20 +397,20 @@ Status InferSTFT(InferenceContext& ctx) {
 
 // The element type an `output_datatype` attribute names.
 StatusOr<int32_t> OutputDatatype(const InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t dt, ctx.IntAttr("output_datatype", kFloat));
+  OI_ASSIGN_OR_RETURN(int64_t dt, ctx.IntAttr("output_datatype", kFloat));
   return static_cast<int32_t>(dt);
 }
 
 // BlackmanWindow, HammingWindow, HannWindow: [size] of output_datatype.
 Status InferWindow(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int32_t elem, OutputDatatype(ctx));
+  OI_ASSIGN_OR_RETURN(int32_t elem, OutputDatatype(ctx));
   ctx.SetOutputType(0, Type::Tensor(elem, Shape{ScalarInputDim(ctx, 0)}));
   return OkStatus();
 }
 
 // MelWeightMatrix: [floor(dft_length / 2) + 1, num_mel_bins] of output_datatype.
 Status InferMelWeightMatrix(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int32_t elem, OutputDatatype(ctx));
+  OI_ASSIGN_OR_RETURN(int32_t elem, OutputDatatype(ctx));
   ctx.SetOutputType(
       0, Type::Tensor(elem, Shape{OnesidedBins(ScalarInputDim(ctx, 1)), ScalarInputDim(ctx, 0)}));
   return OkStatus();
@@ -421,7 +421,7 @@ Status InferMelWeightMatrix(InferenceContext& ctx) {
 // SoftmaxCrossEntropyLoss's optional output 1 (log_prob) has the input's type.
 Status InferLoss(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(std::string reduction, ctx.StringAttr("reduction", "mean"));
+  OI_ASSIGN_OR_RETURN(std::string reduction, ctx.StringAttr("reduction", "mean"));
   if (ctx.NumOutputs() > 1) ctx.SetOutputType(1, ctx.InputType(0));
   const Shape* in = ctx.InputShape(0);
   const Shape* target = ctx.InputShape(1);
@@ -448,7 +448,7 @@ Status InferLoss(InferenceContext& ctx) {
           return Status::Error(StrCat(InputLabel(ctx, 1), ": ", ShapeToString(*target),
                                       " does not match input ", ShapeToString(*in)));
         }
-        RETURN_IF_ERROR(ctx.RecordEqual((*per_element)[i], (*target)[i],
+        OI_RETURN_IF_ERROR(ctx.RecordEqual((*per_element)[i], (*target)[i],
                                         StrCat(InputLabel(ctx, 1), " dim ", i)));
         (*per_element)[i] = *u;
       }
@@ -465,25 +465,25 @@ Status InferLoss(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxMathOpsRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Softmax", {1, 11, 13}, InferSoftmaxFamily));
-  RETURN_IF_ERROR(r.AttachRule("", "LogSoftmax", {1, 11, 13}, InferSoftmaxFamily));
-  RETURN_IF_ERROR(r.AttachRule("", "Hardmax", {1, 11, 13}, InferSoftmaxFamily));
-  RETURN_IF_ERROR(r.AttachRule("", "Gemm", {1, 6, 7, 9, 11, 13}, InferGemm));
-  RETURN_IF_ERROR(r.AttachRule("", "MatMulInteger", {10}, InferMatMulInteger));
-  RETURN_IF_ERROR(r.AttachRule("", "QLinearMatMul", {10, 21}, InferQLinearMatMul));
-  RETURN_IF_ERROR(r.AttachRule("", "Einsum", {12}, InferEinsum));
-  RETURN_IF_ERROR(r.AttachRule("", "TopK", {1, 10, 11, 24}, InferTopK));
-  RETURN_IF_ERROR(r.AttachRule("", "CumSum", {11, 14}, InferCumulative));
-  RETURN_IF_ERROR(r.AttachRule("", "CumProd", {26}, InferCumulative));
-  RETURN_IF_ERROR(r.AttachRule("", "Det", {11, 22}, InferDet));
-  RETURN_IF_ERROR(r.AttachRule("", "DFT", {17, 20}, InferDFT));
-  RETURN_IF_ERROR(r.AttachRule("", "STFT", {17}, InferSTFT));
-  RETURN_IF_ERROR(r.AttachRule("", "BlackmanWindow", {17}, InferWindow));
-  RETURN_IF_ERROR(r.AttachRule("", "HammingWindow", {17}, InferWindow));
-  RETURN_IF_ERROR(r.AttachRule("", "HannWindow", {17}, InferWindow));
-  RETURN_IF_ERROR(r.AttachRule("", "MelWeightMatrix", {17}, InferMelWeightMatrix));
-  RETURN_IF_ERROR(r.AttachRule("", "NegativeLogLikelihoodLoss", {12, 13, 22}, InferLoss));
-  RETURN_IF_ERROR(r.AttachRule("", "SoftmaxCrossEntropyLoss", {12, 13}, InferLoss));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Softmax", {1, 11, 13}, InferSoftmaxFamily));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "LogSoftmax", {1, 11, 13}, InferSoftmaxFamily));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Hardmax", {1, 11, 13}, InferSoftmaxFamily));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Gemm", {1, 6, 7, 9, 11, 13}, InferGemm));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "MatMulInteger", {10}, InferMatMulInteger));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "QLinearMatMul", {10, 21}, InferQLinearMatMul));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Einsum", {12}, InferEinsum));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "TopK", {1, 10, 11, 24}, InferTopK));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "CumSum", {11, 14}, InferCumulative));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "CumProd", {26}, InferCumulative));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Det", {11, 22}, InferDet));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "DFT", {17, 20}, InferDFT));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "STFT", {17}, InferSTFT));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "BlackmanWindow", {17}, InferWindow));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "HammingWindow", {17}, InferWindow));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "HannWindow", {17}, InferWindow));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "MelWeightMatrix", {17}, InferMelWeightMatrix));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "NegativeLogLikelihoodLoss", {12, 13, 22}, InferLoss));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SoftmaxCrossEntropyLoss", {12, 13}, InferLoss));
   return OkStatus();
 }
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -80,7 +80,7 @@ Status CheckQuantizationParams(InferenceContext& ctx) {
                                   ShapeToString(*zero_point)));
     } else {
       for (size_t i = 0; i < scale->size(); ++i) {
-        RETURN_IF_ERROR(RequireEqual(ctx, (*zero_point)[i], (*scale)[i],
+        OI_RETURN_IF_ERROR(RequireEqual(ctx, (*zero_point)[i], (*scale)[i],
                                      StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
                                             scale_label, " dim ", i)));
       }
@@ -88,7 +88,7 @@ Status CheckQuantizationParams(InferenceContext& ctx) {
   }
   int64_t block_size = 0;
   if (version >= 21) {
-    ASSIGN_OR_RETURN(block_size, ctx.IntAttr("block_size", 0));
+    OI_ASSIGN_OR_RETURN(block_size, ctx.IntAttr("block_size", 0));
     if (block_size < 0) {
       return Status::Error(StrCat("attribute 'block_size': expected >= 0, got ", block_size));
     }
@@ -108,13 +108,13 @@ Status CheckQuantizationParams(InferenceContext& ctx) {
   }
   if (scale_rank == 0 || !x) return OkStatus();
   const int64_t rank = static_cast<int64_t>(x->size());
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
   if (block_size == 0) {
     // Per axis, unless the single element makes it per tensor; a 1-D x is quantized per
     // tensor whatever `axis` says.
     const Dim n = (*scale)[0];
     if (!n.is_const() || *n.const_value() == 1 || rank == 1) return OkStatus();
-    ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
     return RequireEqual(ctx, n, (*x)[axis],
                         StrCat(scale_label, " length and input 0 'x' dim ", axis));
   }
@@ -123,12 +123,12 @@ Status CheckQuantizationParams(InferenceContext& ctx) {
                                 " (the rank of x) for blocked quantization, got rank ",
                                 scale_rank));
   }
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   for (int64_t i = 0; i < rank; ++i) {
     const Dim want =
         i == axis ? Dim::CeilDiv((*x)[i], Dim::Const(block_size)) : (*x)[i];
     if (want.is_unknown()) continue;
-    RETURN_IF_ERROR(RequireEqual(
+    OI_RETURN_IF_ERROR(RequireEqual(
         ctx, (*scale)[i], want,
         i == axis ? StrCat(scale_label, " dim ", i, " and ceil(x dim ", i, " / block_size ",
                            block_size, ")")
@@ -142,8 +142,8 @@ Status CheckQuantizationParams(InferenceContext& ctx) {
 Status InferQuantizeLinear(InferenceContext& ctx) {
   int64_t output_dtype = 0;
   if (ctx.schema().since_version() >= 21) {
-    ASSIGN_OR_RETURN(output_dtype, ctx.IntAttr("output_dtype", 0));
-    if (output_dtype != 0) RETURN_IF_ERROR(CheckDataType(output_dtype, "output_dtype"));
+    OI_ASSIGN_OR_RETURN(output_dtype, ctx.IntAttr("output_dtype", 0));
+    if (output_dtype != 0) OI_RETURN_IF_ERROR(CheckDataType(output_dtype, "output_dtype"));
   }
   int32_t elem = 0;
   if (ctx.HasInput(2)) {
@@ -158,7 +158,7 @@ Status InferQuantizeLinear(InferenceContext& ctx) {
     elem = output_dtype != 0 ? static_cast<int32_t>(output_dtype) : kUint8;
   }
   ctx.SetOutputType(0, Type::Tensor(elem));
-  RETURN_IF_ERROR(CheckQuantizationParams(ctx));
+  OI_RETURN_IF_ERROR(CheckQuantizationParams(ctx));
   if (const Shape* x = ctx.InputShape(0)) ctx.SetOutputShape(0, *x);
   return OkStatus();
 }
@@ -170,9 +170,9 @@ Status InferDequantizeLinear(InferenceContext& ctx) {
   int32_t elem = kFloat;
   if (version >= 19) elem = ElemTypeOf(ctx, 1);
   if (version >= 23) {
-    ASSIGN_OR_RETURN(int64_t output_dtype, ctx.IntAttr("output_dtype", 0));
+    OI_ASSIGN_OR_RETURN(int64_t output_dtype, ctx.IntAttr("output_dtype", 0));
     if (output_dtype != 0) {
-      RETURN_IF_ERROR(CheckDataType(output_dtype, "output_dtype"));
+      OI_RETURN_IF_ERROR(CheckDataType(output_dtype, "output_dtype"));
       elem = static_cast<int32_t>(output_dtype);
     } else if (elem == kFloat8e8m0) {
       // The scale's type would be the output's, which float8e8m0 cannot be.
@@ -181,7 +181,7 @@ Status InferDequantizeLinear(InferenceContext& ctx) {
     }
   }
   ctx.SetOutputType(0, Type::Tensor(elem));
-  RETURN_IF_ERROR(CheckQuantizationParams(ctx));
+  OI_RETURN_IF_ERROR(CheckQuantizationParams(ctx));
   if (const Shape* x = ctx.InputShape(0)) ctx.SetOutputShape(0, *x);
   return OkStatus();
 }
@@ -224,8 +224,8 @@ int BitWidth(int32_t type) {
 
 // BitCast: element type `to`, of the input's bit width; the shape stays.
 Status InferBitCast(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
-  RETURN_IF_ERROR(CheckDataType(to, "to"));
+  OI_ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
+  OI_RETURN_IF_ERROR(CheckDataType(to, "to"));
   const int32_t from = ElemTypeOf(ctx, 0);
   const int to_bits = BitWidth(static_cast<int32_t>(to));
   const int from_bits = BitWidth(from);
@@ -254,10 +254,10 @@ Status InferBoolOfSameShape(InferenceContext& ctx) {
 // Bernoulli, RandomNormalLike, RandomUniformLike: the input's shape; the element type is
 // `dtype` when given, else the input's.
 Status InferRandomLike(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", 0));
+  OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", 0));
   int32_t elem = ElemTypeOf(ctx, 0);
   if (dtype != 0) {
-    RETURN_IF_ERROR(CheckDataType(dtype, "dtype"));
+    OI_RETURN_IF_ERROR(CheckDataType(dtype, "dtype"));
     elem = static_cast<int32_t>(dtype);
   }
   Type out = Type::Tensor(elem);
@@ -268,9 +268,9 @@ Status InferRandomLike(InferenceContext& ctx) {
 
 // RandomNormal, RandomUniform: element type `dtype` (float by default), shape `shape`.
 Status InferRandomFromAttrs(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kFloat));
-  RETURN_IF_ERROR(CheckDataType(dtype, "dtype"));
-  ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.IntsAttr("shape"));
+  OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kFloat));
+  OI_RETURN_IF_ERROR(CheckDataType(dtype, "dtype"));
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.IntsAttr("shape"));
   Shape shape;
   for (int64_t d : dims) {
     if (d < 0) {
@@ -285,9 +285,9 @@ Status InferRandomFromAttrs(InferenceContext& ctx) {
 // Multinomial: input [batch_size, class_size]; output [batch_size, sample_size] of `dtype`
 // (int32 by default).
 Status InferMultinomial(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kInt32));
-  RETURN_IF_ERROR(CheckDataType(dtype, "dtype"));
-  ASSIGN_OR_RETURN(int64_t sample_size, ctx.IntAttr("sample_size", 1));
+  OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kInt32));
+  OI_RETURN_IF_ERROR(CheckDataType(dtype, "dtype"));
+  OI_ASSIGN_OR_RETURN(int64_t sample_size, ctx.IntAttr("sample_size", 1));
   if (sample_size < 0) {
     return Status::Error(StrCat("attribute 'sample_size': expected >= 0, got ", sample_size));
   }
@@ -313,7 +313,7 @@ Status InferStringConcat(InferenceContext& ctx) {
   const Shape* a = ctx.InputShape(0);
   const Shape* b = ctx.InputShape(1);
   if (!a || !b) return OkStatus();
-  ASSIGN_OR_RETURN(Shape out, BroadcastShapes(*a, *b, &ctx));
+  OI_ASSIGN_OR_RETURN(Shape out, BroadcastShapes(*a, *b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -329,7 +329,7 @@ Status InferStringNormalizer(InferenceContext& ctx) {
                                 in->size()));
   }
   if (in->size() == 2) {
-    RETURN_IF_ERROR(RequireEqual(ctx, (*in)[0], Dim::Const(1), StrCat(InputLabel(ctx, 0),
+    OI_RETURN_IF_ERROR(RequireEqual(ctx, (*in)[0], Dim::Const(1), StrCat(InputLabel(ctx, 0),
                                                                       " dim 0 of [1, C]")));
   }
   const onnx::AttributeProto* stopwords = ctx.Attr("stopwords");
@@ -345,7 +345,7 @@ Status InferStringNormalizer(InferenceContext& ctx) {
 // StringSplit: the substrings have X's shape plus one dim (the most substrings of any
 // element, unknown); their counts (int64) have X's shape.
 Status InferStringSplit(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t maxsplit, ctx.IntAttr("maxsplit", 0));
+  OI_ASSIGN_OR_RETURN(int64_t maxsplit, ctx.IntAttr("maxsplit", 0));
   if (ctx.HasAttr("maxsplit") && maxsplit < 0) {
     return Status::Error(StrCat("attribute 'maxsplit': expected >= 0, got ", maxsplit));
   }
@@ -362,7 +362,7 @@ Status InferStringSplit(InferenceContext& ctx) {
 
 // TfIdfVectorizer: X is [C] or [N, C]; Y is float [max(ngram_indexes) + 1] or [N, that].
 Status InferTfIdfVectorizer(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(std::vector<int64_t> indexes, ctx.IntsAttr("ngram_indexes"));
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> indexes, ctx.IntsAttr("ngram_indexes"));
   Dim width;
   if (!indexes.empty()) {
     const int64_t low = *std::min_element(indexes.begin(), indexes.end());
@@ -390,7 +390,7 @@ Status InferTfIdfVectorizer(InferenceContext& ctx) {
 // ImageDecoder: a uint8 image [H, W, C]. Nothing about the stream is known statically, and
 // an undecodable stream gives an empty image, so even C is not fixed by `pixel_format`.
 Status InferImageDecoder(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(std::string format, ctx.StringAttr("pixel_format", "RGB"));
+  OI_ASSIGN_OR_RETURN(std::string format, ctx.StringAttr("pixel_format", "RGB"));
   if (format != "RGB" && format != "BGR" && format != "Grayscale") {
     return Status::Error(StrCat("attribute 'pixel_format': expected RGB, BGR or Grayscale, got '",
                                 format, "'"));
@@ -414,7 +414,7 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
                                   ": expected rank 3 ([num_batches, spatial_dimension, 4]), got "
                                   "rank ", boxes->size()));
     }
-    RETURN_IF_ERROR(RequireEqual(ctx, (*boxes)[2], Dim::Const(4),
+    OI_RETURN_IF_ERROR(RequireEqual(ctx, (*boxes)[2], Dim::Const(4),
                                  StrCat(InputLabel(ctx, 0), " dim 2 (box coordinates)")));
   }
   if (scores && scores->size() != 3) {
@@ -423,10 +423,10 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
                                 "spatial_dimension]), got rank ", scores->size()));
   }
   if (boxes && scores) {
-    RETURN_IF_ERROR(RequireEqual(ctx, (*scores)[0], (*boxes)[0],
+    OI_RETURN_IF_ERROR(RequireEqual(ctx, (*scores)[0], (*boxes)[0],
                                  StrCat(InputLabel(ctx, 1), " dim 0 and ", InputLabel(ctx, 0),
                                         " dim 0 (num_batches)")));
-    RETURN_IF_ERROR(RequireEqual(ctx, (*scores)[2], (*boxes)[1],
+    OI_RETURN_IF_ERROR(RequireEqual(ctx, (*scores)[2], (*boxes)[1],
                                  StrCat(InputLabel(ctx, 1), " dim 2 and ", InputLabel(ctx, 0),
                                         " dim 1 (spatial_dimension)")));
   }
@@ -444,27 +444,27 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxQuantMiscRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(
+  OI_RETURN_IF_ERROR(
       r.AttachRule("", "QuantizeLinear", {10, 13, 19, 21, 23, 24, 25}, InferQuantizeLinear));
-  RETURN_IF_ERROR(
+  OI_RETURN_IF_ERROR(
       r.AttachRule("", "DequantizeLinear", {10, 13, 19, 21, 23, 24, 25}, InferDequantizeLinear));
-  RETURN_IF_ERROR(r.AttachRule("", "DynamicQuantizeLinear", {11}, InferDynamicQuantizeLinear));
-  RETURN_IF_ERROR(r.AttachRule("", "BitCast", {26}, InferBitCast));
-  RETURN_IF_ERROR(r.AttachRule("", "IsInf", {10, 20}, InferBoolOfSameShape));
-  RETURN_IF_ERROR(r.AttachRule("", "IsNaN", {9, 13, 20}, InferBoolOfSameShape));
-  RETURN_IF_ERROR(r.AttachRule("", "RegexFullMatch", {20}, InferBoolOfSameShape));
-  RETURN_IF_ERROR(r.AttachRule("", "Bernoulli", {15, 22}, InferRandomLike));
-  RETURN_IF_ERROR(r.AttachRule("", "RandomNormalLike", {1, 22}, InferRandomLike));
-  RETURN_IF_ERROR(r.AttachRule("", "RandomUniformLike", {1, 22}, InferRandomLike));
-  RETURN_IF_ERROR(r.AttachRule("", "RandomNormal", {1, 22}, InferRandomFromAttrs));
-  RETURN_IF_ERROR(r.AttachRule("", "RandomUniform", {1, 22}, InferRandomFromAttrs));
-  RETURN_IF_ERROR(r.AttachRule("", "Multinomial", {7, 22}, InferMultinomial));
-  RETURN_IF_ERROR(r.AttachRule("", "StringConcat", {20}, InferStringConcat));
-  RETURN_IF_ERROR(r.AttachRule("", "StringNormalizer", {10}, InferStringNormalizer));
-  RETURN_IF_ERROR(r.AttachRule("", "StringSplit", {20}, InferStringSplit));
-  RETURN_IF_ERROR(r.AttachRule("", "TfIdfVectorizer", {9}, InferTfIdfVectorizer));
-  RETURN_IF_ERROR(r.AttachRule("", "ImageDecoder", {20}, InferImageDecoder));
-  RETURN_IF_ERROR(r.AttachRule("", "NonMaxSuppression", {10, 11}, InferNonMaxSuppression));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "DynamicQuantizeLinear", {11}, InferDynamicQuantizeLinear));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "BitCast", {26}, InferBitCast));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "IsInf", {10, 20}, InferBoolOfSameShape));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "IsNaN", {9, 13, 20}, InferBoolOfSameShape));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RegexFullMatch", {20}, InferBoolOfSameShape));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Bernoulli", {15, 22}, InferRandomLike));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RandomNormalLike", {1, 22}, InferRandomLike));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RandomUniformLike", {1, 22}, InferRandomLike));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RandomNormal", {1, 22}, InferRandomFromAttrs));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RandomUniform", {1, 22}, InferRandomFromAttrs));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Multinomial", {7, 22}, InferMultinomial));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "StringConcat", {20}, InferStringConcat));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "StringNormalizer", {10}, InferStringNormalizer));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "StringSplit", {20}, InferStringSplit));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "TfIdfVectorizer", {9}, InferTfIdfVectorizer));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ImageDecoder", {20}, InferImageDecoder));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "NonMaxSuppression", {10, 11}, InferNonMaxSuppression));
   return OkStatus();
 }
 

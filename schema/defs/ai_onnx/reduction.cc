@@ -4,11 +4,11 @@
 #include <string_view>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -24,11 +24,11 @@ struct ReduceAxes {
 StatusOr<ReduceAxes> ResolveReduceAxes(InferenceContext& ctx, int axes_input_since) {
   ReduceAxes r;
   if (ctx.schema().since_version() < axes_input_since) {
-    ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("axes"));
+    OI_ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("axes"));
     if (attr) r.axes = *attr;
     return r;
   }
-  ASSIGN_OR_RETURN(int64_t noop_with_empty_axes, ctx.IntAttr("noop_with_empty_axes", 0));
+  OI_ASSIGN_OR_RETURN(int64_t noop_with_empty_axes, ctx.IntAttr("noop_with_empty_axes", 0));
   if (ctx.HasInput(1)) {
     if (const ConstValue* v = ctx.InputValue(1)) {
       auto ints = v->ConstInts();
@@ -117,8 +117,8 @@ std::optional<ConstValue> ReduceValue(const ConstValue& in, const std::vector<bo
 InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
   return [=](InferenceContext& ctx) -> Status {
     ctx.PropagateElemType(0, 0);
-    ASSIGN_OR_RETURN(ReduceAxes axes, ResolveReduceAxes(ctx, axes_input_since));
-    ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
+    OI_ASSIGN_OR_RETURN(ReduceAxes axes, ResolveReduceAxes(ctx, axes_input_since));
+    OI_ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
     const Shape* in = ctx.InputShape(0);
     if (axes.noop) {
       if (in) ctx.SetOutputShape(0, *in);
@@ -147,7 +147,7 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
     }
     std::vector<bool> reduced(rank, axes.axes.empty());
     for (int64_t a : axes.axes) {
-      ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+      OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
       reduced[axis] = true;
     }
     Shape out;
@@ -174,12 +174,12 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
 // ArgMax/ArgMin: the `axis` dim is reduced (kept as 1 with keepdims); indices are int64.
 Status InferArgReduce(InferenceContext& ctx) {
   ctx.SetOutputType(0, Type::Tensor(kInt64));
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-  ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+  OI_ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   Shape out;
   for (int64_t d = 0; d < rank; ++d) {
     if (d != axis) {
@@ -214,11 +214,11 @@ Status RegisterAiOnnxReductionRules(SchemaRegistry& r) {
       {"ReduceSumSquare", {1, 11, 13, 18}, 18, ReduceValueKind::kNone},
   };
   for (const Family& f : kFamilies) {
-    RETURN_IF_ERROR(
+    OI_RETURN_IF_ERROR(
         r.AttachRule("", f.name, f.versions, MakeReduceRule(f.axes_input_since, f.value_kind)));
   }
-  RETURN_IF_ERROR(r.AttachRule("", "ArgMax", {1, 11, 12, 13}, InferArgReduce));
-  RETURN_IF_ERROR(r.AttachRule("", "ArgMin", {1, 11, 12, 13}, InferArgReduce));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ArgMax", {1, 11, 12, 13}, InferArgReduce));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ArgMin", {1, 11, 12, 13}, InferArgReduce));
   return OkStatus();
 }
 

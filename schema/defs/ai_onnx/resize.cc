@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -80,7 +80,7 @@ Status CheckScales(const InferenceContext& ctx, int input, const std::vector<dou
 // The `axes` attribute of Resize (from 18) and CenterCropPad, normalized; 0..rank-1 when it
 // is not given.
 StatusOr<std::vector<int64_t>> AxesAttr(const InferenceContext& ctx, int64_t rank) {
-  ASSIGN_OR_RETURN(auto given, ctx.OptionalIntsAttr("axes"));
+  OI_ASSIGN_OR_RETURN(auto given, ctx.OptionalIntsAttr("axes"));
   std::vector<int64_t> axes;
   if (!given) {
     for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
@@ -88,7 +88,7 @@ StatusOr<std::vector<int64_t>> AxesAttr(const InferenceContext& ctx, int64_t ran
   }
   std::vector<bool> seen(rank, false);
   for (int64_t a : *given) {
-    ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "attribute 'axes'"));
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "attribute 'axes'"));
     if (seen[axis]) return Status::Error(StrCat("attribute 'axes': axis ", a, " is repeated"));
     seen[axis] = true;
     axes.push_back(axis);
@@ -142,9 +142,9 @@ Status InferResize(InferenceContext& ctx) {
   const int64_t version = ctx.schema().since_version();
   const int scales_input = version < 11 ? 1 : 2;
   const int sizes_input = version < 11 ? -1 : 3;
-  ASSIGN_OR_RETURN(std::string transform,
+  OI_ASSIGN_OR_RETURN(std::string transform,
                    ctx.StringAttr("coordinate_transformation_mode", "half_pixel"));
-  ASSIGN_OR_RETURN(std::string policy, ctx.StringAttr("keep_aspect_ratio_policy", "stretch"));
+  OI_ASSIGN_OR_RETURN(std::string policy, ctx.StringAttr("keep_aspect_ratio_policy", "stretch"));
   if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller") {
     return Status::Error(StrCat("attribute 'keep_aspect_ratio_policy': expected stretch, "
                                 "not_larger or not_smaller, got '", policy, "'"));
@@ -181,7 +181,7 @@ Status InferResize(InferenceContext& ctx) {
     return OkStatus();
   }
   const int64_t rank = static_cast<int64_t>(in->size());
-  ASSIGN_OR_RETURN(std::vector<int64_t> axes, AxesAttr(ctx, rank));
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> axes, AxesAttr(ctx, rank));
   const char* of_what = ctx.HasAttr("axes") ? "the length of axes" : "the rank of X";
   Shape out = *in;
   for (int64_t axis : axes) out[axis] = Dim();
@@ -212,7 +212,7 @@ Status InferResize(InferenceContext& ctx) {
   } else if (use_scales && !use_sizes) {
     const std::vector<double>* v = RealValues(ctx, scales_input);
     if (v) {
-      RETURN_IF_ERROR(CheckScales(ctx, scales_input, *v, axes.size(), of_what));
+      OI_RETURN_IF_ERROR(CheckScales(ctx, scales_input, *v, axes.size(), of_what));
       // tf_crop_and_resize scales the region of interest, not the whole dim: only a roi of
       // the whole input ([0, ..., 1, ...]) leaves floor(in * scale).
       bool whole = transform != "tf_crop_and_resize";
@@ -243,8 +243,8 @@ Status InferUpsample(InferenceContext& ctx) {
   std::vector<double> scales;
   bool known = true;
   if (version < 7) {
-    ASSIGN_OR_RETURN(float h, ctx.FloatAttr("height_scale", 0));
-    ASSIGN_OR_RETURN(float w, ctx.FloatAttr("width_scale", 0));
+    OI_ASSIGN_OR_RETURN(float h, ctx.FloatAttr("height_scale", 0));
+    OI_ASSIGN_OR_RETURN(float w, ctx.FloatAttr("width_scale", 0));
     if (in && in->size() != 4) {
       return Status::Error(StrCat("input 0 'X': expected rank 4 ([N, C, H, W]), got rank ",
                                   in->size()));
@@ -263,10 +263,10 @@ Status InferUpsample(InferenceContext& ctx) {
     const onnx::AttributeProto* a = ctx.Attr("scales");
     if (!a) return Status::Error("attribute 'scales': required but not given");
     scales.assign(a->floats().begin(), a->floats().end());
-    if (in) RETURN_IF_ERROR(CheckScales(ctx, -1, scales, in->size(), "the rank of X"));
+    if (in) OI_RETURN_IF_ERROR(CheckScales(ctx, -1, scales, in->size(), "the rank of X"));
   } else if (const std::vector<double>* v = RealValues(ctx, 1)) {
     scales = *v;
-    if (in) RETURN_IF_ERROR(CheckScales(ctx, 1, scales, in->size(), "the rank of X"));
+    if (in) OI_RETURN_IF_ERROR(CheckScales(ctx, 1, scales, in->size(), "the rank of X"));
   } else {
     known = false;
   }
@@ -296,7 +296,7 @@ Status InferPad(InferenceContext& ctx) {
   std::string pads_subject;
   if (version < 11) {
     const char* name = version < 2 ? "paddings" : "pads";
-    ASSIGN_OR_RETURN(std::vector<int64_t> given, ctx.IntsAttr(name));
+    OI_ASSIGN_OR_RETURN(std::vector<int64_t> given, ctx.IntsAttr(name));
     pads.emplace();
     for (int64_t p : given) pads->push_back(Dim::Const(p));
     pads_subject = StrCat("attribute '", name, "'");
@@ -304,7 +304,7 @@ Status InferPad(InferenceContext& ctx) {
     if (const std::vector<Dim>* v = IntValues(ctx, 1)) pads = *v;
     pads_subject = InputLabel(ctx, 1);
   }
-  ASSIGN_OR_RETURN(std::string mode, ctx.StringAttr("mode", "constant"));
+  OI_ASSIGN_OR_RETURN(std::string mode, ctx.StringAttr("mode", "constant"));
   if (mode != "constant" && mode != "reflect" && mode != "edge" &&
       !(mode == "wrap" && version >= 19)) {
     return Status::Error(StrCat("attribute 'mode': expected constant, reflect, edge",
@@ -328,7 +328,7 @@ Status InferPad(InferenceContext& ctx) {
     }
     std::vector<bool> seen(rank, false);
     for (int64_t a : *given) {
-      ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, InputLabel(ctx, 3)));
+      OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, InputLabel(ctx, 3)));
       if (seen[axis]) {
         return Status::Error(StrCat(InputLabel(ctx, 3), ": axis ", a, " is repeated"));
       }
@@ -384,7 +384,7 @@ Status InferCenterCropPad(InferenceContext& ctx) {
     }
     return OkStatus();
   }
-  ASSIGN_OR_RETURN(std::vector<int64_t> axes,
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> axes,
                    AxesAttr(ctx, static_cast<int64_t>(in->size())));
   const int64_t length = shape ? static_cast<int64_t>(shape->size()) : KnownLength(ctx, 1);
   if (length >= 0 && length != static_cast<int64_t>(axes.size())) {
@@ -438,7 +438,7 @@ Status InferGridSample(InferenceContext& ctx) {
       return Status::Error(StrCat(InputLabel(ctx, 1), ": expected last dim ", spatial,
                                   " (the number of spatial dims), got ", *c));
     }
-    RETURN_IF_ERROR(ctx.RecordEqual(grid->back(), Dim::Const(spatial),
+    OI_RETURN_IF_ERROR(ctx.RecordEqual(grid->back(), Dim::Const(spatial),
                                     "grid's last dim and the number of spatial dims"));
     for (size_t i = 1; i + 1 < rank; ++i) out[i + 1] = (*grid)[i];
     auto n = UnifyDim(out[0], (*grid)[0]);
@@ -446,7 +446,7 @@ Status InferGridSample(InferenceContext& ctx) {
       return Status::Error(StrCat(InputLabel(ctx, 1), ": expected batch dim ", out[0],
                                   " (X's), got ", (*grid)[0]));
     }
-    if (x) RETURN_IF_ERROR(ctx.RecordEqual((*x)[0], (*grid)[0], "batch dims of X and grid"));
+    if (x) OI_RETURN_IF_ERROR(ctx.RecordEqual((*x)[0], (*grid)[0], "batch dims of X and grid"));
     out[0] = *n;
   }
   ctx.SetOutputShape(0, out);
@@ -486,7 +486,7 @@ Status InferAffineGrid(InferenceContext& ctx) {
         return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [N, ", spatial, ", ",
                                     spatial + 1, "], got ", ShapeToString(*theta)));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual((*theta)[i], Dim::Const(want), "theta's matrix dims"));
+      OI_RETURN_IF_ERROR(ctx.RecordEqual((*theta)[i], Dim::Const(want), "theta's matrix dims"));
     }
   }
   if (spatial < 0) return OkStatus();
@@ -499,7 +499,7 @@ Status InferAffineGrid(InferenceContext& ctx) {
       return Status::Error(StrCat(InputLabel(ctx, 1), ": expected batch size ", out[0],
                                   " (theta's), got ", (*size)[0]));
     }
-    if (theta) RETURN_IF_ERROR(ctx.RecordEqual((*theta)[0], (*size)[0], "batch of theta and size"));
+    if (theta) OI_RETURN_IF_ERROR(ctx.RecordEqual((*theta)[0], (*size)[0], "batch of theta and size"));
     out[0] = *n;
     for (int64_t i = 0; i < spatial; ++i) out[1 + i] = (*size)[2 + i];
   }
@@ -525,9 +525,9 @@ Status InferCol2Im(InferenceContext& ctx) {
   }
   if (spatial < 0) spatial = block_length;
   if (spatial < 0 || spatial > kMaxRank) return OkStatus();
-  ASSIGN_OR_RETURN(auto dilations, ctx.OptionalIntsAttr("dilations"));
-  ASSIGN_OR_RETURN(auto pads, ctx.OptionalIntsAttr("pads"));
-  ASSIGN_OR_RETURN(auto strides, ctx.OptionalIntsAttr("strides"));
+  OI_ASSIGN_OR_RETURN(auto dilations, ctx.OptionalIntsAttr("dilations"));
+  OI_ASSIGN_OR_RETURN(auto pads, ctx.OptionalIntsAttr("pads"));
+  OI_ASSIGN_OR_RETURN(auto strides, ctx.OptionalIntsAttr("strides"));
   const std::pair<const char*, std::optional<std::vector<int64_t>>*> lists[] = {
       {"dilations", &dilations}, {"pads", &pads}, {"strides", &strides}};
   for (const auto& [name, list] : lists) {
@@ -573,7 +573,7 @@ Status InferCol2Im(InferenceContext& ctx) {
                                     " blocks in dim 2 (from image_shape, block_shape, pads, "
                                     "strides and dilations), got ", (*in)[2]));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual((*in)[2], blocks, "the number of blocks"));
+      OI_RETURN_IF_ERROR(ctx.RecordEqual((*in)[2], blocks, "the number of blocks"));
     }
   }
   ctx.SetOutputShape(0, out);
@@ -583,13 +583,13 @@ Status InferCol2Im(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxResizeRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Resize", {10, 11, 13, 18, 19}, InferResize));
-  RETURN_IF_ERROR(r.AttachRule("", "Upsample", {1, 7, 9, 10}, InferUpsample));
-  RETURN_IF_ERROR(r.AttachRule("", "Pad", {1, 2, 11, 13, 18, 19, 21, 23, 24, 25}, InferPad));
-  RETURN_IF_ERROR(r.AttachRule("", "CenterCropPad", {18}, InferCenterCropPad));
-  RETURN_IF_ERROR(r.AttachRule("", "GridSample", {16, 20, 22}, InferGridSample));
-  RETURN_IF_ERROR(r.AttachRule("", "AffineGrid", {20}, InferAffineGrid));
-  RETURN_IF_ERROR(r.AttachRule("", "Col2Im", {18}, InferCol2Im));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Resize", {10, 11, 13, 18, 19}, InferResize));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Upsample", {1, 7, 9, 10}, InferUpsample));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Pad", {1, 2, 11, 13, 18, 19, 21, 23, 24, 25}, InferPad));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "CenterCropPad", {18}, InferCenterCropPad));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GridSample", {16, 20, 22}, InferGridSample));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "AffineGrid", {20}, InferAffineGrid));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Col2Im", {18}, InferCol2Im));
   return OkStatus();
 }
 

@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
-#include "schema/type_proto.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer {
 namespace {
@@ -116,12 +116,12 @@ Type SequenceElement(const InferenceContext& ctx, int i) {
 Status InferSequenceConstruct(InferenceContext& ctx) {
   Type element;
   for (int i = 0; i < ctx.NumInputs(); ++i) {
-    RETURN_IF_ERROR(RequireKind(ctx, i, {Type::Kind::kTensor}, "a tensor"));
+    OI_RETURN_IF_ERROR(RequireKind(ctx, i, {Type::Kind::kTensor}, "a tensor"));
     if (i == 0) {
       element = ctx.InputType(0);
       continue;
     }
-    ASSIGN_OR_RETURN(element, JoinElements(element, ctx.InputType(i), InputLabel(ctx, i)));
+    OI_ASSIGN_OR_RETURN(element, JoinElements(element, ctx.InputType(i), InputLabel(ctx, i)));
   }
   ctx.SetOutputType(0, Type::Sequence(std::move(element)));
   return OkStatus();
@@ -130,7 +130,7 @@ Status InferSequenceConstruct(InferenceContext& ctx) {
 // SequenceEmpty: an empty sequence of `dtype` tensors (float by default). Having no tensors,
 // it says nothing of their shape.
 Status InferSequenceEmpty(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kFloat));
+  OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kFloat));
   if (dtype <= kUndefined || dtype > kMaxDataType) {
     return Status::Error(StrCat("attribute 'dtype': expected a tensor data type, got ", dtype));
   }
@@ -140,8 +140,8 @@ Status InferSequenceEmpty(InferenceContext& ctx) {
 
 // SequenceAt: one tensor of the sequence, at a scalar position.
 Status InferSequenceAt(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
-  RETURN_IF_ERROR(RequireScalar(ctx, 1));
+  OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
+  OI_RETURN_IF_ERROR(RequireScalar(ctx, 1));
   ctx.SetOutputType(0, SequenceElement(ctx, 0));
   return OkStatus();
 }
@@ -149,10 +149,10 @@ Status InferSequenceAt(InferenceContext& ctx) {
 // SequenceInsert: the sequence with one more tensor, which must have the element type; the
 // element's shape is what the old tensors and the new one share.
 Status InferSequenceInsert(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
-  RETURN_IF_ERROR(RequireKind(ctx, 1, {Type::Kind::kTensor}, "a tensor"));
-  RETURN_IF_ERROR(RequireScalar(ctx, 2));
-  ASSIGN_OR_RETURN(Type element,
+  OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
+  OI_RETURN_IF_ERROR(RequireKind(ctx, 1, {Type::Kind::kTensor}, "a tensor"));
+  OI_RETURN_IF_ERROR(RequireScalar(ctx, 2));
+  OI_ASSIGN_OR_RETURN(Type element,
                    JoinElements(SequenceElement(ctx, 0), ctx.InputType(1), InputLabel(ctx, 1)));
   ctx.SetOutputType(0, Type::Sequence(std::move(element)));
   return OkStatus();
@@ -160,15 +160,15 @@ Status InferSequenceInsert(InferenceContext& ctx) {
 
 // SequenceErase: the sequence less one tensor; the rest keep their type.
 Status InferSequenceErase(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
-  RETURN_IF_ERROR(RequireScalar(ctx, 1));
+  OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
+  OI_RETURN_IF_ERROR(RequireScalar(ctx, 1));
   if (ctx.InputType(0).kind() == Type::Kind::kSequence) ctx.SetOutputType(0, ctx.InputType(0));
   return OkStatus();
 }
 
 // SequenceLength: an int64 scalar.
 Status InferSequenceLength(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
+  OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
   ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{}));
   return OkStatus();
 }
@@ -209,7 +209,7 @@ StatusOr<Dim> SplitChunkDim(InferenceContext& ctx, Dim dim) {
       return Status::Error(StrCat(InputLabel(ctx, 1), ": expected lengths adding up to ", dim,
                                   " (the input's extent on the axis), got ", sum));
     }
-    RETURN_IF_ERROR(ctx.RecordEqual(dim, sum, "the split lengths' sum and the input's extent"));
+    OI_RETURN_IF_ERROR(ctx.RecordEqual(dim, sum, "the split lengths' sum and the input's extent"));
   }
   if (v->ints.empty()) return Dim();  // no chunks: nothing to describe
   for (Dim d : v->ints) {
@@ -221,17 +221,17 @@ StatusOr<Dim> SplitChunkDim(InferenceContext& ctx, Dim dim) {
 // SplitToSequence: the chunks of the input along `axis`. Without a split input, `keepdims`
 // = 0 drops the axis (each chunk has extent 1 there); with one, it is ignored.
 Status InferSplitToSequence(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kTensor}, "a tensor"));
+  OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kTensor}, "a tensor"));
   const Type& in = ctx.InputType(0);
   Type element = Type::Tensor(in.is_tensor() ? in.elem_type() : 0);
   const Shape* shape = ctx.InputShape(0);
-  ASSIGN_OR_RETURN(int64_t axis_attr, ctx.IntAttr("axis", 0));
-  ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
+  OI_ASSIGN_OR_RETURN(int64_t axis_attr, ctx.IntAttr("axis", 0));
+  OI_ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
   if (shape) {
-    ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_attr, static_cast<int64_t>(shape->size()),
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_attr, static_cast<int64_t>(shape->size()),
                                                      "attribute 'axis'"));
     Shape s = *shape;
-    ASSIGN_OR_RETURN(Dim chunk, SplitChunkDim(ctx, s[axis]));
+    OI_ASSIGN_OR_RETURN(Dim chunk, SplitChunkDim(ctx, s[axis]));
     if (!ctx.HasInput(1) && keepdims == 0) {
       s.erase(s.begin() + axis);
     } else {
@@ -240,7 +240,7 @@ Status InferSplitToSequence(InferenceContext& ctx) {
     element.set_shape(std::move(s));
   } else {
     // Still check the split input.
-    RETURN_IF_ERROR(SplitChunkDim(ctx, Dim()).status());
+    OI_RETURN_IF_ERROR(SplitChunkDim(ctx, Dim()).status());
   }
   ctx.SetOutputType(0, Type::Sequence(std::move(element)));
   return OkStatus();
@@ -249,9 +249,9 @@ Status InferSplitToSequence(InferenceContext& ctx) {
 // ConcatFromSequence: the tensors joined along `axis`, or stacked on a new axis at `axis`
 // (new_axis = 1). How many there are is not known, so neither is that axis' extent.
 Status InferConcatFromSequence(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
-  ASSIGN_OR_RETURN(int64_t new_axis, ctx.IntAttr("new_axis", 0));
+  OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kSequence}, "a sequence"));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
+  OI_ASSIGN_OR_RETURN(int64_t new_axis, ctx.IntAttr("new_axis", 0));
   if (new_axis != 0 && new_axis != 1) {
     return Status::Error(StrCat("attribute 'new_axis': expected 0 or 1, got ", new_axis));
   }
@@ -260,7 +260,7 @@ Status InferConcatFromSequence(InferenceContext& ctx) {
   if (element.is_tensor() && element.has_shape()) {
     Shape s = element.shape();
     const int64_t rank = static_cast<int64_t>(s.size()) + new_axis;
-    ASSIGN_OR_RETURN(int64_t a, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(int64_t a, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
     if (new_axis) {
       s.insert(s.begin() + a, Dim());
     } else {
@@ -309,9 +309,9 @@ Status InferOptional(InferenceContext& ctx) {
 Status InferOptionalGetElement(InferenceContext& ctx) {
   const Type& in = ctx.InputType(0);
   if (ctx.schema().since_version() < 18) {
-    RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
+    OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
   } else {
-    RETURN_IF_ERROR(RequireKind(ctx, 0,
+    OI_RETURN_IF_ERROR(RequireKind(ctx, 0,
                                 {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
                                 "an optional, a tensor or a sequence"));
   }
@@ -323,9 +323,9 @@ Status InferOptionalGetElement(InferenceContext& ctx) {
 // sequence, or omitted.
 Status InferOptionalHasElement(InferenceContext& ctx) {
   if (ctx.schema().since_version() < 18) {
-    RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
+    OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
   } else {
-    RETURN_IF_ERROR(RequireKind(ctx, 0,
+    OI_RETURN_IF_ERROR(RequireKind(ctx, 0,
                                 {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
                                 "an optional, a tensor or a sequence"));
   }
@@ -351,7 +351,7 @@ Status Agree(InferenceContext& ctx, Dim& known, int i, size_t axis, std::string_
     return Status::Error(StrCat(InputLabel(ctx, i), " dim ", axis, ": expected ", known, " (",
                                 meaning, "), got ", d));
   }
-  RETURN_IF_ERROR(
+  OI_RETURN_IF_ERROR(
       ctx.RecordEqual(known, d, StrCat(InputLabel(ctx, i), " dim ", axis, " and ", meaning)));
   known = *unified;
   return OkStatus();
@@ -408,12 +408,12 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
   const bool lstm = gates == 4;
   int64_t layout = 0;
   if (ctx.schema().since_version() >= 14) {
-    ASSIGN_OR_RETURN(layout, ctx.IntAttr("layout", 0));
+    OI_ASSIGN_OR_RETURN(layout, ctx.IntAttr("layout", 0));
     if (layout != 0 && layout != 1) {
       return Status::Error(StrCat("attribute 'layout': expected 0 or 1, got ", layout));
     }
   }
-  ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", "forward"));
+  OI_ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", "forward"));
   int64_t num_directions = 0;
   // GRU-1's schema spells its default "foward".
   if (direction == "forward" || direction == "reverse" || direction == "foward") {
@@ -430,7 +430,7 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
       {kX, 3}, {kW, 3}, {kR, 3}, {kB, 2}, {kSeqLens, 1}, {kInitialH, 3}, {kInitialC, 3}, {kP, 2}};
   for (auto [input, rank] : ranks) {
     if (input >= ctx.NumInputs() || (!lstm && input >= kInitialC)) continue;
-    RETURN_IF_ERROR(RequireRank(ctx, input, rank));
+    OI_RETURN_IF_ERROR(RequireRank(ctx, input, rank));
   }
   const size_t seq_axis = layout ? 1 : 0, batch_axis = layout ? 0 : 1;
   // initial_h and initial_c: [num_directions, batch] or [batch, num_directions].
@@ -446,33 +446,33 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
     input_size = (*x)[2];
   }
   if (ctx.HasAttr("hidden_size")) {
-    ASSIGN_OR_RETURN(int64_t h, ctx.IntAttr("hidden_size"));
+    OI_ASSIGN_OR_RETURN(int64_t h, ctx.IntAttr("hidden_size"));
     if (h <= 0) {
       return Status::Error(StrCat("attribute 'hidden_size': expected a positive number, got ", h));
     }
     hidden = Dim::Const(h);
   }
-  RETURN_IF_ERROR(Agree(ctx, hidden, kR, 2, "hidden_size"));
-  for (int s : states) RETURN_IF_ERROR(Agree(ctx, hidden, s, 2, "hidden_size"));
+  OI_RETURN_IF_ERROR(Agree(ctx, hidden, kR, 2, "hidden_size"));
+  for (int s : states) OI_RETURN_IF_ERROR(Agree(ctx, hidden, s, 2, "hidden_size"));
   const std::vector<std::pair<int, int64_t>> multiples = {
       {kW, gates}, {kR, gates}, {kB, 2 * gates}, {kP, 3}};
   for (auto [input, factor] : multiples) {
     if (!hidden.is_unknown()) break;
     if (input == kP && !lstm) continue;
-    ASSIGN_OR_RETURN(hidden, HiddenFromMultiple(ctx, input, 1, factor));
+    OI_ASSIGN_OR_RETURN(hidden, HiddenFromMultiple(ctx, input, 1, factor));
   }
   for (auto [input, factor] : multiples) {
     if (input == kP && !lstm) continue;
-    RETURN_IF_ERROR(AgreeMultiple(ctx, hidden, factor, input, 1));
+    OI_RETURN_IF_ERROR(AgreeMultiple(ctx, hidden, factor, input, 1));
   }
-  for (int input : {kW, kR, kB}) RETURN_IF_ERROR(Agree(ctx, dirs, input, 0, "num_directions"));
-  if (lstm) RETURN_IF_ERROR(Agree(ctx, dirs, kP, 0, "num_directions"));
+  for (int input : {kW, kR, kB}) OI_RETURN_IF_ERROR(Agree(ctx, dirs, input, 0, "num_directions"));
+  if (lstm) OI_RETURN_IF_ERROR(Agree(ctx, dirs, kP, 0, "num_directions"));
   for (int s : states) {
-    RETURN_IF_ERROR(Agree(ctx, dirs, s, state_dir_axis, "num_directions"));
-    RETURN_IF_ERROR(Agree(ctx, batch, s, state_batch_axis, "batch_size"));
+    OI_RETURN_IF_ERROR(Agree(ctx, dirs, s, state_dir_axis, "num_directions"));
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, s, state_batch_axis, "batch_size"));
   }
-  RETURN_IF_ERROR(Agree(ctx, batch, kSeqLens, 0, "batch_size"));
-  RETURN_IF_ERROR(Agree(ctx, input_size, kW, 2, "input_size"));
+  OI_RETURN_IF_ERROR(Agree(ctx, batch, kSeqLens, 0, "batch_size"));
+  OI_RETURN_IF_ERROR(Agree(ctx, input_size, kW, 2, "input_size"));
 
   const Shape y =
       layout ? Shape{batch, seq_length, dirs, hidden} : Shape{seq_length, dirs, batch, hidden};
@@ -511,7 +511,7 @@ Status InferOptimizer(InferenceContext& ctx, int in_groups, std::vector<int> out
   }
   for (int o = 0; o < ctx.NumOutputs(); ++o) {
     const int in = 2 + out_groups[o / n] * n + o % n;
-    RETURN_IF_ERROR(RequireKind(ctx, in, {Type::Kind::kTensor}, "a tensor"));
+    OI_RETURN_IF_ERROR(RequireKind(ctx, in, {Type::Kind::kTensor}, "a tensor"));
     if (ctx.HasOutput(o)) ctx.SetOutputType(o, ctx.InputType(in));
   }
   return OkStatus();
@@ -556,25 +556,25 @@ Status InferGradient(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxSequenceRnnRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "SequenceConstruct", {11}, InferSequenceConstruct));
-  RETURN_IF_ERROR(r.AttachRule("", "SequenceEmpty", {11}, InferSequenceEmpty));
-  RETURN_IF_ERROR(r.AttachRule("", "SequenceAt", {11}, InferSequenceAt));
-  RETURN_IF_ERROR(r.AttachRule("", "SequenceInsert", {11}, InferSequenceInsert));
-  RETURN_IF_ERROR(r.AttachRule("", "SequenceErase", {11}, InferSequenceErase));
-  RETURN_IF_ERROR(r.AttachRule("", "SequenceLength", {11}, InferSequenceLength));
-  RETURN_IF_ERROR(r.AttachRule("", "SplitToSequence", {11, 24}, InferSplitToSequence));
-  RETURN_IF_ERROR(r.AttachRule("", "ConcatFromSequence", {11}, InferConcatFromSequence));
-  RETURN_IF_ERROR(r.AttachRule("", "Optional", {15}, InferOptional));
-  RETURN_IF_ERROR(r.AttachRule("", "OptionalGetElement", {15, 18}, InferOptionalGetElement));
-  RETURN_IF_ERROR(r.AttachRule("", "OptionalHasElement", {15, 18}, InferOptionalHasElement));
-  RETURN_IF_ERROR(r.AttachRule("", "RNN", {1, 7, 14, 22}, InferRNN));
-  RETURN_IF_ERROR(r.AttachRule("", "GRU", {1, 3, 7, 14, 22}, InferGRU));
-  RETURN_IF_ERROR(r.AttachRule("", "LSTM", {1, 7, 14, 22}, InferLSTM));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SequenceConstruct", {11}, InferSequenceConstruct));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SequenceEmpty", {11}, InferSequenceEmpty));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SequenceAt", {11}, InferSequenceAt));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SequenceInsert", {11}, InferSequenceInsert));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SequenceErase", {11}, InferSequenceErase));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SequenceLength", {11}, InferSequenceLength));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SplitToSequence", {11, 24}, InferSplitToSequence));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ConcatFromSequence", {11}, InferConcatFromSequence));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Optional", {15}, InferOptional));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "OptionalGetElement", {15, 18}, InferOptionalGetElement));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "OptionalHasElement", {15, 18}, InferOptionalHasElement));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "RNN", {1, 7, 14, 22}, InferRNN));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GRU", {1, 3, 7, 14, 22}, InferGRU));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "LSTM", {1, 7, 14, 22}, InferLSTM));
   constexpr std::string_view kTraining = "ai.onnx.preview.training";
-  RETURN_IF_ERROR(r.AttachRule(kTraining, "Adagrad", {1}, InferAdagrad));
-  RETURN_IF_ERROR(r.AttachRule(kTraining, "Adam", {1}, InferAdam));
-  RETURN_IF_ERROR(r.AttachRule(kTraining, "Momentum", {1}, InferMomentum));
-  RETURN_IF_ERROR(r.AttachRule(kTraining, "Gradient", {1}, InferGradient));
+  OI_RETURN_IF_ERROR(r.AttachRule(kTraining, "Adagrad", {1}, InferAdagrad));
+  OI_RETURN_IF_ERROR(r.AttachRule(kTraining, "Adam", {1}, InferAdam));
+  OI_RETURN_IF_ERROR(r.AttachRule(kTraining, "Momentum", {1}, InferMomentum));
+  OI_RETURN_IF_ERROR(r.AttachRule(kTraining, "Gradient", {1}, InferGradient));
   return OkStatus();
 }
 

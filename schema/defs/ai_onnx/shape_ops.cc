@@ -9,12 +9,12 @@
 #include <optional>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
-#include "schema/type_proto.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer {
 namespace {
@@ -35,8 +35,8 @@ Status InferShape(InferenceContext& ctx) {
     return OkStatus();
   }
   const int64_t rank = static_cast<int64_t>(in->size());
-  ASSIGN_OR_RETURN(int64_t start, ctx.IntAttr("start", 0));
-  ASSIGN_OR_RETURN(int64_t end, ctx.IntAttr("end", rank));
+  OI_ASSIGN_OR_RETURN(int64_t start, ctx.IntAttr("start", 0));
+  OI_ASSIGN_OR_RETURN(int64_t end, ctx.IntAttr("end", rank));
   auto clamp = [rank](int64_t a) { return std::clamp(a < 0 ? a + rank : a, int64_t{0}, rank); };
   start = clamp(start);
   end = clamp(end);
@@ -68,8 +68,8 @@ Status InferGatherElements(InferenceContext& ctx) {
   if (data) {
     const int64_t rank = static_cast<int64_t>(data->size());
     if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
-    ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-    RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
     if (indices && indices->size() != data->size()) {
       return Status::Error(StrCat("input 1 'indices': expected rank ", rank,
                                   " (the rank of data), got rank ", indices->size()));
@@ -86,8 +86,8 @@ Status InferGather(InferenceContext& ctx) {
   if (!data || !indices) return OkStatus();
   const int64_t rank = static_cast<int64_t>(data->size());
   if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   Shape out(data->begin(), data->begin() + axis);
   out.insert(out.end(), indices->begin(), indices->end());
   out.insert(out.end(), data->begin() + axis + 1, data->end());
@@ -130,7 +130,7 @@ StatusOr<std::optional<std::vector<int64_t>>> Axes(InferenceContext& ctx, bool* 
 Status InferUnsqueeze(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   bool known;
-  ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
+  OI_ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (!known || !axes) {
@@ -145,7 +145,7 @@ Status InferUnsqueeze(InferenceContext& ctx) {
   const int64_t rank = static_cast<int64_t>(in->size() + axes->size());
   std::vector<bool> inserted(rank, false);
   for (int64_t a : *axes) {
-    ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
     if (inserted[axis]) return Status::Error(StrCat("axes: axis ", a, " is repeated"));
     inserted[axis] = true;
   }
@@ -167,7 +167,7 @@ Status InferUnsqueeze(InferenceContext& ctx) {
 Status InferSqueeze(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   bool known;
-  ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
+  OI_ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (!known) {
@@ -183,7 +183,7 @@ Status InferSqueeze(InferenceContext& ctx) {
   std::vector<bool> removed(rank, false);
   if (axes) {
     for (int64_t a : *axes) {
-      ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+      OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
       auto v = (*in)[axis].const_value();
       if (v && *v != 1) {
         return Status::Error(StrCat("axes: dim ", axis, " is ", *v, ", not 1"));
@@ -260,7 +260,7 @@ Status CastInputTo(InferenceContext& ctx, int64_t to) {
 }
 
 Status InferCast(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
+  OI_ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
   if (to <= 0 || to > kMaxDataType) return Status::Error(StrCat("attribute 'to': unknown type ", to));
   return CastInputTo(ctx, to);
 }
@@ -355,9 +355,9 @@ Status InferSlice(InferenceContext& ctx) {
   std::vector<Dim> start_dims, end_dims;
   bool bounds_known = false;
   if (ctx.opset_version() < 10) {
-    ASSIGN_OR_RETURN(starts, ctx.OptionalIntsAttr("starts"));
-    ASSIGN_OR_RETURN(ends, ctx.OptionalIntsAttr("ends"));
-    ASSIGN_OR_RETURN(axes, ctx.OptionalIntsAttr("axes"));
+    OI_ASSIGN_OR_RETURN(starts, ctx.OptionalIntsAttr("starts"));
+    OI_ASSIGN_OR_RETURN(ends, ctx.OptionalIntsAttr("ends"));
+    OI_ASSIGN_OR_RETURN(axes, ctx.OptionalIntsAttr("axes"));
   } else {
     starts = ConstInts(ctx, 1);
     ends = ConstInts(ctx, 2);
@@ -393,7 +393,7 @@ Status InferSlice(InferenceContext& ctx) {
     Shape out = *in;
     if (axes) {
       for (int64_t a : *axes) {
-        ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+        OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
         out[axis] = Dim();
       }
     } else {
@@ -422,7 +422,7 @@ Status InferSlice(InferenceContext& ctx) {
   std::vector<bool> sliced(rank, false);
   bool all_constant = true;  // every sliced axis had a constant dim and bounds
   for (size_t i = 0; i < axis_list.size(); ++i) {
-    ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
     if (sliced[axis]) return Status::Error(StrCat("axes: axis ", axis_list[i], " is repeated"));
     sliced[axis] = true;
     const int64_t step = steps && steps_known ? (*steps)[i] : 1;
@@ -602,7 +602,7 @@ Status InferWhere(InferenceContext& ctx) {
     if (i == 0) {
       out = *s;
     } else {
-      ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
+      OI_ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s));
     }
   }
   ctx.SetOutputShape(0, out);
@@ -636,7 +636,7 @@ Status InferFlatten(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
   if (axis < -rank || axis > rank) {
     return Status::Error(StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank,
                                 "], got ", axis));
@@ -657,22 +657,22 @@ Status InferIdentity(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxShapeOpsRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, InferShape));
-  RETURN_IF_ERROR(r.AttachRule("", "Size", {1, 13, 19, 21, 23, 24, 25}, InferSize));
-  RETURN_IF_ERROR(r.AttachRule("", "Gather", {1, 11, 13}, InferGather));
-  RETURN_IF_ERROR(r.AttachRule("", "GatherElements", {11, 13}, InferGatherElements));
-  RETURN_IF_ERROR(r.AttachRule("", "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, InferUnsqueeze));
-  RETURN_IF_ERROR(r.AttachRule("", "Squeeze", {1, 11, 13, 21, 23, 24, 25}, InferSqueeze));
-  RETURN_IF_ERROR(r.AttachRule("", "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, InferCast));
-  RETURN_IF_ERROR(r.AttachRule("", "CastLike", {15, 19, 21, 23, 24, 25}, InferCastLike));
-  RETURN_IF_ERROR(r.AttachRule("", "Slice", {1, 10, 11, 13}, InferSlice));
-  RETURN_IF_ERROR(r.AttachRule("", "ConstantOfShape", {9, 20, 21, 23, 24, 25},
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, InferShape));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Size", {1, 13, 19, 21, 23, 24, 25}, InferSize));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Gather", {1, 11, 13}, InferGather));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GatherElements", {11, 13}, InferGatherElements));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, InferUnsqueeze));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Squeeze", {1, 11, 13, 21, 23, 24, 25}, InferSqueeze));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, InferCast));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "CastLike", {15, 19, 21, 23, 24, 25}, InferCastLike));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Slice", {1, 10, 11, 13}, InferSlice));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ConstantOfShape", {9, 20, 21, 23, 24, 25},
                                InferConstantOfShape));
-  RETURN_IF_ERROR(r.AttachRule("", "Range", {11, 27}, InferRange));
-  RETURN_IF_ERROR(r.AttachRule("", "Tile", {1, 6, 13}, InferTile));
-  RETURN_IF_ERROR(r.AttachRule("", "Where", {9, 16}, InferWhere));
-  RETURN_IF_ERROR(r.AttachRule("", "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, InferFlatten));
-  RETURN_IF_ERROR(r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25},
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Range", {11, 27}, InferRange));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Tile", {1, 6, 13}, InferTile));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Where", {9, 16}, InferWhere));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, InferFlatten));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25},
                                InferIdentity));
   return OkStatus();
 }

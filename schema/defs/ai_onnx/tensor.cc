@@ -2,12 +2,12 @@
 #include <algorithm>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
-#include "schema/type_proto.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer {
 namespace {
@@ -16,14 +16,14 @@ namespace {
 Status InferConcat(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   // `axis` is optional with default 1 in version 1 only.
-  ASSIGN_OR_RETURN(int64_t axis, ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1)
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1)
                                                          : ctx.IntAttr("axis"));
   const Shape* first = nullptr;
   for (int i = 0; i < ctx.NumInputs() && !first; ++i) first = ctx.InputShape(i);
   if (!first) return OkStatus();
   const int64_t rank = static_cast<int64_t>(first->size());
   if (rank == 0) return Status::Error("expected inputs of rank >= 1, got scalars");
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   Shape out(rank);
   Dim sum = Dim::Const(0);
   for (int i = 0; i < ctx.NumInputs(); ++i) {
@@ -43,7 +43,7 @@ Status InferConcat(InferenceContext& ctx) {
         return Status::Error(StrCat(InputLabel(ctx, i), ": dim ", d, " differs from the other ",
                                     "inputs' (", u.status().message(), ")"));
       }
-      RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));
       out[d] = *u;
     }
     sum = sum + (*s)[axis];  // symbolic: N + 5, 2*N
@@ -73,7 +73,7 @@ Status InferConcat(InferenceContext& ctx) {
 Status InferTranspose(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* in = ctx.InputShape(0);
-  ASSIGN_OR_RETURN(auto perm_attr, ctx.OptionalIntsAttr("perm"));
+  OI_ASSIGN_OR_RETURN(auto perm_attr, ctx.OptionalIntsAttr("perm"));
   if (!in) {
     if (perm_attr) ctx.SetOutputShape(0, Shape(perm_attr->size()));
     return OkStatus();
@@ -113,7 +113,7 @@ Status InferReshape(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   std::vector<Dim> target;
   if (ctx.opset_version() < 5) {
-    ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("shape"));
+    OI_ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("shape"));
     if (!attr) return OkStatus();
     for (int64_t v : *attr) target.push_back(Dim::Const(v));
   } else if (const ConstValue* value = ctx.InputValue(1)) {
@@ -134,7 +134,7 @@ Status InferReshape(InferenceContext& ctx) {
     }
     return OkStatus();
   }
-  ASSIGN_OR_RETURN(int64_t allowzero, ctx.IntAttr("allowzero", 0));
+  OI_ASSIGN_OR_RETURN(int64_t allowzero, ctx.IntAttr("allowzero", 0));
   const Shape* in = ctx.InputShape(0);
   Shape out(target.size());
   int infer_at = -1;
@@ -187,7 +187,7 @@ Status InferReshape(InferenceContext& ctx) {
       // Unless the division is exact on its face, it is exact for every input the model
       // accepts: record that, and the quotient is the inferred dim.
       if (!remainder.is_const()) {
-        RETURN_IF_ERROR(ctx.RecordEqual(remainder, Dim::Const(0), "the -1 of the shape"));
+        OI_RETURN_IF_ERROR(ctx.RecordEqual(remainder, Dim::Const(0), "the -1 of the shape"));
       }
       if (d.const_value() != 0) out[infer_at] = Dim::FloorDiv(n, d);
     } else if (infer_at < 0 && symbolic::Equal(n, d) == symbolic::Tri::kFalse) {
@@ -259,10 +259,10 @@ Status InferConstant(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxTensorRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Concat", {1, 4, 11, 13}, InferConcat));
-  RETURN_IF_ERROR(r.AttachRule("", "Transpose", {1, 13, 21, 23, 24, 25}, InferTranspose));
-  RETURN_IF_ERROR(r.AttachRule("", "Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, InferReshape));
-  RETURN_IF_ERROR(r.AttachRule("", "Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25},
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Concat", {1, 4, 11, 13}, InferConcat));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Transpose", {1, 13, 21, 23, 24, 25}, InferTranspose));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, InferReshape));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25},
                                InferConstant));
   return OkStatus();
 }

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -64,7 +64,7 @@ Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& s
 // A string attribute that must be one of `allowed`.
 StatusOr<std::string> OneOf(const InferenceContext& ctx, std::string_view name,
                             std::string fallback, const std::vector<std::string>& allowed) {
-  ASSIGN_OR_RETURN(std::string value, ctx.StringAttr(name, std::move(fallback)));
+  OI_ASSIGN_OR_RETURN(std::string value, ctx.StringAttr(name, std::move(fallback)));
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
     return Status::Error(StrCat("attribute '", name, "': expected one of ", StrJoin(allowed, ", "),
                                 ", got '", value, "'"));
@@ -87,7 +87,7 @@ StatusOr<SplitSizes> GetSplitSizes(const InferenceContext& ctx) {
   SplitSizes s;
   const int64_t version = ctx.schema().since_version();
   if (version < 13) {
-    ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("split"));
+    OI_ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("split"));
     if (attr) {
       s.given = true;
       s.subject = "attribute 'split'";
@@ -110,10 +110,10 @@ StatusOr<SplitSizes> GetSplitSizes(const InferenceContext& ctx) {
 Status InferSplit(InferenceContext& ctx) {
   const int n = ctx.NumOutputs();
   for (int i = 0; i < n; ++i) ctx.PropagateElemType(0, i);
-  ASSIGN_OR_RETURN(SplitSizes split, GetSplitSizes(ctx));
+  OI_ASSIGN_OR_RETURN(SplitSizes split, GetSplitSizes(ctx));
   std::optional<int64_t> num_outputs;
   if (ctx.schema().since_version() >= 18 && ctx.HasAttr("num_outputs")) {
-    ASSIGN_OR_RETURN(num_outputs, ctx.IntAttr("num_outputs"));
+    OI_ASSIGN_OR_RETURN(num_outputs, ctx.IntAttr("num_outputs"));
     if (split.given) {
       return Status::Error("expected input 'split' or attribute 'num_outputs', got both");
     }
@@ -146,10 +146,10 @@ Status InferSplit(InferenceContext& ctx) {
 
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
-  RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 1));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 1));
   const int64_t rank = static_cast<int64_t>(in->size());
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   const Dim total = (*in)[axis];
 
   std::vector<Dim> sizes(n);
@@ -162,7 +162,7 @@ Status InferSplit(InferenceContext& ctx) {
                                   InputLabel(ctx, 0), " (", total, "), got ", StrJoin(sizes, " + "),
                                   " = ", sum));
     }
-    RETURN_IF_ERROR(ctx.RecordEqual(
+    OI_RETURN_IF_ERROR(ctx.RecordEqual(
         total, sum,
         StrCat("dim ", axis, " of ", InputLabel(ctx, 0), " and the sum of ", split.subject)));
   } else if (split.given) {
@@ -213,7 +213,7 @@ Status InferSplit(InferenceContext& ctx) {
 // Trilu: the input's type; the last two dims form the matrices.
 Status InferTrilu(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  if (const Shape* in = ctx.InputShape(0)) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
+  if (const Shape* in = ctx.InputShape(0)) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
   // k is a scalar; a one-element tensor is tolerated, anything else is an error.
   if (const Shape* k = ctx.HasInput(1) ? ctx.InputShape(1) : nullptr;
       k && (k->size() > 1 || (k->size() == 1 && (*k)[0].is_const() && (*k)[0] != Dim::Const(1)))) {
@@ -238,14 +238,14 @@ Status CheckReduction(const InferenceContext& ctx) {
 // the rank of data.
 Status InferScatterElements(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  RETURN_IF_ERROR(CheckReduction(ctx));
+  OI_RETURN_IF_ERROR(CheckReduction(ctx));
   const Shape* data = ctx.InputShape(0);
   const Shape* indices = ctx.InputShape(1);
   const Shape* updates = ctx.InputShape(2);
   if (data) {
-    RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
-    ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-    RETURN_IF_ERROR(
+    OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+    OI_RETURN_IF_ERROR(
         ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), "attribute 'axis'").status());
     for (int i : {1, 2}) {
       const Shape* s = ctx.InputShape(i);
@@ -261,7 +261,7 @@ Status InferScatterElements(InferenceContext& ctx) {
                                   " (the rank of indices), got rank ", updates->size()));
     }
     for (size_t i = 0; i < indices->size(); ++i) {
-      RETURN_IF_ERROR(
+      OI_RETURN_IF_ERROR(
           RequireEqualDims(ctx, (*indices)[i], (*updates)[i],
                StrCat(InputLabel(ctx, 1), " dim ", i, " and ", InputLabel(ctx, 2), " dim ", i))
               .status());
@@ -275,12 +275,12 @@ Status InferScatterElements(InferenceContext& ctx) {
 // indices[:-1] + data[k:].
 Status InferScatterND(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  RETURN_IF_ERROR(CheckReduction(ctx));
+  OI_RETURN_IF_ERROR(CheckReduction(ctx));
   const Shape* data = ctx.InputShape(0);
   const Shape* indices = ctx.InputShape(1);
   const Shape* updates = ctx.InputShape(2);
-  if (data) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
-  if (indices) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *indices, 1));
+  if (data) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
+  if (indices) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *indices, 1));
   if (data && indices) {
     const auto k = indices->back().const_value();
     if (k && (*k < 1 || *k > static_cast<int64_t>(data->size()))) {
@@ -298,7 +298,7 @@ Status InferScatterND(InferenceContext& ctx) {
       const int64_t lead = static_cast<int64_t>(indices->size()) - 1;
       for (int64_t i = 0; i < static_cast<int64_t>(expected.size()); ++i) {
         const bool from_indices = i < lead;
-        RETURN_IF_ERROR(RequireEqualDims(ctx, (*updates)[i], expected[i],
+        OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*updates)[i], expected[i],
                              StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
                                     InputLabel(ctx, from_indices ? 1 : 0), " dim ",
                                     from_indices ? i : i - lead + *k))
@@ -314,16 +314,16 @@ Status InferScatterND(InferenceContext& ctx) {
 // batch axis 0), where it is at most as long in linear mode; write_indices is [batch].
 Status InferTensorScatter(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(std::string mode, OneOf(ctx, "mode", "linear", {"linear", "circular"}));
+  OI_ASSIGN_OR_RETURN(std::string mode, OneOf(ctx, "mode", "linear", {"linear", "circular"}));
   const Shape* past = ctx.InputShape(0);
   const Shape* update = ctx.InputShape(1);
   const Shape* known = past ? past : update;
   if (!known) return OkStatus();
   const int known_input = past ? 0 : 1;
-  RETURN_IF_ERROR(RequireRankAtLeast(ctx, known_input, *known, 2));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, known_input, *known, 2));
   const int64_t rank = static_cast<int64_t>(known->size());
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -2));
-  ASSIGN_OR_RETURN(int64_t seq_axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -2));
+  OI_ASSIGN_OR_RETURN(int64_t seq_axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   if (seq_axis == 0) {
     return Status::Error(
         StrCat("attribute 'axis': expected a sequence axis other than the batch "
@@ -339,7 +339,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
     }
     for (int64_t i = 0; i < rank; ++i) {
       if (i == seq_axis) continue;
-      ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*update)[i],
+      OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*update)[i],
                                     StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
                                            InputLabel(ctx, 1), " dim ", i)));
     }
@@ -355,7 +355,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
       return Status::Error(
           StrCat(InputLabel(ctx, 2), ": expected rank 1 ([batch]), got rank ", w->size()));
     }
-    ASSIGN_OR_RETURN(out[0], RequireEqualDims(ctx, out[0], (*w)[0],
+    OI_ASSIGN_OR_RETURN(out[0], RequireEqualDims(ctx, out[0], (*w)[0],
                                   StrCat("the batch dim and ", InputLabel(ctx, 2), " dim 0")));
   }
   ctx.SetOutputShape(0, std::move(out));
@@ -370,13 +370,13 @@ Status InferGatherND(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   int64_t b = 0;
   if (ctx.schema().since_version() >= 12) {
-    ASSIGN_OR_RETURN(b, ctx.IntAttr("batch_dims", 0));
+    OI_ASSIGN_OR_RETURN(b, ctx.IntAttr("batch_dims", 0));
     if (b < 0) return Status::Error(StrCat("attribute 'batch_dims': expected >= 0, got ", b));
   }
   const Shape* data = ctx.InputShape(0);
   const Shape* indices = ctx.InputShape(1);
-  if (data) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
-  if (indices) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *indices, 1));
+  if (data) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
+  if (indices) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *indices, 1));
   if (!data || !indices) return OkStatus();
   const int64_t r = static_cast<int64_t>(data->size());
   const int64_t q = static_cast<int64_t>(indices->size());
@@ -386,7 +386,7 @@ Status InferGatherND(InferenceContext& ctx) {
   }
   Shape out(indices->begin(), indices->end() - 1);
   for (int64_t i = 0; i < b; ++i) {
-    ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, (*data)[i], (*indices)[i],
+    OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, (*data)[i], (*indices)[i],
                                   StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
                                          InputLabel(ctx, 1), " dim ", i, " (a batch dim)")));
   }
@@ -436,8 +436,8 @@ Status InferOneHot(InferenceContext& ctx) {
   const Shape* indices = ctx.InputShape(0);
   if (!indices) return OkStatus();
   const int64_t rank = static_cast<int64_t>(indices->size()) + 1;
-  ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
-  ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   Shape out = *indices;
   out.insert(out.begin() + axis, depth);
   ctx.SetOutputShape(0, std::move(out));
@@ -483,11 +483,11 @@ Status InferUnique(InferenceContext& ctx) {
   for (int i = 1; i < ctx.NumOutputs(); ++i) ctx.SetOutputType(i, Type::Tensor(kInt64));
   std::optional<int64_t> axis;
   if (ctx.HasAttr("axis")) {
-    ASSIGN_OR_RETURN(axis, ctx.IntAttr("axis"));
+    OI_ASSIGN_OR_RETURN(axis, ctx.IntAttr("axis"));
   }
   const Shape* x = ctx.InputShape(0);
   if (axis && x) {
-    ASSIGN_OR_RETURN(axis,
+    OI_ASSIGN_OR_RETURN(axis,
                      ctx.NormalizeAxis(*axis, static_cast<int64_t>(x->size()), "attribute 'axis'"));
   }
   // The length that is split into unique pieces: X's element count, or its dim at `axis`.
@@ -524,11 +524,11 @@ Status InferCompress(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   std::optional<int64_t> axis;
   if (ctx.HasAttr("axis")) {
-    ASSIGN_OR_RETURN(axis, ctx.IntAttr("axis"));
+    OI_ASSIGN_OR_RETURN(axis, ctx.IntAttr("axis"));
   }
   if (axis && !in) return OkStatus();
   if (axis) {
-    ASSIGN_OR_RETURN(
+    OI_ASSIGN_OR_RETURN(
         axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(in->size()), "attribute 'axis'"));
   }
   // How many slices are kept: the true entries among the first `length` of the condition.
@@ -580,7 +580,7 @@ Status InferNonZero(InferenceContext& ctx) {
 Status InferEyeLike(InferenceContext& ctx) {
   int32_t elem = ctx.InputType(0).is_tensor() ? ctx.InputType(0).elem_type() : 0;
   if (ctx.HasAttr("dtype")) {
-    ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype"));
+    OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype"));
     if (dtype <= 0 || dtype > kMaxDataType) {
       return Status::Error(StrCat("attribute 'dtype': unknown type ", dtype));
     }
@@ -598,7 +598,7 @@ Status InferEyeLike(InferenceContext& ctx) {
 
 // The `blocksize` attribute; its square must fit in int64 (so it is below 2^31).
 StatusOr<int64_t> BlockSize(const InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(int64_t b, ctx.IntAttr("blocksize"));
+  OI_ASSIGN_OR_RETURN(int64_t b, ctx.IntAttr("blocksize"));
   if (b <= 0 || b > INT32_MAX) {
     return Status::Error(
         StrCat("attribute 'blocksize': expected a value in [1, ", INT32_MAX, "], got ", b));
@@ -616,9 +616,9 @@ StatusOr<Dim> DivideExactly(InferenceContext& ctx, Dim d, int64_t k, const std::
 // DepthToSpace: [N, C, H, W] -> [N, C / b², H·b, W·b] (either mode).
 Status InferDepthToSpace(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t b, BlockSize(ctx));
+  OI_ASSIGN_OR_RETURN(int64_t b, BlockSize(ctx));
   if (ctx.schema().since_version() >= 11) {
-    RETURN_IF_ERROR(OneOf(ctx, "mode", "DCR", {"DCR", "CRD"}).status());
+    OI_RETURN_IF_ERROR(OneOf(ctx, "mode", "DCR", {"DCR", "CRD"}).status());
   }
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
@@ -626,7 +626,7 @@ Status InferDepthToSpace(InferenceContext& ctx) {
     return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 4, got rank ", in->size()));
   }
   const Dim block = Dim::Const(b);
-  ASSIGN_OR_RETURN(
+  OI_ASSIGN_OR_RETURN(
       Dim c, DivideExactly(ctx, (*in)[1], b * b, StrCat(InputLabel(ctx, 0), " dim 1 (channels)")));
   ctx.SetOutputShape(0, Shape{(*in)[0], c, (*in)[2] * block, (*in)[3] * block});
   return OkStatus();
@@ -635,14 +635,14 @@ Status InferDepthToSpace(InferenceContext& ctx) {
 // SpaceToDepth: [N, C, H, W] -> [N, C·b², H / b, W / b].
 Status InferSpaceToDepth(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t b, BlockSize(ctx));
+  OI_ASSIGN_OR_RETURN(int64_t b, BlockSize(ctx));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 4) {
     return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 4, got rank ", in->size()));
   }
-  ASSIGN_OR_RETURN(Dim h, DivideExactly(ctx, (*in)[2], b, StrCat(InputLabel(ctx, 0), " dim 2")));
-  ASSIGN_OR_RETURN(Dim w, DivideExactly(ctx, (*in)[3], b, StrCat(InputLabel(ctx, 0), " dim 3")));
+  OI_ASSIGN_OR_RETURN(Dim h, DivideExactly(ctx, (*in)[2], b, StrCat(InputLabel(ctx, 0), " dim 2")));
+  OI_ASSIGN_OR_RETURN(Dim w, DivideExactly(ctx, (*in)[3], b, StrCat(InputLabel(ctx, 0), " dim 3")));
   ctx.SetOutputShape(0, Shape{(*in)[0], (*in)[1] * Dim::Const(b * b), h, w});
   return OkStatus();
 }
@@ -653,8 +653,8 @@ Status InferSpaceToDepth(InferenceContext& ctx) {
 // sequence_lens has one length per batch entry.
 Status InferReverseSequence(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
-  ASSIGN_OR_RETURN(int64_t batch_axis, ctx.IntAttr("batch_axis", 1));
-  ASSIGN_OR_RETURN(int64_t time_axis, ctx.IntAttr("time_axis", 0));
+  OI_ASSIGN_OR_RETURN(int64_t batch_axis, ctx.IntAttr("batch_axis", 1));
+  OI_ASSIGN_OR_RETURN(int64_t time_axis, ctx.IntAttr("time_axis", 0));
   for (auto [name, value] : {std::pair{"batch_axis", batch_axis}, {"time_axis", time_axis}}) {
     if (value != 0 && value != 1) {
       return Status::Error(StrCat("attribute '", name, "': expected 0 or 1, got ", value));
@@ -668,13 +668,13 @@ Status InferReverseSequence(InferenceContext& ctx) {
   }
   const Shape* in = ctx.InputShape(0);
   const Shape* lens = ctx.InputShape(1);
-  if (in) RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
+  if (in) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
   if (lens && lens->size() != 1) {
     return Status::Error(StrCat(InputLabel(ctx, 1), ": expected rank 1, got rank ", lens->size()));
   }
   if (in && lens) {
     Shape out = *in;
-    ASSIGN_OR_RETURN(out[batch_axis],
+    OI_ASSIGN_OR_RETURN(out[batch_axis],
                      RequireEqualDims(ctx, (*in)[batch_axis], (*lens)[0],
                           StrCat(InputLabel(ctx, 0), " dim ", batch_axis, " (the batch axis) and ",
                                  InputLabel(ctx, 1), " dim 0")));
@@ -686,21 +686,21 @@ Status InferReverseSequence(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxTensorOps2Rules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule("", "Split", {1, 2, 11, 13, 18}, InferSplit));
-  RETURN_IF_ERROR(r.AttachRule("", "Trilu", {14}, InferTrilu));
-  RETURN_IF_ERROR(r.AttachRule("", "Scatter", {9, 11}, InferScatterElements));
-  RETURN_IF_ERROR(r.AttachRule("", "ScatterElements", {11, 13, 16, 18}, InferScatterElements));
-  RETURN_IF_ERROR(r.AttachRule("", "ScatterND", {11, 13, 16, 18}, InferScatterND));
-  RETURN_IF_ERROR(r.AttachRule("", "TensorScatter", {24}, InferTensorScatter));
-  RETURN_IF_ERROR(r.AttachRule("", "GatherND", {11, 12, 13}, InferGatherND));
-  RETURN_IF_ERROR(r.AttachRule("", "OneHot", {9, 11}, InferOneHot));
-  RETURN_IF_ERROR(r.AttachRule("", "Unique", {11}, InferUnique));
-  RETURN_IF_ERROR(r.AttachRule("", "Compress", {9, 11}, InferCompress));
-  RETURN_IF_ERROR(r.AttachRule("", "NonZero", {9, 13}, InferNonZero));
-  RETURN_IF_ERROR(r.AttachRule("", "EyeLike", {9, 22}, InferEyeLike));
-  RETURN_IF_ERROR(r.AttachRule("", "DepthToSpace", {1, 11, 13}, InferDepthToSpace));
-  RETURN_IF_ERROR(r.AttachRule("", "SpaceToDepth", {1, 13}, InferSpaceToDepth));
-  RETURN_IF_ERROR(r.AttachRule("", "ReverseSequence", {10}, InferReverseSequence));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Split", {1, 2, 11, 13, 18}, InferSplit));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Trilu", {14}, InferTrilu));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Scatter", {9, 11}, InferScatterElements));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ScatterElements", {11, 13, 16, 18}, InferScatterElements));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ScatterND", {11, 13, 16, 18}, InferScatterND));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "TensorScatter", {24}, InferTensorScatter));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GatherND", {11, 12, 13}, InferGatherND));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "OneHot", {9, 11}, InferOneHot));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Unique", {11}, InferUnique));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Compress", {9, 11}, InferCompress));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "NonZero", {9, 13}, InferNonZero));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "EyeLike", {9, 22}, InferEyeLike));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "DepthToSpace", {1, 11, 13}, InferDepthToSpace));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "SpaceToDepth", {1, 13}, InferSpaceToDepth));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "ReverseSequence", {10}, InferReverseSequence));
   return OkStatus();
 }
 

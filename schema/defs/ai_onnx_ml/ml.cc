@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "base/strings.h"
-#include "schema/data_type.h"
-#include "schema/defs/register.h"
-#include "schema/inference_context.h"
-#include "schema/rule_helpers.h"
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
@@ -126,7 +126,7 @@ Status InferFloatSameShape(InferenceContext& ctx) { return SameShapeAs(ctx, kFlo
 // CastMap: a map(int64, string|float) to a tensor of `cast_to`. The spec calls the result 1-D
 // in one place and runtimes give [1, C]: no shape is claimed.
 Status InferCastMap(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(std::string to, ctx.StringAttr("cast_to", "TO_FLOAT"));
+  OI_ASSIGN_OR_RETURN(std::string to, ctx.StringAttr("cast_to", "TO_FLOAT"));
   int32_t elem = 0;
   if (to == "TO_FLOAT") elem = kFloat;
   else if (to == "TO_STRING") elem = kString;
@@ -135,7 +135,7 @@ Status InferCastMap(InferenceContext& ctx) {
     return Status::Error(StrCat("attribute 'cast_to': expected TO_FLOAT, TO_STRING or TO_INT64, "
                                 "got '", to, "'"));
   }
-  ASSIGN_OR_RETURN(std::string form, ctx.StringAttr("map_form", "DENSE"));
+  OI_ASSIGN_OR_RETURN(std::string form, ctx.StringAttr("map_form", "DENSE"));
   if (form != "DENSE" && form != "SPARSE") {
     return Status::Error(StrCat("attribute 'map_form': expected DENSE or SPARSE, got '", form,
                                 "'"));
@@ -148,7 +148,7 @@ Status InferCastMap(InferenceContext& ctx) {
 Status InferCategoryMapper(InferenceContext& ctx) {
   const Type& x = ctx.InputType(0);
   if (!x.is_tensor() || x.elem_type() == 0) return OkStatus();
-  RETURN_IF_ERROR(RequireElemType(ctx, {kString, kInt64}, "CategoryMapper maps between them"));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, {kString, kInt64}, "CategoryMapper maps between them"));
   return SameShapeAs(ctx, x.elem_type() == kString ? kInt64 : kString);
 }
 
@@ -181,7 +181,7 @@ Status InferDictVectorizer(InferenceContext& ctx) {
 // FeatureVectorizer: the inputs side by side as float [N, sum of inputdimensions]; an input
 // [C] counts as [1, C], one of higher rank gives its first dim as N.
 Status InferFeatureVectorizer(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(auto dims, ctx.OptionalIntsAttr("inputdimensions"));
+  OI_ASSIGN_OR_RETURN(auto dims, ctx.OptionalIntsAttr("inputdimensions"));
   Dim width;
   if (dims) {
     if (static_cast<int>(dims->size()) != ctx.NumInputs()) {
@@ -210,7 +210,7 @@ Status InferLabelEncoder(InferenceContext& ctx) {
   if (ctx.opset_version() < 2) {
     const Type& x = ctx.InputType(0);
     if (!x.is_tensor() || x.elem_type() == 0) return OkStatus();
-    RETURN_IF_ERROR(RequireElemType(ctx, {kString, kInt64}, "version 1 maps between them"));
+    OI_RETURN_IF_ERROR(RequireElemType(ctx, {kString, kInt64}, "version 1 maps between them"));
     return SameShapeAs(ctx, x.elem_type() == kString ? kInt64 : kString);
   }
   // The element type of the one keys_* (or values_*) attribute that is given.
@@ -234,11 +234,11 @@ Status InferLabelEncoder(InferenceContext& ctx) {
       return OkStatus();
     };
     for (const Option& o : options) {
-      if (auto n = ListLength(ctx, o.name); n && *n > 0) RETURN_IF_ERROR(consider(o.name, o.type));
+      if (auto n = ListLength(ctx, o.name); n && *n > 0) OI_RETURN_IF_ERROR(consider(o.name, o.type));
     }
     if (ctx.opset_version() >= 4) {
       const std::string name = StrCat(prefix, "_tensor");
-      if (int32_t t = TensorAttrType(ctx, name); t != 0) RETURN_IF_ERROR(consider(name, t));
+      if (int32_t t = TensorAttrType(ctx, name); t != 0) OI_RETURN_IF_ERROR(consider(name, t));
     }
     if (found == 0) {
       return Status::Error(StrCat("attribute '", prefix, "_*': expected one of the ", prefix,
@@ -246,24 +246,24 @@ Status InferLabelEncoder(InferenceContext& ctx) {
     }
     return found;
   };
-  ASSIGN_OR_RETURN(int32_t key, pick("keys"));
-  ASSIGN_OR_RETURN(int32_t value, pick("values"));
-  RETURN_IF_ERROR(RequireElemType(ctx, {key}, "the keys' type"));
+  OI_ASSIGN_OR_RETURN(int32_t key, pick("keys"));
+  OI_ASSIGN_OR_RETURN(int32_t value, pick("values"));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, {key}, "the keys' type"));
   return SameShapeAs(ctx, value);
 }
 
 // LinearClassifier: labels [N], scores [N, E] with E the number of class labels (a binary
 // model with one set of coefficients still scores both classes).
 Status InferLinearClassifier(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the classifier's inputs"));
-  ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_ints"));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the classifier's inputs"));
+  OI_ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_ints"));
   return SetClassifierOutputs(ctx, labels, Dim::Const(labels.count));
 }
 
 // LinearRegressor: float [N, targets].
 Status InferLinearRegressor(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the regressor's inputs"));
-  ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("targets", 1));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the regressor's inputs"));
+  OI_ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("targets", 1));
   if (targets < 1) {
     return Status::Error(StrCat("attribute 'targets': expected at least 1, got ", targets));
   }
@@ -295,8 +295,8 @@ Status InferOneHotEncoder(InferenceContext& ctx) {
 // SVMClassifier: labels [N]; scores [N, E] when they are probabilities (prob_a given), else
 // raw decision values whose number depends on the runtime's one-vs-one layout: unknown.
 Status InferSVMClassifier(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the classifier's inputs"));
-  ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_ints"));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the classifier's inputs"));
+  OI_ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_ints"));
   const std::optional<int64_t> prob_a = ListLength(ctx, "prob_a");
   return SetClassifierOutputs(ctx, labels,
                               prob_a && *prob_a > 0 ? Dim::Const(labels.count) : Dim());
@@ -304,7 +304,7 @@ Status InferSVMClassifier(InferenceContext& ctx) {
 
 // SVMRegressor: one float score per example, [N, 1].
 Status InferSVMRegressor(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the regressor's inputs"));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the regressor's inputs"));
   Type y = Type::Tensor(kFloat);
   if (const Shape* x = ctx.InputShape(0)) y.set_shape(Shape{BatchDim(*x), Dim::Const(1)});
   ctx.SetOutputType(0, std::move(y));
@@ -313,9 +313,9 @@ Status InferSVMRegressor(InferenceContext& ctx) {
 
 // TreeEnsemble (5): X's type, [N, n_targets] from an input [N, F].
 Status InferTreeEnsemble(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireElemType(ctx, {kFloat, kDouble, kFloat16}, "the ensemble's inputs"));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, {kFloat, kDouble, kFloat16}, "the ensemble's inputs"));
   ctx.PropagateElemType(0, 0);
-  ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("n_targets", -1));
+  OI_ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("n_targets", -1));
   const Dim width = targets >= 0 ? Dim::Const(targets) : Dim();
   if (const Shape* x = ctx.InputShape(0)) {
     if (x->size() != 2) {
@@ -329,15 +329,15 @@ Status InferTreeEnsemble(InferenceContext& ctx) {
 
 // TreeEnsembleClassifier: labels [N], scores [N, E] with E the number of class labels.
 Status InferTreeEnsembleClassifier(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the classifier's inputs"));
-  ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_int64s"));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the classifier's inputs"));
+  OI_ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_int64s"));
   return SetClassifierOutputs(ctx, labels, Dim::Const(labels.count));
 }
 
 // TreeEnsembleRegressor: float [N, n_targets].
 Status InferTreeEnsembleRegressor(InferenceContext& ctx) {
-  RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the regressor's inputs"));
-  ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("n_targets", -1));
+  OI_RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the regressor's inputs"));
+  OI_ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("n_targets", -1));
   Type y = Type::Tensor(kFloat);
   if (const Shape* x = ctx.InputShape(0)) {
     y.set_shape(Shape{BatchDim(*x), targets >= 0 ? Dim::Const(targets) : Dim()});
@@ -348,7 +348,7 @@ Status InferTreeEnsembleRegressor(InferenceContext& ctx) {
 
 // ZipMap: each row of scores becomes a map from class label to score: seq(map(K, float)).
 Status InferZipMap(InferenceContext& ctx) {
-  ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_int64s"));
+  OI_ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_int64s"));
   if (const Shape* x = ctx.InputShape(0); x && x->size() == 2) {
     if (auto c = (*x)[1].const_value(); c && *c != labels.count) {
       return Status::Error(StrCat(InputLabel(ctx, 0), ": expected ", labels.count,
@@ -362,27 +362,27 @@ Status InferZipMap(InferenceContext& ctx) {
 }  // namespace
 
 Status RegisterAiOnnxMlRules(SchemaRegistry& r) {
-  RETURN_IF_ERROR(r.AttachRule(kMl, "ArrayFeatureExtractor", {1}, InferArrayFeatureExtractor));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "Binarizer", {1}, InferSameType));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "CastMap", {1}, InferCastMap));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "CategoryMapper", {1}, InferCategoryMapper));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "DictVectorizer", {1}, InferDictVectorizer));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "FeatureVectorizer", {1}, InferFeatureVectorizer));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "Imputer", {1}, InferSameType));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "LabelEncoder", {1, 2, 4}, InferLabelEncoder));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "LinearClassifier", {1}, InferLinearClassifier));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "LinearRegressor", {1}, InferLinearRegressor));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "Normalizer", {1}, InferFloatSameShape));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "OneHotEncoder", {1}, InferOneHotEncoder));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "SVMClassifier", {1}, InferSVMClassifier));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "SVMRegressor", {1}, InferSVMRegressor));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "Scaler", {1}, InferFloatSameShape));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsemble", {5}, InferTreeEnsemble));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsembleClassifier", {1, 3, 5},
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "ArrayFeatureExtractor", {1}, InferArrayFeatureExtractor));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "Binarizer", {1}, InferSameType));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "CastMap", {1}, InferCastMap));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "CategoryMapper", {1}, InferCategoryMapper));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "DictVectorizer", {1}, InferDictVectorizer));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "FeatureVectorizer", {1}, InferFeatureVectorizer));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "Imputer", {1}, InferSameType));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "LabelEncoder", {1, 2, 4}, InferLabelEncoder));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "LinearClassifier", {1}, InferLinearClassifier));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "LinearRegressor", {1}, InferLinearRegressor));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "Normalizer", {1}, InferFloatSameShape));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "OneHotEncoder", {1}, InferOneHotEncoder));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "SVMClassifier", {1}, InferSVMClassifier));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "SVMRegressor", {1}, InferSVMRegressor));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "Scaler", {1}, InferFloatSameShape));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsemble", {5}, InferTreeEnsemble));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsembleClassifier", {1, 3, 5},
                                InferTreeEnsembleClassifier));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsembleRegressor", {1, 3, 5},
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsembleRegressor", {1, 3, 5},
                                InferTreeEnsembleRegressor));
-  RETURN_IF_ERROR(r.AttachRule(kMl, "ZipMap", {1}, InferZipMap));
+  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "ZipMap", {1}, InferZipMap));
   return OkStatus();
 }
 
