@@ -47,7 +47,9 @@ def onnx_infer_external_proto(name, deps, header = "onnx/onnx-ml.pb.h", namespac
         name = name,
         deps = deps,
         defines = [
-            "ONNX_INFER_ONNX_PROTO_HEADER=<%s>" % header,
+            # Quoted: the header may be generated in the front end's own workspace, which only
+            # quote includes search.
+            'ONNX_INFER_ONNX_PROTO_HEADER=\\"%s\\"' % header,
             "ONNX_INFER_ONNX_NAMESPACE=%s" % namespace,
         ],
         **kwargs
