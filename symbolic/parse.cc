@@ -25,12 +25,12 @@ class Parser {
     return Integer(*v);
   }
 
-  const std::string& error() const { return error_; }
+  const ParseError& error() const { return error_; }
 
  private:
   template <typename T = Dim>
   std::optional<T> Fail(std::string message) {
-    if (error_.empty()) error_ = message + " at offset " + std::to_string(pos_);
+    if (error_.message.empty()) error_ = {std::move(message), pos_};
     return std::nullopt;
   }
 
@@ -194,16 +194,26 @@ class Parser {
 
   std::string_view text_;
   size_t pos_ = 0;
-  std::string error_;
+  ParseError error_;
 };
 
 }  // namespace
 
-std::optional<Dim> ParseDim(std::string_view text, std::string* error) {
+std::optional<Dim> ParseDim(std::string_view text, ParseError* error) {
   Parser p(text);
   auto d = p.ParseAll();
   if (d && d->is_unknown()) d.reset();
-  if (!d && error) *error = p.error().empty() ? "overflow" : p.error();
+  if (!d && error) {
+    *error = p.error();
+    if (error->message.empty()) *error = {"overflow", text.size()};
+  }
+  return d;
+}
+
+std::optional<Dim> ParseDim(std::string_view text, std::string* error) {
+  ParseError e;
+  auto d = ParseDim(text, error ? &e : nullptr);
+  if (!d && error) *error = e.message + " at offset " + std::to_string(e.offset);
   return d;
 }
 
