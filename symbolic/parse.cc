@@ -99,7 +99,17 @@ class Parser {
     return lhs;
   }
 
+  // Every nesting (parentheses, calls, unary signs) passes through here: the depth is
+  // bounded so that a hostile text cannot overflow the stack.
   std::optional<Frac> Unary() {
+    if (depth_ >= kMaxDepth) return Fail<Frac>("nested too deeply");
+    ++depth_;
+    auto v = UnaryBody();
+    --depth_;
+    return v;
+  }
+
+  std::optional<Frac> UnaryBody() {
     if (Eat("-")) {
       auto v = Unary();
       if (!v) return std::nullopt;
@@ -192,8 +202,11 @@ class Parser {
     return Fail<Frac>("unknown function '" + name + "'");
   }
 
+  static constexpr int kMaxDepth = 100;
+
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;
   ParseError error_;
 };
 

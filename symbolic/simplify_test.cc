@@ -179,6 +179,12 @@ TEST(Parse, SyntaxAndErrors) {
   EXPECT_FALSE(ParseDim("N + $", &at));
   EXPECT_EQ(at.message, "unexpected '$'");
   EXPECT_EQ(at.offset, 4u);
+  // Nesting is bounded, so a hostile dim_param cannot overflow the stack.
+  EXPECT_TRUE(ParseDim(std::string(99, '(') + "N" + std::string(99, ')')));
+  EXPECT_FALSE(ParseDim(std::string(100000, '(') + "N" + std::string(100000, ')'), &at));
+  EXPECT_EQ(at.message, "nested too deeply");
+  EXPECT_FALSE(ParseDim(std::string(100000, '-') + "N", &at));
+  EXPECT_EQ(at.message, "nested too deeply");
   EXPECT_TRUE(IsIdentifier("unk__3"));
   EXPECT_FALSE(IsIdentifier("N + 1"));
   EXPECT_FALSE(IsIdentifier("3N"));
