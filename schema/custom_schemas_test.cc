@@ -243,10 +243,13 @@ TEST(ShapeRuleFormulas, FunctionsOfSymbolicDims) {
   // `%` are Python's.
   const std::string halves = R"j({"kind": "shape", "ranks": {"0": 1}, "dims": [
       "in0[0] / 2 * 2", "ceiling(in0[0] / 2)", "in0[0] // 2", "in0[0] % 2",
-      "ceiling(in0[0] / 2) / 2"]})j";
-  EXPECT_EQ(Apply(halves, {T("float[7]")}), "float[6, 4, 3, 1, 2]");
+      "ceiling(in0[0] / 2) / 2", "ceiling(Max(in0[0] / 2, 1) / 2)"]})j";
+  // The last: Max is the nearest call around the first `/`, so it floors (3); the second
+  // is directly inside ceiling, so exact (3/2 rounds up to 2).
+  EXPECT_EQ(Apply(halves, {T("float[7]")}), "float[6, 4, 3, 1, 2, 2]");
   EXPECT_EQ(Apply(halves, {T("float[N]")}),
-            "float[2*floor(N/2), floor((N + 1)/2), floor(N/2), Mod(N, 2), floor((N + 1)/4)]");
+            "float[2*floor(N/2), floor((N + 1)/2), floor(N/2), Mod(N, 2), floor((N + 1)/4), "
+            "floor((Max(1, floor(N/2)) + 1)/2)]");
 }
 
 TEST(ShapeRuleFormulas, AttributesAreTheirValues) {
