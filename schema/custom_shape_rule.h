@@ -70,9 +70,8 @@ class ShapeFormula {
   // Errors: a missing int attribute, a dim that is provably negative, a division by zero.
   StatusOr<std::optional<Shape>> Evaluate(const InferenceContext& ctx, int output) const;
 
-  struct Entry;  // one parsed dims entry (custom_shape_rule.cc)
-
  private:
+  struct Entry;  // one parsed dims entry (custom_shape_rule.cc)
   std::vector<std::shared_ptr<const Entry>> entries_;
   InputRanks ranks_;
 };
