@@ -145,6 +145,21 @@ check schemas-bad 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$OPS/bad_ops.json"
 expect_in schemas-bad-msg "$TMP/err" "bad_ops.json: operators[0].rule.kind: expected one of"
 check schemas-absent 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$TMP/none.json"
 expect_in schemas-absent-msg "$TMP/err" "none.json: cannot open"
+# A shape rule applies only to the ranks it states or its slices imply: a rank it was not
+# written for is an error naming the op and input, never a shape; a rule that indexes an
+# input without saying its rank does not load.
+check schemas-ranks 1 "$BIN" "$CLI_DATA/image_ops.onnxtxt" --schemas "$OPS/image_ops.json" --values
+expect_in schemas-ranks-fit "$TMP/out" "a: float[N, 3, floor(H/2), floor(W/2)]"
+expect_in schemas-ranks-error "$TMP/err" "error: graph 'main' node #1 (img.ops::Halve-1): input 0 'chw': the rule expects rank 4, got rank 3"
+if grep -qx "  b: float" "$TMP/out"; then  # typed, but no shape
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL schemas-ranks-no-shape: 'b' has a shape:"; sed 's/^/  /' "$TMP/out"
+fi
+expect_in schemas-slice-rank4 "$TMP/out" "c: float[N, 3, floor((H + 1)/2) - 1, floor((W + 1)/2) - 1]"
+expect_in schemas-slice-rank3 "$TMP/out" "d: float[3, H - 2, W - 2]"
+check schemas-unranked 2 "$BIN" "$CLI_DATA/image_ops.onnxtxt" --schemas "$OPS/unranked_ops.json"
+expect_in schemas-unranked-msg "$TMP/err" "unranked_ops.json: operators[0].rule.dims[0]: in0[0]: the rule does not state the rank of input 0"
 
 # Custom operators in C++: an infer-shapes built with examples/custom_ops.
 check cpp-custom-op 0 "$EXAMPLE_BIN" "$OPS/patch_embed.onnx" --values

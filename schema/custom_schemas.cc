@@ -1,15 +1,15 @@
 #include "onnx_infer/schema/custom_schemas.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <memory>
-#include <set>
 #include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/custom_shape_rule.h"
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -18,191 +18,6 @@ namespace onnx_infer {
 namespace {
 
 using nlohmann::json;
-
-// ---- Dim expressions: "in0[1] * attr.heads", "(in1[-1] + 1) / 2".
-//   expr   := term (('+' | '-') term)*
-//   term   := factor (('*' | '/') factor)*      '/' is floor division
-//   factor := INT | 'in' INT '[' ['-'] INT ']' | 'attr.' NAME | '(' expr ')' | '-' factor
-struct DimExpr {
-  enum class Kind { kConst, kInputDim, kAttr, kAdd, kSub, kMul, kDiv, kNeg } kind;
-  int64_t value = 0;  // kConst; kInputDim: the axis
-  int input = 0;      // kInputDim
-  std::string attr;   // kAttr
-  std::shared_ptr<const DimExpr> lhs, rhs;
-};
-using DimExprPtr = std::shared_ptr<const DimExpr>;
-
-class DimExprParser {
- public:
-  explicit DimExprParser(std::string_view text) : text_(text) {}
-
-  StatusOr<DimExprPtr> Parse() {
-    OI_ASSIGN_OR_RETURN(DimExprPtr e, Expr());
-    Skip();
-    if (pos_ != text_.size()) return Error("unexpected text");
-    return e;
-  }
-
- private:
-  Status Error(std::string_view what) const {
-    return Status::Error(StrCat("'", text_, "' at column ", pos_ + 1, ": ", what));
-  }
-  void Skip() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-  }
-  bool Eat(char c) {
-    Skip();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool EatWord(std::string_view w) {
-    Skip();
-    if (text_.substr(pos_, w.size()) == w) {
-      pos_ += w.size();
-      return true;
-    }
-    return false;
-  }
-  StatusOr<int64_t> Int() {
-    Skip();
-    size_t start = pos_;
-    int64_t v = 0;
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, text_[pos_] - '0', &v)) {
-        return Error("number too large");
-      }
-      ++pos_;
-    }
-    if (pos_ == start) return Error("expected a number");
-    return v;
-  }
-  static DimExprPtr Node(DimExpr::Kind kind, DimExprPtr lhs, DimExprPtr rhs) {
-    auto e = std::make_shared<DimExpr>();
-    e->kind = kind;
-    e->lhs = std::move(lhs);
-    e->rhs = std::move(rhs);
-    return e;
-  }
-  StatusOr<DimExprPtr> Expr() {
-    OI_ASSIGN_OR_RETURN(DimExprPtr e, Term());
-    while (true) {
-      if (Eat('+')) {
-        OI_ASSIGN_OR_RETURN(DimExprPtr r, Term());
-        e = Node(DimExpr::Kind::kAdd, e, r);
-      } else if (Eat('-')) {
-        OI_ASSIGN_OR_RETURN(DimExprPtr r, Term());
-        e = Node(DimExpr::Kind::kSub, e, r);
-      } else {
-        return e;
-      }
-    }
-  }
-  StatusOr<DimExprPtr> Term() {
-    OI_ASSIGN_OR_RETURN(DimExprPtr e, Factor());
-    while (true) {
-      if (Eat('*')) {
-        OI_ASSIGN_OR_RETURN(DimExprPtr r, Factor());
-        e = Node(DimExpr::Kind::kMul, e, r);
-      } else if (Eat('/')) {
-        OI_ASSIGN_OR_RETURN(DimExprPtr r, Factor());
-        e = Node(DimExpr::Kind::kDiv, e, r);
-      } else {
-        return e;
-      }
-    }
-  }
-  StatusOr<DimExprPtr> Factor() {
-    if (++depth_ > 64) return Error("nested too deeply");
-    struct Leave {
-      int& d;
-      ~Leave() { --d; }
-    } leave{depth_};
-    if (Eat('(')) {
-      OI_ASSIGN_OR_RETURN(DimExprPtr e, Expr());
-      if (!Eat(')')) return Error("expected ')'");
-      return e;
-    }
-    if (Eat('-')) {
-      OI_ASSIGN_OR_RETURN(DimExprPtr e, Factor());
-      return Node(DimExpr::Kind::kNeg, e, nullptr);
-    }
-    auto e = std::make_shared<DimExpr>();
-    if (EatWord("attr.")) {
-      size_t start = pos_;
-      while (pos_ < text_.size() &&
-             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
-        ++pos_;
-      }
-      if (pos_ == start) return Error("expected an attribute name after 'attr.'");
-      e->kind = DimExpr::Kind::kAttr;
-      e->attr = std::string(text_.substr(start, pos_ - start));
-      return DimExprPtr(e);
-    }
-    if (EatWord("in")) {
-      OI_ASSIGN_OR_RETURN(int64_t input, Int());
-      if (input > 1000) return Error("input index too large");
-      if (!Eat('[')) return Error("expected '[' after the input index");
-      const bool negative = Eat('-');
-      OI_ASSIGN_OR_RETURN(int64_t axis, Int());
-      if (!Eat(']')) return Error("expected ']'");
-      e->kind = DimExpr::Kind::kInputDim;
-      e->input = static_cast<int>(input);
-      e->value = negative ? -axis : axis;
-      return DimExprPtr(e);
-    }
-    OI_ASSIGN_OR_RETURN(int64_t v, Int());
-    e->kind = DimExpr::Kind::kConst;
-    e->value = v;
-    return DimExprPtr(e);
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-  int depth_ = 0;
-};
-
-StatusOr<Dim> Evaluate(const DimExpr& e, InferenceContext& ctx) {
-  switch (e.kind) {
-    case DimExpr::Kind::kConst:
-      return Dim::Const(e.value);
-    case DimExpr::Kind::kInputDim: {
-      const Shape* s = ctx.InputShape(e.input);
-      if (!s) return Dim();
-      const int64_t rank = static_cast<int64_t>(s->size());
-      const int64_t axis = e.value < 0 ? e.value + rank : e.value;
-      if (axis < 0 || axis >= rank) {
-        return Status::Error(StrCat("in", e.input, "[", e.value, "]: input ", e.input,
-                                    " has rank ", rank));
-      }
-      return (*s)[axis];
-    }
-    case DimExpr::Kind::kAttr: {
-      OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(e.attr));
-      return Dim::Const(v);
-    }
-    case DimExpr::Kind::kNeg: {
-      OI_ASSIGN_OR_RETURN(Dim v, Evaluate(*e.lhs, ctx));
-      return Dim::Const(0) - v;
-    }
-    case DimExpr::Kind::kAdd:
-    case DimExpr::Kind::kSub:
-    case DimExpr::Kind::kMul:
-    case DimExpr::Kind::kDiv: {
-      OI_ASSIGN_OR_RETURN(Dim a, Evaluate(*e.lhs, ctx));
-      OI_ASSIGN_OR_RETURN(Dim b, Evaluate(*e.rhs, ctx));
-      switch (e.kind) {
-        case DimExpr::Kind::kAdd: return a + b;
-        case DimExpr::Kind::kSub: return a - b;
-        case DimExpr::Kind::kMul: return a * b;
-        default: return Dim::FloorDiv(a, b);
-      }
-    }
-  }
-  return Dim();
-}
 
 // ---- The document.
 
@@ -339,11 +154,59 @@ StatusOr<int32_t> ElemTypeFromName(const std::string& name, const Fields& f,
   return *t;
 }
 
+// "ranks": {"0": 4, "1": {"min": 2}, "2": {"min": 1, "max": 3}}: the ranks the rule accepts
+// for some of the operator's inputs, by input number.
+StatusOr<InputRanks> StatedRanks(const Fields& f, const OpSchema& schema) {
+  constexpr int64_t kMaxRank = 1000;
+  InputRanks ranks;
+  if (!f.Has("ranks")) return ranks;
+  const json& j = f.Get("ranks");
+  if (!j.is_object()) {
+    return f.Error("ranks", "expected an object from input numbers to ranks, like {\"0\": 4}");
+  }
+  for (const auto& [key, value] : j.items()) {
+    const std::string place = StrCat("ranks.", key);
+    const bool number = !key.empty() && key.size() <= 4 &&
+                        std::all_of(key.begin(), key.end(), [](char c) {
+                          return std::isdigit(static_cast<unsigned char>(c));
+                        });
+    if (!number) return f.Error(place, "expected an input number (\"0\", \"1\", ...) as the key");
+    const int input = std::stoi(key);
+    if (input >= schema.max_inputs()) {
+      return f.Error(place, StrCat("there is no input ", input, " (the operator has ",
+                                   schema.max_inputs(), ")"));
+    }
+    RankRange range;
+    if (value.is_number_integer()) {
+      range.min = value.get<int64_t>();
+      range.max = range.min;
+    } else if (value.is_object()) {
+      Fields r(value, f.Path(place), f.source());
+      OI_RETURN_IF_ERROR(r.CheckObject({"min", "max"}));
+      if (!r.Has("min") && !r.Has("max")) return r.Error("", "give min, max or both");
+      OI_ASSIGN_OR_RETURN(range.min, r.Int("min", 0));
+      if (r.Has("max")) {
+        OI_ASSIGN_OR_RETURN(int64_t max, r.Int("max"));
+        if (max < range.min) return r.Error("max", StrCat("is below min (", range.min, ")"));
+        range.max = max;
+      }
+    } else {
+      return f.Error(place, "expected a rank (an integer) or {\"min\": ..., \"max\": ...}");
+    }
+    if (range.min < 0 || range.min > kMaxRank || (range.max && *range.max > kMaxRank)) {
+      return f.Error(place, StrCat("expected ranks from 0 to ", kMaxRank));
+    }
+    ranks[input] = range;
+  }
+  return ranks;
+}
+
 // Builds the rule for one output from its JSON description.
 StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
-                                   std::string_view source, int* output) {
+                                   std::string_view source, const OpSchema& schema, int* output) {
   Fields f(j, path, source);
-  OI_RETURN_IF_ERROR(f.CheckObject({"output", "kind", "input", "inputs", "elem_type", "dims"}));
+  OI_RETURN_IF_ERROR(
+      f.CheckObject({"output", "kind", "input", "inputs", "elem_type", "dims", "ranks"}));
   OI_ASSIGN_OR_RETURN(int64_t out, f.Int("output", 0));
   if (out < 0 || out > 1000) return f.Error("output", "out of range");
   *output = static_cast<int>(out);
@@ -353,23 +216,23 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
     OI_ASSIGN_OR_RETURN(std::string name, f.String("elem_type"));
     OI_ASSIGN_OR_RETURN(elem, ElemTypeFromName(name, f, "elem_type"));
   }
+  OI_ASSIGN_OR_RETURN(InputRanks ranks, StatedRanks(f, schema));
   const int o = *output;
+  InferenceRule rule;
   if (kind == "same_as_input") {
     OI_ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
-    return InferenceRule([o, in = static_cast<int>(in)](InferenceContext& ctx) {
+    rule = [o, in = static_cast<int>(in)](InferenceContext& ctx) {
       ctx.SetOutputType(o, ctx.InputType(in));
       return OkStatus();
-    });
-  }
-  if (kind == "elementwise") {
+    };
+  } else if (kind == "elementwise") {
     OI_ASSIGN_OR_RETURN(int64_t in, f.Int("input", 0));
-    return InferenceRule([o, in = static_cast<int>(in), elem](InferenceContext& ctx) {
+    rule = [o, in = static_cast<int>(in), elem](InferenceContext& ctx) {
       if (elem) ctx.SetOutputType(o, Type::Tensor(*elem));
       if (const Shape* s = ctx.InputShape(in)) ctx.SetOutputShape(o, *s);
       return OkStatus();
-    });
-  }
-  if (kind == "broadcast") {
+    };
+  } else if (kind == "broadcast") {
     std::vector<int> inputs;
     OI_ASSIGN_OR_RETURN(const json* list, f.Array("inputs", false));
     if (list) {
@@ -378,7 +241,7 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
         inputs.push_back(item.get<int>());
       }
     }
-    return InferenceRule([o, inputs, elem](InferenceContext& ctx) -> Status {
+    rule = [o, inputs, elem](InferenceContext& ctx) -> Status {
       std::vector<int> which = inputs;
       if (which.empty()) {
         for (int i = 0; i < ctx.NumInputs(); ++i) {
@@ -403,47 +266,47 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
       }
       ctx.SetOutputShape(o, std::move(out));
       return OkStatus();
-    });
-  }
-  if (kind == "shape") {
+    };
+  } else if (kind == "shape") {
     OI_ASSIGN_OR_RETURN(const json* list, f.Array("dims", true));
-    std::vector<DimExprPtr> dims;
+    std::vector<DimsItem> items;
     for (size_t i = 0; i < list->size(); ++i) {
       const json& item = (*list)[i];
       if (item.is_number_integer()) {
-        auto e = std::make_shared<DimExpr>();
-        e->kind = DimExpr::Kind::kConst;
-        e->value = item.get<int64_t>();
-        dims.push_back(e);
-        continue;
+        items.emplace_back(item.get<int64_t>());
+      } else if (item.is_string()) {
+        items.emplace_back(item.get<std::string>());
+      } else {
+        return f.Error(StrCat("dims[", i, "]"), "expected a string or integer");
       }
-      if (!item.is_string()) return f.Error(StrCat("dims[", i, "]"), "expected a string or integer");
-      auto parsed = DimExprParser(item.get<std::string>()).Parse();
-      if (!parsed.ok()) return f.Error(StrCat("dims[", i, "]"), parsed.status().message());
-      dims.push_back(*parsed);
     }
+    const ErrorAt error = [&f](std::string_view key, std::string_view what) {
+      return f.Error(key, what);
+    };
+    OI_ASSIGN_OR_RETURN(ShapeFormula formula, ShapeFormula::Build(items, ranks, schema, error));
+    ranks = formula.ranks();  // with those inferred from slices
     OI_ASSIGN_OR_RETURN(int64_t elem_of, f.Int("input", -1));
-    return InferenceRule([o, dims, elem, elem_of = static_cast<int>(elem_of)](
-                             InferenceContext& ctx) -> Status {
+    rule = [o, formula = std::move(formula), elem, elem_of = static_cast<int>(elem_of)](
+               InferenceContext& ctx) -> Status {
       if (elem) {
         ctx.SetOutputType(o, Type::Tensor(*elem));
       } else if (elem_of >= 0) {
         ctx.PropagateElemType(elem_of, o);
       }
-      Shape out;
-      for (const auto& d : dims) {
-        OI_ASSIGN_OR_RETURN(Dim v, Evaluate(*d, ctx));
-        if (auto c = v.const_value(); c && *c < 0) {
-          return Status::Error(StrCat("output ", o, ": dim ", out.size(), " evaluates to ", *c));
-        }
-        out.push_back(v);
-      }
-      ctx.SetOutputShape(o, std::move(out));
+      OI_ASSIGN_OR_RETURN(std::optional<Shape> shape, formula.Evaluate(ctx, o));
+      if (shape) ctx.SetOutputShape(o, std::move(*shape));
       return OkStatus();
-    });
+    };
+  } else {
+    return f.Error("kind", StrCat("expected one of same_as_input, broadcast, elementwise, "
+                                  "shape; got '", kind, "'"));
   }
-  return f.Error("kind", StrCat("expected one of same_as_input, broadcast, elementwise, shape; "
-                                "got '", kind, "'"));
+  if (ranks.empty()) return rule;
+  // A rule applied to an input of a rank it does not accept is an error, never a shape.
+  return InferenceRule([ranks, rule](InferenceContext& ctx) -> Status {
+    OI_RETURN_IF_ERROR(CheckInputRanks(ctx, ranks));
+    return rule(ctx);
+  });
 }
 
 StatusOr<std::vector<FormalParameter>> Params(const Fields& op, std::string_view key) {
@@ -518,14 +381,16 @@ Status LoadOperator(const json& j, const std::string& path, std::string_view sou
   if (f.Has("rule") && f.Has("rules")) return f.Error("rule", "give either 'rule' or 'rules'");
   if (f.Has("rule")) {
     int out = 0;
-    OI_ASSIGN_OR_RETURN(InferenceRule r, OutputRule(f.Get("rule"), path + ".rule", source, &out));
+    OI_ASSIGN_OR_RETURN(InferenceRule r,
+                        OutputRule(f.Get("rule"), path + ".rule", source, schema, &out));
     rules.emplace_back(out, std::move(r));
   }
   OI_ASSIGN_OR_RETURN(const json* rule_list, f.Array("rules", false));
   for (size_t i = 0; rule_list && i < rule_list->size(); ++i) {
     int out = 0;
     OI_ASSIGN_OR_RETURN(InferenceRule r, OutputRule((*rule_list)[i],
-                                                 StrCat(path, ".rules[", i, "]"), source, &out));
+                                                    StrCat(path, ".rules[", i, "]"), source,
+                                                    schema, &out));
     rules.emplace_back(out, std::move(r));
   }
   for (const auto& [out, rule] : rules) {

@@ -25,12 +25,12 @@ class Parser {
     return Integer(*v);
   }
 
-  const std::string& error() const { return error_; }
+  const ParseError& error() const { return error_; }
 
  private:
   template <typename T = Dim>
   std::optional<T> Fail(std::string message) {
-    if (error_.empty()) error_ = message + " at offset " + std::to_string(pos_);
+    if (error_.message.empty()) error_ = {std::move(message), pos_};
     return std::nullopt;
   }
 
@@ -99,7 +99,17 @@ class Parser {
     return lhs;
   }
 
+  // Every nesting (parentheses, calls, unary signs) passes through here: the depth is
+  // bounded so that a hostile text cannot overflow the stack.
   std::optional<Frac> Unary() {
+    if (depth_ >= kMaxDepth) return Fail<Frac>("nested too deeply");
+    ++depth_;
+    auto v = UnaryBody();
+    --depth_;
+    return v;
+  }
+
+  std::optional<Frac> UnaryBody() {
     if (Eat("-")) {
       auto v = Unary();
       if (!v) return std::nullopt;
@@ -192,18 +202,31 @@ class Parser {
     return Fail<Frac>("unknown function '" + name + "'");
   }
 
+  static constexpr int kMaxDepth = 100;
+
   std::string_view text_;
   size_t pos_ = 0;
-  std::string error_;
+  int depth_ = 0;
+  ParseError error_;
 };
 
 }  // namespace
 
-std::optional<Dim> ParseDim(std::string_view text, std::string* error) {
+std::optional<Dim> ParseDim(std::string_view text, ParseError* error) {
   Parser p(text);
   auto d = p.ParseAll();
   if (d && d->is_unknown()) d.reset();
-  if (!d && error) *error = p.error().empty() ? "overflow" : p.error();
+  if (!d && error) {
+    *error = p.error();
+    if (error->message.empty()) *error = {"overflow", text.size()};
+  }
+  return d;
+}
+
+std::optional<Dim> ParseDim(std::string_view text, std::string* error) {
+  ParseError e;
+  auto d = ParseDim(text, error ? &e : nullptr);
+  if (!d && error) *error = e.message + " at offset " + std::to_string(e.offset);
   return d;
 }
 

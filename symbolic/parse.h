@@ -3,6 +3,7 @@
 #ifndef ONNX_INFER_SYMBOLIC_PARSE_H_
 #define ONNX_INFER_SYMBOLIC_PARSE_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,15 @@ namespace onnx_infer::symbolic {
 // allowed where the whole expression (or the argument of floor, ceiling, Mod, Min, Max) is
 // provably an integer, as sympy would read it.
 std::optional<Dim> ParseDim(std::string_view text, std::string* error = nullptr);
+
+// Why a text did not parse, and where: `offset` is the byte of `text` at which the parser
+// noticed ("expected ')'" at the end of "floor(N"). For callers that parse a text of their
+// own making and point back into the user's.
+struct ParseError {
+  std::string message;
+  size_t offset = 0;
+};
+std::optional<Dim> ParseDim(std::string_view text, ParseError* error);
 
 // Whether `text` is a plain identifier ([A-Za-z_][A-Za-z0-9_]*).
 bool IsIdentifier(std::string_view text);

@@ -171,6 +171,20 @@ TEST(Parse, SyntaxAndErrors) {
   EXPECT_FALSE(ParseDim("99999999999999999999"));
   EXPECT_FALSE(ParseDim("1/0"));
   EXPECT_FALSE(ParseDim(""));
+  // The structured error points at the byte where the parser stopped.
+  ParseError at;
+  EXPECT_FALSE(ParseDim("floor(N", &at));
+  EXPECT_EQ(at.message, "expected ')' after the arguments of floor");
+  EXPECT_EQ(at.offset, 7u);
+  EXPECT_FALSE(ParseDim("N + $", &at));
+  EXPECT_EQ(at.message, "unexpected '$'");
+  EXPECT_EQ(at.offset, 4u);
+  // Nesting is bounded, so a hostile dim_param cannot overflow the stack.
+  EXPECT_TRUE(ParseDim(std::string(99, '(') + "N" + std::string(99, ')')));
+  EXPECT_FALSE(ParseDim(std::string(100000, '(') + "N" + std::string(100000, ')'), &at));
+  EXPECT_EQ(at.message, "nested too deeply");
+  EXPECT_FALSE(ParseDim(std::string(100000, '-') + "N", &at));
+  EXPECT_EQ(at.message, "nested too deeply");
   EXPECT_TRUE(IsIdentifier("unk__3"));
   EXPECT_FALSE(IsIdentifier("N + 1"));
   EXPECT_FALSE(IsIdentifier("3N"));
@@ -184,6 +198,17 @@ TEST(Evaluate, Values) {
   EXPECT_EQ(Evaluate(P("floor(S/(N - 4))"), env), std::nullopt);  // division by zero
   EXPECT_EQ(Evaluate(P("N**40"), env), std::nullopt);             // overflow
   EXPECT_EQ(Evaluate(Dim(), env), std::nullopt);
+}
+
+TEST(Substitute, ReplacesSymbolsAtOnceAndResimplifies) {
+  const std::map<std::string, Dim, std::less<>> values = {
+      {"a", P("H")}, {"b", Dim::Const(2)}, {"u", Dim()}};
+  EXPECT_EQ(Substitute(P("floor((a - 1)/b) + 1"), values).ToString(), "floor((H + 1)/2)");
+  EXPECT_EQ(Substitute(P("Max(a, b) + c"), values).ToString(), "c + Max(2, H)");  // c stays
+  EXPECT_EQ(Substitute(P("Mod(a*b, b)"), values), Dim::Const(0));
+  EXPECT_TRUE(Substitute(P("a + u"), values).is_unknown());  // unknown stays unknown
+  // Simultaneous: a value that mentions another substituted symbol is not substituted again.
+  EXPECT_EQ(Substitute(P("a - 2*b"), {{"a", P("b")}, {"b", P("a")}}).ToString(), "-2*a + b");
 }
 
 TEST(SizeCap, FreshSymbolsAndNotes) {
