@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building onnx-infer needs on Debian 12, if it is not there yet:
-# Bazel (bazel-bootstrap 4.2.3), a C++ compiler, protobuf, Boost.Graph, GoogleTest and
+# Bazel (bazel-bootstrap 4.2.3), CMake, a C++ compiler, protobuf, Boost.Graph, GoogleTest and
 # nlohmann/json. Installing needs root (or sudo); a machine that has everything installs
 # nothing.
 set -euo pipefail
@@ -14,6 +14,8 @@ packages=(
   nlohmann-json3-dev
   libgtest-dev
   libgmock-dev
+  cmake
+  pkg-config
 )
 
 missing=()

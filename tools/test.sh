@@ -1,32 +1,96 @@
 #!/usr/bin/env bash
 # The README's second command: installs what is missing, builds everything and runs the whole
-# test suite (every test, none taken from Bazel's cache). Tests over the shared corpus
-# (../shared beside the checkout) run when it is there and skip cleanly when it is not.
-# Extra arguments go to `bazel test`. Ends with one line: "tests: N passed, N failed, N skipped",
-# counting GoogleTest cases (a shell test counts once).
+# test suite. Tests over the shared corpus (../shared beside the checkout) run when it is there
+# and skip cleanly when it is not. Ends with one line: "tests: N passed, N failed, N skipped".
+#
+# The parts, all run by default (ONNX_INFER_TEST_PARTS="bazel cmake frontend" picks some):
+#   bazel     bazel test //... (result cache off); counts GoogleTest cases, a shell test once
+#   tsan      the concurrency test under ThreadSanitizer (tools/tsan.sh), when it exists
+#   cmake     the CMake build in build/ and ctest (counts ctest's tests)
+#   frontend  examples/frontend/check.sh: the example front end built with Bazel and with
+#             CMake, each in both protobuf modes, against infer-shapes (counts comparisons)
+# Extra arguments go to `bazel test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
+parts="${ONNX_INFER_TEST_PARTS:-bazel tsan cmake frontend}"
+want() { [[ " $parts " == *" $1 "* ]]; }
+
 args=(--nocache_test_results)
 if [[ -d ../shared ]]; then
   args+=("--test_env=SHARED_DIR=$(realpath ../shared)")
 else
   echo "test: ../shared is absent; the corpus tests will skip" >&2
 fi
-marker="$(mktemp)"
-trap 'rm -f "$marker"' EXIT
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 status=0
-bazel test //... "${args[@]}" "$@" || status=$?
+passed=0
+failed=0
+skipped=0
+add() {  # passed failed skipped
+  passed=$((passed + $1))
+  failed=$((failed + $2))
+  skipped=$((skipped + $3))
+}
 
-# Sum the <testsuite> elements of the XML reports this run wrote.
-find -L bazel-testlogs/ -name test.xml -newer "$marker" -print0 2>/dev/null |
-  xargs -0 -r grep -ho '<testsuite [^>]*' |
-  awk '
-    function attr(name,   m) {
-      if (match($0, name "=\"[0-9]+\"")) return substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 3) + 0
-      return 0
+if want bazel; then
+  touch "$work/marker"
+  bazel test //... "${args[@]}" "$@" || status=$?
+  # Sum the <testsuite> elements of the XML reports this run wrote.
+  read -r p f s < <(
+    find -L bazel-testlogs/ -name test.xml -newer "$work/marker" -print0 2>/dev/null |
+      xargs -0 -r grep -ho '<testsuite [^>]*' |
+      awk '
+        function attr(name,   m) {
+          if (match($0, name "=\"[0-9]+\"")) return substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 3) + 0
+          return 0
+        }
+        { tests += attr("tests"); failed += attr("failures") + attr("errors")
+          skipped += attr("skipped") + attr("disabled") }
+        END { printf "%d %d %d\n", tests - failed - skipped, failed, skipped }')
+  echo "bazel: $p passed, $f failed, $s skipped"
+  add "$p" "$f" "$s"
+fi
+
+if want tsan && [[ -x tools/tsan.sh ]]; then
+  if tools/tsan.sh; then add 1 0 0; else add 0 1 0; status=1; fi
+fi
+
+if want cmake; then
+  cmake_ok=1
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > "$work/cmake.log" 2>&1 &&
+    cmake --build build -j "$(nproc)" >> "$work/cmake.log" 2>&1 || {
+      cat "$work/cmake.log"
+      cmake_ok=0
     }
-    { tests += attr("tests"); failed += attr("failures") + attr("errors")
-      skipped += attr("skipped") + attr("disabled") }
-    END { printf "tests: %d passed, %d failed, %d skipped\n", tests - failed - skipped, failed, skipped }'
+  if ((cmake_ok)); then
+    ctest --test-dir build -j "$(nproc)" --output-on-failure > "$work/ctest.log" 2>&1 || status=1
+    grep -E "tests passed|FAIL|Failed|Not Run" "$work/ctest.log" || true
+    total="$(sed -nE 's/.*tests failed out of ([0-9]+).*/\1/p' "$work/ctest.log" | tail -1)"
+    bad="$(sed -nE 's/.* ([0-9]+) tests failed out of.*/\1/p' "$work/ctest.log" | tail -1)"
+    if [[ -z "$total" ]]; then
+      cat "$work/ctest.log"
+      add 0 1 0
+      status=1
+    else
+      echo "cmake: $((total - bad)) passed, $bad failed"
+      add "$((total - bad))" "$bad" 0
+    fi
+  else
+    add 0 1 0
+    status=1
+  fi
+fi
+
+if want frontend; then
+  bazel build //cli:infer-shapes
+  frontend_args=(--bazel)
+  if want cmake && [[ -f build/CMakeCache.txt ]]; then frontend_args+=(--cmake build); fi
+  examples/frontend/check.sh bazel-bin/cli/infer-shapes "${frontend_args[@]}" | tee "$work/frontend.log" || status=1
+  read -r p f < <(sed -nE 's/^frontend: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$work/frontend.log")
+  add "${p:-0}" "${f:-1}" 0
+fi
+
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
