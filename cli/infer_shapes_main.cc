@@ -12,10 +12,10 @@
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/cli/cli.h"
 #include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_schemas.h"
 #include "onnx_infer/schema/type_proto.h"
-#include "onnx_infer/syntax/parser.h"
 #include "onnx_infer/syntax/printer.h"
 
 namespace onnx_infer {
@@ -134,29 +134,6 @@ void PrintValues(const onnx::ModelProto& model) {
   for (const auto& vi : g.output()) line(vi);
 }
 
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// A text model by its extension (.onnxtxt), or when the binary parse fails and the file
-// reads as text; the binary error is kept for files that are neither.
-StatusOr<onnx::ModelProto> LoadAnyModel(const std::string& path) {
-  if (EndsWith(path, ".onnxtxt")) {
-    auto bytes = ReadFile(path);
-    if (!bytes.ok()) return bytes.status();
-    return syntax::ParseModelText(*bytes, path);
-  }
-  auto model = LoadModel(path);
-  if (model.ok()) return model;
-  auto bytes = ReadFile(path);
-  if (!bytes.ok() || !syntax::LooksLikeModelText(*bytes)) return model;
-  auto text_model = syntax::ParseModelText(*bytes, path);
-  if (text_model.ok()) return text_model;
-  return Status::Error(model.status().message() + "; read as ONNX text: " +
-                       text_model.status().message());
-}
-
 nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
@@ -236,7 +213,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
     registry = &with_custom;
   }
-  auto model = LoadAnyModel(flags.model);
+  auto model = LoadModel(flags.model);
   if (!model.ok()) {
     std::cerr << "infer-shapes: " << model.status().message() << "\n";
     return kExitUsageOrIo;
