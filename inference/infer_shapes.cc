@@ -125,7 +125,8 @@ class Driver;
 // graph.
 struct GraphRun {
   onnx::GraphProto* graph;
-  std::string path;                 // "main", "main/If_3.then_branch", "fn:local::Gelu"
+  // "main", "main/If_3.then_branch", "main/Gelu_2.local::Gelu" (a function body at a call)
+  std::string path;
   const Scope* parent = nullptr;    // the enclosing graph's scope
   const Opsets* opsets = nullptr;
   const std::vector<Type>* input_types = nullptr;  // what the caller passes (subgraphs)
@@ -139,6 +140,13 @@ struct GraphRun {
   std::vector<Type> output_types;
   std::vector<std::optional<ConstValue>> output_values;
   std::map<std::string, Type> value_types;
+};
+
+// What the driver's per-node step gives a node's outputs.
+struct NodeOutcome {
+  const OpSchema* schema = nullptr;
+  std::vector<Type> types;
+  std::vector<std::optional<ConstValue>> values;
 };
 
 // What a function call gives its node's outputs.
@@ -304,6 +312,15 @@ class Driver {
 
   // Infers `run.graph` in `scope`, annotates it, and fills run.output_types.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
+
+  // The per-node step of InferGraph: resolves the schema of the node at `index` of
+  // run.graph, checks its signature and infers its outputs (by its rule, a model-local
+  // function or the function body its schema has). `inputs_defined` false (an input names
+  // nothing) keeps the rule from running.
+  NodeOutcome InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
+                        std::vector<const Type*> input_types,
+                        std::vector<const ConstValue*> input_values, bool inputs_defined,
+                        bool count_stats);
 
   // Infers a subgraph (If branch, Loop/Scan body) for the node at `index` of `outer`.
   StatusOr<std::vector<Type>> InferSubgraph(const GraphRun& outer, const Scope* scope, int index,
@@ -632,6 +649,90 @@ void Driver::WriteFunctionValueInfo() {
   }
 }
 
+NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index,
+                              onnx::NodeProto* node, std::vector<const Type*> input_types,
+                              std::vector<const ConstValue*> input_values, bool inputs_defined,
+                              bool count_stats) {
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
+  int64_t opset_version = 0;
+  int function_index = -1;
+  const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
+  std::vector<Type> outputs(node->output_size());
+  std::vector<std::optional<ConstValue>> output_values(node->output_size());
+  if (function_index >= 0) {
+    if (inputs_defined) {
+      CallResult call = InferFunctionCall(run, index, *node, model_.functions(function_index),
+                                          function_index, nullptr, input_types, input_values);
+      outputs = std::move(call.types);
+      if (options_.data_propagation) output_values = std::move(call.values);
+    }
+  } else if (schema) {
+    SignatureCheck signature = CheckSignature(*node, *schema, input_types);
+    for (const auto& issue : signature.issues) {
+      ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path,
+                 index, *node, schema, issue.message);
+    }
+    if (!signature.arity_error && inputs_defined) {
+      std::string body_error;
+      const onnx::FunctionProto* body =
+          schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
+      if (body) {
+        // No rule, but ONNX defines the operator as a function: infer through its body.
+        CallResult call = InferFunctionCall(run, index, *node, *body, -1, schema, input_types,
+                                            input_values);
+        outputs = std::move(call.types);
+        if (options_.data_propagation) output_values = std::move(call.values);
+      } else if (!schema->has_rule()) {
+        if (count_stats) result_.stats.nodes_without_rule++;
+        if (reported_once_.insert("rule:" + schema->Id()).second) {
+          ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
+                     body_error.empty()
+                         ? "no inference rule for this operator yet; its output shapes are "
+                           "left unknown (reported once per operator version)"
+                         : StrCat("no inference rule for this operator, and its function body "
+                                  "does not parse (", body_error, "); its output shapes are "
+                                  "left unknown (reported once per operator version)"));
+        }
+      } else {
+        InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
+                             std::move(input_values));
+        ctx.set_max_value_elements(options_.max_value_elements);
+        ctx.set_unifier(&unifier_);
+        ctx.set_symbol_log(&introduced_);
+        NodeSubgraphs subgraphs(*this, run, scope, index, node);
+        ctx.set_subgraph_inferencer(&subgraphs);
+        Status status = schema->rule()(ctx);
+        subgraphs.Flush(out);
+        for (const auto& w : ctx.warnings()) {
+          ReportNode(out, Severity::kWarning, path, index, *node, schema, w);
+        }
+        if (!status.ok()) {
+          ReportNode(out, Severity::kError, path, index, *node, schema, status.message());
+        } else {
+          // Without data propagation only constants carry values.
+          const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
+          for (int o = 0; o < node->output_size(); ++o) {
+            outputs[o] = ctx.OutputType(o);
+            if (keep_values) output_values[o] = ctx.OutputValue(o);
+          }
+        }
+      }
+      // What the signature says of each output (a bound type parameter, a single allowed
+      // type) completes what the rule left open, or stands alone when there is no rule.
+      for (int o = 0; o < node->output_size(); ++o) {
+        Type from_signature = TypeFromSignature(*schema, signature, o);
+        if (from_signature.is_unknown()) continue;
+        auto merged = MergeTypes(outputs[o], from_signature);
+        if (merged.ok()) outputs[o] = std::move(*merged);
+      }
+    }
+  } else if (count_stats) {
+    result_.stats.nodes_without_rule++;
+  }
+  return {schema, std::move(outputs), std::move(output_values)};
+}
+
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
@@ -785,81 +886,11 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         }
       }
     }
-    int64_t opset_version = 0;
-    int function_index = -1;
-    const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
-    std::vector<Type> outputs(node->output_size());
-    std::vector<std::optional<ConstValue>> output_values(node->output_size());
-    if (function_index >= 0) {
-      if (inputs_defined) {
-        CallResult call = InferFunctionCall(run, index, *node, model_.functions(function_index),
-                                            function_index, nullptr, input_types, input_values);
-        outputs = std::move(call.types);
-        if (options_.data_propagation) output_values = std::move(call.values);
-      }
-    } else if (schema) {
-      SignatureCheck signature = CheckSignature(*node, *schema, input_types);
-      for (const auto& issue : signature.issues) {
-        ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path,
-                   index, *node, schema, issue.message);
-      }
-      if (!signature.arity_error && inputs_defined) {
-        std::string body_error;
-        const onnx::FunctionProto* body =
-            schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
-        if (body) {
-          // No rule, but ONNX defines the operator as a function: infer through its body.
-          CallResult call = InferFunctionCall(run, index, *node, *body, -1, schema, input_types,
-                                              input_values);
-          outputs = std::move(call.types);
-          if (options_.data_propagation) output_values = std::move(call.values);
-        } else if (!schema->has_rule()) {
-          if (count_stats) result_.stats.nodes_without_rule++;
-          if (reported_once_.insert("rule:" + schema->Id()).second) {
-            ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
-                       body_error.empty()
-                           ? "no inference rule for this operator yet; its output shapes are "
-                             "left unknown (reported once per operator version)"
-                           : StrCat("no inference rule for this operator, and its function body "
-                                    "does not parse (", body_error, "); its output shapes are "
-                                    "left unknown (reported once per operator version)"));
-          }
-        } else {
-          InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
-                               std::move(input_values));
-          ctx.set_max_value_elements(options_.max_value_elements);
-          ctx.set_unifier(&unifier_);
-          ctx.set_symbol_log(&introduced_);
-          NodeSubgraphs subgraphs(*this, run, scope, index, node);
-          ctx.set_subgraph_inferencer(&subgraphs);
-          Status status = schema->rule()(ctx);
-          subgraphs.Flush(out);
-          for (const auto& w : ctx.warnings()) {
-            ReportNode(out, Severity::kWarning, path, index, *node, schema, w);
-          }
-          if (!status.ok()) {
-            ReportNode(out, Severity::kError, path, index, *node, schema, status.message());
-          } else {
-            // Without data propagation only constants carry values.
-            const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
-            for (int o = 0; o < node->output_size(); ++o) {
-              outputs[o] = ctx.OutputType(o);
-              if (keep_values) output_values[o] = ctx.OutputValue(o);
-            }
-          }
-        }
-        // What the signature says of each output (a bound type parameter, a single allowed
-        // type) completes what the rule left open, or stands alone when there is no rule.
-        for (int o = 0; o < node->output_size(); ++o) {
-          Type from_signature = TypeFromSignature(*schema, signature, o);
-          if (from_signature.is_unknown()) continue;
-          auto merged = MergeTypes(outputs[o], from_signature);
-          if (merged.ok()) outputs[o] = std::move(*merged);
-        }
-      }
-    } else if (count_stats) {
-      result_.stats.nodes_without_rule++;
-    }
+    NodeOutcome outcome = InferNode(run, scope, index, node, std::move(input_types),
+                                    std::move(input_values), inputs_defined, count_stats);
+    const OpSchema* schema = outcome.schema;
+    std::vector<Type>& outputs = outcome.types;
+    std::vector<std::optional<ConstValue>>& output_values = outcome.values;
     for (int o = 0; o < node->output_size(); ++o) {
       const std::string& name = node->output(o);
       if (name.empty() || scope->DefinesHere(name)) continue;
