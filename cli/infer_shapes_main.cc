@@ -15,7 +15,6 @@
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_schemas.h"
-#include "onnx_infer/schema/type_proto.h"
 #include "onnx_infer/syntax/printer.h"
 
 namespace onnx_infer {
@@ -121,19 +120,6 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
   return "";
 }
 
-void PrintValues(const onnx::ModelProto& model) {
-  const onnx::GraphProto& g = model.graph();
-  auto line = [](const onnx::ValueInfoProto& vi) {
-    std::cout << "  " << vi.name() << ": " << TypeFromProto(vi.type()).ToString() << "\n";
-  };
-  std::cout << "inputs:\n";
-  for (const auto& vi : g.input()) line(vi);
-  std::cout << "values:\n";
-  for (const auto& vi : g.value_info()) line(vi);
-  std::cout << "outputs:\n";
-  for (const auto& vi : g.output()) line(vi);
-}
-
 nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
@@ -230,7 +216,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     if (flags.quiet && d.severity != Severity::kError) continue;
     std::cerr << d.Render(flags.model) << "\n";
   }
-  if (flags.values) PrintValues(*model);
+  if (flags.values) std::cout << FormatValues(result.value_types.at("main"));
   if (flags.print) std::cout << syntax::PrintModelText(*model);
   const InferenceStats& s = result.stats;
   if (!flags.quiet) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "onnx_infer/base/strings.h"
@@ -26,6 +27,11 @@ int64_t InferenceResult::CountOf(Severity severity) const {
   int64_t n = 0;
   for (const auto& d : diagnostics) n += d.severity == severity;
   return n;
+}
+
+const Type* InferenceResult::TypeOf(std::string_view graph_path, std::string_view name) const {
+  auto graph = value_types.find(graph_path);
+  return graph == value_types.end() ? nullptr : graph->second.Find(name);
 }
 
 OpsetImports ReadOpsetImports(
@@ -181,10 +187,13 @@ struct GraphRun {
   bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
-  // Out: the types of the graph's outputs, and of every value (for function bodies).
+  // Keep the graph's value types in InferenceResult::value_types (not for the body of an
+  // operator ONNX defines as a function, nor anything inside one).
+  bool record = true;
+  // Out: the types of the graph's outputs, and of every input and node output.
   std::vector<Type> output_types;
   std::vector<std::optional<ConstValue>> output_values;
-  std::map<std::string, Type> value_types;
+  std::map<std::string, Type, std::less<>> value_types;
 };
 
 // What the driver's per-node step gives a node's outputs.
@@ -266,6 +275,7 @@ class Driver {
     run.opsets = &opsets_;
     run.diagnostics = &result_.diagnostics;
     InferGraph(run, &main_scope, /*count_stats=*/true);
+    RecordValueTypes(run);
     // Training graphs see the inference graph's values (its initializers in particular).
     for (int i = 0; i < model_->training_info_size(); ++i) {
       auto* info = model_->mutable_training_info(i);
@@ -279,6 +289,7 @@ class Driver {
         t.opsets = &opsets_;
         t.diagnostics = &result_.diagnostics;
         InferGraph(t, &scope, /*count_stats=*/true);
+        RecordValueTypes(t);
       }
     }
     WriteFunctionValueInfo();
@@ -367,8 +378,10 @@ class Driver {
     return options_.strict ? Severity::kError : lenient;
   }
 
-  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types.
+  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
+  // Moves run.value_types into the result, under run.path, when the run is recorded.
+  void RecordValueTypes(GraphRun& run);
 
   // The per-node step, shared by InferGraph and InferLoneNode: resolves the schema of the
   // node at `index` of run.graph, checks its signature and infers its outputs (by its rule,
@@ -509,8 +522,10 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(const GraphRun& outer, const S
   run.annotate_inputs = true;
   run.depth = outer.depth + 1;
   run.diagnostics = diagnostics;
+  run.record = outer.record;
   Scope sub_scope(scope);
   InferGraph(run, &sub_scope, /*count_stats=*/false);
+  RecordValueTypes(run);
   return run.output_types;
 }
 
@@ -674,6 +689,7 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   call.annotate_inputs = true;
   call.depth = run.depth + 1;
   call.diagnostics = run.diagnostics;
+  call.record = run.record && function_index >= 0;
   Scope scope(nullptr);  // a function sees only its inputs
   function_stack_.push_back(&f);
   InferGraph(call, &scope, /*count_stats=*/false);
@@ -689,6 +705,7 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
       if (inserted && !first_call) it->second.reset();  // absent from an earlier call
     }
   }
+  RecordValueTypes(call);
   CallResult result = none;
   for (int o = 0; o < node.output_size() && o < static_cast<int>(call.output_types.size()); ++o) {
     result.types[o] = call.output_types[o];
@@ -795,6 +812,34 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   return {schema, std::move(outputs), std::move(output_values)};
 }
 
+void Driver::RecordValueTypes(GraphRun& run) {
+  if (!run.record) return;
+  const onnx::GraphProto& graph = *run.graph;
+  GraphValueTypes values;  // a later pass over the same graph replaces an earlier one's
+  values.types = std::move(run.value_types);
+  std::unordered_set<std::string_view> listed;
+  for (const auto& vi : graph.input()) {
+    if (values.types.count(vi.name()) && listed.insert(vi.name()).second) {
+      values.inputs.push_back(vi.name());
+    }
+  }
+  for (const auto& vi : graph.output()) listed.insert(vi.name());  // listed as outputs
+  for (const auto& node : graph.node()) {
+    for (const auto& name : node.output()) {
+      if (!name.empty() && values.types.count(name) && listed.insert(name).second) {
+        values.values.push_back(name);
+      }
+    }
+  }
+  for (int i = 0; i < graph.output_size(); ++i) {
+    const std::string& name = graph.output(i).name();
+    if (name.empty()) continue;
+    values.outputs.push_back(name);
+    values.types[name] = run.output_types[i];
+  }
+  result_.value_types[run.path] = std::move(values);
+}
+
 NodeInferenceResult Driver::InferLoneNode(
     const onnx::NodeProto& node, const std::vector<Type>& input_types,
     const std::vector<std::optional<ConstValue>>& input_values) {
@@ -830,6 +875,7 @@ NodeInferenceResult Driver::InferLoneNode(
   run.graph = &graph;
   run.opsets = &opsets_;
   run.diagnostics = &out;
+  run.record = false;
   NodeOutcome outcome = InferNode(run, &scope, /*index=*/0, copy, std::move(types),
                                   std::move(values), /*inputs_defined=*/true,
                                   /*count_stats=*/false);
