@@ -16,6 +16,10 @@
 // name; any other value of the enclosing graphs they read is unknown to them (not an error),
 // since the call is not given the enclosing graph. Model-local functions are not known
 // either: a node calling one is a custom operator without a schema here.
+//
+// Each call stands alone. Facts a rule learns about symbols (K == 4 at a MatMul) do not carry
+// over to the next call as they do from node to node inside InferShapes, and findings that
+// InferShapes reports once per operator ("no rule", "no schema") come with every call.
 #ifndef ONNX_INFER_INFERENCE_INFER_NODE_H_
 #define ONNX_INFER_INFERENCE_INFER_NODE_H_
 
