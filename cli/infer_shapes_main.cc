@@ -12,10 +12,9 @@
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/cli/cli.h"
 #include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_schemas.h"
-#include "onnx_infer/schema/type_proto.h"
-#include "onnx_infer/syntax/parser.h"
 #include "onnx_infer/syntax/printer.h"
 
 namespace onnx_infer {
@@ -121,42 +120,6 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
   return "";
 }
 
-void PrintValues(const onnx::ModelProto& model) {
-  const onnx::GraphProto& g = model.graph();
-  auto line = [](const onnx::ValueInfoProto& vi) {
-    std::cout << "  " << vi.name() << ": " << TypeFromProto(vi.type()).ToString() << "\n";
-  };
-  std::cout << "inputs:\n";
-  for (const auto& vi : g.input()) line(vi);
-  std::cout << "values:\n";
-  for (const auto& vi : g.value_info()) line(vi);
-  std::cout << "outputs:\n";
-  for (const auto& vi : g.output()) line(vi);
-}
-
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// A text model by its extension (.onnxtxt), or when the binary parse fails and the file
-// reads as text; the binary error is kept for files that are neither.
-StatusOr<onnx::ModelProto> LoadAnyModel(const std::string& path) {
-  if (EndsWith(path, ".onnxtxt")) {
-    auto bytes = ReadFile(path);
-    if (!bytes.ok()) return bytes.status();
-    return syntax::ParseModelText(*bytes, path);
-  }
-  auto model = LoadModel(path);
-  if (model.ok()) return model;
-  auto bytes = ReadFile(path);
-  if (!bytes.ok() || !syntax::LooksLikeModelText(*bytes)) return model;
-  auto text_model = syntax::ParseModelText(*bytes, path);
-  if (text_model.ok()) return text_model;
-  return Status::Error(model.status().message() + "; read as ONNX text: " +
-                       text_model.status().message());
-}
-
 nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
@@ -236,7 +199,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
     registry = &with_custom;
   }
-  auto model = LoadAnyModel(flags.model);
+  auto model = LoadModel(flags.model);
   if (!model.ok()) {
     std::cerr << "infer-shapes: " << model.status().message() << "\n";
     return kExitUsageOrIo;
@@ -253,7 +216,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     if (flags.quiet && d.severity != Severity::kError) continue;
     std::cerr << d.Render(flags.model) << "\n";
   }
-  if (flags.values) PrintValues(*model);
+  if (flags.values) std::cout << FormatValues(result.value_types.at("main"));
   if (flags.print) std::cout << syntax::PrintModelText(*model);
   const InferenceStats& s = result.stats;
   if (!flags.quiet) {

@@ -304,7 +304,7 @@ std::vector<Case> FindCases(const std::string& shared_dir) {
 CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
   CaseResult result;
   result.name = c.name;
-  auto model = LoadModel(c.model);
+  auto model = LoadBinaryModel(c.model);
   if (!model.ok()) {
     result.error = model.status().message();
     return result;
@@ -395,7 +395,7 @@ Grade GradeAgainstDeclared(const Type& inferred, const Type& declared) {
 RealModelResult RunRealModel(const std::string& path, const SchemaRegistry& registry) {
   RealModelResult r;
   r.name = fs::path(path).filename().string();
-  auto model = LoadModel(path);
+  auto model = LoadBinaryModel(path);
   if (!model.ok()) {
     r.error = model.status().message();
     return r;

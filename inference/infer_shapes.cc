@@ -7,11 +7,13 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/inference/external_values.h"
 #include "onnx_infer/inference/graph_order.h"
+#include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/signature.h"
@@ -25,6 +27,43 @@ int64_t InferenceResult::CountOf(Severity severity) const {
   int64_t n = 0;
   for (const auto& d : diagnostics) n += d.severity == severity;
   return n;
+}
+
+const Type* InferenceResult::TypeOf(std::string_view graph_path, std::string_view name) const {
+  auto graph = value_types.find(graph_path);
+  return graph == value_types.end() ? nullptr : graph->second.Find(name);
+}
+
+OpsetImports ReadOpsetImports(
+    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
+  OpsetImports opsets;
+  for (const auto& opset : imports) {
+    opsets[std::string(CanonicalDomain(opset.domain()))] = opset.version();
+  }
+  return opsets;
+}
+
+bool NodeInferenceResult::HasErrors() const {
+  for (const auto& d : diagnostics) {
+    if (d.severity == Severity::kError) return true;
+  }
+  return false;
+}
+
+const Type* NodeInferenceResult::OutputType(std::string_view name) const {
+  for (size_t o = 0; o < output_names.size(); ++o) {
+    if (!name.empty() && output_names[o] == name) return &output_types[o];
+  }
+  return nullptr;
+}
+
+std::map<std::string, onnx::TypeProto> NodeInferenceResult::OutputTypeProtos() const {
+  std::map<std::string, onnx::TypeProto> protos;
+  for (size_t o = 0; o < output_names.size(); ++o) {
+    if (output_names[o].empty() || output_types[o].is_unknown()) continue;
+    protos[output_names[o]] = TypeToProto(output_types[o]);
+  }
+  return protos;
 }
 
 namespace {
@@ -51,9 +90,19 @@ class Scope {
   }
   bool DefinesHere(const std::string& name) const { return values_.count(name) > 0; }
   Value& operator[](const std::string& name) { return values_[name]; }
+  // An open scope stands for enclosing graphs the driver was not given (a node inferred on
+  // its own): a name it does not find is unknown, not undefined.
+  void set_open() { open_ = true; }
+  bool IsOpen() const {
+    for (const Scope* s = this; s; s = s->parent_) {
+      if (s->open_) return true;
+    }
+    return false;
+  }
 
  private:
   const Scope* parent_;
+  bool open_ = false;
   std::unordered_map<std::string, Value> values_;
 };
 
@@ -63,14 +112,16 @@ bool IsOnnxDomain(std::string_view domain) {
          domain == "ai.onnx.preview.training" || domain == "ai.onnx.training";
 }
 
-using Opsets = std::map<std::string, int64_t, std::less<>>;
+using Opsets = OpsetImports;
 
 Opsets ReadOpsets(const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
-  Opsets opsets;
-  for (const auto& opset : imports) {
-    opsets[std::string(CanonicalDomain(opset.domain()))] = opset.version();
-  }
-  return opsets;
+  return ReadOpsetImports(imports);
+}
+
+// The path of a graph inside the graph at `parent` ("main/If_3.then_branch"); a node
+// inferred on its own has no graph, so its subgraphs' paths start at the node.
+std::string ChildPath(const std::string& parent, std::string_view child) {
+  return parent.empty() ? std::string(child) : StrCat(parent, "/", child);
 }
 
 // Calls `visit(symbol, axis)` for the symbols of every dim of `type`, in order (axis is the
@@ -125,7 +176,8 @@ class Driver;
 // graph.
 struct GraphRun {
   onnx::GraphProto* graph;
-  std::string path;                 // "main", "main/If_3.then_branch", "fn:local::Gelu"
+  // "main", "main/If_3.then_branch", "main/Gelu_2.local::Gelu" (a function body at a call)
+  std::string path;
   const Scope* parent = nullptr;    // the enclosing graph's scope
   const Opsets* opsets = nullptr;
   const std::vector<Type>* input_types = nullptr;  // what the caller passes (subgraphs)
@@ -135,10 +187,20 @@ struct GraphRun {
   bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
-  // Out: the types of the graph's outputs, and of every value (for function bodies).
+  // Keep the graph's value types in InferenceResult::value_types (not for the body of an
+  // operator ONNX defines as a function, nor anything inside one).
+  bool record = true;
+  // Out: the types of the graph's outputs, and of every input and node output.
   std::vector<Type> output_types;
   std::vector<std::optional<ConstValue>> output_values;
-  std::map<std::string, Type> value_types;
+  std::map<std::string, Type, std::less<>> value_types;
+};
+
+// What the driver's per-node step gives a node's outputs.
+struct NodeOutcome {
+  const OpSchema* schema = nullptr;
+  std::vector<Type> types;
+  std::vector<std::optional<ConstValue>> values;
 };
 
 // What a function call gives its node's outputs.
@@ -149,29 +211,41 @@ struct CallResult {
 
 class Driver {
  public:
+  // Infers a whole model (Run).
   Driver(onnx::ModelProto& model, const SchemaRegistry& registry, const InferenceOptions& options,
          InferenceResult& result)
-      : model_(model), registry_(registry), options_(options), result_(result),
-        external_values_(options.model_dir, options.max_value_elements) {
-    opsets_ = ReadOpsets(model_.opset_import());
-    for (const auto& opset : model_.opset_import()) {
-      const std::string domain(CanonicalDomain(opset.domain()));
-      auto range = registry_.OpsetRange(domain);
-      if (!range) continue;  // a domain we know nothing of: its ops are reported as custom
-      if (opset.version() > range->second) {
-        Report(result_.diagnostics, Severity::kWarning, "main",
-               StrCat("the model imports opset ", opset.version(), " of ", DisplayDomain(domain),
-                      "; this build knows versions up to ", range->second,
-                      ", so operators resolve as of ", range->second));
-      } else if (opset.version() < range->first) {
-        Report(result_.diagnostics, Severity::kError, "main",
-               StrCat("the model imports opset ", opset.version(), " of ", DisplayDomain(domain),
-                      ", which does not exist (versions start at ", range->first, ")"));
-      }
+      : Driver(registry, options, result, ReadOpsets(model.opset_import())) {
+    model_ = &model;
+    for (const auto& opset : model.opset_import()) {
+      CheckOpsetImport(std::string(CanonicalDomain(opset.domain())), opset.version(),
+                       result_.diagnostics, "main");
     }
-    for (int i = 0; i < model_.functions_size(); ++i) {
-      const auto& f = model_.functions(i);
+    for (int i = 0; i < model.functions_size(); ++i) {
+      const auto& f = model.functions(i);
       functions_[FunctionKey(f.domain(), f.name(), f.overload())] = i;
+    }
+  }
+
+  // Infers nodes on their own (InferLoneNode): no model, so no model-local functions.
+  Driver(const SchemaRegistry& registry, const InferenceOptions& options, InferenceResult& result,
+         Opsets opsets)
+      : registry_(registry), options_(options), result_(result), opsets_(std::move(opsets)),
+        external_values_(options.model_dir, options.max_value_elements) {}
+
+  // Reports an imported version of `domain` this build does not know, or that does not exist.
+  void CheckOpsetImport(const std::string& domain, int64_t version, std::vector<Diagnostic>& out,
+                        const std::string& path) {
+    auto range = registry_.OpsetRange(domain);
+    if (!range) return;  // a domain we know nothing of: its ops are reported as custom
+    if (version > range->second) {
+      Report(out, Severity::kWarning, path,
+             StrCat("the model imports opset ", version, " of ", DisplayDomain(domain),
+                    "; this build knows versions up to ", range->second,
+                    ", so operators resolve as of ", range->second));
+    } else if (version < range->first) {
+      Report(out, Severity::kError, path,
+             StrCat("the model imports opset ", version, " of ", DisplayDomain(domain),
+                    ", which does not exist (versions start at ", range->first, ")"));
     }
   }
 
@@ -188,22 +262,23 @@ class Driver {
         declared_order_.push_back(name);
       });
     };
-    VisitDeclaredValues(model_.graph(), "main", note_declared);
-    for (int i = 0; i < model_.training_info_size(); ++i) {
-      VisitDeclaredValues(model_.training_info(i).algorithm(),
+    VisitDeclaredValues(model_->graph(), "main", note_declared);
+    for (int i = 0; i < model_->training_info_size(); ++i) {
+      VisitDeclaredValues(model_->training_info(i).algorithm(),
                           StrCat("training_info[", i, "].algorithm"), note_declared);
     }
 
     Scope main_scope(nullptr);
     GraphRun run;
-    run.graph = model_.mutable_graph();
+    run.graph = model_->mutable_graph();
     run.path = "main";
     run.opsets = &opsets_;
     run.diagnostics = &result_.diagnostics;
     InferGraph(run, &main_scope, /*count_stats=*/true);
+    RecordValueTypes(run);
     // Training graphs see the inference graph's values (its initializers in particular).
-    for (int i = 0; i < model_.training_info_size(); ++i) {
-      auto* info = model_.mutable_training_info(i);
+    for (int i = 0; i < model_->training_info_size(); ++i) {
+      auto* info = model_->mutable_training_info(i);
       for (auto [graph, name] : {std::pair{info->mutable_initialization(), "initialization"},
                                  std::pair{info->mutable_algorithm(), "algorithm"}}) {
         if (graph->node_size() == 0 && graph->output_size() == 0) continue;
@@ -214,6 +289,7 @@ class Driver {
         t.opsets = &opsets_;
         t.diagnostics = &result_.diagnostics;
         InferGraph(t, &scope, /*count_stats=*/true);
+        RecordValueTypes(t);
       }
     }
     WriteFunctionValueInfo();
@@ -227,12 +303,12 @@ class Driver {
       VisitSymbols(TypeFromProto(vi.type()),
                    [&](const std::string& name, int64_t) { present.insert(name); });
     };
-    VisitDeclaredValues(model_.graph(), "main", collect);
-    for (const auto& info : model_.training_info()) {
+    VisitDeclaredValues(model_->graph(), "main", collect);
+    for (const auto& info : model_->training_info()) {
       VisitDeclaredValues(info.initialization(), "", collect);
       VisitDeclaredValues(info.algorithm(), "", collect);
     }
-    for (const auto& f : model_.functions()) {
+    for (const auto& f : model_->functions()) {
       for (const auto& vi : f.value_info()) collect("", "", vi);
     }
     for (const auto& name : declared_order_) {
@@ -302,8 +378,24 @@ class Driver {
     return options_.strict ? Severity::kError : lenient;
   }
 
-  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types.
+  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
+  // Moves run.value_types into the result, under run.path, when the run is recorded.
+  void RecordValueTypes(GraphRun& run);
+
+  // The per-node step, shared by InferGraph and InferLoneNode: resolves the schema of the
+  // node at `index` of run.graph, checks its signature and infers its outputs (by its rule,
+  // a model-local function or the function body its schema has). `inputs_defined` false
+  // (an input names nothing) keeps the rule from running.
+  NodeOutcome InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
+                        std::vector<const Type*> input_types,
+                        std::vector<const ConstValue*> input_values, bool inputs_defined,
+                        bool count_stats);
+
+  // InferNodeOutputs: `node` on its own, its inputs' types and values given.
+  NodeInferenceResult InferLoneNode(const onnx::NodeProto& node,
+                                    const std::vector<Type>& input_types,
+                                    const std::vector<std::optional<ConstValue>>& input_values);
 
   // Infers a subgraph (If branch, Loop/Scan body) for the node at `index` of `outer`.
   StatusOr<std::vector<Type>> InferSubgraph(const GraphRun& outer, const Scope* scope, int index,
@@ -336,7 +428,7 @@ class Driver {
                                          std::string* error);
   void WriteFunctionValueInfo();
 
-  onnx::ModelProto& model_;
+  onnx::ModelProto* model_ = nullptr;  // null when inferring nodes on their own
   const SchemaRegistry& registry_;
   const InferenceOptions& options_;
   InferenceResult& result_;
@@ -423,15 +515,17 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(const GraphRun& outer, const S
   }
   GraphRun run;
   run.graph = graph;
-  run.path = StrCat(outer.path, "/", node.op_type(), "_", index, ".", attribute);
+  run.path = ChildPath(outer.path, StrCat(node.op_type(), "_", index, ".", attribute));
   run.parent = scope;
   run.opsets = outer.opsets;
   run.input_types = &input_types;
   run.annotate_inputs = true;
   run.depth = outer.depth + 1;
   run.diagnostics = diagnostics;
+  run.record = outer.record;
   Scope sub_scope(scope);
   InferGraph(run, &sub_scope, /*count_stats=*/false);
+  RecordValueTypes(run);
   return run.output_types;
 }
 
@@ -588,13 +682,14 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   Opsets opsets = f.opset_import_size() ? ReadOpsets(f.opset_import()) : *run.opsets;
   GraphRun call;
   call.graph = &body;
-  call.path = StrCat(run.path, "/", node.op_type(), "_", index, ".", id);
+  call.path = ChildPath(run.path, StrCat(node.op_type(), "_", index, ".", id));
   call.opsets = &opsets;
   call.input_types = &types;
   call.input_values = &values;
   call.annotate_inputs = true;
   call.depth = run.depth + 1;
   call.diagnostics = run.diagnostics;
+  call.record = run.record && function_index >= 0;
   Scope scope(nullptr);  // a function sees only its inputs
   function_stack_.push_back(&f);
   InferGraph(call, &scope, /*count_stats=*/false);
@@ -610,6 +705,7 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
       if (inserted && !first_call) it->second.reset();  // absent from an earlier call
     }
   }
+  RecordValueTypes(call);
   CallResult result = none;
   for (int o = 0; o < node.output_size() && o < static_cast<int>(call.output_types.size()); ++o) {
     result.types[o] = call.output_types[o];
@@ -620,7 +716,7 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
 
 void Driver::WriteFunctionValueInfo() {
   for (const auto& [index, values] : function_values_) {
-    onnx::FunctionProto* f = model_.mutable_functions(index);
+    onnx::FunctionProto* f = model_->mutable_functions(index);
     std::map<std::string, onnx::ValueInfoProto*> existing;
     for (auto& vi : *f->mutable_value_info()) existing[vi.name()] = &vi;
     for (const auto& [name, type] : values) {
@@ -630,6 +726,166 @@ void Driver::WriteFunctionValueInfo() {
       WriteTypeToProto(*type, vi->mutable_type());
     }
   }
+}
+
+NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index,
+                              onnx::NodeProto* node, std::vector<const Type*> input_types,
+                              std::vector<const ConstValue*> input_values, bool inputs_defined,
+                              bool count_stats) {
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
+  int64_t opset_version = 0;
+  int function_index = -1;
+  const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
+  std::vector<Type> outputs(node->output_size());
+  std::vector<std::optional<ConstValue>> output_values(node->output_size());
+  if (function_index >= 0) {
+    if (inputs_defined) {
+      CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
+                                          function_index, nullptr, input_types, input_values);
+      outputs = std::move(call.types);
+      if (options_.data_propagation) output_values = std::move(call.values);
+    }
+  } else if (schema) {
+    SignatureCheck signature = CheckSignature(*node, *schema, input_types);
+    for (const auto& issue : signature.issues) {
+      ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path,
+                 index, *node, schema, issue.message);
+    }
+    if (!signature.arity_error && inputs_defined) {
+      std::string body_error;
+      const onnx::FunctionProto* body =
+          schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
+      if (body) {
+        // No rule, but ONNX defines the operator as a function: infer through its body.
+        CallResult call = InferFunctionCall(run, index, *node, *body, -1, schema, input_types,
+                                            input_values);
+        outputs = std::move(call.types);
+        if (options_.data_propagation) output_values = std::move(call.values);
+      } else if (!schema->has_rule()) {
+        if (count_stats) result_.stats.nodes_without_rule++;
+        if (reported_once_.insert("rule:" + schema->Id()).second) {
+          ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
+                     body_error.empty()
+                         ? "no inference rule for this operator yet; its output shapes are "
+                           "left unknown (reported once per operator version)"
+                         : StrCat("no inference rule for this operator, and its function body "
+                                  "does not parse (", body_error, "); its output shapes are "
+                                  "left unknown (reported once per operator version)"));
+        }
+      } else {
+        InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
+                             std::move(input_values));
+        ctx.set_max_value_elements(options_.max_value_elements);
+        ctx.set_unifier(&unifier_);
+        ctx.set_symbol_log(&introduced_);
+        NodeSubgraphs subgraphs(*this, run, scope, index, node);
+        ctx.set_subgraph_inferencer(&subgraphs);
+        Status status = schema->rule()(ctx);
+        subgraphs.Flush(out);
+        for (const auto& w : ctx.warnings()) {
+          ReportNode(out, Severity::kWarning, path, index, *node, schema, w);
+        }
+        if (!status.ok()) {
+          ReportNode(out, Severity::kError, path, index, *node, schema, status.message());
+        } else {
+          // Without data propagation only constants carry values.
+          const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
+          for (int o = 0; o < node->output_size(); ++o) {
+            outputs[o] = ctx.OutputType(o);
+            if (keep_values) output_values[o] = ctx.OutputValue(o);
+          }
+        }
+      }
+      // What the signature says of each output (a bound type parameter, a single allowed
+      // type) completes what the rule left open, or stands alone when there is no rule.
+      for (int o = 0; o < node->output_size(); ++o) {
+        Type from_signature = TypeFromSignature(*schema, signature, o);
+        if (from_signature.is_unknown()) continue;
+        auto merged = MergeTypes(outputs[o], from_signature);
+        if (merged.ok()) outputs[o] = std::move(*merged);
+      }
+    }
+  } else if (count_stats) {
+    result_.stats.nodes_without_rule++;
+  }
+  return {schema, std::move(outputs), std::move(output_values)};
+}
+
+void Driver::RecordValueTypes(GraphRun& run) {
+  if (!run.record) return;
+  const onnx::GraphProto& graph = *run.graph;
+  GraphValueTypes values;  // a later pass over the same graph replaces an earlier one's
+  values.types = std::move(run.value_types);
+  std::unordered_set<std::string_view> listed;
+  for (const auto& vi : graph.input()) {
+    if (values.types.count(vi.name()) && listed.insert(vi.name()).second) {
+      values.inputs.push_back(vi.name());
+    }
+  }
+  for (const auto& vi : graph.output()) listed.insert(vi.name());  // listed as outputs
+  for (const auto& node : graph.node()) {
+    for (const auto& name : node.output()) {
+      if (!name.empty() && values.types.count(name) && listed.insert(name).second) {
+        values.values.push_back(name);
+      }
+    }
+  }
+  for (int i = 0; i < graph.output_size(); ++i) {
+    const std::string& name = graph.output(i).name();
+    if (name.empty()) continue;
+    values.outputs.push_back(name);
+    values.types[name] = run.output_types[i];
+  }
+  result_.value_types[run.path] = std::move(values);
+}
+
+NodeInferenceResult Driver::InferLoneNode(
+    const onnx::NodeProto& node, const std::vector<Type>& input_types,
+    const std::vector<std::optional<ConstValue>>& input_values) {
+  std::vector<Diagnostic>& out = result_.diagnostics;
+  const std::string domain(CanonicalDomain(node.domain()));
+  auto opset = opsets_.find(domain);
+  if (opset != opsets_.end()) CheckOpsetImport(domain, opset->second, out, "");
+
+  // The node as the only one of a graph of its own (a copy: subgraph inference annotates
+  // the node's graphs). Its inputs are the values of enclosing graphs its subgraphs see; any
+  // other name they read is unknown.
+  onnx::GraphProto graph;
+  onnx::NodeProto* copy = graph.add_node();
+  *copy = node;
+  Scope scope(nullptr);
+  scope.set_open();
+  for (int i = 0; i < node.input_size(); ++i) {
+    const std::string& name = node.input(i);
+    if (name.empty() || scope.DefinesHere(name)) continue;
+    Value& v = scope[name];
+    if (i < static_cast<int>(input_types.size())) v.type = input_types[i];
+    if (i < static_cast<int>(input_values.size())) v.data = input_values[i];
+  }
+  std::vector<const Type*> types(node.input_size(), nullptr);
+  std::vector<const ConstValue*> values(node.input_size(), nullptr);
+  for (int i = 0; i < node.input_size(); ++i) {
+    if (node.input(i).empty()) continue;
+    const Value* v = scope.Find(node.input(i));
+    types[i] = &v->type;
+    if (v->data) values[i] = &*v->data;
+  }
+  GraphRun run;
+  run.graph = &graph;
+  run.opsets = &opsets_;
+  run.diagnostics = &out;
+  run.record = false;
+  NodeOutcome outcome = InferNode(run, &scope, /*index=*/0, copy, std::move(types),
+                                  std::move(values), /*inputs_defined=*/true,
+                                  /*count_stats=*/false);
+  NodeInferenceResult result;
+  result.schema = outcome.schema;
+  result.output_names.assign(node.output().begin(), node.output().end());
+  result.output_types = std::move(outcome.types);
+  result.output_values = std::move(outcome.values);
+  result.diagnostics = std::move(out);
+  return result;
 }
 
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
@@ -764,7 +1020,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       if (name.empty()) continue;
       const Value* v = scope->Find(name);
       if (!v) {
-        if (!producer.count(name)) {
+        if (!producer.count(name) && !scope->IsOpen()) {
           ReportNode(out, Severity::kError, path, index, *node, nullptr,
                      StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
                             "input or initializer"));
@@ -785,81 +1041,11 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         }
       }
     }
-    int64_t opset_version = 0;
-    int function_index = -1;
-    const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
-    std::vector<Type> outputs(node->output_size());
-    std::vector<std::optional<ConstValue>> output_values(node->output_size());
-    if (function_index >= 0) {
-      if (inputs_defined) {
-        CallResult call = InferFunctionCall(run, index, *node, model_.functions(function_index),
-                                            function_index, nullptr, input_types, input_values);
-        outputs = std::move(call.types);
-        if (options_.data_propagation) output_values = std::move(call.values);
-      }
-    } else if (schema) {
-      SignatureCheck signature = CheckSignature(*node, *schema, input_types);
-      for (const auto& issue : signature.issues) {
-        ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path,
-                   index, *node, schema, issue.message);
-      }
-      if (!signature.arity_error && inputs_defined) {
-        std::string body_error;
-        const onnx::FunctionProto* body =
-            schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
-        if (body) {
-          // No rule, but ONNX defines the operator as a function: infer through its body.
-          CallResult call = InferFunctionCall(run, index, *node, *body, -1, schema, input_types,
-                                              input_values);
-          outputs = std::move(call.types);
-          if (options_.data_propagation) output_values = std::move(call.values);
-        } else if (!schema->has_rule()) {
-          if (count_stats) result_.stats.nodes_without_rule++;
-          if (reported_once_.insert("rule:" + schema->Id()).second) {
-            ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
-                       body_error.empty()
-                           ? "no inference rule for this operator yet; its output shapes are "
-                             "left unknown (reported once per operator version)"
-                           : StrCat("no inference rule for this operator, and its function body "
-                                    "does not parse (", body_error, "); its output shapes are "
-                                    "left unknown (reported once per operator version)"));
-          }
-        } else {
-          InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
-                               std::move(input_values));
-          ctx.set_max_value_elements(options_.max_value_elements);
-          ctx.set_unifier(&unifier_);
-          ctx.set_symbol_log(&introduced_);
-          NodeSubgraphs subgraphs(*this, run, scope, index, node);
-          ctx.set_subgraph_inferencer(&subgraphs);
-          Status status = schema->rule()(ctx);
-          subgraphs.Flush(out);
-          for (const auto& w : ctx.warnings()) {
-            ReportNode(out, Severity::kWarning, path, index, *node, schema, w);
-          }
-          if (!status.ok()) {
-            ReportNode(out, Severity::kError, path, index, *node, schema, status.message());
-          } else {
-            // Without data propagation only constants carry values.
-            const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
-            for (int o = 0; o < node->output_size(); ++o) {
-              outputs[o] = ctx.OutputType(o);
-              if (keep_values) output_values[o] = ctx.OutputValue(o);
-            }
-          }
-        }
-        // What the signature says of each output (a bound type parameter, a single allowed
-        // type) completes what the rule left open, or stands alone when there is no rule.
-        for (int o = 0; o < node->output_size(); ++o) {
-          Type from_signature = TypeFromSignature(*schema, signature, o);
-          if (from_signature.is_unknown()) continue;
-          auto merged = MergeTypes(outputs[o], from_signature);
-          if (merged.ok()) outputs[o] = std::move(*merged);
-        }
-      }
-    } else if (count_stats) {
-      result_.stats.nodes_without_rule++;
-    }
+    NodeOutcome outcome = InferNode(run, scope, index, node, std::move(input_types),
+                                    std::move(input_values), inputs_defined, count_stats);
+    const OpSchema* schema = outcome.schema;
+    std::vector<Type>& outputs = outcome.types;
+    std::vector<std::optional<ConstValue>>& output_values = outcome.values;
     for (int o = 0; o < node->output_size(); ++o) {
       const std::string& name = node->output(o);
       if (name.empty() || scope->DefinesHere(name)) continue;
@@ -963,6 +1149,43 @@ InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& regis
   InferenceResult result;
   Driver(model, registry, options, result).Run();
   return result;
+}
+
+NodeInferenceResult InferNodeOutputs(const SchemaRegistry& registry, const onnx::NodeProto& node,
+                                     const OpsetImports& opsets,
+                                     const std::vector<Type>& input_types,
+                                     const std::vector<std::optional<ConstValue>>& input_values,
+                                     const InferenceOptions& options) {
+  Opsets canonical;
+  for (const auto& [domain, version] : opsets) {
+    canonical[std::string(CanonicalDomain(domain))] = version;
+  }
+  InferenceResult scratch;  // the driver's per-run state; its findings are the node's
+  return Driver(registry, options, scratch, std::move(canonical))
+      .InferLoneNode(node, input_types, input_values);
+}
+
+NodeInferenceResult InferNodeOutputsByName(
+    const SchemaRegistry& registry, const onnx::NodeProto& node, const OpsetImports& opsets,
+    const std::map<std::string, onnx::TypeProto>& input_types,
+    const std::map<std::string, onnx::TensorProto>& input_values, const InferenceOptions& options) {
+  std::vector<Type> types(node.input_size());
+  std::vector<std::optional<ConstValue>> values(node.input_size());
+  for (int i = 0; i < node.input_size(); ++i) {
+    const std::string& name = node.input(i);
+    if (name.empty()) continue;
+    auto type = input_types.find(name);
+    auto value = input_values.find(name);
+    if (type != input_types.end()) {
+      types[i] = TypeFromProto(type->second);
+    } else if (value != input_values.end()) {
+      types[i] = TypeOfTensor(value->second);
+    }
+    if (value != input_values.end()) {
+      values[i] = ConstValueOfTensor(value->second, options.max_value_elements);
+    }
+  }
+  return InferNodeOutputs(registry, node, opsets, types, values, options);
 }
 
 }  // namespace onnx_infer

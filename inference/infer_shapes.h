@@ -9,9 +9,13 @@
 #define ONNX_INFER_INFERENCE_INFER_SHAPES_H_
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "onnx_infer/inference/value_types.h"
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/diagnostic.h"
 #include "onnx_infer/schema/registry.h"
@@ -70,6 +74,14 @@ struct InferenceResult {
   std::vector<std::string> facts;
   // Conditions the model must meet that are not equations (symbolic broadcasts).
   std::vector<std::string> conditions;
+  // The type of every graph input, node output and graph output, by graph path: "main", an
+  // If branch or Loop/Scan body "main/If_3.then_branch", a model-local function's body at one
+  // call "main/Gelu_2.local::Gelu", a training graph "training_info[0].algorithm" (the paths
+  // diagnostics name). A subgraph inferred more than once (a Loop's passes) has its last
+  // pass's types. The bodies of operators ONNX defines as functions are not listed.
+  std::map<std::string, GraphValueTypes, std::less<>> value_types;
+  // The type of value `name` in graph `graph_path`; null when inference did not see it.
+  const Type* TypeOf(std::string_view graph_path, std::string_view name) const;
 
   int64_t CountOf(Severity severity) const;
   bool HasErrors() const { return CountOf(Severity::kError) > 0; }

@@ -504,5 +504,135 @@ TEST(InferShapesTest, ExpressionDimParamsAndSums) {
             "2*N + 1");
 }
 
+// ---- InferenceResult::value_types: every value's type by graph path, and FormatValues.
+
+std::vector<std::string> Keys(const InferenceResult& r) {
+  std::vector<std::string> keys;
+  for (const auto& [path, values] : r.value_types) keys.push_back(path);
+  return keys;
+}
+
+std::string TypeText(const InferenceResult& r, std::string_view graph, std::string_view name) {
+  const Type* t = r.TypeOf(graph, name);
+  return t ? t->ToString() : "(none)";
+}
+
+TEST(ValueTypesTest, TheMainGraphInModelOrder) {
+  auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17, "my.ops" : 1]>
+    main (float[B, S, 8] x) => (y, u) <int64[4] shape = {0, 0, 2, -1}> {
+      h = Relu(x)
+      u = my.ops.Fancy(h)
+      h4 = Reshape(h, shape)
+      v = my.ops.Fancy(h4)
+      y = Transpose <perm = [0, 2, 1, 3]> (h4)
+    })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  InferenceResult r = Infer(*m);
+  EXPECT_EQ(Keys(r), std::vector<std::string>{"main"});
+  const GraphValueTypes& main = r.value_types.at("main");
+  EXPECT_EQ(main.inputs, std::vector<std::string>{"x"});
+  EXPECT_EQ(main.values, (std::vector<std::string>{"h", "h4", "v"}));
+  EXPECT_EQ(main.outputs, (std::vector<std::string>{"y", "u"}));
+  EXPECT_EQ(TypeText(r, "main", "h4"), "float[B, S, 2, 4]");
+  EXPECT_EQ(TypeText(r, "main", "v"), "?");           // a custom operator without a schema
+  EXPECT_EQ(TypeText(r, "main", "shape"), "(none)");  // initializers are not listed
+  EXPECT_EQ(TypeText(r, "nowhere", "x"), "(none)");
+  // What infer-shapes --values prints; unknown values too.
+  EXPECT_EQ(FormatValues(main),
+            "inputs:\n"
+            "  x: float[B, S, 8]\n"
+            "values:\n"
+            "  h: float[B, S, 8]\n"
+            "  h4: float[B, S, 2, 4]\n"
+            "  v: ?\n"
+            "outputs:\n"
+            "  y: float[B, 2, S, 4]\n"
+            "  u: ?\n");
+}
+
+TEST(ValueTypesTest, GraphOutputsHaveTheirMergedType) {
+  // y is declared float[N, 4]; inference finds float[N, ?] from the Reshape without a value:
+  // the output's type is the merge, as written back.
+  auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (float[N, 8] x, int64[2] s) => (float[N, 4] y) {
+      y = Reshape(x, s)
+    })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  InferenceResult r = Infer(*m);
+  EXPECT_EQ(TypeText(r, "main", "y"), "float[N, 4]");
+  EXPECT_EQ(TypeText(r, "main", "y"), TypeFromProto(m->graph().output(0).type()).ToString());
+}
+
+TEST(ValueTypesTest, SubgraphsByTheirPath) {
+  auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (bool[] c, float[N, 3] x) => (y) {
+      y = If (c) <then_branch = then_g () => (t) { r = Relu(x)  t = Neg(r) },
+                  else_branch = else_g () => (e) { e = Identity(x) }>
+    })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  InferenceResult r = Infer(*m);
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_EQ(Keys(r),
+            (std::vector<std::string>{"main", "main/If_0.else_branch", "main/If_0.then_branch"}));
+  const GraphValueTypes& then_g = r.value_types.at("main/If_0.then_branch");
+  EXPECT_TRUE(then_g.inputs.empty());
+  EXPECT_EQ(then_g.values, std::vector<std::string>{"r"});
+  EXPECT_EQ(then_g.outputs, std::vector<std::string>{"t"});
+  EXPECT_EQ(TypeText(r, "main/If_0.then_branch", "r"), "float[N, 3]");
+  EXPECT_EQ(TypeText(r, "main/If_0.then_branch", "t"), "float[N, 3]");
+  EXPECT_EQ(TypeText(r, "main/If_0.then_branch", "x"), "(none)");  // the outer graph's
+  EXPECT_EQ(TypeText(r, "main", "y"), "float[N, 3]");
+}
+
+TEST(ValueTypesTest, ALoopBodyHasItsLastPassTypes) {
+  const std::string graph = TensorInput("acc0", "dim { dim_value: 2 }") +
+                            TensorInput("one", "dim { dim_value: 1 }") +
+                            TensorInput("w", "dim { dim_value: 4 }") + R"(
+      node { op_type: "Constant" output: "m" attribute { name: "value_int" type: INT i: 6 } }
+      node { op_type: "Loop" input: "m" input: "" input: "acc0" output: "acc" output: "scans" )" +
+                            std::string(kLoopBody) + R"( }
+      output { name: "acc" } output { name: "scans" })";
+  auto r = InferProto(ProtoModel(graph));
+  EXPECT_EQ(r.Diagnostics(), "");
+  const auto& body = r.result.value_types.at("main/Loop_1.body");
+  EXPECT_EQ(body.inputs, (std::vector<std::string>{"i", "cond_in", "acc"}));
+  // As annotated in the model: the carried value's dim differs per pass.
+  EXPECT_EQ(TypeText(r.result, "main/Loop_1.body", "acc"), "float[?]");
+  EXPECT_EQ(TypeText(r.result, "main/Loop_1.body", "scan"), "float[4]");
+}
+
+TEST(ValueTypesTest, ModelLocalFunctionBodiesPerCall) {
+  // Two calls with different input types: each body is listed under its call's path.
+  onnx::ModelProto m = ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
+      node { op_type: "Flip" domain: "local" input: "x" output: "a" }
+      node { op_type: "Flip" domain: "local" input: "a" output: "y" }
+      output { name: "y" })",
+      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+         functions { name: "Flip" domain: "local" input: "x" output: "y" attribute: "p"
+                     node { op_type: "Relu" input: "x" output: "r" }
+                     node { op_type: "Transpose" input: "r" output: "y"
+                            attribute { name: "perm" type: INTS ref_attr_name: "p" } }
+                     opset_import { version: 17 } })");
+  auto r = InferProto(m);
+  EXPECT_EQ(r.Diagnostics(), "");
+  EXPECT_EQ(Keys(r.result), (std::vector<std::string>{"main", "main/Flip_0.local::Flip",
+                                                      "main/Flip_1.local::Flip"}));
+  EXPECT_EQ(TypeText(r.result, "main/Flip_0.local::Flip", "x"), "float[2, 3]");
+  EXPECT_EQ(TypeText(r.result, "main/Flip_0.local::Flip", "r"), "float[2, 3]");
+  EXPECT_EQ(TypeText(r.result, "main/Flip_0.local::Flip", "y"), "float[3, 2]");
+  EXPECT_EQ(TypeText(r.result, "main/Flip_1.local::Flip", "r"), "float[3, 2]");
+  EXPECT_EQ(TypeText(r.result, "main", "a"), "float[3, 2]");
+}
+
+TEST(ValueTypesTest, BodiesOfOperatorsDefinedAsFunctionsAreNotListed) {
+  onnx::ModelProto m = Model(R"(
+    main (float[N, 3] x) => (s) {
+      s = Shrink <lambd = 0.5> (x)
+    })");
+  InferenceResult r = Infer(m);
+  EXPECT_EQ(Keys(r), std::vector<std::string>{"main"});
+  EXPECT_EQ(TypeText(r, "main", "s"), "float[N, 3]");
+}
+
 }  // namespace
 }  // namespace onnx_infer

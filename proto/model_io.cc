@@ -61,7 +61,7 @@ StatusOr<std::string> ReadFile(const std::string& path) {
   return std::move(buffer).str();
 }
 
-StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
+StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {
   OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
   return ParseModel(bytes, path);
 }

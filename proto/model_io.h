@@ -10,10 +10,11 @@
 
 namespace onnx_infer {
 
-// Reads a binary .onnx file. Errors say what is wrong: the file cannot be opened, is a
+// Reads a binary .onnx file. Front ends call LoadModel (inference/load_model.h), which reads
+// text models too; this is the binary half of it. Errors say what is wrong: the file cannot be opened, is a
 // directory, is empty, is larger than protobuf can parse (2 GiB), is not valid protobuf (a
 // truncated or corrupt file), or parses but is no model (no graph).
-StatusOr<onnx::ModelProto> LoadModel(const std::string& path);
+StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path);
 // The same for bytes in memory; `source` names them in messages.
 StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view source);
 

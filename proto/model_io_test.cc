@@ -46,7 +46,7 @@ TEST_F(ModelIoTest, RoundTripsAModel) {
   onnx::ModelProto m = SmallModel();
   std::string path = (dir_ / "m.onnx").string();
   ASSERT_TRUE(SaveModel(m, path).ok());
-  auto loaded = LoadModel(path);
+  auto loaded = LoadBinaryModel(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   EXPECT_EQ(loaded->SerializeAsString(), m.SerializeAsString());
   // No temporary file is left behind.
@@ -54,7 +54,7 @@ TEST_F(ModelIoTest, RoundTripsAModel) {
 }
 
 TEST_F(ModelIoTest, MissingFile) {
-  auto r = LoadModel((dir_ / "nope.onnx").string());
+  auto r = LoadBinaryModel((dir_ / "nope.onnx").string());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("cannot open: No such file or directory"),
             std::string::npos)
@@ -62,34 +62,35 @@ TEST_F(ModelIoTest, MissingFile) {
 }
 
 TEST_F(ModelIoTest, Directory) {
-  auto r = LoadModel(dir_.string());
+  auto r = LoadBinaryModel(dir_.string());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("is a directory"), std::string::npos);
 }
 
 TEST_F(ModelIoTest, EmptyFile) {
-  auto r = LoadModel(Write("empty.onnx", ""));
+  auto r = LoadBinaryModel(Write("empty.onnx", ""));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("the file is empty"), std::string::npos);
 }
 
 TEST_F(ModelIoTest, TruncatedModel) {
   std::string bytes = SmallModel().SerializeAsString();
-  auto r = LoadModel(Write("cut.onnx", bytes.substr(0, bytes.size() - 3)));
+  auto r = LoadBinaryModel(Write("cut.onnx", bytes.substr(0, bytes.size() - 3)));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("not a valid ONNX model"), std::string::npos)
       << r.status().message();
 }
 
 TEST_F(ModelIoTest, GarbageBytes) {
-  auto r = LoadModel(Write("garbage.onnx", std::string("\xff\xff\xff\xff\xff\xff\x0f\x01", 8)));
+  auto r =
+      LoadBinaryModel(Write("garbage.onnx", std::string("\xff\xff\xff\xff\xff\xff\x0f\x01", 8)));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("not a valid ONNX model"), std::string::npos);
 }
 
 TEST_F(ModelIoTest, TextThatParsesButIsNoModel) {
   // "hello\n" happens to be valid protobuf wire data; it is still not a model.
-  auto r = LoadModel(Write("hello.onnx", "hello\n"));
+  auto r = LoadBinaryModel(Write("hello.onnx", "hello\n"));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("not"), std::string::npos) << r.status().message();
 }

@@ -63,7 +63,7 @@ TEST(RoundTripTest, EverySharedModelParsesAndReserializesWithoutLoss) {
   differencer.set_field_comparator(&comparator);
   int checked = 0;
   for (const auto& path : paths) {
-    auto model = LoadModel(path);
+    auto model = LoadBinaryModel(path);
     ASSERT_TRUE(model.ok()) << model.status().message();
     EXPECT_EQ(UnknownFields(*model), 0) << path << ": has fields onnx.proto does not define";
     std::string bytes;

@@ -50,7 +50,7 @@ void RoundTripAll(const std::vector<std::string>& paths) {
   auto start = std::chrono::steady_clock::now();
   int failures = 0;
   for (const auto& path : paths) {
-    auto model = LoadModel(path);
+    auto model = LoadBinaryModel(path);
     ASSERT_TRUE(model.ok()) << model.status().message();
     std::string text = PrintModelText(*model);
     auto parsed = ParseModelText(text, path + ".onnxtxt");
@@ -95,7 +95,7 @@ TEST(CorpusRoundTripTest, AnnotatedRealModelsPrintAndParseBack) {
   auto paths = SharedModels("models/real");
   if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no real models";
   for (const auto& path : paths) {
-    auto model = LoadModel(path);
+    auto model = LoadBinaryModel(path);
     ASSERT_TRUE(model.ok()) << model.status().message();
     InferShapes(*model, BuiltinSchemas(), InferenceOptions{});
     auto parsed = ParseModelText(PrintModelText(*model), path + ".onnxtxt");

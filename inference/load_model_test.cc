@@ -1,0 +1,112 @@
+// LoadModel reads binary and text models, by extension or by content, with the messages of
+// the format that failed.
+#include "onnx_infer/inference/load_model.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "onnx_infer/proto/model_io.h"
+
+namespace onnx_infer {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kText[] = R"(<ir_version: 8, opset_import: ["" : 17]>
+main (float[N, 2] a) => (y) {
+  y = Relu(a)
+}
+)";
+
+class LoadModelTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  std::string Write(const std::string& name, const std::string& bytes) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+  }
+  static std::string Message(const StatusOr<onnx::ModelProto>& r) {
+    return r.ok() ? "(loaded)" : r.status().message();
+  }
+  fs::path dir_;
+};
+
+TEST_F(LoadModelTest, ReadsBinary) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* node = m.mutable_graph()->add_node();
+  node->set_op_type("Relu");
+  node->add_input("x");
+  node->add_output("y");
+  const std::string path = (dir_ / "m.onnx").string();
+  ASSERT_TRUE(SaveModel(m, path).ok());
+  auto loaded = LoadModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->SerializeAsString(), m.SerializeAsString());
+}
+
+TEST_F(LoadModelTest, ReadsTextByExtension) {
+  auto loaded = LoadModel(Write("m.onnxtxt", kText));
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->graph().node(0).op_type(), "Relu");
+  EXPECT_EQ(loaded->graph().input(0).name(), "a");
+}
+
+TEST_F(LoadModelTest, ReadsTextThatIsNotBinaryByContent) {
+  // Any name: the binary parse fails and the bytes start like text.
+  auto loaded = LoadModel(Write("m.onnx", kText));
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->graph().node(0).op_type(), "Relu");
+}
+
+TEST_F(LoadModelTest, TextErrorsByExtensionGiveThePosition) {
+  const std::string path = Write("bad.onnxtxt", "<ir_version: 8>\nmain (float x = ) => (y) {}\n");
+  auto r = LoadModel(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(Message(r).rfind(path + ":2:17: expected '{' to open the tensor values", 0), 0)
+      << Message(r);
+}
+
+TEST_F(LoadModelTest, NeitherFormatKeepsBothMessages) {
+  const std::string path = Write("bad.onnx", "main (float x = ) => (y) {}\n");
+  auto r = LoadModel(path);
+  ASSERT_FALSE(r.ok());
+  const std::string binary = LoadBinaryModel(path).status().message();
+  EXPECT_EQ(Message(r).rfind(binary + "; read as ONNX text: " + path + ":1:17: ", 0), 0)
+      << Message(r);
+}
+
+TEST_F(LoadModelTest, BytesThatAreNotTextKeepTheBinaryMessage) {
+  const std::string path = Write("garbage.onnx", std::string("\xff\xff\xff\xff\x0f\x01", 6));
+  auto r = LoadModel(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(Message(r), LoadBinaryModel(path).status().message());
+  EXPECT_NE(Message(r).find("not a valid ONNX model"), std::string::npos);
+}
+
+TEST_F(LoadModelTest, FileErrorsAreThoseOfReading) {
+  EXPECT_NE(Message(LoadModel((dir_ / "nope.onnxtxt").string())).find("cannot open"),
+            std::string::npos);
+  EXPECT_NE(Message(LoadModel((dir_ / "nope.onnx").string())).find("cannot open"),
+            std::string::npos);
+  EXPECT_EQ(Message(LoadModel(Write("empty.onnx", ""))),
+            (dir_ / "empty.onnx").string() + ": the file is empty");
+}
+
+TEST_F(LoadModelTest, ParsesBytesInMemory) {
+  auto text = ParseModelAnyFormat(kText, "<memory>");
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(text->graph().output(0).name(), "y");
+}
+
+}  // namespace
+}  // namespace onnx_infer

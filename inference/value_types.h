@@ -1,0 +1,44 @@
+// The type of every value of every graph inference visited, as InferenceResult::value_types
+// holds them, and the listing `infer-shapes --values` prints from them.
+//
+//   InferenceResult result = InferShapes(model, BuiltinSchemas(), InferenceOptions{});
+//   std::cout << FormatValues(result.value_types.at("main"));  // what --values prints
+//   if (const Type* t = result.TypeOf("main/If_3.then_branch", "t")) std::cout << t->ToString();
+#ifndef ONNX_INFER_INFERENCE_VALUE_TYPES_H_
+#define ONNX_INFER_INFERENCE_VALUE_TYPES_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnx_infer/schema/type.h"
+
+namespace onnx_infer {
+
+// The values of one graph and their types, as the driver found them. A value the driver could
+// say nothing about has the unknown type (printed "?").
+struct GraphValueTypes {
+  // The names, in the model's order: the graph's inputs; the outputs of its nodes that are
+  // not graph outputs, in the order of the graph's node list (each once; the outputs of
+  // nodes left out for being on a cycle are absent); the graph's outputs.
+  std::vector<std::string> inputs;
+  std::vector<std::string> values;
+  std::vector<std::string> outputs;
+  // The type of each of them, by name. A graph output's is its final type: what the graph
+  // declares merged with what inference found, as written back into the model.
+  std::map<std::string, Type, std::less<>> types;
+
+  // The type of `name`; null when the graph has no such value.
+  const Type* Find(std::string_view name) const;
+};
+
+// What `infer-shapes --values` prints for the graph: "inputs:", "values:" and "outputs:"
+// headings, each followed by one line per value, "  name: type" with Type::ToString()
+// ("  x: float[batch, seq, 8]").
+std::string FormatValues(const GraphValueTypes& graph);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_INFERENCE_VALUE_TYPES_H_
