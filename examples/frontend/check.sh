@@ -31,12 +31,14 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 binaries=()  # "name=path"
 
+quiet() { "$@" > "$work/log" 2>&1 || { cat "$work/log"; return 1; }; }
+
 if ((bazel)); then
   (
     cd "$here"
-    bazel build --noshow_progress //:frontend
+    quiet bazel build --noshow_progress //:frontend
     cp bazel-bin/frontend "$work/frontend-bazel-own"
-    bazel build --noshow_progress --config=onnx_proto //:frontend
+    quiet bazel build --noshow_progress --config=onnx_proto //:frontend
     cp bazel-bin/frontend "$work/frontend-bazel-onnx"
   )
   binaries+=("bazel-own-proto=$work/frontend-bazel-own" "bazel-onnx-proto=$work/frontend-bazel-onnx")
@@ -44,7 +46,6 @@ fi
 
 if [[ -n "$cmake_build" ]]; then
   jobs="$(nproc)"
-  quiet() { "$@" > "$work/log" 2>&1 || { cat "$work/log"; return 1; }; }
   # The front end's ONNX library (its classes, package onnx), installed as ONNX would be.
   quiet cmake -S "$here/onnx_library" -B "$work/onnx-build" -DCMAKE_BUILD_TYPE=Release
   quiet cmake --build "$work/onnx-build" -j "$jobs"

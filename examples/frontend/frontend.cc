@@ -17,14 +17,14 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "onnx/onnx-ml.pb.h"  // the front end's own ONNX classes
 #include "onnx_infer/inference/infer_shapes.h"
-#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/registry.h"
-#include "onnx_infer/schema/type_proto.h"
 
 namespace {
 
@@ -61,17 +61,19 @@ onnx_infer::SchemaRegistry FrontEndSchemas() {
   return registry;
 }
 
-void PrintValues(const onnx_infer::onnx::GraphProto& g) {
-  auto line = [](const onnx_infer::onnx::ValueInfoProto& vi) {
-    std::cout << "  " << vi.name() << ": " << onnx_infer::TypeFromProto(vi.type()).ToString()
-              << "\n";
+// Every value of the main graph with its inferred type, from the result (not the annotated
+// protobuf): what `infer-shapes --values` prints (onnx_infer::FormatValues gives the same).
+void PrintValues(const onnx_infer::InferenceResult& result) {
+  const onnx_infer::GraphValueTypes& main_graph = result.value_types.at("main");
+  auto print = [&](const char* heading, const std::vector<std::string>& names) {
+    std::cout << heading << ":\n";
+    for (const std::string& name : names) {
+      std::cout << "  " << name << ": " << main_graph.Find(name)->ToString() << "\n";
+    }
   };
-  std::cout << "inputs:\n";
-  for (const auto& vi : g.input()) line(vi);
-  std::cout << "values:\n";
-  for (const auto& vi : g.value_info()) line(vi);
-  std::cout << "outputs:\n";
-  for (const auto& vi : g.output()) line(vi);
+  print("inputs", main_graph.inputs);
+  print("values", main_graph.values);
+  print("outputs", main_graph.outputs);
 }
 
 std::string Directory(const std::string& path) {
@@ -128,6 +130,6 @@ int main(int argc, char** argv) {
   options.model_dir = Directory(path);  // external data, as infer-shapes reads it
   onnx_infer::InferenceResult result = onnx_infer::InferShapes(*model, registry, options);
   for (const auto& d : result.diagnostics) std::cerr << d.Render(path) << "\n";
-  PrintValues(model->graph());
+  PrintValues(result);
   return result.HasErrors() ? 1 : 0;
 }
