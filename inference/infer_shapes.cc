@@ -961,6 +961,9 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
 InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& registry,
                             const InferenceOptions& options) {
   InferenceResult result;
+  result.symbol_context = options.symbol_context ? options.symbol_context
+                                                 : std::make_shared<symbolic::SymbolContext>();
+  symbolic::SymbolContext::Scope symbols(*result.symbol_context);
   Driver(model, registry, options, result).Run();
   return result;
 }
