@@ -68,8 +68,8 @@ TEST(SymbolContextTest, DimsAreInternedPerContext) {
 }
 
 TEST(SymbolContextTest, DestroyingAContextReleasesItsNodes) {
-  const int64_t live_before = SymbolContext::LiveContexts();
   const size_t default_before = SymbolContext::Default().node_count();
+  const int64_t live_before = SymbolContext::LiveContexts();  // the default one included
   auto context = std::make_unique<SymbolContext>();
   EXPECT_EQ(SymbolContext::LiveContexts(), live_before + 1);
   std::string printed;
