@@ -84,8 +84,9 @@ struct InferenceResult {
   // The context of the run's Dims (options.symbol_context, or the run's own), kept alive as
   // long as the result: a Dim the result holds is valid while the result (or another owner
   // of the context) is. Dims made after the call, e.g. by TypeFromProto on the annotated
-  // model, are in the caller's current context, not this one; open a
-  // symbolic::SymbolContext::Scope on it to compare them with the result's.
+  // model or by arithmetic on the result's Dims, are in the caller's current context, not
+  // this one: open a symbolic::SymbolContext::Scope on it before computing with the
+  // result's Dims or comparing them with new ones.
   std::shared_ptr<symbolic::SymbolContext> symbol_context;
 };
 

@@ -16,7 +16,12 @@
 // every inference in a context of its own, or in one the caller passes.
 //
 // Rules of use:
-// - Dims of different contexts must not be combined (+, Min, Substitute...) or compared:
+// - Every operation that builds a Dim interns in the current context, whatever context its
+//   operands come from: arithmetic, FloorDiv/Min/..., Equal and LessEqual (they build the
+//   difference), Simplify, Substitute, ParseDim, FreshSymbol. To work with a context's Dims
+//   (e.g. an InferenceResult's), open a Scope on it first. Reading a Dim (queries,
+//   ToString, Symbols, Evaluate, ==) builds nothing.
+// - Dims of different contexts must not be combined or compared:
 //   the same expression made in two contexts is two different pointers, so `==` says false,
 //   and a node built from another context's Dim refers into that context. Debug builds
 //   abort when a node is built from another context's Dim.
