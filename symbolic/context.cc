@@ -99,7 +99,8 @@ SymbolContext::SymbolContext() : table_(std::make_unique<InternTable>()) {
 }
 
 SymbolContext::~SymbolContext() {
-  assert(table_->open_scopes.load() == 0 && "a SymbolContext destroyed while a Scope is open on it");
+  assert(table_->open_scopes.load() == 0 &&
+         "a SymbolContext destroyed while a Scope is open on it");
   live_contexts.fetch_sub(1, std::memory_order_relaxed);
 }
 
