@@ -17,6 +17,11 @@
 // since the call is not given the enclosing graph. Model-local functions are not known
 // either: a node calling one is a custom operator without a schema here.
 //
+// Symbols: the output types' Dims are made in InferenceOptions::symbol_context when it is set,
+// else in the thread's current context (symbolic/context.h), the one the caller's input Dims
+// were made in: SymbolContext::Default() unless the caller opened a Scope. A long-running
+// caller passes a context of its own and drops it when done, so the default does not grow.
+//
 // Each call stands alone. Facts a rule learns about symbols (K == 4 at a MatMul) do not carry
 // over to the next call as they do from node to node inside InferShapes, and findings that
 // InferShapes reports once per operator ("no rule", "no schema") come with every call.

@@ -1147,6 +1147,9 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
 InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& registry,
                             const InferenceOptions& options) {
   InferenceResult result;
+  result.symbol_context = options.symbol_context ? options.symbol_context
+                                                 : std::make_shared<symbolic::SymbolContext>();
+  symbolic::SymbolContext::Scope symbols(*result.symbol_context);
   Driver(model, registry, options, result).Run();
   return result;
 }
@@ -1160,6 +1163,10 @@ NodeInferenceResult InferNodeOutputs(const SchemaRegistry& registry, const onnx:
   for (const auto& [domain, version] : opsets) {
     canonical[std::string(CanonicalDomain(domain))] = version;
   }
+  // The caller's input Dims live in the current context (or the one options name), so the
+  // outputs are made there too: a context of the call's own would mix the two.
+  std::optional<symbolic::SymbolContext::Scope> symbols;
+  if (options.symbol_context) symbols.emplace(*options.symbol_context);
   InferenceResult scratch;  // the driver's per-run state; its findings are the node's
   return Driver(registry, options, scratch, std::move(canonical))
       .InferLoneNode(node, input_types, input_values);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/diagnostic.h"
 #include "onnx_infer/schema/registry.h"
+#include "onnx_infer/symbolic/context.h"
 
 namespace onnx_infer {
 
@@ -38,6 +40,11 @@ struct InferenceOptions {
   // consumes it, under the rules of proto/external_data.h; other external data is never
   // opened. Empty: no external data is read (such values stay unknown).
   std::string model_dir;
+  // Where the run's dimension expressions are interned (symbolic/context.h). Null: a fresh
+  // context per run, freed with the result. A caller may pass one context to many runs, on
+  // one thread or several at once (a context is thread-safe); it then grows with the
+  // distinct expressions of all of them until the caller drops it.
+  std::shared_ptr<symbolic::SymbolContext> symbol_context;
 };
 
 struct InferenceStats {
@@ -85,10 +92,20 @@ struct InferenceResult {
 
   int64_t CountOf(Severity severity) const;
   bool HasErrors() const { return CountOf(Severity::kError) > 0; }
+
+  // The context of the run's Dims (options.symbol_context, or the run's own), kept alive as
+  // long as the result: a Dim the result holds is valid while the result (or another owner
+  // of the context) is. Dims made after the call, e.g. by TypeFromProto on the annotated
+  // model or by arithmetic on the result's Dims, are in the caller's current context, not
+  // this one: open a symbolic::SymbolContext::Scope on it before computing with the
+  // result's Dims or comparing them with new ones.
+  std::shared_ptr<symbolic::SymbolContext> symbol_context;
 };
 
 // Infers `model` in place. Never fails as a whole: what cannot be inferred stays unknown and
-// every problem is a diagnostic.
+// every problem is a diagnostic. Safe to call from several threads at once (on different
+// models): each run interns its dims in its own context unless options.symbol_context
+// says otherwise, and the registry is only read.
 InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& registry,
                             const InferenceOptions& options);
 

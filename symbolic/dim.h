@@ -4,6 +4,11 @@
 // simplify into one normal form before interning, so two Dims that are the same expression
 // are the same pointer, and comparison and hashing are O(1).
 //
+// The node belongs to the SymbolContext that was current on the thread that made the Dim
+// (symbolic/context.h: the innermost open SymbolContext::Scope, else the process-wide
+// default), and the Dim is valid exactly as long as that context lives. Dims of different
+// contexts are not to be combined or compared.
+//
 // The normal form, the simplification rules and what they prove are written down in
 // docs/symbolic.md. In short: a sum of products (constant + Σ coeff·Π atom^exp, terms sorted
 // by one total order), where atoms are symbols and opaque floor(a/b), ceiling(a/b),

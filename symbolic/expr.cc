@@ -1,65 +1,12 @@
-// Interning, the total order, and the polynomial part of the normal form (+, -, *).
+// The total order and the polynomial part of the normal form (+, -, *). Interning is in
+// context.cc.
 #include "onnx_infer/symbolic/expr.h"
 
 #include <algorithm>
-#include <deque>
 #include <functional>
-#include <mutex>
-#include <unordered_set>
 
 namespace onnx_infer::symbolic {
 namespace {
-
-size_t Mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
-
-size_t ShallowHash(const DimNode& n) {
-  size_t h = Mix(static_cast<size_t>(n.kind), std::hash<int64_t>()(n.value));
-  if (!n.name.empty()) h = Mix(h, std::hash<std::string>()(n.name));
-  for (const auto& [t, c] : n.terms) {
-    h = Mix(h, std::hash<const void*>()(t));
-    h = Mix(h, std::hash<int64_t>()(c));
-  }
-  h = Mix(h, std::hash<const void*>()(n.lhs));
-  return Mix(h, std::hash<const void*>()(n.rhs));
-}
-
-// Children are interned, so comparing them by address is comparing them structurally.
-bool ShallowEqual(const DimNode& a, const DimNode& b) {
-  return a.kind == b.kind && a.value == b.value && a.name == b.name && a.terms == b.terms &&
-         a.lhs == b.lhs && a.rhs == b.rhs;
-}
-
-struct NodeHash {
-  size_t operator()(const DimNode* n) const { return n->hash; }
-};
-struct NodeEq {
-  bool operator()(const DimNode* a, const DimNode* b) const { return ShallowEqual(*a, *b); }
-};
-
-// Nodes are created once and live for the whole process, so a Dim never dangles. One mutex
-// guards the table: every construction that yields a new or existing node takes it once.
-class InternTable {
- public:
-  const DimNode* Intern(DimNode node) {
-    node.hash = ShallowHash(node);
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = set_.find(&node);
-    if (it != set_.end()) return *it;
-    const DimNode* stored = &nodes_.emplace_back(std::move(node));
-    set_.insert(stored);
-    return stored;
-  }
-
- private:
-  std::mutex mu_;
-  std::deque<DimNode> nodes_;  // stable addresses
-  std::unordered_set<const DimNode*, NodeHash, NodeEq> set_;
-};
-
-InternTable& Table() {
-  static auto* table = new InternTable();  // never destroyed: Dims may outlive main()
-  return *table;
-}
 
 int KindRank(Kind k) {
   switch (k) {
@@ -101,8 +48,6 @@ int CompareTerms(const std::vector<std::pair<const DimNode*, int64_t>>& a,
 }
 
 }  // namespace
-
-const DimNode* Intern(DimNode node) { return Table().Intern(std::move(node)); }
 
 const DimNode* Const(int64_t v) {
   DimNode n{Kind::kConst};

@@ -51,7 +51,8 @@ struct DimNode {
 // within a kind by contents.
 int Compare(const DimNode* a, const DimNode* b);
 
-// Interns a node whose fields already satisfy the invariants of its kind.
+// Interns a node whose fields already satisfy the invariants of its kind, in the calling
+// thread's current SymbolContext (context.cc); its children must be of that context too.
 const DimNode* Intern(DimNode node);
 
 // A sum viewed as constant + terms (any node can be viewed so).

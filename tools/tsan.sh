@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs the concurrency test and the symbolic/ tests under ThreadSanitizer (--config=tsan in
+# .bazelrc), in a separate Bazel output base so the normal build cache is left alone. Any
+# data race report fails the test (halt_on_error). Not part of CI. Extra arguments go to
+# `bazel test`, e.g. tools/tsan.sh //inference:all.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+targets=(//inference:concurrency_test //symbolic:all)
+extra=()
+for arg in "$@"; do
+  if [[ "$arg" == //* ]]; then targets+=("$arg"); else extra+=("$arg"); fi
+done
+bazel --output_base="${TMPDIR:-/tmp}/onnx-infer-tsan" test --config=tsan --symlink_prefix=/ \
+  --nocache_test_results "${targets[@]}" "${extra[@]}"
