@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "onnx_infer/inference/infer_shapes.h"
-#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/symbolic/context.h"
 #include "onnx_infer/symbolic/dim.h"

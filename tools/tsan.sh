@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the concurrency test and the symbolic/ tests under ThreadSanitizer (--config=tsan in
 # .bazelrc), in a separate Bazel output base so the normal build cache is left alone. Any
-# data race report fails the test (halt_on_error). Not part of CI. Extra arguments go to
+# data race report fails the test (halt_on_error). tools/test.sh runs it. Extra arguments go to
 # `bazel test`, e.g. tools/tsan.sh //inference:all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
