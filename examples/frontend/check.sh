@@ -10,7 +10,7 @@
 #   --bazel        build the example with Bazel (its own workspace, both proto modes)
 #   --cmake DIR    install the engine from the configured CMake build DIR (own classes), build
 #                  and install it against the stand-in ONNX library, and build the example
-#                  against each with find_package
+#                  against each with find_package (and against the first with pkg-config)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -65,6 +65,13 @@ if [[ -n "$cmake_build" ]]; then
     quiet cmake --build "$work/frontend-$mode" -j "$jobs"
     binaries+=("cmake-$mode-proto=$work/frontend-$mode/frontend")
   done
+  # Without CMake: pkg-config on the installed engine (its own classes).
+  pc_dir="$(dirname "$(find "$work/engine-own" -name onnx_infer.pc | head -1)")"
+  onnx_lib="$(find "$work/onnx" -name 'libonnx_proto.a' | head -1)"
+  read -r -a pc_flags < <(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs onnx_infer)
+  quiet g++ -std=c++17 -O2 "$here/frontend.cc" -I"$work/onnx/include" "$onnx_lib" "${pc_flags[@]}" \
+    -o "$work/frontend-pkgconfig"
+  binaries+=("pkgconfig-own-proto=$work/frontend-pkgconfig")
 fi
 
 models=("$root/testdata/demo/attention_block.onnx")
