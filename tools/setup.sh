@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building onnx-infer needs on Debian 12, if it is not there yet:
-# Bazel (bazel-bootstrap 4.2.3), CMake, a C++ compiler, protobuf, Boost.Graph, GoogleTest and
-# nlohmann/json. Installing needs root (or sudo); a machine that has everything installs
+# Bazel (bazel-bootstrap 4.2.3), CMake, a C++ compiler, protobuf, Boost.Graph, GoogleTest,
+# nlohmann/json, and for the Python package Debian's Python with pybind11, pytest and onnx. Installing needs root (or sudo); a machine that has everything installs
 # nothing.
 set -euo pipefail
 
@@ -16,6 +16,16 @@ packages=(
   libgmock-dev
   cmake
   pkg-config
+  # The Python package (python/, docs/python.md) and its tests.
+  python3-dev
+  python3-venv
+  python3-pip
+  python3-setuptools
+  python3-wheel
+  pybind11-dev
+  python3-pytest
+  python3-onnx
+  python3-numpy
 )
 
 missing=()

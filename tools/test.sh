@@ -9,11 +9,14 @@
 #   cmake     the CMake build in build/ and ctest (counts ctest's tests)
 #   frontend  examples/frontend/check.sh: the example front end built with Bazel and with
 #             CMake, each in both protobuf modes, against infer-shapes (counts comparisons)
+#   python    the Python package installed with docs/python.md's one command into a fresh venv
+#             of Debian's python3 (CMake build reused in build-python/), then pytest
+#             python/tests (counts pytest's tests; no tests collected is a failure)
 # Extra arguments go to `bazel test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-parts="${ONNX_INFER_TEST_PARTS:-bazel tsan cmake frontend}"
+parts="${ONNX_INFER_TEST_PARTS:-bazel tsan cmake frontend python}"
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 args=(--nocache_test_results)
@@ -90,6 +93,31 @@ if want frontend; then
   examples/frontend/check.sh bazel-bin/cli/infer-shapes "${frontend_args[@]}" | tee "$work/frontend.log" || status=1
   read -r p f < <(sed -nE 's/^frontend: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$work/frontend.log")
   add "${p:-0}" "${f:-1}" 0
+fi
+
+if want python; then
+  root="$PWD"
+  if /usr/bin/python3 -m venv --system-site-packages "$work/venv" > "$work/python.log" 2>&1 &&
+    "$work/venv/bin/pip" install --no-build-isolation --no-index . >> "$work/python.log" 2>&1; then
+    # From outside the checkout, so that `import onnx_infer` is the installed package.
+    py_status=0
+    (cd "$work" && "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests") \
+      > "$work/pytest.log" 2>&1 || py_status=$?
+    summary="$(tail -1 "$work/pytest.log")"
+    count() { sed -nE "s/.*[^0-9]([0-9]+) $1.*/\1/p; s/^([0-9]+) $1.*/\1/p" <<< "$summary" | head -1; }
+    p="$(count passed)" f="$(count failed)" e="$(count error)" s="$(count skipped)"
+    f=$(( ${f:-0} + ${e:-0} ))
+    if ((py_status != 0 && f == 0)); then  # 5: no tests collected; or pytest itself failed
+      f=1
+    fi
+    ((py_status == 0)) || { cat "$work/pytest.log"; status=1; }
+    echo "python: ${p:-0} passed, $f failed, ${s:-0} skipped"
+    add "${p:-0}" "$f" "${s:-0}"
+  else
+    cat "$work/python.log"
+    add 0 1 0
+    status=1
+  fi
 fi
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
