@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building onnx-infer needs on Debian 12, if it is not there yet:
 # Bazel (bazel-bootstrap 4.2.3), CMake, a C++ compiler, protobuf, Boost.Graph, GoogleTest,
-# nlohmann/json, and for the Python package Debian's Python with pybind11, pytest and onnx. Installing needs root (or sudo); a machine that has everything installs
-# nothing.
+# nlohmann/json, and for the Python package Debian's Python with pybind11, pytest and onnx.
+# Installing needs root (or sudo); a machine that has everything installs nothing.
 set -euo pipefail
 
 packages=(
