@@ -7,6 +7,7 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include "onnx_infer/base/test_util.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/proto/onnx_data.pb.h"
 #include "onnx_infer/schema/builtin.h"
@@ -18,14 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::T;
 
-class HarnessTest : public ::testing::Test {
+class HarnessTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
   // A case: a model (graph in protobuf text) and the dims of input 0 and output 0.
   Case Make(const std::string& graph, const std::vector<int64_t>& input_dims,
             const std::string& output_pb_text) {
@@ -47,7 +42,6 @@ class HarnessTest : public ::testing::Test {
     std::ofstream(c.outputs[0], std::ios::binary) << out.SerializeAsString();
     return c;
   }
-  fs::path dir_;
 };
 
 constexpr char kRelu[] = R"(

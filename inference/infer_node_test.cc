@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/test_util.h"
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/type_proto.h"
 #include "onnx_infer/syntax/parser.h"
@@ -18,19 +19,8 @@ onnx::NodeProto Node(std::string_view text) {
   return node.ok() ? *node : onnx::NodeProto();
 }
 
-Type TypeOf(std::string_view text) {
-  auto proto = syntax::ParseTypeText(text);
-  EXPECT_TRUE(proto.ok()) << proto.status().message();
-  return proto.ok() ? TypeFromProto(*proto) : Type();
-}
-
-ConstValue Int64s(const std::vector<int64_t>& values) {
-  ConstValue v;
-  v.elem_type = kInt64;
-  v.dims = {static_cast<int64_t>(values.size())};
-  for (int64_t x : values) v.ints.push_back(Dim::Const(x));
-  return v;
-}
+using testing::Int64s;
+using testing::T;
 
 std::string Rendered(const NodeInferenceResult& r) {
   std::string out;
@@ -41,7 +31,7 @@ std::string Rendered(const NodeInferenceResult& r) {
 TEST(InferNodeOutputsTest, ReshapeUsesTheKnownShapeValue) {
   onnx::NodeProto node = Node("y = Reshape(x, shape)");
   NodeInferenceResult r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}},
-                                           {TypeOf("float[B, S, 768]"), TypeOf("int64[4]")},
+                                           {T("float[B, S, 768]"), T("int64[4]")},
                                            {std::nullopt, Int64s({0, 0, 12, -1})});
   EXPECT_EQ(Rendered(r), "");
   ASSERT_NE(r.schema, nullptr);
@@ -54,19 +44,19 @@ TEST(InferNodeOutputsTest, ReshapeUsesTheKnownShapeValue) {
 
   // Without the value only the rank is known.
   r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}},
-                       {TypeOf("float[B, S, 768]"), TypeOf("int64[4]")});
+                       {T("float[B, S, 768]"), T("int64[4]")});
   EXPECT_EQ(r.output_types[0].ToString(), "float[?, ?, ?, ?]");
 }
 
 TEST(InferNodeOutputsTest, ShapeValuesFlowOut) {
   // Shape's output value is what a front end passes on to the next node's call.
   NodeInferenceResult shape =
-      InferNodeOutputs(BuiltinSchemas(), Node("s = Shape(x)"), {{"", 17}}, {TypeOf("float[N, 3]")});
+      InferNodeOutputs(BuiltinSchemas(), Node("s = Shape(x)"), {{"", 17}}, {T("float[N, 3]")});
   ASSERT_TRUE(shape.output_values[0].has_value());
   EXPECT_EQ(shape.output_values[0]->ToString(), "int64[2] {N, 3}");
   NodeInferenceResult expand = InferNodeOutputs(
       BuiltinSchemas(), Node("y = Expand(v, s)"), {{"", 17}},
-      {TypeOf("float[1]"), shape.output_types[0]}, {std::nullopt, shape.output_values[0]});
+      {T("float[1]"), shape.output_types[0]}, {std::nullopt, shape.output_values[0]});
   EXPECT_EQ(Rendered(expand), "");
   EXPECT_EQ(expand.output_types[0].ToString(), "float[N, 3]");
 }
@@ -74,7 +64,7 @@ TEST(InferNodeOutputsTest, ShapeValuesFlowOut) {
 TEST(InferNodeOutputsTest, TheSignatureIsChecked) {
   NodeInferenceResult r =
       InferNodeOutputs(BuiltinSchemas(), Node("[add] y = Add <alpha = 1.0> (a, b)"), {{"", 17}},
-                       {TypeOf("float[3]"), TypeOf("int64[3]")});
+                       {T("float[3]"), T("int64[3]")});
   EXPECT_EQ(Rendered(r),
             "warning: node #0 'add' (ai.onnx::Add-14): attribute 'alpha' is not an attribute "
             "of Add-14\n"
@@ -88,13 +78,13 @@ TEST(InferNodeOutputsTest, TheSignatureIsChecked) {
   InferenceOptions strict;
   strict.strict = true;
   r = InferNodeOutputs(BuiltinSchemas(), Node("[add] y = Add <alpha = 1.0> (a, b)"), {{"", 17}},
-                       {TypeOf("float[3]"), TypeOf("float[3]")}, {}, strict);
+                       {T("float[3]"), T("float[3]")}, {}, strict);
   EXPECT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].severity, Severity::kError);
 
   // Wrong counts: the rule does not run.
   r = InferNodeOutputs(BuiltinSchemas(), Node("y = Relu(a, b)"), {{"", 17}},
-                       {TypeOf("float[3]"), TypeOf("float[3]")});
+                       {T("float[3]"), T("float[3]")});
   EXPECT_TRUE(r.HasErrors());
   EXPECT_TRUE(r.output_types[0].is_unknown());
 }
@@ -103,14 +93,14 @@ TEST(InferNodeOutputsTest, TheOpsetSelectsTheOperatorVersion) {
   // Squeeze takes its axes as an attribute up to opset 12, as an input from 13.
   onnx::NodeProto node = Node("y = Squeeze <axes = [1]> (x)");
   NodeInferenceResult r11 =
-      InferNodeOutputs(BuiltinSchemas(), node, {{"ai.onnx", 11}}, {TypeOf("float[N, 1, 3]")});
+      InferNodeOutputs(BuiltinSchemas(), node, {{"ai.onnx", 11}}, {T("float[N, 1, 3]")});
   EXPECT_EQ(Rendered(r11), "");
   ASSERT_NE(r11.schema, nullptr);
   EXPECT_EQ(r11.schema->since_version(), 11);
   EXPECT_EQ(r11.output_types[0].ToString(), "float[N, 3]");
 
   NodeInferenceResult r13 =
-      InferNodeOutputs(BuiltinSchemas(), node, {{"", 13}}, {TypeOf("float[N, 1, 3]")});
+      InferNodeOutputs(BuiltinSchemas(), node, {{"", 13}}, {T("float[N, 1, 3]")});
   ASSERT_NE(r13.schema, nullptr);
   EXPECT_EQ(r13.schema->since_version(), 13);
   EXPECT_EQ(Rendered(r13),
@@ -119,18 +109,18 @@ TEST(InferNodeOutputsTest, TheOpsetSelectsTheOperatorVersion) {
 
   // An operator newer than the import, an import that does not exist, none at all.
   NodeInferenceResult old =
-      InferNodeOutputs(BuiltinSchemas(), Node("y = Gelu(x)"), {{"", 17}}, {TypeOf("float[3]")});
+      InferNodeOutputs(BuiltinSchemas(), Node("y = Gelu(x)"), {{"", 17}}, {T("float[3]")});
   EXPECT_EQ(old.schema, nullptr);
   EXPECT_EQ(Rendered(old),
             "error: node #0 (ai.onnx::Gelu): Gelu is not in opset 17 of ai.onnx (its first "
             "version is 20)\n");
   NodeInferenceResult none =
-      InferNodeOutputs(BuiltinSchemas(), Node("y = Relu(x)"), {}, {TypeOf("float[3]")});
+      InferNodeOutputs(BuiltinSchemas(), Node("y = Relu(x)"), {}, {T("float[3]")});
   EXPECT_EQ(Rendered(none),
             "error: node #0 (ai.onnx::Relu): the model does not import the operator set of "
             "domain 'ai.onnx' (opset_import has no entry for it)\n");
   NodeInferenceResult future =
-      InferNodeOutputs(BuiltinSchemas(), Node("y = Relu(x)"), {{"", 99}}, {TypeOf("float[3]")});
+      InferNodeOutputs(BuiltinSchemas(), Node("y = Relu(x)"), {{"", 99}}, {T("float[3]")});
   EXPECT_EQ(Rendered(future),
             "warning: the model imports opset 99 of ai.onnx; this build knows versions up to "
             "28, so operators resolve as of 28\n");
@@ -139,7 +129,7 @@ TEST(InferNodeOutputsTest, TheOpsetSelectsTheOperatorVersion) {
 
 TEST(InferNodeOutputsTest, OperatorsDefinedAsFunctionsAreInferredThroughTheirBody) {
   NodeInferenceResult r = InferNodeOutputs(BuiltinSchemas(), Node("y = Shrink <lambd = 0.5> (x)"),
-                                           {{"", 17}}, {TypeOf("float[N, 3]")});
+                                           {{"", 17}}, {T("float[N, 3]")});
   EXPECT_EQ(Rendered(r), "");
   EXPECT_EQ(r.output_types[0].ToString(), "float[N, 3]");
 }
@@ -147,7 +137,7 @@ TEST(InferNodeOutputsTest, OperatorsDefinedAsFunctionsAreInferredThroughTheirBod
 TEST(InferNodeOutputsTest, ProtoInputsByName) {
   // ONNX's infer_node_outputs: TypeProto and TensorProto by input name.
   onnx::NodeProto node = Node("y = Reshape(x, shape)");
-  std::map<std::string, onnx::TypeProto> types = {{"x", TypeToProto(TypeOf("float[B, 6, 4]"))}};
+  std::map<std::string, onnx::TypeProto> types = {{"x", TypeToProto(T("float[B, 6, 4]"))}};
   onnx::TensorProto shape;  // no type given for it: the tensor's own
   shape.set_data_type(kInt64);
   shape.add_dims(3);
@@ -165,7 +155,7 @@ TEST(InferNodeOutputsTest, SubgraphsSeeTheNodeInputsAndNothingElseOfOuterGraphs)
   onnx::NodeProto node = Node(R"(y = If (c) <
       then_branch = then_g () => (t) { t = Identity(c) },
       else_branch = else_g () => (e) { e = Not(c) }>)");
-  NodeInferenceResult r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}}, {TypeOf("bool[]")});
+  NodeInferenceResult r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}}, {T("bool[]")});
   EXPECT_EQ(Rendered(r), "");
   EXPECT_EQ(r.output_types[0].ToString(), "bool[]");
 
@@ -174,7 +164,7 @@ TEST(InferNodeOutputsTest, SubgraphsSeeTheNodeInputsAndNothingElseOfOuterGraphs)
   node = Node(R"(y = If (c) <
       then_branch = then_g () => (t) { t = Identity(x) },
       else_branch = else_g () => (e) { e = Constant <value = float[2, 3] {0, 0, 0, 0, 0, 0}> () }>)");
-  r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}}, {TypeOf("bool[]")});
+  r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}}, {T("bool[]")});
   EXPECT_EQ(Rendered(r), "");
   EXPECT_TRUE(r.output_types[0].is_unknown());
 
@@ -182,7 +172,7 @@ TEST(InferNodeOutputsTest, SubgraphsSeeTheNodeInputsAndNothingElseOfOuterGraphs)
   onnx::NodeProto bad = Node(R"(y = If (c) <
       then_branch = then_g () => (t) { t = Relu(c) },
       else_branch = else_g () => (e) { e = Constant <value = float[2] {0, 0}> () }>)");
-  r = InferNodeOutputs(BuiltinSchemas(), bad, {{"", 17}}, {TypeOf("bool[]")});
+  r = InferNodeOutputs(BuiltinSchemas(), bad, {{"", 17}}, {T("bool[]")});
   ASSERT_TRUE(r.HasErrors());
   EXPECT_EQ(r.diagnostics[0].graph, "If_0.then_branch");
   EXPECT_EQ(r.diagnostics[0].subject.ToString(), "input 0 'c'");
@@ -196,7 +186,7 @@ TEST(InferNodeOutputsTest, SubgraphsSeeTheNodeInputsAndNothingElseOfOuterGraphs)
 
 TEST(InferNodeOutputsTest, CustomOperatorsWithoutASchema) {
   NodeInferenceResult r = InferNodeOutputs(BuiltinSchemas(), Node("y = my.ops.Fancy(x)"),
-                                           {{"", 17}, {"my.ops", 1}}, {TypeOf("float[3]")});
+                                           {{"", 17}, {"my.ops", 1}}, {T("float[3]")});
   EXPECT_EQ(r.schema, nullptr);
   EXPECT_EQ(Rendered(r),
             "warning: node #0 (my.ops::Fancy): no schema for custom operator my.ops::Fancy; its "

@@ -185,6 +185,24 @@ std::string TensorInput(const std::string& name, const std::string& dims, int el
          std::to_string(elem) + " shape { " + dims + " } } } }";
 }
 
+// A model-local function local::Flip(x) = Transpose(Relu(x), perm = p), with its imports.
+constexpr char kFlipFunction[] =
+    R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+         functions { name: "Flip" domain: "local" input: "x" output: "y" attribute: "p"
+                     node { op_type: "Relu" input: "x" output: "r" }
+                     node { op_type: "Transpose" input: "r" output: "y"
+                            attribute { name: "perm" type: INTS ref_attr_name: "p" } }
+                     opset_import { version: 17 } })";
+
+// y = Flip(Flip(x)) on x: float[2, 3], the calls without `p` (the default perm reverses).
+onnx::ModelProto TwoFlipCalls() {
+  return ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
+      node { op_type: "Flip" domain: "local" input: "x" output: "a" }
+      node { op_type: "Flip" domain: "local" input: "a" output: "y" }
+      output { name: "y" })",
+                    kFlipFunction);
+}
+
 struct Inferred {
   onnx::ModelProto model;
   InferenceResult result;
@@ -265,16 +283,7 @@ TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
 TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
   // Two calls that agree on every value: the function's value_info is filled. Attribute
   // references bind to the call's attributes, or to the function's defaults.
-  onnx::ModelProto m = ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
-      node { op_type: "Flip" domain: "local" input: "x" output: "a" }
-      node { op_type: "Flip" domain: "local" input: "a" output: "y" }
-      output { name: "y" })",
-      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
-         functions { name: "Flip" domain: "local" input: "x" output: "y" attribute: "p"
-                     node { op_type: "Relu" input: "x" output: "r" }
-                     node { op_type: "Transpose" input: "r" output: "y"
-                            attribute { name: "perm" type: INTS ref_attr_name: "p" } }
-                     opset_import { version: 17 } })");
+  onnx::ModelProto m = TwoFlipCalls();
   auto r = InferProto(m);
   EXPECT_EQ(r.Diagnostics(), "");
   EXPECT_EQ(r.types["a"], "float[3, 2]");
@@ -287,12 +296,7 @@ TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
       node { op_type: "Flip" domain: "local" input: "x" output: "a" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
       node { op_type: "Flip" domain: "local" input: "x" output: "y" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
       output { name: "a" } output { name: "y" })",
-      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
-         functions { name: "Flip" domain: "local" input: "x" output: "y" attribute: "p"
-                     node { op_type: "Relu" input: "x" output: "r" }
-                     node { op_type: "Transpose" input: "r" output: "y"
-                            attribute { name: "perm" type: INTS ref_attr_name: "p" } }
-                     opset_import { version: 17 } })");
+      kFlipFunction);
   auto r2 = InferProto(same);
   EXPECT_EQ(r2.Diagnostics(), "");
   std::map<std::string, std::string> fn_types;
@@ -603,16 +607,7 @@ TEST(ValueTypesTest, ALoopBodyHasItsLastPassTypes) {
 
 TEST(ValueTypesTest, ModelLocalFunctionBodiesPerCall) {
   // Two calls with different input types: each body is listed under its call's path.
-  onnx::ModelProto m = ProtoModel(TensorInput("x", "dim { dim_value: 2 } dim { dim_value: 3 }") + R"(
-      node { op_type: "Flip" domain: "local" input: "x" output: "a" }
-      node { op_type: "Flip" domain: "local" input: "a" output: "y" }
-      output { name: "y" })",
-      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
-         functions { name: "Flip" domain: "local" input: "x" output: "y" attribute: "p"
-                     node { op_type: "Relu" input: "x" output: "r" }
-                     node { op_type: "Transpose" input: "r" output: "y"
-                            attribute { name: "perm" type: INTS ref_attr_name: "p" } }
-                     opset_import { version: 17 } })");
+  onnx::ModelProto m = TwoFlipCalls();
   auto r = InferProto(m);
   EXPECT_EQ(r.Diagnostics(), "");
   EXPECT_EQ(Keys(r.result), (std::vector<std::string>{"main", "main/Flip_0.local::Flip",

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "onnx_infer/base/test_util.h"
 #include "onnx_infer/proto/model_io.h"
 
 namespace onnx_infer {
@@ -20,23 +21,11 @@ main (float[N, 2] a) => (y) {
 }
 )";
 
-class LoadModelTest : public ::testing::Test {
+class LoadModelTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
   static std::string Message(const StatusOr<onnx::ModelProto>& r) {
     return r.ok() ? "(loaded)" : r.status().message();
   }
-  fs::path dir_;
 };
 
 TEST_F(LoadModelTest, ReadsBinary) {

@@ -7,24 +7,15 @@
 
 #include <gtest/gtest.h>
 
+#include "onnx_infer/base/test_util.h"
+
 namespace onnx_infer {
 namespace {
 
 namespace fs = std::filesystem;
 
-class ModelIoTest : public ::testing::Test {
+class ModelIoTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
   static std::string Read(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -39,7 +30,6 @@ class ModelIoTest : public ::testing::Test {
     node->add_output("y");
     return m;
   }
-  fs::path dir_;
 };
 
 TEST_F(ModelIoTest, RoundTripsAModel) {

@@ -83,6 +83,14 @@ fi
 
 passed=0
 failed=0
+# The front end's stand-in ONNX proto is our proto/onnx.proto in package onnx, regenerated.
+"$here/make_onnx_proto.sh" "$work/onnx-ml.proto"
+if cmp -s "$work/onnx-ml.proto" "$here/onnx/onnx-ml.proto"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL onnx/onnx-ml.proto is stale: rerun examples/frontend/make_onnx_proto.sh"
+fi
 for entry in "${binaries[@]}"; do
   name="${entry%%=*}"
   bin="${entry#*=}"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates onnx/onnx-ml.proto (this example's stand-in for ONNX's own proto, in package
-# onnx) from onnx-infer's proto/onnx.proto.
+# onnx) from onnx-infer's proto/onnx.proto; or writes it to OUT (check.sh compares the two,
+# so the copy cannot fall behind).   usage: make_onnx_proto.sh [OUT]
 set -euo pipefail
+out="$(realpath -m "${1:-$(dirname "$0")/onnx/onnx-ml.proto}")"
 cd "$(dirname "$0")"
 {
   cat <<'HEADER'
@@ -12,4 +14,4 @@ cd "$(dirname "$0")"
 HEADER
   sed -e '1,5d' -e 's/^package onnx_infer\.onnx;/package onnx;/' -e 's/\.onnx_infer\.onnx\./.onnx./g' \
       -e '/^\/\/ The package is onnx-infer/,/clashing/d' ../../proto/onnx.proto
-} > onnx/onnx-ml.proto
+} > "$out"
