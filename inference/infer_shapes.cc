@@ -943,7 +943,13 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       } else {
         v.type = *merged;
       }
-      continue;  // its value may be overridden at run time, so it is not a constant
+      // From IR version 4 its value may be overridden at run time, so it is not a constant.
+      // Before, every initializer had to be listed as a graph input (IR.md), so being one says
+      // nothing: runtimes treat those initializers as constants, and so do we.
+      if (model_ == nullptr || model_->ir_version() >= 4) continue;
+      v.data = ConstValueOfTensor(init, options_.max_value_elements);
+      if (external_values_.IsCandidate(init)) v.external = &init;
+      continue;
     }
     if (!define(init.name(), type, "an initializer")) continue;
     Value& v = (*scope)[init.name()];

@@ -139,6 +139,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"pow_legacy_broadcast_axis0",
              Node("Pow", 2, IntAttr("broadcast", 1) + IntAttr("axis", 0)), 1,
              {"float[2, 3, 4, 5]", "float[2]"}, {}, "float[2, 3, 4, 5]"},
+        // PyTorch's exports: a 1 in B matches any dim of A (backend test_operator_add_size1_*).
+        Case{"add_legacy_broadcast_size1",
+             Node("Add", 2, IntAttr("broadcast", 1) + IntAttr("axis", 0)), 6,
+             {"double[2, 3]", "double[2, 1]"}, {}, "double[2, 3]"},
+        Case{"add_legacy_broadcast_size1_symbolic", Node("Add", 2, IntAttr("broadcast", 1)), 6,
+             {"float[N, S, 3]", "float[1, 3]"}, {}, "float[N, S, 3]"},
         Case{"div_legacy_broadcast_mismatch", Node("Div", 2, IntAttr("broadcast", 1)), 6,
              {"float[2, 3]", "float[2]"}, {}, "error: B [2] does not match A [2, 3] from axis 1"},
         Case{"add_legacy_broadcast_too_long", Node("Add", 2, IntAttr("broadcast", 1)), 6,
