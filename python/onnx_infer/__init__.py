@@ -1,26 +1,58 @@
 """onnx_infer: type and shape inference for ONNX models, with symbolic dimensions.
 
-A drop-in for ``onnx.shape_inference``: the same names, parameters, defaults and return
-kinds, over onnx-infer's C++ engine::
+Three ways in, over onnx-infer's C++ engine (docs/python.md):
 
-    import onnx_infer
-    inferred = onnx_infer.infer_shapes(model)            # onnx.ModelProto in and out
-    data = onnx_infer.infer_shapes(model_bytes)          # bytes in and out
-    onnx_infer.infer_shapes_path("model.onnx", "inferred.onnx")
+- a drop-in for ``onnx.shape_inference``: the same names, parameters, defaults and return
+  kinds::
 
-The ``onnx`` package is optional: bytes and paths work without it. How ``check_type``,
-``strict_mode`` and ``data_prop`` map onto the engine is described in docs/python.md and in
-each function's docstring.
+      import onnx_infer
+      inferred = onnx_infer.infer_shapes(model)            # onnx.ModelProto in and out
+      data = onnx_infer.infer_shapes(model_bytes)          # bytes in and out
+      onnx_infer.infer_shapes_path("model.onnx", "inferred.onnx")
+      types = onnx_infer.infer_node_outputs(schema, node, input_types)
+
+- a drop-in for onnxruntime's symbolic shape inference:
+  ``from onnx_infer.symbolic_shape_infer import SymbolicShapeInference``;
+
+- the engine's own API, :func:`infer`, which returns every value's type by graph path, the
+  symbols with their origins, the facts and the diagnostics; and custom operators from JSON
+  (:func:`register_schemas`) or from a Python function (:func:`register_op`).
+
+The ``onnx`` package is optional: bytes and paths work without it.
 """
 
+import json
 import os
-from typing import Any, List, Sequence, Union
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional,
+                    Sequence, Union)
 
-from onnx_infer._core import Diagnostic
 from onnx_infer import _core
+from onnx_infer._core import Diagnostic
+from onnx_infer._types import ValueType, from_onnx, from_tuple, to_rule_tuple
 
-__all__ = ["Diagnostic", "InferenceError", "infer_shapes", "infer_shapes_path"]
+__all__ = [
+    "Diagnostic", "InferenceError", "InferenceResult", "Symbol", "ValueType", "infer",
+    "infer_node_outputs", "infer_shapes", "infer_shapes_path", "register_op",
+    "register_schemas", "reset_schemas",
+]
 __version__ = "0.1.0"
+
+# The largest message protobuf can serialize: an in-memory model above it cannot cross.
+_MAX_MESSAGE_BYTES = 2**31 - 1
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _onnx_ir_version() -> int:
+    try:
+        import onnx
+    except ImportError:
+        return 10
+    return int(onnx.IR_VERSION)
+
+
+# infer_node_outputs' default, as ONNX's: the IR version of the installed onnx package.
+_IR_VERSION = _onnx_ir_version()
 
 
 class InferenceError(Exception):
@@ -44,6 +76,45 @@ def _raise_on_errors(diagnostics: Sequence[Diagnostic], source: str) -> None:
     raise InferenceError(f"shape inference found {count}:\n{lines}", diagnostics)
 
 
+def _onnx_or_none():
+    try:
+        import onnx  # optional: only ModelProtos need it
+    except ImportError:
+        return None
+    return onnx
+
+
+def _is_model_proto(model: Any) -> bool:
+    onnx = _onnx_or_none()
+    return onnx is not None and isinstance(model, onnx.ModelProto)
+
+
+def _serialize_model(model: Any) -> bytes:
+    """The bytes of an in-memory ModelProto, or a ValueError naming infer_shapes_path when it
+    is too large for one protobuf message (weights stored inline past 2 GiB)."""
+    size = model.ByteSize()
+    if size > _MAX_MESSAGE_BYTES:
+        raise ValueError(
+            f"the model is {size:,} bytes in memory, more than the 2 GiB a protobuf message "
+            "can hold, so it cannot be passed to shape inference in memory. Save it with its "
+            "weights as external data (onnx.save_model(model, path, "
+            "save_as_external_data=True)) and call onnx_infer.infer_shapes_path(path), which "
+            "never loads the external data.")
+    return model.SerializeToString()
+
+
+def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 1024,
+             schemas: Iterable[Any] = ()) -> "_core.CallOptions":
+    options = _core.CallOptions()
+    options.strict = bool(strict)
+    options.data_propagation = bool(data_prop)
+    options.max_value_elements = int(max_value_elements)
+    options.schemas = [_schema_text(s) for s in schemas]
+    return options
+
+
+# ---- onnx.shape_inference's API.
+
 def infer_shapes(
     model: Any,
     check_type: bool = False,
@@ -56,7 +127,8 @@ def infer_shapes(
     the argument is left as it was) or the bytes of a binary model (annotated bytes are
     returned). Intermediate values get ``value_info`` entries; graph outputs that are
     undeclared or declared less precisely get their inferred types. Symbolic dimensions are
-    kept and derived (``N``, ``N + 5``, ``2*seq``).
+    kept and derived (``N``, ``N + 5``, ``2*seq``). Custom operators registered with
+    :func:`register_schemas` or :func:`register_op` are known.
 
     ``check_type``: accepted for compatibility; the engine always checks node inputs against
     their operators' type constraints, so it changes nothing.
@@ -69,33 +141,29 @@ def infer_shapes(
     gets with ``data_prop=True`` either way.
 
     Raises ``TypeError`` for another kind of ``model``, ``ValueError`` when the bytes are not
-    a model.
+    a model or a ModelProto is too large to serialize (over 2 GiB with its weights inline:
+    use :func:`infer_shapes_path`).
     """
     if isinstance(model, (bytes, bytearray, memoryview)):
-        data, diagnostics = _core.infer_shapes_bytes(bytes(model), bool(strict_mode), True)
+        data, diagnostics = _core.infer_bytes(bytes(model), _options(strict_mode), False)
         if strict_mode:
             _raise_on_errors(diagnostics, "<bytes>")
         return data
-    try:
-        import onnx  # optional: only a ModelProto needs it
-    except ImportError:
-        onnx = None
-    if onnx is None or not isinstance(model, onnx.ModelProto):
+    if not _is_model_proto(model):
         raise TypeError(
             "infer_shapes only accepts onnx.ModelProto or bytes, "
             f"you passed a {type(model).__name__}")
-    data, diagnostics = _core.infer_shapes_bytes(
-        model.SerializeToString(), bool(strict_mode), True)
+    data, diagnostics = _core.infer_bytes(_serialize_model(model), _options(strict_mode), False)
     if strict_mode:
         _raise_on_errors(diagnostics, "<model>")
-    inferred = onnx.ModelProto()
+    inferred = type(model)()
     inferred.ParseFromString(data)
     return inferred
 
 
 def infer_shapes_path(
-    model_path: Union[str, "os.PathLike[str]"],
-    output_path: Union[str, "os.PathLike[str]"] = "",
+    model_path: PathLike,
+    output_path: PathLike = "",
     check_type: bool = False,
     strict_mode: bool = False,
     data_prop: bool = False,
@@ -106,9 +174,9 @@ def infer_shapes_path(
     ``onnx.shape_inference.infer_shapes_path`` does; the write is atomic (a temporary file
     renamed over the target). The file may be binary or the ONNX text syntax; the output is
     binary. External data is never loaded: only small integer initializers stored beside the
-    model (inside its directory) are read, when a node needs their values. The parameters
-    mean what they mean for :func:`infer_shapes`; in strict mode with errors nothing is
-    written and :class:`InferenceError` is raised.
+    model (inside its directory) are read, when a node needs their values; so models whose
+    weights exceed 2 GiB work. The parameters mean what they mean for :func:`infer_shapes`;
+    in strict mode with errors nothing is written and :class:`InferenceError` is raised.
 
     Raises ``TypeError`` when given a ``ModelProto`` instead of a path, ``ValueError`` when
     the file cannot be read as a model or the output cannot be written.
@@ -119,6 +187,268 @@ def infer_shapes_path(
             f"you passed a {type(model_path).__name__}; use infer_shapes for a model")
     model_path = os.fspath(model_path)
     output_path = os.fspath(output_path) or model_path
-    diagnostics = _core.infer_shapes_file(model_path, output_path, bool(strict_mode), True)
+    diagnostics = _core.infer_file(model_path, output_path, _options(strict_mode), False)
     if strict_mode:
         _raise_on_errors(diagnostics, model_path)
+
+
+def infer_node_outputs(
+    schema: Any,
+    node: Any,
+    input_types: Mapping[str, Any],
+    input_data: Optional[Mapping[str, Any]] = None,
+    input_sparse_data: Optional[Mapping[str, Any]] = None,
+    opset_imports: Optional[Any] = None,
+    ir_version: int = _IR_VERSION,
+) -> Dict[str, Any]:
+    """Infers the output types of one node, as ``onnx.shape_inference.infer_node_outputs``.
+
+    ``schema`` is an ``onnx.defs.OpSchema`` (as ONNX takes it) or the node's op_type as a
+    string; the node resolves against ``opset_imports`` (a list of ``OperatorSetIdProto`` or
+    a ``{domain: version}`` dict), by default the schema's own version of its domain (for a
+    string: the newest version onnx-infer knows of the node's domain). ``input_types`` maps
+    input names to ``onnx.TypeProto``; ``input_data`` maps input names to
+    ``onnx.TensorProto`` values (a Reshape's shape, say). ``input_sparse_data`` and
+    ``ir_version`` are accepted for compatibility; sparse values are not read.
+
+    Returns ``{output name: onnx.TypeProto}`` for the outputs whose type is at least partly
+    known. Raises :class:`InferenceError` when the node is invalid (its diagnostics attached).
+    """
+    onnx = _onnx_or_none()
+    if onnx is None:
+        raise ImportError("infer_node_outputs takes onnx messages: install python3-onnx")
+    if isinstance(schema, str):
+        op_type, domain, since = schema, node.domain, None
+    else:
+        op_type, domain, since = schema.name, schema.domain, schema.since_version
+    if op_type != node.op_type:
+        raise ValueError(f"the schema is {op_type!r} but the node is a {node.op_type!r}")
+    if opset_imports is None:
+        if since is None:
+            since = _core.newest_opset(domain)
+            if since is None:
+                raise ValueError(f"no operator set {domain!r} is known; pass opset_imports")
+        opsets = {domain: since}
+    elif isinstance(opset_imports, Mapping):
+        opsets = dict(opset_imports)
+    else:
+        opsets = {o.domain: o.version for o in opset_imports}
+    types = {name: t.SerializeToString() for name, t in input_types.items()}
+    values = {name: t.SerializeToString() for name, t in (input_data or {}).items()}
+    outputs, diagnostics = _core.infer_node(node.SerializeToString(), opsets, types, values,
+                                            False)
+    _raise_on_errors(diagnostics, f"node {node.name or node.op_type!r}")
+    result = {}
+    for name, data in outputs.items():
+        proto = onnx.TypeProto()
+        proto.ParseFromString(data)
+        result[name] = proto
+    return result
+
+
+# ---- The engine's own API.
+
+class Symbol(NamedTuple):
+    """A dimension symbol of the annotated model and where it comes from."""
+    name: str
+    declared: bool  # the model declares it; else inference introduced it
+    origin: str     # "input 'x' dim 0 of graph 'main'", or the node and output it was made for
+
+
+class InferenceResult:
+    """What :func:`infer` found.
+
+    ``values``: ``{graph path: {value name: ValueType or None}}`` for every graph inference
+    visited: ``"main"``, an If branch ``"main/If_3.then_branch"``, a Loop body, a
+    model-local function at one call; the graph's inputs, node outputs and outputs, in the
+    model's order (None: nothing known). ``symbols``: :class:`Symbol` list, declared first.
+    ``facts``: what inference learnt about symbols (``"N == M (node 'mm' (MatMul): ...)"``).
+    ``conditions``: what the model requires that is not an equation (a symbolic
+    broadcast). ``diagnostics``: every finding, in order; ``errors`` those of severity
+    error. ``stats``: counts of values by how well they are known (``values``, ``shaped``,
+    ``static_shaped``, ``symbolic``, ``partial``, ``type_only``, ``unknown``, ...).
+    ``model``: the annotated model (an ``onnx.ModelProto`` when one was passed, bytes when
+    bytes were; None for a path: pass ``output_path`` to have it written).
+    """
+
+    def __init__(self, details: Dict[str, Any], model: Any):
+        self.values: Dict[str, Dict[str, Optional[ValueType]]] = {
+            path: {name: from_tuple(t) for name, t in graph.items()}
+            for path, graph in details["values"].items()}
+        self.symbols: List[Symbol] = [Symbol(*s) for s in details["symbols"]]
+        self.facts: List[str] = list(details["facts"])
+        self.conditions: List[str] = list(details["conditions"])
+        self.diagnostics: List[Diagnostic] = list(details["diagnostics"])
+        self.stats: Dict[str, int] = dict(details["stats"])
+        self.model = model
+
+    @property
+    def errors(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def type_of(self, name: str, graph: str = "main") -> Optional[ValueType]:
+        """The type of value ``name`` in ``graph`` (None when unknown or not a value there)."""
+        return self.values.get(graph, {}).get(name)
+
+    def raise_for_errors(self, source: str = "model") -> None:
+        """Raises :class:`InferenceError` when there are error diagnostics."""
+        _raise_on_errors(self.diagnostics, source)
+
+    def __repr__(self) -> str:
+        s = self.stats
+        return (f"<onnx_infer.InferenceResult {s.get('values', 0)} values, "
+                f"{s.get('shaped', 0)} fully shaped, {len(self.errors)} errors>")
+
+
+def infer(
+    model: Any,
+    *,
+    data_prop: bool = True,
+    strict: bool = False,
+    schemas: Iterable[Any] = (),
+    max_value_elements: int = 1024,
+    output_path: Optional[PathLike] = None,
+) -> InferenceResult:
+    """Infers ``model`` and returns everything the engine found (:class:`InferenceResult`).
+
+    ``model``: an ``onnx.ModelProto``, the bytes of a binary model, or a path (binary or text
+    syntax; external data is never loaded, small integer initializers beside the model are
+    read when needed). ``data_prop=False`` tracks only the values of constants, not of
+    Shape, Gather, arithmetic... ``strict``: a missing schema or rule, or a declared type
+    that contradicts the inferred one, is an error rather than a warning (nothing raises:
+    see ``result.errors`` and ``result.raise_for_errors()``). ``schemas``: custom operators
+    for this call only, each a JSON file path, JSON text or a dict (docs/custom-ops.md).
+    ``max_value_elements``: the largest tensor whose value is tracked. ``output_path``: with
+    a path, where to write the annotated model (atomically).
+
+    Raises ``ValueError`` when the model cannot be read or a schema does not load.
+    """
+    options = _options(strict, data_prop, max_value_elements, schemas)
+    if isinstance(model, (str, os.PathLike)):
+        out = os.fspath(output_path) if output_path is not None else ""
+        details = _core.infer_file(os.fspath(model), out, options, True)
+        return InferenceResult(details, None)
+    if output_path is not None:
+        raise TypeError("output_path is for a model given as a path")
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data, details = _core.infer_bytes(bytes(model), options, True)
+        return InferenceResult(details, data)
+    if not _is_model_proto(model):
+        raise TypeError(f"infer takes an onnx.ModelProto, bytes or a path, "
+                        f"not a {type(model).__name__}")
+    data, details = _core.infer_bytes(_serialize_model(model), options, True)
+    inferred = type(model)()
+    inferred.ParseFromString(data)
+    return InferenceResult(details, inferred)
+
+
+# ---- Custom operators.
+
+def _schema_text(schema: Any):
+    """(JSON text, source name) for a path, JSON text, or a dict / list."""
+    if isinstance(schema, (dict, list)):
+        return json.dumps(schema), "<dict>"
+    if isinstance(schema, os.PathLike) or (
+            isinstance(schema, str) and not schema.lstrip().startswith(("{", "["))):
+        path = os.fspath(schema)
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    if isinstance(schema, str):
+        return schema, "<text>"
+    raise TypeError(f"a schema is a path, JSON text or a dict, not {type(schema).__name__}")
+
+
+def register_schemas(path_or_text: Any) -> None:
+    """Adds the custom operators of a JSON schema document (docs/custom-ops.md) to every later
+    inference in this process: a file path, the JSON text, or the document as a dict.
+
+    Raises ``ValueError`` naming the place of a mistake
+    (``ops.json: operators[0].rule.kind: ...``), or when an operator version is already
+    registered (:func:`reset_schemas` forgets every registration).
+    """
+    _core.register_schemas(*_schema_text(path_or_text))
+
+
+def _all_tensor_types() -> List[str]:
+    names = []
+    for number in range(1, 64):
+        name = _core.data_type_name(number)
+        if _core.data_type_from_name(name) == number:  # a known type, not "dtype<27>"
+            names.append(f"tensor({name})")
+    return names
+
+
+def _attribute_value(value: Any) -> Any:
+    """An attribute value from _core for a Python rule: messages become onnx objects when the
+    onnx package is there."""
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bytes):
+        onnx = _onnx_or_none()
+        kind, data = value
+        cls = None if onnx is None else {
+            "tensor": onnx.TensorProto, "sparse_tensor": onnx.SparseTensorProto,
+            "graph": onnx.GraphProto, "type_proto": onnx.TypeProto}.get(kind)
+        if cls is None:
+            return value
+        message = cls()
+        message.ParseFromString(data)
+        return message
+    if isinstance(value, list):
+        return [_attribute_value(v) for v in value]
+    return value
+
+
+def register_op(
+    domain: str,
+    op_type: str,
+    rule: Callable[[List[Optional[ValueType]], Dict[str, Any]], Sequence[Any]],
+    *,
+    since_version: int = 1,
+    inputs: Optional[Sequence[Mapping[str, Any]]] = None,
+    outputs: Optional[Sequence[Mapping[str, Any]]] = None,
+    attributes: Sequence[Mapping[str, Any]] = (),
+    type_constraints: Optional[Sequence[Mapping[str, Any]]] = None,
+) -> None:
+    """Registers custom operator ``domain::op_type`` whose outputs a Python function infers,
+    for every later inference in this process.
+
+    ``rule(input_types, attributes)`` receives a list with one :class:`ValueType` (or None:
+    unknown or omitted) per input of the node and a dict of the node's attributes (int,
+    float, str, lists of them; tensors and graphs as onnx messages); it returns one entry per
+    output (a shorter list leaves the rest unknown): a :class:`ValueType`, an
+    ``onnx.TypeProto``, an ``(elem_type, shape)`` pair such as ``("float", ("N", 2*k))``, or
+    None. Dims may be expressions of the input's symbols as strings: ``f"{d} * 2"`` of
+    ``"N"`` gives ``2*N``. An exception raised by ``rule`` becomes an error diagnostic on
+    the node. The rule runs under the GIL, called from the inferring thread.
+
+    The signature defaults to any number of inputs and outputs of any tensor type; give
+    ``inputs``, ``outputs``, ``attributes`` and ``type_constraints`` in the JSON form of
+    docs/custom-ops.md to have nodes checked against it (an attribute the schema does not
+    declare is a warning).
+    """
+    if not callable(rule):
+        raise TypeError("rule must be callable")
+    if inputs is None and outputs is None and type_constraints is None:
+        inputs = [{"name": "inputs", "type": "T", "option": "variadic",
+                   "homogeneous": False, "min_arity": 0}]
+        outputs = [{"name": "outputs", "type": "T", "option": "variadic",
+                    "homogeneous": False, "min_arity": 1}]
+        type_constraints = [{"type_param": "T", "allowed": _all_tensor_types()}]
+    document = {"domain": domain, "operators": [{
+        "name": op_type, "since_version": since_version, "inputs": list(inputs or []),
+        "outputs": list(outputs or []), "attributes": list(attributes),
+        "type_constraints": list(type_constraints or [])}]}
+
+    def adapter(input_types, attrs, num_outputs):
+        types = [from_tuple(t) for t in input_types]
+        values = {name: _attribute_value(v) for name, v in attrs.items()}
+        result = rule(types, values)
+        if result is None:
+            return None
+        return [to_rule_tuple(r) for r in result]
+
+    _core.register_rule(json.dumps(document), domain, op_type, since_version, adapter)
+
+
+def reset_schemas() -> None:
+    """Forgets every operator registered with :func:`register_schemas` and :func:`register_op`."""
+    _core.reset_registry()

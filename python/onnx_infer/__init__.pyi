@@ -1,14 +1,57 @@
 import os
-from typing import Any, List, Sequence, Union, overload
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional,
+                    Sequence, Tuple, Union, overload)
 
 from onnx_infer._core import Diagnostic as Diagnostic
 
-__all__ = ["Diagnostic", "InferenceError", "infer_shapes", "infer_shapes_path"]
+__all__ = [
+    "Diagnostic", "InferenceError", "InferenceResult", "Symbol", "ValueType", "infer",
+    "infer_node_outputs", "infer_shapes", "infer_shapes_path", "register_op",
+    "register_schemas", "reset_schemas",
+]
 __version__: str
+
+_PathLike = Union[str, os.PathLike[str]]
+_Dim = Union[int, str, None]
 
 class InferenceError(Exception):
     diagnostics: List[Diagnostic]
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ...) -> None: ...
+
+class ValueType:
+    kind: str  # "tensor", "sparse_tensor", "sequence", "optional", "map", "opaque"
+    elem_type: int  # onnx.TensorProto data type; 0 when unknown
+    shape: Optional[Tuple[_Dim, ...]]  # None: rank unknown
+    element: Optional[ValueType]  # a sequence's or optional's element, a map's value
+    key_type: int  # a map's key data type
+    def __init__(self, elem_type: Union[int, str] = ..., shape: Optional[Sequence[_Dim]] = ...,
+                 *, kind: str = ..., element: Optional[ValueType] = ...,
+                 key_type: Union[int, str] = ...) -> None: ...
+    @property
+    def elem_type_name(self) -> str: ...
+    @property
+    def rank(self) -> Optional[int]: ...
+    @property
+    def fully_shaped(self) -> bool: ...
+    def to_onnx(self) -> Any: ...  # onnx.TypeProto
+
+class Symbol(NamedTuple):
+    name: str
+    declared: bool
+    origin: str
+
+class InferenceResult:
+    values: Dict[str, Dict[str, Optional[ValueType]]]
+    symbols: List[Symbol]
+    facts: List[str]
+    conditions: List[str]
+    diagnostics: List[Diagnostic]
+    stats: Dict[str, int]
+    model: Any  # onnx.ModelProto, bytes, or None for a path
+    @property
+    def errors(self) -> List[Diagnostic]: ...
+    def type_of(self, name: str, graph: str = ...) -> Optional[ValueType]: ...
+    def raise_for_errors(self, source: str = ...) -> None: ...
 
 @overload
 def infer_shapes(
@@ -25,9 +68,40 @@ def infer_shapes(
     data_prop: bool = ...,
 ) -> Any: ...
 def infer_shapes_path(
-    model_path: Union[str, os.PathLike[str]],
-    output_path: Union[str, os.PathLike[str]] = ...,
+    model_path: _PathLike,
+    output_path: _PathLike = ...,
     check_type: bool = ...,
     strict_mode: bool = ...,
     data_prop: bool = ...,
 ) -> None: ...
+def infer_node_outputs(
+    schema: Any,  # onnx.defs.OpSchema or the op_type
+    node: Any,  # onnx.NodeProto
+    input_types: Mapping[str, Any],  # onnx.TypeProto by input name
+    input_data: Optional[Mapping[str, Any]] = ...,  # onnx.TensorProto by input name
+    input_sparse_data: Optional[Mapping[str, Any]] = ...,
+    opset_imports: Optional[Any] = ...,  # OperatorSetIdProto list or {domain: version}
+    ir_version: int = ...,
+) -> Dict[str, Any]: ...  # onnx.TypeProto by output name
+def infer(
+    model: Any,  # onnx.ModelProto, bytes or a path
+    *,
+    data_prop: bool = ...,
+    strict: bool = ...,
+    schemas: Iterable[Any] = ...,  # paths, JSON text or dicts
+    max_value_elements: int = ...,
+    output_path: Optional[_PathLike] = ...,
+) -> InferenceResult: ...
+def register_schemas(path_or_text: Any) -> None: ...
+def register_op(
+    domain: str,
+    op_type: str,
+    rule: Callable[[List[Optional[ValueType]], Dict[str, Any]], Optional[Sequence[Any]]],
+    *,
+    since_version: int = ...,
+    inputs: Optional[Sequence[Mapping[str, Any]]] = ...,
+    outputs: Optional[Sequence[Mapping[str, Any]]] = ...,
+    attributes: Sequence[Mapping[str, Any]] = ...,
+    type_constraints: Optional[Sequence[Mapping[str, Any]]] = ...,
+) -> None: ...
+def reset_schemas() -> None: ...

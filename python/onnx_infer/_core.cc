@@ -1,68 +1,366 @@
 // onnx_infer._core: the extension module under the Python package (python/onnx_infer/). It
-// only translates: bytes and paths in, the library's InferShapes, bytes and diagnostics out.
-// The Python layer (__init__.py) turns diagnostics into InferenceError and ModelProtos into
-// bytes; nothing here knows about the `onnx` package.
+// translates between Python and the library: model bytes and paths in, the library's
+// InferShapes / InferNodeOutputsByName, bytes, diagnostics and plain tuples out. Types cross
+// as nested tuples (see TypeToPy); the Python layer (__init__.py, _types.py) wraps them in
+// ValueType objects, turns diagnostics into InferenceError and ModelProtos into bytes.
+// Nothing here knows about the `onnx` package: its messages cross as serialized bytes.
+//
+// The registry: the built-in one, or a copy extended by register_schemas / register_rule.
+// Each call takes a reference to the registry current when it starts, so a registration on
+// another thread never changes a run under way.
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/builtin.h"
+#include "onnx_infer/schema/custom_schemas.h"
+#include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/diagnostic.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace py = pybind11;
 
 namespace onnx_infer {
 namespace {
 
-InferenceOptions OptionsFor(bool strict, bool data_propagation, std::string model_dir) {
+// ---- The registry every call uses.
+
+std::mutex registry_mutex;
+// Leaked on purpose: registries may hold Python callables, which must not be destroyed after
+// the interpreter is gone.
+auto* registry = new std::shared_ptr<const SchemaRegistry>();
+
+std::shared_ptr<const SchemaRegistry> CurrentRegistry() {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  if (!*registry) {
+    if (Status st = BuiltinSchemasStatus(); !st.ok()) {
+      throw std::runtime_error("onnx_infer: the built-in schemas failed to load: " +
+                               st.message());
+    }
+    // Not owned: the built-in registry lives as long as the process.
+    *registry = std::shared_ptr<const SchemaRegistry>(&BuiltinSchemas(),
+                                                      [](const SchemaRegistry*) {});
+  }
+  return *registry;
+}
+
+// Applies `change` to a copy of the current registry and makes the copy current; nothing
+// changes when it fails.
+void ChangeRegistry(const std::function<Status(SchemaRegistry&)>& change) {
+  auto base = CurrentRegistry();
+  auto next = std::make_shared<SchemaRegistry>(*base);
+  if (Status st = change(*next); !st.ok()) throw py::value_error(st.message());
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  *registry = std::move(next);
+}
+
+// The current registry, extended by per-call JSON schemas (text, source name) when given.
+std::shared_ptr<const SchemaRegistry> RegistryFor(
+    const std::vector<std::pair<std::string, std::string>>& schemas) {
+  auto base = CurrentRegistry();
+  if (schemas.empty()) return base;
+  auto extended = std::make_shared<SchemaRegistry>(*base);
+  for (const auto& [text, source] : schemas) {
+    if (Status st = LoadCustomSchemas(text, source, *extended); !st.ok()) {
+      throw py::value_error(st.message());
+    }
+  }
+  return extended;
+}
+
+// ---- Types as Python tuples:
+//   None                                        unknown
+//   ("tensor" | "sparse_tensor", elem_type, dims or None, text)
+//   ("sequence" | "optional", element, text)
+//   ("map", key_elem_type, value, text)
+//   ("opaque", domain, name, text)
+// dims: a tuple of int (a number), str (a symbol or expression, "N + 5") or None (unknown).
+
+py::object DimToPy(const Dim& d) {
+  if (d.is_unknown()) return py::none();
+  if (auto v = d.const_value()) return py::int_(*v);
+  return py::str(d.ToString());
+}
+
+py::object TypeToPy(const Type& t) {
+  const std::string text = t.ToString();
+  switch (t.kind()) {
+    case Type::Kind::kUnknown:
+      return py::none();
+    case Type::Kind::kTensor:
+    case Type::Kind::kSparseTensor: {
+      py::object dims = py::none();
+      if (t.has_shape()) {
+        py::tuple tuple(t.shape().size());
+        for (size_t i = 0; i < t.shape().size(); ++i) tuple[i] = DimToPy(t.shape()[i]);
+        dims = tuple;
+      }
+      return py::make_tuple(t.kind() == Type::Kind::kTensor ? "tensor" : "sparse_tensor",
+                            t.elem_type(), dims, text);
+    }
+    case Type::Kind::kSequence:
+      return py::make_tuple("sequence", TypeToPy(t.element()), text);
+    case Type::Kind::kOptional:
+      return py::make_tuple("optional", TypeToPy(t.element()), text);
+    case Type::Kind::kMap:
+      return py::make_tuple("map", t.map_key_type(), TypeToPy(t.element()), text);
+    case Type::Kind::kOpaque:
+      return py::make_tuple("opaque", t.opaque_domain(), t.opaque_name(), text);
+  }
+  return py::none();
+}
+
+StatusOr<Dim> DimFromPy(py::handle h) {
+  if (h.is_none()) return Dim();
+  if (py::isinstance<py::bool_>(h)) return Status::Error("a dim must be an int, a str or None");
+  if (py::isinstance<py::int_>(h)) {
+    const int64_t v = h.cast<int64_t>();
+    if (v < 0) return Status::Error(StrCat("a dim must not be negative, got ", v));
+    return Dim::Const(v);
+  }
+  if (py::isinstance<py::str>(h)) {
+    const std::string s = h.cast<std::string>();
+    if (s.empty()) return Status::Error("a dim must not be an empty string");
+    return DimFromParam(s);
+  }
+  return Status::Error(StrCat("a dim must be an int, a str or None, got ",
+                              std::string(py::str(h.get_type().attr("__name__")))));
+}
+
+// The inverse of TypeToPy (the text is ignored and may be left out).
+StatusOr<Type> TypeFromPy(py::handle h) {
+  if (h.is_none()) return Type();
+  if (!py::isinstance<py::tuple>(h) || py::len(h) < 2) {
+    return Status::Error("expected a type tuple");
+  }
+  auto tuple = h.cast<py::tuple>();
+  const std::string kind = tuple[0].cast<std::string>();
+  if (kind == "tensor" || kind == "sparse_tensor") {
+    const int32_t elem = tuple[1].cast<int32_t>();
+    std::optional<Shape> shape;
+    if (py::len(tuple) > 2 && !tuple[2].is_none()) {
+      Shape dims;
+      for (py::handle d : tuple[2]) {
+        OI_ASSIGN_OR_RETURN(Dim dim, DimFromPy(d));
+        dims.push_back(dim);
+      }
+      shape = std::move(dims);
+    }
+    return kind == "tensor" ? Type::Tensor(elem, std::move(shape))
+                            : Type::SparseTensor(elem, std::move(shape));
+  }
+  if (kind == "sequence" || kind == "optional") {
+    OI_ASSIGN_OR_RETURN(Type element, TypeFromPy(tuple[1]));
+    return kind == "sequence" ? Type::Sequence(element) : Type::Optional(element);
+  }
+  if (kind == "map" && py::len(tuple) > 2) {
+    OI_ASSIGN_OR_RETURN(Type value, TypeFromPy(tuple[2]));
+    return Type::Map(tuple[1].cast<int32_t>(), value);
+  }
+  return Status::Error(StrCat("unknown type kind '", kind, "'"));
+}
+
+// An attribute's value: int, float, str (bytes when not UTF-8), lists of them, and for the
+// kinds Python sees as messages (tensor, graph, ...) ("tensor", serialized bytes) and alike.
+py::object AttrToPy(const onnx::AttributeProto& a) {
+  auto str = [](const std::string& s) -> py::object {
+    PyObject* u = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), nullptr);
+    if (u) return py::reinterpret_steal<py::object>(u);
+    PyErr_Clear();
+    return py::bytes(s);
+  };
+  auto message = [](const char* kind, const google::protobuf::MessageLite& m) {
+    return py::make_tuple(kind, py::bytes(m.SerializeAsString()));
+  };
+  using A = onnx::AttributeProto;
+  switch (a.type()) {
+    case A::INT: return py::int_(a.i());
+    case A::FLOAT: return py::float_(a.f());
+    case A::STRING: return str(a.s());
+    case A::INTS: return py::cast(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+    case A::FLOATS: return py::cast(std::vector<float>(a.floats().begin(), a.floats().end()));
+    case A::STRINGS: {
+      py::list l;
+      for (const auto& s : a.strings()) l.append(str(s));
+      return std::move(l);
+    }
+    case A::TENSOR: return message("tensor", a.t());
+    case A::SPARSE_TENSOR: return message("sparse_tensor", a.sparse_tensor());
+    case A::GRAPH: return message("graph", a.g());
+    case A::TYPE_PROTO: return message("type_proto", a.tp());
+    default: {
+      py::list l;  // TENSORS, GRAPHS, SPARSE_TENSORS, TYPE_PROTOS
+      for (const auto& t : a.tensors()) l.append(message("tensor", t));
+      for (const auto& g : a.graphs()) l.append(message("graph", g));
+      for (const auto& t : a.sparse_tensors()) l.append(message("sparse_tensor", t));
+      for (const auto& t : a.type_protos()) l.append(message("type_proto", t));
+      return std::move(l);
+    }
+  }
+}
+
+// A rule written in Python: `fn(input_types, attributes, num_outputs)` returns one type tuple
+// (or None) per output. The GIL is taken for the call; the callable is released under the GIL.
+InferenceRule PythonRule(py::function fn) {
+  std::shared_ptr<py::function> held(new py::function(std::move(fn)), [](py::function* f) {
+    py::gil_scoped_acquire gil;
+    delete f;
+  });
+  return [held](InferenceContext& ctx) -> Status {
+    py::gil_scoped_acquire gil;
+    try {
+      py::list inputs;
+      for (int i = 0; i < ctx.NumInputs(); ++i) {
+        inputs.append(ctx.HasInput(i) ? TypeToPy(ctx.InputType(i)) : py::none());
+      }
+      py::dict attrs;
+      for (const auto& a : ctx.node().attribute()) attrs[py::str(a.name())] = AttrToPy(a);
+      py::object result = (*held)(inputs, attrs, ctx.NumOutputs());
+      if (result.is_none()) return OkStatus();
+      py::sequence outs = result.cast<py::sequence>();
+      if (static_cast<int>(py::len(outs)) > ctx.NumOutputs()) {
+        return Status::Error(StrCat("the Python rule returned ", py::len(outs),
+                                    " types for a node with ", ctx.NumOutputs(), " outputs"));
+      }
+      for (int i = 0; i < static_cast<int>(py::len(outs)); ++i) {
+        auto type = TypeFromPy(outs[i]);
+        if (!type.ok()) {
+          return Status::Error(
+              StrCat("the Python rule's output ", i, ": ", type.status().message()));
+        }
+        if (ctx.HasOutput(i) && !type->is_unknown()) ctx.SetOutputType(i, *type);
+      }
+      return OkStatus();
+    } catch (py::error_already_set& e) {
+      // The exception's type and message; the traceback would make a diagnostic of many
+      // lines.
+      return Status::Error(StrCat("the Python rule raised ",
+                                  std::string(py::str(e.type().attr("__name__"))), ": ",
+                                  std::string(py::str(e.value()))));
+    } catch (const py::cast_error& e) {
+      return Status::Error(StrCat("the Python rule returned something else than a list of "
+                                  "types: ", e.what()));
+    }
+  };
+}
+
+// ---- Inference.
+
+struct CallOptions {
+  bool strict = false;
+  bool data_propagation = true;
+  int64_t max_value_elements = 1024;
+  std::vector<std::pair<std::string, std::string>> schemas;  // (JSON text, source name)
+};
+
+InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   InferenceOptions options;
-  options.strict = strict;
-  options.data_propagation = data_propagation;
+  options.strict = call.strict;
+  options.data_propagation = call.data_propagation;
+  options.max_value_elements = call.max_value_elements;
   options.model_dir = std::move(model_dir);
   return options;
 }
 
-// infer_shapes_bytes(model, strict, data_propagation) -> (annotated bytes, diagnostics)
-std::pair<py::bytes, std::vector<Diagnostic>> InferShapesBytes(const py::bytes& model_bytes,
-                                                               bool strict,
-                                                               bool data_propagation) {
-  std::string bytes = model_bytes;  // copied while the GIL is held
-  const SchemaRegistry& registry = BuiltinSchemas();  // built on first use
-  std::string annotated;
+// What a run gives Python besides the model: diagnostics, and with `details` the types by
+// graph path, the symbols, facts, conditions and statistics.
+struct RunOutput {
   std::vector<Diagnostic> diagnostics;
-  std::string load_error;
+  std::shared_ptr<InferenceResult> result;  // with `details`
+};
+
+py::dict Details(const InferenceResult& r) {
+  py::dict d;
+  py::dict values;
+  for (const auto& [path, graph] : r.value_types) {
+    py::dict g;
+    auto add = [&](const std::vector<std::string>& names) {
+      for (const auto& name : names) {
+        if (const Type* t = graph.Find(name)) g[py::str(name)] = TypeToPy(*t);
+      }
+    };
+    add(graph.inputs);
+    add(graph.values);
+    add(graph.outputs);
+    values[py::str(path)] = g;
+  }
+  d["values"] = values;
+  py::list symbols;
+  for (const auto& s : r.symbols) symbols.append(py::make_tuple(s.name, s.declared, s.origin));
+  d["symbols"] = symbols;
+  d["facts"] = r.facts;
+  d["conditions"] = r.conditions;
+  const InferenceStats& s = r.stats;
+  py::dict stats;
+  stats["nodes"] = s.nodes;
+  stats["values"] = s.values;
+  stats["typed"] = s.typed;
+  stats["shaped"] = s.shaped;
+  stats["static_shaped"] = s.static_shaped;
+  stats["symbolic"] = s.symbolic;
+  stats["partial"] = s.partial;
+  stats["type_only"] = s.type_only;
+  stats["unknown"] = s.unknown;
+  stats["nodes_without_rule"] = s.nodes_without_rule;
+  d["stats"] = stats;
+  return d;
+}
+
+py::object Finish(RunOutput& out, bool details) {
+  if (!details) return py::cast(std::move(out.diagnostics));
+  py::dict d = Details(*out.result);
+  d["diagnostics"] = py::cast(std::move(out.diagnostics));
+  return std::move(d);
+}
+
+// infer_bytes(model, options, details) -> (annotated bytes, diagnostics or details dict)
+py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool details) {
+  std::string bytes = model_bytes;  // copied while the GIL is held
+  auto registry = RegistryFor(call.schemas);
+  std::string annotated;
+  RunOutput out;
+  std::string error;
   {
     py::gil_scoped_release release;
     StatusOr<onnx::ModelProto> model = ParseModel(bytes, "<bytes>");
     if (!model.ok()) {
-      load_error = model.status().message();
+      error = model.status().message();
     } else {
-      InferenceResult result =
-          InferShapes(*model, registry, OptionsFor(strict, data_propagation, ""));
-      diagnostics = std::move(result.diagnostics);
+      auto result = std::make_shared<InferenceResult>(
+          InferShapes(*model, *registry, OptionsFor(call, "")));
+      out.diagnostics = result->diagnostics;
+      out.result = std::move(result);
       if (!model->SerializeToString(&annotated)) {
-        load_error = "<bytes>: the annotated model cannot be serialized (larger than 2 GiB?)";
+        error = "<bytes>: the annotated model cannot be serialized (larger than 2 GiB?)";
       }
     }
   }
-  if (!load_error.empty()) throw py::value_error(load_error);
-  return {py::bytes(annotated), std::move(diagnostics)};
+  if (!error.empty()) throw py::value_error(error);
+  return py::make_tuple(py::bytes(annotated), Finish(out, details));
 }
 
-// infer_shapes_file(model_path, output_path, strict, data_propagation) -> diagnostics.
-// Writes the annotated model atomically unless `strict` and there are errors.
-std::vector<Diagnostic> InferShapesFile(const std::string& model_path,
-                                        const std::string& output_path, bool strict,
-                                        bool data_propagation) {
-  const SchemaRegistry& registry = BuiltinSchemas();  // built on first use
-  std::vector<Diagnostic> diagnostics;
+// infer_file(model_path, output_path, options, details) -> diagnostics or details dict.
+// Writes the annotated model atomically to output_path (when not empty) unless strict and
+// there are errors.
+py::object InferFile(const std::string& model_path, const std::string& output_path,
+                     const CallOptions& call, bool details) {
+  auto registry = RegistryFor(call.schemas);
+  RunOutput out;
   std::string error;
   {
     py::gil_scoped_release release;
@@ -72,22 +370,63 @@ std::vector<Diagnostic> InferShapesFile(const std::string& model_path,
     } else {
       std::string model_dir = std::filesystem::path(model_path).parent_path().string();
       if (model_dir.empty()) model_dir = ".";
-      InferenceResult result =
-          InferShapes(*model, registry, OptionsFor(strict, data_propagation, model_dir));
-      diagnostics = std::move(result.diagnostics);
-      if (!(strict && result.HasErrors())) {
+      auto result = std::make_shared<InferenceResult>(
+          InferShapes(*model, *registry, OptionsFor(call, model_dir)));
+      out.diagnostics = result->diagnostics;
+      const bool failed = call.strict && result->HasErrors();
+      out.result = std::move(result);
+      if (!output_path.empty() && !failed) {
         if (Status saved = SaveModel(*model, output_path); !saved.ok()) error = saved.message();
       }
     }
   }
   if (!error.empty()) throw py::value_error(error);
-  return diagnostics;
+  return Finish(out, details);
+}
+
+template <typename Message>
+Message ParseMessage(const py::bytes& bytes, const char* what) {
+  Message m;
+  const std::string data = bytes;
+  if (!m.ParseFromString(data)) throw py::value_error(StrCat("not a serialized ", what));
+  return m;
+}
+
+// infer_node(node, opsets, input_types, input_values, strict) ->
+//   ({output name: serialized TypeProto}, diagnostics)
+py::tuple InferNode(const py::bytes& node_bytes, const std::map<std::string, int64_t>& opsets,
+                    const std::map<std::string, py::bytes>& input_types,
+                    const std::map<std::string, py::bytes>& input_values, bool strict) {
+  auto node = ParseMessage<onnx::NodeProto>(node_bytes, "NodeProto");
+  std::map<std::string, onnx::TypeProto> types;
+  for (const auto& [name, bytes] : input_types) {
+    types[name] = ParseMessage<onnx::TypeProto>(bytes, "TypeProto");
+  }
+  std::map<std::string, onnx::TensorProto> values;
+  for (const auto& [name, bytes] : input_values) {
+    values[name] = ParseMessage<onnx::TensorProto>(bytes, "TensorProto");
+  }
+  OpsetImports imports(opsets.begin(), opsets.end());
+  auto registry = CurrentRegistry();
+  NodeInferenceResult result;
+  {
+    py::gil_scoped_release release;
+    InferenceOptions options;
+    options.strict = strict;
+    result = InferNodeOutputsByName(*registry, node, imports, types, values, options);
+  }
+  py::dict outputs;
+  for (const auto& [name, proto] : result.OutputTypeProtos()) {
+    outputs[py::str(name)] = py::bytes(proto.SerializeAsString());
+  }
+  return py::make_tuple(outputs, py::cast(std::move(result.diagnostics)));
 }
 
 }  // namespace
 }  // namespace onnx_infer
 
 PYBIND11_MODULE(_core, m) {
+  using onnx_infer::CallOptions;
   using onnx_infer::Diagnostic;
   m.doc() = "onnx-infer's C++ engine; use the onnx_infer package, not this module.";
 
@@ -120,13 +459,73 @@ PYBIND11_MODULE(_core, m) {
         return "<onnx_infer.Diagnostic " + d.Render("model") + ">";
       });
 
-  m.def("infer_shapes_bytes", &onnx_infer::InferShapesBytes, py::arg("model"),
-        py::arg("strict"), py::arg("data_propagation"),
-        "Infers a binary model; returns (annotated model bytes, diagnostics). Raises "
+  py::class_<CallOptions>(m, "CallOptions", "Options of one inference call.")
+      .def(py::init<>())
+      .def_readwrite("strict", &CallOptions::strict)
+      .def_readwrite("data_propagation", &CallOptions::data_propagation)
+      .def_readwrite("max_value_elements", &CallOptions::max_value_elements)
+      .def_readwrite("schemas", &CallOptions::schemas,
+                     "Custom operator schemas for this call: (JSON text, source name) pairs.");
+
+  m.def("infer_bytes", &onnx_infer::InferBytes, py::arg("model"), py::arg("options"),
+        py::arg("details"),
+        "Infers a binary model; returns (annotated model bytes, diagnostics), or with details "
+        "a dict of values, symbols, facts, conditions, stats and diagnostics. Raises "
         "ValueError when the bytes are no model.");
-  m.def("infer_shapes_file", &onnx_infer::InferShapesFile, py::arg("model_path"),
-        py::arg("output_path"), py::arg("strict"), py::arg("data_propagation"),
-        "Infers a model file and writes it atomically to output_path, unless strict and "
-        "there are errors; returns the diagnostics. Raises ValueError when the file cannot "
-        "be read or written.");
+  m.def("infer_file", &onnx_infer::InferFile, py::arg("model_path"), py::arg("output_path"),
+        py::arg("options"), py::arg("details"),
+        "Infers a model file and, when output_path is not empty, writes it atomically there "
+        "(not when strict and there are errors); returns what infer_bytes returns besides the "
+        "bytes. Raises ValueError when the file cannot be read or written.");
+  m.def("infer_node", &onnx_infer::InferNode, py::arg("node"), py::arg("opsets"),
+        py::arg("input_types"), py::arg("input_values"), py::arg("strict"),
+        "Infers one node (serialized NodeProto; types as serialized TypeProto and values as "
+        "serialized TensorProto, by input name); returns ({output: serialized TypeProto}, "
+        "diagnostics).");
+  m.def(
+      "register_schemas",
+      [](const std::string& text, const std::string& source) {
+        onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) {
+          return onnx_infer::LoadCustomSchemas(text, source, r);
+        });
+      },
+      py::arg("text"), py::arg("source"),
+      "Adds the operators of a JSON schema document to the registry every later call uses.");
+  m.def(
+      "register_rule",
+      [](const std::string& schema_json, const std::string& domain, const std::string& name,
+         int since_version, py::function rule) {
+        auto wrapped = onnx_infer::PythonRule(std::move(rule));
+        onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) -> onnx_infer::Status {
+          OI_RETURN_IF_ERROR(onnx_infer::LoadCustomSchemas(schema_json, "<register_op>", r));
+          return r.AttachRule(domain, name, {since_version}, wrapped);
+        });
+      },
+      py::arg("schema_json"), py::arg("domain"), py::arg("name"), py::arg("since_version"),
+      py::arg("rule"),
+      "Adds one operator (a JSON schema document without a rule) whose rule is a Python "
+      "callable rule(input_types, attributes, num_outputs) -> [type tuple or None, ...].");
+  m.def(
+      "reset_registry",
+      [] {
+        std::lock_guard<std::mutex> lock(onnx_infer::registry_mutex);
+        onnx_infer::registry->reset();
+      },
+      "Forgets every registered schema: later calls use the built-in registry.");
+  m.def(
+      "newest_opset",
+      [](const std::string& domain) -> std::optional<int> {
+        auto range = onnx_infer::CurrentRegistry()->OpsetRange(domain);
+        if (!range) return std::nullopt;
+        return range->second;
+      },
+      py::arg("domain"), "The newest version of an operator set the registry knows, or None.");
+  m.def("data_type_name", &onnx_infer::DataTypeName, py::arg("data_type"),
+        "The name of a TensorProto data type: 1 -> 'float'.");
+  m.def(
+      "data_type_from_name",
+      [](const std::string& name) -> std::optional<int32_t> {
+        return onnx_infer::DataTypeFromName(name);
+      },
+      py::arg("name"), "The TensorProto data type of a name: 'float' -> 1; None if unknown.");
 }
