@@ -362,9 +362,9 @@ def register_schemas(path_or_text: Any) -> None:
     """Adds the custom operators of a JSON schema document (docs/custom-ops.md) to every later
     inference in this process: a file path, the JSON text, or the document as a dict.
 
-    Raises ``ValueError`` naming the place of a mistake
-    (``ops.json: operators[0].rule.kind: ...``), or when an operator version is already
-    registered (:func:`reset_schemas` forgets every registration).
+    An operator version registered before is replaced (a notebook cell run twice);
+    :func:`reset_schemas` forgets every registration. Raises ``ValueError`` naming the place
+    of a mistake (``ops.json: operators[0].rule.kind: ...``); nothing is registered then.
     """
     _core.register_schemas(*_schema_text(path_or_text))
 
@@ -423,7 +423,7 @@ def register_op(
     The signature defaults to any number of inputs and outputs of any tensor type; give
     ``inputs``, ``outputs``, ``attributes`` and ``type_constraints`` in the JSON form of
     docs/custom-ops.md to have nodes checked against it (an attribute the schema does not
-    declare is a warning).
+    declare is a warning). Registering the same version again replaces it.
     """
     if not callable(rule):
         raise TypeError("rule must be callable")

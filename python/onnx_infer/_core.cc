@@ -69,6 +69,21 @@ void ChangeRegistry(const std::function<Status(SchemaRegistry&)>& change) {
   *registry = std::move(next);
 }
 
+// Loads a JSON schema document into `target`, replacing operator versions it already has
+// (registering again is how a notebook re-runs a cell); `rule`, when given, becomes the rule
+// of domain::name-since_version.
+Status LoadReplacing(SchemaRegistry& target, const std::string& text, const std::string& source,
+                     const InferenceRule* rule = nullptr, const std::string& domain = "",
+                     const std::string& name = "", int since_version = 0) {
+  SchemaRegistry loaded;
+  OI_RETURN_IF_ERROR(LoadCustomSchemas(text, source, loaded));
+  if (rule) OI_RETURN_IF_ERROR(loaded.AttachRule(domain, name, {since_version}, *rule));
+  for (const OpSchema* schema : loaded.All()) {
+    OI_RETURN_IF_ERROR(target.RegisterOrReplace(*schema));
+  }
+  return OkStatus();
+}
+
 // The current registry, extended by per-call JSON schemas (text, source name) when given.
 std::shared_ptr<const SchemaRegistry> RegistryFor(
     const std::vector<std::pair<std::string, std::string>>& schemas) {
@@ -486,19 +501,20 @@ PYBIND11_MODULE(_core, m) {
       "register_schemas",
       [](const std::string& text, const std::string& source) {
         onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) {
-          return onnx_infer::LoadCustomSchemas(text, source, r);
+          return onnx_infer::LoadReplacing(r, text, source);
         });
       },
       py::arg("text"), py::arg("source"),
-      "Adds the operators of a JSON schema document to the registry every later call uses.");
+      "Adds the operators of a JSON schema document to the registry every later call uses, "
+      "replacing versions registered before.");
   m.def(
       "register_rule",
       [](const std::string& schema_json, const std::string& domain, const std::string& name,
          int since_version, py::function rule) {
         auto wrapped = onnx_infer::PythonRule(std::move(rule));
-        onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) -> onnx_infer::Status {
-          OI_RETURN_IF_ERROR(onnx_infer::LoadCustomSchemas(schema_json, "<register_op>", r));
-          return r.AttachRule(domain, name, {since_version}, wrapped);
+        onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) {
+          return onnx_infer::LoadReplacing(r, schema_json, "<register_op>", &wrapped, domain,
+                                           name, since_version);
         });
       },
       py::arg("schema_json"), py::arg("domain"), py::arg("name"), py::arg("since_version"),
