@@ -23,6 +23,7 @@ Status RegisterAiOnnxConvPoolRules(SchemaRegistry& registry);     // ai_onnx/con
 Status RegisterAiOnnxMlRules(SchemaRegistry& registry);           // ai_onnx_ml/ml.cc
 Status RegisterAiOnnxSequenceRnnRules(SchemaRegistry& registry);  // ai_onnx/sequence_rnn.cc
 Status RegisterAiOnnxQuantMiscRules(SchemaRegistry& registry);    // ai_onnx/quant_misc.cc
+Status RegisterComMicrosoftQuantizationRules(SchemaRegistry& registry);  // com_microsoft/quantization.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -41,6 +42,7 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   OI_RETURN_IF_ERROR(RegisterAiOnnxMlRules(registry));
   OI_RETURN_IF_ERROR(RegisterAiOnnxSequenceRnnRules(registry));
   OI_RETURN_IF_ERROR(RegisterAiOnnxQuantMiscRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftQuantizationRules(registry));
   return OkStatus();
 }
 
