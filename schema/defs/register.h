@@ -23,7 +23,6 @@ Status RegisterAiOnnxConvPoolRules(SchemaRegistry& registry);     // ai_onnx/con
 Status RegisterAiOnnxMlRules(SchemaRegistry& registry);           // ai_onnx_ml/ml.cc
 Status RegisterAiOnnxSequenceRnnRules(SchemaRegistry& registry);  // ai_onnx/sequence_rnn.cc
 Status RegisterAiOnnxQuantMiscRules(SchemaRegistry& registry);    // ai_onnx/quant_misc.cc
-Status RegisterComMicrosoftQuantizationRules(SchemaRegistry& registry);  // com_microsoft/quantization.cc
 
 // All of the above.
 inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
@@ -42,6 +41,17 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   OI_RETURN_IF_ERROR(RegisterAiOnnxMlRules(registry));
   OI_RETURN_IF_ERROR(RegisterAiOnnxSequenceRnnRules(registry));
   OI_RETURN_IF_ERROR(RegisterAiOnnxQuantMiscRules(registry));
+  return OkStatus();
+}
+
+// onnxruntime's operators: com.microsoft, and the extras it registers in the default domain
+// (SimplifiedLayerNormalization, LayerNormalization-1, the *_TRT plugins, Affine, ...). One
+// file per family in defs/com_microsoft/, each with
+//   Status RegisterComMicrosoft<Family>Rules(SchemaRegistry& registry);
+// declared here and called from RegisterContribRules.
+Status RegisterComMicrosoftQuantizationRules(SchemaRegistry& registry);  // quantization.cc
+
+inline Status RegisterContribRules(SchemaRegistry& registry) {
   OI_RETURN_IF_ERROR(RegisterComMicrosoftQuantizationRules(registry));
   return OkStatus();
 }
