@@ -191,24 +191,27 @@ Status CheckNBitsWeight(InferenceContext& ctx, const NBits& q, int64_t n, const 
     rules.push_back({w.b, 2, Dim::Const(q.blob_size),
                      StrCat("blob_size = block_size * bits / 8 (block_size = ", q.block_size,
                             ", bits = ", q.bits, ")")});
-    // Per-block parameters: [N, per_row], or flattened to [N * per_row].
-    auto per_block = [&](int input, int64_t per_row, const std::string& what) -> Status {
+    // Per-block parameters: [N, per_row], or flattened to [N * per_row]; `name` is per_row's.
+    auto per_block = [&](int input, int64_t per_row, const std::string& what,
+                         const std::string& name) -> Status {
       if (input < 0 || !ShapeOf(ctx, input)) return OkStatus();
       OI_RETURN_IF_ERROR(RequireRank(ctx, input, {1, 2}));
       if (ShapeOf(ctx, input)->size() == 1) {
-        rules.push_back({input, 0, Dim::Const(n * per_row), StrCat("N * ", what)});
+        rules.push_back({input, 0, Dim::Const(n * per_row),
+                         StrCat(n_what, " * ", name, " (", n, " * ", per_row, ")")});
       } else {
         rules.push_back({input, 0, nd, n_attr});
         rules.push_back({input, 1, Dim::Const(per_row), what});
       }
       return OkStatus();
     };
-    OI_RETURN_IF_ERROR(per_block(w.scales, q.k_blocks, blocks));
+    OI_RETURN_IF_ERROR(per_block(w.scales, q.k_blocks, blocks, "k_blocks"));
+    const std::string zp_bytes = "ceil(k_blocks * bits / 8)";
     if (w.zero_points >= 0 && ElemOf(ctx, w.zero_points) == kUint8) {
-      OI_RETURN_IF_ERROR(per_block(w.zero_points, (q.k_blocks * q.bits + 7) / 8,
-                                   "ceil(k_blocks * bits / 8)"));
+      OI_RETURN_IF_ERROR(
+          per_block(w.zero_points, (q.k_blocks * q.bits + 7) / 8, zp_bytes, zp_bytes));
     } else if (w.zero_points >= 0 && ElemOf(ctx, w.zero_points) != 0) {
-      OI_RETURN_IF_ERROR(per_block(w.zero_points, q.k_blocks, blocks));
+      OI_RETURN_IF_ERROR(per_block(w.zero_points, q.k_blocks, blocks, "k_blocks"));
     }
     // g_idx (deprecated) has one of two lengths, so a symbolic one records nothing.
     if (w.g_idx >= 0 && ShapeOf(ctx, w.g_idx)) {
@@ -497,8 +500,8 @@ Status InferIntegerMatMul(InferenceContext& ctx, int a, int b, int bias, int32_t
   const Shape* sa = ShapeOf(ctx, a);
   const Shape* sb = ShapeOf(ctx, b);
   if (sb && !sb->empty() && bias >= 0) {
-    OI_RETURN_IF_ERROR(CheckDims(ctx, {{bias, 0, sb->back(), StrCat(InputLabel(ctx, b),
-                                                                    "'s last dim")}}));
+    OI_RETURN_IF_ERROR(
+        CheckDims(ctx, {{bias, 0, sb->back(), StrCat("the last dim of ", InputLabel(ctx, b))}}));
   }
   if (!sa || !sb) return OkStatus();
   if (sa->empty() || sb->empty()) {
@@ -703,10 +706,11 @@ Status InferQOrderedMatMul(InferenceContext& ctx) {
   const Shape* a = ShapeOf(ctx, 0);
   const Shape* b = ShapeOf(ctx, 2);
   const Dim n = b ? b->back() : Dim();
-  const std::string n_what = StrCat(InputLabel(ctx, 2), "'s last dim (N)");
+  const std::string n_what = StrCat("N (the last dim of ", InputLabel(ctx, 2), ")");
   std::vector<DimRule> rules = {{5, 0, n, n_what}};
   if (a && b) {
-    rules.push_back({2, b->size() - 2, a->back(), StrCat(InputLabel(ctx, 0), "'s last dim (K)")});
+    rules.push_back(
+        {2, b->size() - 2, a->back(), StrCat("K (the last dim of ", InputLabel(ctx, 0), ")")});
   }
   if (const Shape* c = ShapeOf(ctx, 6)) {
     rules.push_back({6, c->size() - 1, n, n_what});
@@ -844,7 +848,7 @@ std::vector<DimRule> ExpertRules(const InferenceContext& ctx, const MoEInputs& i
   const Dim inter = legacy ? InputDim(ctx, in.fc2, 1)
                            : InputDim(ctx, in.fc2, 2) * Dim::Const(pack);
   const Dim f_inter = Dim::Const(fusion) * inter;
-  const std::string h = StrCat("hidden_size (", InputLabel(ctx, 0), "'s last dim)");
+  const std::string h = StrCat("hidden_size (the last dim of ", InputLabel(ctx, 0), ")");
   const std::string i = StrCat("inter_size (from ", InputLabel(ctx, in.fc2), ")");
   const std::string fi = fusion == 1 ? i : "2 * inter_size (fused swiglu)";
   std::vector<DimRule> rules;
@@ -917,7 +921,8 @@ Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t
   std::vector<DimRule> common;
   if (x) {
     common.push_back({1, 0, Product(Shape(x->begin(), x->end() - 1)),
-                      StrCat("the number of tokens (", InputLabel(ctx, 0), "'s leading dims)")});
+                      StrCat("the number of tokens (the leading dims of ", InputLabel(ctx, 0),
+                             ")")});
   }
   for (int i : {in.fc1, in.fc1_bias, in.fc2, in.fc2_bias, in.fc3, in.fc3_bias, in.fc1_scales,
                 in.fc2_scales, in.fc3_scales}) {
