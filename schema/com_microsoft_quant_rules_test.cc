@@ -3,11 +3,11 @@
 // matmuls, GatherBlockQuantized, the integer matmuls, QGemm, the QLinear* family, Q/DQ, the
 // QOrdered* operators, BFP, DynamicQuantizeLSTM, ReduceSumInteger, MoE and QMoE; the facts a
 // packed weight records.
+#include <gtest/gtest.h>
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/test_util.h"
@@ -141,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: attribute 'block_size': expected a power of 2 >= 16, got 24"}));
 
 // The fused MLP: gate and up projections of [128, 64] at 4 bits, block 32.
-const std::vector<const char*> kMlpInputs = {"a",    "skip", "norm",  "gate_b", "gate_s",
+const std::vector<const char*> kMlpInputs = {"a",         "skip", "norm", "gate_b", "gate_s",
                                              "gate_bias", "up_b", "up_s", "up_bias"};
 
 INSTANTIATE_TEST_SUITE_P(
@@ -162,8 +162,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mlp_up_weight_contradicts_n",
              Ms("MatMulNBitsMlp", {"a", "", "", "gate_b", "gate_s", "", "up_b", "up_s"}, {"y"},
                 NBits(64, 128, 4, 32) + StrAttr("activation", "silu")),
-             {"float[T, 64]", "", "", "uint8[128, 2, 16]", "float[128, 2]", "",
-              "uint8[96, 2, 16]", "float[96, 2]"},
+             {"float[T, 64]", "", "", "uint8[128, 2, 16]", "float[128, 2]", "", "uint8[96, 2, 16]",
+              "float[96, 2]"},
              "error: input 6 'up_b': dim 0 is 96 but attribute N = 128"},
         Case{"mlp_norm_scale_contradicts_k",
              Ms("MatMulNBitsMlp", {"a", "", "norm", "gate_b", "gate_s", "", "up_b", "up_s"}, {"y"},
@@ -236,8 +236,7 @@ INSTANTIATE_TEST_SUITE_P(
         // NVFP4: K = 2 * B's dim 1, one scale per 16 values.
         Case{"fp4_weight",
              Ms("MatMulBlockQuantizedFp4Weight", {"a", "b", "ws", "ws2", "", "bias"}, {"y"}),
-             {"float16[B, S, 64]", "uint8[32, 32]", "uint8[32, 4]", "float[]", "",
-              "float16[32]"},
+             {"float16[B, S, 64]", "uint8[32, 32]", "uint8[32, 4]", "float[]", "", "float16[32]"},
              "float16[B, S, 32]"},
         Case{"fp4_weight_k_contradicts",
              Ms("MatMulBlockQuantizedFp4Weight", {"a", "b", "ws", "ws2"}, {"y"}),
@@ -251,11 +250,11 @@ INSTANTIATE_TEST_SUITE_P(
              Ms("MatMulBlockQuantizedFp8Weight", {"a", "b", "bs"}, {"y"}),
              {"bfloat16[T, 256]", "float8e4m3fn[512, 256]", "float[512, 2]"},
              "bfloat16[T, 512]"},
-        Case{"fp8_weight_symbolic_k_fixed_by_b",
-             Ms("MatMulBlockQuantizedFp8Weight", {"a", "b", "bs"}, {"y"},
-                IntAttr("block_size", 64)),
-             {"float16[T, K]", "float8e4m3fn[N, 256]", "float[N, 4]"},
-             "float16[T, N]"}));
+        Case{
+            "fp8_weight_symbolic_k_fixed_by_b",
+            Ms("MatMulBlockQuantizedFp8Weight", {"a", "b", "bs"}, {"y"}, IntAttr("block_size", 64)),
+            {"float16[T, K]", "float8e4m3fn[N, 256]", "float[N, 4]"},
+            "float16[T, N]"}));
 
 INSTANTIATE_TEST_SUITE_P(
     GatherBlockQuantized, ComMicrosoftQuantRuleTest,
@@ -277,32 +276,32 @@ INSTANTIATE_TEST_SUITE_P(
                 IntAttr("bits", 8) + IntAttr("block_size", 32)),
              {"uint8[V, 64]", "int64[B, S]", "float[V, 2]"},
              "float[B, S, 64]"},
-        Case{"int4_logical_dims",
-             Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
-                IntAttr("block_size", 32)),
-             {"int4[V, 64]", "int64[B, S]", "float[V, 2]"},
-             "float[B, S, 64]"},
-        Case{"int4_gather_axis_1",
-             Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
-                IntAttr("gather_axis", 1) + IntAttr("quantize_axis", 0) +
-                    IntAttr("block_size", 16)),
-             {"uint4[32, 10]", "int64[3]", "float[2, 10]"},
-             "float[32, 3]"},
+        Case{
+            "int4_logical_dims",
+            Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"}, IntAttr("block_size", 32)),
+            {"int4[V, 64]", "int64[B, S]", "float[V, 2]"},
+            "float[B, S, 64]"},
+        Case{
+            "int4_gather_axis_1",
+            Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
+               IntAttr("gather_axis", 1) + IntAttr("quantize_axis", 0) + IntAttr("block_size", 16)),
+            {"uint4[32, 10]", "int64[3]", "float[2, 10]"},
+            "float[32, 3]"},
         Case{"fp8_per_tensor_scale_broadcasts",
              Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"}, IntAttr("block_size", 0)),
              {"float8e4m3fn[V, 64]", "int64[B, S]", "bfloat16[1, 1]"},
              "bfloat16[B, S, 64]"},
-        Case{"scalar_indices_drop_the_axis",
-             Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
-                IntAttr("block_size", 16)),
-             {"int4[V, 64]", "int64[]", "float[V, 4]"},
-             "float[64]"},
-        Case{"uint8_gather_axis_must_be_0",
-             Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
-                IntAttr("gather_axis", 1) + IntAttr("quantize_axis", 0) +
-                    IntAttr("block_size", 16)),
-             {"uint8[32, 10]", "int64[3]", "float[2, 10]"},
-             "error: attribute 'gather_axis': expected 0 for uint8 data, got 1"},
+        Case{
+            "scalar_indices_drop_the_axis",
+            Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"}, IntAttr("block_size", 16)),
+            {"int4[V, 64]", "int64[]", "float[V, 4]"},
+            "float[64]"},
+        Case{
+            "uint8_gather_axis_must_be_0",
+            Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
+               IntAttr("gather_axis", 1) + IntAttr("quantize_axis", 0) + IntAttr("block_size", 16)),
+            {"uint8[32, 10]", "int64[3]", "float[2, 10]"},
+            "error: attribute 'gather_axis': expected 0 for uint8 data, got 1"},
         Case{"scales_contradict_unpacked_blocks",
              Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
                 IntAttr("bits", 4) + IntAttr("block_size", 32)),
@@ -553,30 +552,27 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // W [dirs, input, 4*hidden] and R [dirs, hidden, 4*hidden]: transposed from LSTM's.
         Case{"forward",
-             Ms("DynamicQuantizeLSTM",
-                {"x", "w", "r", "b", "", "", "", "", "ws", "wz", "rs", "rz"}, {"y", "yh", "yc"},
-                IntAttr("hidden_size", 8)),
-             {"float[T, B, 16]", "int8[1, 16, 32]", "int8[1, 8, 32]", "float[1, 64]", "", "",
-              "", "", "float[1]", "int8[1]", "float[1]", "int8[1]"},
+             Ms("DynamicQuantizeLSTM", {"x", "w", "r", "b", "", "", "", "", "ws", "wz", "rs", "rz"},
+                {"y", "yh", "yc"}, IntAttr("hidden_size", 8)),
+             {"float[T, B, 16]", "int8[1, 16, 32]", "int8[1, 8, 32]", "float[1, 64]", "", "", "",
+              "", "float[1]", "int8[1]", "float[1]", "int8[1]"},
              "float[T, 1, B, 8]; float[1, B, 8]; float[1, B, 8]"},
-        Case{"bidirectional_hidden_from_r",
-             Ms("DynamicQuantizeLSTM",
-                {"x", "w", "r", "", "", "h0", "", "", "ws", "wz", "rs", "rz"}, {"", "yh"},
-                StrAttr("direction", "bidirectional")),
-             {"float[T, B, 16]", "uint8[2, 16, 40]", "uint8[2, 10, 40]", "", "",
-              "float[2, B, 10]", "", "", "float[2, 40]", "uint8[2, 40]", "float[2, 40]",
-              "uint8[2, 40]"},
-             "float; float[2, B, 10]"},
+        Case{
+            "bidirectional_hidden_from_r",
+            Ms("DynamicQuantizeLSTM", {"x", "w", "r", "", "", "h0", "", "", "ws", "wz", "rs", "rz"},
+               {"", "yh"}, StrAttr("direction", "bidirectional")),
+            {"float[T, B, 16]", "uint8[2, 16, 40]", "uint8[2, 10, 40]", "", "", "float[2, B, 10]",
+             "", "", "float[2, 40]", "uint8[2, 40]", "float[2, 40]", "uint8[2, 40]"},
+            "float; float[2, B, 10]"},
         Case{"directions_contradict",
-             Ms("DynamicQuantizeLSTM",
-                {"x", "w", "r", "", "", "", "", "", "ws", "wz", "rs", "rz"}, {"y"},
-                StrAttr("direction", "bidirectional")),
+             Ms("DynamicQuantizeLSTM", {"x", "w", "r", "", "", "", "", "", "ws", "wz", "rs", "rz"},
+                {"y"}, StrAttr("direction", "bidirectional")),
              {"float[T, B, 16]", "int8[1, 16, 32]", "int8[1, 8, 32]", "", "", "", "", "",
               "float[1]", "int8[1]", "float[1]", "int8[1]"},
              "error: input 1 'w': dim 0 is 1 but num_directions (direction 'bidirectional') = 2"},
         Case{"input_size_contradicts",
-             Ms("DynamicQuantizeLSTM",
-                {"x", "w", "r", "", "", "", "", "", "ws", "wz", "rs", "rz"}, {"y"}),
+             Ms("DynamicQuantizeLSTM", {"x", "w", "r", "", "", "", "", "", "ws", "wz", "rs", "rz"},
+                {"y"}),
              {"float[T, B, 16]", "int8[1, 12, 32]", "int8[1, 8, 32]", "", "", "", "", "",
               "float[1]", "int8[1]", "float[1]", "int8[1]"},
              "error: input 1 'w': dim 1 is 12 but input 0 'x' dim 2 (input_size) = 16"}));
@@ -630,8 +626,8 @@ INSTANTIATE_TEST_SUITE_P(
              Ms("QMoE", {"x", "router", "fc1", "s1", "", "fc2", "s2"}, {"y"},
                 StrAttr("activation_type", "swiglu") + IntAttr("k", 4) +
                     IntAttr("expert_weight_bits", 4) + IntAttr("block_size", 32)),
-             {"float16[B, S, 64]", "float16[T, 8]", "uint8[8, 64, 128]", "float16[8, 256, 2]",
-              "", "uint8[8, 128, 32]", "float16[8, 64, 4]"},
+             {"float16[B, S, 64]", "float16[T, 8]", "uint8[8, 64, 128]", "float16[8, 256, 2]", "",
+              "uint8[8, 128, 32]", "float16[8, 64, 4]"},
              "float16[B, S, 64]"},
         Case{"qmoe_int8_rowwise",
              Ms("QMoE", {"x", "router", "fc1", "s1", "", "fc2", "s2", "", "fc3", "s3"}, {"y"},
@@ -660,8 +656,8 @@ INSTANTIATE_TEST_SUITE_P(
              Ms("QMoE", {"x", "router", "fc1", "s1", "", "fc2", "s2"}, {"y"},
                 StrAttr("activation_type", "swiglu") + IntAttr("k", 4) +
                     StrAttr("quant_type", "nvfp4")),
-             {"bfloat16[T, 64]", "bfloat16[T, 8]", "uint8[8, 256, 32]",
-              "float8e4m3fn[8, 256, 4]", "", "uint8[8, 64, 64]", "float8e4m3fn[8, 64, 8]"},
+             {"bfloat16[T, 64]", "bfloat16[T, 8]", "uint8[8, 256, 32]", "float8e4m3fn[8, 256, 4]",
+              "", "uint8[8, 64, 64]", "float8e4m3fn[8, 64, 8]"},
              "bfloat16[T, 64]"}));
 
 // A symbolic weight dim learns its value from the attribute.
@@ -680,8 +676,8 @@ TEST(ComMicrosoftQuantFactsTest, PackedWeightBindsSymbols) {
 // QuantizeBFP's shape output carries x's dims as a value, symbols included.
 TEST(ComMicrosoftQuantFactsTest, QuantizeBFPShapeValue) {
   auto run = RunRule(BuiltinSchemas(),
-                     Ms("QuantizeBFP", {"x"}, {"y", "shape", "strides"}, IntAttr("bfp_type", 1)),
-                     1, {T("float[N, 16]")});
+                     Ms("QuantizeBFP", {"x"}, {"y", "shape", "strides"}, IntAttr("bfp_type", 1)), 1,
+                     {T("float[N, 16]")});
   ASSERT_TRUE(run.status.ok()) << run.status.message();
   ASSERT_TRUE(run.values.size() > 1 && run.values[1].has_value());
   EXPECT_EQ(run.values[1]->ToString(), "int64[2] {N, 16}");

@@ -90,9 +90,9 @@ std::optional<std::string> Violation(const InferenceContext& ctx, const DimRule&
   const Dim actual = InputDim(ctx, r.input, r.axis);
   if (actual.is_unknown() || r.want.is_unknown()) return std::nullopt;
   if (symbolic::Equal(actual * Dim::Const(r.pack), r.want) != Tri::kFalse) return std::nullopt;
-  return StrCat(InputLabel(ctx, r.input), ": dim ", r.axis, " is ", actual, " but ", r.what,
-                r.pack == 1 ? StrCat(" = ", r.want)
-                            : StrCat(" / pack_size = ", r.want, " / ", r.pack));
+  return StrCat(
+      InputLabel(ctx, r.input), ": dim ", r.axis, " is ", actual, " but ", r.what,
+      r.pack == 1 ? StrCat(" = ", r.want) : StrCat(" / pack_size = ", r.want, " / ", r.pack));
 }
 
 // Records what a rule that holds says (N == 64 for a symbolic N).
@@ -218,9 +218,9 @@ Status CheckNBitsWeight(InferenceContext& ctx, const NBits& q, int64_t n, const 
       OI_RETURN_IF_ERROR(RequireRank(ctx, w.g_idx, {1}));
       const std::optional<int64_t> g = InputDim(ctx, w.g_idx, 0).const_value();
       if (g && *g != q.k && *g != q.k_blocks * q.block_size) {
-        return Status::Error(StrCat(InputLabel(ctx, w.g_idx), ": dim 0 is ", *g,
-                                    " but attribute K = ", q.k, " (or k_blocks * block_size = ",
-                                    q.k_blocks * q.block_size, ")"));
+        return Status::Error(
+            StrCat(InputLabel(ctx, w.g_idx), ": dim 0 is ", *g, " but attribute K = ", q.k,
+                   " (or k_blocks * block_size = ", q.k_blocks * q.block_size, ")"));
       }
     }
   }
@@ -238,7 +238,8 @@ Status CheckActivation(InferenceContext& ctx, int a, int64_t k) {
 // Output `out`: A's shape with its last dim n, in A's element type.
 void SetProjection(InferenceContext& ctx, int out, int a, Dim n) {
   ctx.PropagateElemType(a, out);
-  if (const Shape* s = ShapeOf(ctx, a); s && !s->empty()) ctx.SetOutputShape(out, WithLastDim(*s, n));
+  if (const Shape* s = ShapeOf(ctx, a); s && !s->empty())
+    ctx.SetOutputShape(out, WithLastDim(*s, n));
 }
 
 // MatMulNBits: A [..., K], B the N-bit weight (inputs A, B, scales, zero_points, g_idx, bias);
@@ -261,7 +262,8 @@ Status CheckFusedNorm(InferenceContext& ctx, int64_t k, int skip, int norm_scale
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, skip, 1));
   OI_RETURN_IF_ERROR(RequireRank(ctx, norm_scale, {1}));
   std::vector<DimRule> rules = {{norm_scale, 0, Dim::Const(k), "attribute K"}};
-  if (const Shape* s = ShapeOf(ctx, skip)) rules.push_back({skip, s->size() - 1, Dim::Const(k), "attribute K"});
+  if (const Shape* s = ShapeOf(ctx, skip))
+    rules.push_back({skip, s->size() - 1, Dim::Const(k), "attribute K"});
   OI_RETURN_IF_ERROR(CheckDims(ctx, rules));
   if (skip_sum_output < ctx.NumOutputs() && ctx.HasOutput(skip_sum_output)) {
     SetLike(ctx, skip_sum_output, 0, ElemOf(ctx, 0));
@@ -395,8 +397,8 @@ Status InferMatMulBlockQuantizedFp8Weight(InferenceContext& ctx) {
 // ---- GatherBlockQuantized.
 
 bool IsFloat8Or4(int32_t t) {
-  return t == kFloat8e4m3fn || t == kFloat8e4m3fnuz || t == kFloat8e5m2 ||
-         t == kFloat8e5m2fnuz || t == kFloat4e2m1;
+  return t == kFloat8e4m3fn || t == kFloat8e4m3fnuz || t == kFloat8e5m2 || t == kFloat8e5m2fnuz ||
+         t == kFloat4e2m1;
 }
 
 // GatherBlockQuantized (data, indices, scales, zero_points): a Gather of data along
@@ -463,15 +465,16 @@ Status InferGatherBlockQuantized(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(RequireRank(ctx, 2, {static_cast<size_t>(rank)}));
     for (int64_t i = 0; i < rank; ++i) {
       if (i == quantize_axis) {
-        const Dim blocks = block_size == 0 ? Dim::Const(1)
-                                           : Dim::CeilDiv(values[i], Dim::Const(block_size));
-        rules.push_back({2, static_cast<size_t>(i), blocks,
-                         StrCat("ceil(values along quantize_axis ", i, " / block_size ",
-                                block_size, ")")});
+        const Dim blocks =
+            block_size == 0 ? Dim::Const(1) : Dim::CeilDiv(values[i], Dim::Const(block_size));
+        rules.push_back(
+            {2, static_cast<size_t>(i), blocks,
+             StrCat("ceil(values along quantize_axis ", i, " / block_size ", block_size, ")")});
       } else if (!(fp && (*scales)[i].const_value() == 1)) {
-        rules.push_back({2, static_cast<size_t>(i), values[i],
-                         StrCat(InputLabel(ctx, 0), per_element != 1 && i == rank - 1
-                                                        ? " values along dim " : " dim ", i)});
+        rules.push_back(
+            {2, static_cast<size_t>(i), values[i],
+             StrCat(InputLabel(ctx, 0),
+                    per_element != 1 && i == rank - 1 ? " values along dim " : " dim ", i)});
       }
     }
     if (ShapeOf(ctx, 3)) {
@@ -732,7 +735,8 @@ Status InferQuantizeBFP(InferenceContext& ctx) {
   const Shape* x = ShapeOf(ctx, 0);
   const std::optional<Shape> meta =
       x ? std::optional<Shape>(Shape{Dim::Const(static_cast<int64_t>(x->size()))}) : std::nullopt;
-  for (int o = 1; o < 3 && o < ctx.NumOutputs(); ++o) ctx.SetOutputType(o, Type::Tensor(kInt64, meta));
+  for (int o = 1; o < 3 && o < ctx.NumOutputs(); ++o)
+    ctx.SetOutputType(o, Type::Tensor(kInt64, meta));
   if (x && ctx.NumOutputs() > 1 && static_cast<int64_t>(x->size()) <= ctx.max_value_elements()) {
     bool known = true;
     for (Dim d : *x) known = known && !d.is_unknown();
@@ -779,8 +783,9 @@ Status InferDynamicQuantizeLSTM(InferenceContext& ctx) {
   } else if (direction == "bidirectional") {
     num_directions = 2;
   } else {
-    return Status::Error(StrCat(
-        "attribute 'direction': expected forward, reverse or bidirectional, got '", direction, "'"));
+    return Status::Error(
+        StrCat("attribute 'direction': expected forward, reverse or bidirectional, got '",
+               direction, "'"));
   }
   for (int i : {kX, kW, kR, kInitialH, kInitialC}) OI_RETURN_IF_ERROR(RequireRank(ctx, i, {3}));
   for (int i : {kB, kP}) OI_RETURN_IF_ERROR(RequireRank(ctx, i, {2}));
@@ -845,8 +850,7 @@ struct MoEInputs {
 // [E, rows], and with -1 not checked.
 std::vector<DimRule> ExpertRules(const InferenceContext& ctx, const MoEInputs& in, bool legacy,
                                  Dim hidden, int64_t fusion, int64_t pack, int64_t scale_block) {
-  const Dim inter = legacy ? InputDim(ctx, in.fc2, 1)
-                           : InputDim(ctx, in.fc2, 2) * Dim::Const(pack);
+  const Dim inter = legacy ? InputDim(ctx, in.fc2, 1) : InputDim(ctx, in.fc2, 2) * Dim::Const(pack);
   const Dim f_inter = Dim::Const(fusion) * inter;
   const std::string h = StrCat("hidden_size (the last dim of ", InputLabel(ctx, 0), ")");
   const std::string i = StrCat("inter_size (from ", InputLabel(ctx, in.fc2), ")");
@@ -916,13 +920,13 @@ Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t
   Dim experts = InputDim(ctx, 1, 1);
   const int experts_from = experts.is_unknown() ? in.fc1 : 1;
   if (experts.is_unknown()) experts = InputDim(ctx, in.fc1, 0);
-  const std::string e_what = StrCat(InputLabel(ctx, experts_from), " dim ",
-                                    experts_from == 1 ? 1 : 0, " (num_experts)");
+  const std::string e_what =
+      StrCat(InputLabel(ctx, experts_from), " dim ", experts_from == 1 ? 1 : 0, " (num_experts)");
   std::vector<DimRule> common;
   if (x) {
-    common.push_back({1, 0, Product(Shape(x->begin(), x->end() - 1)),
-                      StrCat("the number of tokens (the leading dims of ", InputLabel(ctx, 0),
-                             ")")});
+    common.push_back(
+        {1, 0, Product(Shape(x->begin(), x->end() - 1)),
+         StrCat("the number of tokens (the leading dims of ", InputLabel(ctx, 0), ")")});
   }
   for (int i : {in.fc1, in.fc1_bias, in.fc2, in.fc2_bias, in.fc3, in.fc3_bias, in.fc1_scales,
                 in.fc2_scales, in.fc3_scales}) {
@@ -940,8 +944,8 @@ Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t
     if (!legacy_violation) legacy_violation = Violation(ctx, r);
   }
   if (doc_violation && legacy_violation) {
-    return Status::Error(StrCat(*doc_violation, " (nor do the weights fit the legacy layout: ",
-                                *legacy_violation, ")"));
+    return Status::Error(StrCat(
+        *doc_violation, " (nor do the weights fit the legacy layout: ", *legacy_violation, ")"));
   }
   // Facts only from the one layout that fits.
   if (doc_violation || legacy_violation) {
@@ -976,7 +980,8 @@ Status InferQMoE(InferenceContext& ctx) {
   int64_t pack = 0, scale_block = -1;
   if (quant_type == "int") {
     if (bits != 2 && bits != 4 && bits != 8) {
-      return Status::Error(StrCat("attribute 'expert_weight_bits': expected 2, 4 or 8, got ", bits));
+      return Status::Error(
+          StrCat("attribute 'expert_weight_bits': expected 2, 4 or 8, got ", bits));
     }
     pack = 8 / bits;
     scale_block = block_size;
@@ -1046,7 +1051,8 @@ Status RegisterComMicrosoftQuantizationRules(SchemaRegistry& r) {
       {"MoE", InferMoE},
       {"QMoE", InferQMoE},
   };
-  for (const auto& [name, rule] : kRules) OI_RETURN_IF_ERROR(r.AttachRule(kDomain, name, {1}, rule));
+  for (const auto& [name, rule] : kRules)
+    OI_RETURN_IF_ERROR(r.AttachRule(kDomain, name, {1}, rule));
   return OkStatus();
 }
 
