@@ -302,6 +302,12 @@ INSTANTIATE_TEST_SUITE_P(
                IntAttr("gather_axis", 1) + IntAttr("quantize_axis", 0) + IntAttr("block_size", 16)),
             {"uint8[32, 10]", "int64[3]", "float[2, 10]"},
             "error: attribute 'gather_axis': expected 0 for uint8 data, got 1"},
+        Case{"uint8_cannot_gather_the_packed_axis",
+             Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
+                IntAttr("quantize_axis", 0) + IntAttr("block_size", 16)),
+             {"uint8[32]", "int64[]", "float[4]"},
+             "error: attribute 'quantize_axis': expected an axis other than gather_axis 0 for "
+             "uint8 data, got 0"},
         Case{"scales_contradict_unpacked_blocks",
              Ms("GatherBlockQuantized", {"data", "ids", "scales"}, {"y"},
                 IntAttr("bits", 4) + IntAttr("block_size", 32)),

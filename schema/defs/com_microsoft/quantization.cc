@@ -444,6 +444,11 @@ Status InferGatherBlockQuantized(InferenceContext& ctx) {
       return Status::Error(
           StrCat("attribute 'gather_axis': expected 0 for uint8 data, got ", gather_axis));
     }
+    // onnxruntime's check: a gather along the packed axis would pick bytes, not values.
+    if (quantize_axis == gather_axis) {
+      return Status::Error(StrCat("attribute 'quantize_axis': expected an axis other than ",
+                                  "gather_axis 0 for uint8 data, got ", quantize_axis));
+    }
   } else if (data_type == 0 && bits != 8) {
     per_element = 0;
   }
@@ -456,7 +461,7 @@ Status InferGatherBlockQuantized(InferenceContext& ctx) {
     out.insert(out.end(), indices->begin(), indices->end());
     out.insert(out.end(), values.begin() + gather_axis + 1, values.end());
     // Gathering along the packed last dim would pick bytes, not values; leave it unknown.
-    if (gather_axis == rank - 1 && per_element != 1) out.back() = Dim();
+    if (gather_axis == rank - 1 && per_element != 1 && !out.empty()) out.back() = Dim();
     ctx.SetOutputShape(0, std::move(out));
   }
 
