@@ -700,11 +700,9 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(Agree(ctx, cache_head, value_cache_head, "head size of past_key and past_value"));
   OI_ASSIGN_OR_RETURN(const Shape* seqlens, Ranked(ctx, 5, 1));
   if (seqlens) OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*seqlens)[0], "batch of query and seqlens_k"));
+  // position_ids [B, >= S]: the runtime reads the first S positions of each row.
   OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 9, 2));
-  if (pos) {
-    OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*pos)[0], "batch of query and position_ids"));
-    OI_RETURN_IF_ERROR(Agree(ctx, g.seq, (*pos)[1], "sequence length of query and position_ids"));
-  }
+  if (pos) OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*pos)[0], "batch of query and position_ids"));
   OI_ASSIGN_OR_RETURN(const Shape* cos, Ranked(ctx, 7, 2));
   OI_ASSIGN_OR_RETURN(const Shape* sin, Ranked(ctx, 8, 2));
   if (cos && sin) {
@@ -732,9 +730,15 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
   } else if (!total.is_unknown() && !past_len.is_unknown()) {
     present_len = Dim::Max(total, past_len);
   }
+  // output_qk exists exactly when qk_output asks for it (onnxruntime's schema rejects the
+  // output without the attribute, its kernel the attribute without the output).
   OI_ASSIGN_OR_RETURN(int64_t qk_output, ctx.IntAttr("qk_output", 0));
   if (ctx.HasOutput(3) && qk_output == 0) {
     return Status::Error("output 3 'output_qk': given, but attribute 'qk_output' is 0 (no QK output)");
+  }
+  if (!ctx.HasOutput(3) && qk_output != 0) {
+    return Status::Error(StrCat("attribute 'qk_output': ", qk_output,
+                                " asks for output 3 'output_qk', which the node does not have"));
   }
   ctx.SetOutputShape(0, {g.batch, g.seq, g.out_hidden});
   ctx.SetOutputShape(1, {g.batch, nkv, present_len, cache_head});
@@ -1071,9 +1075,17 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, bs.second, (*pos)[2], "sequence length of input and position_ids"));
   }
   OI_RETURN_IF_ERROR(CheckRotaryCaches(ctx, 2, 3));
-  if (const Shape* cos = ctx.InputShape(2); cos && cos->size() == 2) {
-    Dim sum = Dim::Const(section[0] + section[1] + section[2]);
-    OI_RETURN_IF_ERROR(Agree(ctx, sum, (*cos)[1], "sum of mrope_section and cos_cache dim 1"));
+  // The sections cover rotary_embedding_dim / 2; without that attribute the whole head is
+  // rotated and the caches are head_size / 2 wide. (With it, the caches may be either width.)
+  const int64_t sum = section[0] + section[1] + section[2];
+  OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
+  if (rotary_dim > 0 && 2 * sum != rotary_dim) {
+    return Status::Error(StrCat("attribute 'mrope_section': sums to ", sum,
+                                ", not rotary_embedding_dim / 2 = ", rotary_dim / 2));
+  }
+  if (const Shape* cos = ctx.InputShape(2); rotary_dim == 0 && cos && cos->size() == 2) {
+    Dim s = Dim::Const(sum);
+    OI_RETURN_IF_ERROR(Agree(ctx, s, (*cos)[1], "sum of mrope_section and cos_cache dim 1"));
   }
   return OkStatus();
 }
@@ -1112,7 +1124,8 @@ Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
 // ---- Relative position biases and padding.
 
 // RelativePositionBias (T5): bias_table [buckets, N] and the query_length and key_length
-// values give [1, N, query_length, key_length] (the doc's seq x seq for self attention).
+// values give [1, N, query_length, key_length], the doc's [1, N, seq, seq]: self attention
+// requires the two lengths to be equal (the runtime rejects others).
 Status InferRelativePositionBias(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(const Shape* table, Ranked(ctx, 0, 2));
@@ -1125,36 +1138,43 @@ Status InferRelativePositionBias(InferenceContext& ctx) {
     Dim one = Dim::Const(1);
     OI_RETURN_IF_ERROR(Agree(ctx, one, (*s)[0], StrCat(InputLabel(ctx, i), " element count")));
   }
-  ctx.SetOutputShape(0, {Dim::Const(1), table ? (*table)[1] : Dim(), ScalarValue(ctx, 1),
-                         ScalarValue(ctx, 2)});
+  Dim query_len = ScalarValue(ctx, 1), key_len = ScalarValue(ctx, 2);
+  OI_RETURN_IF_ERROR(Agree(ctx, query_len, key_len, "query_length and key_length values (self attention)"));
+  ctx.SetOutputShape(0, {Dim::Const(1), table ? (*table)[1] : Dim(), query_len, query_len});
   return OkStatus();
 }
 
-// GatedRelativePositionBias: query_layer [B, S, N * H] (or [tokens, N * H] with token_offset
-// [B, S]), rel_pos [1, N, S, S], eco_a [1, N, 1, 1]; output [B, N, S, S].
+// GatedRelativePositionBias: query_layer [B, S, N * H], or [tokens, N * H] with padding
+// removed and token_offset [B, S] giving B and S; rel_pos [1, N, S, S], eco_a [1, N, 1, 1];
+// output [B, N, S, S].
 Status InferGatedRelativePositionBias(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, RankedEither(ctx, 0, 2, 3));
+  const bool padding_removed = ctx.HasInput(6);
+  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, padding_removed ? 2 : 3));
   Dim batch, seq, hidden;
   if (q) {
     hidden = q->back();
     OI_RETURN_IF_ERROR(Divide(ctx, 0, hidden, n, StrCat("num_heads = ", heads)).status());
-    if (q->size() == 3) {
+    if (!padding_removed) {
       batch = (*q)[0];
       seq = (*q)[1];
     }
   }
   OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 6, 2));
   if (offsets) {
-    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*offsets)[0], "batch of query_layer and token_offset"));
-    OI_RETURN_IF_ERROR(Agree(ctx, seq, (*offsets)[1], "sequence length of query_layer and token_offset"));
+    batch = (*offsets)[0];
+    seq = (*offsets)[1];
   }
   OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 1, 1));
   if (bias) OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*bias)[0], "hidden size of query_layer and query_bias"));
+  OI_ASSIGN_OR_RETURN(const Shape* eco, Ranked(ctx, 5, 4));
+  if (eco) OI_RETURN_IF_ERROR(Agree(ctx, n, (*eco)[1], "num_heads and eco_a dim 1"));
   OI_ASSIGN_OR_RETURN(const Shape* rel, Ranked(ctx, 2, 4));
   if (rel) {
+    Dim one = Dim::Const(1);
+    OI_RETURN_IF_ERROR(Agree(ctx, one, (*rel)[0], "rel_pos dim 0"));
     OI_RETURN_IF_ERROR(Agree(ctx, n, (*rel)[1], "num_heads and rel_pos dim 1"));
     OI_RETURN_IF_ERROR(Agree(ctx, seq, (*rel)[2], "sequence length and rel_pos dim 2"));
     OI_RETURN_IF_ERROR(Agree(ctx, seq, (*rel)[3], "sequence length and rel_pos dim 3"));
