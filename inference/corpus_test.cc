@@ -70,7 +70,6 @@ TEST(CorpusTest, MutatedModelsNeverCrash) {
   EXPECT_GT(loaded + rejected, 1000);
 }
 
-
 // One shared real model, inferred with every declared type of its values and graph outputs
 // removed, so that only inference speaks. `context` holds the run's dims.
 std::optional<InferenceResult> InferStripped(const std::string& name,
@@ -115,7 +114,8 @@ TEST(CorpusTest, DecoderKvCachesAreWhatTheRuntimeAllocates) {
   // the driver knows it is total_seq_len; present = max(total, past buffer).
   if (auto r = InferStripped("genai_tiny_qwen35_decoder.onnx", context)) {
     for (const char* v : {"present.0.key", "present.0.value", "present.1.key", "present.1.value"}) {
-      EXPECT_EQ(TypeOf(*r, "main", v), "float16[batch_size, 2, Max(past_seq_len, total_seq_len), 16]")
+      EXPECT_EQ(TypeOf(*r, "main", v),
+                "float16[batch_size, 2, Max(past_seq_len, total_seq_len), 16]")
           << v;
     }
     EXPECT_EQ(TypeOf(*r, "main", "l0.attn"), "float16[batch_size, seq_len, 64]");
@@ -138,8 +138,8 @@ TEST(CorpusTest, DecoderKvCachesAreWhatTheRuntimeAllocates) {
     auto model = InferStripped(name, context);
     if (!model) continue;
     const InferenceResult& r = *model;
-    auto reloaded = LoadBinaryModel(
-        (fs::path(std::getenv("SHARED_DIR")) / "models" / "real" / name).string());
+    auto reloaded =
+        LoadBinaryModel((fs::path(std::getenv("SHARED_DIR")) / "models" / "real" / name).string());
     ASSERT_TRUE(reloaded.ok());
     symbolic::SymbolContext::Scope scope(*context);
     int layers = 0;
@@ -155,9 +155,10 @@ TEST(CorpusTest, DecoderKvCachesAreWhatTheRuntimeAllocates) {
       const Dim seq = in->has_shape() && in->shape().size() == 3 ? in->shape()[1] : Dim();
       const Type expected =
           Type::Tensor(past->elem_type(), Shape{p[0], p[1], p[2], p[3] + seq, p[4]});
-      EXPECT_EQ(TypeOf(r, "main", node.output(1)), expected.ToString()) << name << " " << node.name();
-      EXPECT_EQ(TypeOf(r, "main", node.output(0)).rfind(DataTypeName(past->elem_type()) + "[batch_size, ", 0), 0u)
-          << node.name();
+      EXPECT_EQ(TypeOf(r, "main", node.output(1)), expected.ToString())
+          << name << " " << node.name();
+      const std::string output_prefix = DataTypeName(past->elem_type()) + "[batch_size, ";
+      EXPECT_EQ(TypeOf(r, "main", node.output(0)).rfind(output_prefix, 0), 0u) << node.name();
       ++layers;
     }
     EXPECT_EQ(layers, 5) << name;

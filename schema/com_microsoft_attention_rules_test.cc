@@ -177,8 +177,8 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[B, S, 32]", "float[B, L, 32]", "float[B, L, 16]"},
              "float[B, S, 16]; float[B, 4, L, 8]; float[B, 4, L, 4]"},
         Case{"cross_attention_over_caches",
-             Node("MultiHeadAttention", {"q", "k", "v"}, {"y", "present_key", "present_value", "qk"},
-                  Heads(8)),
+             Node("MultiHeadAttention", {"q", "k", "v"},
+                  {"y", "present_key", "present_value", "qk"}, Heads(8)),
              {"float[B, S, 64]", "float[B, 8, L, 8]", "float[B, 8, L, 8]"},
              "float[B, S, 64]; float[B, 8, L, 8]; float[B, 8, L, 8]; ?[B, 8, S, L]"},
         Case{"packed_qkv",
@@ -358,7 +358,8 @@ INSTANTIATE_TEST_SUITE_P(
                   {"q", "k", "v", "pk", "pv", "seqlens", "total", "", "", "", "", "", "ks", "vs"},
                   {"y", "present_key", "present_value"},
                   GqaHeads(4, 2) + IntAttr("kv_cache_bit_width", 4) +
-                      StrAttr("k_quant_type", "PER_TENSOR") + StrAttr("v_quant_type", "PER_TENSOR")),
+                      StrAttr("k_quant_type", "PER_TENSOR") +
+                      StrAttr("v_quant_type", "PER_TENSOR")),
              {"float16[B, 1, 64]", "float16[B, 1, 32]", "float16[B, 1, 32]", "uint8[B, 2, M, 8]",
               "uint8[B, 2, M, 8]", "int32[B]", "int32[]", "", "", "", "", "", "float[1]",
               "float[1]"},
@@ -772,12 +773,14 @@ TEST(ComMicrosoftAttentionFactsTest, GroupQueryAttentionRecordsSharedDims) {
   EXPECT_EQ(run.Summary(), "float[B, S, 64]; float[B, 2, P + S, 16]; float[B, 2, P + S, 16]");
   EXPECT_EQ(run.facts,
             (std::vector<std::string>{
-                "B == B2 (node of output 'y' (GroupQueryAttention): batch of query and input 1 'k')",
+                "B == B2 (node of output 'y' (GroupQueryAttention): batch of query and input 1 "
+                "'k')",
                 "32 == KV (node of output 'y' (GroupQueryAttention): input 1 'k' hidden size and "
                 "kv_num_heads * head size)",
                 "16 == HD (node of output 'y' (GroupQueryAttention): head size of query and "
                 "past_key)",
-                "B == B3 (node of output 'y' (GroupQueryAttention): batch of query and seqlens_k)"}));
+                "B == B3 (node of output 'y' (GroupQueryAttention): batch of query and "
+                "seqlens_k)"}));
 }
 
 TEST(ComMicrosoftAttentionFactsTest, AttentionMaskTotalIsPastPlusNew) {

@@ -108,11 +108,13 @@ Status CheckCumulative(InferenceContext& ctx, int input, Dim batch) {
 Status CheckAttentionBias(InferenceContext& ctx, int input, Dim seq, Dim total) {
   OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, input, 4));
   if (!s) return OkStatus();
-  OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[2], StrCat(InputLabel(ctx, input), " dim 2 and the query sequence length")));
-  return Agree(ctx, total, (*s)[3], StrCat(InputLabel(ctx, input), " dim 3 and the total sequence length"));
+  OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[2],
+                           StrCat(InputLabel(ctx, input), " dim 2 and the query sequence length")));
+  return Agree(ctx, total, (*s)[3],
+               StrCat(InputLabel(ctx, input), " dim 3 and the total sequence length"));
 }
 
-// ---- Merged Q/K/V projections: Attention, PackedAttention, DecoderMaskedSelfAttention, QAttention.
+// ---- Merged Q/K/V projections: Attention, PackedAttention, DecoderMaskedSelfAttention, ...
 
 struct QkvHidden {
   Dim qk;  // D: Q's and K's hidden size
@@ -127,8 +129,8 @@ StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Di
   if (ctx.Attr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
-      return Status::Error(StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ",
-                                  sizes.size()));
+      return Status::Error(
+          StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ", sizes.size()));
     }
     for (int64_t s : sizes) {
       if (s <= 0 || s % heads != 0) {
@@ -141,9 +143,9 @@ StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Di
                                   " differs from K's ", sizes[1]));
     }
     Dim sum = Dim::Const(sizes[0] + sizes[1] + sizes[2]);
-    OI_RETURN_IF_ERROR(Agree(ctx, sum, width,
-                             StrCat("sum of qkv_hidden_sizes and ", InputLabel(ctx, weights_input),
-                                    " width")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, sum, width,
+              StrCat("sum of qkv_hidden_sizes and ", InputLabel(ctx, weights_input), " width")));
     return QkvHidden{Dim::Const(sizes[0]), Dim::Const(sizes[2])};
   }
   if (width.is_const() && *width.const_value() % 3 != 0) {
@@ -182,10 +184,14 @@ StatusOr<Dim> ReadStackedPast(InferenceContext& ctx, int input, Dim& batch, Dim 
   OI_ASSIGN_OR_RETURN(const Shape* past, Ranked(ctx, input, 5));
   if (!past) return Dim();
   Dim two = Dim::Const(2);
-  OI_RETURN_IF_ERROR(Agree(ctx, two, (*past)[0], StrCat(InputLabel(ctx, input), " dim 0 (key and value)")));
-  OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[1], StrCat("batch of input and ", InputLabel(ctx, input))));
-  OI_RETURN_IF_ERROR(Agree(ctx, heads, (*past)[2], StrCat("num_heads and ", InputLabel(ctx, input), " dim 2")));
-  OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*past)[4], StrCat("head size and ", InputLabel(ctx, input), " dim 4")));
+  OI_RETURN_IF_ERROR(
+      Agree(ctx, two, (*past)[0], StrCat(InputLabel(ctx, input), " dim 0 (key and value)")));
+  OI_RETURN_IF_ERROR(
+      Agree(ctx, batch, (*past)[1], StrCat("batch of input and ", InputLabel(ctx, input))));
+  OI_RETURN_IF_ERROR(
+      Agree(ctx, heads, (*past)[2], StrCat("num_heads and ", InputLabel(ctx, input), " dim 2")));
+  OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*past)[4],
+                           StrCat("head size and ", InputLabel(ctx, input), " dim 4")));
   return (*past)[3];
 }
 
@@ -221,13 +227,11 @@ Status InferAttention(InferenceContext& ctx) {
   const bool has_past = ctx.HasInput(4);
   Dim past_len;
   if (has_past) {
-    OI_RETURN_IF_ERROR(Agree(ctx, hidden.qk, hidden.v, "Q/K and V hidden sizes (equal when past is given)"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, hidden.qk, hidden.v, "Q/K and V hidden sizes (equal when past is given)"));
     OI_ASSIGN_OR_RETURN(past_len, ReadStackedPast(ctx, 4, batch, n, head_size));
   }
-  const Dim total_attended =
-      !has_past ? seq
-      : share   ? ScalarValue(ctx, 6) + seq
-                : past_len + seq;
+  const Dim total_attended = !has_past ? seq : share ? ScalarValue(ctx, 6) + seq : past_len + seq;
   OI_RETURN_IF_ERROR(CheckAttentionBias(ctx, 5, seq, total_attended));
   ctx.SetOutputShape(0, {batch, seq, hidden.v});
   ctx.SetOutputShape(1, {Dim::Const(2), batch, n,
@@ -245,7 +249,8 @@ Status InferDecoderMaskedSelfAttention(InferenceContext& ctx) {
   Dim batch, seq = Dim::Const(1);
   if (in.input) {
     batch = (*in.input)[0];
-    OI_RETURN_IF_ERROR(Agree(ctx, seq, (*in.input)[1], "input sequence length and 1 (one new token)"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, seq, (*in.input)[1], "input sequence length and 1 (one new token)"));
   }
   OI_ASSIGN_OR_RETURN(QkvHidden hidden, MergedQkvHidden(ctx, 1, in.width, heads));
   const Dim n = Dim::Const(heads);
@@ -256,10 +261,7 @@ Status InferDecoderMaskedSelfAttention(InferenceContext& ctx) {
   if (has_past) {
     OI_ASSIGN_OR_RETURN(past_len, ReadStackedPast(ctx, 4, batch, n, head_size));
   }
-  const Dim total_attended =
-      !has_past ? seq
-      : share   ? ScalarValue(ctx, 6) + seq
-                : past_len + seq;
+  const Dim total_attended = !has_past ? seq : share ? ScalarValue(ctx, 6) + seq : past_len + seq;
   OI_RETURN_IF_ERROR(CheckAttentionBias(ctx, 5, seq, total_attended));
   ctx.SetOutputShape(0, {batch, seq, hidden.v});
   ctx.SetOutputShape(1, {Dim::Const(2), batch, n,
@@ -294,7 +296,8 @@ Status InferQAttention(InferenceContext& ctx) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (s && s->size() == 1 && !((*s)[0].is_const() && *(*s)[0].const_value() == 1)) {
       Dim w = in.width;
-      OI_RETURN_IF_ERROR(Agree(ctx, w, (*s)[0], StrCat(InputLabel(ctx, i), " length and the Q/K/V width")));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, w, (*s)[0], StrCat(InputLabel(ctx, i), " length and the Q/K/V width")));
     }
   }
   ctx.SetOutputShape(0, {batch, seq, hidden.v});
@@ -311,7 +314,8 @@ Status InferPackedAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   OI_ASSIGN_OR_RETURN(MergedInputs in, ReadMergedInputs(ctx, 2));
   OI_ASSIGN_OR_RETURN(QkvHidden hidden, MergedQkvHidden(ctx, 1, in.width, heads));
-  OI_RETURN_IF_ERROR(Divide(ctx, 1, hidden.qk, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
+  OI_RETURN_IF_ERROR(
+      Divide(ctx, 1, hidden.qk, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
   OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 3, 2));
   Dim batch, seq;
   if (offsets) {
@@ -393,7 +397,8 @@ StatusOr<Dim> ReadPastPair(InferenceContext& ctx, int key_input, int value_input
   if (pv) {
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*pv)[0], "batch of query and past_value"));
     OI_RETURN_IF_ERROR(Agree(ctx, heads, (*pv)[1], "heads of query and past_value"));
-    OI_RETURN_IF_ERROR(Agree(ctx, past_len, (*pv)[2], "past sequence length of past_key and past_value"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, past_len, (*pv)[2], "past sequence length of past_key and past_value"));
     OI_RETURN_IF_ERROR(Agree(ctx, v_head_size, (*pv)[3], "head size of value and past_value"));
   }
   return past_len;
@@ -489,8 +494,8 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
       hidden = x.v_hidden = n * x.head_size;
       x.kv_seq = x.seq;
       if (ctx.HasInput(1)) {
-        return Status::Error(StrCat(InputLabel(ctx, 1), ": key must be absent with packed QKV query ",
-                                    ShapeToString(*q)));
+        return Status::Error(StrCat(
+            InputLabel(ctx, 1), ": key must be absent with packed QKV query ", ShapeToString(*q)));
       }
     } else {
       hidden = (*q)[2];
@@ -505,10 +510,12 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
   }
   const bool has_past = ctx.HasInput(6) || ctx.HasInput(7);
   if (has_past && x.kv_is_cache) {
-    return Status::Error(StrCat(InputLabel(ctx, 6), ": past_key and past_value must be absent "
+    return Status::Error(StrCat(InputLabel(ctx, 6),
+                                ": past_key and past_value must be absent "
                                 "when key and value are 4-D caches"));
   }
-  OI_ASSIGN_OR_RETURN(Dim past_len, ReadPastPair(ctx, 6, 7, x.batch, n, x.head_size, x.v_head_size));
+  OI_ASSIGN_OR_RETURN(Dim past_len,
+                      ReadPastPair(ctx, 6, 7, x.batch, n, x.head_size, x.v_head_size));
   const bool share = has_past && ctx.HasInput(8);
   Dim present_len, total;
   if (!has_past) {
@@ -549,7 +556,8 @@ Status InferDecoderMaskedMultiHeadAttention(InferenceContext& ctx) {
     x.batch = (*q)[0];
     OI_RETURN_IF_ERROR(Agree(ctx, x.seq, (*q)[1], "query sequence length and 1 (one new token)"));
     if (packed) {
-      OI_ASSIGN_OR_RETURN(hidden, Divide(ctx, 0, (*q)[2], Dim::Const(3), "3 (packed Q, K, V of equal size)"));
+      OI_ASSIGN_OR_RETURN(
+          hidden, Divide(ctx, 0, (*q)[2], Dim::Const(3), "3 (packed Q, K, V of equal size)"));
       x.v_hidden = hidden;
       x.kv_seq = x.seq;
     } else {
@@ -565,7 +573,8 @@ Status InferDecoderMaskedMultiHeadAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, width, (*bias)[0], "bias length and D + D + Dv"));
   }
   const bool has_past = ctx.HasInput(5) || ctx.HasInput(6);
-  OI_ASSIGN_OR_RETURN(Dim past_len, ReadPastPair(ctx, 5, 6, x.batch, n, x.head_size, x.v_head_size));
+  OI_ASSIGN_OR_RETURN(Dim past_len,
+                      ReadPastPair(ctx, 5, 6, x.batch, n, x.head_size, x.v_head_size));
   OI_ASSIGN_OR_RETURN(int64_t share, ctx.IntAttr("past_present_share_buffer", 0));
   Dim present_len, total;
   if (!has_past) {
@@ -587,10 +596,10 @@ Status InferDecoderMaskedMultiHeadAttention(InferenceContext& ctx) {
 // ---- Grouped-query heads: GroupQueryAttention, SparseAttention, PagedAttention.
 
 struct GroupedQuery {
-  Dim batch, seq;      // absent for the 2-D (token) query of PagedAttention
-  Dim head_size;       // H
-  Dim out_hidden;      // N * H
-  Dim kv_hidden;       // Nkv * H
+  Dim batch, seq;  // absent for the 2-D (token) query of PagedAttention
+  Dim head_size;   // H
+  Dim out_hidden;  // N * H
+  Dim kv_hidden;   // Nkv * H
   bool packed = false;
 };
 
@@ -620,7 +629,8 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
                                StrCat("num_heads + 2 * kv_num_heads = ", parts, " (packed QKV)")));
     g.out_hidden = Dim::Const(heads) * g.head_size;
   } else {
-    OI_ASSIGN_OR_RETURN(g.head_size, Divide(ctx, 0, d, Dim::Const(heads), StrCat("num_heads = ", heads)));
+    OI_ASSIGN_OR_RETURN(g.head_size,
+                        Divide(ctx, 0, d, Dim::Const(heads), StrCat("num_heads = ", heads)));
     g.out_hidden = d;
   }
   g.kv_hidden = Dim::Const(kv_heads) * g.head_size;
@@ -632,7 +642,8 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
 StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQuery& g) {
   if (g.packed) {
     if (ctx.HasInput(2)) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": key and value must be given together "
+      return Status::Error(StrCat(InputLabel(ctx, 2),
+                                  ": key and value must be given together "
                                   "(both absent for packed QKV)"));
     }
     return g.seq;
@@ -642,11 +653,13 @@ StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQue
     OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, rank));
     if (!s) continue;
     if (rank == 3) {
-      OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, g.batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
       OI_RETURN_IF_ERROR(Agree(ctx, kv_seq, (*s)[1], "sequence length of key and value"));
     }
-    OI_RETURN_IF_ERROR(Agree(ctx, g.kv_hidden, s->back(),
-                             StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, g.kv_hidden, s->back(),
+              StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
   }
   return kv_seq;
 }
@@ -665,7 +678,8 @@ Dim GqaTotal(const InferenceContext& ctx) {
       if (!m.is_unknown()) return m + Dim::Const(1);
     }
   }
-  if (const Shape* bias = ctx.HasInput(10) ? ctx.InputShape(10) : nullptr; bias && bias->size() == 4) {
+  if (const Shape* bias = ctx.HasInput(10) ? ctx.InputShape(10) : nullptr;
+      bias && bias->size() == 4) {
     return bias->back();
   }
   return Dim();
@@ -691,15 +705,18 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(Dim kv_seq, ReadGroupedKeyValue(ctx, 3, g));
   const Dim n = Dim::Const(heads), nkv = Dim::Const(kv_heads);
   OI_ASSIGN_OR_RETURN(int64_t bits, ctx.IntAttr("kv_cache_bit_width", 0));
-  Dim cache_head = bits == 4 ? Dim::FloorDiv(g.head_size + Dim::Const(1), Dim::Const(2)) : g.head_size;
+  Dim cache_head =
+      bits == 4 ? Dim::FloorDiv(g.head_size + Dim::Const(1), Dim::Const(2)) : g.head_size;
   Dim heads_kv = nkv;
   const bool has_past = ctx.HasInput(3) || ctx.HasInput(4);
   Dim value_cache_head = cache_head;
   OI_ASSIGN_OR_RETURN(Dim past_len,
                       ReadPastPair(ctx, 3, 4, g.batch, heads_kv, cache_head, value_cache_head));
-  OI_RETURN_IF_ERROR(Agree(ctx, cache_head, value_cache_head, "head size of past_key and past_value"));
+  OI_RETURN_IF_ERROR(
+      Agree(ctx, cache_head, value_cache_head, "head size of past_key and past_value"));
   OI_ASSIGN_OR_RETURN(const Shape* seqlens, Ranked(ctx, 5, 1));
-  if (seqlens) OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*seqlens)[0], "batch of query and seqlens_k"));
+  if (seqlens)
+    OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*seqlens)[0], "batch of query and seqlens_k"));
   // position_ids [B, >= S]: the runtime reads the first S positions of each row.
   OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 9, 2));
   if (pos) OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*pos)[0], "batch of query and position_ids"));
@@ -717,7 +734,9 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
   }
   for (int i : {14, 15}) {
     OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, i, 1));
-    if (w) OI_RETURN_IF_ERROR(Agree(ctx, g.head_size, (*w)[0], StrCat(InputLabel(ctx, i), " length and head size")));
+    if (w)
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, g.head_size, (*w)[0], StrCat(InputLabel(ctx, i), " length and head size")));
   }
   const Dim total = GqaTotal(ctx);
   OI_RETURN_IF_ERROR(CheckAttentionBias(ctx, 10, g.seq, total));
@@ -734,7 +753,8 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
   // output without the attribute, its kernel the attribute without the output).
   OI_ASSIGN_OR_RETURN(int64_t qk_output, ctx.IntAttr("qk_output", 0));
   if (ctx.HasOutput(3) && qk_output == 0) {
-    return Status::Error("output 3 'output_qk': given, but attribute 'qk_output' is 0 (no QK output)");
+    return Status::Error(
+        "output 3 'output_qk': given, but attribute 'qk_output' is 0 (no QK output)");
   }
   if (!ctx.HasOutput(3) && qk_output != 0) {
     return Status::Error(StrCat("attribute 'qk_output': ", qk_output,
@@ -766,7 +786,8 @@ Status InferSparseAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(const Shape* cols, Ranked(ctx, 6, 2));
   if (rows && cols) {
     Dim layouts = (*rows)[0];
-    OI_RETURN_IF_ERROR(Agree(ctx, layouts, (*cols)[0], "layouts of block_row_indices and block_col_indices"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, layouts, (*cols)[0], "layouts of block_row_indices and block_col_indices"));
     if (layouts.is_const() && *layouts.const_value() > 0 && heads % *layouts.const_value() != 0) {
       return Status::Error(StrCat(InputLabel(ctx, 5), ": num_heads = ", heads,
                                   " is not a multiple of the layout count ", layouts.ToString()));
@@ -774,7 +795,8 @@ Status InferSparseAttention(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(const Shape* lengths, Ranked(ctx, 8, 1));
   if (lengths) {
-    OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*lengths)[0], "batch of query and key_total_sequence_lengths"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, g.batch, (*lengths)[0], "batch of query and key_total_sequence_lengths"));
   }
   ctx.SetOutputShape(0, {g.batch, g.seq, g.out_hidden});
   ctx.SetOutputShape(1, {g.batch, nkv, max_len, g.head_size});
@@ -796,12 +818,13 @@ Status InferPagedAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string layout, ctx.StringAttr("kv_cache_layout", "SEPARATE"));
   const bool latent = layout == "LATENT";
   if (!latent && layout != "SEPARATE") {
-    return Status::Error(StrCat("attribute 'kv_cache_layout': expected 'SEPARATE' or 'LATENT', got '",
-                                layout, "'"));
+    return Status::Error(
+        StrCat("attribute 'kv_cache_layout': expected 'SEPARATE' or 'LATENT', got '", layout, "'"));
   }
   if (latent && (ctx.HasInput(2) || ctx.HasInput(4) || ctx.HasOutput(2))) {
-    return Status::Error("attribute 'kv_cache_layout': 'LATENT' has one cache; value, value_cache "
-                         "and value_cache_out must be absent");
+    return Status::Error(
+        "attribute 'kv_cache_layout': 'LATENT' has one cache; value, value_cache "
+        "and value_cache_out must be absent");
   }
   const Shape* q = ctx.InputShape(0);
   Dim tokens = q && q->size() == 2 ? (*q)[0] : Dim();
@@ -809,12 +832,15 @@ Status InferPagedAttention(InferenceContext& ctx) {
     for (int i : {1, 2}) {
       OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, 2));
       if (!s) continue;
-      OI_RETURN_IF_ERROR(Agree(ctx, tokens, (*s)[0], StrCat("token count of query and ", InputLabel(ctx, i))));
-      OI_RETURN_IF_ERROR(Agree(ctx, g.kv_hidden, (*s)[1],
-                               StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, tokens, (*s)[0], StrCat("token count of query and ", InputLabel(ctx, i))));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, g.kv_hidden, (*s)[1],
+                StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
     }
   } else if (ctx.HasInput(2)) {
-    return Status::Error(StrCat(InputLabel(ctx, 2), ": key and value must be given together "
+    return Status::Error(StrCat(InputLabel(ctx, 2),
+                                ": key and value must be given together "
                                 "(both absent for packed QKV)"));
   }
   OI_ASSIGN_OR_RETURN(const Shape* kc, Ranked(ctx, 3, 4));
@@ -826,16 +852,19 @@ Status InferPagedAttention(InferenceContext& ctx) {
   if (kc && vc) {
     for (size_t i = 0; i < 4; ++i) {
       Dim d = (*kc)[i];
-      OI_RETURN_IF_ERROR(Agree(ctx, d, (*vc)[i], StrCat("dim ", i, " of key_cache and value_cache")));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, d, (*vc)[i], StrCat("dim ", i, " of key_cache and value_cache")));
     }
   }
   OI_ASSIGN_OR_RETURN(const Shape* table, Ranked(ctx, 7, 2));
   Dim batch = table ? (*table)[0] : Dim();
   OI_ASSIGN_OR_RETURN(const Shape* past, Ranked(ctx, 6, 1));
-  if (past) OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of past_seqlens and block_table"));
+  if (past)
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of past_seqlens and block_table"));
   OI_RETURN_IF_ERROR(CheckCumulative(ctx, 5, batch));
   OI_ASSIGN_OR_RETURN(const Shape* slots, Ranked(ctx, 10, 1));
-  if (slots) OI_RETURN_IF_ERROR(Agree(ctx, tokens, (*slots)[0], "token count of query and slot_mapping"));
+  if (slots)
+    OI_RETURN_IF_ERROR(Agree(ctx, tokens, (*slots)[0], "token count of query and slot_mapping"));
   OI_ASSIGN_OR_RETURN(int64_t v_head_size, ctx.IntAttr("v_head_size", 0));
   Dim out_hidden = g.out_hidden;
   if (latent && v_head_size > 0) out_hidden = Dim::Const(heads * v_head_size);
@@ -892,11 +921,15 @@ Status InferDecoderAttention(InferenceContext& ctx) {
   for (int i : {6, 7}) {
     OI_ASSIGN_OR_RETURN(const Shape* c, Ranked(ctx, i, 4));
     if (!c) continue;
-    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*c)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, batch, (*c)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
     Dim heads_dim = n;
-    OI_RETURN_IF_ERROR(Agree(ctx, heads_dim, (*c)[1], StrCat("num_heads and ", InputLabel(ctx, i), " dim 1")));
-    OI_RETURN_IF_ERROR(Agree(ctx, cache_len, (*c)[2], "sequence length of key_cache and value_cache"));
-    OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*c)[3], StrCat("head size and ", InputLabel(ctx, i), " dim 3")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, heads_dim, (*c)[1], StrCat("num_heads and ", InputLabel(ctx, i), " dim 1")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, cache_len, (*c)[2], "sequence length of key_cache and value_cache"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, head_size, (*c)[3], StrCat("head size and ", InputLabel(ctx, i), " dim 3")));
   }
   const std::optional<bool> static_kv = FlagValue(ctx, 8), use_past = FlagValue(ctx, 9),
                             layer_state = FlagValue(ctx, 10);
@@ -925,7 +958,8 @@ Status InferLongformerAttention(InferenceContext& ctx) {
     batch = (*in)[0];
     seq = (*in)[1];
     hidden = (*in)[2];
-    OI_RETURN_IF_ERROR(Divide(ctx, 0, hidden, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
+    OI_RETURN_IF_ERROR(
+        Divide(ctx, 0, hidden, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
     if (seq.is_const() && *seq.const_value() % (2 * window) != 0) {
       return Status::Error(StrCat(InputLabel(ctx, 0), ": sequence length ", seq.ToString(),
                                   " is not a multiple of 2 * window = ", 2 * window));
@@ -934,21 +968,26 @@ Status InferLongformerAttention(InferenceContext& ctx) {
   for (int i : {1, 4}) {
     OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, i, 2));
     if (!w) continue;
-    OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*w)[0], StrCat("hidden size and ", InputLabel(ctx, i), " dim 0")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, hidden, (*w)[0], StrCat("hidden size and ", InputLabel(ctx, i), " dim 0")));
     Dim three_d = hidden * Dim::Const(3);
-    OI_RETURN_IF_ERROR(Agree(ctx, three_d, (*w)[1], StrCat("3 * hidden size and ", InputLabel(ctx, i), " dim 1")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, three_d, (*w)[1], StrCat("3 * hidden size and ", InputLabel(ctx, i), " dim 1")));
   }
   for (int i : {2, 5}) {
     OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, i, 1));
     if (!b) continue;
     Dim three_d = hidden * Dim::Const(3);
-    OI_RETURN_IF_ERROR(Agree(ctx, three_d, (*b)[0], StrCat("3 * hidden size and ", InputLabel(ctx, i), " length")));
+    OI_RETURN_IF_ERROR(Agree(ctx, three_d, (*b)[0],
+                             StrCat("3 * hidden size and ", InputLabel(ctx, i), " length")));
   }
   for (int i : {3, 6}) {
     OI_ASSIGN_OR_RETURN(const Shape* m, Ranked(ctx, i, 2));
     if (!m) continue;
-    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
-    OI_RETURN_IF_ERROR(Agree(ctx, seq, (*m)[1], StrCat("sequence length of input and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, seq, (*m)[1], StrCat("sequence length of input and ", InputLabel(ctx, i))));
   }
   if (in) ctx.SetOutputShape(0, {batch, seq, hidden});
   return OkStatus();
@@ -962,12 +1001,15 @@ Status InferQOrderedLongformerAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
   if (!in) return OkStatus();
   Dim batch = (*in)[0], seq = (*in)[1];
-  OI_RETURN_IF_ERROR(Divide(ctx, 0, (*in)[2], Dim::Const(heads), StrCat("num_heads = ", heads)).status());
+  OI_RETURN_IF_ERROR(
+      Divide(ctx, 0, (*in)[2], Dim::Const(heads), StrCat("num_heads = ", heads)).status());
   for (int i : {7, 12}) {
     OI_ASSIGN_OR_RETURN(const Shape* m, Ranked(ctx, i, 2));
     if (!m) continue;
-    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
-    OI_RETURN_IF_ERROR(Agree(ctx, seq, (*m)[1], StrCat("sequence length of input and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, seq, (*m)[1], StrCat("sequence length of input and ", InputLabel(ctx, i))));
   }
   ctx.SetOutputShape(0, {batch, seq, (*in)[2]});
   return OkStatus();
@@ -989,7 +1031,8 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
   if (ctx.Attr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
-      return Status::Error(StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ", sizes.size()));
+      return Status::Error(
+          StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ", sizes.size()));
     }
     for (int i = 0; i < 3; ++i) widths[i] = Dim::Const(sizes[i]);
   }
@@ -997,12 +1040,17 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
   for (int i = 0; i < 3; ++i) {
     OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, 5 + i, 2));
     if (w) {
-      OI_RETURN_IF_ERROR(Agree(ctx, in_hidden, (*w)[0], StrCat("input hidden size of input and ", names[i], "_weight")));
-      OI_RETURN_IF_ERROR(Agree(ctx, widths[i], (*w)[1], StrCat(names[i], " hidden size of ", names[i], "_weight")));
+      OI_RETURN_IF_ERROR(Agree(ctx, in_hidden, (*w)[0],
+                               StrCat("input hidden size of input and ", names[i], "_weight")));
+      OI_RETURN_IF_ERROR(Agree(ctx, widths[i], (*w)[1],
+                               StrCat(names[i], " hidden size of ", names[i], "_weight")));
     }
     OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, 11 + i, 1));
-    if (b) OI_RETURN_IF_ERROR(Agree(ctx, widths[i], (*b)[0], StrCat(names[i], " hidden size of ", names[i], "_bias")));
-    OI_RETURN_IF_ERROR(Divide(ctx, 5 + i, widths[i], Dim::Const(heads), StrCat("num_heads = ", heads)).status());
+    if (b)
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, widths[i], (*b)[0], StrCat(names[i], " hidden size of ", names[i], "_bias")));
+    OI_RETURN_IF_ERROR(
+        Divide(ctx, 5 + i, widths[i], Dim::Const(heads), StrCat("num_heads = ", heads)).status());
   }
   OI_RETURN_IF_ERROR(Agree(ctx, widths[0], widths[1], "hidden sizes of Q and K"));
   if (in) ctx.SetOutputShape(0, {batch, seq, widths[2]});
@@ -1044,9 +1092,11 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
   if (pos && packed_batching == 0) {
     if (pos->size() == 2) {
       OI_RETURN_IF_ERROR(Agree(ctx, bs.first, (*pos)[0], "batch of input and position_ids"));
-      OI_RETURN_IF_ERROR(Agree(ctx, bs.second, (*pos)[1], "sequence length of input and position_ids"));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, bs.second, (*pos)[1], "sequence length of input and position_ids"));
     } else if (pos->size() > 2) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected one position or [batch, sequence], got ",
+      return Status::Error(StrCat(InputLabel(ctx, 1),
+                                  ": expected one position or [batch, sequence], got ",
                                   ShapeToString(*pos)));
     }
   }
@@ -1061,18 +1111,20 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto bs, RotaryBatchSeq(ctx));
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> section, ctx.IntsAttr("mrope_section"));
   if (section.size() != 3) {
-    return Status::Error(StrCat("attribute 'mrope_section': expected 3 values (t, h, w), got ",
-                                section.size()));
+    return Status::Error(
+        StrCat("attribute 'mrope_section': expected 3 values (t, h, w), got ", section.size()));
   }
   for (int64_t s : section) {
-    if (s < 0) return Status::Error(StrCat("attribute 'mrope_section': expected values >= 0, got ", s));
+    if (s < 0)
+      return Status::Error(StrCat("attribute 'mrope_section': expected values >= 0, got ", s));
   }
   OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 1, 3));
   if (pos) {
     Dim three = Dim::Const(3);
     OI_RETURN_IF_ERROR(Agree(ctx, three, (*pos)[0], "position_ids dim 0 (t, h, w)"));
     OI_RETURN_IF_ERROR(Agree(ctx, bs.first, (*pos)[1], "batch of input and position_ids"));
-    OI_RETURN_IF_ERROR(Agree(ctx, bs.second, (*pos)[2], "sequence length of input and position_ids"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, bs.second, (*pos)[2], "sequence length of input and position_ids"));
   }
   OI_RETURN_IF_ERROR(CheckRotaryCaches(ctx, 2, 3));
   // The sections cover rotary_embedding_dim / 2; without that attribute the whole head is
@@ -1108,12 +1160,15 @@ Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
     for (int i : {1 + 2 * pair, 2 + 2 * pair}) {
       OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, 4));
       if (!s) continue;
-      OI_RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of emb and ", InputLabel(ctx, i))));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, batch, (*s)[0], StrCat("batch of emb and ", InputLabel(ctx, i))));
       OI_RETURN_IF_ERROR(Agree(ctx, heads, (*s)[1], StrCat("heads of ", InputLabel(ctx, i))));
-      OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[2], StrCat("sequence length of emb and ", InputLabel(ctx, i))));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, seq, (*s)[2], StrCat("sequence length of emb and ", InputLabel(ctx, i))));
       OI_RETURN_IF_ERROR(Agree(ctx, dim, (*s)[3], StrCat("dim of emb and ", InputLabel(ctx, i))));
     }
-    if (ctx.InputShape(1 + 2 * pair) || ctx.InputShape(2 + 2 * pair)) outs[pair] = {batch, heads, seq, dim};
+    if (ctx.InputShape(1 + 2 * pair) || ctx.InputShape(2 + 2 * pair))
+      outs[pair] = {batch, heads, seq, dim};
   }
   for (int o = 0; o < 2; ++o) {
     if (!outs[o].empty()) ctx.SetOutputShape(o, outs[o]);
@@ -1133,13 +1188,15 @@ Status InferRelativePositionBias(InferenceContext& ctx) {
     const Shape* s = ctx.InputShape(i);
     if (!s || s->empty()) continue;
     if (s->size() > 1) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected a single length, got ", ShapeToString(*s)));
+      return Status::Error(
+          StrCat(InputLabel(ctx, i), ": expected a single length, got ", ShapeToString(*s)));
     }
     Dim one = Dim::Const(1);
     OI_RETURN_IF_ERROR(Agree(ctx, one, (*s)[0], StrCat(InputLabel(ctx, i), " element count")));
   }
   Dim query_len = ScalarValue(ctx, 1), key_len = ScalarValue(ctx, 2);
-  OI_RETURN_IF_ERROR(Agree(ctx, query_len, key_len, "query_length and key_length values (self attention)"));
+  OI_RETURN_IF_ERROR(
+      Agree(ctx, query_len, key_len, "query_length and key_length values (self attention)"));
   ctx.SetOutputShape(0, {Dim::Const(1), table ? (*table)[1] : Dim(), query_len, query_len});
   return OkStatus();
 }
@@ -1168,7 +1225,8 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
     seq = (*offsets)[1];
   }
   OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 1, 1));
-  if (bias) OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*bias)[0], "hidden size of query_layer and query_bias"));
+  if (bias)
+    OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*bias)[0], "hidden size of query_layer and query_bias"));
   OI_ASSIGN_OR_RETURN(const Shape* eco, Ranked(ctx, 5, 4));
   if (eco) OI_RETURN_IF_ERROR(Agree(ctx, n, (*eco)[1], "num_heads and eco_a dim 1"));
   OI_ASSIGN_OR_RETURN(const Shape* rel, Ranked(ctx, 2, 4));
@@ -1208,7 +1266,8 @@ Status InferRemovePadding(InferenceContext& ctx) {
     seq = (*in)[1];
     hidden = (*in)[2];
   }
-  if (counts) OI_RETURN_IF_ERROR(Agree(ctx, batch, (*counts)[0], "batch of input and sequence_token_count"));
+  if (counts)
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*counts)[0], "batch of input and sequence_token_count"));
   ctx.SetOutputShape(0, {Dim(), hidden});
   ctx.SetOutputShape(1, {batch, seq});
   ctx.SetOutputShape(2, {batch.is_unknown() ? Dim() : batch + Dim::Const(1)});
@@ -1221,8 +1280,8 @@ Status InferRestorePadding(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 2));
   OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 1, 2));
-  ctx.SetOutputShape(0, {offsets ? (*offsets)[0] : Dim(), offsets ? (*offsets)[1] : Dim(),
-                         in ? (*in)[1] : Dim()});
+  ctx.SetOutputShape(
+      0, {offsets ? (*offsets)[0] : Dim(), offsets ? (*offsets)[1] : Dim(), in ? (*in)[1] : Dim()});
   return OkStatus();
 }
 
