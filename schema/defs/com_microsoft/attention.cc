@@ -497,10 +497,11 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
         return Status::Error(StrCat(
             InputLabel(ctx, 1), ": key must be absent with packed QKV query ", ShapeToString(*q)));
       }
-    } else {
+    } else if (ctx.HasInput(1)) {
       hidden = (*q)[2];
       OI_ASSIGN_OR_RETURN(x.head_size, Divide(ctx, 0, hidden, n, StrCat("num_heads = ", heads)));
     }
+    // A 3-D query without key is not a layout the doc defines: its hidden size stays open.
   }
   OI_RETURN_IF_ERROR(ReadKeyValue(ctx, 1, 2, n, hidden, x, /*allow_packed_kv=*/true));
   OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 3, 1));
