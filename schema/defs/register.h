@@ -49,9 +49,11 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
 // file per family in defs/com_microsoft/, each with
 //   Status RegisterComMicrosoft<Family>Rules(SchemaRegistry& registry);
 // declared here and called from RegisterContribRules.
+Status RegisterComMicrosoftAttentionRules(SchemaRegistry& registry);     // attention.cc
 Status RegisterComMicrosoftQuantizationRules(SchemaRegistry& registry);  // quantization.cc
 
 inline Status RegisterContribRules(SchemaRegistry& registry) {
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftAttentionRules(registry));
   OI_RETURN_IF_ERROR(RegisterComMicrosoftQuantizationRules(registry));
   return OkStatus();
 }
