@@ -14,6 +14,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/conv_pool.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -150,9 +151,9 @@ Status AppendSlidingDims(const Window& w, const Shape& x, Shape& out) {
 // Conv, ConvInteger, QLinearConv, DeformConv: X [N, C, D1, ...], W [M, C/group, k1, ...]
 // give [N, M, out1, ...]. The kernel is the kernel_shape attribute or W's dims 2.. (both:
 // they must agree). C == (W's dim 1) * group, and a bias B is [M].
-Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, Shape* result,
-                 std::vector<Dim>* kernel = nullptr) {
-  const Shape* x = ctx.InputShape(x_index);
+// `x` is X's shape in channels-first order (null: unknown); `x_index` names it in messages.
+Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index, int b_index,
+                 Shape* result, std::vector<Dim>* kernel = nullptr) {
   const Shape* w = ctx.InputShape(w_index);
   const Shape* b = b_index >= 0 && ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
   OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
@@ -202,7 +203,7 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
 Status InferConvWith(InferenceContext& ctx, int x_index, int w_index, int b_index, int32_t elem) {
   ctx.SetOutputType(0, Type::Tensor(elem));
   Shape out;
-  OI_RETURN_IF_ERROR(ConvShape(ctx, x_index, w_index, b_index, &out));
+  OI_RETURN_IF_ERROR(ConvShape(ctx, ctx.InputShape(x_index), x_index, w_index, b_index, &out));
   if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -235,7 +236,7 @@ Status InferDeformConv(InferenceContext& ctx) {
   }
   Shape out;
   std::vector<Dim> kernel;
-  OI_RETURN_IF_ERROR(ConvShape(ctx, 0, 1, 3, &out, &kernel));
+  OI_RETURN_IF_ERROR(ConvShape(ctx, ctx.InputShape(0), 0, 1, 3, &out, &kernel));
   if (out.empty()) return OkStatus();
   const Dim positions = Dim::Const(offset_group) * Product(kernel);
   for (auto [input, per_position] : {std::pair{2, 2}, std::pair{4, 1}}) {
@@ -326,13 +327,11 @@ Status InferConvTranspose(InferenceContext& ctx) {
 
 // AveragePool, MaxPool, LpPool: X [N, C, D1, ...] gives [N, C, out1, ...] over the required
 // kernel_shape. MaxPool's optional Indices (from 8) are int64 of the same shape.
-Status InferPool(InferenceContext& ctx) {
-  ctx.PropagateElemType(0, 0);
-  if (ctx.NumOutputs() > 1) ctx.SetOutputType(1, Type::Tensor(kInt64));
+// The pooled shape [N, C, out1, ...] of X [N, C, D1, ...] (`x`, channels first; input `x_index`).
+StatusOr<Shape> PoolShape(InferenceContext& ctx, const Shape* x, int x_index) {
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ctx.IntsAttr("kernel_shape"));
-  const Shape* x = ctx.InputShape(0);
-  if (!x) return OkStatus();
-  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
+  if (!x) return Shape();
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, x_index, *x, 2));
   const size_t count = x->size() - 2;
   if (kernel.size() != count) {
     return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
@@ -348,6 +347,14 @@ Status InferPool(InferenceContext& ctx) {
   }
   Shape out = {(*x)[0], (*x)[1]};
   OI_RETURN_IF_ERROR(AppendSlidingDims(win, *x, out));
+  return out;
+}
+
+Status InferPool(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  if (ctx.NumOutputs() > 1) ctx.SetOutputType(1, Type::Tensor(kInt64));
+  OI_ASSIGN_OR_RETURN(Shape out, PoolShape(ctx, ctx.InputShape(0), 0));
+  if (out.empty()) return OkStatus();
   if (ctx.NumOutputs() > 1) ctx.SetOutputShape(1, out);
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -553,7 +560,46 @@ Status InferDropout(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// [N, D1, ..., C] as [N, C, D1, ...], and back.
+Shape ChannelsFirst(const Shape& s) {
+  Shape out = {s[0], s.back()};
+  out.insert(out.end(), s.begin() + 1, s.end() - 1);
+  return out;
+}
+Shape ChannelsLast(const Shape& s) {
+  Shape out = {s[0]};
+  out.insert(out.end(), s.begin() + 2, s.end());
+  out.push_back(s[1]);
+  return out;
+}
+
+// X at input x_index as a channels-first shape (a channels-last X of rank < 2 is passed on
+// as it is, for the rank check to report).
+std::optional<Shape> ChannelsFirstInput(const InferenceContext& ctx, int x_index,
+                                        bool channels_last) {
+  const Shape* x = ctx.InputShape(x_index);
+  if (!x) return std::nullopt;
+  if (channels_last && x->size() >= 2) return ChannelsFirst(*x);
+  return *x;
+}
+
 }  // namespace
+
+StatusOr<Shape> ConvOutputShape(InferenceContext& ctx, int x_index, int w_index, int b_index,
+                                bool channels_last) {
+  const std::optional<Shape> x = ChannelsFirstInput(ctx, x_index, channels_last);
+  Shape out;
+  OI_RETURN_IF_ERROR(ConvShape(ctx, x ? &*x : nullptr, x_index, w_index, b_index, &out));
+  if (channels_last && !out.empty()) out = ChannelsLast(out);
+  return out;
+}
+
+StatusOr<Shape> PoolOutputShape(InferenceContext& ctx, int x_index, bool channels_last) {
+  const std::optional<Shape> x = ChannelsFirstInput(ctx, x_index, channels_last);
+  OI_ASSIGN_OR_RETURN(Shape out, PoolShape(ctx, x ? &*x : nullptr, x_index));
+  if (channels_last && !out.empty()) out = ChannelsLast(out);
+  return out;
+}
 
 Status RegisterAiOnnxConvPoolRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(r.AttachRule("", "Conv", {1, 11, 22}, InferConv));
