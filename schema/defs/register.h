@@ -49,7 +49,10 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
 // file per family in defs/com_microsoft/, each with
 //   Status RegisterComMicrosoft<Family>Rules(SchemaRegistry& registry);
 // declared here and called from RegisterContribRules.
-inline Status RegisterContribRules([[maybe_unused]] SchemaRegistry& registry) {
+Status RegisterComMicrosoftNnRules(SchemaRegistry& registry);  // com_microsoft/nn.cc
+
+inline Status RegisterContribRules(SchemaRegistry& registry) {
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftNnRules(registry));
   return OkStatus();
 }
 
