@@ -91,7 +91,7 @@ Shape BitmaskShape(const Shape& shape) { return {Dim::CeilDiv(Product(shape), Di
 // (input, skip, gamma, bias): input is [batch, seq, hidden] or [tokens, hidden]; skip has
 // input's shape, or for a 3-D input [1, seq, hidden] or [seq, hidden] (its last two dims are
 // input's); gamma, beta and bias are [hidden]. output and input_skip_bias_sum (output 3) have
-// input's shape and type.
+// input's shape and type (what onnxruntime's kernels allocate).
 // mean and inv_std_var (outputs 1, 2) get their element type U = float and no shape: the
 // document states none, and onnxruntime's CPU and CUDA kernels never write these outputs (they
 // are declared for training), so no allocation fixes one either.
@@ -114,13 +114,17 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
           Unify(ctx, (*out)[out->size() - i], (*skip)[skip->size() - i],
                 StrCat(InputLabel(ctx, 1), " and ", InputLabel(ctx, 0), " dim ", out->size() - i)));
     }
+    // A 3-D skip's batch is input's or 1 (the document's three forms): one provably neither is
+    // an error. It never fills input's batch, though: the output is allocated as input's shape,
+    // and onnxruntime's CPU kernel also accepts a skip it can wrap around.
     if (skip->size() == 3) {
-      OI_RETURN_IF_ERROR(
-          OneOr(ctx, (*skip)[0], (*out)[0], StrCat(InputLabel(ctx, 1), " dim 0 and the batch")));
+      const Dim sb = (*skip)[0], b = (*out)[0];
+      if (symbolic::Equal(sb, Dim::Const(1)) == Tri::kFalse &&
+          symbolic::Equal(sb, b) == Tri::kFalse) {
+        return Status::Error(StrCat(InputLabel(ctx, 1), ": batch ", sb.ToString(),
+                                    " is neither 1 nor input's batch ", b.ToString()));
+      }
     }
-  } else if (skip && skip->size() == 3 &&
-             symbolic::Equal((*skip)[0], Dim::Const(1)) == Tri::kFalse) {
-    out = *skip;  // a 3-D skip whose batch is not 1 is input's shape exactly
   }
   Dim hidden = out ? out->back() : Dim();
   OI_RETURN_IF_ERROR(RequireVector(ctx, 2, hidden, "the hidden size"));
