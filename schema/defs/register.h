@@ -50,10 +50,12 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
 //   Status RegisterComMicrosoft<Family>Rules(SchemaRegistry& registry);
 // declared here and called from RegisterContribRules.
 Status RegisterComMicrosoftAttentionRules(SchemaRegistry& registry);     // attention.cc
+Status RegisterComMicrosoftNnRules(SchemaRegistry& registry);            // nn.cc
 Status RegisterComMicrosoftQuantizationRules(SchemaRegistry& registry);  // quantization.cc
 
 inline Status RegisterContribRules(SchemaRegistry& registry) {
   OI_RETURN_IF_ERROR(RegisterComMicrosoftAttentionRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftNnRules(registry));
   OI_RETURN_IF_ERROR(RegisterComMicrosoftQuantizationRules(registry));
   return OkStatus();
 }

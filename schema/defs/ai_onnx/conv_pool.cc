@@ -261,28 +261,39 @@ Status InferDeformConv(InferenceContext& ctx) {
 
 // ConvTranspose (1, 11, 22): X [N, C, D1, ...], W [C, M/group, k1, ...] give
 // [N, (W's dim 1) * group, out1, ...] with out_i = output_shape[i] when given, in_i * s_i for
-// SAME_*, else s*(in - 1) + output_padding + d*(k - 1) + 1 - pad_begin - pad_end.
-Status InferConvTranspose(InferenceContext& ctx) {
-  ctx.PropagateElemType(0, 0);
+// SAME_*, else s*(in - 1) + output_padding + d*(k - 1) + 1 - pad_begin - pad_end. The bias is
+// input `b_index`; the pads are the attribute's (none under VALID), or `dynamic_pads` when it
+// is not null (its nullopt: pads not known).
+StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
+                                   const std::optional<std::vector<int64_t>>* dynamic_pads) {
   const Shape* x = ctx.InputShape(0);
   const Shape* w = ctx.InputShape(1);
-  const Shape* b = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
+  const Shape* b = ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
   OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
   if (group < 1) return Status::Error(StrCat("attribute 'group': expected >= 1, got ", group));
   if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
   if (w) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *w, 2));
   if (x && w) OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *w, x->size()));
-  if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *b, 1));
+  if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, b_index, *b, 1));
   Dim m = w ? (*w)[1] * Dim::Const(group) : Dim();
   if (b) {
-    OI_ASSIGN_OR_RETURN(m, RequireEqualDims(ctx, m, (*b)[0],
-                                     StrCat(InputLabel(ctx, 2), " dim 0 and W's dim 1 * group")));
+    OI_ASSIGN_OR_RETURN(
+        m, RequireEqualDims(ctx, m, (*b)[0],
+                            StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 1 * group")));
   }
   if (x && w)
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[0], "X's dim 1 and W's dim 0").status());
-  if (!x) return OkStatus();
+  if (!x) return Shape();
   const size_t count = x->size() - 2;
   OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
+  if (dynamic_pads && *dynamic_pads) {
+    if ((*dynamic_pads)->size() != 2 * count) {
+      return Status::Error(StrCat("pads: expected ", 2 * count,
+                                  " values (2 per spatial axis), got ", (*dynamic_pads)->size()));
+    }
+    win.pads = **dynamic_pads;
+  }
+  const bool pads_unknown = dynamic_pads && !*dynamic_pads;
   OI_ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
   if (kernel_attr && !kernel_attr->empty() && kernel_attr->size() != count) {
     return Status::Error(
@@ -312,14 +323,22 @@ Status InferConvTranspose(InferenceContext& ctx) {
       out.push_back(Dim::Const((*output_shape)[i]));
     } else if (win.auto_pad == AutoPad::kSameUpper || win.auto_pad == AutoPad::kSameLower) {
       out.push_back(in * s);
+    } else if (pads_unknown) {
+      out.push_back(Dim());
     } else {
-      const bool valid = win.auto_pad == AutoPad::kValid;
+      const bool valid = win.auto_pad == AutoPad::kValid && !dynamic_pads;
       const Dim ek = Dim::Const(win.dilations[i]) * (win.kernel[i] - Dim::Const(1)) + Dim::Const(1);
       const Dim pads = Dim::Const(valid ? 0 : win.pads[i] + win.pads[i + count]);
       out.push_back(s * (in - Dim::Const(1)) + Dim::Const(output_padding[i]) + ek - pads);
     }
   }
-  ctx.SetOutputShape(0, std::move(out));
+  return out;
+}
+
+Status InferConvTranspose(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  OI_ASSIGN_OR_RETURN(Shape out, ConvTransposeShape(ctx, 2, nullptr));
+  if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
 
@@ -599,6 +618,11 @@ StatusOr<Shape> PoolOutputShape(InferenceContext& ctx, int x_index, bool channel
   OI_ASSIGN_OR_RETURN(Shape out, PoolShape(ctx, x ? &*x : nullptr, x_index));
   if (channels_last && !out.empty()) out = ChannelsLast(out);
   return out;
+}
+
+StatusOr<Shape> ConvTransposeOutputShape(InferenceContext& ctx, int b_index,
+                                         const std::optional<std::vector<int64_t>>& pads) {
+  return ConvTransposeShape(ctx, b_index, &pads);
 }
 
 Status RegisterAiOnnxConvPoolRules(SchemaRegistry& r) {
