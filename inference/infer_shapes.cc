@@ -576,8 +576,13 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
                StrCat("unknown operator '", node.op_type(), "' in domain ",
                       DisplayDomain(domain)));
   } else if (reported_once_.insert(StrCat("schema:", domain, "::", node.op_type())).second) {
+    // A domain with schemas (com.microsoft, or one the user's schemas define) that lacks this
+    // operator is not a custom domain: say so rather than call the operator custom.
+    const bool known_domain = registry_.OpsetRange(domain).has_value();
     ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, nullptr,
-               StrCat("no schema for custom operator ", domain, "::", node.op_type(),
+               StrCat("no schema for ", known_domain ? "operator " : "custom operator ", domain,
+                      "::", node.op_type(),
+                      known_domain ? " (its domain is known, this operator is not)" : "",
                       "; its outputs are left unknown (reported once per operator)"));
   }
   return nullptr;

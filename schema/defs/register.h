@@ -44,6 +44,15 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   return OkStatus();
 }
 
+// onnxruntime's operators: com.microsoft, and the extras it registers in the default domain
+// (SimplifiedLayerNormalization, LayerNormalization-1, the *_TRT plugins, Affine, ...). One
+// file per family in defs/com_microsoft/, each with
+//   Status RegisterComMicrosoft<Family>Rules(SchemaRegistry& registry);
+// declared here and called from RegisterContribRules.
+inline Status RegisterContribRules([[maybe_unused]] SchemaRegistry& registry) {
+  return OkStatus();
+}
+
 }  // namespace onnx_infer
 
 #endif  // ONNX_INFER_SCHEMA_DEFS_REGISTER_H_
