@@ -49,7 +49,19 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
 // file per family in defs/com_microsoft/, each with
 //   Status RegisterComMicrosoft<Family>Rules(SchemaRegistry& registry);
 // declared here and called from RegisterContribRules.
-inline Status RegisterContribRules([[maybe_unused]] SchemaRegistry& registry) {
+Status RegisterComMicrosoftGenerationRules(SchemaRegistry& registry);  // com_microsoft/generation.cc
+Status RegisterComMicrosoftRecurrentRules(SchemaRegistry& registry);   // com_microsoft/recurrent.cc
+Status RegisterComMicrosoftTensorRules(SchemaRegistry& registry);      // com_microsoft/tensor.cc
+Status RegisterComMicrosoftExecutionProviderRules(SchemaRegistry& registry);
+                                                         // com_microsoft/execution_provider.cc
+Status RegisterOrtDefaultDomainRules(SchemaRegistry& registry);  // com_microsoft/ort_default_domain.cc
+
+inline Status RegisterContribRules(SchemaRegistry& registry) {
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftGenerationRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftRecurrentRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftTensorRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftExecutionProviderRules(registry));
+  OI_RETURN_IF_ERROR(RegisterOrtDefaultDomainRules(registry));
   return OkStatus();
 }
 
