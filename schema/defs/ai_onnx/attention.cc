@@ -382,7 +382,8 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
   if (ndim != 1) return OkStatus();
   // The state's dims, each with what it is for a message.
   const Dim state = (kernel - Dim::Const(1)) * Dim::Const(dilation);
-  const char* kLength = "kernel size - 1, times dilation";
+  const std::string length_meaning =
+      dilation == 1 ? "kernel size - 1" : "(kernel size - 1) * dilation";
   Shape present;
   std::vector<std::string> meaning;
   if (window > 0) {
@@ -391,10 +392,10 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
   }
   if (!channels_last) {
     present.insert(present.end(), {batch, channels, state});
-    meaning.insert(meaning.end(), {"batch of input", "channels of input", kLength});
+    meaning.insert(meaning.end(), {"batch of input", "channels of input", length_meaning});
   } else if (in) {
     present.insert(present.end(), {batch, state});
-    meaning.insert(meaning.end(), {"batch of input", kLength});
+    meaning.insert(meaning.end(), {"batch of input", length_meaning});
     for (size_t i = 2; i < in->size(); ++i) {
       present.push_back((*in)[i]);
       meaning.push_back(StrCat("input dim ", i));
@@ -403,8 +404,9 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
   if (present.empty()) return OkStatus();  // channels-last with an input of unknown rank
   OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, present.size()));
   for (size_t i = 0; past && i < present.size(); ++i) {
-    const std::string what = meaning[i] == kLength ? StrCat("past_state length and ", kLength)
-                                                   : StrCat(meaning[i], " and past_state dim ", i);
+    const std::string what = meaning[i] == length_meaning
+                                 ? StrCat("past_state length and ", length_meaning)
+                                 : StrCat(meaning[i], " and past_state dim ", i);
     OI_RETURN_IF_ERROR(Agree(ctx, present[i], (*past)[i], what));
   }
   ctx.SetOutputShape(1, present);
@@ -420,10 +422,9 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
   OI_ASSIGN_OR_RETURN(int64_t kvh, ctx.IntAttr("kv_num_heads"));
   const bool inverse = form == LinearAttentionForm::kContrib && qh > 0 && kvh > qh;
   if (inverse ? kvh % qh != 0 : (qh <= 0 || kvh <= 0 || qh % kvh != 0)) {
-    return Status::Error(StrCat("attribute 'q_num_heads': expected a positive multiple of "
-                                "kv_num_heads = ", kvh,
-                                form == LinearAttentionForm::kContrib ? " (or a divisor of it)" : "",
-                                ", got ", qh));
+    return Status::Error(
+        StrCat("attribute 'q_num_heads': expected a positive multiple of kv_num_heads = ", kvh,
+               form == LinearAttentionForm::kContrib ? " (or a divisor of it)" : "", ", got ", qh));
   }
   OI_ASSIGN_OR_RETURN(int64_t window, ctx.IntAttr("state_window", 0));
   if (window < 0 || window > 8) {
@@ -450,7 +451,10 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
   if (past) {
     const char* meaning[] = {"batch of query", "kv_num_heads", "key head size", "value head size"};
     const size_t lead = window > 0 ? 1 : 0;
-    if (lead) OI_RETURN_IF_ERROR(Agree(ctx, present[0], (*past)[0], "state_window and past_state dim 0"));
+    if (lead) {
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, present[0], (*past)[0], "state_window and past_state dim 0"));
+    }
     for (size_t i = 0; i < 4; ++i) {
       OI_RETURN_IF_ERROR(Agree(ctx, present[lead + i], (*past)[lead + i],
                                StrCat(meaning[i], " and past_state dim ", lead + i)));

@@ -80,8 +80,9 @@ StatusOr<GenerationDims> ReadGeneration(InferenceContext& ctx, const GenerationI
              ctx.HasInput(in.decoder_input_ids)) {
     OI_ASSIGN_OR_RETURN(const Shape* d, RankedInput(ctx, in.decoder_input_ids, 2));
     if (d) {
-      OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*d)[0],
-                               StrCat("batch of input_ids and ", InputLabel(ctx, in.decoder_input_ids))));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, g.batch, (*d)[0],
+                StrCat("batch of input_ids and ", InputLabel(ctx, in.decoder_input_ids))));
       g.start_length = (*d)[1];
     }
   } else {
@@ -98,13 +99,16 @@ StatusOr<GenerationDims> ReadGeneration(InferenceContext& ctx, const GenerationI
     if (i < 0) continue;
     OI_ASSIGN_OR_RETURN(const Shape* mask, RankedInput(ctx, i, 2));
     if (!mask) continue;
-    OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*mask)[0], StrCat("batch of input_ids and ", InputLabel(ctx, i))));
-    OI_RETURN_IF_ERROR(Agree(ctx, g.vocab, (*mask)[1], StrCat("vocab_size and ", InputLabel(ctx, i), " dim 1")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, g.batch, (*mask)[0], StrCat("batch of input_ids and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, g.vocab, (*mask)[1], StrCat("vocab_size and ", InputLabel(ctx, i), " dim 1")));
   }
   OI_ASSIGN_OR_RETURN(const Shape* attention_mask, RankedInput(ctx, in.attention_mask, 2));
   if (attention_mask) {
-    OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*attention_mask)[0],
-                             StrCat("batch of input_ids and ", InputLabel(ctx, in.attention_mask))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, g.batch, (*attention_mask)[0],
+              StrCat("batch of input_ids and ", InputLabel(ctx, in.attention_mask))));
   }
   return g;
 }
@@ -129,8 +133,8 @@ Status CheckMaxLength(const InferenceContext& ctx, const GenerationDims& g) {
 // onnxruntime's own shape inference takes scores' dim 0 from input_ids' dim 1 for every model
 // type; its kernels count from the start length above (1 for T5, the decoder prompt for
 // Whisper), which is what is allocated, so that is used here.
-Status InferBeamSearchOf(InferenceContext& ctx, int64_t default_model_type) {
-  const int64_t model_type = IntOr(ctx, "model_type", default_model_type);
+Status InferBeamSearchOf(InferenceContext& ctx, bool whisper) {
+  const int64_t model_type = IntOr(ctx, "model_type", whisper ? kWhisper : kGpt);
   OI_ASSIGN_OR_RETURN(GenerationDims g, ReadGeneration(ctx, kBeamInputs, model_type));
   OI_RETURN_IF_ERROR(CheckMaxLength(ctx, g));
   const Dim beams = ScalarInputDim(ctx, 3), returned = ScalarInputDim(ctx, 4);
@@ -138,27 +142,30 @@ Status InferBeamSearchOf(InferenceContext& ctx, int64_t default_model_type) {
   if (b && *b < 1) return Status::Error(StrCat(InputLabel(ctx, 3), ": expected >= 1, got ", *b));
   if (r && *r < 1) return Status::Error(StrCat(InputLabel(ctx, 4), ": expected >= 1, got ", *r));
   if (b && r && *r > *b) {
-    return Status::Error(StrCat(InputLabel(ctx, 4), ": expected at most num_beams = ", *b,
-                                " sequences, got ", *r));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 4), ": expected at most num_beams = ", *b, " sequences, got ", *r));
   }
   ctx.SetOutputShape(0, {g.batch, returned, g.max_length});
   ctx.SetOutputShape(1, {g.batch, returned});
   ctx.SetOutputShape(2, {g.max_length - g.start_length, g.batch, beams, g.vocab});
-  if (ctx.schema().name() != "WhisperBeamSearch") return OkStatus();
+  if (!whisper) return OkStatus();
   Dim pairs;
   OI_ASSIGN_OR_RETURN(const Shape* layer_head, RankedInput(ctx, 12, 2));
   if (layer_head) {
     pairs = (*layer_head)[0];
     Dim two = Dim::Const(2);
-    OI_RETURN_IF_ERROR(Agree(ctx, two, (*layer_head)[1], StrCat(InputLabel(ctx, 12), " dim 1 ([layer, head] pairs)")));
+    OI_RETURN_IF_ERROR(Agree(ctx, two, (*layer_head)[1],
+                             StrCat(InputLabel(ctx, 12), " dim 1 ([layer, head] pairs)")));
   }
   ctx.SetOutputShape(3, {g.batch, returned, pairs, Dim(), Dim()});
   ctx.SetOutputShape(4, {g.batch});
   return OkStatus();
 }
 
-Status InferBeamSearch(InferenceContext& ctx) { return InferBeamSearchOf(ctx, kGpt); }
-Status InferWhisperBeamSearch(InferenceContext& ctx) { return InferBeamSearchOf(ctx, kWhisper); }
+Status InferBeamSearch(InferenceContext& ctx) { return InferBeamSearchOf(ctx, /*whisper=*/false); }
+Status InferWhisperBeamSearch(InferenceContext& ctx) {
+  return InferBeamSearchOf(ctx, /*whisper=*/true);
+}
 
 // GreedySearch: sequences [batch, max_length]. Greedy search and sampling count from
 // input_ids' dim 1 whatever the model type (the runtime's GreedySearchParameters).

@@ -31,8 +31,8 @@ Status InferNchw(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() < 4) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [N, C, H, W], got rank ",
-                                in->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 0), ": expected [N, C, H, W], got rank ", in->size()));
   }
   Shape out(in->begin(), in->begin() + 4);
   if (const onnx::AttributeProto* bias = ctx.Attr("bias"); bias && bias->floats_size() > 0) {
@@ -45,11 +45,8 @@ Status InferNchw(InferenceContext& ctx) {
 
 const std::vector<UnaryOpSpec>& LegacyUnaryOps() {
   static const auto* ops = new std::vector<UnaryOpSpec>{
-      {"Affine", {1, 10}},
-      {"ParametricSoftplus", {1, 10}},
-      {"ScaledTanh", {1, 10}},
-      {"Scale", {1, 10}},
-      {"ThresholdedRelu", {1}},
+      {"Affine", {1, 10}}, {"ParametricSoftplus", {1, 10}}, {"ScaledTanh", {1, 10}},
+      {"Scale", {1, 10}},  {"ThresholdedRelu", {1}},
   };
   return *ops;
 }
@@ -63,12 +60,12 @@ Status InferCrop(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto border, ctx.OptionalIntsAttr("border"));
   OI_ASSIGN_OR_RETURN(auto scale, ctx.OptionalIntsAttr("scale"));
   if (border && border->size() != 4) {
-    return Status::Error(StrCat("attribute 'border': expected 4 values (left, top, right, bottom), got ",
-                                border->size()));
+    return Status::Error(StrCat(
+        "attribute 'border': expected 4 values (left, top, right, bottom), got ", border->size()));
   }
   if (scale && scale->size() != 2) {
-    return Status::Error(StrCat("attribute 'scale': expected 2 values (height, width), got ",
-                                scale->size()));
+    return Status::Error(
+        StrCat("attribute 'scale': expected 2 values (height, width), got ", scale->size()));
   }
   Shape out = in ? *in : Shape(4);
   if (!border) {  // the crop is not known
@@ -76,9 +73,10 @@ Status InferCrop(InferenceContext& ctx) {
     ctx.SetOutputShape(0, std::move(out));
     return OkStatus();
   }
-  const int64_t left = (*border)[0], top = (*border)[1], right = (*border)[2], bottom = (*border)[3];
-  const std::pair<size_t, int64_t> kept[] = {
-      {2, scale ? top + (*scale)[0] : top + bottom}, {3, scale ? left + (*scale)[1] : left + right}};
+  const int64_t left = (*border)[0], top = (*border)[1], right = (*border)[2],
+                bottom = (*border)[3];
+  const std::pair<size_t, int64_t> kept[] = {{2, scale ? top + (*scale)[0] : top + bottom},
+                                             {3, scale ? left + (*scale)[1] : left + right}};
   for (auto [axis, needed] : kept) {
     if (auto d = out[axis].const_value(); d && *d < needed) {
       return Status::Error(StrCat(InputLabel(ctx, 0), " dim ", axis, ": expected at least ", needed,
@@ -173,7 +171,8 @@ Status InferRoiPatches(InferenceContext& ctx) {
   const Shape* features = ctx.InputShape(1);
   for (auto [i, s] : {std::pair{0, boxes}, std::pair{1, features}}) {
     if (s && s->size() < 2) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank >= 2, got rank ", s->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, i), ": expected rank >= 2, got rank ", s->size()));
     }
   }
   Dim pooled;
@@ -183,9 +182,10 @@ Status InferRoiPatches(InferenceContext& ctx) {
     pooled = Dim::Const(p);
   }
   Dim batch = boxes ? (*boxes)[0] : Dim();
-  if (features) OI_RETURN_IF_ERROR(Agree(ctx, batch, (*features)[0], "batch of boxes and feature_map_0"));
-  ctx.SetOutputShape(0, {batch, boxes ? (*boxes)[1] : Dim(), features ? (*features)[1] : Dim(),
-                         pooled, pooled});
+  if (features)
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*features)[0], "batch of boxes and feature_map_0"));
+  ctx.SetOutputShape(
+      0, {batch, boxes ? (*boxes)[1] : Dim(), features ? (*features)[1] : Dim(), pooled, pooled});
   return OkStatus();
 }
 
@@ -200,7 +200,8 @@ Status InferDisentangledAttention(InferenceContext& ctx) {
     if (!s) continue;
     known = true;
     for (size_t d = 0; d < 3; ++d) {
-      OI_RETURN_IF_ERROR(Agree(ctx, out[d], (*s)[d], StrCat("dim ", d, " of the attention inputs")));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, out[d], (*s)[d], StrCat("dim ", d, " of the attention inputs")));
     }
   }
   if (known) ctx.SetOutputShape(0, std::move(out));
@@ -220,7 +221,8 @@ Status RegisterOrtDefaultDomainRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(r.AttachRule("", "EfficientNMS_TRT", {1}, InferEfficientNMS));
   OI_RETURN_IF_ERROR(r.AttachRule("", "MultilevelCropAndResize_TRT", {1}, InferRoiPatches));
   OI_RETURN_IF_ERROR(r.AttachRule("", "PyramidROIAlign_TRT", {1}, InferRoiPatches));
-  OI_RETURN_IF_ERROR(r.AttachRule("", "DisentangledAttention_TRT", {1}, InferDisentangledAttention));
+  OI_RETURN_IF_ERROR(
+      r.AttachRule("", "DisentangledAttention_TRT", {1}, InferDisentangledAttention));
   return OkStatus();
 }
 

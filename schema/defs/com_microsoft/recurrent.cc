@@ -41,8 +41,8 @@ Status RequireInputFor(const InferenceContext& ctx, int output, int input) {
     return OkStatus();
   }
   return Status::Error(StrCat("input ", input, " '", ctx.schema().inputs()[input].name,
-                              "': required when output ", output, " '",
-                              ctx.node().output(output), "' is requested"));
+                              "': required when output ", output, " '", ctx.node().output(output),
+                              "' is requested"));
 }
 
 // ---- AttnLSTM
@@ -68,17 +68,18 @@ Status InferAttnLSTM(InferenceContext& ctx) {
     batch = (*x)[1];
     input_size = (*x)[2];
   }
-  const std::vector<std::pair<int, size_t>> ranks = {{8, 3}, {9, 3}, {10, 2}, {11, 3}, {12, 1}, {13, 3}};
+  const std::vector<std::pair<int, size_t>> ranks = {{8, 3},  {9, 3},  {10, 2},
+                                                     {11, 3}, {12, 1}, {13, 3}};
   for (auto [i, rank] : ranks) OI_RETURN_IF_ERROR(RankedInput(ctx, i, rank).status());
   for (int i : {8, 9, 10, 13}) OI_RETURN_IF_ERROR(AgreeDim(ctx, dirs, i, 0, "num_directions"));
-  OI_RETURN_IF_ERROR(AgreeDim(ctx, hidden, 8, 1, "hidden_size"));         // QW
-  OI_RETURN_IF_ERROR(AgreeDim(ctx, am_attn, 8, 2, "am_attn_size"));       // QW
-  OI_RETURN_IF_ERROR(AgreeDim(ctx, am_attn, 9, 2, "am_attn_size"));       // MW
-  OI_RETURN_IF_ERROR(AgreeDim(ctx, am_attn, 10, 1, "am_attn_size"));      // V
-  OI_RETURN_IF_ERROR(AgreeDim(ctx, memory_depth, 9, 1, "memory_depth"));  // MW
+  OI_RETURN_IF_ERROR(AgreeDim(ctx, hidden, 8, 1, "hidden_size"));          // QW
+  OI_RETURN_IF_ERROR(AgreeDim(ctx, am_attn, 8, 2, "am_attn_size"));        // QW
+  OI_RETURN_IF_ERROR(AgreeDim(ctx, am_attn, 9, 2, "am_attn_size"));        // MW
+  OI_RETURN_IF_ERROR(AgreeDim(ctx, am_attn, 10, 1, "am_attn_size"));       // V
+  OI_RETURN_IF_ERROR(AgreeDim(ctx, memory_depth, 9, 1, "memory_depth"));   // MW
   OI_RETURN_IF_ERROR(AgreeDim(ctx, memory_depth, 11, 2, "memory_depth"));  // M
-  OI_RETURN_IF_ERROR(AgreeDim(ctx, batch, 11, 0, "batch_size"));          // M
-  OI_RETURN_IF_ERROR(AgreeDim(ctx, batch, 12, 0, "batch_size"));          // memory_seq_lens
+  OI_RETURN_IF_ERROR(AgreeDim(ctx, batch, 11, 0, "batch_size"));           // M
+  OI_RETURN_IF_ERROR(AgreeDim(ctx, batch, 12, 0, "batch_size"));           // memory_seq_lens
   Dim attention_size = memory_depth;
   if (const Shape* aw = ctx.HasInput(13) ? ctx.InputShape(13) : nullptr) {
     Dim width = memory_depth + hidden;
@@ -106,7 +107,8 @@ Status InferLinearAttentionGate(InferenceContext& ctx) {
     OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
     if (!s) continue;
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of a and ", InputLabel(ctx, i))));
-    OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[1], StrCat("sequence length of a and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, seq, (*s)[1], StrCat("sequence length of a and ", InputLabel(ctx, i))));
     OI_RETURN_IF_ERROR(Agree(ctx, heads, (*s)[2], StrCat("heads of a and ", InputLabel(ctx, i))));
   }
   for (int i : {1, 2}) {
@@ -129,8 +131,8 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t capacity, ctx.IntAttr("state_update_capacity", 0));
   if (capacity < 0 || capacity > 8) {
-    return Status::Error(StrCat("attribute 'state_update_capacity': expected a value in [0, 8], got ",
-                                capacity));
+    return Status::Error(
+        StrCat("attribute 'state_update_capacity': expected a value in [0, 8], got ", capacity));
   }
   const Shape* q = ctx.InputShape(0);
   const Shape* k = ctx.InputShape(1);
@@ -149,7 +151,8 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   if (rank == 0) return OkStatus();
   const size_t lead = rank - 2;  // the token dims: [N] or [B, S]
   if (lead == 2 && ctx.HasInput(3)) {
-    return Status::Error(StrCat(InputLabel(ctx, 3), ": ragged packing needs rank-3 query, key and "
+    return Status::Error(StrCat(InputLabel(ctx, 3),
+                                ": ragged packing needs rank-3 query, key and "
                                 "value, got rank 4"));
   }
   Shape tokens(lead);
@@ -167,10 +170,13 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   }
   OI_RETURN_IF_ERROR(AgreeDim(ctx, dk, 0, lead + 1, "head_size_qk"));
   OI_RETURN_IF_ERROR(AgreeDim(ctx, dk, 1, lead + 1, "head_size_qk"));
-  if (q && k) OI_RETURN_IF_ERROR(Agree(ctx, hq, hk, "num_heads_q (query dim 1) and num_heads_k (key dim 1)"));
+  if (q && k)
+    OI_RETURN_IF_ERROR(Agree(ctx, hq, hk, "num_heads_q (query dim 1) and num_heads_k (key dim 1)"));
   if (auto a = hq.const_value(), b = hv.const_value(); a && b && (*a <= 0 || *b % *a != 0)) {
-    return Status::Error(StrCat(InputLabel(ctx, 2), ": expected num_heads_v a positive multiple of "
-                                "num_heads_q = ", *a, ", got ", *b));
+    return Status::Error(StrCat(InputLabel(ctx, 2),
+                                ": expected num_heads_v a positive multiple of "
+                                "num_heads_q = ",
+                                *a, ", got ", *b));
   }
   // decay [N.., hv] or [N.., hv, dk]; beta [N.., hv].
   for (int i : {4, 5}) {
@@ -193,7 +199,8 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   }
   Dim batch = lead == 2 ? tokens[0] : Dim();
   OI_ASSIGN_OR_RETURN(Dim from_offsets, BatchFromOffsets(ctx, 3));
-  if (!from_offsets.is_unknown()) OI_RETURN_IF_ERROR(Agree(ctx, batch, from_offsets, "batch and cu_seqlens' dim 0 - 1"));
+  if (!from_offsets.is_unknown())
+    OI_RETURN_IF_ERROR(Agree(ctx, batch, from_offsets, "batch and cu_seqlens' dim 0 - 1"));
   OI_ASSIGN_OR_RETURN(const Shape* state, RankedInput(ctx, 6, 4));
   if (state) {
     OI_RETURN_IF_ERROR(AgreeDim(ctx, batch, 6, 0, "batch"));
@@ -228,11 +235,12 @@ Status InferVarlenCausalConvWithState(InferenceContext& ctx) {
                                 activation, "'"));
   }
   OI_ASSIGN_OR_RETURN(int64_t dilation, ctx.IntAttr("dilation", 1));
-  if (dilation < 1) return Status::Error(StrCat("attribute 'dilation': expected >= 1, got ", dilation));
+  if (dilation < 1)
+    return Status::Error(StrCat("attribute 'dilation': expected >= 1, got ", dilation));
   OI_ASSIGN_OR_RETURN(int64_t capacity, ctx.IntAttr("state_update_capacity", 0));
   if (capacity < 0 || capacity > 8) {
-    return Status::Error(StrCat("attribute 'state_update_capacity': expected a value in [0, 8], got ",
-                                capacity));
+    return Status::Error(
+        StrCat("attribute 'state_update_capacity': expected a value in [0, 8], got ", capacity));
   }
   const std::vector<std::pair<int, size_t>> ranks = {{0, 2}, {1, 3}, {3, 1}, {4, 3}, {5, 1}};
   for (auto [i, rank] : ranks) OI_RETURN_IF_ERROR(RankedInput(ctx, i, rank).status());
@@ -248,7 +256,8 @@ Status InferVarlenCausalConvWithState(InferenceContext& ctx) {
   Shape final_state = {batch, channels, state};
   const char* meaning[] = {"batch (cumulative_sequence_length's dim 0 - 1)", "channels",
                            "(kernel size - 1) * dilation"};
-  for (size_t d = 0; d < 3; ++d) OI_RETURN_IF_ERROR(AgreeDim(ctx, final_state[d], 4, d, meaning[d]));
+  for (size_t d = 0; d < 3; ++d)
+    OI_RETURN_IF_ERROR(AgreeDim(ctx, final_state[d], 4, d, meaning[d]));
   OI_RETURN_IF_ERROR(AgreeDim(ctx, final_state[0], 5, 0, "batch"));  // capture_count
   ctx.SetOutputShape(1, final_state);
   ctx.SetOutputShape(2, {final_state[0], Dim::Const(capacity), final_state[1]});
@@ -264,7 +273,8 @@ Status InferEngramGate(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireInputFor(ctx, 1, 5));
   ctx.PropagateElemType(0, 0);
   ctx.PropagateElemType(0, 1);
-  const std::vector<std::pair<int, size_t>> ranks = {{0, 4}, {1, 4}, {2, 3}, {3, 2}, {4, 2}, {5, 2}};
+  const std::vector<std::pair<int, size_t>> ranks = {{0, 4}, {1, 4}, {2, 3},
+                                                     {3, 2}, {4, 2}, {5, 2}};
   for (auto [i, rank] : ranks) OI_RETURN_IF_ERROR(RankedInput(ctx, i, rank).status());
   Shape out(4);
   const char* meaning[] = {"batch", "sequence length", "hc_mult", "hidden size"};

@@ -39,8 +39,8 @@ Status RequireDim(InferenceContext& ctx, int i, size_t axis, int64_t expected,
 // Pad (com.microsoft): ONNX's Pad 11, with pads [2 * rank] or [1, 2 * rank].
 Status InferPad(InferenceContext& ctx) {
   if (const Shape* p = ctx.InputShape(1);
-      p && (p->size() < 1 || p->size() > 2 || (p->size() == 2 && (*p)[0].is_const() &&
-                                                 (*p)[0] != Dim::Const(1)))) {
+      p && (p->size() < 1 || p->size() > 2 ||
+            (p->size() == 2 && (*p)[0].is_const() && (*p)[0] != Dim::Const(1)))) {
     return Status::Error(StrCat(InputLabel(ctx, 1), ": expected [2 * rank] or [1, 2 * rank], got ",
                                 ShapeToString(*p)));
   }
@@ -54,7 +54,8 @@ Status InferExpandDims(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   if (const Shape* a = ctx.InputShape(1);
       a && (a->size() > 1 || (a->size() == 1 && (*a)[0].is_const() && (*a)[0] != Dim::Const(1)))) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a scalar, got ", ShapeToString(*a)));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 1), ": expected a scalar, got ", ShapeToString(*a)));
   }
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
@@ -190,9 +191,9 @@ Status InferSparseToDenseMatMul(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(const Shape* b, RankedInput(ctx, 1, 2));
   if (a && b) {
     Dim k = (*a)[trans_a ? 0 : 1];
-    OI_RETURN_IF_ERROR(Agree(ctx, k, (*b)[trans_b ? 1 : 0],
-                             StrCat("contracted dims of A (transA=", trans_a, ") and B (transB=",
-                                    trans_b, ")")));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, k, (*b)[trans_b ? 1 : 0],
+              StrCat("contracted dims of A (transA=", trans_a, ") and B (transB=", trans_b, ")")));
   }
   ctx.SetOutputShape(0, {a ? (*a)[trans_a ? 1 : 0] : Dim(), b ? (*b)[trans_b ? 0 : 1] : Dim()});
   return OkStatus();
@@ -228,7 +229,8 @@ Status InferCropAndResize(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(const Shape* size, RankedInput(ctx, 3, 1));
   Dim num_rois = rois ? (*rois)[0] : Dim();
   OI_RETURN_IF_ERROR(RequireDim(ctx, 1, 1, 4, "a box's [y1, x1, y2, x2]"));
-  if (indices) OI_RETURN_IF_ERROR(Agree(ctx, num_rois, (*indices)[0], "num_rois of rois and batch_indices"));
+  if (indices)
+    OI_RETURN_IF_ERROR(Agree(ctx, num_rois, (*indices)[0], "num_rois of rois and batch_indices"));
   if (size) OI_RETURN_IF_ERROR(RequireDim(ctx, 3, 0, 2, "[crop_height, crop_width]"));
   Dim crop_height, crop_width;
   if (const std::vector<Dim>* crop = IntValues(ctx, 3); crop && crop->size() == 2) {
@@ -268,14 +270,18 @@ Status InferWordConvEmbedding(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(const Shape* c, RankedInput(ctx, 3, 2));
   Dim filters = w ? (*w)[0] : Dim(), window = w ? (*w)[2] : Dim();
   Dim char_embedding = c ? (*c)[1] : Dim();
-  if (w) OI_RETURN_IF_ERROR(Agree(ctx, char_embedding, (*w)[3], "char embedding size of C (dim 1) and W (dim 3)"));
+  if (w)
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, char_embedding, (*w)[3], "char embedding size of C (dim 1) and W (dim 3)"));
   if (b) OI_RETURN_IF_ERROR(Agree(ctx, filters, (*b)[0], "filters of W (dim 0) and B"));
-  const std::pair<const char*, Dim*> attrs[] = {
-      {"embedding_size", &filters}, {"conv_window_size", &window}, {"char_embedding_size", &char_embedding}};
+  const std::pair<const char*, Dim*> attrs[] = {{"embedding_size", &filters},
+                                                {"conv_window_size", &window},
+                                                {"char_embedding_size", &char_embedding}};
   for (auto [name, dim] : attrs) {
     if (!ctx.Attr(name)) continue;
     OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
-    if (v != -1) OI_RETURN_IF_ERROR(Agree(ctx, *dim, Dim::Const(v), StrCat("attribute '", name, "'")));
+    if (v != -1)
+      OI_RETURN_IF_ERROR(Agree(ctx, *dim, Dim::Const(v), StrCat("attribute '", name, "'")));
   }
   ctx.SetOutputShape(0, {seq ? (*seq)[0] : Dim(), filters});
   return OkStatus();
@@ -292,7 +298,8 @@ Status InferUnfoldTensor(InferenceContext& ctx) {
   if (step <= 0) return Status::Error(StrCat("attribute 'step': expected > 0, got ", step));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
-  OI_ASSIGN_OR_RETURN(dim, ctx.NormalizeAxis(dim, static_cast<int64_t>(in->size()), "attribute 'dim'"));
+  OI_ASSIGN_OR_RETURN(dim,
+                      ctx.NormalizeAxis(dim, static_cast<int64_t>(in->size()), "attribute 'dim'"));
   const Dim d = (*in)[dim];
   if (auto c = d.const_value(); c && *c < size) {
     return Status::Error(StrCat("attribute 'size': expected at most ", InputLabel(ctx, 0), " dim ",
@@ -315,8 +322,8 @@ Status InferTokenizer(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 1 && in->size() != 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [C] or [N, C], got rank ",
-                                in->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 0), ": expected [C] or [N, C], got rank ", in->size()));
   }
   const auto c = in->back().const_value();
   if (!c) return OkStatus();
@@ -334,8 +341,8 @@ Status InferDynamicTimeWarping(InferenceContext& ctx) {
   Dim length;
   if (in) {
     if (in->size() != 2 && in->size() != 3) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [M, N] or [1, M, N], got rank ",
-                                  in->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 0), ": expected [M, N] or [1, M, N], got rank ", in->size()));
     }
     if (in->size() == 3) OI_RETURN_IF_ERROR(RequireDim(ctx, 0, 0, 1, "[1, M, N]"));
     const Dim m = (*in)[in->size() - 2], n = in->back();
