@@ -62,8 +62,8 @@ Dim DecoderVocab(const InferenceContext& ctx) {
 }
 
 // Reads and checks what the generation operators share: input_ids (rank 2, or 3 for
-// Whisper's input features), max_length (and, for beam search, that it exceeds the start
-// length), the masks' batch and vocabulary dims. The vocabulary is the vocab_size attribute
+// Whisper's input features), max_length, the start length, the masks' batch and vocabulary
+// dims. The vocabulary is the vocab_size attribute
 // when positive, else the decoder's logits dim (the runtime's order); the masks must agree.
 StatusOr<GenerationDims> ReadGeneration(InferenceContext& ctx, const GenerationInputs& in,
                                         int64_t model_type) {
