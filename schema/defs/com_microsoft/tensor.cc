@@ -315,8 +315,9 @@ Status InferUnfoldTensor(InferenceContext& ctx) {
 // ---- Data-dependent lengths
 
 // Tokenizer: strings [C] give tokens [C, D], [N, C] give [N, C, D], D being the most tokens
-// of one string (plus 2 with `mark`): data dependent. An empty input (C = 0) gives its own
-// shape back, so when C is not a known constant even the rank is unknown.
+// of one string (plus 2 with `mark`): data dependent. An empty input gives [0], or [N, 0] for
+// [N, C] (onnxruntime's kernel; the document mentions [0] and [N, 0]), so the rank is known
+// only when every dim is a known constant or one of them is 0.
 Status InferTokenizer(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* in = ctx.InputShape(0);
@@ -325,11 +326,15 @@ Status InferTokenizer(InferenceContext& ctx) {
     return Status::Error(
         StrCat(InputLabel(ctx, 0), ": expected [C] or [N, C], got rank ", in->size()));
   }
-  const auto c = in->back().const_value();
-  if (!c) return OkStatus();
-  Shape out = *in;
-  if (*c != 0) out.push_back(Dim());
-  ctx.SetOutputShape(0, std::move(out));
+  if (Product(*in) == Dim::Const(0)) {
+    Shape out = in->size() == 2 ? Shape{(*in)[0]} : Shape{};
+    out.push_back(Dim::Const(0));
+    ctx.SetOutputShape(0, std::move(out));
+  } else if (IsStatic(*in)) {
+    Shape out = *in;
+    out.push_back(Dim());
+    ctx.SetOutputShape(0, std::move(out));
+  }
   return OkStatus();
 }
 
