@@ -17,14 +17,6 @@
 namespace onnx_infer {
 namespace {
 
-// The single element of an integer input's known value (a scalar or a 1-element tensor);
-// unknown otherwise. The element may be symbolic.
-Dim ScalarInputDim(const InferenceContext& ctx, int i) {
-  const ConstValue* v = ctx.InputValue(i);
-  if (!v || v->NumElements() != 1 || v->ints.size() != 1) return Dim();
-  return v->ints[0];
-}
-
 // Output 0 keeps input 0's type; an `axis` attribute must name one of its dims. Before
 // opset 13 Softmax, LogSoftmax and Hardmax coerce the input to 2-D at the axis, which
 // changes what is normalized but not the shape; version 1 states no range, and coercing at
@@ -245,26 +237,35 @@ Status InferCumulative(InferenceContext& ctx) {
   return OkStatus();
 }
 
+}  // namespace
+
+StatusOr<Dim> SquareMatrixDim(InferenceContext& ctx, int input, const Shape& in) {
+  if (in.size() < 2) {
+    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank >= 2, got rank ",
+                                in.size()));
+  }
+  auto m = UnifyDim(in[in.size() - 2], in.back());
+  if (!m.ok()) {
+    return Status::Error(
+        StrCat(InputLabel(ctx, input), ": expected square matrices, got ", ShapeToString(in)));
+  }
+  OI_RETURN_IF_ERROR(ctx.RecordEqual(in[in.size() - 2], in.back(), "square matrices"));
+  return *m;
+}
+
+Dim OnesidedBins(Dim n) { return Dim::FloorDiv(n, Dim::Const(2)) + Dim::Const(1); }
+
+namespace {
+
 // Det: [*, M, M] -> [*].
 Status InferDet(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
-  if (in->size() < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ", in->size()));
-  }
-  auto m = UnifyDim((*in)[in->size() - 2], in->back());
-  if (!m.ok()) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected square matrices, got ", ShapeToString(*in)));
-  }
-  OI_RETURN_IF_ERROR(ctx.RecordEqual((*in)[in->size() - 2], in->back(), "square matrices"));
+  OI_RETURN_IF_ERROR(SquareMatrixDim(ctx, 0, *in).status());
   ctx.SetOutputShape(0, Shape(in->begin(), in->end() - 2));
   return OkStatus();
 }
-
-// floor(n / 2) + 1: the bins of a one-sided spectrum.
-Dim OnesidedBins(Dim n) { return Dim::FloorDiv(n, Dim::Const(2)) + Dim::Const(1); }
 
 // DFT: the last dim (1 real, 2 complex) becomes 2, or 1 for the inverse one-sided transform;
 // the axis dim becomes dft_length (default: its own length, or 2 * (len - 1) for IRFFT),

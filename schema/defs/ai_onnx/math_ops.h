@@ -1,5 +1,5 @@
-// Shapes of math_ops.cc's operators, for rules of other domains whose operators share them
-// (com.microsoft's QGemm).
+// Pieces of math_ops.cc that other operator families share: Gemm's shape (com.microsoft's
+// QGemm), the square-matrix check (Inverse) and the one-sided spectrum size (Rfft, Irfft).
 #ifndef ONNX_INFER_SCHEMA_DEFS_AI_ONNX_MATH_OPS_H_
 #define ONNX_INFER_SCHEMA_DEFS_AI_ONNX_MATH_OPS_H_
 
@@ -15,6 +15,13 @@ namespace onnx_infer {
 // output dim, are recorded as equal; a contradiction is an error.
 StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index, int c_index,
                                 bool exact_c);
+
+// Input `input` (shape `in`) holds matrices [*, M, M]: rank >= 2 and its last two dims equal
+// (recorded). Returns M, the more specific of the two.
+StatusOr<Dim> SquareMatrixDim(InferenceContext& ctx, int input, const Shape& in);
+
+// floor(n / 2) + 1: the bins of a one-sided spectrum of n points.
+Dim OnesidedBins(Dim n);
 
 }  // namespace onnx_infer
 

@@ -28,13 +28,6 @@ namespace {
 
 constexpr char kDomain[] = "com.microsoft";
 
-// `acc` becomes the more specific of `acc` and `d`, which the operator requires to be equal;
-// `what` names them in the error and the recorded fact.
-Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
-  OI_ASSIGN_OR_RETURN(acc, RequireEqualDims(ctx, acc, d, what));
-  return OkStatus();
-}
-
 // Input `input`'s shape when it is given with a known rank, which must be `rank`; null when
 // the input is absent or its rank unknown.
 StatusOr<const Shape*> Ranked(const InferenceContext& ctx, int input, size_t rank) {
