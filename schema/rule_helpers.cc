@@ -81,10 +81,7 @@ StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::s
 }
 
 Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
-  auto u = UnifyDim(acc, d);
-  if (!u.ok()) return Status::Error(StrCat(what, ": ", u.status().message()));
-  OI_RETURN_IF_ERROR(ctx.RecordEqual(acc, d, what));
-  acc = *u;
+  OI_ASSIGN_OR_RETURN(acc, RequireEqualDims(ctx, acc, d, what));
   return OkStatus();
 }
 
