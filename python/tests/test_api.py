@@ -273,7 +273,9 @@ def test_symbolic_shape_inference_command(tmp_path):
     assert onnx.load(str(out)).graph.value_info[0].name == "z"
 
 
-LLM_MODELS = ["tract_gqa_decode_rope.onnx"]
+LLM_MODELS = ["genai_tiny_random_gpt2_fp32_past.onnx", "genai_tiny_random_gpt2_fp16_past.onnx",
+              "genai_tiny_qwen35_decoder.onnx", "tract_gqa_decode_rope.onnx",
+              "onnxdiag_attention_loopmha.onnx"]
 
 
 @pytest.mark.parametrize("name", LLM_MODELS)
@@ -285,9 +287,14 @@ def test_symbolic_shape_inference_on_shared_llm_models(name):
     out = SymbolicShapeInference.infer_shapes(model, auto_merge=True, guess_output_rank=True)
     assert out is not None
     typed = {vi.name for vi in list(out.graph.value_info) + list(out.graph.output)
-             if vi.type.tensor_type.elem_type}
+             if vi.type.WhichOneof("value") not in (None, "tensor_type")
+             or vi.type.tensor_type.elem_type}
     outputs = {o for n in out.graph.node for o in n.output if o}
     assert outputs <= typed, sorted(outputs - typed)[:10]
+    if name.startswith("genai_"):  # onnxruntime-genai's decoders: every value fully shaped
+        result = onnx_infer.infer(model)
+        assert result.stats["shaped"] == result.stats["values"], result.stats
+        assert not [s for s in result.symbols if not s.declared]  # no fresh symbol
 
 
 # ---- Limits
