@@ -268,7 +268,14 @@ std::string_view GradeName(Grade g) {
   return "?";
 }
 
-std::string_view ModeName(Mode m) { return m == Mode::kStatic ? "static" : "symbolic"; }
+std::string_view ModeName(Mode m) {
+  switch (m) {
+    case Mode::kStatic: return "static";
+    case Mode::kSymbolic: return "symbolic";
+    case Mode::kValues: return "values";
+  }
+  return "?";
+}
 
 std::vector<Case> FindCases(const std::string& shared_dir) {
   std::vector<Case> cases;
@@ -354,7 +361,11 @@ CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
     }
   }
 
-  InferShapes(*model, registry, InferenceOptions{});
+  InferenceOptions options;
+  if (mode == Mode::kValues) {
+    options.input_values = GivenInputValues(*graph, c, options.max_value_elements);
+  }
+  InferShapes(*model, registry, options);
   for (int i = 0; i < graph->output_size(); ++i) {
     Type inferred = TypeFromProto(graph->output(i).type());
     if (mode == Mode::kSymbolic) inferred = Evaluated(inferred, bindings);
@@ -366,6 +377,30 @@ CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
     result.outputs.push_back(std::move(out));
   }
   return result;
+}
+
+std::map<std::string, onnx::TensorProto> GivenInputValues(const onnx::GraphProto& graph,
+                                                          const Case& c, int64_t max_elements) {
+  std::map<std::string, onnx::TensorProto> given;
+  std::unordered_set<std::string> initialized;
+  for (const auto& init : graph.initializer()) initialized.insert(init.name());
+  int input_index = 0;  // test data is numbered over the inputs without an initializer
+  for (const auto& vi : graph.input()) {
+    if (initialized.count(vi.name())) continue;
+    const int i = input_index++;
+    if (i >= static_cast<int>(c.inputs.size())) break;
+    if (!vi.type().has_tensor_type() ||
+        !IsIntegerDataType(vi.type().tensor_type().elem_type())) {
+      continue;
+    }
+    onnx::TensorProto data;
+    if (!ReadMessage(c.inputs[i], &data)) continue;
+    int64_t elements = 1;
+    for (int64_t d : data.dims()) elements *= d;
+    if (elements > max_elements) continue;
+    given[vi.name()] = std::move(data);
+  }
+  return given;
 }
 
 std::vector<std::string> FindRealModels(const std::string& shared_dir) {

@@ -13,7 +13,7 @@
 namespace onnx_infer::conformance {
 
 struct Results {
-  std::vector<CaseResult> by_mode[2];  // indexed by Mode
+  std::vector<CaseResult> by_mode[kNumModes];  // indexed by Mode
   std::vector<RealModelResult> real;
 };
 
@@ -30,7 +30,7 @@ GradeCounts CountCases(const std::vector<CaseResult>& results, const std::string
 std::set<std::string> WrongOutputs(const Results& r);
 
 std::string RenderReport(const Results& r);
-// "static <exact cases>\nsymbolic <exact cases>\n" with a comment line on top.
+// "<mode> <exact cases>" for each mode, with a comment line on top.
 std::string RenderBaseline(const Results& r);
 
 }  // namespace onnx_infer::conformance

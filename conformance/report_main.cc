@@ -3,7 +3,7 @@
 //   bazel run //conformance:report -- --write
 // With --cases OP[,OP...] it prints instead every case of those operators (by the node
 // producing the first output) that is not exact, with each output's inferred and expected
-// type: what docs/conformance-exceptions.md is written from.
+// type, in every mode: what docs/conformance-exceptions.md is written from.
 //   bazel run //conformance:report -- --cases TopK,ReduceSum
 // The shared folder is $SHARED_DIR, else ../shared beside the workspace.
 #include <cstdlib>
@@ -19,13 +19,13 @@
 
 namespace {
 
-// For every case of `ops` that is not exact, in both modes:
+// For every case of `ops` that is not exact, in every mode:
 //   static node/test_top_k (TopK) rank-only
 //     values: float[3, ?] (expected float[3, 3], rank-only)
 void PrintInexactCases(const onnx_infer::conformance::Results& results,
                        const std::set<std::string>& ops) {
   using namespace onnx_infer::conformance;
-  for (Mode mode : {Mode::kStatic, Mode::kSymbolic}) {
+  for (Mode mode : kModes) {
     for (const CaseResult& c : results.by_mode[static_cast<int>(mode)]) {
       const Grade g = CaseGrade(c);
       if (!ops.count(c.op) || g == Grade::kExact) continue;
