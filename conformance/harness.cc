@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "onnx_infer/base/strings.h"
@@ -254,6 +256,81 @@ std::string ProducerOp(const onnx::GraphProto& g) {
   return "(graph input)";
 }
 
+// Counted as InferenceStats::shaped counts: typed, with every dim known.
+bool FullyShaped(const Type& t) {
+  return !t.is_unknown() && !(t.is_tensor() && t.elem_type() == 0) && t.IsComplete();
+}
+
+std::vector<UnshapedValue> UnshapedValues(const onnx::GraphProto& graph,
+                                          const InferenceResult& inference) {
+  std::vector<UnshapedValue> out;
+  auto main = inference.value_types.find("main");
+  if (main == inference.value_types.end()) return out;
+  const GraphValueTypes& types = main->second;
+  std::unordered_set<std::string> initializers;
+  for (const auto& init : graph.initializer()) initializers.insert(init.name());
+  auto shaped = [&](const std::string& name) {
+    if (initializers.count(name)) return true;
+    const Type* t = types.Find(name);
+    return t && FullyShaped(*t);
+  };
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    for (const auto& o : graph.node(i).output()) producer.emplace(o, i);
+  }
+  // A node's inputs, and the names its subgraphs use (a subgraph's own values among them,
+  // which are not main-graph values and so are not followed).
+  std::function<void(const onnx::NodeProto&, std::vector<std::string>&)> uses =
+      [&](const onnx::NodeProto& node, std::vector<std::string>& names) {
+        names.insert(names.end(), node.input().begin(), node.input().end());
+        for (const auto& a : node.attribute()) {
+          if (a.has_g()) {
+            for (const auto& n : a.g().node()) uses(n, names);
+          }
+          for (const auto& g : a.graphs()) {
+            for (const auto& n : g.node()) uses(n, names);
+          }
+        }
+      };
+  // cause[name], found going up through unshaped inputs (memoized; a cycle stops the walk).
+  std::unordered_map<std::string, std::string> cause;
+  std::function<std::string(const std::string&)> find_cause = [&](const std::string& name) {
+    if (auto it = cause.find(name); it != cause.end()) return it->second;
+    cause[name] = name;  // provisional, so a cycle ends here
+    auto p = producer.find(name);
+    if (p == producer.end()) return name;  // a graph input
+    std::vector<std::string> names;
+    uses(graph.node(p->second), names);
+    for (const auto& in : names) {
+      if (!in.empty() && (producer.count(in) || types.Find(in)) && !shaped(in)) {
+        return cause[name] = find_cause(in);
+      }
+    }
+    return name;
+  };
+  for (const auto& node : graph.node()) {
+    for (const auto& o : node.output()) {
+      if (o.empty() || shaped(o)) continue;
+      const Type* t = types.Find(o);
+      if (!t) continue;  // not inferred (a node on a cycle): not counted either
+      UnshapedValue u;
+      u.name = o;
+      u.op = node.domain().empty() || node.domain() == "ai.onnx"
+                 ? node.op_type()
+                 : node.domain() + "::" + node.op_type();
+      u.type = t->ToString();
+      for (const auto& in : node.input()) {
+        const Type* it = in.empty() ? nullptr : types.Find(in);
+        u.inputs.push_back(StrCat(in, ": ", it ? it->ToString()
+                                               : initializers.count(in) ? "(initializer)" : "?"));
+      }
+      u.cause = find_cause(o);
+      out.push_back(std::move(u));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view GradeName(Grade g) {
@@ -443,6 +520,7 @@ RealModelResult RunRealModel(const std::string& path, const SchemaRegistry& regi
   InferenceResult inference = InferShapes(*model, registry, InferenceOptions{});
   r.values = inference.stats.values;
   r.shaped = inference.stats.shaped;
+  r.unshaped = UnshapedValues(model->graph(), inference);
   for (int i = 0; i < model->graph().output_size(); ++i) {
     OutputResult out;
     out.name = model->graph().output(i).name();

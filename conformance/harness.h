@@ -72,11 +72,22 @@ std::map<std::string, onnx::TensorProto> GivenInputValues(const onnx::GraphProto
 
 // One real-world model, inferred with its graph outputs' declared types removed and graded
 // against them.
+// A node output of a real model's main graph that is not fully shaped.
+struct UnshapedValue {
+  std::string name, op, type;
+  std::vector<std::string> inputs;  // the node's inputs, "name: type"
+  // The value it is traced back to: the first not fully shaped value found going up through
+  // inputs that are not fully shaped. A value whose node's inputs are all fully shaped is its
+  // own cause: its operator's rule, or a value it does not know, stops there.
+  std::string cause;
+};
+
 struct RealModelResult {
   std::string name;
   std::string error;
   int64_t values = 0, shaped = 0;  // node outputs; with every dim known
   std::vector<OutputResult> outputs;
+  std::vector<UnshapedValue> unshaped;  // in the graph's node order
 };
 std::vector<std::string> FindRealModels(const std::string& shared_dir);
 RealModelResult RunRealModel(const std::string& path, const SchemaRegistry& registry);

@@ -1,5 +1,6 @@
 #include "onnx_infer/conformance/report.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <sstream>
@@ -36,6 +37,38 @@ Results RunAll(const std::string& shared_dir, const SchemaRegistry& registry) {
   }
   for (const auto& path : FindRealModels(shared_dir)) r.real.push_back(RunRealModel(path, registry));
   return r;
+}
+
+std::vector<UnshapedCause> UnshapedCauses(const Results& r) {
+  std::map<std::string, UnshapedCause> by_op;
+  for (const RealModelResult& m : r.real) {
+    std::map<std::string, const UnshapedValue*> by_name;
+    std::map<std::string, int> traced;  // values per cause, in name order
+    for (const UnshapedValue& u : m.unshaped) {
+      by_name[u.name] = &u;
+      traced[u.cause]++;
+    }
+    for (const auto& [cause, count] : traced) {
+      auto it = by_name.find(cause);
+      const std::string op = it == by_name.end() ? "(graph input)" : it->second->op;
+      UnshapedCause& c = by_op[op];
+      c.op = op;
+      c.causes++;
+      c.values += count;
+      std::string example = StrCat(m.name, " '", cause, "'");
+      if (it != by_name.end()) {
+        example += StrCat(": ", it->second->type, " <- ", StrJoin(it->second->inputs, ", "));
+      }
+      c.examples.push_back(
+          {StrCat(example, " (", count, count == 1 ? " value)" : " values)"), count});
+    }
+  }
+  std::vector<UnshapedCause> out;
+  for (auto& [op, c] : by_op) out.push_back(std::move(c));
+  std::stable_sort(out.begin(), out.end(), [](const UnshapedCause& a, const UnshapedCause& b) {
+    return a.values > b.values;
+  });
+  return out;
 }
 
 Grade CaseGrade(const CaseResult& c) {
@@ -168,6 +201,28 @@ std::string RenderReport(const Results& r) {
   }
   out << "| **all " << r.real.size() << " models** | " << values << " | " << shaped << " | "
       << Percent(shaped, values) << " | | " << wrong_outputs << " |\n";
+
+  out << "\n### What the other values wait for\n\n"
+      << "Each node output above that is not fully shaped, traced up through its node's inputs "
+         "(and the outer values its subgraphs use) that are not fully shaped either, to the "
+         "first one whose inputs all are: its operator's rule, or a value it does not know, "
+         "stops there. By the operator of that cause, most values first; the example is the "
+         "cause that accounts for the most values (`bazel run //conformance:report -- "
+         "--unshaped` lists them all). A cause's inputs may be fully shaped and still have "
+         "unknown values (a Range over a shape the model computes with a rule-less "
+         "operator).\n\n"
+      << "| cause | causes | values | largest example |\n| --- | --- | --- | --- |\n";
+  for (const UnshapedCause& c : UnshapedCauses(r)) {
+    // The example with the most values; the first such in model order.
+    const UnshapedCause::Example* best = nullptr;
+    for (const auto& e : c.examples) {
+      if (!best || e.values > best->values) best = &e;
+    }
+    std::string example = best ? best->text : "";
+    if (example.size() > 160) example = example.substr(0, 157) + "...";
+    out << "| " << c.op << " | " << c.causes << " | " << c.values << " | `" << example
+        << "` |\n";
+  }
 
   out << "\n## Per operator (`node` suite)\n\n"
       << "The operator is the one producing the case's first output. Columns: exact / "

@@ -29,6 +29,19 @@ GradeCounts CountCases(const std::vector<CaseResult>& results, const std::string
 // "static node/test_x y" for every WRONG output.
 std::set<std::string> WrongOutputs(const Results& r);
 
+// The real models' not fully shaped node outputs grouped by the operator of their cause
+// (UnshapedValue::cause; "(graph input)" for an input's own unknown dims), most values first.
+struct UnshapedCause {
+  std::string op;
+  int causes = 0, values = 0;
+  struct Example {
+    std::string text;  // "model 'value': type <- input: type, ... (n values)"
+    int values = 0;    // the values traced to it
+  };
+  std::vector<Example> examples;  // one per cause, by model then value name
+};
+std::vector<UnshapedCause> UnshapedCauses(const Results& r);
+
 std::string RenderReport(const Results& r);
 // "<mode> <exact cases>" for each mode, with a comment line on top.
 std::string RenderBaseline(const Results& r);
