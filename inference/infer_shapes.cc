@@ -184,6 +184,8 @@ struct GraphRun {
   // The values the caller passes (function calls), parallel to input_types; null entries are
   // not known.
   const std::vector<const ConstValue*>* input_values = nullptr;
+  // The main graph's known input values, by name (InferenceOptions::input_values).
+  const std::map<std::string, onnx::TensorProto>* given_values = nullptr;
   bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
@@ -274,6 +276,7 @@ class Driver {
     run.path = "main";
     run.opsets = &opsets_;
     run.diagnostics = &result_.diagnostics;
+    run.given_values = &options_.input_values;
     InferGraph(run, &main_scope, /*count_stats=*/true);
     RecordValueTypes(run);
     // Training graphs see the inference graph's values (its initializers in particular).
@@ -928,11 +931,43 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
+    const onnx::TensorProto* given_value = nullptr;
+    if (run.given_values) {
+      auto it = run.given_values->find(vi->name());
+      if (it != run.given_values->end()) given_value = &it->second;
+    }
+    if (given_value) {
+      const Type given = TypeOfTensor(*given_value);
+      auto merged = MergeTypes(type, given);
+      if (merged.ok()) {
+        type = std::move(*merged);
+      } else {
+        Report(out, Severity::kError, path,
+               StrCat("input ", i, " '", vi->name(), "' is declared ", type.ToString(),
+                      " but is given a value of type ", given.ToString(), " (",
+                      merged.status().message(), ")"));
+        given_value = nullptr;
+      }
+    }
     if (!define(vi->name(), type, "a graph input")) continue;
     run.value_types[vi->name()] = type;
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
       (*scope)[vi->name()].data = *(*run.input_values)[i];
+    }
+    if (given_value && options_.data_propagation) {
+      (*scope)[vi->name()].data =
+          ConstValueOfTensor(*given_value, options_.max_value_elements);
+    }
+  }
+  if (run.given_values) {
+    for (const auto& [name, value] : *run.given_values) {
+      bool is_input = false;
+      for (const auto& vi : graph.input()) is_input = is_input || vi.name() == name;
+      if (!is_input) {
+        Report(out, Severity::kError, path,
+               StrCat("a value is given for '", name, "', which is not an input of the graph"));
+      }
     }
   }
   for (const auto& init : graph.initializer()) {
@@ -950,8 +985,10 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       // From IR version 4 its value may be overridden at run time, so it is not a constant.
       // Before, every initializer had to be listed as a graph input (IR.md), so being one says
-      // nothing: runtimes treat those initializers as constants, and so do we.
+      // nothing: runtimes treat those initializers as constants, and so do we. A value the
+      // caller gives for the input overrides the initializer either way.
       if (model_ == nullptr || model_->ir_version() >= 4) continue;
+      if (run.given_values && run.given_values->count(init.name())) continue;
       v.data = ConstValueOfTensor(init, options_.max_value_elements);
       if (external_values_.IsCandidate(init)) v.external = &init;
       continue;

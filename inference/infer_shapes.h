@@ -45,6 +45,13 @@ struct InferenceOptions {
   // one thread or several at once (a context is thread-safe); it then grows with the
   // distinct expressions of all of them until the caller drops it.
   std::shared_ptr<symbolic::SymbolContext> symbol_context;
+  // Known values of main-graph inputs, by input name (a sample rate, a list of pads, a
+  // shape): inference treats each as a constant, so shape computations on it fold. The
+  // tensor's type refines the input's declared one (a contradiction is an error); a value of
+  // more than max_value_elements elements, or of a type ConstValueOfTensor does not read,
+  // gives only its type. A name that is not an input of the main graph is an error. The
+  // model is not changed: its inputs keep their declared types.
+  std::map<std::string, onnx::TensorProto> input_values;
 };
 
 struct InferenceStats {
