@@ -10,9 +10,9 @@
 // the fact chain (N MatMuls, each equating two fresh symbols: the unifier's cost per fact).
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>

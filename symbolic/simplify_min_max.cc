@@ -46,7 +46,7 @@ int64_t Abs(int64_t v) { return v == INT64_MIN ? INT64_MAX : v < 0 ? -v : v; }
 // One node of the nest, as a linear function of u plus Min/Max children.
 struct Piece {
   int64_t constant = 0;
-  int64_t slope = 0;                                        // coefficient of u
+  int64_t slope = 0;                                         // coefficient of u
   std::vector<std::pair<const DimNode*, int64_t>> children;  // Min/Max terms and coefficients
   // Bounds over the linear pieces of the node's function: |slope| <= max_slope and
   // |intercept| <= max_intercept.

@@ -253,6 +253,29 @@ TEST(Parse, SyntaxAndErrors) {
   EXPECT_FALSE(IsIdentifier("3N"));
 }
 
+TEST(Parse, LowerBounds) {
+  auto bound = [](const char* text) {
+    auto b = ParseLowerBound(text, nullptr);
+    return b ? b->symbol + " >= " + std::to_string(b->bound) : std::string("none");
+  };
+  EXPECT_EQ(bound("S >= 2"), "S >= 2");
+  EXPECT_EQ(bound("S>1"), "S >= 2");
+  EXPECT_EQ(bound(" 2 <= seq_len "), "seq_len >= 2");
+  EXPECT_EQ(bound("0 < N"), "N >= 1");
+  EXPECT_EQ(bound("N >= -1"), "N >= -1");
+  std::string error;
+  EXPECT_FALSE(ParseLowerBound("S <= 4", &error));
+  EXPECT_NE(error.find("only lower bounds"), std::string::npos) << error;
+  EXPECT_FALSE(ParseLowerBound("S == 4", &error));
+  EXPECT_NE(error.find("only lower bounds"), std::string::npos) << error;
+  EXPECT_FALSE(ParseLowerBound("S >= T", &error));
+  EXPECT_FALSE(ParseLowerBound("S + 1 >= 2", &error));
+  EXPECT_FALSE(ParseLowerBound("S", &error));
+  EXPECT_FALSE(ParseLowerBound("S >= 2 >= 1", &error));
+  EXPECT_FALSE(ParseLowerBound("S >= (", &error));
+  EXPECT_NE(error.find("right of '>='"), std::string::npos) << error;
+}
+
 TEST(Evaluate, Values) {
   std::map<std::string, int64_t, std::less<>> env = {{"N", 4}, {"S", 128}};
   EXPECT_EQ(Evaluate(P("N*S + floor((S - 1)/3) + Mod(N, 3)"), env), 4 * 128 + 42 + 1);

@@ -85,13 +85,14 @@ std::vector<std::pair<std::string, int64_t>> Unifier::UserBoundsOf(Dim d) const 
   return out;
 }
 
-Dim Unifier::Resolve(Dim d, std::vector<std::string>* used) const {
+Dim Unifier::Resolve(Dim d, std::vector<std::string>* used, Dim* without) const {
   used->clear();
   const Dim sub = Substituted(d);
   const Dim result = full_.empty() ? sub : Simplify(sub, full_);
   if (!has_user_assumptions_ || sub.is_unknown() || sub.is_const()) return result;
   const Dim model = model_.empty() ? sub : Simplify(sub, model_);
   if (model == result) return result;
+  if (without) *without = model;
   // Which assumptions it needed: the user's bounds of its symbols, and those the multiples
   // derived from the user's bounds needed; then drop each one the result holds without.
   std::set<std::pair<std::string, int64_t>> chosen;
@@ -121,9 +122,7 @@ Dim Unifier::Resolve(Dim d, std::vector<std::string>* used) const {
   return result;
 }
 
-Tri Unifier::Equal(Dim a, Dim b) const {
-  return symbolic::Equal(Resolve(a), Resolve(b), &full_);
-}
+Tri Unifier::Equal(Dim a, Dim b) const { return symbolic::Equal(Resolve(a), Resolve(b), &full_); }
 
 Tri Unifier::LessEqual(Dim a, Dim b) const {
   return symbolic::LessEqual(Resolve(a), Resolve(b), &full_);
@@ -326,7 +325,8 @@ Status Unifier::Reduce(int e) {
       } else {
         UserMultiple m{x, c, {}};
         bool known = false;
-        for (const UserMultiple& k : user_multiples_) known = known || (k.term == x && k.modulus == c);
+        for (const UserMultiple& k : user_multiples_)
+          known = known || (k.term == x && k.modulus == c);
         if (known) break;
         for (const DimNode* other : others) {
           for (const auto& need : UserBoundsOf(Dim::FromNode(other))) m.needs.push_back(need);
@@ -399,8 +399,8 @@ Status Unifier::Refresh(const std::vector<int>& users) {
 
 Status Unifier::CheckValue(int root) {
   const Dim value = value_[root];
-  const int64_t bound = std::max({model_bound_[root], user_bound_[root],
-                                  static_cast<int64_t>(all_positive_)});
+  const int64_t bound =
+      std::max({model_bound_[root], user_bound_[root], static_cast<int64_t>(all_positive_)});
   if (symbolic::LessEqual(Dim::Const(bound), value, &full_) == Tri::kFalse) {
     return Status::Error(Leader(root) + " >= " + std::to_string(bound));
   }
@@ -455,16 +455,14 @@ Status Unifier::Unify(Dim lhs, Dim rhs, std::string_view origin) {
     case Tri::kTrue:
       return OkStatus();
     case Tri::kFalse:
-      return Contradiction(lhs.ToString() + " == " + rhs.ToString() + " (" +
-                               std::string(origin) + ")",
-                           {lhs, rhs});
+      return Contradiction(
+          lhs.ToString() + " == " + rhs.ToString() + " (" + std::string(origin) + ")", {lhs, rhs});
     case Tri::kUnknown:
       break;
   }
   Status s = Transaction([&] { return AddEquation(Fact{lhs, rhs, std::string(origin)}); });
   if (s.ok()) return s;
-  return Contradiction(lhs.ToString() + " == " + rhs.ToString() + " (" + std::string(origin) +
-                           ")",
+  return Contradiction(lhs.ToString() + " == " + rhs.ToString() + " (" + std::string(origin) + ")",
                        {lhs, rhs});
 }
 
@@ -516,7 +514,8 @@ Status Unifier::AssumeAllPositive() {
 }
 
 void Unifier::AddCondition(std::string condition, std::string_view origin) {
-  conditions_.push_back(condition + " (" + std::string(origin) + ")");
+  std::string text = condition + " (" + std::string(origin) + ")";
+  if (condition_set_.insert(text).second) conditions_.push_back(std::move(text));
 }
 
 Status Unifier::Contradiction(const std::string& what, const std::vector<Dim>& dims) const {

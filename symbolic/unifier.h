@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -65,7 +66,8 @@ class Unifier {
   // >= 1 (onnxruntime's symbolic shape inference assumes so).
   Status AssumeAllPositive();
   // A condition the model must satisfy that the algebra cannot state as an equation, e.g.
-  // the side condition of a symbolic broadcast. Kept for reports; never a contradiction.
+  // the side condition of a symbolic broadcast. Kept for reports (once); never a
+  // contradiction.
   void AddCondition(std::string condition, std::string_view origin);
 
   // `d` with each symbol replaced by its class's value, else its class's representative
@@ -73,8 +75,9 @@ class Unifier {
   // user's assumptions.
   Dim Resolve(Dim d) const;
   // The same; and when the result differs from what the model alone gives, `*used` is set to
-  // the user's assumptions it needed ("S >= 2"), else cleared.
-  Dim Resolve(Dim d, std::vector<std::string>* used) const;
+  // the user's assumptions it needed ("S >= 2") and `*without` (if given) to what the model
+  // alone gives; else `*used` is cleared.
+  Dim Resolve(Dim d, std::vector<std::string>* used, Dim* without = nullptr) const;
   // Equal / LessEqual after Resolve, under everything known and assumed.
   Tri Equal(Dim a, Dim b) const;
   Tri LessEqual(Dim a, Dim b) const;
@@ -164,6 +167,7 @@ class Unifier {
   std::vector<Fact> facts_;              // everything recorded, in order
   std::vector<Equation> equations_;      // every recorded fact, reduced or kept
   std::vector<std::string> conditions_;  // "condition (origin)"
+  std::unordered_set<std::string> condition_set_;
   // (symbol, "N >= 1 (origin)") for every bound stated, for contradictions.
   std::vector<std::pair<std::string, std::string>> bound_origins_;
   std::vector<UserMultiple> user_multiples_;
