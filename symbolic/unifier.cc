@@ -352,7 +352,8 @@ Status Unifier::Merge(int ra, int rb) {
   size_[ra] += size_[rb];
   // The values that mention the representative that stops being one are re-substituted.
   std::vector<int> stale = users_[rb];
-  if (names_[leader_[rb]] < names_[leader_[ra]]) {
+  const bool renamed = names_[leader_[rb]] < names_[leader_[ra]];
+  if (renamed) {
     stale = users_[ra];
     LogAt(leader_, ra);
     leader_[ra] = leader_[rb];
@@ -370,8 +371,10 @@ Status Unifier::Merge(int ra, int rb) {
   }
   if (std::max(model, user) > 0) SetBound(full_, leader, std::max(model, user));
   // Only an equation that mentions both classes can say more now, and it watches both: the
-  // smaller class's watchers are enough.
+  // smaller class's watchers are enough. When the representative changes, the multiples the
+  // larger class's equations imply are stated again on the new name.
   Enqueue(rb);
+  if (renamed) Enqueue(ra);
   for (auto* lists : {&watchers_, &users_}) {
     LogSize(*lists, ra);
     (*lists)[ra].insert((*lists)[ra].end(), (*lists)[rb].begin(), (*lists)[rb].end());

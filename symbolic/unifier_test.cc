@@ -147,6 +147,12 @@ TEST(UnifierTest, MultiplesFromKeptEquations) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("N*Mod(C, 2) == 0 (reshape)"), std::string::npos) << s.message();
   ASSERT_TRUE(u.Unify(P("C"), P("4"), "even").ok());
+  // A merge that renames the class keeps the multiple: A0 now represents C.
+  Unifier w;
+  ASSERT_TRUE(w.Unify(P("Mod(C, 2)"), P("0"), "reshape").ok());
+  ASSERT_TRUE(w.Unify(P("C"), P("D"), "concat").ok());
+  ASSERT_TRUE(w.Unify(P("D"), P("A0"), "concat").ok());  // the larger class is renamed
+  EXPECT_EQ(w.Resolve(P("2*floor(D/2)")), P("A0"));
   // Mod(x, c) == 0 directly, and a product with a symbol known to be 0.
   Unifier v;
   ASSERT_TRUE(v.Unify(P("Mod(H*W, 8)"), P("0"), "blocks").ok());
