@@ -136,10 +136,12 @@ TEST(PropertyTest, SimplifiedFormsEvaluateLikeTheirTrees) {
   EXPECT_LT(unknown, 1000);  // most are x/0 with a constant 0 divisor, e.g. floor(A/(B - B))
 }
 
-// Nests of Min/Max, sums and constant multiples over one symbol S (or the sum P + S) are where
-// the short forms of simplify_min_max.cc apply: each must keep its value for every S, also
-// when simplified under a lower bound of S.
-std::unique_ptr<Tree> RandomNest(std::mt19937_64& rng, int depth, bool sum_variable) {
+// Nests of Min/Max, sums and constant multiples over one variable (S, the sum P + S, or
+// Mod(S, 7), which is bounded above too) are where the short forms of simplify_min_max.cc
+// apply: each must keep its value for every S, also when simplified under a lower bound of S.
+enum class Variable { kSymbol, kSum, kBounded };
+
+std::unique_ptr<Tree> RandomNest(std::mt19937_64& rng, int depth, Variable variable) {
   auto t = std::make_unique<Tree>();
   std::uniform_int_distribution<int> pick(0, depth == 0 ? 1 : 6);
   switch (pick(rng)) {
@@ -148,10 +150,14 @@ std::unique_ptr<Tree> RandomNest(std::mt19937_64& rng, int depth, bool sum_varia
       t->value = std::uniform_int_distribution<int64_t>(-3, 5)(rng);
       return t;
     case 1:
-      if (sum_variable) {  // P + S, as one variable
+      if (variable == Variable::kSum) {  // P + S, as one variable
         t->op = Op::kAdd;
         t->a = std::make_unique<Tree>(Tree{Op::kSym, 0, "P"});
         t->b = std::make_unique<Tree>(Tree{Op::kSym, 0, "S"});
+      } else if (variable == Variable::kBounded) {
+        t->op = Op::kMod;
+        t->a = std::make_unique<Tree>(Tree{Op::kSym, 0, "S"});
+        t->b = std::make_unique<Tree>(Tree{Op::kConst, 7});
       } else {
         t->op = Op::kSym;
         t->name = "S";
@@ -159,14 +165,15 @@ std::unique_ptr<Tree> RandomNest(std::mt19937_64& rng, int depth, bool sum_varia
       return t;
     case 2:
       t->op = Op::kMul;
-      t->a = std::make_unique<Tree>(Tree{Op::kConst, std::uniform_int_distribution<int64_t>(-2, 3)(rng)});
-      t->b = RandomNest(rng, depth - 1, sum_variable);
+      t->a = std::make_unique<Tree>(
+          Tree{Op::kConst, std::uniform_int_distribution<int64_t>(-2, 3)(rng)});
+      t->b = RandomNest(rng, depth - 1, variable);
       return t;
     default: {
       static const Op kOps[] = {Op::kAdd, Op::kSub, Op::kMin, Op::kMax};
       t->op = kOps[std::uniform_int_distribution<int>(0, 3)(rng)];
-      t->a = RandomNest(rng, depth - 1, sum_variable);
-      t->b = RandomNest(rng, depth - 1, sum_variable);
+      t->a = RandomNest(rng, depth - 1, variable);
+      t->b = RandomNest(rng, depth - 1, variable);
       return t;
     }
   }
@@ -176,8 +183,9 @@ TEST(PropertyTest, OneVariableNestsKeepTheirValues) {
   std::mt19937_64 rng(15);
   int compared = 0;
   for (int i = 0; i < 3000; ++i) {
-    const bool sum_variable = i % 3 == 0;
-    auto tree = RandomNest(rng, 4, sum_variable);
+    const Variable variable = static_cast<Variable>(i % 3);
+    const bool sum_variable = variable == Variable::kSum;
+    auto tree = RandomNest(rng, 4, variable);
     const Dim d = Build(*tree);
     ASSERT_FALSE(d.is_unknown());
     Assumptions at_least;

@@ -257,7 +257,7 @@ std::optional<const DimNode*> ShortForm(Kind kind, const DimNode* a, const DimNo
   // f on [lo, end], end past every breakpoint of f (and of the candidates, checked below).
   int64_t end = std::max(lo, nest.breakpoint_bound()) + 2;
   if (range.has_hi) end = std::min(end, range.hi);
-  if (end - lo > 2 * kMaxSpan) return std::nullopt;
+  if (end < lo || end - lo > 2 * kMaxSpan) return std::nullopt;
   std::vector<int64_t> f;
   for (int64_t x = lo; x <= end; ++x) {
     auto v = nest.Eval(x);
@@ -307,9 +307,10 @@ std::optional<const DimNode*> ShortForm(Kind kind, const DimNode* a, const DimNo
   const DimNode* best = nullptr;
   for (const Candidate& c : candidates) {
     if (Abs(c.slope) > kMaxSpan || Abs(c.intercept) > kMaxSpan) continue;
-    // Both are linear past both breakpoint bounds: agreeing up to there is agreeing always.
-    const int64_t check_end =
-        range.has_hi ? end : std::max(end, std::max(lo, c.BreakpointBound()) + 2);
+    // Both are linear past both breakpoint bounds: agreeing up to two points past them (or
+    // up to u's upper bound) is agreeing always.
+    int64_t check_end = std::max(end, std::max(lo, c.BreakpointBound()) + 2);
+    if (range.has_hi) check_end = std::min(check_end, range.hi);
     bool same = true;
     for (int64_t x = lo; x <= check_end && same; ++x) {
       std::optional<int64_t> fx = x <= end ? std::optional<int64_t>(at(x)) : nest.Eval(x);

@@ -127,6 +127,9 @@ TEST(SimplifyMinMax, PiecewiseNestsOfOneVariable) {
   // The variable may be any sum that appears whole: here P + S.
   check("Max(0, -Min(1, P + S) + Max(0, P + S - 1))", "Max(0, P + S - 2)");
   check("Max(0, -Min(1, 2*S) + Max(0, 2*S - 1))", "Max(0, 2*S - 2)");
+  // A variable bounded above (Mod(S, 7) <= 6) is checked on its whole range.
+  check("Max(0, -Min(1, Mod(S, 7)) + Max(0, Mod(S, 7) - 1))", "Max(0, Mod(S, 7) - 2)");
+  check("Min(5, Max(0, Mod(S, 7) - 1))", "Max(0, Mod(S, 7) - 1)");
   // No shorter form among the clamped lines: kept as they are.
   check("Max(0, Min(S, 5) - 2)", "Max(0, Min(5, S) - 2)");
   check("Max(0, 2*S - Min(3, S))", "Max(0, 2*S - Min(3, S))");
