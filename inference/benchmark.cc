@@ -187,8 +187,8 @@ int main(int argc, char** argv) {
     std::printf("\ninference: %.2f us per node over both corpora\n",
                 1000.0 * (infer_total + suite_infer) / static_cast<double>(nodes_total + suite_nodes));
   }
-  std::printf("\n%-48s %7s %10s %10s %10s\n", "generated model", "facts", "infer ms",
-              "cpu ms", "cpu us/fact");
+  std::printf("\n%-48s %7s %10s %10s %10s\n", "generated model", "facts", "infer ms", "cpu ms",
+              "cpu us/fact");
   for (int n : {1000, 10000}) {
     const GeneratedTiming t = MeasureGenerated(FactChain(n));
     std::printf("%-48s %7lld %10.3f %10.3f %10.2f\n",

@@ -74,8 +74,9 @@ TEST(UnifierTest, ManyClassesEachResolve) {
   // One long class: every member resolves to the smallest name, whatever the order.
   Unifier chain;
   for (int i = 5000; i > 0; --i) {
-    ASSERT_TRUE(chain.Unify(Dim::Symbol("x" + std::to_string(i)),
-                            Dim::Symbol("x" + std::to_string(i - 1)), "link")
+    ASSERT_TRUE(chain
+                    .Unify(Dim::Symbol("x" + std::to_string(i)),
+                           Dim::Symbol("x" + std::to_string(i - 1)), "link")
                     .ok());
   }
   EXPECT_EQ(chain.Resolve(P("x5000 - x2500")), P("0"));

@@ -267,7 +267,7 @@ struct CallOptions {
   bool data_propagation = true;
   int64_t max_value_elements = 1024;
   std::vector<std::pair<std::string, std::string>> schemas;  // (JSON text, source name)
-  std::vector<std::string> assumptions;                        // "S >= 2"
+  std::vector<std::string> assumptions;                      // "S >= 2"
   bool assume_positive = false;
 };
 
