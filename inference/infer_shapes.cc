@@ -19,6 +19,7 @@
 #include "onnx_infer/schema/signature.h"
 #include "onnx_infer/schema/type.h"
 #include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/symbolic/parse.h"
 #include "onnx_infer/syntax/parser.h"
 
 namespace onnx_infer {
@@ -270,6 +271,7 @@ class Driver {
                           StrCat("training_info[", i, "].algorithm"), note_declared);
     }
 
+    ApplyAssumptions();
     Scope main_scope(nullptr);
     GraphRun run;
     run.graph = model_->mutable_graph();
@@ -299,6 +301,27 @@ class Driver {
     Summarize(declared_symbols);
   }
 
+  // The user's assumptions (InferenceOptions::assumptions, assume_positive), before any fact.
+  void ApplyAssumptions() {
+    for (const std::string& text : options_.assumptions) {
+      std::string error;
+      auto bound = symbolic::ParseLowerBound(text, &error);
+      Status s = bound ? unifier_.AssumeUser(bound->symbol, bound->bound) : Status::Error(error);
+      if (!s.ok()) {
+        Report(result_.diagnostics, Severity::kError, "main",
+               StrCat("assumption '", text, "': ", s.message()));
+      } else {
+        assumed_symbols_.push_back({bound->symbol, text});
+      }
+    }
+    if (options_.assume_positive) {
+      if (Status s = unifier_.AssumeAllPositive(); !s.ok()) {
+        Report(result_.diagnostics, Severity::kError, "main",
+               StrCat("--assume-positive: ", s.message()));
+      }
+    }
+  }
+
   // Fills result_.symbols, facts and conditions from the annotated model and the unifier.
   void Summarize(const std::map<std::string, std::string>& declared_symbols) {
     std::set<std::string> present;
@@ -326,6 +349,14 @@ class Driver {
     }
     for (const auto& fact : unifier_.facts()) result_.facts.push_back(fact.ToString());
     result_.conditions = unifier_.conditions();
+    // An assumption about a symbol the model never mentions is likely a typo.
+    for (const auto& [symbol, text] : assumed_symbols_) {
+      if (present.count(symbol) || declared_symbols.count(symbol) || introduced_.count(symbol)) {
+        continue;
+      }
+      Report(result_.diagnostics, Severity::kWarning, "main",
+             StrCat("assumption '", text, "': the model has no symbol '", symbol, "'"));
+    }
   }
 
   static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity,
@@ -449,6 +480,8 @@ class Driver {
   // Symbols rules introduced, with their origin; symbols the model declares, in order.
   InferenceContext::SymbolLog introduced_;
   std::vector<std::string> declared_order_;
+  // (symbol, text) of each assumption the user stated.
+  std::vector<std::pair<std::string, std::string>> assumed_symbols_;
   ExternalValues external_values_;  // read on first use, shared by every graph
 };
 

@@ -32,6 +32,7 @@
 #include "onnx_infer/schema/diagnostic.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/symbolic/parse.h"
 
 namespace py = pybind11;
 
@@ -281,6 +282,8 @@ struct CallOptions {
   bool data_propagation = true;
   int64_t max_value_elements = 1024;
   std::vector<std::pair<std::string, std::string>> schemas;  // (JSON text, source name)
+  std::vector<std::string> assumptions;                      // "S >= 2"
+  bool assume_positive = false;
 };
 
 InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
@@ -288,6 +291,8 @@ InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   options.strict = call.strict;
   options.data_propagation = call.data_propagation;
   options.max_value_elements = call.max_value_elements;
+  options.assumptions = call.assumptions;
+  options.assume_positive = call.assume_positive;
   options.model_dir = std::move(model_dir);
   return options;
 }
@@ -480,7 +485,22 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("data_propagation", &CallOptions::data_propagation)
       .def_readwrite("max_value_elements", &CallOptions::max_value_elements)
       .def_readwrite("schemas", &CallOptions::schemas,
-                     "Custom operator schemas for this call: (JSON text, source name) pairs.");
+                     "Custom operator schemas for this call: (JSON text, source name) pairs.")
+      .def_readwrite("assumptions", &CallOptions::assumptions,
+                     "Lower bounds of dim symbols to assume: 'S >= 2'.")
+      .def_readwrite("assume_positive", &CallOptions::assume_positive,
+                     "Assume every dim symbol >= 1.");
+  m.def(
+      "parse_lower_bound",
+      [](const std::string& text) {
+        std::string error;
+        auto bound = onnx_infer::symbolic::ParseLowerBound(text, &error);
+        if (!bound) throw py::value_error(onnx_infer::StrCat("assumption '", text, "': ", error));
+        return std::make_pair(bound->symbol, bound->bound);
+      },
+      py::arg("text"),
+      "(symbol, bound) of an assumption such as 'S >= 2' or 'S > 1'; ValueError for anything "
+      "else.");
 
   m.def("infer_bytes", &onnx_infer::InferBytes, py::arg("model"), py::arg("options"),
         py::arg("details"),

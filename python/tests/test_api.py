@@ -125,6 +125,49 @@ def test_infer_without_data_propagation():
     assert str(onnx_infer.infer(model, data_prop=False).type_of("y")) == "float[?, ?]"
 
 
+def _slice_model():
+    """y = x[:, 1:-1] on x[N, S, 8]; r = Reshape back of x2[B, C] split in halves."""
+    ints = lambda name, values: helper.make_tensor(name, INT64, [len(values)], values)
+    return _model(
+        [helper.make_node("Slice", ["x", "one", "minus_one", "axis"], ["y"], name="trim"),
+         helper.make_node("Reshape", ["x2", "halves_shape"], ["halves"], name="split"),
+         helper.make_node("Reshape", ["halves", "back_shape"], ["back"], name="merge")],
+        [_vi("x", FLOAT, ["N", "S", 8]), _vi("x2", FLOAT, ["B", "C"])],
+        [_vi("y", FLOAT, None), _vi("back", FLOAT, None)],
+        initializer=[ints("one", [1]), ints("minus_one", [-1]), ints("axis", [1]),
+                     ints("halves_shape", [0, 2, -1]), ints("back_shape", [0, -1])])
+
+
+def test_infer_assumptions():
+    model = _slice_model()
+    plain = onnx_infer.infer(model)
+    assert str(plain.type_of("y")) == "float[N, Max(0, S - 2), 8]"  # S may be 0, 1 or 2
+    assert str(plain.type_of("back")) == "float[B, 2*floor(C/2)]"   # C is odd if B is 0
+    assert not any("assumed" in c for c in plain.conditions)
+
+    assumed = onnx_infer.infer(model, assume=["S >= 2"])
+    assert str(assumed.type_of("y")) == "float[N, S - 2, 8]"
+    assert assumed.conditions == [
+        "S >= 2 (assumed for node 'trim' (Slice): output 'y' dim 1 is S - 2 instead of "
+        "Max(0, S - 2))"]
+    assert str(onnx_infer.infer(model, assume="S > 1").type_of("y")) == "float[N, S - 2, 8]"
+
+    positive = onnx_infer.infer(model, assume_positive=True)
+    assert str(positive.type_of("back")) == "float[B, C]"
+    assert str(positive.type_of("y")) == "float[N, Max(0, S - 2), 8]"  # S may still be 1
+    assert positive.conditions == [
+        "B >= 1 (assumed for node 'merge' (Reshape): output 'back' dim 1 is C instead of "
+        "2*floor(C/2))"]
+
+    with pytest.raises(ValueError, match="only lower bounds"):
+        onnx_infer.infer(model, assume=["S <= 4"])
+    with pytest.raises(ValueError, match="expected a lower bound"):
+        onnx_infer.infer(model, assume=["S + N"])
+    typo = onnx_infer.infer(model, assume=["SS >= 2"])
+    assert [d.message for d in typo.diagnostics] == [
+        "assumption 'SS >= 2': the model has no symbol 'SS'"]
+
+
 # ---- Custom operators
 
 def test_schemas_per_call_from_a_file_text_and_dict():
