@@ -163,6 +163,26 @@ TEST(ShapeRuleRanks, TheDiagnosticNamesOperatorAndInput) {
             "rank 4, got rank 3");
 }
 
+// A formula is parsed at load, in the context current then, and evaluated in each run's own
+// context (InferShapes opens one per run): its dims must be made in the run's context. Debug
+// builds (tools/tsan.sh compiles with assertions) abort when two contexts' dims combine.
+TEST(ShapeRuleRanks, FormulasEvaluateInTheRunsSymbolContext) {
+  SchemaRegistry registry = BuiltinSchemas();
+  ASSERT_TRUE(LoadOp(registry, R"({"kind": "shape", "ranks": {"0": 4},
+      "dims": ["in0[0]", "in0[1] * 2", "in0[-2] / 2", "in0[-1] / 2"]})").ok());
+  auto model = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17, "t" : 1]>
+      main (float[N, C, H, W] img) => (y) { y = t.Op(img) })");
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  for (int run = 0; run < 2; ++run) {
+    onnx::ModelProto m = *model;
+    InferenceResult r = InferShapes(m, registry, InferenceOptions());
+    EXPECT_TRUE(r.diagnostics.empty());
+    const Type* y = r.TypeOf("main", "y");
+    ASSERT_NE(y, nullptr);
+    EXPECT_EQ(y->ToString(), "float[N, 2*C, floor(H/2), floor(W/2)]");
+  }
+}
+
 TEST(ShapeRuleRanks, ExactMinAndMax) {
   const std::string at_least_2 =
       R"({"kind": "shape", "ranks": {"0": {"min": 2}}, "dims": ["in0[-1]", "in0[0]"]})";

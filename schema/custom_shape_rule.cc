@@ -316,7 +316,10 @@ struct ShapeFormula::Entry {
   InputRef slice;                  // kSlice
   std::vector<InputRef> refs;      // kFormula: the single dims it uses
   std::vector<std::string> attrs;  // kFormula: the int attributes it uses
-  Dim parsed;                      // kFormula without attributes: parsed once, at load
+  // kFormula without attributes: the translated text, checked at load and parsed again at
+  // each evaluation, in the run's symbol context (a Dim parsed at load would belong to the
+  // context current then, and two contexts' dims must not be combined).
+  std::string translated;
 };
 
 StatusOr<ShapeFormula> ShapeFormula::Build(const std::vector<DimsItem>& dims,
@@ -357,7 +360,7 @@ StatusOr<ShapeFormula> ShapeFormula::Build(const std::vector<DimsItem>& dims,
         }
         auto parsed = Parse(*t, e->text);
         if (!parsed.ok()) return error(key, parsed.status().message());
-        if (t->attrs.empty()) e->parsed = *parsed;
+        if (t->attrs.empty()) e->translated = t->text;
         e->refs = t->refs;
         e->attrs = t->attrs;
         refs = t->refs;
@@ -436,8 +439,13 @@ StatusOr<std::optional<Shape>> ShapeFormula::Evaluate(const InferenceContext& ct
         break;
       }
       case Entry::Kind::kFormula: {
-        Dim d = e.parsed;
-        if (!e.attrs.empty()) {
+        Dim d;
+        if (e.attrs.empty()) {
+          symbolic::ParseError pe;
+          auto parsed = symbolic::ParseDim(e.translated, &pe);
+          if (!parsed) return Status::Error(StrCat(what(), ": ", pe.message));  // parsed at load
+          d = *parsed;
+        } else {
           AttrValues values;
           for (const std::string& attr : e.attrs) {
             OI_ASSIGN_OR_RETURN(values[attr], ctx.IntAttr(attr));

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-targets=(//inference:concurrency_test //symbolic:all)
+targets=(//inference:concurrency_test //symbolic:all //schema:custom_schemas_test)
 extra=()
 for arg in "$@"; do
   if [[ "$arg" == //* ]]; then targets+=("$arg"); else extra+=("$arg"); fi
