@@ -279,6 +279,8 @@ INSTANTIATE_TEST_SUITE_P(
              "[B, S, H, W]"},
         Case{"constant_of_shape_default_float_zeros", NODE("ConstantOfShape", R"(input: "s")"), 9,
              {"int64[1]"}, {Int64s({2})}, "float[2]", "[0, 0]"},
+        Case{"constant_of_shape_untracked_fill_type", R"(op_type: "ConstantOfShape" input: "s" output: "y" attribute { name: "value" type: TENSOR t { data_type: 10 dims: 1 int32_data: 15360 } })",
+             9, {"int64[1]"}, {Int64s({2})}, "float16[2]", ""},
 
         // Casts between integers and floats (values_ops.h: CastValue).
         Case{"cast_reals_truncate_to_int", R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 7 })",

@@ -438,7 +438,7 @@ Status InferSlice(InferenceContext& ctx) {
 // attribute's (float by default).
 Status InferConstantOfShape(InferenceContext& ctx) {
   int32_t elem = kFloat;
-  std::optional<ConstValue> fill;
+  std::optional<ConstValue> fill = ConstValue{kFloat, {1}, {}, {0.0}};  // the default: 0.0f
   if (const onnx::AttributeProto* a = ctx.Attr("value"); a && a->has_t()) {
     elem = a->t().data_type();
     fill = ConstValueOfTensor(a->t(), 1);
@@ -456,16 +456,10 @@ Status InferConstantOfShape(InferenceContext& ctx) {
     out.set_shape(Shape(*s->at(0).const_value()));
   }
   ctx.SetOutputType(0, out);
-  if (out.has_shape() && IsStatic(out.shape())) {
-    ConstValue one_fill;
-    if (fill) {
-      one_fill = *fill;
-    } else {
-      one_fill = ConstValue{kFloat, {1}, {}, {0.0}};  // the default value: a float 0
-    }
+  if (fill && out.has_shape() && IsStatic(out.shape())) {
     std::vector<int64_t> dims;
     for (Dim d : out.shape()) dims.push_back(*d.const_value());
-    if (auto v = ExpandValue(one_fill, dims, ctx.max_value_elements())) {
+    if (auto v = ExpandValue(*fill, dims, ctx.max_value_elements())) {
       v->dims = std::move(dims);  // a [1] fill broadcast to rank 0 stays a scalar
       ctx.SetOutputValue(0, std::move(*v));
     }
