@@ -166,6 +166,22 @@ std::optional<double> AsReal(const ValueElement& e) {
 // Three-valued order of two integer expressions, as a bool element (unknown when undecided).
 Dim Compare(ValueOp op, Dim a, Dim b, const Assumptions* as) {
   if (a.is_unknown() || b.is_unknown()) return Dim();
+  if (auto x = a.const_value(), y = b.const_value(); x && y) {  // the common case, directly
+    switch (op) {
+      case ValueOp::kEqual:
+        return Bool(*x == *y);
+      case ValueOp::kLess:
+        return Bool(*x < *y);
+      case ValueOp::kLessOrEqual:
+        return Bool(*x <= *y);
+      case ValueOp::kGreater:
+        return Bool(*x > *y);
+      case ValueOp::kGreaterOrEqual:
+        return Bool(*x >= *y);
+      default:
+        return Dim();
+    }
+  }
   const Dim one = Dim::Const(1);
   // a < b is a + 1 <= b; its negation is b <= a.
   auto less = [&](Dim x, Dim y) -> Dim {
