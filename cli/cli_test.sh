@@ -224,6 +224,43 @@ check external-symlink 0 "$BIN" "$EXT/model.onnx" --values
 expect_in external-symlink-msg "$TMP/err" "warning: graph 'main' node #1 'reshape' (ai.onnx::Reshape): tensor 'shape': external data 'model.data': the file is a symbolic link; its value is left unknown"
 expect_in external-symlink-shape "$TMP/out" "y: float[?, ?, ?, ?]"
 
+# Assumptions: Slice(x, 1, -1) on an axis of S is Max(0, S - 2) for every model, S - 2 once
+# S >= 2 is assumed; the JSON report lists the assumption with the result that needed it.
+cat >"$TMP/slice.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 18]>
+main (float[N, S, 8] x) => (y)
+  <int64[1] one = {1}, int64[1] minus_one = {-1}, int64[1] axis = {1}>
+{
+  y = Slice(x, one, minus_one, axis)
+}
+MODEL
+check assume-none 0 "$BIN" "$TMP/slice.onnxtxt" --values
+expect_in assume-none-shape "$TMP/out" "y: float[N, Max(0, S - 2), 8]"
+check assume 0 "$BIN" "$TMP/slice.onnxtxt" --values --assume 'S >= 2' --json "$TMP/assume.json"
+expect_in assume-shape "$TMP/out" "y: float[N, S - 2, 8]"
+expect_in assume-json "$TMP/assume.json" '"S >= 2 (assumed for node of output '"'y'"' (Slice): output '"'y'"' dim 1 is S - 2 instead of Max(0, S - 2))"'
+expect_in assume-json-list "$TMP/assume.json" '"assumptions": ['
+check assume-strict-bound 0 "$BIN" "$TMP/slice.onnxtxt" --values --assume='S > 2'
+expect_in assume-strict-bound-shape "$TMP/out" "y: float[N, S - 2, 8]"
+check assume-positive 0 "$BIN" "$TMP/slice.onnxtxt" --values --assume-positive --json "$TMP/positive.json"
+expect_in assume-positive-shape "$TMP/out" "y: float[N, Max(0, S - 2), 8]"  # S may be 1
+expect_in assume-positive-json "$TMP/positive.json" '"assume_positive": true'
+check assume-bad 2 "$BIN" "$TMP/slice.onnxtxt" --assume 'S <= 4'
+expect_in assume-bad-msg "$TMP/err" "--assume 'S <= 4': expected a lower bound of one symbol"
+check assume-missing 2 "$BIN" "$TMP/slice.onnxtxt" --assume
+check assume-typo 0 "$BIN" "$TMP/slice.onnxtxt" --assume 'SS >= 2'
+expect_in assume-typo-msg "$TMP/err" "assumption 'SS >= 2': the model has no symbol 'SS'"
+# An assumption the model contradicts is an inference error (exit 1).
+cat >"$TMP/fixed.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 18]>
+main (float[N, S] x, float[1, 4] w) => (y)
+{
+  y = MatMul(x, w)
+}
+MODEL
+check assume-contradicted 1 "$BIN" "$TMP/fixed.onnxtxt" --assume 'S >= 2'
+expect_in assume-contradicted-msg "$TMP/err" "S == 1 (node of output 'y' (MatMul): contracted dims) contradicts S >= 2 (assumed)"
+
 # An output that cannot be written is exit 2, and leaves nothing behind.
 check unwritable 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx"
 expect_in unwritable-msg "$TMP/err" "cannot write"

@@ -15,6 +15,7 @@
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_schemas.h"
+#include "onnx_infer/symbolic/parse.h"
 #include "onnx_infer/syntax/printer.h"
 
 namespace onnx_infer {
@@ -40,6 +41,11 @@ options:
   --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
   --no-data-prop         track only constants (initializers, Constant nodes), not the values
                          operators compute from them (shape tensors)
+  --assume 'S >= 2'      assume a lower bound of a dim symbol (S >= k or S > k); repeatable.
+                         Dims simplify under it; each result that needed it is listed
+                         with it among the conditions of the --json report
+  --assume-positive      assume every dim symbol >= 1, as onnxruntime's symbolic shape
+                         inference does (by default a dim may be 0, as in an empty cache)
   --values               print the type of every graph input, node output and graph output
   --print                print the annotated model in the ONNX text syntax
   --quiet                print only errors
@@ -59,6 +65,8 @@ struct Flags {
   std::string output;
   std::string json;
   std::vector<std::string> schemas;
+  std::vector<std::string> assumptions;  // --assume, as given
+  bool assume_positive = false;
   bool in_place = false;
   bool strict = false;
   bool data_prop = true;
@@ -94,6 +102,14 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
       flags->schemas.push_back(file);
     } else if (a.rfind("--schemas=", 0) == 0) {
       flags->schemas.push_back(a.substr(10));
+    } else if (a == "--assume" || a.rfind("--assume=", 0) == 0) {
+      std::string text = a == "--assume" ? "" : a.substr(9);
+      if (a == "--assume" && !value(&text)) return "--assume needs a bound such as 'S >= 2'";
+      std::string why;
+      if (!symbolic::ParseLowerBound(text, &why)) return "--assume '" + text + "': " + why;
+      flags->assumptions.push_back(text);
+    } else if (a == "--assume-positive") {
+      flags->assume_positive = true;
     } else if (a == "--in-place") {
       flags->in_place = true;
     } else if (a == "--no-data-prop") {
@@ -167,6 +183,8 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
         {"notes", result.CountOf(Severity::kNote)}}},
       {"symbols", std::move(symbols)},
       {"facts", result.facts},
+      {"assumptions", flags.assumptions},
+      {"assume_positive", flags.assume_positive},
       {"conditions", result.conditions},
       {"diagnostics", std::move(diagnostics)},
   };
@@ -207,6 +225,8 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   InferenceOptions options;
   options.strict = flags.strict;
   options.data_propagation = flags.data_prop;
+  options.assumptions = flags.assumptions;
+  options.assume_positive = flags.assume_positive;
   // External data is looked for beside the model file, and nowhere else.
   const std::filesystem::path model_dir = std::filesystem::path(flags.model).parent_path();
   options.model_dir = model_dir.empty() ? std::filesystem::path(".") : model_dir;

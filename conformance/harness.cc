@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "onnx_infer/base/strings.h"
@@ -254,6 +256,81 @@ std::string ProducerOp(const onnx::GraphProto& g) {
   return "(graph input)";
 }
 
+// Counted as InferenceStats::shaped counts: typed, with every dim known.
+bool FullyShaped(const Type& t) {
+  return !t.is_unknown() && !(t.is_tensor() && t.elem_type() == 0) && t.IsComplete();
+}
+
+std::vector<UnshapedValue> UnshapedValues(const onnx::GraphProto& graph,
+                                          const InferenceResult& inference) {
+  std::vector<UnshapedValue> out;
+  auto main = inference.value_types.find("main");
+  if (main == inference.value_types.end()) return out;
+  const GraphValueTypes& types = main->second;
+  std::unordered_set<std::string> initializers;
+  for (const auto& init : graph.initializer()) initializers.insert(init.name());
+  auto shaped = [&](const std::string& name) {
+    if (initializers.count(name)) return true;
+    const Type* t = types.Find(name);
+    return t && FullyShaped(*t);
+  };
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    for (const auto& o : graph.node(i).output()) producer.emplace(o, i);
+  }
+  // A node's inputs, and the names its subgraphs use (a subgraph's own values among them,
+  // which are not main-graph values and so are not followed).
+  std::function<void(const onnx::NodeProto&, std::vector<std::string>&)> uses =
+      [&](const onnx::NodeProto& node, std::vector<std::string>& names) {
+        names.insert(names.end(), node.input().begin(), node.input().end());
+        for (const auto& a : node.attribute()) {
+          if (a.has_g()) {
+            for (const auto& n : a.g().node()) uses(n, names);
+          }
+          for (const auto& g : a.graphs()) {
+            for (const auto& n : g.node()) uses(n, names);
+          }
+        }
+      };
+  // cause[name], found going up through unshaped inputs (memoized; a cycle stops the walk).
+  std::unordered_map<std::string, std::string> cause;
+  std::function<std::string(const std::string&)> find_cause = [&](const std::string& name) {
+    if (auto it = cause.find(name); it != cause.end()) return it->second;
+    cause[name] = name;  // provisional, so a cycle ends here
+    auto p = producer.find(name);
+    if (p == producer.end()) return name;  // a graph input
+    std::vector<std::string> names;
+    uses(graph.node(p->second), names);
+    for (const auto& in : names) {
+      if (!in.empty() && (producer.count(in) || types.Find(in)) && !shaped(in)) {
+        return cause[name] = find_cause(in);
+      }
+    }
+    return name;
+  };
+  for (const auto& node : graph.node()) {
+    for (const auto& o : node.output()) {
+      if (o.empty() || shaped(o)) continue;
+      const Type* t = types.Find(o);
+      if (!t) continue;  // not inferred (a node on a cycle): not counted either
+      UnshapedValue u;
+      u.name = o;
+      u.op = node.domain().empty() || node.domain() == "ai.onnx"
+                 ? node.op_type()
+                 : node.domain() + "::" + node.op_type();
+      u.type = t->ToString();
+      for (const auto& in : node.input()) {
+        const Type* it = in.empty() ? nullptr : types.Find(in);
+        u.inputs.push_back(StrCat(in, ": ", it ? it->ToString()
+                                               : initializers.count(in) ? "(initializer)" : "?"));
+      }
+      u.cause = find_cause(o);
+      out.push_back(std::move(u));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view GradeName(Grade g) {
@@ -268,7 +345,14 @@ std::string_view GradeName(Grade g) {
   return "?";
 }
 
-std::string_view ModeName(Mode m) { return m == Mode::kStatic ? "static" : "symbolic"; }
+std::string_view ModeName(Mode m) {
+  switch (m) {
+    case Mode::kStatic: return "static";
+    case Mode::kSymbolic: return "symbolic";
+    case Mode::kValues: return "values";
+  }
+  return "?";
+}
 
 std::vector<Case> FindCases(const std::string& shared_dir) {
   std::vector<Case> cases;
@@ -354,7 +438,11 @@ CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
     }
   }
 
-  InferShapes(*model, registry, InferenceOptions{});
+  InferenceOptions options;
+  if (mode == Mode::kValues) {
+    options.input_values = GivenInputValues(*graph, c, options.max_value_elements);
+  }
+  InferShapes(*model, registry, options);
   for (int i = 0; i < graph->output_size(); ++i) {
     Type inferred = TypeFromProto(graph->output(i).type());
     if (mode == Mode::kSymbolic) inferred = Evaluated(inferred, bindings);
@@ -366,6 +454,30 @@ CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
     result.outputs.push_back(std::move(out));
   }
   return result;
+}
+
+std::map<std::string, onnx::TensorProto> GivenInputValues(const onnx::GraphProto& graph,
+                                                          const Case& c, int64_t max_elements) {
+  std::map<std::string, onnx::TensorProto> given;
+  std::unordered_set<std::string> initialized;
+  for (const auto& init : graph.initializer()) initialized.insert(init.name());
+  int input_index = 0;  // test data is numbered over the inputs without an initializer
+  for (const auto& vi : graph.input()) {
+    if (initialized.count(vi.name())) continue;
+    const int i = input_index++;
+    if (i >= static_cast<int>(c.inputs.size())) break;
+    if (!vi.type().has_tensor_type() ||
+        !IsIntegerDataType(vi.type().tensor_type().elem_type())) {
+      continue;
+    }
+    onnx::TensorProto data;
+    if (!ReadMessage(c.inputs[i], &data)) continue;
+    int64_t elements = 1;
+    for (int64_t d : data.dims()) elements *= d;
+    if (elements > max_elements) continue;
+    given[vi.name()] = std::move(data);
+  }
+  return given;
 }
 
 std::vector<std::string> FindRealModels(const std::string& shared_dir) {
@@ -408,6 +520,7 @@ RealModelResult RunRealModel(const std::string& path, const SchemaRegistry& regi
   InferenceResult inference = InferShapes(*model, registry, InferenceOptions{});
   r.values = inference.stats.values;
   r.shaped = inference.stats.shaped;
+  r.unshaped = UnshapedValues(model->graph(), inference);
   for (int i = 0; i < model->graph().output_size(); ++i) {
     OutputResult out;
     out.name = model->graph().output(i).name();

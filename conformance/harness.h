@@ -4,7 +4,10 @@
 // Static mode keeps each model's declared input shapes. Symbolic mode first replaces every
 // input dim with a symbol (d0_1 for input 0 axis 1), infers, then binds the symbols to the
 // real input shapes and evaluates each output dim, so it checks the symbolic algebra on real
-// data. In both modes the graph outputs' declared types are removed before inference.
+// data. Values mode keeps the declared shapes and gives inference the test data of every
+// small integer input (shapes, axes, k, sizes, pads: InferenceOptions::input_values), as a
+// user who knows them would; the other inputs stay declared types only. In every mode the
+// graph outputs' declared types are removed before inference.
 #ifndef ONNX_INFER_CONFORMANCE_HARNESS_H_
 #define ONNX_INFER_CONFORMANCE_HARNESS_H_
 
@@ -14,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/registry.h"
 #include "onnx_infer/schema/type.h"
 
@@ -31,7 +35,9 @@ enum class Grade {
 inline constexpr int kNumGrades = 6;
 std::string_view GradeName(Grade g);
 
-enum class Mode { kStatic, kSymbolic };
+enum class Mode { kStatic, kSymbolic, kValues };
+inline constexpr int kNumModes = 3;
+inline constexpr Mode kModes[kNumModes] = {Mode::kStatic, Mode::kSymbolic, Mode::kValues};
 std::string_view ModeName(Mode m);
 
 struct Case {
@@ -58,13 +64,30 @@ std::vector<Case> FindCases(const std::string& shared_dir);
 
 CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry);
 
+// Values mode's known inputs: for each graph input (initializers aside) declared as an
+// integer tensor whose test data has at most `max_elements` elements, that data, by input
+// name.
+std::map<std::string, onnx::TensorProto> GivenInputValues(const onnx::GraphProto& graph,
+                                                          const Case& c, int64_t max_elements);
+
 // One real-world model, inferred with its graph outputs' declared types removed and graded
 // against them.
+// A node output of a real model's main graph that is not fully shaped.
+struct UnshapedValue {
+  std::string name, op, type;
+  std::vector<std::string> inputs;  // the node's inputs, "name: type"
+  // The value it is traced back to: the first not fully shaped value found going up through
+  // inputs that are not fully shaped. A value whose node's inputs are all fully shaped is its
+  // own cause: its operator's rule, or a value it does not know, stops there.
+  std::string cause;
+};
+
 struct RealModelResult {
   std::string name;
   std::string error;
   int64_t values = 0, shaped = 0;  // node outputs; with every dim known
   std::vector<OutputResult> outputs;
+  std::vector<UnshapedValue> unshaped;  // in the graph's node order
 };
 std::vector<std::string> FindRealModels(const std::string& shared_dir);
 RealModelResult RunRealModel(const std::string& path, const SchemaRegistry& registry);

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
@@ -96,6 +97,104 @@ TEST_F(HarnessTest, MissingExpectedValueIsNotRun) {
   Case c = Make(kRelu, {2, 3}, "data_type: 1 dims: 2 dims: 3");
   c.outputs.clear();
   EXPECT_NE(RunCase(c, Mode::kStatic, BuiltinSchemas()).error, "");
+}
+
+// Values mode gives inference the test data of the small integer inputs: Reshape's shape
+// folds. A float input, and an integer one over the element limit, stay types only.
+TEST_F(HarnessTest, ValuesModeGivesTheSmallIntegerInputs) {
+  onnx::ModelProto m;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"(
+    ir_version: 8 opset_import { version: 17 } graph {
+      node { op_type: "Reshape" input: "x" input: "shape" output: "y" }
+      node { op_type: "Identity" input: "big" output: "z" }
+      input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } dim { dim_value: 6 } } } } }
+      input { name: "shape" type { tensor_type { elem_type: 7 shape { dim { dim_value: 2 } } } } }
+      input { name: "big" type { tensor_type { elem_type: 7 shape { dim { dim_value: 1025 } } } } }
+      output { name: "y" type { tensor_type { elem_type: 1 } } }
+    })", &m));
+  Case c;
+  c.name = "node/synthetic_values";
+  c.model = (dir_ / "model.onnx").string();
+  ASSERT_TRUE(SaveModel(m, c.model).ok());
+  auto write = [&](const std::string& file, const onnx::TensorProto& t) {
+    c.inputs.push_back((dir_ / file).string());
+    std::ofstream(c.inputs.back(), std::ios::binary) << t.SerializeAsString();
+  };
+  onnx::TensorProto x, shape, big;
+  x.set_data_type(1);
+  x.add_dims(2);
+  x.add_dims(6);
+  for (int i = 0; i < 12; ++i) x.add_float_data(i);
+  shape.set_data_type(7);
+  shape.add_dims(2);
+  shape.add_int64_data(3);
+  shape.add_int64_data(4);
+  big.set_data_type(7);
+  big.add_dims(1025);
+  for (int i = 0; i < 1025; ++i) big.add_int64_data(i);
+  write("input_0.pb", x);
+  write("input_1.pb", shape);
+  write("input_2.pb", big);
+  c.outputs.push_back((dir_ / "output_0.pb").string());
+  onnx::TensorProto out;
+  out.set_data_type(1);
+  out.add_dims(3);
+  out.add_dims(4);
+  std::ofstream(c.outputs[0], std::ios::binary) << out.SerializeAsString();
+
+  auto given = GivenInputValues(m.graph(), c, /*max_elements=*/1024);
+  ASSERT_EQ(given.size(), 1u);
+  EXPECT_EQ(given.begin()->first, "shape");
+  EXPECT_EQ(RunCase(c, Mode::kStatic, BuiltinSchemas()).outputs[0].grade, Grade::kRankOnly);
+  CaseResult values = RunCase(c, Mode::kValues, BuiltinSchemas());
+  EXPECT_EQ(values.outputs[0].grade, Grade::kExact) << values.outputs[0].inferred;
+}
+
+// A real model's values that are not fully shaped, each traced to its cause: Reshape by a
+// shape whose value is unknown is its own cause and the cause of the Relu after it; an
+// input's anonymous dim is the cause of what follows it; an If's outer value counts as its
+// input.
+TEST_F(HarnessTest, RealModelUnshapedValuesAndTheirCauses) {
+  onnx::ModelProto m;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"(
+    ir_version: 8 opset_import { version: 17 } graph {
+      node { op_type: "Reshape" input: "x" input: "shape" output: "r" }
+      node { op_type: "Relu" input: "r" output: "y" }
+      node { op_type: "Relu" input: "a" output: "b" }
+      node { op_type: "Relu" input: "x" output: "fine" }
+      node { op_type: "If" input: "c" output: "z" attribute { name: "then_branch" type: GRAPH g {
+        node { op_type: "Identity" input: "y" output: "t" }
+        output { name: "t" } } }
+        attribute { name: "else_branch" type: GRAPH g {
+        node { op_type: "Identity" input: "y" output: "e" }
+        output { name: "e" } } } }
+      input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } dim { dim_value: 6 } } } } }
+      input { name: "shape" type { tensor_type { elem_type: 7 shape { dim { dim_value: 2 } } } } }
+      input { name: "a" type { tensor_type { elem_type: 1 shape { dim { } dim { dim_value: 3 } } } } }
+      input { name: "c" type { tensor_type { elem_type: 9 shape { } } } }
+      output { name: "y" type { tensor_type { elem_type: 1 } } }
+      output { name: "b" type { tensor_type { elem_type: 1 } } }
+      output { name: "z" type { tensor_type { elem_type: 1 } } }
+    })", &m));
+  const std::string path = (dir_ / "real.onnx").string();
+  ASSERT_TRUE(SaveModel(m, path).ok());
+  RealModelResult r = RunRealModel(path, BuiltinSchemas());
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.values, 5);
+  EXPECT_EQ(r.shaped, 1);  // fine
+  std::map<std::string, std::string> cause, op;
+  for (const auto& u : r.unshaped) {
+    cause[u.name] = u.cause;
+    op[u.name] = u.op;
+  }
+  EXPECT_EQ(cause, (std::map<std::string, std::string>{
+                       {"r", "r"}, {"y", "r"}, {"b", "a"}, {"z", "r"}}));
+  EXPECT_EQ(op["r"], "Reshape");
+  ASSERT_FALSE(r.unshaped.empty());
+  EXPECT_EQ(r.unshaped[0].name, "r");
+  EXPECT_EQ(r.unshaped[0].type, "float[?, ?]");
+  EXPECT_EQ(r.unshaped[0].inputs,
+            (std::vector<std::string>{"x: float[2, 6]", "shape: int64[2]"}));
 }
 
 TEST(GradeAgainstDeclaredTest, SymbolsAcceptAnythingConstantsMustMatch) {

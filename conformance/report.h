@@ -13,7 +13,7 @@
 namespace onnx_infer::conformance {
 
 struct Results {
-  std::vector<CaseResult> by_mode[2];  // indexed by Mode
+  std::vector<CaseResult> by_mode[kNumModes];  // indexed by Mode
   std::vector<RealModelResult> real;
 };
 
@@ -29,8 +29,21 @@ GradeCounts CountCases(const std::vector<CaseResult>& results, const std::string
 // "static node/test_x y" for every WRONG output.
 std::set<std::string> WrongOutputs(const Results& r);
 
+// The real models' not fully shaped node outputs grouped by the operator of their cause
+// (UnshapedValue::cause; "(graph input)" for an input's own unknown dims), most values first.
+struct UnshapedCause {
+  std::string op;
+  int causes = 0, values = 0;
+  struct Example {
+    std::string text;  // "model 'value': type <- input: type, ... (n values)"
+    int values = 0;    // the values traced to it
+  };
+  std::vector<Example> examples;  // one per cause, by model then value name
+};
+std::vector<UnshapedCause> UnshapedCauses(const Results& r);
+
 std::string RenderReport(const Results& r);
-// "static <exact cases>\nsymbolic <exact cases>\n" with a comment line on top.
+// "<mode> <exact cases>" for each mode, with a comment line on top.
 std::string RenderBaseline(const Results& r);
 
 }  // namespace onnx_infer::conformance

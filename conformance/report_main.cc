@@ -3,8 +3,11 @@
 //   bazel run //conformance:report -- --write
 // With --cases OP[,OP...] it prints instead every case of those operators (by the node
 // producing the first output) that is not exact, with each output's inferred and expected
-// type: what docs/conformance-exceptions.md is written from.
+// type, in every mode: what docs/conformance-exceptions.md is written from.
 //   bazel run //conformance:report -- --cases TopK,ReduceSum
+// With --unshaped it prints what keeps the real models' node outputs from being fully shaped:
+// each not fully shaped value traced back to its cause, grouped by the cause's operator.
+//   bazel run //conformance:report -- --unshaped
 // The shared folder is $SHARED_DIR, else ../shared beside the workspace.
 #include <cstdlib>
 #include <cstring>
@@ -19,13 +22,13 @@
 
 namespace {
 
-// For every case of `ops` that is not exact, in both modes:
+// For every case of `ops` that is not exact, in every mode:
 //   static node/test_top_k (TopK) rank-only
 //     values: float[3, ?] (expected float[3, 3], rank-only)
 void PrintInexactCases(const onnx_infer::conformance::Results& results,
                        const std::set<std::string>& ops) {
   using namespace onnx_infer::conformance;
-  for (Mode mode : {Mode::kStatic, Mode::kSymbolic}) {
+  for (Mode mode : kModes) {
     for (const CaseResult& c : results.by_mode[static_cast<int>(mode)]) {
       const Grade g = CaseGrade(c);
       if (!ops.count(c.op) || g == Grade::kExact) continue;
@@ -39,15 +42,27 @@ void PrintInexactCases(const onnx_infer::conformance::Results& results,
   }
 }
 
+// What keeps the real models' values from being fully shaped (UnshapedCauses), most values
+// first, with every cause:
+//   Pad: 4 causes, 590 values
+//     silero_vad_v3_2021.onnx '152': float[?, ?, ?, ?] <- 129: float[1, 1, 1, sequence], ...
+void PrintUnshapedCauses(const onnx_infer::conformance::Results& results) {
+  for (const auto& c : onnx_infer::conformance::UnshapedCauses(results)) {
+    std::cout << c.op << ": " << c.causes << " causes, " << c.values << " values\n";
+    for (const auto& e : c.examples) std::cout << "  " << e.text << "\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace onnx_infer;
   const bool write = argc > 1 && std::strcmp(argv[1], "--write") == 0;
+  const bool unshaped = argc > 1 && std::strcmp(argv[1], "--unshaped") == 0;
   std::set<std::string> case_ops;
   if (argc > 1 && std::strcmp(argv[1], "--cases") == 0) {
     if (argc < 3) {
-      std::cerr << "usage: report [--write | --cases OP[,OP...]]\n";
+      std::cerr << "usage: report [--write | --cases OP[,OP...] | --unshaped]\n";
       return 2;
     }
     std::stringstream list(argv[2]);
@@ -70,6 +85,10 @@ int main(int argc, char** argv) {
   }
   if (!case_ops.empty()) {
     PrintInexactCases(results, case_ops);
+    return 0;
+  }
+  if (unshaped) {
+    PrintUnshapedCauses(results);
     return 0;
   }
   const std::string report = conformance::RenderReport(results);

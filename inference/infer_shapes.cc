@@ -19,6 +19,7 @@
 #include "onnx_infer/schema/signature.h"
 #include "onnx_infer/schema/type.h"
 #include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/symbolic/parse.h"
 #include "onnx_infer/syntax/parser.h"
 
 namespace onnx_infer {
@@ -184,6 +185,8 @@ struct GraphRun {
   // The values the caller passes (function calls), parallel to input_types; null entries are
   // not known.
   const std::vector<const ConstValue*>* input_values = nullptr;
+  // The main graph's known input values, by name (InferenceOptions::input_values).
+  const std::map<std::string, onnx::TensorProto>* given_values = nullptr;
   bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
@@ -268,12 +271,14 @@ class Driver {
                           StrCat("training_info[", i, "].algorithm"), note_declared);
     }
 
+    ApplyAssumptions();
     Scope main_scope(nullptr);
     GraphRun run;
     run.graph = model_->mutable_graph();
     run.path = "main";
     run.opsets = &opsets_;
     run.diagnostics = &result_.diagnostics;
+    run.given_values = &options_.input_values;
     InferGraph(run, &main_scope, /*count_stats=*/true);
     RecordValueTypes(run);
     // Training graphs see the inference graph's values (its initializers in particular).
@@ -294,6 +299,27 @@ class Driver {
     }
     WriteFunctionValueInfo();
     Summarize(declared_symbols);
+  }
+
+  // The user's assumptions (InferenceOptions::assumptions, assume_positive), before any fact.
+  void ApplyAssumptions() {
+    for (const std::string& text : options_.assumptions) {
+      std::string error;
+      auto bound = symbolic::ParseLowerBound(text, &error);
+      Status s = bound ? unifier_.AssumeUser(bound->symbol, bound->bound) : Status::Error(error);
+      if (!s.ok()) {
+        Report(result_.diagnostics, Severity::kError, "main",
+               StrCat("assumption '", text, "': ", s.message()));
+      } else {
+        assumed_symbols_.push_back({bound->symbol, text});
+      }
+    }
+    if (options_.assume_positive) {
+      if (Status s = unifier_.AssumeAllPositive(); !s.ok()) {
+        Report(result_.diagnostics, Severity::kError, "main",
+               StrCat("--assume-positive: ", s.message()));
+      }
+    }
   }
 
   // Fills result_.symbols, facts and conditions from the annotated model and the unifier.
@@ -323,6 +349,14 @@ class Driver {
     }
     for (const auto& fact : unifier_.facts()) result_.facts.push_back(fact.ToString());
     result_.conditions = unifier_.conditions();
+    // An assumption about a symbol the model never mentions is likely a typo.
+    for (const auto& [symbol, text] : assumed_symbols_) {
+      if (present.count(symbol) || declared_symbols.count(symbol) || introduced_.count(symbol)) {
+        continue;
+      }
+      Report(result_.diagnostics, Severity::kWarning, "main",
+             StrCat("assumption '", text, "': the model has no symbol '", symbol, "'"));
+    }
   }
 
   static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity,
@@ -446,6 +480,8 @@ class Driver {
   // Symbols rules introduced, with their origin; symbols the model declares, in order.
   InferenceContext::SymbolLog introduced_;
   std::vector<std::string> declared_order_;
+  // (symbol, text) of each assumption the user stated.
+  std::vector<std::pair<std::string, std::string>> assumed_symbols_;
   ExternalValues external_values_;  // read on first use, shared by every graph
 };
 
@@ -576,8 +612,13 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
                StrCat("unknown operator '", node.op_type(), "' in domain ",
                       DisplayDomain(domain)));
   } else if (reported_once_.insert(StrCat("schema:", domain, "::", node.op_type())).second) {
+    // A domain with schemas (com.microsoft, or one the user's schemas define) that lacks this
+    // operator is not a custom domain: say so rather than call the operator custom.
+    const bool known_domain = registry_.OpsetRange(domain).has_value();
     ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, nullptr,
-               StrCat("no schema for custom operator ", domain, "::", node.op_type(),
+               StrCat("no schema for ", known_domain ? "operator " : "custom operator ", domain,
+                      "::", node.op_type(),
+                      known_domain ? " (its domain is known, this operator is not)" : "",
                       "; its outputs are left unknown (reported once per operator)"));
   }
   return nullptr;
@@ -923,11 +964,43 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
+    const onnx::TensorProto* given_value = nullptr;
+    if (run.given_values) {
+      auto it = run.given_values->find(vi->name());
+      if (it != run.given_values->end()) given_value = &it->second;
+    }
+    if (given_value) {
+      const Type given = TypeOfTensor(*given_value);
+      auto merged = MergeTypes(type, given);
+      if (merged.ok()) {
+        type = std::move(*merged);
+      } else {
+        Report(out, Severity::kError, path,
+               StrCat("input ", i, " '", vi->name(), "' is declared ", type.ToString(),
+                      " but is given a value of type ", given.ToString(), " (",
+                      merged.status().message(), ")"));
+        given_value = nullptr;
+      }
+    }
     if (!define(vi->name(), type, "a graph input")) continue;
     run.value_types[vi->name()] = type;
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
       (*scope)[vi->name()].data = *(*run.input_values)[i];
+    }
+    if (given_value && options_.data_propagation) {
+      (*scope)[vi->name()].data =
+          ConstValueOfTensor(*given_value, options_.max_value_elements);
+    }
+  }
+  if (run.given_values) {
+    for (const auto& [name, value] : *run.given_values) {
+      bool is_input = false;
+      for (const auto& vi : graph.input()) is_input = is_input || vi.name() == name;
+      if (!is_input) {
+        Report(out, Severity::kError, path,
+               StrCat("a value is given for '", name, "', which is not an input of the graph"));
+      }
     }
   }
   for (const auto& init : graph.initializer()) {
@@ -945,8 +1018,10 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       // From IR version 4 its value may be overridden at run time, so it is not a constant.
       // Before, every initializer had to be listed as a graph input (IR.md), so being one says
-      // nothing: runtimes treat those initializers as constants, and so do we.
+      // nothing: runtimes treat those initializers as constants, and so do we. A value the
+      // caller gives for the input overrides the initializer either way.
       if (model_ == nullptr || model_->ir_version() >= 4) continue;
+      if (run.given_values && run.given_values->count(init.name())) continue;
       v.data = ConstValueOfTensor(init, options_.max_value_elements);
       if (external_values_.IsCandidate(init)) v.external = &init;
       continue;

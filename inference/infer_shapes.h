@@ -40,11 +40,33 @@ struct InferenceOptions {
   // consumes it, under the rules of proto/external_data.h; other external data is never
   // opened. Empty: no external data is read (such values stay unknown).
   std::string model_dir;
+  // Assumptions about the model's symbols that the model itself does not state, each a lower
+  // bound of one symbol: "S >= 2", "S > 1", "2 <= S" (symbolic::ParseLowerBound). With
+  // them, dims simplify further (Slice(x, 1, -1) on an axis of S is S - 2 rather than
+  // Max(0, S - 2)), and a fact that contradicts one is an error. Every output dim that needed
+  // an assumption is listed in InferenceResult::conditions with it:
+  //   "S >= 2 (assumed for node 's' (Slice): output 'y' dim 1 is S - 2 instead of
+  //   Max(0, S - 2))"
+  // Values computed from such a dim depend on the assumption too, without a line of their
+  // own. A text that is not such a bound is an error diagnostic, and is not assumed.
+  std::vector<std::string> assumptions;
+  // Assume every dim symbol >= 1, as onnxruntime's symbolic shape inference does, including
+  // the symbols inference introduces. Off by default: a dim may be 0 (an empty KV cache at the
+  // first decoding step), and the default results hold for every valid model. Results that
+  // needed it are listed in InferenceResult::conditions as above ("N >= 1 (assumed for ...)").
+  bool assume_positive = false;
   // Where the run's dimension expressions are interned (symbolic/context.h). Null: a fresh
   // context per run, freed with the result. A caller may pass one context to many runs, on
   // one thread or several at once (a context is thread-safe); it then grows with the
   // distinct expressions of all of them until the caller drops it.
   std::shared_ptr<symbolic::SymbolContext> symbol_context;
+  // Known values of main-graph inputs, by input name (a sample rate, a list of pads, a
+  // shape): inference treats each as a constant, so shape computations on it fold. The
+  // tensor's type refines the input's declared one (a contradiction is an error); a value of
+  // more than max_value_elements elements, or of a type ConstValueOfTensor does not read,
+  // gives only its type. A name that is not an input of the main graph is an error. The
+  // model is not changed: its inputs keep their declared types.
+  std::map<std::string, onnx::TensorProto> input_values;
 };
 
 struct InferenceStats {
@@ -79,7 +101,8 @@ struct InferenceResult {
   // What inference learnt about the symbols, in order: "N == M (node 'mm' (MatMul): contracted
   // dims)", "N >= 1 (...)" lower bounds are not listed.
   std::vector<std::string> facts;
-  // Conditions the model must meet that are not equations (symbolic broadcasts).
+  // Conditions the model must meet that are not equations (symbolic broadcasts), and the
+  // assumptions (InferenceOptions::assumptions, assume_positive) each result needed.
   std::vector<std::string> conditions;
   // The type of every graph input, node output and graph output, by graph path: "main", an
   // If branch or Loop/Scan body "main/If_3.then_branch", a model-local function's body at one

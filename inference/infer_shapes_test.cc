@@ -629,5 +629,82 @@ TEST(ValueTypesTest, BodiesOfOperatorsDefinedAsFunctionsAreNotListed) {
   EXPECT_EQ(TypeText(r, "main", "s"), "float[N, 3]");
 }
 
+// InferenceOptions::input_values: a known input value folds the shape computations on it;
+// the model's inputs keep their declared types; a contradiction or an unknown name is an
+// error.
+onnx::TensorProto Int64Tensor(std::vector<int64_t> dims, std::vector<int64_t> data) {
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::INT64);
+  for (int64_t d : dims) t.add_dims(d);
+  for (int64_t v : data) t.add_int64_data(v);
+  return t;
+}
+
+TEST(InferShapesTest, GivenInputValuesFoldShapeComputations) {
+  const std::string graph = R"(
+    main (float[B, 12] x, int64[?] shape) => (y) {
+      y = Reshape(x, shape)
+    })";
+  onnx::ModelProto unknown = Model(graph);
+  Infer(unknown);
+  EXPECT_EQ(TypeFromProto(unknown.graph().output(0).type()).ToString(), "float");
+
+  onnx::ModelProto m = Model(graph);
+  InferenceOptions options;
+  options.input_values["shape"] = Int64Tensor({3}, {0, 3, 4});
+  InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[B, 3, 4]");
+  EXPECT_EQ(TypeFromProto(m.graph().input(1).type()).ToString(), "int64[?]")
+      << "the model's declared input is left as it is";
+  EXPECT_EQ(r.TypeOf("main", "shape")->ToString(), "int64[3]");
+
+  // With data propagation off, the value gives only its type.
+  onnx::ModelProto off = Model(graph);
+  options.data_propagation = false;
+  InferShapes(off, BuiltinSchemas(), options);
+  EXPECT_EQ(TypeFromProto(off.graph().output(0).type()).ToString(), "float[?, ?, ?]");
+}
+
+TEST(InferShapesTest, GivenInputValueMustMatchTheDeclaredTypeAndName) {
+  onnx::ModelProto m = Model(R"(
+    main (float[B, 12] x, int64[2] shape) => (y) {
+      y = Reshape(x, shape)
+    })");
+  InferenceOptions options;
+  options.input_values["shape"] = Int64Tensor({3}, {0, 3, 4});
+  options.input_values["nonesuch"] = Int64Tensor({}, {1});
+  InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
+  std::vector<std::string> messages;
+  for (const auto& d : r.diagnostics) messages.push_back(d.message);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_NE(messages[0].find("input 1 'shape' is declared int64[2] but is given a value of "
+                             "type int64[3]"),
+            std::string::npos)
+      << messages[0];
+  EXPECT_NE(messages[1].find("'nonesuch', which is not an input of the graph"),
+            std::string::npos)
+      << messages[1];
+  // The contradicting value is not used.
+  EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[?, ?]");
+}
+
+// A value given for an input that has an initializer overrides the initializer, at any IR
+// version (before IR 4 such initializers are otherwise constants).
+TEST(InferShapesTest, GivenInputValueOverridesAnInitializer) {
+  auto m = syntax::ParseModelText(R"(<ir_version: 3, opset_import: ["" : 9]>
+    main (float[2, 12] x, int64[2] shape) => (y) <int64[2] shape = {4, 6}> {
+      y = Reshape(x, shape)
+    })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  onnx::ModelProto plain = *m;
+  Infer(plain);
+  EXPECT_EQ(TypeFromProto(plain.graph().output(0).type()).ToString(), "float[4, 6]");
+  InferenceOptions options;
+  options.input_values["shape"] = Int64Tensor({2}, {3, 8});
+  InferShapes(*m, BuiltinSchemas(), options);
+  EXPECT_EQ(TypeFromProto(m->graph().output(0).type()).ToString(), "float[3, 8]");
+}
+
 }  // namespace
 }  // namespace onnx_infer

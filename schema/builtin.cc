@@ -16,6 +16,7 @@ const Built& GetBuilt() {
     auto* b = new Built();
     b->status = AddCatalogSchemas(b->registry);
     if (b->status.ok()) b->status = RegisterAiOnnxRules(b->registry);
+    if (b->status.ok()) b->status = RegisterContribRules(b->registry);
     return b;
   }();
   return *built;

@@ -55,11 +55,9 @@ StatusOr<onnx::AttributeProto> ParseDefault(const catalog::AttrRow& row) {
   }
 }
 
-}  // namespace
-
-Status AddCatalogSchemas(SchemaRegistry& registry) {
-  for (int r = 0; r < catalog::kNumSchemaRows; ++r) {
-    const catalog::SchemaRow& row = catalog::kSchemaRows[r];
+Status AddRows(SchemaRegistry& registry, const catalog::SchemaRow* rows, int num_rows) {
+  for (int r = 0; r < num_rows; ++r) {
+    const catalog::SchemaRow& row = rows[r];
     OpSchema schema(row.domain, row.name, row.since_version);
     for (int i = 0; i < row.num_inputs; ++i) {
       const auto& p = row.inputs[i];
@@ -88,10 +86,25 @@ Status AddCatalogSchemas(SchemaRegistry& registry) {
     schema.Deprecated(row.deprecated);
     OI_RETURN_IF_ERROR(registry.Register(std::move(schema)));
   }
-  for (int r = 0; r < catalog::kNumDomainRows; ++r) {
-    const catalog::DomainRow& row = catalog::kDomainRows[r];
-    registry.SetOpsetRange(row.domain, row.min_version, row.max_version);
+  return OkStatus();
+}
+
+void SetRanges(SchemaRegistry& registry, const catalog::DomainRow* rows, int num_rows) {
+  for (int r = 0; r < num_rows; ++r) {
+    registry.SetOpsetRange(rows[r].domain, rows[r].min_version, rows[r].max_version);
   }
+}
+
+}  // namespace
+
+Status AddCatalogSchemas(SchemaRegistry& registry) {
+  OI_RETURN_IF_ERROR(AddRows(registry, catalog::kSchemaRows, catalog::kNumSchemaRows));
+  // onnxruntime's operators: com.microsoft, and the ones it registers in the default domain
+  // below ONNX's own versions (LayerNormalization-1 beside ONNX's LayerNormalization-17, ...).
+  OI_RETURN_IF_ERROR(
+      AddRows(registry, catalog::kContribSchemaRows, catalog::kNumContribSchemaRows));
+  SetRanges(registry, catalog::kDomainRows, catalog::kNumDomainRows);
+  SetRanges(registry, catalog::kContribDomainRows, catalog::kNumContribDomainRows);
   return OkStatus();
 }
 

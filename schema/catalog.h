@@ -8,7 +8,8 @@
 
 namespace onnx_infer {
 
-// Registers every catalog schema, without rules.
+// Registers every catalog schema, without rules: the ONNX domains, and onnxruntime's
+// com.microsoft operators and default-domain extras (schema/data/).
 Status AddCatalogSchemas(SchemaRegistry& registry);
 
 }  // namespace onnx_infer

@@ -85,8 +85,16 @@ std::string CoverageReport(const SchemaRegistry& registry) {
       << "- **neither**: the outputs get only what the signature implies (the element type "
          "when a type parameter is bound by an input or allows one type); shapes stay unknown "
          "and a note names the operator. \"Function built per node\" marks operators whose "
-         "ONNX function depends on the node, which a rule must cover.\n\n"
-      << "| domain | operators | versions | with rule | function body only | neither | "
+         "ONNX function depends on the node, which a rule must cover.\n\n";
+  if (by_domain.count("com.microsoft")) {
+    out << "com.microsoft is onnxruntime's domain (its `ContribOperators.md`). ai.onnx also "
+           "holds the versions onnxruntime registers in the default domain below ONNX's own "
+           "(LayerNormalization-1, SimplifiedLayerNormalization, the *_TRT plugins, and "
+           "Affine, Crop, DynamicSlice, GivenTensorFill, GRUUnit, ImageScaler, "
+           "MeanVarianceNormalization-1, ParametricSoftplus, Scale, ScaledTanh, "
+           "ThresholdedRelu-1): see `schema/data/README.md`.\n\n";
+  }
+  out << "| domain | operators | versions | with rule | function body only | neither | "
          "versions with rule |\n"
       << "| --- | --- | --- | --- | --- | --- | --- |\n";
   Counts all;

@@ -449,6 +449,9 @@ TEST(ElementwiseCoverageTest, EveryVersionHasARule) {
     auto versions = BuiltinSchemas().Versions("", op);
     EXPECT_FALSE(versions.empty()) << op;
     for (const OpSchema* s : versions) {
+      // onnxruntime's ThresholdedRelu-1 (schema/data/ort_default_domain.json) is not ONNX's:
+      // its rule comes with the other onnxruntime operators.
+      if (std::string_view(op) == "ThresholdedRelu" && s->since_version() == 1) continue;
       EXPECT_TRUE(s->has_rule()) << op << "-" << s->since_version();
     }
   }

@@ -163,7 +163,19 @@ void InferenceContext::FinishShape(int out, Shape& shape) {
   for (size_t axis = 0; axis < shape.size(); ++axis) {
     Dim& d = shape[axis];
     if (d.is_unknown() || d.is_const()) continue;
-    if (unifier_) d = unifier_->Resolve(d);
+    if (unifier_ && unifier_->has_user_assumptions()) {
+      // A dim that holds only under the user's assumptions says so among the conditions.
+      std::vector<std::string> used;
+      Dim without;
+      d = unifier_->Resolve(d, &used, &without);
+      if (!used.empty()) {
+        unifier_->AddCondition(StrJoin(used, ", "),
+                               StrCat("assumed for ", Origin(), ": output '", name, "' dim ", axis,
+                                      " is ", d.ToString(), " instead of ", without.ToString()));
+      }
+    } else if (unifier_) {
+      d = unifier_->Resolve(d);
+    }
     std::string note;
     d = symbolic::CapSize(d, name, static_cast<int64_t>(axis), &note);
     if (!note.empty()) {

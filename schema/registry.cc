@@ -17,6 +17,14 @@ Status SchemaRegistry::Register(OpSchema schema) {
   return OkStatus();
 }
 
+Status SchemaRegistry::RegisterOrReplace(OpSchema schema) {
+  OI_RETURN_IF_ERROR(schema.Finalize());
+  auto& versions = schemas_[Key(schema.domain(), schema.name())];
+  const int v = schema.since_version();
+  versions.insert_or_assign(v, std::move(schema));
+  return OkStatus();
+}
+
 Status SchemaRegistry::AttachRule(std::string_view domain, std::string_view name,
                                   std::initializer_list<int> since_versions,
                                   const InferenceRule& rule) {

@@ -23,6 +23,9 @@ class SchemaRegistry {
 
   // Adds a schema. An error if one with the same domain, name and since_version exists.
   Status Register(OpSchema schema);
+  // Adds a schema, replacing one with the same domain, name and since_version (a custom
+  // operator registered again, as a notebook cell that runs twice does).
+  Status RegisterOrReplace(OpSchema schema);
   // Attaches `rule` to each listed version of an already registered operator.
   Status AttachRule(std::string_view domain, std::string_view name,
                     std::initializer_list<int> since_versions, const InferenceRule& rule);

@@ -62,7 +62,7 @@ TEST(RegistryTest, ArityFromFormalParameters) {
 TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
   ASSERT_TRUE(BuiltinSchemasStatus().ok()) << BuiltinSchemasStatus().message();
   const SchemaRegistry& r = BuiltinSchemas();
-  EXPECT_EQ(r.size(), 642u);
+  EXPECT_EQ(r.size(), 796u);  // 642 of the ONNX domains, 154 of onnxruntime (schema/data/)
   EXPECT_EQ(r.Versions("", "Reshape").size(), 9u);
   EXPECT_EQ(r.Versions("ai.onnx.ml", "TreeEnsembleClassifier").front()->since_version(), 1);
   const OpSchema* reshape = r.Lookup("", "Reshape", 17);
@@ -97,6 +97,67 @@ TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
                                 .TypeConstraint("T", {"tensor(float)"}))
                   .ok());
   EXPECT_FALSE(bare.Lookup("test", "NoRule", 1)->has_rule());
+}
+
+TEST(BuiltinTest, OnnxruntimeSchemasSitBesideOnnxs) {
+  ASSERT_TRUE(BuiltinSchemasStatus().ok()) << BuiltinSchemasStatus().message();
+  const SchemaRegistry& r = BuiltinSchemas();
+  ASSERT_TRUE(r.OpsetRange("com.microsoft").has_value());
+  EXPECT_EQ(*r.OpsetRange("com.microsoft"), std::make_pair(1, 1));
+  EXPECT_EQ(*r.OpsetRange(""), std::make_pair(1, 28));  // unchanged by the extras
+  // A com.microsoft operator: arity from the document's "(2 - 7)", optional entries, defaults
+  // stated in its prose, none where the prose gives an expression.
+  const OpSchema* attention = r.Lookup("com.microsoft", "Attention", 1);
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(attention->min_inputs(), 2);
+  EXPECT_EQ(attention->max_inputs(), 7);
+  EXPECT_EQ(attention->inputs()[4].name, "past");
+  EXPECT_EQ(attention->inputs()[4].option, ParamOption::kOptional);
+  EXPECT_TRUE(attention->FindAttribute("num_heads")->required);
+  EXPECT_EQ(attention->FindAttribute("unidirectional")->default_value->i(), 0);
+  EXPECT_FLOAT_EQ(attention->FindAttribute("mask_filter_value")->default_value->f(), -10000.0f);
+  EXPECT_FALSE(attention->FindAttribute("scale")->default_value.has_value());  // 1/sqrt(head_size)
+  EXPECT_EQ(r.Lookup("com.microsoft", "GroupQueryAttention", 1)
+                ->FindAttribute("local_window_size")->default_value->i(), -1);
+  EXPECT_EQ(r.Lookup("com.microsoft", "CausalConvWithState", 1)
+                ->FindAttribute("activation")->default_value->s(), "none");
+  // A model importing a newer com.microsoft resolves the newest version known.
+  EXPECT_EQ(r.Lookup("com.microsoft", "MatMulNBits", 2)->since_version(), 1);
+  // Variadic entries, and the two experimental operators registered at version 1.
+  const OpSchema* ep_context = r.Lookup("com.microsoft", "EPContext", 1);
+  EXPECT_EQ(ep_context->min_inputs(), 0);
+  EXPECT_EQ(ep_context->max_inputs(), INT32_MAX);
+  EXPECT_FALSE(ep_context->inputs()[0].homogeneous);
+  EXPECT_EQ(r.Lookup("com.microsoft", "IsAllFinite", 1)->min_inputs(), 1);
+  const OpSchema* qembed = r.Lookup("com.microsoft", "QEmbedLayerNormalization", 1);
+  EXPECT_EQ(qembed->min_inputs(), 18);  // optional entries before single ones: all 18 given
+  EXPECT_EQ(qembed->max_inputs(), 18);
+
+  // The default-domain extras sit below ONNX's versions: ONNX's schema wins where it has one.
+  auto version = [&](std::string_view name, int opset) {
+    const OpSchema* s = r.Lookup("", name, opset);
+    return s ? s->since_version() : 0;
+  };
+  EXPECT_EQ(version("LayerNormalization", 16), 1);
+  EXPECT_EQ(version("LayerNormalization", 17), 17);
+  EXPECT_EQ(version("ThresholdedRelu", 9), 1);
+  EXPECT_EQ(version("ThresholdedRelu", 10), 10);
+  EXPECT_EQ(version("ThresholdedRelu", 22), 22);
+  EXPECT_EQ(version("MeanVarianceNormalization", 8), 1);
+  EXPECT_EQ(version("MeanVarianceNormalization", 9), 9);
+  EXPECT_EQ(version("MeanVarianceNormalization", 13), 13);
+  EXPECT_EQ(version("SimplifiedLayerNormalization", 17), 1);
+  EXPECT_EQ(version("EfficientNMS_TRT", 13), 1);
+  EXPECT_EQ(version("Affine", 9), 1);
+  EXPECT_EQ(version("Affine", 10), 10);
+  EXPECT_FALSE(r.Lookup("", "Affine", 9)->deprecated());
+  EXPECT_TRUE(r.Lookup("", "Affine", 10)->deprecated());
+  EXPECT_FALSE(r.Lookup("", "Crop", 1)->FindAttribute("border")->required);
+  EXPECT_TRUE(r.Lookup("", "Crop", 10)->FindAttribute("border")->required);
+  const OpSchema* rms = r.Lookup("", "SimplifiedLayerNormalization", 1);
+  EXPECT_EQ(rms->FindAttribute("stash_type")->default_value->i(), 1);  // float
+  EXPECT_EQ(rms->outputs()[1].name, "inv_std_var");
+  EXPECT_EQ(rms->outputs()[1].type, "U");
 }
 
 }  // namespace

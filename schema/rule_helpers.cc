@@ -80,6 +80,20 @@ StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::s
   return *u;
 }
 
+Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
+  OI_ASSIGN_OR_RETURN(acc, RequireEqualDims(ctx, acc, d, what));
+  return OkStatus();
+}
+
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank) {
+  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+  if (s && s->size() != rank) {
+    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ",
+                                s->size(), " ", ShapeToString(*s)));
+  }
+  return s;
+}
+
 const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input) {
   const ConstValue* v = ctx.InputValue(input);
   if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return nullptr;
@@ -96,6 +110,12 @@ const std::vector<double>* RealValues(const InferenceContext& ctx, int input) {
   const ConstValue* v = ctx.InputValue(input);
   if (!v || static_cast<int64_t>(v->reals.size()) != v->NumElements()) return nullptr;
   return &v->reals;
+}
+
+Dim ScalarInputDim(const InferenceContext& ctx, int input) {
+  const ConstValue* v = ctx.InputValue(input);
+  if (!v || v->NumElements() != 1 || v->ints.size() != 1) return Dim();
+  return v->ints[0];
 }
 
 Status InferSameAsInput(InferenceContext& ctx) {

@@ -40,6 +40,13 @@ Dim Product(const Shape& dims);
 // a == b where the operator requires it (`what` names them): the more specific of the two,
 // with the equality recorded as a fact; provably different dims are an error.
 StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what);
+// The same, accumulating: `acc` becomes the more specific of `acc` and `d`, which must be
+// equal; `what` names them in the error ("what: <why they differ>") and the recorded fact.
+Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what);
+
+// Input `input`'s shape when it is a tensor of exactly `rank`; null when it is absent or its
+// shape is unknown; an error naming the input for another rank.
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank);
 
 // Known input values. Each is null (nothing) when the value is not known or not of that kind.
 // Every element as a Dim (constant or symbolic): shapes, axes, repeats.
@@ -48,6 +55,9 @@ const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input);
 std::optional<std::vector<int64_t>> ConstInts(const InferenceContext& ctx, int input);
 // Every element as a real (float and double tensors): scales, roi.
 const std::vector<double>* RealValues(const InferenceContext& ctx, int input);
+// The single element of an integer input's known value (a scalar or a 1-element tensor),
+// possibly symbolic; unknown otherwise.
+Dim ScalarInputDim(const InferenceContext& ctx, int input);
 
 // Rule families.
 // Output 0 has input 0's type (tensors keep shape and element type).

@@ -146,6 +146,8 @@ Tri Equal(Dim a, Dim b, const Assumptions* as) {
   if (a.is_unknown() || b.is_unknown()) return Tri::kUnknown;
   if (a == b) return Tri::kTrue;
   const DimNode* d = Sub(a.node(), b.node());
+  // Known multiples may cancel what the normal form alone cannot: 2*floor(C/2) - C.
+  if (d && as && as->has_multiples()) d = Simplify(Dim::FromNode(d), *as).node();
   if (!d) return Tri::kUnknown;
   // The normal form is canonical for polynomials: a difference that is not 0 after
   // simplification is a non-zero constant or still has terms.

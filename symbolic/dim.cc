@@ -2,6 +2,7 @@
 #include "onnx_infer/symbolic/dim.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 #include "onnx_infer/symbolic/expr.h"
@@ -17,9 +18,28 @@ void Assumptions::SetLowerBound(std::string_view symbol, int64_t bound) {
   }
 }
 
+void Assumptions::SetDefaultLowerBound(int64_t bound) {
+  default_lower_ = std::max(default_lower_, bound);
+}
+
 int64_t Assumptions::LowerBound(std::string_view symbol) const {
   auto it = lower_.find(symbol);
-  return it == lower_.end() ? 0 : it->second;
+  return std::max(default_lower_, it == lower_.end() ? 0 : it->second);
+}
+
+void Assumptions::AddMultipleOf(Dim term, int64_t modulus) {
+  const DimNode* n = term.node();
+  if (!n || modulus <= 1 || n->kind == Kind::kConst || n->kind == Kind::kSum) return;
+  int64_t& m = multiples_.try_emplace(n, 1).first->second;
+  const int64_t g = std::gcd(m, modulus);
+  int64_t lcm;
+  if (__builtin_mul_overflow(m / g, modulus, &lcm)) return;  // keep what is known
+  m = lcm;
+}
+
+int64_t Assumptions::KnownModulus(const DimNode* term) const {
+  auto it = multiples_.find(term);
+  return it == multiples_.end() ? 1 : it->second;
 }
 
 Dim Dim::Const(int64_t value) { return Dim(symbolic::Const(value)); }

@@ -40,19 +40,36 @@ struct DimNode;  // private: see expr.h
 // The answer to a question about dims that may not be decidable.
 enum class Tri { kFalse, kTrue, kUnknown };
 
-// Facts about symbols beyond "every symbol is >= 0": a per-symbol lower bound. Queries and
-// Simplify() may use them; plain construction does not, so an interned node never depends on
-// who asked.
+class Dim;
+class Unifier;
+
+// What is known about symbols beyond "every symbol is >= 0": lower bounds (per symbol, and
+// one for every symbol, e.g. 1 under --assume-positive) and multiples (`Mod(C, 2) == 0`).
+// Queries and Simplify() may use them; plain construction does not, so an interned node never
+// depends on who asked. Multiples are keyed by interned nodes, so an Assumptions holding any
+// is tied to the SymbolContext of those nodes.
 class Assumptions {
  public:
   // Raises the lower bound of `symbol` to at least `bound` (bounds only ever grow).
   void SetLowerBound(std::string_view symbol, int64_t bound);
+  // Raises the lower bound of every symbol to at least `bound`.
+  void SetDefaultLowerBound(int64_t bound);
   // The lower bound of `symbol`: 0 unless raised.
   int64_t LowerBound(std::string_view symbol) const;
-  bool empty() const { return lower_.empty(); }
+  // Records that `term` is a multiple of `modulus` (> 1): Mod(term, modulus) == 0. `term` is
+  // one term of a sum (a symbol, a product, floor(...)...), not a sum or a constant; others
+  // are ignored. Several moduli of one term combine (2 and 3 give 6).
+  void AddMultipleOf(Dim term, int64_t modulus);
+  // The largest modulus `term` is known to be a multiple of: 1 when none is.
+  int64_t KnownModulus(const DimNode* term) const;
+  bool has_multiples() const { return !multiples_.empty(); }
+  bool empty() const { return lower_.empty() && default_lower_ <= 0 && multiples_.empty(); }
 
  private:
+  friend class Unifier;  // restores entries when it rolls back a rejected fact
   std::map<std::string, int64_t, std::less<>> lower_;
+  int64_t default_lower_ = 0;
+  std::map<const DimNode*, int64_t> multiples_;
 };
 
 class Dim {

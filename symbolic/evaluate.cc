@@ -2,7 +2,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "onnx_infer/symbolic/expr.h"
+#include "onnx_infer/symbolic/simplify_util.h"
 
 namespace onnx_infer::symbolic {
 namespace {
@@ -103,7 +103,7 @@ class Rebuilder {
       case Kind::kSum: {
         const DimNode* s = Const(n->value);
         for (const auto& [term, coeff] : n->terms) s = Add(s, MulConst(Run(term), coeff));
-        return s;
+        return CombineMultiples(s, as_);
       }
       case Kind::kFloorDiv:
         return FloorDiv(Run(n->lhs), Run(n->rhs), as_);

@@ -230,6 +230,40 @@ std::optional<Dim> ParseDim(std::string_view text, std::string* error) {
   return d;
 }
 
+std::optional<LowerBound> ParseLowerBound(std::string_view text, std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<LowerBound> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
+  const char* kForm = "expected a lower bound of one symbol, such as 'S >= 2' or 'S > 1'";
+  const size_t at = text.find_first_of("<>=!");
+  if (at == std::string_view::npos) return fail(kForm);
+  const bool strict = at + 1 >= text.size() || text[at + 1] != '=';
+  const std::string_view op = text.substr(at, strict ? 1 : 2);
+  if (op != ">" && op != ">=" && op != "<" && op != "<=") {
+    return fail(std::string(kForm) + " (only lower bounds can be assumed)");
+  }
+  const std::string_view left = text.substr(0, at), right = text.substr(at + op.size());
+  if (right.find_first_of("<>=!") != std::string_view::npos) return fail(kForm);
+  std::string why;
+  auto lhs = ParseDim(left, &why);
+  if (!lhs) return fail("left of '" + std::string(op) + "': " + why);
+  auto rhs = ParseDim(right, &why);
+  if (!rhs) return fail("right of '" + std::string(op) + "': " + why);
+  // The symbol on the greater side: S >= k, S > k, k <= S, k < S.
+  const bool symbol_left = op[0] == '>';
+  const Dim symbol = symbol_left ? *lhs : *rhs, bound = symbol_left ? *rhs : *lhs;
+  if (!bound.is_const() || !symbol.is_symbol()) {
+    if (symbol.is_const() && bound.is_symbol()) {  // S <= 4, 4 >= S
+      return fail(std::string(kForm) + " (only lower bounds can be assumed)");
+    }
+    return fail(kForm);
+  }
+  int64_t value = *bound.const_value();
+  if (strict && __builtin_add_overflow(value, 1, &value)) return fail(kForm);
+  return LowerBound{std::string(symbol.symbol_name()), value};
+}
+
 bool IsIdentifier(std::string_view text) {
   if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) return false;
   for (char c : text) {

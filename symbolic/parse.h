@@ -27,6 +27,16 @@ struct ParseError {
 };
 std::optional<Dim> ParseDim(std::string_view text, ParseError* error);
 
+// A lower bound assumed for one symbol (`--assume 'S >= 2'`).
+struct LowerBound {
+  std::string symbol;
+  int64_t bound = 0;
+};
+// Reads "S >= 2", "S > 1", "2 <= S" or "1 < S" (any spacing; the bound an integer, possibly
+// negative); nullopt, with *error saying why, for anything else: an upper bound, an equation,
+// two symbols or an expression on either side.
+std::optional<LowerBound> ParseLowerBound(std::string_view text, std::string* error);
+
 // Whether `text` is a plain identifier ([A-Za-z_][A-Za-z0-9_]*).
 bool IsIdentifier(std::string_view text);
 

@@ -136,6 +136,102 @@ TEST(PropertyTest, SimplifiedFormsEvaluateLikeTheirTrees) {
   EXPECT_LT(unknown, 1000);  // most are x/0 with a constant 0 divisor, e.g. floor(A/(B - B))
 }
 
+// Nests of Min/Max, sums and constant multiples over one variable (S, the sum P + S, or
+// Mod(S, 7), which is bounded above too) are where the short forms of simplify_min_max.cc
+// apply: each must keep its value for every S, also when simplified under a lower bound of S.
+enum class Variable { kSymbol, kSum, kBounded };
+
+std::unique_ptr<Tree> RandomNest(std::mt19937_64& rng, int depth, Variable variable) {
+  auto t = std::make_unique<Tree>();
+  std::uniform_int_distribution<int> pick(0, depth == 0 ? 1 : 6);
+  switch (pick(rng)) {
+    case 0:
+      t->op = Op::kConst;
+      t->value = std::uniform_int_distribution<int64_t>(-3, 5)(rng);
+      return t;
+    case 1:
+      if (variable == Variable::kSum) {  // P + S, as one variable
+        t->op = Op::kAdd;
+        t->a = std::make_unique<Tree>(Tree{Op::kSym, 0, "P"});
+        t->b = std::make_unique<Tree>(Tree{Op::kSym, 0, "S"});
+      } else if (variable == Variable::kBounded) {
+        t->op = Op::kMod;
+        t->a = std::make_unique<Tree>(Tree{Op::kSym, 0, "S"});
+        t->b = std::make_unique<Tree>(Tree{Op::kConst, 7});
+      } else {
+        t->op = Op::kSym;
+        t->name = "S";
+      }
+      return t;
+    case 2:
+      t->op = Op::kMul;
+      t->a = std::make_unique<Tree>(
+          Tree{Op::kConst, std::uniform_int_distribution<int64_t>(-2, 3)(rng)});
+      t->b = RandomNest(rng, depth - 1, variable);
+      return t;
+    default: {
+      static const Op kOps[] = {Op::kAdd, Op::kSub, Op::kMin, Op::kMax};
+      t->op = kOps[std::uniform_int_distribution<int>(0, 3)(rng)];
+      t->a = RandomNest(rng, depth - 1, variable);
+      t->b = RandomNest(rng, depth - 1, variable);
+      return t;
+    }
+  }
+}
+
+TEST(PropertyTest, OneVariableNestsKeepTheirValues) {
+  std::mt19937_64 rng(15);
+  int compared = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const Variable variable = static_cast<Variable>(i % 3);
+    const bool sum_variable = variable == Variable::kSum;
+    auto tree = RandomNest(rng, 4, variable);
+    const Dim d = Build(*tree);
+    ASSERT_FALSE(d.is_unknown());
+    Assumptions at_least;
+    const int64_t lower = i % 4;
+    at_least.SetLowerBound("S", lower);
+    const Dim under = Simplify(d, at_least);
+    for (int64_t s = 0; s <= 24; ++s) {
+      Env env = {{"S", s}, {"P", sum_variable ? (s * 7) % 5 : 0}};
+      if (!sum_variable) env.erase("P");
+      const auto expected = Eval(*tree, env);
+      ASSERT_EQ(Evaluate(d, env), expected) << d << " at S=" << s;
+      if (s >= lower) {
+        ASSERT_EQ(Evaluate(under, env), expected) << under << " (S >= " << lower << ") at S=" << s;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 70000);
+}
+
+// Simplified under known multiples (A a multiple of 2, C of 3), an expression keeps its value
+// wherever they hold.
+TEST(PropertyTest, KnownMultiplesKeepValues) {
+  std::mt19937_64 rng(2);
+  Assumptions multiples;
+  multiples.AddMultipleOf(Dim::Symbol("A"), 2);
+  multiples.AddMultipleOf(Dim::Symbol("C"), 3);
+  int compared = 0;
+  for (int i = 0; i < 3000; ++i) {
+    auto tree = Random(rng, 4);
+    const Dim d = Simplify(Build(*tree), multiples);
+    if (d.is_unknown()) continue;
+    for (int k = 0; k < 12; ++k) {
+      Env env = RandomEnv(rng);
+      env["A"] = 2 * (env["A"] / 2);
+      env["C"] = 3 * (env["C"] / 3);
+      auto expected = Eval(*tree, env);
+      if (!expected) continue;
+      ASSERT_EQ(Evaluate(d, env), expected)
+          << "simplified " << d << " at A=" << env["A"] << " B=" << env["B"] << " C=" << env["C"];
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 15000);
+}
+
 TEST(PropertyTest, ComparisonsNeverGuess) {
   std::mt19937_64 rng(7);
   int decided = 0;

@@ -54,6 +54,32 @@ const Rule kFloorDivRules[] = {
       if (s.quotient == Const(0)) return std::nullopt;
       return Add(s.quotient, FloorDiv(s.remainder, b, as));
     },
+    // floor((k·t + R)/c) = k·floor(t/c) + floor(R/c) when t is a known multiple of c, and
+    // more generally (k·g/c)·floor(t/g) + floor(R/c) when t is a multiple of g and c | k·g:
+    // k·t/c is then an integer. With Mod(C, 2) == 0, floor((C + 1)/2) -> floor(C/2).
+    [](auto a, auto b, auto as) -> Result {
+      if (!as || !as->has_multiples() || b->kind != Kind::kConst) return std::nullopt;
+      Poly p = AsPoly(a);
+      if (p.constant == 0 && p.terms.size() == 1 && p.terms[0].second == 1) {
+        return std::nullopt;  // floor(t/c) itself
+      }
+      Poly rest;
+      rest.constant = p.constant;
+      const DimNode* exact = Const(0);
+      for (const auto& [t, k] : p.terms) {
+        const int64_t g = as->KnownModulus(t);
+        int64_t kg;
+        if (g <= 1 || __builtin_mul_overflow(k, g, &kg) || kg % b->value != 0) {
+          rest.terms.emplace_back(t, k);
+        } else if (g % b->value == 0) {
+          exact = Add(exact, MulConst(FloorDiv(t, b, as), k));
+        } else {
+          exact = Add(exact, MulConst(FloorDiv(t, Const(g), as), kg / b->value));
+        }
+      }
+      if (rest.terms.size() == p.terms.size()) return std::nullopt;
+      return Add(exact, FloorDiv(FromPoly(std::move(rest)), b, as));
+    },
     // 0 <= a < c gives 0 (e.g. floor(Mod(N, 3)/3)).
     [](auto a, auto b, auto as) -> Result {
       if (b->kind != Kind::kConst) return std::nullopt;

@@ -45,6 +45,23 @@ const Rule kModRules[] = {
       if (s.quotient == Const(0)) return std::nullopt;
       return Mod(s.remainder, b, as);
     },
+    // Mod(k·t + R, c) = Mod(R, c) when t is a known multiple of g and c | k·g (k·t is then a
+    // multiple of c): with Mod(C, 4) == 0, Mod(C + 1, 2) -> 1.
+    [](auto a, auto b, auto as) -> Result {
+      if (!as || !as->has_multiples() || b->kind != Kind::kConst) return std::nullopt;
+      Poly p = AsPoly(a);
+      Poly rest;
+      rest.constant = p.constant;
+      for (const auto& [t, k] : p.terms) {
+        const int64_t g = as->KnownModulus(t);
+        int64_t kg;
+        if (g <= 1 || __builtin_mul_overflow(k, g, &kg) || kg % b->value != 0) {
+          rest.terms.emplace_back(t, k);
+        }
+      }
+      if (rest.terms.size() == p.terms.size()) return std::nullopt;
+      return Mod(FromPoly(std::move(rest)), b, as);
+    },
     // 0 <= a < c gives a.
     [](auto a, auto b, auto as) -> Result {
       if (b->kind != Kind::kConst) return std::nullopt;

@@ -121,6 +121,72 @@ TEST(SimplifyMinMax, ComparableTermsFold) {
   check("Min(Mod(N, 4), 3)", "Mod(N, 4)");
 }
 
+// A nest of Min/Max over one variable gets its short form, proved on every value of the
+// variable from its lower bound (the clamped lengths of Slice and Pad).
+TEST(SimplifyMinMax, PiecewiseNestsOfOneVariable) {
+  // Slice(x, 1, -1) on an axis of S: for S = 0, 1, 2, 3... the length is 0, 0, 0, 1...
+  check("Max(0, -Min(1, S) + Max(0, S - 1))", "Max(0, S - 2)");
+  check("Max(0, Max(0, S - 1) - 1)", "Max(0, S - 2)");
+  check("Min(S, Max(0, S - 1) + 1)", "S");
+  check("Max(0, Min(S, 3) - Min(1, S))", "Min(2, Max(0, S - 1))");  // x[1:3]
+  // The variable may be any sum that appears whole: here P + S.
+  check("Max(0, -Min(1, P + S) + Max(0, P + S - 1))", "Max(0, P + S - 2)");
+  check("Max(0, -Min(1, 2*S) + Max(0, 2*S - 1))", "Max(0, 2*S - 2)");
+  // A variable bounded above (Mod(S, 7) <= 6) is checked on its whole range.
+  check("Max(0, -Min(1, Mod(S, 7)) + Max(0, Mod(S, 7) - 1))", "Max(0, Mod(S, 7) - 2)");
+  check("Min(5, Max(0, Mod(S, 7) - 1))", "Max(0, Mod(S, 7) - 1)");
+  // No shorter form among the clamped lines: kept as they are.
+  check("Max(0, Min(S, 5) - 2)", "Max(0, Min(5, S) - 2)");
+  check("Max(0, 2*S - Min(3, S))", "Max(0, 2*S - Min(3, S))");
+  // Two variables: not a one-variable nest.
+  check("Max(0, -Min(1, S) + Max(0, T - 1))", "Max(0, -Min(1, S) + Max(0, T - 1))");
+  // Under a lower bound the short form simplifies further.
+  Assumptions s_at_least_2;
+  s_at_least_2.SetLowerBound("S", 2);
+  EXPECT_EQ(Simplify(P("Max(0, -Min(1, S) + Max(0, S - 1))"), s_at_least_2).ToString(), "S - 2");
+  Assumptions s_at_least_1;
+  s_at_least_1.SetLowerBound("S", 1);
+  EXPECT_EQ(Simplify(P("Max(0, -Min(1, S) + Max(0, S - 1))"), s_at_least_1).ToString(),
+            "Max(0, S - 2)");
+  Assumptions positive;
+  positive.SetDefaultLowerBound(1);
+  EXPECT_EQ(Simplify(P("Max(0, S - 1)"), positive).ToString(), "S - 1");
+}
+
+// Known multiples (Mod(C, 2) == 0, as a Reshape's -1 records) are used where a sum, floor or
+// Mod mentions the term.
+TEST(Assumptions, MultiplesSimplify) {
+  Assumptions even;
+  even.AddMultipleOf(P("C"), 2);
+  auto simplify = [&](const char* text) { return Simplify(P(text), even).ToString(); };
+  EXPECT_EQ(simplify("2*floor(C/2)"), "C");
+  EXPECT_EQ(simplify("floor((C + 1)/2)"), "floor(C/2)");
+  EXPECT_EQ(simplify("ceiling(C/2)"), "floor(C/2)");
+  EXPECT_EQ(simplify("C - floor((C + 1)/2)"), "floor(C/2)");  // the second half of a Split
+  EXPECT_EQ(simplify("C + floor(C/2)"), "3*floor(C/2)");
+  EXPECT_EQ(simplify("Mod(C, 2)"), "0");
+  EXPECT_EQ(simplify("Mod(C + 3, 2)"), "1");
+  EXPECT_EQ(simplify("floor(C/2)"), "floor(C/2)");  // already short
+  EXPECT_EQ(simplify("floor(C/4)"), "floor(C/4)");  // C may be 2
+  EXPECT_EQ(simplify("floor(N/2)"), "floor(N/2)");  // another symbol
+  EXPECT_EQ(Equal(P("2*floor(C/2)"), P("C"), &even), Tri::kTrue);
+  EXPECT_EQ(Equal(P("2*floor(C/2)"), P("C")), Tri::kUnknown);
+  // Moduli of one term combine; a product term works like a symbol.
+  Assumptions more;
+  more.AddMultipleOf(P("C"), 4);
+  more.AddMultipleOf(P("C"), 6);
+  more.AddMultipleOf(P("H*W"), 8);
+  EXPECT_EQ(more.KnownModulus(P("C").node()), 12);
+  EXPECT_EQ(Simplify(P("Mod(C, 3) + Mod(C + 1, 4)"), more).ToString(), "1");
+  EXPECT_EQ(Simplify(P("floor((H*W + 7)/8)"), more).ToString(), "floor(H*W/8)");
+  EXPECT_EQ(Simplify(P("8*floor(H*W/8)"), more).ToString(), "H*W");
+  // Sums and constants are not terms: ignored.
+  Assumptions ignored;
+  ignored.AddMultipleOf(P("N + 1"), 2);
+  ignored.AddMultipleOf(P("4"), 2);
+  EXPECT_FALSE(ignored.has_multiples());
+}
+
 TEST(SimplifyProofs, TheIssueExamples) {
   EXPECT_EQ(Equal(P("ceiling((x - 1)/2)"), P("floor(x/2)")), Tri::kTrue);
   EXPECT_EQ(Equal(P("floor((H + 2 - 3)/1) + 1"), P("H")), Tri::kTrue);
@@ -193,6 +259,29 @@ TEST(Parse, SyntaxAndErrors) {
   EXPECT_TRUE(IsIdentifier("unk__3"));
   EXPECT_FALSE(IsIdentifier("N + 1"));
   EXPECT_FALSE(IsIdentifier("3N"));
+}
+
+TEST(Parse, LowerBounds) {
+  auto bound = [](const char* text) {
+    auto b = ParseLowerBound(text, nullptr);
+    return b ? b->symbol + " >= " + std::to_string(b->bound) : std::string("none");
+  };
+  EXPECT_EQ(bound("S >= 2"), "S >= 2");
+  EXPECT_EQ(bound("S>1"), "S >= 2");
+  EXPECT_EQ(bound(" 2 <= seq_len "), "seq_len >= 2");
+  EXPECT_EQ(bound("0 < N"), "N >= 1");
+  EXPECT_EQ(bound("N >= -1"), "N >= -1");
+  std::string error;
+  EXPECT_FALSE(ParseLowerBound("S <= 4", &error));
+  EXPECT_NE(error.find("only lower bounds"), std::string::npos) << error;
+  EXPECT_FALSE(ParseLowerBound("S == 4", &error));
+  EXPECT_NE(error.find("only lower bounds"), std::string::npos) << error;
+  EXPECT_FALSE(ParseLowerBound("S >= T", &error));
+  EXPECT_FALSE(ParseLowerBound("S + 1 >= 2", &error));
+  EXPECT_FALSE(ParseLowerBound("S", &error));
+  EXPECT_FALSE(ParseLowerBound("S >= 2 >= 1", &error));
+  EXPECT_FALSE(ParseLowerBound("S >= (", &error));
+  EXPECT_NE(error.find("right of '>='"), std::string::npos) << error;
 }
 
 TEST(Evaluate, Values) {

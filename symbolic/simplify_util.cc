@@ -79,6 +79,37 @@ std::optional<std::pair<const DimNode*, const DimNode*>> CancelMonomial(const Di
   return std::make_pair(quotient, Const(m));
 }
 
+const DimNode* CombineMultiples(const DimNode* n, const Assumptions* as) {
+  if (!n || !as || !as->has_multiples() || n->kind != Kind::kSum) return n;
+  Poly p = AsPoly(n);
+  bool changed = false;
+  for (size_t i = 0; i < p.terms.size(); ++i) {
+    const DimNode* f = p.terms[i].first;
+    if (f->kind != Kind::kFloorDiv || f->rhs->kind != Kind::kConst) continue;
+    const DimNode* t = f->lhs;
+    const int64_t c = f->rhs->value;
+    if (t->kind == Kind::kSum || t->kind == Kind::kConst || as->KnownModulus(t) % c != 0) continue;
+    const int64_t b = p.terms[i].second;
+    size_t at = p.terms.size();
+    for (size_t j = 0; j < p.terms.size(); ++j) {
+      if (p.terms[j].first == t) at = j;
+    }
+    const int64_t a = at < p.terms.size() ? p.terms[at].second : 0;
+    int64_t ac, k;
+    if (__builtin_mul_overflow(a, c, &ac) || __builtin_add_overflow(ac, b, &k)) continue;
+    if (a == 0 && b % c != 0) continue;  // b·floor(t/c) alone is already its short form
+    const bool whole = k % c == 0;
+    p.terms[i].second = whole ? 0 : k;  // zero terms are dropped by FromPoly
+    if (at < p.terms.size()) {
+      p.terms[at].second = whole ? k / c : 0;
+    } else {
+      p.terms.emplace_back(t, k / c);
+    }
+    changed = true;
+  }
+  return changed ? FromPoly(std::move(p)) : n;
+}
+
 const DimNode* MakeBinary(Kind kind, const DimNode* a, const DimNode* b) {
   if (!a || !b) return nullptr;
   DimNode n{kind};

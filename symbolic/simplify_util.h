@@ -29,6 +29,12 @@ std::optional<std::pair<const DimNode*, const DimNode*>> CancelMonomial(const Di
                                                                         const DimNode* b,
                                                                         const Assumptions* as);
 
+// Known multiples (Assumptions::AddMultipleOf) in a sum: with c | KnownModulus(t),
+// a·t + b·floor(t/c) is k·(t/c) for k = a·c + b, written (k/c)·t when c divides k and
+// k·floor(t/c) otherwise. So with Mod(C, 2) == 0, C - floor(C/2) -> floor(C/2) and
+// 2*floor(C/2) -> C. Other nodes, and sums without such terms, are returned as they are.
+const DimNode* CombineMultiples(const DimNode* n, const Assumptions* as);
+
 // An opaque binary atom (floor, ceiling, mod, min, max); null past kHardSizeCap.
 const DimNode* MakeBinary(Kind kind, const DimNode* a, const DimNode* b);
 

@@ -1,20 +1,34 @@
 // Unifier: what a whole model says about its symbols. A union-find over symbol names, each
-// class optionally bound to a constant, plus equations that are not of that shape (kept as
-// facts: B*S == 768) and per-symbol lower bounds. Every fact remembers where it came from, so
-// a contradiction names both sides:
+// class optionally bound to a value (a constant, or an expression over other classes), plus
+// equations that are not of that shape (kept as facts: B*S == 768, N*Mod(C, 2) == 0), the
+// multiples they imply (Mod(C, 2) == 0) and per-symbol lower bounds. Every fact remembers
+// where it came from, so a contradiction names both sides:
 //
 //   Unifier u;
 //   u.Unify(N, Dim::Const(4), "node 'a' input 0 dim 0");   // ok
 //   u.Unify(N, Dim::Const(3), "node 'b' input 1 dim 0");
 //   // error: N == 3 (node 'b' input 1 dim 0) contradicts N == 4 (node 'a' input 0 dim 0)
 //
+// Cost: near-linear in the number of facts. Classes are merged by size, a kept equation is
+// re-checked only when a class it mentions changes, and a rejected fact is rolled back from
+// a log of what it changed (never by copying the state).
+//
+// Besides what the model says, the user may state assumptions (AssumeUser, AssumeAllPositive:
+// `--assume 'S >= 2'`, `--assume-positive`). They take part in Resolve, Equal and LessEqual
+// and in finding contradictions, but not in assumptions(), which is what the model alone
+// says; Resolve(d, &used) tells which of them a result needed, so that a report can list it
+// as a condition.
+//
 // Not thread-safe: one Unifier per inference run.
 #ifndef ONNX_INFER_SYMBOLIC_UNIFIER_H_
 #define ONNX_INFER_SYMBOLIC_UNIFIER_H_
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -30,45 +44,145 @@ struct Fact {
 
 class Unifier {
  public:
-  // Records lhs == rhs. Unknown on either side records nothing. Returns an error naming the
-  // earlier facts it contradicts (the fact is then not recorded).
+  // Records lhs == rhs. Unknown on either side records nothing, and so does a fact already
+  // known. Returns an error naming the earlier facts it contradicts (the fact is then not
+  // recorded and nothing changes). What is recorded, once both sides are resolved and
+  // a = lhs - rhs:
+  //   X - Y            the classes of X and Y merge (the smaller name represents them);
+  //   c·X + k, c | k   X is bound to -k/c;
+  //   X - e            X is bound to e when X has coefficient ±1, appears nowhere else in a
+  //                    and e is small (G == 4*H binds G to 4*H): every later dim is written
+  //                    without X;
+  //   anything else    kept as an equation, re-checked when a class it mentions changes. A
+  //                    kept equation P·Mod(x, c) == 0 whose other factors P are known >= 1
+  //                    also says that x is a multiple of c, which Resolve then uses
+  //                    (2*floor(C/2) is C once Mod(C, 2) == 0).
   Status Unify(Dim lhs, Dim rhs, std::string_view origin);
-  // Records symbol >= bound.
+  // Records symbol >= bound, as the model says it.
   Status AssumeAtLeast(std::string_view symbol, int64_t bound, std::string_view origin);
+  // The user's assumption symbol >= bound. An error when it contradicts what is known.
+  Status AssumeUser(std::string_view symbol, int64_t bound);
+  // The user's assumption that every symbol, including those the model introduces later, is
+  // >= 1 (onnxruntime's symbolic shape inference assumes so).
+  Status AssumeAllPositive();
   // A condition the model must satisfy that the algebra cannot state as an equation, e.g.
-  // the side condition of a symbolic broadcast. Kept for reports; never a contradiction.
+  // the side condition of a symbolic broadcast. Kept for reports (once); never a
+  // contradiction.
   void AddCondition(std::string condition, std::string_view origin);
 
-  // `d` with each symbol replaced by its class's constant, else its class's representative
-  // (the smallest name), re-simplified under the lower bounds.
+  // `d` with each symbol replaced by its class's value, else its class's representative
+  // (the smallest name), re-simplified under the lower bounds, the known multiples and the
+  // user's assumptions.
   Dim Resolve(Dim d) const;
-  // Equal / LessEqual after Resolve, under the recorded lower bounds.
+  // The same; and when the result differs from what the model alone gives, `*used` is set to
+  // the user's assumptions it needed ("S >= 2") and `*without` (if given) to what the model
+  // alone gives; else `*used` is cleared.
+  Dim Resolve(Dim d, std::vector<std::string>* used, Dim* without = nullptr) const;
+  // Equal / LessEqual after Resolve, under everything known and assumed.
   Tri Equal(Dim a, Dim b) const;
   Tri LessEqual(Dim a, Dim b) const;
 
   const std::vector<Fact>& facts() const { return facts_; }
   const std::vector<std::string>& conditions() const { return conditions_; }
-  const Assumptions& assumptions() const { return assumptions_; }
+  // What the model says about its symbols' representatives: lower bounds and multiples
+  // (without the user's assumptions), for rules that compare dims themselves.
+  const Assumptions& assumptions() const { return model_; }
+  bool has_user_assumptions() const { return has_user_assumptions_; }
 
  private:
-  struct Binding {
-    int64_t value;
-    std::string origin;
+  struct Equation {
+    Fact fact;
+    bool active = true;  // false once it says nothing more than what is recorded
+  };
+  // A multiple that holds only under some of the user's bounds (N*Mod(C, 2) == 0 with N >= 1
+  // assumed): the term, the modulus, and the bounds it needs.
+  struct UserMultiple {
+    Dim term;
+    int64_t modulus = 1;
+    std::vector<std::pair<std::string, int64_t>> needs;
   };
 
-  std::string Find(const std::string& name) const;
-  Status Contradiction(Dim lhs, Dim rhs, std::string_view origin, Dim also = Dim()) const;
-  // Applies X == value (a constant or another representative symbol).
-  void Apply(Dim lhs, Dim rhs, std::string_view origin);
-  // Re-checks the kept equations after a class changed.
-  Status Recheck();
+  // Symbol ids; Root follows parents (no path compression, so a rollback can undo unions;
+  // union by size keeps paths logarithmic).
+  int Id(std::string_view name);
+  int FindId(std::string_view name) const;
+  int Root(int id) const;
+  const std::string& Leader(int root) const { return names_[leader_[root]]; }
 
-  mutable std::map<std::string, std::string> parent_;  // path compression in Find
-  std::map<std::string, Binding> binding_;             // by class representative
-  Assumptions assumptions_;                            // by class representative
-  std::vector<Fact> facts_;                            // everything recorded, in order
-  std::vector<Fact> equations_;                        // not yet reduced to a binding
-  std::vector<std::string> conditions_;                // "condition (origin)"
+  // `d` with every symbol replaced by its class's value or representative, not simplified.
+  Dim Substituted(Dim d) const;
+  Dim ResolveUnder(Dim d, const Assumptions& as) const;
+  // The user's bounds, as (representative, bound), above the model's on the symbols of `d`.
+  std::vector<std::pair<std::string, int64_t>> UserBoundsOf(Dim d) const;
+
+  // Adds an equation and reduces it and whatever it touches.
+  Status AddEquation(Fact fact);
+  // Reduces the queued equations; each is re-queued only when a class it mentions changes.
+  Status Process();
+  Status Reduce(int equation);
+  Status Merge(int root_a, int root_b);
+  Status Bind(int root, Dim value);
+  // Re-substitutes the values of `users`, roots whose value mentions a class that changed.
+  Status Refresh(const std::vector<int>& users);
+  // The bounds of class `root` against its value, and what they say about its symbol.
+  Status CheckValue(int root);
+  // Raises the model's (`user` false) or the user's lower bound of a class.
+  Status RaiseBound(int root, int64_t bound, bool user);
+  // Re-checks `equation` when a class of a symbol of `resolved` changes.
+  void Watch(int equation, Dim resolved);
+  void Enqueue(int root);
+
+  // "`what` contradicts <the earlier facts and bounds about the symbols of dims>".
+  Status Contradiction(const std::string& what, const std::vector<Dim>& dims) const;
+
+  // Runs `change` with every change logged; on error undoes them all and returns the error.
+  Status Transaction(const std::function<Status()>& change);
+  template <typename V>
+  void LogAt(V& vec, size_t i) {  // a rollback restores vec[i]
+    if (logging_) undo_.push_back([&vec, i, old = vec[i]] { vec[i] = old; });
+  }
+  template <typename V>
+  void LogResize(V& vec) {  // a rollback drops what was appended to vec
+    if (logging_) undo_.push_back([&vec, n = vec.size()] { vec.resize(n); });
+  }
+  template <typename V>
+  void LogSize(V& lists, size_t i) {  // a rollback drops what was appended to lists[i]
+    if (logging_) undo_.push_back([&lists, i, n = lists[i].size()] { lists[i].resize(n); });
+  }
+  void SetBound(Assumptions& as, const std::string& name, int64_t bound);
+  void AddMultiple(Assumptions& as, Dim term, int64_t modulus);
+
+  // Per symbol id.
+  std::unordered_map<std::string, int> ids_;
+  std::vector<std::string> names_;
+  std::vector<int> parent_;
+  // Per root (entries of ids that are no longer roots are stale).
+  std::vector<int> size_;
+  std::vector<int> leader_;  // the id of the smallest name in the class
+  std::vector<Dim> value_;   // unknown when unbound; mentions only unbound representatives
+  std::vector<int64_t> model_bound_, user_bound_;
+  std::vector<std::vector<int>> watchers_;  // equations that mention the class
+  std::vector<std::vector<int>> users_;     // roots whose value mentions the class
+
+  std::vector<Fact> facts_;              // everything recorded, in order
+  std::vector<Equation> equations_;      // every recorded fact, reduced or kept
+  std::vector<std::string> conditions_;  // "condition (origin)"
+  std::unordered_set<std::string> condition_set_;
+  // (symbol, "N >= 1 (origin)") for every bound stated, for contradictions.
+  std::vector<std::pair<std::string, std::string>> bound_origins_;
+  std::vector<UserMultiple> user_multiples_;
+
+  // The model's lower bounds alone (for re-checking equations, which must not be proved by
+  // the multiples they imply themselves); with the multiples (what the model says); and
+  // with the user's bounds and multiples too (what Resolve uses).
+  Assumptions bounds_, model_, full_;
+  bool has_user_assumptions_ = false;
+  bool all_positive_ = false;
+
+  std::vector<int> queue_;    // equations to reduce
+  std::vector<char> queued_;  // per equation: in queue_
+  bool logging_ = false;
+  std::vector<std::function<void()>> undo_;
 };
 
 }  // namespace onnx_infer::symbolic

@@ -60,6 +60,154 @@ TEST(UnifierTest, LowerBounds) {
   EXPECT_FALSE(u.AssumeAtLeast("M", 4, "bound").ok());
 }
 
+TEST(UnifierTest, ManyClassesEachResolve) {
+  // The fact chain of 10,000 MatMuls: each fact merges two symbols seen nowhere else.
+  Unifier u;
+  for (int i = 0; i < 10000; ++i) {
+    const std::string k = "K" + std::to_string(i), j = "J" + std::to_string(i);
+    ASSERT_TRUE(u.Unify(Dim::Symbol(k), Dim::Symbol(j), "mm").ok());
+  }
+  EXPECT_EQ(u.facts().size(), 10000u);
+  EXPECT_EQ(u.Resolve(P("K17 + J9999")).ToString(), "J17 + J9999");  // J < K
+  EXPECT_EQ(u.Equal(P("K42"), P("J42")), Tri::kTrue);
+  EXPECT_EQ(u.Equal(P("K42"), P("J43")), Tri::kUnknown);
+  // One long class: every member resolves to the smallest name, whatever the order.
+  Unifier chain;
+  for (int i = 5000; i > 0; --i) {
+    ASSERT_TRUE(chain
+                    .Unify(Dim::Symbol("x" + std::to_string(i)),
+                           Dim::Symbol("x" + std::to_string(i - 1)), "link")
+                    .ok());
+  }
+  EXPECT_EQ(chain.Resolve(P("x5000 - x2500")), P("0"));
+  EXPECT_EQ(chain.Resolve(P("x4321")), P("x0"));
+  ASSERT_TRUE(chain.Unify(P("x3000"), P("7"), "value").ok());
+  EXPECT_EQ(chain.Resolve(P("x1 + x4999")), P("14"));
+}
+
+TEST(UnifierTest, SymbolsBoundToExpressions) {
+  Unifier u;
+  // X - e == 0 binds the bare side: KM1 == K - 1 writes KM1 as K - 1 from then on, and since
+  // KM1 is a dim (>= 0), K >= 1.
+  ASSERT_TRUE(u.Unify(P("K - 1"), P("KM1"), "conv state").ok());
+  EXPECT_EQ(u.Resolve(P("KM1 + 1")), P("K"));
+  EXPECT_EQ(u.Resolve(P("Max(0, K - 1)")), P("K - 1"));
+  EXPECT_EQ(u.Equal(P("K"), P("0")), Tri::kFalse);
+  ASSERT_TRUE(u.Unify(P("4*H"), P("G"), "lstm").ok());
+  EXPECT_EQ(u.Resolve(P("floor(G/4)")), P("H"));
+  // Values follow later facts: X == Y + 1, Y == Z + 2, then Z == 4.
+  ASSERT_TRUE(u.Unify(P("X"), P("Y + 1"), "a").ok());
+  ASSERT_TRUE(u.Unify(P("Y"), P("Z + 2"), "b").ok());
+  EXPECT_EQ(u.Resolve(P("X")), P("Z + 3"));
+  ASSERT_TRUE(u.Unify(P("Z"), P("4"), "c").ok());
+  EXPECT_EQ(u.Resolve(P("X*Y")), P("42"));
+  // ...and a merge renames what values mention: W == H makes G read 4*H still (H < W).
+  ASSERT_TRUE(u.Unify(P("W"), P("H"), "d").ok());
+  EXPECT_EQ(u.Resolve(P("G - 4*W")), P("0"));
+  ASSERT_TRUE(u.Unify(P("A0"), P("H"), "e").ok());  // now A0 represents H's class
+  EXPECT_EQ(u.Resolve(P("G")), P("4*A0"));
+  // A value that would break a bound is a contradiction: X is 7, so X == 0 cannot hold, and
+  // nor can K == 0.
+  EXPECT_FALSE(u.Unify(P("K"), P("0"), "f").ok());
+}
+
+TEST(UnifierTest, RejectedFactsLeaveNoTrace) {
+  Unifier u;
+  ASSERT_TRUE(u.Unify(P("B*S"), P("768"), "reshape").ok());
+  ASSERT_TRUE(u.Unify(P("T"), P("S + 1"), "t").ok());
+  ASSERT_TRUE(u.Unify(P("C"), P("D"), "c").ok());
+  const std::string before = u.Resolve(P("B + S + T + C + D")).ToString();
+  // B == 5 merges nothing at first, then B*S == 768 cannot hold (768 is not a multiple of 5).
+  Status s = u.Unify(P("B"), P("5"), "batch");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("B*S == 768 (reshape)"), std::string::npos) << s.message();
+  EXPECT_EQ(u.Resolve(P("B + S + T + C + D")).ToString(), before);
+  EXPECT_EQ(u.facts().size(), 3u);
+  // A cascade rolled back: T == 100 binds S to 99 through T == S + 1, and then B*99 == 768
+  // has no solution.
+  s = u.Unify(P("T"), P("100"), "t100");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(u.Resolve(P("B + S + T + C + D")).ToString(), before);
+  EXPECT_EQ(u.Resolve(P("T")), P("S + 1"));
+  ASSERT_TRUE(u.Unify(P("T"), P("97"), "t97").ok());  // S == 96, B == 8
+  EXPECT_EQ(u.Resolve(P("B")), P("8"));
+}
+
+TEST(UnifierTest, MultiplesFromKeptEquations) {
+  Unifier u;
+  // Reshape [N, C] -> [N, 2, -1] records N*Mod(C, 2) == 0: C may be odd when N is 0.
+  ASSERT_TRUE(u.Unify(P("N*Mod(C, 2)"), P("0"), "reshape").ok());
+  EXPECT_EQ(u.Resolve(P("2*floor(C/2)")).ToString(), "2*floor(C/2)");
+  ASSERT_TRUE(u.AssumeAtLeast("N", 1, "model").ok());  // now C is even
+  EXPECT_EQ(u.Resolve(P("2*floor(C/2)")), P("C"));
+  EXPECT_EQ(u.Resolve(P("C - floor((C + 1)/2)")), P("floor(C/2)"));
+  EXPECT_EQ(u.Equal(P("2*floor(C/2)"), P("C")), Tri::kTrue);
+  EXPECT_EQ(u.assumptions().KnownModulus(P("C").node()), 2);
+  // The equation stays and is checked: C == 3 contradicts it.
+  Status s = u.Unify(P("C"), P("3"), "odd");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("N*Mod(C, 2) == 0 (reshape)"), std::string::npos) << s.message();
+  ASSERT_TRUE(u.Unify(P("C"), P("4"), "even").ok());
+  // A merge that renames the class keeps the multiple: A0 now represents C.
+  Unifier w;
+  ASSERT_TRUE(w.Unify(P("Mod(C, 2)"), P("0"), "reshape").ok());
+  ASSERT_TRUE(w.Unify(P("C"), P("D"), "concat").ok());
+  ASSERT_TRUE(w.Unify(P("D"), P("A0"), "concat").ok());  // the larger class is renamed
+  EXPECT_EQ(w.Resolve(P("2*floor(D/2)")), P("A0"));
+  // Mod(x, c) == 0 directly, and a product with a symbol known to be 0.
+  Unifier v;
+  ASSERT_TRUE(v.Unify(P("Mod(H*W, 8)"), P("0"), "blocks").ok());
+  EXPECT_EQ(v.Resolve(P("floor((H*W + 7)/8)")), P("floor(H*W/8)"));
+  ASSERT_TRUE(v.AssumeAtLeast("A", 2, "a").ok());
+  ASSERT_TRUE(v.Unify(P("A*Z"), P("0"), "empty").ok());
+  EXPECT_EQ(v.Resolve(P("Z + 1")), P("1"));
+}
+
+TEST(UnifierTest, UserAssumptionsAreNamedWhereUsed) {
+  Unifier u;
+  ASSERT_TRUE(u.AssumeUser("S", 2).ok());
+  std::vector<std::string> used;
+  EXPECT_EQ(u.Resolve(P("Max(0, -Min(1, S) + Max(0, S - 1))"), &used), P("S - 2"));
+  EXPECT_EQ(used, std::vector<std::string>{"S >= 2"});
+  EXPECT_EQ(u.Resolve(P("Max(0, N - 1)"), &used), P("Max(0, N - 1)"));
+  EXPECT_TRUE(used.empty());
+  EXPECT_EQ(u.Resolve(P("S + N"), &used), P("N + S"));  // the same without it
+  EXPECT_TRUE(used.empty());
+  EXPECT_EQ(u.assumptions().LowerBound("S"), 0);  // the model says nothing of S
+  EXPECT_EQ(u.LessEqual(P("2"), P("S")), Tri::kTrue);
+  Status s = u.Unify(P("S"), P("1"), "node 'x'");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "S == 1 (node 'x') contradicts S >= 2 (assumed)");
+  // An assumption follows merges: T == S gives T >= 2, reported under the representative.
+  ASSERT_TRUE(u.Unify(P("T"), P("S"), "merge").ok());
+  EXPECT_EQ(u.Resolve(P("Max(2, T)"), &used), P("S"));
+  EXPECT_EQ(used, std::vector<std::string>{"S >= 2"});
+  // An assumption the model already contradicts is rejected, and assumes nothing.
+  ASSERT_TRUE(u.Unify(P("R"), P("1"), "node 'r'").ok());
+  s = u.AssumeUser("R", 2);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "R >= 2 (assumed) contradicts R == 1 (node 'r')");
+
+  // --assume-positive: every symbol >= 1, also those seen later; multiples that need it are
+  // used under it, and named.
+  Unifier p;
+  ASSERT_TRUE(p.Unify(P("N*Mod(C, 2)"), P("0"), "reshape").ok());
+  ASSERT_TRUE(p.AssumeAllPositive().ok());
+  EXPECT_EQ(p.Resolve(P("2*floor(C/2)"), &used), P("C"));
+  EXPECT_EQ(used, std::vector<std::string>{"N >= 1"});
+  EXPECT_EQ(p.Resolve(P("Max(1, M) + Max(0, M - 1)"), &used), P("2*M - 1"));
+  EXPECT_EQ(used, std::vector<std::string>{"M >= 1"});
+  EXPECT_EQ(p.Resolve(P("2*floor(C/2)")), P("C"));
+  EXPECT_EQ(p.assumptions().KnownModulus(P("C").node()), 1);  // not what the model says
+  s = p.Unify(P("M"), P("0"), "empty");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("every symbol >= 1 (assumed)"), std::string::npos) << s.message();
+  Unifier zero;
+  ASSERT_TRUE(zero.Unify(P("K"), P("0"), "empty cache").ok());
+  EXPECT_FALSE(zero.AssumeAllPositive().ok());
+  EXPECT_EQ(zero.Resolve(P("Max(1, M)")), P("Max(1, M)"));  // rejected: nothing assumed
+}
+
 TEST(BroadcastTest, OnnxRules) {
   auto b = [](const char* x, const char* y) { return Broadcast(P(x), P(y)); };
   EXPECT_EQ(b("N", "N").dim, P("N"));

@@ -6,7 +6,8 @@
 //   bazel test //testdata:golden_test
 //   bazel run //testdata:golden_test -- --update    # rewrite the .expected files in the tree
 //
-// A case may ask for options in a comment line of its own: `# options: strict`.
+// A case may ask for options in a comment line of its own: `# options: strict`, or
+// `# assume: S >= 2`.
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
@@ -46,7 +47,8 @@ bool g_update = false;
 //   conditions:   conditions the model must meet that are not equations
 //   diagnostics:  every diagnostic, rendered, in the order found
 // A text that does not parse gives the single line "parse error: <message>".
-// Options, each in a comment line of its own: `# options: strict`, `# options: no-data-prop`.
+// Options, each in a comment line of its own: `# options: strict`, `# options: no-data-prop`,
+// `# options: assume-positive`; and `# assume: S >= 2` lines, as --assume.
 bool HasOption(const std::string& text, const std::string& option) {
   const std::string line = "# options: " + option;
   return text.find("\n" + line) != std::string::npos || text.rfind(line, 0) == 0;
@@ -98,6 +100,14 @@ std::string Annotations(const std::string& text, const std::string& name) {
   InferenceOptions options;
   options.strict = HasOption(text, "strict");
   options.data_propagation = !HasOption(text, "no-data-prop");
+  options.assume_positive = HasOption(text, "assume-positive");
+  // `# assume: S >= 2` (repeatable), as --assume.
+  for (size_t at = text.find("# assume: "); at != std::string::npos;
+       at = text.find("# assume: ", at + 1)) {
+    if (at > 0 && text[at - 1] != '\n') continue;
+    const size_t begin = at + 10, end = text.find('\n', begin);
+    options.assumptions.push_back(text.substr(begin, end == std::string::npos ? end : end - begin));
+  }
   InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
   std::ostringstream out;
   PrintGraph(model->graph(), "", out);

@@ -104,12 +104,20 @@ def _serialize_model(model: Any) -> bytes:
 
 
 def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 1024,
-             schemas: Iterable[Any] = ()) -> "_core.CallOptions":
+             schemas: Iterable[Any] = (), assume: Iterable[str] = (),
+             assume_positive: bool = False) -> "_core.CallOptions":
     options = _core.CallOptions()
     options.strict = bool(strict)
     options.data_propagation = bool(data_prop)
     options.max_value_elements = int(max_value_elements)
     options.schemas = [_schema_text(s) for s in schemas]
+    if isinstance(assume, str):
+        assume = [assume]
+    assumptions = [str(a) for a in assume]
+    for a in assumptions:
+        _core.parse_lower_bound(a)  # ValueError for anything but a lower bound
+    options.assumptions = assumptions
+    options.assume_positive = bool(assume_positive)
     return options
 
 
@@ -264,7 +272,7 @@ class InferenceResult:
     model's order (None: nothing known). ``symbols``: :class:`Symbol` list, declared first.
     ``facts``: what inference learnt about symbols (``"N == M (node 'mm' (MatMul): ...)"``).
     ``conditions``: what the model requires that is not an equation (a symbolic
-    broadcast). ``diagnostics``: every finding, in order; ``errors`` those of severity
+    broadcast), and each assumption (``assume``, ``assume_positive``) a result needed. ``diagnostics``: every finding, in order; ``errors`` those of severity
     error. ``stats``: counts of values by how well they are known (``values``, ``shaped``,
     ``static_shaped``, ``symbolic``, ``partial``, ``type_only``, ``unknown``, ...).
     ``model``: the annotated model (an ``onnx.ModelProto`` when one was passed, bytes when
@@ -308,6 +316,8 @@ def infer(
     schemas: Iterable[Any] = (),
     max_value_elements: int = 1024,
     output_path: Optional[PathLike] = None,
+    assume: Iterable[str] = (),
+    assume_positive: bool = False,
 ) -> InferenceResult:
     """Infers ``model`` and returns everything the engine found (:class:`InferenceResult`).
 
@@ -321,9 +331,17 @@ def infer(
     ``max_value_elements``: the largest tensor whose value is tracked. ``output_path``: with
     a path, where to write the annotated model (atomically).
 
-    Raises ``ValueError`` when the model cannot be read or a schema does not load.
+    ``assume``: lower bounds of dim symbols the model does not state, such as ``"S >= 2"``
+    (also ``"S > 1"``, ``"2 <= S"``); ``assume_positive``: every dim symbol is at least 1, as
+    onnxruntime's symbolic shape inference assumes. By default nothing is assumed (a dim may
+    be 0). Dims simplify under them (``Slice(x, 1, -1)`` on an axis of ``S``:
+    ``Max(0, S - 2)`` becomes ``S - 2``), and each result that needed one is listed with it
+    in ``result.conditions``; a fact of the model that contradicts one is an error.
+
+    Raises ``ValueError`` when the model cannot be read, a schema does not load, or an
+    assumption is not a lower bound of one symbol.
     """
-    options = _options(strict, data_prop, max_value_elements, schemas)
+    options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive)
     if isinstance(model, (str, os.PathLike)):
         out = os.fspath(output_path) if output_path is not None else ""
         details = _core.infer_file(os.fspath(model), out, options, True)
@@ -362,9 +380,9 @@ def register_schemas(path_or_text: Any) -> None:
     """Adds the custom operators of a JSON schema document (docs/custom-ops.md) to every later
     inference in this process: a file path, the JSON text, or the document as a dict.
 
-    Raises ``ValueError`` naming the place of a mistake
-    (``ops.json: operators[0].rule.kind: ...``), or when an operator version is already
-    registered (:func:`reset_schemas` forgets every registration).
+    An operator version registered before is replaced (a notebook cell run twice);
+    :func:`reset_schemas` forgets every registration. Raises ``ValueError`` naming the place
+    of a mistake (``ops.json: operators[0].rule.kind: ...``); nothing is registered then.
     """
     _core.register_schemas(*_schema_text(path_or_text))
 
@@ -423,7 +441,7 @@ def register_op(
     The signature defaults to any number of inputs and outputs of any tensor type; give
     ``inputs``, ``outputs``, ``attributes`` and ``type_constraints`` in the JSON form of
     docs/custom-ops.md to have nodes checked against it (an attribute the schema does not
-    declare is a warning).
+    declare is a warning). Registering the same version again replaces it.
     """
     if not callable(rule):
         raise TypeError("rule must be callable")

@@ -91,6 +91,8 @@ def infer(
     schemas: Iterable[Any] = ...,  # paths, JSON text or dicts
     max_value_elements: int = ...,
     output_path: Optional[_PathLike] = ...,
+    assume: Iterable[str] = ...,  # lower bounds: "S >= 2"
+    assume_positive: bool = ...,
 ) -> InferenceResult: ...
 def register_schemas(path_or_text: Any) -> None: ...
 def register_op(

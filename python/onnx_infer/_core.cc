@@ -32,6 +32,7 @@
 #include "onnx_infer/schema/diagnostic.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/symbolic/parse.h"
 
 namespace py = pybind11;
 
@@ -67,6 +68,21 @@ void ChangeRegistry(const std::function<Status(SchemaRegistry&)>& change) {
   if (Status st = change(*next); !st.ok()) throw py::value_error(st.message());
   std::lock_guard<std::mutex> lock(registry_mutex);
   *registry = std::move(next);
+}
+
+// Loads a JSON schema document into `target`, replacing operator versions it already has
+// (registering again is how a notebook re-runs a cell); `rule`, when given, becomes the rule
+// of domain::name-since_version.
+Status LoadReplacing(SchemaRegistry& target, const std::string& text, const std::string& source,
+                     const InferenceRule* rule = nullptr, const std::string& domain = "",
+                     const std::string& name = "", int since_version = 0) {
+  SchemaRegistry loaded;
+  OI_RETURN_IF_ERROR(LoadCustomSchemas(text, source, loaded));
+  if (rule) OI_RETURN_IF_ERROR(loaded.AttachRule(domain, name, {since_version}, *rule));
+  for (const OpSchema* schema : loaded.All()) {
+    OI_RETURN_IF_ERROR(target.RegisterOrReplace(*schema));
+  }
+  return OkStatus();
 }
 
 // The current registry, extended by per-call JSON schemas (text, source name) when given.
@@ -266,6 +282,8 @@ struct CallOptions {
   bool data_propagation = true;
   int64_t max_value_elements = 1024;
   std::vector<std::pair<std::string, std::string>> schemas;  // (JSON text, source name)
+  std::vector<std::string> assumptions;                      // "S >= 2"
+  bool assume_positive = false;
 };
 
 InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
@@ -273,6 +291,8 @@ InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   options.strict = call.strict;
   options.data_propagation = call.data_propagation;
   options.max_value_elements = call.max_value_elements;
+  options.assumptions = call.assumptions;
+  options.assume_positive = call.assume_positive;
   options.model_dir = std::move(model_dir);
   return options;
 }
@@ -465,7 +485,22 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("data_propagation", &CallOptions::data_propagation)
       .def_readwrite("max_value_elements", &CallOptions::max_value_elements)
       .def_readwrite("schemas", &CallOptions::schemas,
-                     "Custom operator schemas for this call: (JSON text, source name) pairs.");
+                     "Custom operator schemas for this call: (JSON text, source name) pairs.")
+      .def_readwrite("assumptions", &CallOptions::assumptions,
+                     "Lower bounds of dim symbols to assume: 'S >= 2'.")
+      .def_readwrite("assume_positive", &CallOptions::assume_positive,
+                     "Assume every dim symbol >= 1.");
+  m.def(
+      "parse_lower_bound",
+      [](const std::string& text) {
+        std::string error;
+        auto bound = onnx_infer::symbolic::ParseLowerBound(text, &error);
+        if (!bound) throw py::value_error(onnx_infer::StrCat("assumption '", text, "': ", error));
+        return std::make_pair(bound->symbol, bound->bound);
+      },
+      py::arg("text"),
+      "(symbol, bound) of an assumption such as 'S >= 2' or 'S > 1'; ValueError for anything "
+      "else.");
 
   m.def("infer_bytes", &onnx_infer::InferBytes, py::arg("model"), py::arg("options"),
         py::arg("details"),
@@ -486,19 +521,20 @@ PYBIND11_MODULE(_core, m) {
       "register_schemas",
       [](const std::string& text, const std::string& source) {
         onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) {
-          return onnx_infer::LoadCustomSchemas(text, source, r);
+          return onnx_infer::LoadReplacing(r, text, source);
         });
       },
       py::arg("text"), py::arg("source"),
-      "Adds the operators of a JSON schema document to the registry every later call uses.");
+      "Adds the operators of a JSON schema document to the registry every later call uses, "
+      "replacing versions registered before.");
   m.def(
       "register_rule",
       [](const std::string& schema_json, const std::string& domain, const std::string& name,
          int since_version, py::function rule) {
         auto wrapped = onnx_infer::PythonRule(std::move(rule));
-        onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) -> onnx_infer::Status {
-          OI_RETURN_IF_ERROR(onnx_infer::LoadCustomSchemas(schema_json, "<register_op>", r));
-          return r.AttachRule(domain, name, {since_version}, wrapped);
+        onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) {
+          return onnx_infer::LoadReplacing(r, schema_json, "<register_op>", &wrapped, domain,
+                                           name, since_version);
         });
       },
       py::arg("schema_json"), py::arg("domain"), py::arg("name"), py::arg("since_version"),

@@ -27,7 +27,11 @@ class CallOptions:
     data_propagation: bool
     max_value_elements: int
     schemas: List[Tuple[str, str]]  # (JSON text, source name)
+    assumptions: List[str]  # "S >= 2"
+    assume_positive: bool
     def __init__(self) -> None: ...
+
+def parse_lower_bound(text: str) -> Tuple[str, int]: ...
 
 # Types cross as tuples: None, ("tensor" | "sparse_tensor", elem_type, dims | None, text),
 # ("sequence" | "optional", element, text), ("map", key, value, text), ("opaque", d, n, text).

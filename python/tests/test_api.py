@@ -125,6 +125,49 @@ def test_infer_without_data_propagation():
     assert str(onnx_infer.infer(model, data_prop=False).type_of("y")) == "float[?, ?]"
 
 
+def _slice_model():
+    """y = x[:, 1:-1] on x[N, S, 8]; r = Reshape back of x2[B, C] split in halves."""
+    ints = lambda name, values: helper.make_tensor(name, INT64, [len(values)], values)
+    return _model(
+        [helper.make_node("Slice", ["x", "one", "minus_one", "axis"], ["y"], name="trim"),
+         helper.make_node("Reshape", ["x2", "halves_shape"], ["halves"], name="split"),
+         helper.make_node("Reshape", ["halves", "back_shape"], ["back"], name="merge")],
+        [_vi("x", FLOAT, ["N", "S", 8]), _vi("x2", FLOAT, ["B", "C"])],
+        [_vi("y", FLOAT, None), _vi("back", FLOAT, None)],
+        initializer=[ints("one", [1]), ints("minus_one", [-1]), ints("axis", [1]),
+                     ints("halves_shape", [0, 2, -1]), ints("back_shape", [0, -1])])
+
+
+def test_infer_assumptions():
+    model = _slice_model()
+    plain = onnx_infer.infer(model)
+    assert str(plain.type_of("y")) == "float[N, Max(0, S - 2), 8]"  # S may be 0, 1 or 2
+    assert str(plain.type_of("back")) == "float[B, 2*floor(C/2)]"   # C is odd if B is 0
+    assert not any("assumed" in c for c in plain.conditions)
+
+    assumed = onnx_infer.infer(model, assume=["S >= 2"])
+    assert str(assumed.type_of("y")) == "float[N, S - 2, 8]"
+    assert assumed.conditions == [
+        "S >= 2 (assumed for node 'trim' (Slice): output 'y' dim 1 is S - 2 instead of "
+        "Max(0, S - 2))"]
+    assert str(onnx_infer.infer(model, assume="S > 1").type_of("y")) == "float[N, S - 2, 8]"
+
+    positive = onnx_infer.infer(model, assume_positive=True)
+    assert str(positive.type_of("back")) == "float[B, C]"
+    assert str(positive.type_of("y")) == "float[N, Max(0, S - 2), 8]"  # S may still be 1
+    assert positive.conditions == [
+        "B >= 1 (assumed for node 'merge' (Reshape): output 'back' dim 1 is C instead of "
+        "2*floor(C/2))"]
+
+    with pytest.raises(ValueError, match="only lower bounds"):
+        onnx_infer.infer(model, assume=["S <= 4"])
+    with pytest.raises(ValueError, match="expected a lower bound"):
+        onnx_infer.infer(model, assume=["S + N"])
+    typo = onnx_infer.infer(model, assume=["SS >= 2"])
+    assert [d.message for d in typo.diagnostics] == [
+        "assumption 'SS >= 2': the model has no symbol 'SS'"]
+
+
 # ---- Custom operators
 
 def test_schemas_per_call_from_a_file_text_and_dict():
@@ -148,8 +191,8 @@ def test_register_schemas_for_every_later_call():
     onnx_infer.register_schemas(IMAGE_OPS)
     (y,) = onnx_infer.infer_shapes(model).graph.output
     assert [d.dim_value for d in y.type.tensor_type.shape.dim] == [1, 3, 4, 3]
-    with pytest.raises(ValueError, match="Halve"):  # registered twice
-        onnx_infer.register_schemas(str(IMAGE_OPS))
+    onnx_infer.register_schemas(str(IMAGE_OPS))  # again (a notebook cell run twice): replaced
+    assert onnx_infer.infer(model).type_of("y").shape == (1, 3, 4, 3)
     onnx_infer.reset_schemas()
     assert not onnx_infer.infer_shapes(model).graph.output[0].type.tensor_type.HasField("shape")
 
@@ -171,6 +214,10 @@ def test_python_rule():
     assert [str(t) for t in types] == ["float[N, 3]"] and attributes == {"k": 3}
     (z,) = onnx_infer.infer_shapes(_flip_model(k=3)).graph.output
     assert [d.dim_value or d.dim_param for d in z.type.tensor_type.shape.dim] == [3, "3*N"]
+    # Registered again with another rule: the new one replaces it.
+    onnx_infer.register_op("com.example", "Flip", lambda t, a: [("int64", (1,))],
+                           attributes=[{"name": "k", "type": "int"}])
+    assert str(onnx_infer.infer(_flip_model()).type_of("y")) == "int64[1]"
 
 
 def test_python_rule_return_forms_and_errors():
@@ -269,7 +316,9 @@ def test_symbolic_shape_inference_command(tmp_path):
     assert onnx.load(str(out)).graph.value_info[0].name == "z"
 
 
-LLM_MODELS = ["tract_gqa_decode_rope.onnx"]
+LLM_MODELS = ["genai_tiny_random_gpt2_fp32_past.onnx", "genai_tiny_random_gpt2_fp16_past.onnx",
+              "genai_tiny_qwen35_decoder.onnx", "tract_gqa_decode_rope.onnx",
+              "onnxdiag_attention_loopmha.onnx"]
 
 
 @pytest.mark.parametrize("name", LLM_MODELS)
@@ -281,9 +330,14 @@ def test_symbolic_shape_inference_on_shared_llm_models(name):
     out = SymbolicShapeInference.infer_shapes(model, auto_merge=True, guess_output_rank=True)
     assert out is not None
     typed = {vi.name for vi in list(out.graph.value_info) + list(out.graph.output)
-             if vi.type.tensor_type.elem_type}
+             if vi.type.WhichOneof("value") not in (None, "tensor_type")
+             or vi.type.tensor_type.elem_type}
     outputs = {o for n in out.graph.node for o in n.output if o}
     assert outputs <= typed, sorted(outputs - typed)[:10]
+    if name.startswith("genai_"):  # onnxruntime-genai's decoders: every value fully shaped
+        result = onnx_infer.infer(model)
+        assert result.stats["shaped"] == result.stats["values"], result.stats
+        assert not [s for s in result.symbols if not s.declared]  # no fresh symbol
 
 
 # ---- Limits

@@ -181,3 +181,34 @@ def test_the_gil_is_released_while_inferring():
     worker.join()
     assert results and len(results[0]) > len(data)
     assert ticks >= 10, f"the main thread woke only {ticks} times during inference"
+
+
+def test_infer_shapes_path_never_reads_external_weights(tmp_path):
+    """A model whose float weights (3 GiB, a sparse file) are external data: annotated without
+    reading them, so the run is quick and small whatever the weights' size."""
+    onnx = _onnx()
+    helper = onnx.helper
+    weights = tmp_path / "weights.bin"
+    with open(weights, "wb") as f:
+        f.truncate(3 * 2**30)  # sparse: takes no disk space
+    w = onnx.TensorProto(name="w", data_type=onnx.TensorProto.FLOAT, dims=[3 * 2**28])
+    w.data_location = onnx.TensorProto.EXTERNAL
+    for key, value in (("location", "weights.bin"), ("offset", "0"),
+                       ("length", str(3 * 2**30))):
+        entry = w.external_data.add()
+        entry.key, entry.value = key, value
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["w", "shape"], ["r"]),
+         helper.make_node("MatMul", ["x", "r"], ["y"])],
+        "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 2**14])],
+        [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)],
+        initializer=[w, helper.make_tensor("shape", onnx.TensorProto.INT64, [2], [2**14, -1])])
+    model_path = tmp_path / "model.onnx"
+    model_path.write_bytes(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString())
+    out = tmp_path / "inferred.onnx"
+    onnx_infer.infer_shapes_path(model_path, out, strict_mode=True)
+    inferred = onnx.load(str(out), load_external_data=False)
+    (y,) = inferred.graph.output
+    assert _dims(y) == ["N", 3 * 2**14]
+    assert inferred.graph.initializer[0].data_location == onnx.TensorProto.EXTERNAL

@@ -44,6 +44,32 @@ inline Status RegisterAiOnnxRules(SchemaRegistry& registry) {
   return OkStatus();
 }
 
+// onnxruntime's operators: com.microsoft, and the extras it registers in the default domain
+// (SimplifiedLayerNormalization, LayerNormalization-1, the *_TRT plugins, Affine, ...). One
+// file per family in defs/com_microsoft/, each with
+//   Status RegisterComMicrosoft<Family>Rules(SchemaRegistry& registry);
+// declared here and called from RegisterContribRules.
+Status RegisterComMicrosoftAttentionRules(SchemaRegistry& registry);     // attention.cc
+Status RegisterComMicrosoftNnRules(SchemaRegistry& registry);            // nn.cc
+Status RegisterComMicrosoftQuantizationRules(SchemaRegistry& registry);  // quantization.cc
+Status RegisterComMicrosoftGenerationRules(SchemaRegistry& registry);    // generation.cc
+Status RegisterComMicrosoftRecurrentRules(SchemaRegistry& registry);     // recurrent.cc
+Status RegisterComMicrosoftTensorRules(SchemaRegistry& registry);        // tensor.cc
+Status RegisterComMicrosoftExecutionProviderRules(SchemaRegistry& registry);  // execution_provider.cc
+Status RegisterOrtDefaultDomainRules(SchemaRegistry& registry);          // ort_default_domain.cc
+
+inline Status RegisterContribRules(SchemaRegistry& registry) {
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftAttentionRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftNnRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftQuantizationRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftGenerationRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftRecurrentRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftTensorRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftExecutionProviderRules(registry));
+  OI_RETURN_IF_ERROR(RegisterOrtDefaultDomainRules(registry));
+  return OkStatus();
+}
+
 }  // namespace onnx_infer
 
 #endif  // ONNX_INFER_SCHEMA_DEFS_REGISTER_H_

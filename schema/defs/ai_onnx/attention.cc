@@ -5,6 +5,7 @@
 // Most of these have ONNX function bodies built per node; the rules here give the same shapes
 // directly, keep them symbolic, and record the facts the operators imply (Q's and K's head
 // sizes agree, every batch dim is one dim).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,22 +13,13 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/attention.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
-
-// `acc` becomes the more specific of `acc` and `d`, which must be equal; `what` names them in
-// the error and the recorded fact.
-Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
-  auto u = UnifyDim(acc, d);
-  if (!u.ok()) return Status::Error(StrCat(what, ": ", u.status().message()));
-  OI_RETURN_IF_ERROR(ctx.RecordEqual(acc, d, what));
-  acc = *u;
-  return OkStatus();
-}
 
 // An int attribute as a dim: its value when given, else unknown.
 StatusOr<Dim> AttrDim(const InferenceContext& ctx, const char* name) {
@@ -193,16 +185,6 @@ Status InferAttention(InferenceContext& ctx) {
   return OkStatus();
 }
 
-// A tensor input of exactly `rank`, or null when its shape is unknown.
-StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank) {
-  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
-  if (s && s->size() != rank) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ",
-                                s->size(), " ", ShapeToString(*s)));
-  }
-  return s;
-}
-
 // Input `input` must broadcast unidirectionally to `x` (LayerNormalization's Scale and B,
 // RMSNormalization's scale): no higher rank, and each dim that cannot be 1 equals x's.
 Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
@@ -342,8 +324,15 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
   return OkStatus();
 }
 
-// CausalConvWithState (27): input [b, c, len], weight [c, 1, k], bias [c], past_state
-// [b, c, k - 1]; output is input, present_state [b, c, k - 1].
+}  // namespace
+
+// CausalConvWithState (ai.onnx 27; com.microsoft 1 adds ndim, dilation, channels_last and
+// state_window, which ai.onnx's schema lacks, so they take their defaults there): input
+// [b, c, s_1..s_ndim], weight [c, 1, k_1..k_ndim], bias [c]; output is input. The carry state
+// holds L = (k_1 - 1) * dilation positions: past_state and present_state are [b, c, L] for
+// ndim = 1, or [b, L, d_1..d_n] channels-last, where input is [b, seq, d_1..d_n] and
+// c = d_1 * ... * d_n; state_window = W > 0 adds a leading [W] axis. For ndim > 1 neither
+// document gives the state's shape, so present_state gets only its type.
 Status InferCausalConvWithState(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   ctx.PropagateElemType(0, 1);
@@ -352,14 +341,36 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
     return Status::Error(StrCat("attribute 'activation': expected 'none', 'silu' or 'swish', got '",
                                 activation, "'"));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
-  OI_ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 3));
+  OI_ASSIGN_OR_RETURN(int64_t ndim, ctx.IntAttr("ndim", 1));
+  OI_ASSIGN_OR_RETURN(int64_t dilation, ctx.IntAttr("dilation", 1));
+  OI_ASSIGN_OR_RETURN(int64_t channels_last, ctx.IntAttr("channels_last", 0));
+  OI_ASSIGN_OR_RETURN(int64_t window, ctx.IntAttr("state_window", 0));
+  if (ndim < 1 || ndim > 3) {
+    return Status::Error(StrCat("attribute 'ndim': expected 1, 2 or 3, got ", ndim));
+  }
+  if (dilation < 1) {
+    return Status::Error(StrCat("attribute 'dilation': expected >= 1, got ", dilation));
+  }
+  if (channels_last != 0 && (channels_last != 1 || ndim != 1)) {
+    return Status::Error(StrCat("attribute 'channels_last': expected 0, or 1 with ndim = 1, got ",
+                                channels_last, " with ndim = ", ndim));
+  }
+  if (window < 0 || window > 8) {
+    return Status::Error(StrCat("attribute 'state_window': expected a value in [0, 8], got ",
+                                window));
+  }
+  const Shape* in = ctx.InputShape(0);
+  if (in && (channels_last ? in->size() < 3 : in->size() != static_cast<size_t>(2 + ndim))) {
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank ",
+                                channels_last ? ">= 3" : StrCat(2 + ndim), ", got rank ",
+                                in->size(), " ", ShapeToString(*in)));
+  }
+  OI_ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 2 + ndim));
   OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
-  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 3));
   Dim batch, channels, kernel;
   if (in) {
     batch = (*in)[0];
-    channels = (*in)[1];
+    channels = channels_last ? Product(Shape(in->begin() + 2, in->end())) : (*in)[1];
   }
   if (weight) {
     OI_RETURN_IF_ERROR(Agree(ctx, channels, (*weight)[0], "channels of input and weight"));
@@ -368,28 +379,57 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
     kernel = (*weight)[2];
   }
   if (bias) OI_RETURN_IF_ERROR(Agree(ctx, channels, (*bias)[0], "channels of input and bias"));
-  Dim state = kernel - Dim::Const(1);
-  if (past) {
-    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of input and past_state"));
-    OI_RETURN_IF_ERROR(Agree(ctx, channels, (*past)[1], "channels of input and past_state"));
-    OI_RETURN_IF_ERROR(Agree(ctx, state, (*past)[2], "past_state length and kernel size - 1"));
+  if (ndim != 1) return OkStatus();
+  // The state's dims, each with what it is for a message.
+  const Dim state = (kernel - Dim::Const(1)) * Dim::Const(dilation);
+  const std::string length_meaning =
+      dilation == 1 ? "kernel size - 1" : "(kernel size - 1) * dilation";
+  Shape present;
+  std::vector<std::string> meaning;
+  if (window > 0) {
+    present.push_back(Dim::Const(window));
+    meaning.push_back("state_window");
   }
-  ctx.SetOutputShape(1, {batch, channels, state});
+  if (!channels_last) {
+    present.insert(present.end(), {batch, channels, state});
+    meaning.insert(meaning.end(), {"batch of input", "channels of input", length_meaning});
+  } else if (in) {
+    present.insert(present.end(), {batch, state});
+    meaning.insert(meaning.end(), {"batch of input", length_meaning});
+    for (size_t i = 2; i < in->size(); ++i) {
+      present.push_back((*in)[i]);
+      meaning.push_back(StrCat("input dim ", i));
+    }
+  }
+  if (present.empty()) return OkStatus();  // channels-last with an input of unknown rank
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, present.size()));
+  for (size_t i = 0; past && i < present.size(); ++i) {
+    const std::string what = meaning[i] == length_meaning
+                                 ? StrCat("past_state length and ", length_meaning)
+                                 : StrCat(meaning[i], " and past_state dim ", i);
+    OI_RETURN_IF_ERROR(Agree(ctx, present[i], (*past)[i], what));
+  }
+  ctx.SetOutputShape(1, present);
   return OkStatus();
 }
 
-// LinearAttention (27): query [b, t, qh * dk], key [b, t, kvh * dk], value [b, t, kvh * dv]
-// (always 3-D; q_num_heads and kv_num_heads required, qh a multiple of kvh), past_state
-// [b, kvh, dk, dv]. output [b, t, qh * dv], present_state [b, kvh, dk, dv] of past_state's type
-// (query's without it, as ONNX's tests expect).
-Status InferLinearAttention(InferenceContext& ctx) {
+Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
   ctx.PropagateElemType(0, 0);
-  ctx.PropagateElemType(ctx.HasInput(3) ? 3 : 0, 1);
+  if (ctx.HasInput(3) || form == LinearAttentionForm::kOnnx) {
+    ctx.PropagateElemType(ctx.HasInput(3) ? 3 : 0, 1);
+  }
   OI_ASSIGN_OR_RETURN(int64_t qh, ctx.IntAttr("q_num_heads"));
   OI_ASSIGN_OR_RETURN(int64_t kvh, ctx.IntAttr("kv_num_heads"));
-  if (qh <= 0 || kvh <= 0 || qh % kvh != 0) {
-    return Status::Error(StrCat("attribute 'q_num_heads': expected a positive multiple of "
-                                "kv_num_heads = ", kvh, ", got ", qh));
+  const bool inverse = form == LinearAttentionForm::kContrib && qh > 0 && kvh > qh;
+  if (inverse ? kvh % qh != 0 : (qh <= 0 || kvh <= 0 || qh % kvh != 0)) {
+    return Status::Error(
+        StrCat("attribute 'q_num_heads': expected a positive multiple of kv_num_heads = ", kvh,
+               form == LinearAttentionForm::kContrib ? " (or a divisor of it)" : "", ", got ", qh));
+  }
+  OI_ASSIGN_OR_RETURN(int64_t window, ctx.IntAttr("state_window", 0));
+  if (window < 0 || window > 8) {
+    return Status::Error(StrCat("attribute 'state_window': expected a value in [0, 8], got ",
+                                window));
   }
   const Dim q_heads = Dim::Const(qh), kv_heads = Dim::Const(kvh);
   Dim batch, seq, dk, dv;
@@ -404,13 +444,24 @@ Status InferLinearAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(i == 2 ? Agree(ctx, dv, d, "value head size")
                            : Agree(ctx, dk, d, StrCat("key head size of query and ", names[i])));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, 4));
+  // present_state: [b, kvh, dk, dv], after a [W] window axis when state_window = W > 0.
+  Shape present = {batch, kv_heads, dk, dv};
+  if (window > 0) present.insert(present.begin(), Dim::Const(window));
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 3, present.size()));
   if (past) {
-    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of query and past_state"));
-    Dim h = kv_heads;
-    OI_RETURN_IF_ERROR(Agree(ctx, h, (*past)[1], "kv_num_heads and past_state dim 1"));
-    OI_RETURN_IF_ERROR(Agree(ctx, dk, (*past)[2], "key head size and past_state dim 2"));
-    OI_RETURN_IF_ERROR(Agree(ctx, dv, (*past)[3], "value head size and past_state dim 3"));
+    const char* meaning[] = {"batch of query", "kv_num_heads", "key head size", "value head size"};
+    const size_t lead = window > 0 ? 1 : 0;
+    if (lead) {
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, present[0], (*past)[0], "state_window and past_state dim 0"));
+    }
+    for (size_t i = 0; i < 4; ++i) {
+      OI_RETURN_IF_ERROR(Agree(ctx, present[lead + i], (*past)[lead + i],
+                               StrCat(meaning[i], " and past_state dim ", lead + i)));
+    }
+    batch = present[lead];
+    dk = present[lead + 2];
+    dv = present[lead + 3];
   }
   for (int i : {4, 5}) {  // decay, beta: [b, t, ...]
     OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
@@ -419,13 +470,25 @@ Status InferLinearAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(
         Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", InputLabel(ctx, i))));
   }
-  // qh * dv; from value's packed dim exactly: value[2] * (qh / kvh).
+  // max(qh, kvh) * dv, from value's packed dim (kvh * dv) exactly: value[2] * (qh / kvh), or
+  // value[2] itself for inverse GQA.
   const Shape* value = ctx.InputShape(2);
-  const Dim hidden =
-      value && value->size() == 3 ? (*value)[2] * Dim::Const(qh / kvh) : q_heads * dv;
+  const int64_t heads = std::max(qh, kvh);
+  const Dim hidden = value && value->size() == 3 ? (*value)[2] * Dim::Const(heads / kvh)
+                                                 : Dim::Const(heads) * dv;
   ctx.SetOutputShape(0, {batch, seq, hidden});
-  ctx.SetOutputShape(1, {batch, kv_heads, dk, dv});
+  ctx.SetOutputShape(1, std::move(present));
   return OkStatus();
+}
+
+namespace {
+
+// LinearAttention (27): query [b, t, qh * dk], key [b, t, kvh * dk], value [b, t, kvh * dv]
+// (always 3-D; q_num_heads and kv_num_heads required, qh a multiple of kvh), past_state
+// [b, kvh, dk, dv]. output [b, t, qh * dv], present_state [b, kvh, dk, dv] of past_state's type
+// (query's without it, as ONNX's tests expect).
+Status InferLinearAttention(InferenceContext& ctx) {
+  return InferLinearAttentionOf(ctx, LinearAttentionForm::kOnnx);
 }
 
 // FlexAttention (ai.onnx.preview 1): Q [b, qh, l, d], K [b, kvh, s, d], V [b, kvh, s, dv] give

@@ -14,6 +14,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/conv_pool.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -150,9 +151,9 @@ Status AppendSlidingDims(const Window& w, const Shape& x, Shape& out) {
 // Conv, ConvInteger, QLinearConv, DeformConv: X [N, C, D1, ...], W [M, C/group, k1, ...]
 // give [N, M, out1, ...]. The kernel is the kernel_shape attribute or W's dims 2.. (both:
 // they must agree). C == (W's dim 1) * group, and a bias B is [M].
-Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, Shape* result,
-                 std::vector<Dim>* kernel = nullptr) {
-  const Shape* x = ctx.InputShape(x_index);
+// `x` is X's shape in channels-first order (null: unknown); `x_index` names it in messages.
+Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index, int b_index,
+                 Shape* result, std::vector<Dim>* kernel = nullptr) {
   const Shape* w = ctx.InputShape(w_index);
   const Shape* b = b_index >= 0 && ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
   OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
@@ -202,7 +203,7 @@ Status ConvShape(InferenceContext& ctx, int x_index, int w_index, int b_index, S
 Status InferConvWith(InferenceContext& ctx, int x_index, int w_index, int b_index, int32_t elem) {
   ctx.SetOutputType(0, Type::Tensor(elem));
   Shape out;
-  OI_RETURN_IF_ERROR(ConvShape(ctx, x_index, w_index, b_index, &out));
+  OI_RETURN_IF_ERROR(ConvShape(ctx, ctx.InputShape(x_index), x_index, w_index, b_index, &out));
   if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -235,7 +236,7 @@ Status InferDeformConv(InferenceContext& ctx) {
   }
   Shape out;
   std::vector<Dim> kernel;
-  OI_RETURN_IF_ERROR(ConvShape(ctx, 0, 1, 3, &out, &kernel));
+  OI_RETURN_IF_ERROR(ConvShape(ctx, ctx.InputShape(0), 0, 1, 3, &out, &kernel));
   if (out.empty()) return OkStatus();
   const Dim positions = Dim::Const(offset_group) * Product(kernel);
   for (auto [input, per_position] : {std::pair{2, 2}, std::pair{4, 1}}) {
@@ -260,28 +261,39 @@ Status InferDeformConv(InferenceContext& ctx) {
 
 // ConvTranspose (1, 11, 22): X [N, C, D1, ...], W [C, M/group, k1, ...] give
 // [N, (W's dim 1) * group, out1, ...] with out_i = output_shape[i] when given, in_i * s_i for
-// SAME_*, else s*(in - 1) + output_padding + d*(k - 1) + 1 - pad_begin - pad_end.
-Status InferConvTranspose(InferenceContext& ctx) {
-  ctx.PropagateElemType(0, 0);
+// SAME_*, else s*(in - 1) + output_padding + d*(k - 1) + 1 - pad_begin - pad_end. The bias is
+// input `b_index`; the pads are the attribute's (none under VALID), or `dynamic_pads` when it
+// is not null (its nullopt: pads not known).
+StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
+                                   const std::optional<std::vector<int64_t>>* dynamic_pads) {
   const Shape* x = ctx.InputShape(0);
   const Shape* w = ctx.InputShape(1);
-  const Shape* b = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
+  const Shape* b = ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
   OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
   if (group < 1) return Status::Error(StrCat("attribute 'group': expected >= 1, got ", group));
   if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
   if (w) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *w, 2));
   if (x && w) OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *w, x->size()));
-  if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *b, 1));
+  if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, b_index, *b, 1));
   Dim m = w ? (*w)[1] * Dim::Const(group) : Dim();
   if (b) {
-    OI_ASSIGN_OR_RETURN(m, RequireEqualDims(ctx, m, (*b)[0],
-                                     StrCat(InputLabel(ctx, 2), " dim 0 and W's dim 1 * group")));
+    OI_ASSIGN_OR_RETURN(
+        m, RequireEqualDims(ctx, m, (*b)[0],
+                            StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 1 * group")));
   }
   if (x && w)
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[0], "X's dim 1 and W's dim 0").status());
-  if (!x) return OkStatus();
+  if (!x) return Shape();
   const size_t count = x->size() - 2;
   OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
+  if (dynamic_pads && *dynamic_pads) {
+    if ((*dynamic_pads)->size() != 2 * count) {
+      return Status::Error(StrCat("pads: expected ", 2 * count,
+                                  " values (2 per spatial axis), got ", (*dynamic_pads)->size()));
+    }
+    win.pads = **dynamic_pads;
+  }
+  const bool pads_unknown = dynamic_pads && !*dynamic_pads;
   OI_ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
   if (kernel_attr && !kernel_attr->empty() && kernel_attr->size() != count) {
     return Status::Error(
@@ -311,14 +323,22 @@ Status InferConvTranspose(InferenceContext& ctx) {
       out.push_back(Dim::Const((*output_shape)[i]));
     } else if (win.auto_pad == AutoPad::kSameUpper || win.auto_pad == AutoPad::kSameLower) {
       out.push_back(in * s);
+    } else if (pads_unknown) {
+      out.push_back(Dim());
     } else {
-      const bool valid = win.auto_pad == AutoPad::kValid;
+      const bool valid = win.auto_pad == AutoPad::kValid && !dynamic_pads;
       const Dim ek = Dim::Const(win.dilations[i]) * (win.kernel[i] - Dim::Const(1)) + Dim::Const(1);
       const Dim pads = Dim::Const(valid ? 0 : win.pads[i] + win.pads[i + count]);
       out.push_back(s * (in - Dim::Const(1)) + Dim::Const(output_padding[i]) + ek - pads);
     }
   }
-  ctx.SetOutputShape(0, std::move(out));
+  return out;
+}
+
+Status InferConvTranspose(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  OI_ASSIGN_OR_RETURN(Shape out, ConvTransposeShape(ctx, 2, nullptr));
+  if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
 
@@ -326,13 +346,11 @@ Status InferConvTranspose(InferenceContext& ctx) {
 
 // AveragePool, MaxPool, LpPool: X [N, C, D1, ...] gives [N, C, out1, ...] over the required
 // kernel_shape. MaxPool's optional Indices (from 8) are int64 of the same shape.
-Status InferPool(InferenceContext& ctx) {
-  ctx.PropagateElemType(0, 0);
-  if (ctx.NumOutputs() > 1) ctx.SetOutputType(1, Type::Tensor(kInt64));
+// The pooled shape [N, C, out1, ...] of X [N, C, D1, ...] (`x`, channels first; input `x_index`).
+StatusOr<Shape> PoolShape(InferenceContext& ctx, const Shape* x, int x_index) {
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, ctx.IntsAttr("kernel_shape"));
-  const Shape* x = ctx.InputShape(0);
-  if (!x) return OkStatus();
-  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
+  if (!x) return Shape();
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, x_index, *x, 2));
   const size_t count = x->size() - 2;
   if (kernel.size() != count) {
     return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
@@ -348,6 +366,14 @@ Status InferPool(InferenceContext& ctx) {
   }
   Shape out = {(*x)[0], (*x)[1]};
   OI_RETURN_IF_ERROR(AppendSlidingDims(win, *x, out));
+  return out;
+}
+
+Status InferPool(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  if (ctx.NumOutputs() > 1) ctx.SetOutputType(1, Type::Tensor(kInt64));
+  OI_ASSIGN_OR_RETURN(Shape out, PoolShape(ctx, ctx.InputShape(0), 0));
+  if (out.empty()) return OkStatus();
   if (ctx.NumOutputs() > 1) ctx.SetOutputShape(1, out);
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -553,7 +579,51 @@ Status InferDropout(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// [N, D1, ..., C] as [N, C, D1, ...], and back.
+Shape ChannelsFirst(const Shape& s) {
+  Shape out = {s[0], s.back()};
+  out.insert(out.end(), s.begin() + 1, s.end() - 1);
+  return out;
+}
+Shape ChannelsLast(const Shape& s) {
+  Shape out = {s[0]};
+  out.insert(out.end(), s.begin() + 2, s.end());
+  out.push_back(s[1]);
+  return out;
+}
+
+// X at input x_index as a channels-first shape (a channels-last X of rank < 2 is passed on
+// as it is, for the rank check to report).
+std::optional<Shape> ChannelsFirstInput(const InferenceContext& ctx, int x_index,
+                                        bool channels_last) {
+  const Shape* x = ctx.InputShape(x_index);
+  if (!x) return std::nullopt;
+  if (channels_last && x->size() >= 2) return ChannelsFirst(*x);
+  return *x;
+}
+
 }  // namespace
+
+StatusOr<Shape> ConvOutputShape(InferenceContext& ctx, int x_index, int w_index, int b_index,
+                                bool channels_last) {
+  const std::optional<Shape> x = ChannelsFirstInput(ctx, x_index, channels_last);
+  Shape out;
+  OI_RETURN_IF_ERROR(ConvShape(ctx, x ? &*x : nullptr, x_index, w_index, b_index, &out));
+  if (channels_last && !out.empty()) out = ChannelsLast(out);
+  return out;
+}
+
+StatusOr<Shape> PoolOutputShape(InferenceContext& ctx, int x_index, bool channels_last) {
+  const std::optional<Shape> x = ChannelsFirstInput(ctx, x_index, channels_last);
+  OI_ASSIGN_OR_RETURN(Shape out, PoolShape(ctx, x ? &*x : nullptr, x_index));
+  if (channels_last && !out.empty()) out = ChannelsLast(out);
+  return out;
+}
+
+StatusOr<Shape> ConvTransposeOutputShape(InferenceContext& ctx, int b_index,
+                                         const std::optional<std::vector<int64_t>>& pads) {
+  return ConvTransposeShape(ctx, b_index, &pads);
+}
 
 Status RegisterAiOnnxConvPoolRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(r.AttachRule("", "Conv", {1, 11, 22}, InferConv));

@@ -9,20 +9,13 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/math_ops.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
 
 namespace onnx_infer {
 namespace {
-
-// The single element of an integer input's known value (a scalar or a 1-element tensor);
-// unknown otherwise. The element may be symbolic.
-Dim ScalarInputDim(const InferenceContext& ctx, int i) {
-  const ConstValue* v = ctx.InputValue(i);
-  if (!v || v->NumElements() != 1 || v->ints.size() != 1) return Dim();
-  return v->ints[0];
-}
 
 // Output 0 keeps input 0's type; an `axis` attribute must name one of its dims. Before
 // opset 13 Softmax, LogSoftmax and Hardmax coerce the input to 2-D at the axis, which
@@ -69,53 +62,12 @@ Status InferQLinearMatMul(InferenceContext& ctx) {
 // facts, so N == 64 learnt here holds at the next node.
 Status InferGemm(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(int64_t trans_a, ctx.IntAttr("transA", 0));
-  OI_ASSIGN_OR_RETURN(int64_t trans_b, ctx.IntAttr("transB", 0));
-  const Shape* a = ctx.InputShape(0);
-  const Shape* b = ctx.InputShape(1);
-  for (int i : {0, 1}) {
-    const Shape* s = i == 0 ? a : b;
-    if (s && s->size() != 2) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 2, got rank ", s->size()));
-    }
+  bool exact_c = false;
+  if (ctx.schema().since_version() < 7 && ctx.HasInput(2)) {
+    OI_ASSIGN_OR_RETURN(int64_t broadcast, ctx.IntAttr("broadcast", 0));
+    exact_c = broadcast == 0;
   }
-  Shape out = {a ? (*a)[trans_a ? 1 : 0] : Dim(), b ? (*b)[trans_b ? 0 : 1] : Dim()};
-  if (a && b) {
-    const Dim ka = (*a)[trans_a ? 0 : 1], kb = (*b)[trans_b ? 1 : 0];
-    auto k = UnifyDim(ka, kb);
-    if (!k.ok()) {
-      return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(*a),
-                                  " (transA=", trans_a, ") vs B ", ShapeToString(*b),
-                                  " (transB=", trans_b, "): ", k.status().message()));
-    }
-    OI_RETURN_IF_ERROR(ctx.RecordEqual(ka, kb, "contracted dims"));
-  }
-  const Shape* c = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
-  if (c) {
-    bool exact_c = false;
-    if (ctx.schema().since_version() < 7) {
-      OI_ASSIGN_OR_RETURN(int64_t broadcast, ctx.IntAttr("broadcast", 0));
-      exact_c = broadcast == 0;
-    }
-    if (c->size() > 2 || (exact_c && c->size() != 2)) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": expected ",
-                                  exact_c ? "rank 2" : "rank <= 2", " to broadcast to [M, N], ",
-                                  "got ", ShapeToString(*c)));
-    }
-    for (size_t i = 0; i < c->size(); ++i) {
-      Dim cd = (*c)[c->size() - 1 - i];
-      Dim& od = out[1 - i];
-      if (!exact_c && !(cd.is_const() && cd.const_value() != 1)) continue;
-      auto u = UnifyDim(od, cd);
-      if (!u.ok()) {
-        return Status::Error(StrCat(InputLabel(ctx, 2), ": ", ShapeToString(*c),
-                                    " does not broadcast to [", StrJoin(out, ", "), "]"));
-      }
-      OI_RETURN_IF_ERROR(ctx.RecordEqual(
-          od, cd, StrCat(InputLabel(ctx, 2), " dim ", c->size() - 1 - i, " and Y's dim ", 1 - i)));
-      od = *u;
-    }
-  }
+  OI_ASSIGN_OR_RETURN(Shape out, GemmOutputShape(ctx, 0, 1, 2, exact_c));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
@@ -285,26 +237,35 @@ Status InferCumulative(InferenceContext& ctx) {
   return OkStatus();
 }
 
+}  // namespace
+
+StatusOr<Dim> SquareMatrixDim(InferenceContext& ctx, int input, const Shape& in) {
+  if (in.size() < 2) {
+    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank >= 2, got rank ",
+                                in.size()));
+  }
+  auto m = UnifyDim(in[in.size() - 2], in.back());
+  if (!m.ok()) {
+    return Status::Error(
+        StrCat(InputLabel(ctx, input), ": expected square matrices, got ", ShapeToString(in)));
+  }
+  OI_RETURN_IF_ERROR(ctx.RecordEqual(in[in.size() - 2], in.back(), "square matrices"));
+  return *m;
+}
+
+Dim OnesidedBins(Dim n) { return Dim::FloorDiv(n, Dim::Const(2)) + Dim::Const(1); }
+
+namespace {
+
 // Det: [*, M, M] -> [*].
 Status InferDet(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
-  if (in->size() < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ", in->size()));
-  }
-  auto m = UnifyDim((*in)[in->size() - 2], in->back());
-  if (!m.ok()) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected square matrices, got ", ShapeToString(*in)));
-  }
-  OI_RETURN_IF_ERROR(ctx.RecordEqual((*in)[in->size() - 2], in->back(), "square matrices"));
+  OI_RETURN_IF_ERROR(SquareMatrixDim(ctx, 0, *in).status());
   ctx.SetOutputShape(0, Shape(in->begin(), in->end() - 2));
   return OkStatus();
 }
-
-// floor(n / 2) + 1: the bins of a one-sided spectrum.
-Dim OnesidedBins(Dim n) { return Dim::FloorDiv(n, Dim::Const(2)) + Dim::Const(1); }
 
 // DFT: the last dim (1 real, 2 complex) becomes 2, or 1 for the inverse one-sided transform;
 // the axis dim becomes dft_length (default: its own length, or 2 * (len - 1) for IRFFT),
@@ -463,6 +424,54 @@ Status InferLoss(InferenceContext& ctx) {
 }
 
 }  // namespace
+
+StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index, int c_index,
+                                bool exact_c) {
+  OI_ASSIGN_OR_RETURN(int64_t trans_a, ctx.IntAttr("transA", 0));
+  OI_ASSIGN_OR_RETURN(int64_t trans_b, ctx.IntAttr("transB", 0));
+  const Shape* a = ctx.InputShape(a_index);
+  const Shape* b = ctx.InputShape(b_index);
+  for (int i : {a_index, b_index}) {
+    const Shape* s = i == a_index ? a : b;
+    if (s && s->size() != 2) {
+      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 2, got rank ", s->size()));
+    }
+  }
+  Shape out = {a ? (*a)[trans_a ? 1 : 0] : Dim(), b ? (*b)[trans_b ? 0 : 1] : Dim()};
+  if (a && b) {
+    const Dim ka = (*a)[trans_a ? 0 : 1], kb = (*b)[trans_b ? 1 : 0];
+    auto k = UnifyDim(ka, kb);
+    if (!k.ok()) {
+      return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(*a),
+                                  " (transA=", trans_a, ") vs B ", ShapeToString(*b),
+                                  " (transB=", trans_b, "): ", k.status().message()));
+    }
+    OI_RETURN_IF_ERROR(ctx.RecordEqual(ka, kb, "contracted dims"));
+  }
+  const Shape* c = c_index >= 0 && ctx.HasInput(c_index) ? ctx.InputShape(c_index) : nullptr;
+  if (c) {
+    if (c->size() > 2 || (exact_c && c->size() != 2)) {
+      return Status::Error(StrCat(InputLabel(ctx, c_index), ": expected ",
+                                  exact_c ? "rank 2" : "rank <= 2", " to broadcast to [M, N], ",
+                                  "got ", ShapeToString(*c)));
+    }
+    for (size_t i = 0; i < c->size(); ++i) {
+      Dim cd = (*c)[c->size() - 1 - i];
+      Dim& od = out[1 - i];
+      if (!exact_c && !(cd.is_const() && cd.const_value() != 1)) continue;
+      auto u = UnifyDim(od, cd);
+      if (!u.ok()) {
+        return Status::Error(StrCat(InputLabel(ctx, c_index), ": ", ShapeToString(*c),
+                                    " does not broadcast to [", StrJoin(out, ", "), "]"));
+      }
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(od, cd,
+                                         StrCat(InputLabel(ctx, c_index), " dim ",
+                                                c->size() - 1 - i, " and Y's dim ", 1 - i)));
+      od = *u;
+    }
+  }
+  return out;
+}
 
 Status RegisterAiOnnxMathOpsRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(r.AttachRule("", "Softmax", {1, 11, 13}, InferSoftmaxFamily));

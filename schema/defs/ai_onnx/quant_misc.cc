@@ -11,6 +11,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/quant_misc.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -58,9 +59,8 @@ bool MaybeAllOnes(const Shape& s) {
 // a scalar (or one element) is per tensor; a 1-D scale is per axis, its length x's dim at
 // `axis`; from version 21 a scale of x's rank with block_size > 0 is blocked, its dim at
 // `axis` ceil(x[axis] / block_size) and its other dims x's. The zero point (input 2) has the
-// scale's shape.
-Status CheckQuantizationParams(InferenceContext& ctx) {
-  const int version = ctx.schema().since_version();
+// scale's shape. `version` is the ai.onnx version whose rules apply.
+Status CheckQuantizationParams(InferenceContext& ctx, int version) {
   const Shape* x = ctx.InputShape(0);
   const Shape* scale = ctx.InputShape(1);
   const Shape* zero_point = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr;
@@ -139,9 +139,9 @@ Status CheckQuantizationParams(InferenceContext& ctx) {
 
 // The output's element type and x's shape. A zero point gives the type (`output_dtype`
 // from version 21 must then agree); without one, `output_dtype` (21+), else uint8.
-Status InferQuantizeLinear(InferenceContext& ctx) {
+Status QuantizeLinearAs(InferenceContext& ctx, int version) {
   int64_t output_dtype = 0;
-  if (ctx.schema().since_version() >= 21) {
+  if (version >= 21) {
     OI_ASSIGN_OR_RETURN(output_dtype, ctx.IntAttr("output_dtype", 0));
     if (output_dtype != 0) OI_RETURN_IF_ERROR(CheckDataType(output_dtype, "output_dtype"));
   }
@@ -158,15 +158,18 @@ Status InferQuantizeLinear(InferenceContext& ctx) {
     elem = output_dtype != 0 ? static_cast<int32_t>(output_dtype) : kUint8;
   }
   ctx.SetOutputType(0, Type::Tensor(elem));
-  OI_RETURN_IF_ERROR(CheckQuantizationParams(ctx));
+  OI_RETURN_IF_ERROR(CheckQuantizationParams(ctx, version));
   if (const Shape* x = ctx.InputShape(0)) ctx.SetOutputShape(0, *x);
   return OkStatus();
 }
 
+Status InferQuantizeLinear(InferenceContext& ctx) {
+  return QuantizeLinearAs(ctx, ctx.schema().since_version());
+}
+
 // x's shape; the element type is float (10, 13), the scale's (19, 21), `output_dtype` or
 // else the scale's (from 23).
-Status InferDequantizeLinear(InferenceContext& ctx) {
-  const int version = ctx.schema().since_version();
+Status DequantizeLinearAs(InferenceContext& ctx, int version) {
   int32_t elem = kFloat;
   if (version >= 19) elem = ElemTypeOf(ctx, 1);
   if (version >= 23) {
@@ -181,9 +184,13 @@ Status InferDequantizeLinear(InferenceContext& ctx) {
     }
   }
   ctx.SetOutputType(0, Type::Tensor(elem));
-  OI_RETURN_IF_ERROR(CheckQuantizationParams(ctx));
+  OI_RETURN_IF_ERROR(CheckQuantizationParams(ctx, version));
   if (const Shape* x = ctx.InputShape(0)) ctx.SetOutputShape(0, *x);
   return OkStatus();
+}
+
+Status InferDequantizeLinear(InferenceContext& ctx) {
+  return DequantizeLinearAs(ctx, ctx.schema().since_version());
 }
 
 // DynamicQuantizeLinear: y is uint8 of x's shape; its scale (float) and zero point (uint8)
@@ -442,6 +449,14 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
 }
 
 }  // namespace
+
+Status InferQuantizeLinearAsVersion(InferenceContext& ctx, int onnx_version) {
+  return QuantizeLinearAs(ctx, onnx_version);
+}
+
+Status InferDequantizeLinearAsVersion(InferenceContext& ctx, int onnx_version) {
+  return DequantizeLinearAs(ctx, onnx_version);
+}
 
 Status RegisterAiOnnxQuantMiscRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(

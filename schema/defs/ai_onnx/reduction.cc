@@ -1,11 +1,13 @@
 // Reduction operators of ai.onnx: the Reduce* family (one generator) and ArgMax/ArgMin.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/reduction.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -193,6 +195,12 @@ Status InferArgReduce(InferenceContext& ctx) {
 }
 
 }  // namespace
+
+Status InferReduceWithAxesAttribute(InferenceContext& ctx) {
+  static const InferenceRule rule =
+      MakeReduceRule(std::numeric_limits<int>::max(), ReduceValueKind::kNone);
+  return rule(ctx);
+}
 
 Status RegisterAiOnnxReductionRules(SchemaRegistry& r) {
   struct Family {

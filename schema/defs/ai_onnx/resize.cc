@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/defs/ai_onnx/resize.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -287,14 +288,23 @@ Status InferUpsample(InferenceContext& ctx) {
 
 // Pad: each padded dim grows by its begin and end pads (negative pads crop). The pads are
 // the `paddings` attribute in version 1, `pads` in 2, an input from 11; from 18 an `axes`
-// input says which dims they refer to.
+// input says which dims they refer to; 19 adds mode 'wrap'.
 Status InferPad(InferenceContext& ctx) {
+  const int64_t version = ctx.schema().since_version();
+  return InferPadOf(ctx, PadForm{.pads_input = version >= 11,
+                                 .wrap_mode = version >= 19,
+                                 .axes_input = version >= 18});
+}
+
+}  // namespace
+
+Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
   ctx.PropagateElemType(0, 0);
   const int64_t version = ctx.schema().since_version();
   const Shape* in = ctx.InputShape(0);
   std::optional<std::vector<Dim>> pads;
   std::string pads_subject;
-  if (version < 11) {
+  if (!form.pads_input) {
     const char* name = version < 2 ? "paddings" : "pads";
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> given, ctx.IntsAttr(name));
     pads.emplace();
@@ -306,15 +316,15 @@ Status InferPad(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(std::string mode, ctx.StringAttr("mode", "constant"));
   if (mode != "constant" && mode != "reflect" && mode != "edge" &&
-      !(mode == "wrap" && version >= 19)) {
+      !(mode == "wrap" && form.wrap_mode)) {
     return Status::Error(StrCat("attribute 'mode': expected constant, reflect, edge",
-                                version >= 19 ? " or wrap" : "", ", got '", mode, "'"));
+                                form.wrap_mode ? " or wrap" : "", ", got '", mode, "'"));
   }
-  const bool has_axes = version >= 18 && ctx.HasInput(3);
+  const bool has_axes = form.axes_input && ctx.HasInput(3);
   if (!in) {
     // Without axes, the pads give the rank.
     const int64_t n = pads ? static_cast<int64_t>(pads->size())
-                           : version >= 11 ? KnownLength(ctx, 1) : -1;
+                           : form.pads_input ? KnownLength(ctx, 1) : -1;
     if (!has_axes && n > 0 && n % 2 == 0 && n / 2 <= kMaxRank) ctx.SetOutputShape(0, Shape(n / 2));
     return OkStatus();
   }
@@ -370,6 +380,8 @@ Status InferPad(InferenceContext& ctx) {
   return OkStatus();
 }
 
+namespace {
+
 // CenterCropPad: the dims at `axes` (all by default) become the `shape` input's values.
 Status InferCenterCropPad(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
@@ -403,8 +415,10 @@ Status InferCenterCropPad(InferenceContext& ctx) {
   return OkStatus();
 }
 
+}  // namespace
+
 // GridSample: X is [N, C, D1..Dr], grid [N, D1_out..Dr_out, r]; Y is [N, C, D1_out..Dr_out].
-// Version 16 is 2-D only (r = 2).
+// Version 16 (and com.microsoft's GridSample, which is it) is 2-D only (r = 2).
 Status InferGridSample(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
@@ -452,6 +466,8 @@ Status InferGridSample(InferenceContext& ctx) {
   ctx.SetOutputShape(0, out);
   return OkStatus();
 }
+
+namespace {
 
 // AffineGrid: theta [N, 2, 3] with size [N, C, H, W] gives [N, H, W, 2]; theta [N, 3, 4]
 // with size [N, C, D, H, W] gives [N, D, H, W, 3].

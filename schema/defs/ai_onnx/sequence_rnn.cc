@@ -16,6 +16,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/sequence_rnn.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -392,6 +393,8 @@ enum RecurrentInput {
   kP = 7
 };
 
+}  // namespace
+
 // RNN (gates = 1), GRU (3) and LSTM (4). With num_directions = 2 for a bidirectional
 // direction, else 1:
 //   X [seq_length, batch_size, input_size]   W [num_directions, gates*hidden, input_size]
@@ -404,7 +407,7 @@ enum RecurrentInput {
 // X [batch, seq, input], Y [batch, seq, num_directions, hidden], Y_h [batch, num_directions,
 // hidden]. hidden_size is the attribute's, else what R, initial_h/c or (divided) W, B and P
 // say. Dims that must agree are unified and recorded.
-Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
+Status InferRecurrent(InferenceContext& ctx, int64_t gates, bool w_spans_input) {
   const bool lstm = gates == 4;
   int64_t layout = 0;
   if (ctx.schema().since_version() >= 14) {
@@ -472,7 +475,7 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
     OI_RETURN_IF_ERROR(Agree(ctx, batch, s, state_batch_axis, "batch_size"));
   }
   OI_RETURN_IF_ERROR(Agree(ctx, batch, kSeqLens, 0, "batch_size"));
-  OI_RETURN_IF_ERROR(Agree(ctx, input_size, kW, 2, "input_size"));
+  if (w_spans_input) OI_RETURN_IF_ERROR(Agree(ctx, input_size, kW, 2, "input_size"));
 
   const Shape y =
       layout ? Shape{batch, seq_length, dirs, hidden} : Shape{seq_length, dirs, batch, hidden};
@@ -485,6 +488,8 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates) {
   }
   return OkStatus();
 }
+
+namespace {
 
 Status InferRNN(InferenceContext& ctx) { return InferRecurrent(ctx, 1); }
 Status InferGRU(InferenceContext& ctx) { return InferRecurrent(ctx, 3); }

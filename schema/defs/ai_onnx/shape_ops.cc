@@ -11,6 +11,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/shape_ops.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -152,16 +153,22 @@ Status InferUnsqueeze(InferenceContext& ctx) {
     if (known && !axes) return Status::Error("expected axes, got none");
     return OkStatus();
   }
-  const int64_t rank = static_cast<int64_t>(in->size() + axes->size());
+  return UnsqueezeAt(ctx, *in, *axes);
+}
+
+}  // namespace
+
+Status UnsqueezeAt(InferenceContext& ctx, const Shape& in, const std::vector<int64_t>& axes) {
+  const int64_t rank = static_cast<int64_t>(in.size() + axes.size());
   std::vector<bool> inserted(rank, false);
-  for (int64_t a : *axes) {
+  for (int64_t a : axes) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
     if (inserted[axis]) return Status::Error(StrCat("axes: axis ", a, " is repeated"));
     inserted[axis] = true;
   }
   Shape out;
   size_t next = 0;
-  for (int64_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? Dim::Const(1) : (*in)[next++]);
+  for (int64_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? Dim::Const(1) : in[next++]);
   ctx.SetOutputShape(0, out);
   if (const ConstValue* v = ctx.InputValue(0)) {
     ConstValue reshaped = *v;
@@ -171,6 +178,8 @@ Status InferUnsqueeze(InferenceContext& ctx) {
   }
   return OkStatus();
 }
+
+namespace {
 
 // Squeeze: removes the dims at `axes` (each must be 1), or every dim of 1 when no axes are
 // given (which needs every dim known).
@@ -263,7 +272,7 @@ constexpr int64_t kSliceToEnd = INT32_MAX;
 // position Max(dim - k, 0) for k >= 1 but 0 for k = 0 (x[:, -0:] is all of x), which is
 // Max(dim - k, 0)*Min(1, k) when k may be 0. A bound of unknown sign leaves the length
 // unknown. The common "to the end" slices get the short forms Max(dim - start, 0),
-// Min(-start, dim), and dim - Max(dim - k, 0)*Min(1, k).
+// Min(-start, dim), and dim + (Min(k, dim) - dim)*Min(1, k) for a start of -k.
 Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const InferenceContext& ctx) {
   const symbolic::Assumptions* assumptions =
       ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
@@ -304,9 +313,11 @@ Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const Inferen
       if (s && *s < 0) return Dim::CeilDiv(min(Dim::Const(-*s), dim), Dim::Const(step));
       if (s || non_negative(start)) return length(dim - start, step);
       if (proven(start, zero)) {
-        // From position from_end(-start), which is at most dim, to the end.
+        // The last k, but all of dim when k is 0: Min(k, dim) + (dim - Min(k, dim))*[k == 0],
+        // written so that it reads Min(k, dim) once k >= 1 is known or assumed.
         const Dim k = zero - start;
-        const Dim taken = proven(one, k) ? min(k, dim) : dim - from_end(k);
+        const Dim last_k = min(k, dim);
+        const Dim taken = proven(one, k) ? last_k : dim + (last_k - dim) * min(one, k);
         return Dim::CeilDiv(taken, Dim::Const(step));
       }
       return Dim();
@@ -324,6 +335,12 @@ Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const Inferen
 
 // Slice: starts/ends/axes/steps as attributes (version 1) or inputs (from 10).
 Status InferSlice(InferenceContext& ctx) {
+  return InferSliceOf(ctx, /*from_inputs=*/ctx.opset_version() >= 10);
+}
+
+}  // namespace
+
+Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
   ctx.PropagateElemType(0, 0);
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
@@ -331,7 +348,7 @@ Status InferSlice(InferenceContext& ctx) {
   std::optional<std::vector<int64_t>> starts, ends, axes, steps;
   std::vector<Dim> start_dims, end_dims;
   bool bounds_known = false;
-  if (ctx.opset_version() < 10) {
+  if (!from_inputs) {
     OI_ASSIGN_OR_RETURN(starts, ctx.OptionalIntsAttr("starts"));
     OI_ASSIGN_OR_RETURN(ends, ctx.OptionalIntsAttr("ends"));
     OI_ASSIGN_OR_RETURN(axes, ctx.OptionalIntsAttr("axes"));
@@ -434,6 +451,8 @@ Status InferSlice(InferenceContext& ctx) {
   return OkStatus();
 }
 
+namespace {
+
 // ConstantOfShape: the shape is the input's value; the element type is the `value`
 // attribute's (float by default).
 Status InferConstantOfShape(InferenceContext& ctx) {
@@ -467,13 +486,21 @@ Status InferConstantOfShape(InferenceContext& ctx) {
   return OkStatus();
 }
 
-// Range: a 1-D tensor of max(ceil((limit - start) / delta), 0) elements.
+}  // namespace
+
+// Range: a 1-D tensor of max(ceil((limit - start) / delta), 0) elements. An absent delta
+// (com.microsoft's Range makes it optional) is 1.
 Status InferRange(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   auto start = ConstInts(ctx, 0), limit = ConstInts(ctx, 1), delta = ConstInts(ctx, 2);
   const ConstValue* fs = ctx.InputValue(0);
   const ConstValue* fl = ctx.InputValue(1);
   const ConstValue* fd = ctx.InputValue(2);
+  const ConstValue one{kFloat, {}, {}, {1.0}};
+  if (!ctx.HasInput(2)) {
+    delta = std::vector<int64_t>{1};
+    fd = &one;
+  }
   if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
     const int64_t s = (*start)[0], l = (*limit)[0], d = (*delta)[0];
     if (d == 0) return Status::Error("input 2 'delta': 0");
@@ -532,6 +559,8 @@ Status InferRange(InferenceContext& ctx) {
   ctx.SetOutputShape(0, Shape{Dim()});
   return OkStatus();
 }
+
+namespace {
 
 // Tile (from version 6): each dim times its repeat count.
 Status InferTile(InferenceContext& ctx) {

@@ -1,9 +1,11 @@
 // Tensor-manipulation operators of ai.onnx.
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/tensor.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -19,40 +21,15 @@ Status InferConcat(InferenceContext& ctx) {
   // `axis` is optional with default 1 in version 1 only.
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1)
                                                          : ctx.IntAttr("axis"));
-  const Shape* first = nullptr;
-  for (int i = 0; i < ctx.NumInputs() && !first; ++i) first = ctx.InputShape(i);
-  if (!first) return OkStatus();
-  const int64_t rank = static_cast<int64_t>(first->size());
-  if (rank == 0) return Status::Error("expected inputs of rank >= 1, got scalars");
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
-  Shape out(rank);
-  Dim sum = Dim::Const(0);
-  for (int i = 0; i < ctx.NumInputs(); ++i) {
-    const Shape* s = ctx.InputShape(i);
-    if (!s) {
-      sum = Dim();
-      continue;
-    }
-    if (static_cast<int64_t>(s->size()) != rank) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", rank, ", got rank ",
-                                  s->size()));
-    }
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d == axis) continue;
-      auto u = UnifyDim(out[d], (*s)[d]);
-      if (!u.ok()) {
-        return Status::Error(StrCat(InputLabel(ctx, i), ": dim ", d, " differs from the other ",
-                                    "inputs' (", u.status().message(), ")"));
-      }
-      OI_RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));
-      out[d] = *u;
-    }
-    sum = sum + (*s)[axis];  // symbolic: N + 5, 2*N
-  }
-  out[axis] = sum;
-  ctx.SetOutputShape(0, std::move(out));
+  std::vector<int> inputs;
+  for (int i = 0; i < ctx.NumInputs(); ++i) inputs.push_back(i);
+  OI_ASSIGN_OR_RETURN(std::optional<Shape> out, ConcatOutputShape(ctx, inputs, axis));
+  if (!out) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(out->size());
+  ctx.SetOutputShape(0, std::move(*out));
   // Values of any rank joined along the axis: the exporters' Concat of Unsqueezes, or shape
   // vectors stacked into a [2, k] tensor.
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   std::vector<const ConstValue*> values;
   for (int i = 0; i < ctx.NumInputs(); ++i) {
     const ConstValue* v = ctx.InputValue(i);
@@ -259,6 +236,42 @@ Status InferConstant(InferenceContext& ctx) {
 }
 
 }  // namespace
+
+StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
+                                                 const std::vector<int>& inputs, int64_t axis) {
+  const Shape* first = nullptr;
+  for (size_t k = 0; k < inputs.size() && !first; ++k) first = ctx.InputShape(inputs[k]);
+  if (!first) return std::optional<Shape>();
+  const int64_t rank = static_cast<int64_t>(first->size());
+  if (rank == 0) return Status::Error("expected inputs of rank >= 1, got scalars");
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  Shape out(rank);
+  Dim sum = Dim::Const(0);
+  for (int i : inputs) {
+    const Shape* s = ctx.InputShape(i);
+    if (!s) {
+      sum = Dim();
+      continue;
+    }
+    if (static_cast<int64_t>(s->size()) != rank) {
+      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", rank, ", got rank ",
+                                  s->size()));
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) continue;
+      auto u = UnifyDim(out[d], (*s)[d]);
+      if (!u.ok()) {
+        return Status::Error(StrCat(InputLabel(ctx, i), ": dim ", d, " differs from the other ",
+                                    "inputs' (", u.status().message(), ")"));
+      }
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));
+      out[d] = *u;
+    }
+    sum = sum + (*s)[axis];  // symbolic: N + 5, 2*N
+  }
+  out[axis] = sum;
+  return std::optional<Shape>(std::move(out));
+}
 
 Status RegisterAiOnnxTensorRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(r.AttachRule("", "Concat", {1, 4, 11, 13}, InferConcat));

@@ -16,6 +16,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/ai_onnx/tensor_ops2.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -207,6 +208,8 @@ Status InferSplit(InferenceContext& ctx) {
   return OkStatus();
 }
 
+}  // namespace
+
 // ---- Trilu
 
 // Trilu: the input's type; the last two dims form the matrices.
@@ -221,6 +224,8 @@ Status InferTrilu(InferenceContext& ctx) {
   }
   return OkStatus();
 }
+
+namespace {
 
 // ---- The scatter family
 
@@ -361,10 +366,13 @@ Status InferTensorScatter(InferenceContext& ctx) {
   return OkStatus();
 }
 
+}  // namespace
+
 // ---- GatherND
 
 // GatherND: data [r dims], indices [q dims] ending in m, the first b = batch_dims dims shared:
-// the output is indices[:-1] + data[b + m:].
+// the output is indices[:-1] + data[b + m:]. Version 11 (and com.microsoft's GatherND, which is
+// it) has no batch_dims: b = 0.
 Status InferGatherND(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   int64_t b = 0;
@@ -406,6 +414,8 @@ Status InferGatherND(InferenceContext& ctx) {
   }
   return OkStatus();
 }
+
+namespace {
 
 // ---- OneHot
 
@@ -480,6 +490,18 @@ std::optional<int64_t> CountDistinct(const ConstValue& v) {
   return std::nullopt;
 }
 
+}  // namespace
+
+Dim UniqueCount(InferenceContext& ctx, Dim length, bool flattened, int out, int64_t axis) {
+  if (auto c = length.const_value(); c && *c <= 1) return length;
+  if (const ConstValue* v = ctx.InputValue(0); v && flattened) {
+    if (auto n = CountDistinct(*v)) return Dim::Const(*n);
+  }
+  return ctx.FreshDim(out, axis);
+}
+
+namespace {
+
 // Unique: Y holds the U unique elements (flattened) or slices along `axis`; indices and
 // counts have U elements; inverse_indices one per element (or slice) of X. U is data
 // dependent: exact for a known X or a length of 0 or 1, else one fresh symbol that the three
@@ -499,13 +521,7 @@ Status InferUnique(InferenceContext& ctx) {
   // The length that is split into unique pieces: X's element count, or its dim at `axis`.
   Dim length;
   if (x) length = axis ? (*x)[*axis] : Product(*x);
-  Dim unique;
-  if (auto c = length.const_value(); c && *c <= 1) {
-    unique = length;
-  } else if (const ConstValue* v = ctx.InputValue(0); v && !axis) {
-    if (auto n = CountDistinct(*v)) unique = Dim::Const(*n);
-  }
-  if (unique.is_unknown()) unique = ctx.FreshDim(0, axis.value_or(0));
+  const Dim unique = UniqueCount(ctx, length, !axis, 0, axis.value_or(0));
   if (!axis) {
     ctx.SetOutputShape(0, Shape{unique});
   } else if (x) {
