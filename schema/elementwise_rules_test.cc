@@ -65,6 +65,17 @@ ConstValue Reals(int32_t type, std::vector<int64_t> dims, std::vector<double> el
   return ConstValue{type, std::move(dims), {}, std::move(elems)};
 }
 ConstValue Int64Scalar(int64_t v) { return Ints(kInt64, {}, {Dim::Const(v)}); }
+// Float elements holding sizes, as a Cast of Shape(x) to float makes them: num/den each.
+ConstValue Quotients(int32_t type, std::vector<int64_t> dims, std::vector<RealQuotient> elems) {
+  ConstValue v{type, std::move(dims), {}, {}};
+  v.quotients = std::move(elems);
+  return v;
+}
+RealQuotient Q(Dim num, int64_t den = 1, bool rounded = false) {
+  return RealQuotient{num, den, rounded};
+}
+const Dim kH = Dim::Symbol("H");
+const Dim kW = Dim::Symbol("W");
 const std::nullopt_t kNoValue = std::nullopt;
 
 INSTANTIATE_TEST_SUITE_P(
@@ -105,7 +116,14 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"ceil_reals", Node("Ceil", 1), 13, {"double[]"}, {Reals(kDouble, {}, {2.25})},
              "double[]", "double[] {3}"},
         Case{"not_values", Node("Not", 1), 1, {"bool[2]"},
-             {Ints(kBool, {2}, {Dim::Const(0), Dim::Const(1)})}, "bool[2]", "bool[2] {1, 0}"}));
+             {Ints(kBool, {2}, {Dim::Const(0), Dim::Const(1)})}, "bool[2]", "bool[2] {1, 0}"},
+        Case{"floor_of_float_quotients", Node("Floor", 1), 13, {"float[2]"},
+             {Quotients(kFloat, {2}, {Q(kH, 2), Q(kW, 3, true)})}, "float[2]",
+             "float[2] {floor(H/2), floor(W/3)}"},
+        Case{"ceil_of_float_quotient", Node("Ceil", 1), 13, {"float[]"},
+             {Quotients(kFloat, {}, {Q(kH, 4)})}, "float[]", "float[] {floor((H + 3)/4)}"},
+        Case{"neg_keeps_rounded", Node("Neg", 1), 13, {"float[]"},
+             {Quotients(kFloat, {}, {Q(kH, 3, true)})}, "float[]", "float[] {-H/3~}"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Broadcast, ElementwiseRuleTest,
@@ -265,7 +283,42 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"one_value_unknown_no_value", Node("Add", 2), 14, {"int64[2]", "int64[]"},
              {Int64s({1, 2}), kNoValue}, "int64[2]", ""},
         Case{"legacy_broadcast_no_value", Node("Add", 2, IntAttr("broadcast", 1)), 6,
-             {"int64[2]", "int64[]"}, {Int64s({1, 2}), Int64Scalar(1)}, "int64[2]", ""}));
+             {"int64[2]", "int64[]"}, {Int64s({1, 2}), Int64Scalar(1)}, "int64[2]", ""},
+        // Symbolic comparisons decided by the algebra, left unknown when they are not.
+        Case{"less_than_successor", Node("Less", 2), 13, {"int64[1]", "int64[1]"},
+             {Ints(kInt64, {1}, {kH}), Ints(kInt64, {1}, {kH + Dim::Const(1)})}, "bool[1]",
+             "bool[1] {1}"},
+        Case{"greater_or_equal_zero", Node("GreaterOrEqual", 2), 16, {"int64[2]", "int64[]"},
+             {Ints(kInt64, {2}, {kH, Dim::FloorDiv(kW, Dim::Const(2))}), Int64Scalar(0)},
+             "bool[2]", "bool[2] {1, 1}"},
+        Case{"greater_than_zero_undecided", Node("Greater", 2), 13, {"int64[1]", "int64[]"},
+             {Ints(kInt64, {1}, {kH}), Int64Scalar(0)}, "bool[1]", "bool[1] {?}"},
+        // Floats holding sizes (pattern 4 of issue 15): exact quotients, with the condition
+        // under which float32 holds them exactly.
+        Case{"mul_float_sizes_by_scales", Node("Mul", 2), 14, {"float[2]", "float[2]"},
+             {Quotients(kFloat, {2}, {Q(kH), Q(kW)}), Reals(kFloat, {2}, {2, 0.5})}, "float[2]",
+             "float[2] {2*H, W/2}"},
+        Case{"div_float_size_by_three_is_rounded", Node("Div", 2), 14, {"float[]", "float[]"},
+             {Quotients(kFloat, {}, {Q(kH)}), Reals(kFloat, {}, {3})}, "float[]",
+             "float[] {H/3~}"},
+        Case{"div_float_size_by_half", Node("Div", 2), 14, {"double[]", "double[]"},
+             {Quotients(kDouble, {}, {Q(kH)}), Reals(kDouble, {}, {0.5})}, "double[]",
+             "double[] {2*H}"},
+        Case{"add_to_rounded_is_unknown", Node("Add", 2), 14, {"float[]", "float[]"},
+             {Quotients(kFloat, {}, {Q(kH, 3, true)}), Reals(kFloat, {}, {1})}, "float[]",
+             "float[] {?}"},
+        Case{"mul_by_a_tenth_is_unknown", Node("Mul", 2), 14, {"float[]", "float[]"},
+             {Quotients(kFloat, {}, {Q(kH)}), Reals(kFloat, {}, {0.1})}, "float[]",
+             "float[] {?}"},
+        Case{"sub_float_sizes", Node("Sub", 2), 14, {"float[]", "float[]"},
+             {Quotients(kFloat, {}, {Q(kH, 2)}), Quotients(kFloat, {}, {Q(kW, 4)})}, "float[]",
+             "float[] {(2*H - W)/4}"},
+        Case{"less_float_sizes", Node("Less", 2), 13, {"float[]", "float[]"},
+             {Quotients(kFloat, {}, {Q(kH, 2)}), Quotients(kFloat, {}, {Q(kH)})}, "bool[]",
+             "bool[] {?}"},
+        Case{"less_or_equal_float_sizes", Node("LessOrEqual", 2), 16, {"float[]", "float[]"},
+             {Quotients(kFloat, {}, {Q(kH, 2)}), Quotients(kFloat, {}, {Q(kH)})}, "bool[]",
+             "bool[] {1}"}));
 
 INSTANTIATE_TEST_SUITE_P(
     OwnRules, ElementwiseRuleTest,
@@ -307,7 +360,60 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"expand_negative", Node("Expand", 2), 13, {"float[3]", "int64[1]"},
              {kNoValue, Int64s({-1})}, "error: expected dims >= 0, got -1"},
         Case{"expand_propagates_value", Node("Expand", 2), 13, {"int64[1]", "int64[1]"},
-             {Int64s({7}), Int64s({3})}, "int64[3]", "int64[3] {7, 7, 7}"}));
+             {Int64s({7}), Int64s({3})}, "int64[3]", "int64[3] {7, 7, 7}"},
+        Case{"expand_rank2_value", Node("Expand", 2), 13, {"int64[2, 1]", "int64[2]"},
+             {Ints(kInt64, {2, 1}, {kH, kW}), Int64s({1, 2})}, "int64[2, 2]",
+             "int64[2, 2] {H, H, W, W}"},
+        Case{"expand_float_value", Node("Expand", 2), 13, {"float[2]", "int64[2]"},
+             {Reals(kFloat, {2}, {0.5, 2}), Int64s({2, 1})}, "float[2, 2]",
+             "float[2, 2] {0.5, 2, 0.5, 2}"}));
+
+// A float result made from sizes carries what it needs to be exact; a cast back to an
+// integer type records it (shape_ops_rules_test).
+TEST(ValueOpsTest, FloatSizesCarryTheirExactnessConditions) {
+  ConstValue sizes = Quotients(kFloat, {2}, {Q(kH), Q(kW)});
+  ConstValue scales = Reals(kFloat, {2}, {3, 0.25});
+  const ConstValue* args[] = {&sizes, &scales};
+  auto v = ApplyValueOp(ValueOp::kMul, args, kFloat, 16);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->ToString(), "float[2] {3*H, W/4}");
+  std::vector<std::string> texts;
+  for (const auto& c : v->conditions) texts.push_back(c.ToString());
+  EXPECT_EQ(texts, (std::vector<std::string>{"3*H <= 16777216 (exact in float32)",
+                                              "W <= 16777216 (exact in float32)"}));
+  // In float64 the bound is 2^53; a rounded quotient needs |num| + den < 2^p.
+  ConstValue d = Quotients(kDouble, {}, {Q(kH)});
+  ConstValue three = Reals(kDouble, {}, {3});
+  const ConstValue* div[] = {&d, &three};
+  auto q = ApplyValueOp(ValueOp::kDiv, div, kDouble, 16);
+  ASSERT_TRUE(q);
+  ASSERT_EQ(q->conditions.size(), 1u);
+  EXPECT_EQ(q->conditions[0].ToString(), "H <= 9007199254740988 (exact in float64)");
+}
+
+TEST(ValueOpsTest, CastValueBetweenIntegersAndFloats) {
+  // Symbolic sizes become exact quotients in float types and come back as Dims.
+  ConstValue sizes = Ints(kInt64, {2}, {kH, Dim::Const(7)});
+  auto f = CastValue(sizes, kFloat);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->ToString(), "float[2] {H, 7}");
+  ASSERT_EQ(f->conditions.size(), 1u);
+  EXPECT_EQ(f->conditions[0].ToString(), "H <= 16777216 (exact in float32)");
+  auto back = CastValue(*f, kInt64);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->ToString(), "int64[2] {H, 7}");
+  // Truncation toward zero, of quotients as of reals.
+  auto t = CastValue(Quotients(kFloat, {2}, {Q(kH, 2), Q(Dim::Const(0) - kH, 2)}), kInt32);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->ToString(), "int32[2] {floor(H/2), -H + floor((H + 1)/2)}");  // -floor(H/2)
+  // A symbolic size does not go into int8 (it might not fit), nor into a bool.
+  EXPECT_FALSE(CastValue(sizes, kInt8));
+  EXPECT_FALSE(CastValue(sizes, kBool));
+  // A float rounded once in float64 is rounded again by float32: not tracked.
+  auto twice = CastValue(Quotients(kDouble, {}, {Q(kH, 3, true)}), kFloat);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(twice->ToString(), "float[] {?}");
+}
 
 // Shapes that must be equal are recorded as facts, which then resolve the output.
 TEST(ElementwiseFactsTest, EqualShapesAndForcedBroadcastsAreRecorded) {

@@ -1,6 +1,9 @@
 #include "onnx_infer/schema/inference_context.h"
 
+#include <algorithm>
+
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
 
 namespace onnx_infer {
 namespace {
@@ -200,7 +203,17 @@ void InferenceContext::RecordCondition(std::string_view condition) {
 }
 
 void InferenceContext::SetOutputValue(int i, ConstValue value) {
-  if (i >= 0 && i < NumOutputs()) output_values_[i] = std::move(value);
+  if (i < 0 || i >= NumOutputs()) return;
+  if (!value.conditions.empty() && value.elem_type != kFloat && value.elem_type != kDouble) {
+    // Only a result that tells something relies on them.
+    const bool known = std::any_of(value.ints.begin(), value.ints.end(),
+                                   [](Dim d) { return !d.is_unknown(); });
+    if (known) {
+      for (const ExactnessCondition& c : value.conditions) RecordCondition(c.ToString());
+    }
+    value.conditions.clear();
+  }
+  output_values_[i] = std::move(value);
 }
 
 void InferenceContext::PropagateElemType(int in, int out) {

@@ -84,6 +84,8 @@ class InferenceContext {
   bool HasOutput(int i) const;
   const Type& OutputType(int i) const { return output_types_.at(i); }
   void SetOutputType(int i, Type type);
+  // A value of an integer or bool type made from symbolic floats records the conditions they
+  // carry (ConstValue::conditions) here.
   void SetOutputValue(int i, ConstValue value);
   const std::optional<ConstValue>& OutputValue(int i) const { return output_values_.at(i); }
 

@@ -230,5 +230,28 @@ TEST(ConstantRuleTest, RecordsSmallIntegerValues) {
   EXPECT_EQ(run.values[0]->ConstInts(), (std::vector<int64_t>{0, -1}));
 }
 
+// Concat and Transpose carry values of any rank: shape vectors stacked into [2, k], the
+// [k, 2] pairs of F.pad's export turned into [2, k].
+TEST(RuleValuesTest, ConcatAndTransposeOfRank2Values) {
+  ConstValue a{kInt64, {1, 2}, {Dim::Symbol("B"), Dim::Symbol("S")}, {}};
+  ConstValue b{kInt64, {1, 2}, {Dim::Const(1), Dim::Symbol("T")}, {}};
+  auto stacked = RunRule(BuiltinSchemas(), CONCAT(0), 13, {T("int64[1, 2]"), T("int64[1, 2]")},
+                         {a, b});
+  ASSERT_EQ(stacked.Summary(), "int64[2, 2]");
+  ASSERT_TRUE(stacked.values[0]);
+  EXPECT_EQ(testing::ValueText(*stacked.values[0]), "[B, S, 1, T]");
+  auto side = RunRule(BuiltinSchemas(), CONCAT(-1), 13, {T("int64[1, 2]"), T("int64[1, 2]")},
+                      {a, b});
+  ASSERT_EQ(side.Summary(), "int64[1, 4]");
+  ASSERT_TRUE(side.values[0]);
+  EXPECT_EQ(testing::ValueText(*side.values[0]), "[B, S, 1, T]");
+
+  auto transposed = RunRule(BuiltinSchemas(), R"(op_type: "Transpose" input: "x" output: "y")",
+                            13, {T("int64[2, 2]")}, {*stacked.values[0]});
+  ASSERT_EQ(transposed.Summary(), "int64[2, 2]");
+  ASSERT_TRUE(transposed.values[0]);
+  EXPECT_EQ(testing::ValueText(*transposed.values[0]), "[B, 1, S, T]");
+}
+
 }  // namespace
 }  // namespace onnx_infer

@@ -1,4 +1,6 @@
 // Table tests of the shape-tensor operators, and of the values they propagate.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "onnx_infer/base/strings.h"
@@ -14,6 +16,7 @@ using testing::RunRule;
 using testing::T;
 using testing::RunMatches;
 using testing::ExpectsError;
+using testing::ValueText;
 
 struct Case {
   const char* name;
@@ -33,14 +36,33 @@ ConstValue Dims(std::vector<std::string> items) {
   v.elem_type = kInt64;
   v.dims = {static_cast<int64_t>(items.size())};
   for (const auto& i : items) {
-    v.ints.push_back(std::isdigit(static_cast<unsigned char>(i[0])) || i[0] == '-'
-                         ? Dim::Const(std::stoll(i))
-                         : T("int64[" + i + "]").shape()[0]);  // a symbol or an expression
+    const bool integer = i.find_first_not_of("-0123456789") == std::string::npos;
+    v.ints.push_back(integer ? Dim::Const(std::stoll(i))
+                             : T("int64[" + i + "]").shape()[0]);  // a symbol or an expression
   }
   return v;
 }
 
 ConstValue Scalar(int64_t x) { return ConstValue{kInt64, {}, {Dim::Const(x)}, {}}; }
+
+// An int64 value of any shape, elements as for Dims: Ints({3, 2}, {"0", "0", "N", ...}).
+ConstValue Ints(std::vector<int64_t> dims, std::vector<std::string> items) {
+  ConstValue v = Dims(std::move(items));
+  v.dims = std::move(dims);
+  return v;
+}
+
+// A float or double value of any shape.
+ConstValue Reals(int32_t type, std::vector<int64_t> dims, std::vector<double> items) {
+  return ConstValue{type, std::move(dims), {}, std::move(items)};
+}
+
+// A float scalar holding a symbolic size, as Cast(Shape(x)[i]) to float makes it.
+ConstValue FloatSize(const char* dim) {
+  ConstValue v{kFloat, {}, {}, {}};
+  v.quotients.push_back(RealQuotient{T(std::string("int64[") + dim + "]").shape()[0], 1, false});
+  return v;
+}
 
 class ShapeOpsTest : public ::testing::TestWithParam<Case> {};
 
@@ -52,10 +74,7 @@ TEST_P(ShapeOpsTest, Infers) {
   EXPECT_TRUE(RunMatches(run, c.expected));
   if (ExpectsError(c.expected)) return;
   std::string value;
-  if (!run.values.empty() && run.values[0]) {
-    value = "[" + (run.values[0]->ints.empty() ? StrJoin(run.values[0]->reals, ", ")
-                                               : StrJoin(run.values[0]->ints, ", ")) + "]";
-  }
+  if (!run.values.empty() && run.values[0]) value = ValueText(*run.values[0]);
   EXPECT_EQ(value, c.expected_value);
 }
 
@@ -117,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"cast_overflow_drops_value", R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 3 })",
              13, {"int64[1]"}, {Int64s({300})}, "int8[1]", ""},
         Case{"castlike_takes_the_target_type", NODE("CastLike", R"(input: "x" input: "t")"), 15,
-             {"int64[2]", "float[]"}, {Dims({"B", "4"})}, "float[2]", ""},
+             {"int64[2]", "float[]"}, {Dims({"B", "4"})}, "float[2]", "[B, 4]"},
         Case{"castlike_keeps_integer_values", NODE("CastLike", R"(input: "x" input: "t")"), 21,
              {"int64[2]", "int32[7]"}, {Dims({"B", "4"})}, "int32[2]", "[B, 4]"},
         Case{"castlike_unknown_target_keeps_shape", NODE("CastLike", R"(input: "x" input: "t")"),
@@ -217,7 +236,114 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"flatten_axis_zero", R"(op_type: "Flatten" input: "x" output: "y" attribute { name: "axis" type: INT i: 0 })",
              13, {"float[2, 3]"}, {}, "float[1, 6]", ""},
         Case{"identity_passes_values", NODE("Identity", R"(input: "x")"), 16, {"int64[2]"},
-             {Dims({"B", "S"})}, "int64[2]", "[B, S]"}));
+             {Dims({"B", "S"})}, "int64[2]", "[B, S]"},
+
+        // Values of any rank (F.pad's pads: [3, 2] pairs reversed by a Slice of step -1).
+        Case{"slice_rank2_value_reversed_rows", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a" input: "st")"),
+             13, {"int64[3, 2]", "int64[1]", "int64[1]", "int64[1]", "int64[1]"},
+             {Ints({3, 2}, {"3", "5", "0", "0", "N", "1"}), Int64s({-1}),
+              Int64s({INT64_MIN + 1}), Int64s({0}), Int64s({-1})},
+             "int64[3, 2]", "[N, 1, 0, 0, 3, 5]"},
+        Case{"slice_rank2_value_columns", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a" input: "st")"),
+             13, {"int64[2, 3]", "int64[1]", "int64[1]", "int64[1]", "int64[1]"},
+             {Ints({2, 3}, {"B", "S", "8", "1", "2", "3"}), Int64s({0}), Int64s({INT64_MAX}),
+              Int64s({1}), Int64s({2})},
+             "int64[2, 2]", "[B, 8, 1, 3]"},
+        Case{"slice_float_value", NODE("Slice", R"(input: "x" input: "b" input: "e")"), 13,
+             {"float[4]", "int64[1]", "int64[1]"},
+             {Reals(kFloat, {4}, {0.5, 1, 2, 4}), Int64s({1}), Int64s({3})}, "float[2]", "[1, 2]"},
+        Case{"gather_rows_of_rank2_value", NODE("Gather", R"(input: "x" input: "i")"), 13,
+             {"int64[2, 3]", "int64[2]"}, {Ints({2, 3}, {"B", "S", "8", "1", "2", "3"}), Int64s({1, 0})},
+             "int64[2, 3]", "[1, 2, 3, B, S, 8]"},
+        Case{"gather_column_by_scalar", R"(op_type: "Gather" input: "x" input: "i" output: "y" attribute { name: "axis" type: INT i: 1 })",
+             13, {"int64[2, 3]", "int64[]"}, {Ints({2, 3}, {"B", "S", "8", "1", "2", "3"}), Scalar(-1)},
+             "int64[2]", "[8, 3]"},
+        Case{"gather_rank2_index_out_of_range", R"(op_type: "Gather" input: "x" input: "i" output: "y" attribute { name: "axis" type: INT i: 1 })",
+             13, {"int64[2, 3]", "int64[]"}, {Ints({2, 3}, {"B", "S", "8", "1", "2", "3"}), Scalar(3)},
+             "error: index 3 is out of range for 3 elements", ""},
+        Case{"gather_elements_value", R"(op_type: "GatherElements" input: "x" input: "i" output: "y" attribute { name: "axis" type: INT i: 1 })",
+             13, {"int64[2, 2]", "int64[2, 1]"}, {Ints({2, 2}, {"B", "S", "H", "W"}), Ints({2, 1}, {"1", "0"})},
+             "int64[2, 1]", "[S, H]"},
+        Case{"where_rank2_broadcast_condition", NODE("Where", R"(input: "c" input: "x" input: "y")"),
+             16, {"bool[2, 1]", "int64[2, 2]", "int64[]"},
+             {Ints({2, 1}, {"1", "0"}), Ints({2, 2}, {"B", "S", "H", "W"}), Scalar(0)},
+             "int64[2, 2]", "[B, S, 0, 0]"},
+        Case{"where_unknown_condition_drops_value", NODE("Where", R"(input: "c" input: "x" input: "y")"),
+             16, {"bool[1]", "int64[1]", "int64[1]"}, {std::nullopt, Dims({"B"}), Dims({"S"})},
+             "int64[1]", ""},
+        Case{"tile_value_any_rank_reals", NODE("Tile", R"(input: "x" input: "r")"), 13,
+             {"float[1, 2]", "int64[2]"}, {Reals(kFloat, {1, 2}, {1, 2}), Int64s({2, 1})},
+             "float[2, 2]", "[1, 2, 1, 2]"},
+        Case{"flatten_value", R"(op_type: "Flatten" input: "x" output: "y" attribute { name: "axis" type: INT i: 1 })",
+             13, {"int64[2, 1, 2]"}, {Ints({2, 1, 2}, {"B", "S", "H", "W"})}, "int64[2, 2]",
+             "[B, S, H, W]"},
+        Case{"constant_of_shape_default_float_zeros", NODE("ConstantOfShape", R"(input: "s")"), 9,
+             {"int64[1]"}, {Int64s({2})}, "float[2]", "[0, 0]"},
+        Case{"constant_of_shape_untracked_fill_type", R"(op_type: "ConstantOfShape" input: "s" output: "y" attribute { name: "value" type: TENSOR t { data_type: 10 dims: 1 int32_data: 15360 } })",
+             9, {"int64[1]"}, {Int64s({2})}, "float16[2]", ""},
+
+        // Casts between integers and floats (values_ops.h: CastValue).
+        Case{"cast_reals_truncate_to_int", R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 7 })",
+             13, {"float[3]"}, {Reals(kFloat, {3}, {2.9, -2.9, 0})}, "int64[3]", "[2, -2, 0]"},
+        Case{"cast_nan_to_int_drops_value", R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 7 })",
+             13, {"float[1]"}, {Reals(kFloat, {1}, {std::nan("")})}, "int64[1]", ""},
+        Case{"cast_float32_rounds", R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 1 })",
+             13, {"int64[1]"}, {Int64s({16777217})}, "float[1]", "[1.67772e+07]"},
+        Case{"cast_symbolic_size_to_float", R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 1 })",
+             13, {"int64[2]"}, {Dims({"H", "4"})}, "float[2]", "[H, 4]"},
+        Case{"cast_float_size_back_to_int", R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 7 })",
+             13, {"float[]"}, {FloatSize("H")}, "int64[]", "[H]"},
+
+        // Symbolic negative starts (pattern 2 of issue 15): -S is S from the end unless S is
+        // 0, when the slice takes everything.
+        Case{"slice_symbolic_negative_start", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a")"),
+             13, {"float[B, T]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Dims({"-S"}), Int64s({INT64_MAX}), Int64s({1})},
+             "float[B, -T*Min(1, S) + Min(1, S)*Min(S, T) + T]", ""},
+        Case{"slice_symbolic_negative_start_of_own_dim", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a")"),
+             13, {"float[B, T]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Dims({"-T"}), Int64s({INT64_MAX}), Int64s({1})}, "float[B, T]", ""},
+        Case{"slice_symbolic_negative_start_one_more", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a")"),
+             13, {"float[B, T]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Dims({"-S - 1"}), Int64s({INT64_MAX}), Int64s({1})},
+             "float[B, Min(T, S + 1)]", ""},
+        Case{"slice_symbolic_negative_end", NODE("Slice", R"(input: "x" input: "b" input: "e" input: "a")"),
+             13, {"float[B, T]", "int64[1]", "int64[1]", "int64[1]"},
+             {std::nullopt, Int64s({0}), Dims({"-S"}), Int64s({1})},
+             "float[B, Min(1, S)*Max(0, -S + T)]", ""},
+
+        // Float bounds holding sizes (pattern 4): Range(0.0, Cast(H), 1.0) has H elements.
+        Case{"range_float_symbolic_limit", NODE("Range", R"(input: "a" input: "b" input: "c")"), 11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {0}), FloatSize("H"), Reals(kFloat, {}, {1})}, "float[H]", ""},
+        Case{"range_float_symbolic_step_half", NODE("Range", R"(input: "a" input: "b" input: "c")"), 11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {0}), FloatSize("H"), Reals(kFloat, {}, {0.5})}, "float[2*H]", ""},
+        Case{"range_float_symbolic_step_three", NODE("Range", R"(input: "a" input: "b" input: "c")"), 11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {1}), FloatSize("H"), Reals(kFloat, {}, {3})},
+             "float[floor((H + 1)/3)]", ""},
+        Case{"range_float_tenth_step_stays_unknown", NODE("Range", R"(input: "a" input: "b" input: "c")"), 11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {0}), FloatSize("H"), Reals(kFloat, {}, {0.1})}, "float[?]", ""}));
+
+// A float computation of sizes records, where its result becomes an integer again, the
+// condition under which the float arithmetic was exact.
+TEST(FloatSizes, CastBackRecordsTheExactnessCondition) {
+  ConstValue scaled{kFloat, {}, {}, {}};
+  scaled.quotients.push_back(RealQuotient{Dim::Symbol("H") * Dim::Const(3), 2, false});
+  scaled.conditions.push_back(ExactnessCondition{Dim::Symbol("H") * Dim::Const(3), 1 << 24, 24});
+  symbolic::Unifier unifier;
+  auto run = RunRule(BuiltinSchemas(),
+                     R"(op_type: "Cast" input: "x" output: "y" attribute { name: "to" type: INT i: 7 })",
+                     13, {T("float[]")}, {scaled}, &unifier);
+  ASSERT_TRUE(RunMatches(run, "int64[]"));
+  ASSERT_TRUE(run.values[0]);
+  EXPECT_EQ(testing::ValueText(*run.values[0]), "[H + floor(H/2)]");
+  ASSERT_EQ(unifier.conditions().size(), 1u);
+  EXPECT_EQ(unifier.conditions()[0],
+            "3*H <= 16777216 (exact in float32) (node of output 'y' (Cast))");
+}
 
 }  // namespace
 }  // namespace onnx_infer

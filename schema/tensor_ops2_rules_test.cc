@@ -236,6 +236,35 @@ TEST(TensorOps2ValuesTest, SplitOfAShapeCarriesItsPieces) {
   EXPECT_EQ(StrJoin(run.values[1]->ints, ", "), "S, 768");
 }
 
+TEST(TensorOps2ValuesTest, SplitOfStackedShapesAlongEitherAxis) {
+  ConstValue stacked = Dims({"B", "S", "1", "T"});
+  stacked.dims = {2, 2};
+  auto rows = RunRule(BuiltinSchemas(), Node("Split", {"x"}, {"a", "b"}), 13,
+                      {T("int64[2, 2]")}, {stacked});
+  ASSERT_EQ(rows.Summary(), "int64[1, 2]; int64[1, 2]");
+  ASSERT_TRUE(rows.values[0] && rows.values[1]);
+  EXPECT_EQ(testing::ValueText(*rows.values[0]), "[B, S]");
+  EXPECT_EQ(testing::ValueText(*rows.values[1]), "[1, T]");
+  auto cols = RunRule(BuiltinSchemas(), Node("Split", {"x"}, {"a", "b"}, IntAttr("axis", 1)), 13,
+                      {T("int64[2, 2]")}, {stacked});
+  ASSERT_EQ(cols.Summary(), "int64[2, 1]; int64[2, 1]");
+  ASSERT_TRUE(cols.values[0] && cols.values[1]);
+  EXPECT_EQ(testing::ValueText(*cols.values[0]), "[B, 1]");
+  EXPECT_EQ(testing::ValueText(*cols.values[1]), "[S, T]");
+}
+
+TEST(TensorOps2ValuesTest, GatherNDPicksFromAKnownValue) {
+  ConstValue stacked = Dims({"B", "S", "1", "T"});
+  stacked.dims = {2, 2};
+  ConstValue index = Int64s({1, 1, 0, 0});
+  index.dims = {2, 2};
+  auto run = RunRule(BuiltinSchemas(), Node("GatherND", {"d", "i"}, {"y"}), 13,
+                     {T("int64[2, 2]"), T("int64[2, 2]")}, {stacked, index});
+  ASSERT_EQ(run.Summary(), "int64[2]");
+  ASSERT_TRUE(run.values[0]);
+  EXPECT_EQ(testing::ValueText(*run.values[0]), "[T, B]");
+}
+
 TEST(TensorOps2ValuesTest, Split18WithoutCountWarns) {
   auto run = RunRule(BuiltinSchemas(), Node("Split", {"x"}, {"a", "b"}), 18, {T("float[4]")});
   EXPECT_EQ(run.Summary(), "float[2]; float[2]");

@@ -152,6 +152,12 @@ bool ExpectsError(const std::string& expected) { return expected.rfind("error: "
   return ::testing::AssertionSuccess();
 }
 
+std::string ValueText(const ConstValue& v) {
+  const std::string text = v.ToString();  // "int64[2] {B, 4}"
+  const size_t open = text.find(" {");
+  return "[" + text.substr(open + 2, text.size() - open - 3) + "]";
+}
+
 ConstValue Scalar(Dim d) {
   ConstValue v;
   v.elem_type = kInt64;

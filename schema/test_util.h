@@ -48,6 +48,10 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
 bool ExpectsError(const std::string& expected);
 ::testing::AssertionResult RunMatches(const RuleRun& run, const std::string& expected);
 
+// A value's elements as "[B, 4]": integers and reals as they are, quotients as "N/2", or
+// "(N + 1)/3~" when rounded, an unknown element as "?".
+std::string ValueText(const ConstValue& v);
+
 // An int64 scalar value, possibly symbolic.
 ConstValue Scalar(Dim d);
 ConstValue Scalar(int64_t i);

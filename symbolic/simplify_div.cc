@@ -103,6 +103,26 @@ const Rule kFloorDivRules[] = {
       if (__builtin_mul_overflow(a->rhs->value, b->value, &kc)) return std::nullopt;
       return FloorDiv(a->lhs, Const(kc), as);
     },
+    // floor((floor(x/k) + y)/c) = floor((x + k·y)/(k·c)) for constants k, c > 0 and y an
+    // integer expression: floor(x/k) + y = floor((x + k·y)/k), then the rule above. Strided
+    // layers chain these: floor((floor((H + 1)/2) + 1)/2) is floor((H + 3)/4). The first such
+    // floor term of the sum (coefficient 1, in the sum's order) is the one unfolded.
+    [](auto a, auto b, auto as) -> Result {
+      if (b->kind != Kind::kConst || a->kind != Kind::kSum) return std::nullopt;
+      for (const auto& [term, coeff] : a->terms) {
+        if (coeff != 1 || term->kind != Kind::kFloorDiv || term->rhs->kind != Kind::kConst) {
+          continue;
+        }
+        const int64_t k = term->rhs->value;
+        int64_t kc;
+        if (k <= 0 || __builtin_mul_overflow(k, b->value, &kc)) continue;
+        const DimNode* y = Sub(a, term);
+        const DimNode* num = Add(term->lhs, MulConst(y, k));
+        if (!num) return std::nullopt;
+        return FloorDiv(num, Const(kc), as);
+      }
+      return std::nullopt;
+    },
     // floor(P·x / (m·P)) = floor(x/m) when P is a product of non-negative atoms (then P > 0
     // wherever the division is defined): (768*B*S)/(12*B) -> 64*S.
     [](auto a, auto b, auto as) -> Result {

@@ -64,6 +64,11 @@ TEST(SimplifyFloorDiv, Laws) {
   check("floor((2*N + 1)/2)", "N");
   check("floor((4*N + 2)/8)", "floor((2*N + 1)/4)");  // common factor 2
   check("floor(floor(N/2)/3)", "floor(N/6)");
+  check("floor((floor((H + 1)/2) + 1)/2)", "floor((H + 3)/4)");  // strided layers
+  check("floor((floor((floor((H + 1)/2) + 1)/2) + 1)/2)", "floor((H + 7)/8)");
+  check("floor((floor(N/2) + M)/3)", "floor((2*M + N)/6)");
+  check("floor((floor(N/2) - 1)/2)", "floor((N + 2)/4) - 1");
+  check("floor((2*floor(N/2) + 1)/2)", "floor(N/2)");  // coefficient 2: the multiple leaves
   check("floor(N/N)", "1");
   check("floor((768*B*S)/(12*B))", "64*S");
   check("floor((B*S*768)/(B*768))", "S");

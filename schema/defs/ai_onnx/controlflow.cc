@@ -8,6 +8,7 @@
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/type_proto.h"
 
 namespace onnx_infer {
 namespace {
@@ -114,11 +115,65 @@ Type Stacked(const Type& element, Dim count, int64_t axis) {
   return out;
 }
 
+// Whether a Loop's body passes its condition on unchanged: the condition output is the
+// condition input itself, through Identity nodes, or a Constant true. A loop whose condition
+// starts true then runs its full trip count.
+bool BodyKeepsCondition(const InferenceContext& ctx) {
+  const onnx::AttributeProto* attr = ctx.Attr("body");
+  if (!attr || !attr->has_g()) return false;
+  const onnx::GraphProto& body = attr->g();
+  if (body.input_size() < 2 || body.output_size() < 1) return false;
+  const std::string& cond_in = body.input(1).name();
+  std::string name = body.output(0).name();
+  for (int steps = 0; steps <= body.node_size(); ++steps) {
+    if (name == cond_in) return true;
+    const onnx::NodeProto* producer = nullptr;
+    for (const auto& node : body.node()) {
+      for (const auto& out : node.output()) {
+        if (out == name) producer = &node;
+      }
+    }
+    if (!producer || !producer->domain().empty()) return false;
+    if (producer->op_type() == "Identity" && producer->input_size() == 1) {
+      name = producer->input(0);
+      continue;
+    }
+    if (producer->op_type() == "Constant") {
+      for (const auto& a : producer->attribute()) {
+        if (a.name() == "value" && a.has_t()) {
+          auto v = ConstValueOfTensor(a.t(), 1);
+          return v && v->ints.size() == 1 && v->ints[0].const_value() == 1;
+        }
+      }
+    }
+    return false;
+  }
+  return false;
+}
+
+// The number of iterations of a Loop, when known: the trip count M (a constant, or a size
+// such as Shape(x)[0]) when no condition can end the loop before it, i.e. there is no
+// condition input, or it is known true and the body passes it on unchanged.
+Dim TripCount(const InferenceContext& ctx) {
+  const ConstValue* m = ctx.HasInput(0) ? ctx.InputValue(0) : nullptr;
+  if (!m || m->NumElements() != 1 || m->ints.size() != 1 || m->ints[0].is_unknown()) {
+    return Dim();
+  }
+  if (ctx.HasInput(1)) {
+    const ConstValue* cond = ctx.InputValue(1);
+    if (!cond || cond->ints.size() != 1 || cond->ints[0].const_value() != 1 ||
+        !BodyKeepsCondition(ctx)) {
+      return Dim();
+    }
+  }
+  return Dim::Max(m->ints[0], Dim::Const(0));  // a negative count runs no iteration
+}
+
 // Loop: carried values reach a fixpoint: the body is inferred again while their types change,
 // and a dim that changes between iterations is unknown inside the body (symbols are global,
 // so no one symbol can name a dim that varies). The loop's final value of such a dim is one
 // value, so the output gets a fresh symbol for it. Scan outputs get the trip count as leading
-// dim when it is known (a trip count with no condition input), else a fresh symbol.
+// dim when it is known (TripCount), else a fresh symbol.
 Status InferLoop(InferenceContext& ctx) {
   const int num_carried = std::max(ctx.NumInputs() - 2, 0);
   const int num_scan = ctx.NumOutputs() - num_carried;
@@ -197,10 +252,10 @@ Status InferLoop(InferenceContext& ctx) {
     }
     ctx.SetOutputType(i, std::move(final_type));
   }
-  std::optional<int64_t> trip = ctx.HasInput(1) ? std::nullopt : ScalarValue(ctx, 0);
+  const Dim trip = TripCount(ctx);
   for (int k = 0; k < num_scan; ++k) {
     const int o = num_carried + k;
-    const Dim count = trip && *trip >= 0 ? Dim::Const(*trip) : ctx.FreshDim(o, 0);
+    const Dim count = !trip.is_unknown() ? trip : ctx.FreshDim(o, 0);
     ctx.SetOutputType(o, Stacked(body_out[1 + num_carried + k], count, 0));
   }
   return OkStatus();

@@ -10,6 +10,7 @@
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/value_movement.h"
 #include "onnx_infer/schema/value_ops.h"
 
 namespace onnx_infer {
@@ -121,7 +122,9 @@ void PropagateValue(InferenceContext& ctx, ValueOp op, int32_t out_type) {
     if (!v) return;
     values.push_back(v);
   }
-  if (auto v = ApplyValueOp(op, values, out_type, ctx.max_value_elements())) {
+  const symbolic::Assumptions* assumptions =
+      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
+  if (auto v = ApplyValueOp(op, values, out_type, ctx.max_value_elements(), assumptions)) {
     ctx.SetOutputValue(0, std::move(*v));
   }
 }
@@ -291,14 +294,11 @@ Status InferExpand(InferenceContext& ctx) {
   // The value: the input's elements repeated along the broadcast axes.
   const ConstValue* x = ctx.InputValue(0);
   if (x && IsStatic(out)) {
-    ConstValue ones{kInt64, {}, {}, {}};
-    for (Dim d : out) ones.dims.push_back(*d.const_value());
-    if (ones.NumElements() > ctx.max_value_elements()) return OkStatus();
-    ones.ints.assign(ones.NumElements(), Dim::Const(1));
-    const ConstValue* args[] = {x, &ones};
-    auto v = MapValues(args, x->elem_type, ctx.max_value_elements(),
-                       [](std::span<const ValueElement> e) { return std::optional(e[0]); });
-    if (v) ctx.SetOutputValue(0, std::move(*v));
+    std::vector<int64_t> dims;
+    for (Dim d : out) dims.push_back(*d.const_value());
+    if (auto v = ExpandValue(*x, dims, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
   }
   return OkStatus();
 }

@@ -16,6 +16,8 @@
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
 #include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/schema/value_movement.h"
+#include "onnx_infer/schema/value_ops.h"
 
 namespace onnx_infer {
 namespace {
@@ -77,6 +79,16 @@ Status InferGatherElements(InferenceContext& ctx) {
     }
   }
   if (indices) ctx.SetOutputShape(0, *indices);
+  const ConstValue* data_value = ctx.InputValue(0);
+  const ConstValue* index_value = ctx.InputValue(1);
+  if (data && data_value && index_value && data_value->dims.size() == data->size()) {
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()),
+                                                "attribute 'axis'"));
+    if (auto v = GatherElementsValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
+  }
   return OkStatus();
 }
 
@@ -94,25 +106,23 @@ Status InferGather(InferenceContext& ctx) {
   out.insert(out.end(), data->begin() + axis + 1, data->end());
   ctx.SetOutputShape(0, out);
 
-  // Values: a 1-D data value (a shape) gathered by known indices.
-  const std::vector<Dim>* values = IntValues(ctx, 0);
-  auto index_values = ConstInts(ctx, 1);
-  if (values && index_values && rank == 1) {
-    const int64_t n = static_cast<int64_t>(values->size());
-    std::vector<Dim> picked;
-    for (int64_t i : *index_values) {
-      const int64_t j = i < 0 ? i + n : i;
-      if (j < 0 || j >= n) {
+  // Values: data of any rank gathered by known indices.
+  const ConstValue* data_value = ctx.InputValue(0);
+  const ConstValue* index_value = ctx.InputValue(1);
+  if (!data_value || !index_value || static_cast<int64_t>(data_value->dims.size()) != rank) {
+    return OkStatus();
+  }
+  if (auto index_ints = index_value->ConstInts()) {
+    const int64_t n = data_value->dims[axis];
+    for (int64_t i : *index_ints) {
+      if (i < -n || i >= n) {
         return Status::Error(StrCat("input 1 'indices': index ", i, " is out of range for ", n,
                                     " elements"));
       }
-      picked.push_back((*values)[j]);
     }
-    ConstValue v;
-    v.elem_type = ctx.InputValue(0)->elem_type;
-    v.dims = ctx.InputValue(1)->dims;
-    v.ints = std::move(picked);
-    ctx.SetOutputValue(0, std::move(v));
+    if (auto v = GatherValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
   }
   return OkStatus();
 }
@@ -220,51 +230,16 @@ Status InferSqueeze(InferenceContext& ctx) {
   return OkStatus();
 }
 
-bool FitsIn(int64_t v, int32_t type) {
-  switch (type) {
-    case kInt8: return v >= INT8_MIN && v <= INT8_MAX;
-    case kUint8: return v >= 0 && v <= UINT8_MAX;
-    case kInt16: return v >= INT16_MIN && v <= INT16_MAX;
-    case kUint16: return v >= 0 && v <= UINT16_MAX;
-    case kInt32: return v >= INT32_MIN && v <= INT32_MAX;
-    case kUint32: return v >= 0 && v <= UINT32_MAX;
-    case kInt64: return true;
-    case kUint64: return v >= 0;
-    default: return false;
-  }
-}
-
-// Cast: same shape, element type `to`. Integer values keep their Dims when they fit the new
-// type (symbolic dims are sizes, which fit int32 and int64); constants become reals for a
-// floating-point target.
-// Input 0 converted to element type `to`: its shape, and its value when it is small
-// integer data that survives the conversion.
+// Cast: same shape, element type `to`; the value converted (value_ops.h's CastValue:
+// integers that fit keep their Dims, reals truncate into integer types, symbolic sizes become
+// exact quotients in float types and come back as Dims).
 Status CastInputTo(InferenceContext& ctx, int64_t to) {
   Type out = Type::Tensor(static_cast<int32_t>(to));
   if (const Shape* in = ctx.InputShape(0)) out.set_shape(*in);
   ctx.SetOutputType(0, out);
-  const ConstValue* v = ctx.InputValue(0);
-  if (!v || v->ints.size() != static_cast<size_t>(v->NumElements())) return OkStatus();
-  ConstValue cast;
-  cast.elem_type = static_cast<int32_t>(to);
-  cast.dims = v->dims;
-  for (Dim d : v->ints) {
-    auto c = d.const_value();
-    if (IsIntegerDataType(cast.elem_type)) {
-      if (c && !FitsIn(*c, cast.elem_type)) return OkStatus();
-      if (!c && cast.elem_type != kInt64 && cast.elem_type != kInt32) return OkStatus();
-      cast.ints.push_back(d);
-    } else if (cast.elem_type == kBool) {
-      if (!c) return OkStatus();
-      cast.ints.push_back(Dim::Const(*c != 0));
-    } else if (cast.elem_type == kFloat || cast.elem_type == kDouble) {
-      if (!c) return OkStatus();
-      cast.reals.push_back(static_cast<double>(*c));
-    } else {
-      return OkStatus();
-    }
+  if (const ConstValue* v = ctx.InputValue(0)) {
+    if (auto cast = CastValue(*v, static_cast<int32_t>(to))) ctx.SetOutputValue(0, std::move(*cast));
   }
-  ctx.SetOutputValue(0, std::move(cast));
   return OkStatus();
 }
 
@@ -286,29 +261,18 @@ Status InferCastLike(InferenceContext& ctx) {
   return CastInputTo(ctx, to);
 }
 
-// The length of one sliced axis, when dim, start, end and step are known constants.
-int64_t SliceLength(int64_t dim, int64_t start, int64_t end, int64_t step) {
-  if (start < 0) start += dim;
-  if (end < 0) end += dim;
-  if (step > 0) {
-    start = std::clamp<int64_t>(start, 0, dim);
-    end = std::clamp<int64_t>(end, 0, dim);
-    return end > start ? (end - start + step - 1) / step : 0;
-  }
-  start = std::clamp<int64_t>(start, 0, dim - 1);
-  end = std::clamp<int64_t>(end, -1, dim - 1);
-  return start > end ? (start - end + (-step) - 1) / (-step) : 0;
-}
-
 // Bounds this far out mean "from the start" / "to the end" (exporters write INT64_MAX,
 // INT32_MAX or their negatives); as for the constant case, no dim is assumed larger.
 constexpr int64_t kSliceToEnd = INT32_MAX;
 
 // The length of one axis sliced by a constant step where the dim, start or end is symbolic
 // (a start computed from a Shape). Each bound is clamped as ONNX clamps it, with Min/Max where
-// the order is not provable, so that the result holds for every value of the symbols; a
-// symbolic bound that may be negative (counted from the end) leaves the length unknown. The
-// common "to the end" slices get the short forms Max(dim - start, 0) and Min(-start, dim).
+// the order is not provable, so that the result holds for every value of the symbols. A
+// symbolic bound counted from the end (x[:, -S:], -S provably <= 0) is exact too: -k is
+// position Max(dim - k, 0) for k >= 1 but 0 for k = 0 (x[:, -0:] is all of x), which is
+// Max(dim - k, 0)*Min(1, k) when k may be 0. A bound of unknown sign leaves the length
+// unknown. The common "to the end" slices get the short forms Max(dim - start, 0),
+// Min(-start, dim), and dim + (Min(k, dim) - dim)*Min(1, k) for a start of -k.
 Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const InferenceContext& ctx) {
   const symbolic::Assumptions* assumptions =
       ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
@@ -320,6 +284,11 @@ Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const Inferen
   auto non_negative = [&](Dim x) { return x == dim || proven(zero, x); };
   auto min = [&](Dim a, Dim b) { return proven(a, b) ? a : proven(b, a) ? b : Dim::Min(a, b); };
   auto max = [&](Dim a, Dim b) { return proven(a, b) ? b : proven(b, a) ? a : Dim::Max(a, b); };
+  // The position of a bound -k counted from the end (k >= 0), for a positive step.
+  auto from_end = [&](Dim k) -> Dim {
+    const Dim back = proven(k, dim) ? dim - k : Dim::Max(dim - k, zero);  // Max(dim - k, 0)
+    return proven(one, k) ? back : back * min(one, k);
+  };
   // Clamps a bound into [lo, hi], where lo is 0 or -1 and hi is dim or dim - 1.
   auto clamp = [&](Dim x, int64_t lo, Dim hi) -> Dim {
     if (auto c = x.const_value()) {
@@ -328,7 +297,9 @@ Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const Inferen
       if (*c < 0) return max(dim + x, Dim::Const(lo));  // below hi
       return min(x, hi);
     }
-    return non_negative(x) ? min(x, hi) : Dim();
+    if (non_negative(x)) return min(x, hi);
+    if (lo == 0 && proven(x, zero)) return from_end(zero - x);
+    return Dim();
   };
   auto length = [&](Dim span, int64_t k) {  // ceil(span / k) for a span that may be negative
     return Dim::CeilDiv(proven(zero, span) ? span : Dim::Max(span, zero), Dim::Const(k));
@@ -341,6 +312,14 @@ Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const Inferen
       if (s && *s <= -kSliceToEnd) return Dim::CeilDiv(dim, Dim::Const(step));
       if (s && *s < 0) return Dim::CeilDiv(min(Dim::Const(-*s), dim), Dim::Const(step));
       if (s || non_negative(start)) return length(dim - start, step);
+      if (proven(start, zero)) {
+        // The last k, but all of dim when k is 0: Min(k, dim) + (dim - Min(k, dim))*[k == 0],
+        // written so that it reads Min(k, dim) once k >= 1 is known or assumed.
+        const Dim k = zero - start;
+        const Dim last_k = min(k, dim);
+        const Dim taken = proven(one, k) ? last_k : dim + (last_k - dim) * min(one, k);
+        return Dim::CeilDiv(taken, Dim::Const(step));
+      }
       return Dim();
     }
     return length(clamp(end, 0, dim) - clamp(start, 0, dim), step);
@@ -433,44 +412,41 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
   }
   const bool steps_known = !steps || steps->size() == start_dims.size();
   Shape out = *in;
-  std::vector<int64_t> first(rank, 0), step_of(rank, 1);
   std::vector<bool> sliced(rank, false);
-  bool all_constant = true;  // every sliced axis had a constant dim and bounds
+  std::vector<int64_t> axis_of(axis_list.size()), step_of(axis_list.size(), 1);
   for (size_t i = 0; i < axis_list.size(); ++i) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
     if (sliced[axis]) return Status::Error(StrCat("axes: axis ", axis_list[i], " is repeated"));
     sliced[axis] = true;
+    axis_of[i] = axis;
     const int64_t step = steps && steps_known ? (*steps)[i] : 1;
     if (step == 0) return Status::Error("steps: a step of 0");
+    step_of[i] = step;
     auto dim = (*in)[axis].const_value();
     auto s = start_dims[i].const_value(), e = end_dims[i].const_value();
     if (!steps_known) {
       out[axis] = Dim();
-      all_constant = false;
     } else if (dim && s && e) {
-      out[axis] = Dim::Const(SliceLength(*dim, *s, *e, step));
-      first[axis] = *s < 0 ? std::clamp<int64_t>(*s + *dim, 0, *dim) : std::min(*s, *dim);
-      step_of[axis] = step;
+      out[axis] = Dim::Const(ResolveSliceAxis(*dim, *s, *e, step).count);
     } else {
       out[axis] = SymbolicSliceLength((*in)[axis], start_dims[i], end_dims[i], step, ctx);
-      all_constant = false;
     }
   }
   ctx.SetOutputShape(0, out);
-  // Values: a sliced 1-D value (a piece of a shape).
-  const std::vector<Dim>* values = IntValues(ctx, 0);
-  if (values && rank == 1 && out[0].is_const() && steps_known && all_constant) {
-    std::vector<Dim> picked;
-    int64_t at = first[0];
-    if (step_of[0] < 0 && sliced[0]) {
-      const int64_t n = static_cast<int64_t>(values->size());
-      const int64_t s = *start_dims[0].const_value();
-      at = std::clamp<int64_t>(s < 0 ? s + n : s, 0, n - 1);
-    }
-    for (int64_t k = 0; k < *out[0].const_value(); ++k, at += step_of[0]) {
-      picked.push_back((*values)[at]);
-    }
-    ctx.SetOutputValue(0, IntVector(ctx.InputValue(0)->elem_type, std::move(picked)));
+  // Values of any rank, with constant bounds and steps (F.pad's pads reversed by step -1).
+  const ConstValue* value = ctx.InputValue(0);
+  if (!value || !steps_known || static_cast<int64_t>(value->dims.size()) != rank) {
+    return OkStatus();
+  }
+  std::vector<SliceAxis> slice_axes;
+  for (int64_t d : value->dims) slice_axes.push_back(SliceAxis{0, 1, d});
+  for (size_t i = 0; i < axis_list.size(); ++i) {
+    auto s = start_dims[i].const_value(), e = end_dims[i].const_value();
+    if (!s || !e) return OkStatus();
+    slice_axes[axis_of[i]] = ResolveSliceAxis(value->dims[axis_of[i]], *s, *e, step_of[i]);
+  }
+  if (auto v = SliceValue(*value, slice_axes, ctx.max_value_elements())) {
+    ctx.SetOutputValue(0, std::move(*v));
   }
   return OkStatus();
 }
@@ -481,7 +457,7 @@ namespace {
 // attribute's (float by default).
 Status InferConstantOfShape(InferenceContext& ctx) {
   int32_t elem = kFloat;
-  std::optional<ConstValue> fill;
+  std::optional<ConstValue> fill = ConstValue{kFloat, {1}, {}, {0.0}};  // the default: 0.0f
   if (const onnx::AttributeProto* a = ctx.Attr("value"); a && a->has_t()) {
     elem = a->t().data_type();
     fill = ConstValueOfTensor(a->t(), 1);
@@ -499,17 +475,13 @@ Status InferConstantOfShape(InferenceContext& ctx) {
     out.set_shape(Shape(*s->at(0).const_value()));
   }
   ctx.SetOutputType(0, out);
-  if (out.has_shape() && IsStatic(out.shape()) && fill && !fill->ints.empty()) {
-    ConstValue v;
-    v.elem_type = elem;
-    int64_t n = 1;
-    for (Dim d : out.shape()) {
-      v.dims.push_back(*d.const_value());
-      n *= *d.const_value();
-      if (n > ctx.max_value_elements()) return OkStatus();
+  if (fill && out.has_shape() && IsStatic(out.shape())) {
+    std::vector<int64_t> dims;
+    for (Dim d : out.shape()) dims.push_back(*d.const_value());
+    if (auto v = ExpandValue(*fill, dims, ctx.max_value_elements())) {
+      v->dims = std::move(dims);  // a [1] fill broadcast to rank 0 stays a scalar
+      ctx.SetOutputValue(0, std::move(*v));
     }
-    v.ints.assign(n, fill->ints[0]);
-    ctx.SetOutputValue(0, std::move(v));
   }
   return OkStatus();
 }
@@ -562,6 +534,28 @@ Status InferRange(InferenceContext& ctx) {
       return OkStatus();
     }
   }
+  // Float bounds holding sizes (Range(0.0, Cast(N), 1.0)): the count computed exactly, under
+  // the conditions that the float arithmetic is exact there.
+  if (fs && fl && fd && fs->NumElements() == 1 && fl->NumElements() == 1 &&
+      fd->NumElements() == 1 && FloatPrecision(fs->elem_type) > 0) {
+    const int32_t type = fs->elem_type;
+    const ConstValue* span_args[] = {fl, fs};
+    std::optional<ConstValue> count = ApplyValueOp(ValueOp::kSub, span_args, type, 1);
+    if (count) {
+      const ConstValue* div_args[] = {&*count, fd};
+      count = ApplyValueOp(ValueOp::kDiv, div_args, type, 1);
+    }
+    if (count) {
+      const ConstValue* ceil_args[] = {&*count};
+      count = ApplyValueOp(ValueOp::kCeil, ceil_args, type, 1);
+    }
+    if (count) count = CastValue(*count, kInt64);
+    if (count && count->ints.size() == 1 && !count->ints[0].is_unknown()) {
+      for (const ExactnessCondition& c : count->conditions) ctx.RecordCondition(c.ToString());
+      ctx.SetOutputShape(0, Shape{Dim::Max(count->ints[0], Dim::Const(0))});
+      return OkStatus();
+    }
+  }
   ctx.SetOutputShape(0, Shape{Dim()});
   return OkStatus();
 }
@@ -590,32 +584,15 @@ Status InferTile(InferenceContext& ctx) {
   for (size_t i = 0; i < out.size(); ++i) out[i] = (*in)[i] * (*repeats)[i];
   ctx.SetOutputShape(0, out);
 
-  // The value: element (i0, i1, ...) of the output is element (i0 mod d0, i1 mod d1, ...) of
-  // the input. Only for small inputs with a known value and constant repeats.
+  // The value, for constant repeats: element (i0, i1, ...) of the output is element
+  // (i0 mod d0, i1 mod d1, ...) of the input.
   const ConstValue* x = ctx.InputValue(0);
-  if (!x || !IsStatic(out) || x->dims.size() != out.size() ||
-      static_cast<int64_t>(x->ints.size()) != x->NumElements()) {
-    return OkStatus();
-  }
-  ConstValue tiled;
-  tiled.elem_type = x->elem_type;
-  int64_t n = 1;
-  for (Dim d : out) {
-    tiled.dims.push_back(*d.const_value());
-    n *= tiled.dims.back();
-    if (n > ctx.max_value_elements()) return OkStatus();
-  }
-  for (int64_t flat = 0; flat < n; ++flat) {
-    int64_t rest = flat, source = 0, stride = 1;
-    for (size_t axis = out.size(); axis-- > 0;) {
-      const int64_t index = rest % tiled.dims[axis];
-      rest /= tiled.dims[axis];
-      source += (index % x->dims[axis]) * stride;
-      stride *= x->dims[axis];
+  auto counts = ConstInts(ctx, 1);
+  if (x && counts) {
+    if (auto v = TileValue(*x, *counts, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
     }
-    tiled.ints.push_back(x->ints[source]);
   }
-  ctx.SetOutputValue(0, std::move(tiled));
   return OkStatus();
 }
 
@@ -633,26 +610,20 @@ Status InferWhere(InferenceContext& ctx) {
     }
   }
   ctx.SetOutputShape(0, out);
-  const std::vector<Dim>* cond = IntValues(ctx, 0);
-  const std::vector<Dim>* x = IntValues(ctx, 1);
-  const std::vector<Dim>* y = IntValues(ctx, 2);
-  // Values: the common case of equal-length 1-D (or scalar) operands.
-  if (cond && x && y && out.size() <= 1 && IsStatic(out)) {
-    const size_t n = out.empty() ? 1 : static_cast<size_t>(*out[0].const_value());
-    auto at = [n](const std::vector<Dim>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
-    if ((cond->size() != 1 && cond->size() != n) || (x->size() != 1 && x->size() != n) ||
-        (y->size() != 1 && y->size() != n)) {
-      return OkStatus();
-    }
-    std::vector<Dim> values;
-    for (size_t i = 0; i < n; ++i) {
-      auto c = at(*cond, i).const_value();
-      if (!c) return OkStatus();
-      values.push_back(*c ? at(*x, i) : at(*y, i));
-    }
-    ConstValue v = IntVector(ctx.InputValue(1)->elem_type, std::move(values));
-    if (out.empty()) v.dims.clear();
-    ctx.SetOutputValue(0, std::move(v));
+  // Values of any rank, broadcast: each element picked by a known condition element.
+  const ConstValue* cond = ctx.InputValue(0);
+  const ConstValue* x = ctx.InputValue(1);
+  const ConstValue* y = ctx.InputValue(2);
+  if (cond && x && y && x->elem_type == y->elem_type) {
+    const ConstValue* args[] = {cond, x, y};
+    auto v = MapValues(args, x->elem_type, ctx.max_value_elements(),
+                       [](std::span<const ValueElement> e) -> std::optional<ValueElement> {
+                         const Dim* d = std::get_if<Dim>(&e[0]);
+                         auto c = d ? d->const_value() : std::nullopt;
+                         if (!c) return std::nullopt;
+                         return *c ? e[1] : e[2];
+                       });
+    if (v) ctx.SetOutputValue(0, std::move(*v));
   }
   return OkStatus();
 }
@@ -671,6 +642,12 @@ Status InferFlatten(InferenceContext& ctx) {
   if (axis < 0) axis += rank;
   ctx.SetOutputShape(0, Shape{Product(Shape(in->begin(), in->begin() + axis)),
                               Product(Shape(in->begin() + axis, in->end()))});
+  if (const ConstValue* v = ctx.InputValue(0); v && v->dims.size() == in->size()) {
+    ConstValue flat = *v;
+    flat.dims = {1, 1};
+    for (int64_t i = 0; i < rank; ++i) flat.dims[i < axis ? 0 : 1] *= v->dims[i];
+    ctx.SetOutputValue(0, std::move(flat));
+  }
   return OkStatus();
 }
 

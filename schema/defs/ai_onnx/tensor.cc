@@ -10,6 +10,7 @@
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
 #include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/schema/value_movement.h"
 
 namespace onnx_infer {
 namespace {
@@ -24,23 +25,19 @@ Status InferConcat(InferenceContext& ctx) {
   for (int i = 0; i < ctx.NumInputs(); ++i) inputs.push_back(i);
   OI_ASSIGN_OR_RETURN(std::optional<Shape> out, ConcatOutputShape(ctx, inputs, axis));
   if (!out) return OkStatus();
-  const size_t rank = out->size();
+  const int64_t rank = static_cast<int64_t>(out->size());
   ctx.SetOutputShape(0, std::move(*out));
-  // Values: 1-D pieces of a shape joined end to end (the exporters' Concat of Unsqueezes).
-  if (rank == 1) {
-    ConstValue joined;
-    for (int i = 0; i < ctx.NumInputs(); ++i) {
-      const ConstValue* v = ctx.InputValue(i);
-      if (!v || v->dims.size() != 1 || v->ints.size() != static_cast<size_t>(v->dims[0])) {
-        return OkStatus();
-      }
-      if (i == 0) joined.elem_type = v->elem_type;
-      joined.ints.insert(joined.ints.end(), v->ints.begin(), v->ints.end());
-    }
-    if (static_cast<int64_t>(joined.ints.size()) <= ctx.max_value_elements()) {
-      joined.dims = {static_cast<int64_t>(joined.ints.size())};
-      ctx.SetOutputValue(0, std::move(joined));
-    }
+  // Values of any rank joined along the axis: the exporters' Concat of Unsqueezes, or shape
+  // vectors stacked into a [2, k] tensor.
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  std::vector<const ConstValue*> values;
+  for (int i = 0; i < ctx.NumInputs(); ++i) {
+    const ConstValue* v = ctx.InputValue(i);
+    if (!v) return OkStatus();
+    values.push_back(v);
+  }
+  if (auto v = ConcatValues(values, axis, ctx.max_value_elements())) {
+    ctx.SetOutputValue(0, std::move(*v));
   }
   return OkStatus();
 }
@@ -76,8 +73,14 @@ Status InferTranspose(InferenceContext& ctx) {
     }
     seen[p] = true;
     out[i] = (*in)[p];
+    perm[i] = p;
   }
   ctx.SetOutputShape(0, std::move(out));
+  if (const ConstValue* v = ctx.InputValue(0)) {
+    if (auto t = TransposeValue(*v, perm, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*t));
+    }
+  }
   return OkStatus();
 }
 

@@ -20,6 +20,7 @@
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/value_movement.h"
 
 namespace onnx_infer {
 namespace {
@@ -192,19 +193,17 @@ Status InferSplit(InferenceContext& ctx) {
     ctx.SetOutputShape(i, std::move(out));
   }
 
-  // Values: a split 1-D value (pieces of a shape).
-  const std::vector<Dim>* values = IntValues(ctx, 0);
-  if (!values || rank != 1) return OkStatus();
-  size_t at = 0;
-  for (int i = 0; i < n; ++i) {
-    auto len = sizes[i].const_value();
-    if (!len || at + *len > values->size()) return OkStatus();
-    ConstValue piece;
-    piece.elem_type = ctx.InputValue(0)->elem_type;
-    piece.dims = {*len};
-    piece.ints.assign(values->begin() + at, values->begin() + at + *len);
-    at += *len;
-    ctx.SetOutputValue(i, std::move(piece));
+  // Values of any rank, cut along the axis.
+  const ConstValue* value = ctx.InputValue(0);
+  if (!value || static_cast<int64_t>(value->dims.size()) != rank) return OkStatus();
+  std::vector<int64_t> lengths;
+  for (Dim d : sizes) {
+    auto len = d.const_value();
+    if (!len) return OkStatus();
+    lengths.push_back(*len);
+  }
+  if (auto pieces = SplitValue(*value, axis, lengths)) {
+    for (int i = 0; i < n; ++i) ctx.SetOutputValue(i, std::move((*pieces)[i]));
   }
   return OkStatus();
 }
@@ -406,6 +405,13 @@ Status InferGatherND(InferenceContext& ctx) {
   }
   out.insert(out.end(), data->begin() + b + *m, data->end());
   ctx.SetOutputShape(0, std::move(out));
+  const ConstValue* data_value = ctx.InputValue(0);
+  const ConstValue* index_value = ctx.InputValue(1);
+  if (data_value && index_value) {
+    if (auto v = GatherNDValue(*data_value, *index_value, b, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
+  }
   return OkStatus();
 }
 
