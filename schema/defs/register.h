@@ -56,6 +56,7 @@ Status RegisterComMicrosoftGenerationRules(SchemaRegistry& registry);    // gene
 Status RegisterComMicrosoftRecurrentRules(SchemaRegistry& registry);     // recurrent.cc
 Status RegisterComMicrosoftTensorRules(SchemaRegistry& registry);        // tensor.cc
 Status RegisterComMicrosoftExecutionProviderRules(SchemaRegistry& registry);  // execution_provider.cc
+Status RegisterComMicrosoftTrainingRules(SchemaRegistry& registry);      // training.cc
 Status RegisterOrtDefaultDomainRules(SchemaRegistry& registry);          // ort_default_domain.cc
 
 inline Status RegisterContribRules(SchemaRegistry& registry) {
@@ -66,6 +67,7 @@ inline Status RegisterContribRules(SchemaRegistry& registry) {
   OI_RETURN_IF_ERROR(RegisterComMicrosoftRecurrentRules(registry));
   OI_RETURN_IF_ERROR(RegisterComMicrosoftTensorRules(registry));
   OI_RETURN_IF_ERROR(RegisterComMicrosoftExecutionProviderRules(registry));
+  OI_RETURN_IF_ERROR(RegisterComMicrosoftTrainingRules(registry));
   OI_RETURN_IF_ERROR(RegisterOrtDefaultDomainRules(registry));
   return OkStatus();
 }

@@ -107,6 +107,8 @@ StatusOr<SplitSizes> GetSplitSizes(const InferenceContext& ctx) {
   return s;
 }
 
+}  // namespace
+
 // Split: the outputs are the input cut along `axis`, by the given sizes, else in equal parts
 // (one per output; from 18 `num_outputs` parts of ceil(dim / n), the last one smaller).
 Status InferSplit(InferenceContext& ctx) {
@@ -207,8 +209,6 @@ Status InferSplit(InferenceContext& ctx) {
   }
   return OkStatus();
 }
-
-}  // namespace
 
 // ---- Trilu
 

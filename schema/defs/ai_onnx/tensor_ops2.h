@@ -15,6 +15,10 @@ Status InferTrilu(InferenceContext& ctx);
 // GatherND: indices[:-1] + data[batch_dims + indices[-1]:] (batch_dims from version 12).
 Status InferGatherND(InferenceContext& ctx);
 
+// Split of every version (the sizes from attribute or input as the version takes them); also
+// com.microsoft's SplitTraining, Split-13's form at version 1.
+Status InferSplit(InferenceContext& ctx);
+
 // How many unique pieces input 0 (X) splits into, among `length` pieces (its element count
 // when `flattened`, else its slices along an axis): exact for a length of 0 or 1 or a known
 // flattened X, else a fresh symbol named after output `out` dim `axis`, which every output of
