@@ -19,6 +19,7 @@
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/value_movement.h"
 
 namespace onnx_infer {
 namespace {
@@ -63,8 +64,8 @@ Status InferATen(InferenceContext& ctx) {
 
 // ---- Concat and Split with their lengths
 
-// ConcatTraining: Concat along `axis` (required), and per_input_length [number of inputs]
-// int64, each input's extent along the axis (its value when every extent is known).
+// ConcatTraining: Concat along `axis` (required), values included (exporters join shape
+// vectors with it), and per_input_length [number of inputs] int64.
 Status InferConcatTraining(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   if (ctx.NumOutputs() > 1 && ctx.HasOutput(1)) {
@@ -75,7 +76,18 @@ Status InferConcatTraining(InferenceContext& ctx) {
   for (int i = 0; i < ctx.NumInputs(); ++i) inputs.push_back(i);
   OI_ASSIGN_OR_RETURN(std::optional<Shape> out, ConcatOutputShape(ctx, inputs, axis));
   if (!out) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(out->size());
   ctx.SetOutputShape(0, std::move(*out));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  std::vector<const ConstValue*> values;
+  for (int i = 0; i < ctx.NumInputs(); ++i) {
+    const ConstValue* v = ctx.InputValue(i);
+    if (!v) return OkStatus();
+    values.push_back(v);
+  }
+  if (auto v = ConcatValues(values, axis, ctx.max_value_elements())) {
+    ctx.SetOutputValue(0, std::move(*v));
+  }
   return OkStatus();
 }
 
