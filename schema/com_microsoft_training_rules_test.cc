@@ -20,7 +20,7 @@ using testing::T;
 
 struct Case {
   const char* name;
-  std::string node;  // NodeProto text
+  std::string node;                 // NodeProto text
   std::vector<const char*> inputs;  // types, "" if absent
   std::vector<std::optional<ConstValue>> values;
   std::string expected;        // RuleRun::Summary(), or "error: <part of the message>"
@@ -76,46 +76,41 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[B, S, 64]", "int64[B, S]", "int64[]"},
              {},
              "float[?, 64]"},
-        Case{"other_operators_stay_unknown",
-             Aten("softmax", {"x"}),
-             {"float[B, S]"},
-             {},
-             "?"}));
+        Case{"other_operators_stay_unknown", Aten("softmax", {"x"}), {"float[B, S]"}, {}, "?"}));
 
 INSTANTIATE_TEST_SUITE_P(
     ConcatSplit, ComMicrosoftTrainingRuleTest,
-    ::testing::Values(
-        Case{"concat_sums_axis_and_counts_inputs",
-             Ms("ConcatTraining", {"a", "b", "c"}, {"y", "len"}, IntAttr("axis", -1)),
-             {"float[B, 3]", "float[B, N]", "float[?, 2]"},
-             {},
-             "float[B, N + 5]; int64[3]"},
-        Case{"concat_joins_shape_values",
-             Ms("ConcatTraining", {"a", "b"}, {"y"}, IntAttr("axis", 0)),
-             {"int64[1]", "int64[2]"},
-             {Int64s({1}), Int64s({7, 8})},
-             "int64[3]",
-             "[1, 7, 8]"},
-        Case{"concat_rank_mismatch_is_an_error",
-             Ms("ConcatTraining", {"a", "b"}, {"y"}, IntAttr("axis", 0)),
-             {"float[2, 3]", "float[2]"},
-             {},
-             "error: rank"},
-        Case{"split_by_input_sizes",
-             Ms("SplitTraining", {"x", "s"}, {"a", "b"}, IntAttr("axis", 1)),
-             {"float[B, 10]", "int64[2]"},
-             {std::nullopt, Int64s({4, 6})},
-             "float[B, 4]; float[B, 6]"},
-        Case{"split_sizes_unknown_keep_other_dims",
-             Ms("SplitTraining", {"x", "s"}, {"a", "b"}),
-             {"float[B, 10]", "int64[2]"},
-             {},
-             "float[?, 10]; float[?, 10]"},
-        Case{"split_sizes_must_add_up",
-             Ms("SplitTraining", {"x", "s"}, {"a", "b"}, IntAttr("axis", 1)),
-             {"float[B, 10]", "int64[2]"},
-             {std::nullopt, Int64s({4, 5})},
-             "error: adding up"}));
+    ::testing::Values(Case{"concat_sums_axis_and_counts_inputs",
+                           Ms("ConcatTraining", {"a", "b", "c"}, {"y", "len"}, IntAttr("axis", -1)),
+                           {"float[B, 3]", "float[B, N]", "float[?, 2]"},
+                           {},
+                           "float[B, N + 5]; int64[3]"},
+                      Case{"concat_joins_shape_values",
+                           Ms("ConcatTraining", {"a", "b"}, {"y"}, IntAttr("axis", 0)),
+                           {"int64[1]", "int64[2]"},
+                           {Int64s({1}), Int64s({7, 8})},
+                           "int64[3]",
+                           "[1, 7, 8]"},
+                      Case{"concat_rank_mismatch_is_an_error",
+                           Ms("ConcatTraining", {"a", "b"}, {"y"}, IntAttr("axis", 0)),
+                           {"float[2, 3]", "float[2]"},
+                           {},
+                           "error: rank"},
+                      Case{"split_by_input_sizes",
+                           Ms("SplitTraining", {"x", "s"}, {"a", "b"}, IntAttr("axis", 1)),
+                           {"float[B, 10]", "int64[2]"},
+                           {std::nullopt, Int64s({4, 6})},
+                           "float[B, 4]; float[B, 6]"},
+                      Case{"split_sizes_unknown_keep_other_dims",
+                           Ms("SplitTraining", {"x", "s"}, {"a", "b"}),
+                           {"float[B, 10]", "int64[2]"},
+                           {},
+                           "float[?, 10]; float[?, 10]"},
+                      Case{"split_sizes_must_add_up",
+                           Ms("SplitTraining", {"x", "s"}, {"a", "b"}, IntAttr("axis", 1)),
+                           {"float[B, 10]", "int64[2]"},
+                           {std::nullopt, Int64s({4, 5})},
+                           "error: adding up"}));
 
 INSTANTIATE_TEST_SUITE_P(
     YieldAndGradients, ComMicrosoftTrainingRuleTest,
