@@ -1,0 +1,159 @@
+// The benchmark's C++ half; bench/run.py drives it (bench/run.sh, docs/performance.md).
+//
+//   onnx-infer-bench generate KIND NODES OUT.onnx [DATA_GIB]
+//       writes a workload of bench/workloads.h (decoder-ext: its data file beside OUT, named
+//       after it, DATA_GIB GiB of output projection, default 4)
+//   onnx-infer-bench phases MODEL [OUT] [REPEATS]
+//       what infer-shapes does, phase by phase: read, parse, InferShapes, serialize, write
+//       (when OUT is given; atomically, flushed to disk, as the CLI does), free the model
+//   onnx-infer-bench floor MODEL [OUT] [REPEATS]
+//       the same without inference: the least any tool that reads and rewrites the model does
+//
+// phases and floor print one JSON object per repeat, times in seconds. In floor, the last
+// model is never freed: a process that only rewrites a model need not pay for that.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "onnx_infer/bench/workloads.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
+
+namespace onnx_infer::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "onnx-infer-bench: %s\n", message.c_str());
+  return 2;
+}
+
+int Generate(int argc, char** argv) {
+  if (argc < 5) return Fail("usage: generate KIND NODES OUT.onnx [DATA_GIB]");
+  std::optional<WorkloadKind> kind = WorkloadKindFromName(argv[2]);
+  if (!kind) return Fail(std::string("unknown workload ") + argv[2]);
+  const int64_t nodes = std::atoll(argv[3]);
+  const std::filesystem::path out = argv[4];
+  WorkloadOptions options;
+  options.data_location = out.stem().string() + ".data";
+  if (argc > 5) options.projection_bytes = std::atoll(argv[5]) << 30;
+  const auto start = Clock::now();
+  Workload w = MakeWorkload(*kind, nodes, options);
+  Status st = WriteWorkload(w, out.string());
+  if (!st.ok()) return Fail(st.message());
+  std::printf("{\"nodes\": %d, \"data_bytes\": %lld, \"seconds\": %.3f}\n",
+              w.model.graph().node_size(), static_cast<long long>(w.data_size),
+              Seconds(start, Clock::now()));
+  return 0;
+}
+
+struct Args {
+  std::string model, out;
+  int repeats = 1;
+};
+
+Args ReadArgs(int argc, char** argv) {
+  Args a;
+  a.model = argv[2];
+  if (argc > 3) a.out = argv[3];
+  if (argc > 4) a.repeats = std::max(1, std::atoi(argv[4]));
+  return a;
+}
+
+int Phases(int argc, char** argv) {
+  if (argc < 3) return Fail("usage: phases MODEL [OUT] [REPEATS]");
+  const Args args = ReadArgs(argc, argv);
+  auto start = Clock::now();
+  const SchemaRegistry& registry = BuiltinSchemas();
+  const double registry_s = Seconds(start, Clock::now());
+  InferenceOptions options;
+  const std::filesystem::path dir = std::filesystem::path(args.model).parent_path();
+  options.model_dir = dir.empty() ? std::filesystem::path(".") : dir;
+  for (int r = 0; r < args.repeats; ++r) {
+    const auto t0 = Clock::now();
+    auto bytes = ReadFile(args.model);
+    if (!bytes.ok()) return Fail(bytes.status().message());
+    const auto t1 = Clock::now();
+    auto parsed = ParseModel(*bytes, args.model);
+    if (!parsed.ok()) return Fail(parsed.status().message());
+    auto model = std::make_unique<onnx::ModelProto>(std::move(*parsed));
+    const auto t2 = Clock::now();
+    auto result = std::make_unique<InferenceResult>(InferShapes(*model, registry, options));
+    const auto t3 = Clock::now();
+    std::string out;
+    model->SerializeToString(&out);
+    const auto t4 = Clock::now();
+    if (!args.out.empty()) {
+      Status st = WriteFileAtomically(args.out, out);
+      if (!st.ok()) return Fail(st.message());
+    }
+    const auto t5 = Clock::now();
+    const long long nodes = result->stats.nodes;
+    const long long errors = result->CountOf(Severity::kError);
+    result.reset();
+    model.reset();
+    const auto t6 = Clock::now();
+    std::printf(
+        "{\"registry\": %.6f, \"read\": %.6f, \"parse\": %.6f, \"infer\": %.6f, "
+        "\"serialize\": %.6f, \"write\": %.6f, \"free\": %.6f, \"nodes\": %lld, "
+        "\"errors\": %lld}\n",
+        registry_s, Seconds(t0, t1), Seconds(t1, t2), Seconds(t2, t3), Seconds(t3, t4),
+        Seconds(t4, t5), Seconds(t5, t6), nodes, errors);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int Floor(int argc, char** argv) {
+  if (argc < 3) return Fail("usage: floor MODEL [OUT] [REPEATS]");
+  const Args args = ReadArgs(argc, argv);
+  for (int r = 0; r < args.repeats; ++r) {
+    const auto t0 = Clock::now();
+    auto bytes = ReadFile(args.model);
+    if (!bytes.ok()) return Fail(bytes.status().message());
+    const auto t1 = Clock::now();
+    auto parsed = ParseModel(*bytes, args.model);
+    if (!parsed.ok()) return Fail(parsed.status().message());
+    auto* model = new onnx::ModelProto(std::move(*parsed));
+    bytes = std::string();  // a rewriting tool need not keep the input bytes
+    const auto t2 = Clock::now();
+    std::string out;
+    model->SerializeToString(&out);
+    const auto t3 = Clock::now();
+    if (!args.out.empty()) {
+      Status st = WriteFileAtomically(args.out, out);
+      if (!st.ok()) return Fail(st.message());
+    }
+    const auto t4 = Clock::now();
+    std::printf("{\"read\": %.6f, \"parse\": %.6f, \"serialize\": %.6f, \"write\": %.6f}\n",
+                Seconds(t0, t1), Seconds(t1, t2), Seconds(t2, t3), Seconds(t3, t4));
+    std::fflush(stdout);
+    if (r + 1 < args.repeats) delete model;  // the last one is left to the exit
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace onnx_infer::bench
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "generate") return onnx_infer::bench::Generate(argc, argv);
+  if (mode == "phases") return onnx_infer::bench::Phases(argc, argv);
+  if (mode == "floor") return onnx_infer::bench::Floor(argc, argv);
+  std::fprintf(stderr,
+               "usage: onnx-infer-bench generate KIND NODES OUT.onnx [DATA_GIB]\n"
+               "       onnx-infer-bench phases MODEL [OUT] [REPEATS]\n"
+               "       onnx-infer-bench floor MODEL [OUT] [REPEATS]\n");
+  return 2;
+}
