@@ -433,10 +433,12 @@ def main():
     print(f"machine: {info['nproc']} cores, {info['cpu']}, {info['ram']} RAM; "
           f"load average {info['load'][0]:.2f}; ONNX {info['onnx']} (Python + onnx alone: "
           f"{info['onnx_python_rss_mb']:.0f} MB RSS); onnx-infer {info['commit']}")
-    print("times in seconds (median of runs); e2e = infer-shapes -o, a child process; parse, "
-          "infer, write = its phases in process; floor = read + parse + serialize + write only; "
-          "ONNX = infer_shapes_path in its process, ONNX inf = that less our parse and "
-          "serialize phases; RSS = peak of the child process\n", flush=True)
+    if not args.only_callgrind:
+        print("times in seconds (median of runs); e2e = infer-shapes -o, a child process; "
+              "parse, infer, write = its phases in process; floor = a process that only reads, "
+              "parses and serializes straight to the file; ONNX = infer_shapes_path in its "
+              "process, ONNX inf = that less our parse and serialize phases; RSS = peak of "
+              "the child process\n", flush=True)
 
     plan = []
     for kind in [k for k in KINDS if k in kinds]:
@@ -464,7 +466,6 @@ def main():
         print_table(workloads + reals + ([] if not reals else [real_total(reals)]))
     if reals:
         total = real_total(reals)
-    if reals:
         na = [w for w in reals if "onnx_na" in w.fig]
         ok_e2e, ok_onnx = total.fig["e2e_onnx_ok"], total.fig["onnx"]
         print(f"\nreal models: ONNX n/a on {len(na)} of {len(reals)}"
