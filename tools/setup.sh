@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building onnx-infer needs on Debian 12, if it is not there yet:
 # Bazel (bazel-bootstrap 4.2.3), CMake, a C++ compiler, protobuf, Boost.Graph, GoogleTest,
-# nlohmann/json, and for the Python package Debian's Python with pybind11, pytest and onnx.
+# nlohmann/json, and for the Python package Debian's Python with pybind11, pytest and onnx;
+# valgrind for the benchmark's instruction counts.
 # Installing needs root (or sudo); a machine that has everything installs nothing.
 set -euo pipefail
 
@@ -26,6 +27,8 @@ packages=(
   python3-pytest
   python3-onnx
   python3-numpy
+  # bench/run.sh --callgrind: instruction counts (docs/performance.md).
+  valgrind
 )
 
 missing=()

@@ -1,0 +1,202 @@
+// The benchmark's C++ half; bench/run.py drives it (bench/run.sh, docs/performance.md).
+//
+//   onnx-infer-bench generate KIND NODES OUT.onnx [DATA_GIB]
+//       writes a workload of bench/workloads.h (decoder-ext: its data file beside OUT, named
+//       after it, DATA_GIB GiB of output projection, default 4)
+//   onnx-infer-bench phases MODEL [OUT] [REPEATS]
+//       what infer-shapes does, phase by phase: read, parse, InferShapes, serialize, write
+//       (when OUT is given; atomically, flushed to disk, as the CLI does), free the model
+//   onnx-infer-bench floor MODEL [OUT] [REPEATS]
+//       no inference: the least any tool that reads and rewrites the model does (one read
+//       into a buffer of the file's size, parse, free the bytes, serialize straight into the
+//       output file, flushed to disk and renamed as the CLI does)
+//
+// phases and floor print one JSON object per repeat, times in seconds. In floor, the last
+// model is never freed: a process that only rewrites a model need not pay for that.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include "onnx_infer/bench/workloads.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/schema/builtin.h"
+
+namespace onnx_infer::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "onnx-infer-bench: %s\n", message.c_str());
+  return 2;
+}
+
+int Generate(int argc, char** argv) {
+  if (argc < 5) return Fail("usage: generate KIND NODES OUT.onnx [DATA_GIB]");
+  std::optional<WorkloadKind> kind = WorkloadKindFromName(argv[2]);
+  if (!kind) return Fail(std::string("unknown workload ") + argv[2]);
+  const int64_t nodes = std::atoll(argv[3]);
+  const std::filesystem::path out = argv[4];
+  WorkloadOptions options;
+  options.data_location = out.stem().string() + ".data";
+  if (argc > 5) options.projection_bytes = std::atoll(argv[5]) << 30;
+  const auto start = Clock::now();
+  Workload w = MakeWorkload(*kind, nodes, options);
+  Status st = WriteWorkload(w, out.string());
+  if (!st.ok()) return Fail(st.message());
+  std::printf("{\"nodes\": %d, \"data_bytes\": %lld, \"seconds\": %.3f}\n",
+              w.model.graph().node_size(), static_cast<long long>(w.data_size),
+              Seconds(start, Clock::now()));
+  return 0;
+}
+
+struct Args {
+  std::string model, out;
+  int repeats = 1;
+};
+
+Args ReadArgs(int argc, char** argv) {
+  Args a;
+  a.model = argv[2];
+  if (argc > 3) a.out = argv[3];
+  if (argc > 4) a.repeats = std::max(1, std::atoi(argv[4]));
+  return a;
+}
+
+int Phases(int argc, char** argv) {
+  if (argc < 3) return Fail("usage: phases MODEL [OUT] [REPEATS]");
+  const Args args = ReadArgs(argc, argv);
+  auto start = Clock::now();
+  const SchemaRegistry& registry = BuiltinSchemas();
+  const double registry_s = Seconds(start, Clock::now());
+  InferenceOptions options;
+  const std::filesystem::path dir = std::filesystem::path(args.model).parent_path();
+  options.model_dir = dir.empty() ? std::filesystem::path(".") : dir;
+  for (int r = 0; r < args.repeats; ++r) {
+    const auto t0 = Clock::now();
+    auto bytes = ReadFile(args.model);
+    if (!bytes.ok()) return Fail(bytes.status().message());
+    const auto t1 = Clock::now();
+    auto parsed = ParseModel(*bytes, args.model);
+    if (!parsed.ok()) return Fail(parsed.status().message());
+    auto model = std::make_unique<onnx::ModelProto>(std::move(*parsed));
+    const auto t2 = Clock::now();
+    auto result = std::make_unique<InferenceResult>(InferShapes(*model, registry, options));
+    const auto t3 = Clock::now();
+    std::string out;
+    model->SerializeToString(&out);
+    const auto t4 = Clock::now();
+    if (!args.out.empty()) {
+      Status st = WriteFileAtomically(args.out, out);
+      if (!st.ok()) return Fail(st.message());
+    }
+    const auto t5 = Clock::now();
+    const long long nodes = result->stats.nodes;
+    const long long errors = result->CountOf(Severity::kError);
+    result.reset();
+    model.reset();
+    const auto t6 = Clock::now();
+    std::printf(
+        "{\"registry\": %.6f, \"read\": %.6f, \"parse\": %.6f, \"infer\": %.6f, "
+        "\"serialize\": %.6f, \"write\": %.6f, \"free\": %.6f, \"nodes\": %lld, "
+        "\"errors\": %lld}\n",
+        registry_s, Seconds(t0, t1), Seconds(t1, t2), Seconds(t2, t3), Seconds(t3, t4),
+        Seconds(t4, t5), Seconds(t5, t6), nodes, errors);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+// The whole file in one read into a buffer of its size (ReadFile's stream would grow and
+// copy it).
+StatusOr<std::string> ReadWhole(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || ::fstat(fd, &st) != 0) return Status::Error(path + ": cannot open");
+  std::string bytes(static_cast<size_t>(st.st_size), '\0');
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (done != bytes.size()) return Status::Error(path + ": short read");
+  return bytes;
+}
+
+// Serializes straight into a temporary file beside `path`, flushed to disk and renamed over
+// it: the CLI's durability, without a second copy of the model in memory.
+Status WriteStraight(const onnx::ModelProto& model, const std::string& path) {
+  const std::string tmp = path + ".floor.tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Status::Error(path + ": cannot write");
+  bool ok;
+  {
+    google::protobuf::io::FileOutputStream stream(fd);
+    ok = model.SerializeToZeroCopyStream(&stream) && stream.Flush();
+  }
+  ok = ok && ::fsync(fd) == 0;
+  ok = (::close(fd) == 0) && ok;
+  ok = ok && ::rename(tmp.c_str(), path.c_str()) == 0;
+  if (!ok) ::unlink(tmp.c_str());
+  return ok ? OkStatus() : Status::Error(path + ": cannot write");
+}
+
+// The least a tool that reads and rewrites the model must do, each step in its leanest form:
+// one read, one parse, the input bytes freed, the output serialized straight to the file.
+int Floor(int argc, char** argv) {
+  if (argc < 3) return Fail("usage: floor MODEL [OUT] [REPEATS]");
+  const Args args = ReadArgs(argc, argv);
+  for (int r = 0; r < args.repeats; ++r) {
+    const auto t0 = Clock::now();
+    auto bytes = ReadWhole(args.model);
+    if (!bytes.ok()) return Fail(bytes.status().message());
+    const auto t1 = Clock::now();
+    auto parsed = ParseModel(*bytes, args.model);
+    if (!parsed.ok()) return Fail(parsed.status().message());
+    auto* model = new onnx::ModelProto(std::move(*parsed));
+    bytes = std::string();
+    const auto t2 = Clock::now();
+    if (!args.out.empty()) {
+      Status st = WriteStraight(*model, args.out);
+      if (!st.ok()) return Fail(st.message());
+    }
+    const auto t3 = Clock::now();
+    std::printf("{\"read\": %.6f, \"parse\": %.6f, \"write\": %.6f}\n", Seconds(t0, t1),
+                Seconds(t1, t2), Seconds(t2, t3));
+    std::fflush(stdout);
+    if (r + 1 < args.repeats) delete model;  // the last one is left to the exit
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace onnx_infer::bench
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "generate") return onnx_infer::bench::Generate(argc, argv);
+  if (mode == "phases") return onnx_infer::bench::Phases(argc, argv);
+  if (mode == "floor") return onnx_infer::bench::Floor(argc, argv);
+  std::fprintf(stderr,
+               "usage: onnx-infer-bench generate KIND NODES OUT.onnx [DATA_GIB]\n"
+               "       onnx-infer-bench phases MODEL [OUT] [REPEATS]\n"
+               "       onnx-infer-bench floor MODEL [OUT] [REPEATS]\n");
+  return 2;
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The benchmark of docs/performance.md: builds infer-shapes and onnx-infer-bench (optimized,
+# the default of .bazelrc), then runs bench/run.py, which generates the workloads once into
+# a scratch directory (ONNX_INFER_BENCH_DIR, default /tmp/onnx-infer-bench) and prints
+# figures side by side with ONNX's inference. Not a test: it prints figures, it checks
+# nothing. Options (bench/run.py --help has all):
+#   --sizes 10k,100k,1M          node counts of the generated workloads (default all three)
+#   --workloads decoder,chain,cnn,decoder-ext,real   (default all; real = ../shared/models/real)
+#   --runs N                     runs per workload (default 5 at 10k and real, 3 at 100k, 1 at 1M)
+#   --callgrind                  also count instructions (valgrind) on the 10k/100k workloads
+#   --json FILE                  every figure, for comparing two runs
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+bazel build //cli:infer-shapes //bench:onnx-infer-bench >&2
+exec /usr/bin/python3 bench/run.py --bin "$(bazel info bazel-bin 2>/dev/null)" "$@"
