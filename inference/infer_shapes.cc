@@ -14,6 +14,7 @@
 #include "onnx_infer/inference/external_values.h"
 #include "onnx_infer/inference/graph_order.h"
 #include "onnx_infer/inference/infer_node.h"
+#include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/signature.h"
@@ -184,6 +185,8 @@ struct GraphRun {
   // The values the caller passes (function calls), parallel to input_types; null entries are
   // not known.
   const std::vector<const ConstValue*>* input_values = nullptr;
+  // Values given for inputs by name (InferenceOptions::input_values; the main graph only).
+  const std::map<std::string, ConstValue, std::less<>>* given_values = nullptr;
   bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
@@ -250,12 +253,26 @@ class Driver {
   }
 
   void Run() {
+    // What the options fix (input shapes, bindings, input values) and the names of anonymous
+    // input dims, before anything reads the declarations.
+    Specialization specialization = Specialize(*model_, options_);
+    for (const auto& error : specialization.errors) {
+      Report(result_.diagnostics, Severity::kError, "main", error);
+    }
+    for (const auto& fact : specialization.facts) {
+      if (Status st = unifier_.Unify(fact.lhs, fact.rhs, fact.origin); !st.ok()) {
+        Report(result_.diagnostics, Severity::kError, "main", st.message());
+      }
+    }
+    for (const auto& [name, origin] : specialization.named_dims) introduced_[name] = origin;
+    given_values_ = std::move(specialization.input_values);
+
     // The symbols the model declares, before inference adds its own.
     std::map<std::string, std::string> declared_symbols;
     auto note_declared = [&](const std::string& path, std::string_view kind,
                              const onnx::ValueInfoProto& vi) {
       VisitSymbols(TypeFromProto(vi.type()), [&](const std::string& name, int64_t axis) {
-        if (declared_symbols.count(name)) return;
+        if (declared_symbols.count(name) || specialization.named_dims.count(name)) return;
         declared_symbols[name] = StrCat(kind, " '", vi.name(), "'",
                                         axis >= 0 ? StrCat(" dim ", axis) : std::string(),
                                         " of graph '", path, "'");
@@ -274,6 +291,7 @@ class Driver {
     run.path = "main";
     run.opsets = &opsets_;
     run.diagnostics = &result_.diagnostics;
+    run.given_values = &given_values_;
     InferGraph(run, &main_scope, /*count_stats=*/true);
     RecordValueTypes(run);
     // Training graphs see the inference graph's values (its initializers in particular).
@@ -293,6 +311,15 @@ class Driver {
       }
     }
     WriteFunctionValueInfo();
+    // A binding of a symbol that is neither declared nor introduced changed nothing: most
+    // likely a misspelt name.
+    for (const auto& [name, value] : options_.bind) {
+      const auto& used = specialization.bound_and_declared;
+      if (std::find(used.begin(), used.end(), name) == used.end() && !introduced_.count(name)) {
+        Report(result_.diagnostics, Severity::kWarning, "main",
+               StrCat("bind ", name, "=", value, ": the model has no symbol '", name, "'"));
+      }
+    }
     Summarize(declared_symbols);
   }
 
@@ -378,6 +405,23 @@ class Driver {
     return options_.strict ? Severity::kError : lenient;
   }
 
+  // `value` with its symbolic elements resolved through the facts learnt so far (N reads as
+  // 4 once N == 4 is known, as output shapes do), so that comparisons and shape arithmetic
+  // see what is known: an If whose condition is Equal(Shape(x)[0], 4) picks its branch.
+  // `storage` holds the copy when an element changes.
+  const ConstValue* Resolved(const ConstValue& value, std::optional<ConstValue>& storage) const {
+    if (unifier_.facts().empty()) return &value;
+    for (size_t k = 0; k < value.ints.size(); ++k) {
+      Dim d = value.ints[k];
+      if (d.is_unknown() || d.is_const()) continue;
+      Dim r = unifier_.Resolve(d);
+      if (r == d || r.is_unknown()) continue;
+      if (!storage) storage = value;
+      storage->ints[k] = r;
+    }
+    return storage ? &*storage : &value;
+  }
+
   // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
   // Moves run.value_types into the result, under run.path, when the run is recorded.
@@ -446,6 +490,8 @@ class Driver {
   // Symbols rules introduced, with their origin; symbols the model declares, in order.
   InferenceContext::SymbolLog introduced_;
   std::vector<std::string> declared_order_;
+  // The main graph's input values the options give, in the run's context.
+  std::map<std::string, ConstValue, std::less<>> given_values_;
   ExternalValues external_values_;  // read on first use, shared by every graph
 };
 
@@ -934,6 +980,10 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         (*run.input_values)[i]) {
       (*scope)[vi->name()].data = *(*run.input_values)[i];
     }
+    if (run.given_values) {
+      auto given = run.given_values->find(vi->name());
+      if (given != run.given_values->end()) (*scope)[vi->name()].data = given->second;
+    }
   }
   for (const auto& init : graph.initializer()) {
     Type type = TypeOfTensor(init);
@@ -950,8 +1000,12 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       // From IR version 4 its value may be overridden at run time, so it is not a constant.
       // Before, every initializer had to be listed as a graph input (IR.md), so being one says
-      // nothing: runtimes treat those initializers as constants, and so do we.
-      if (model_ == nullptr || model_->ir_version() >= 4) continue;
+      // nothing: runtimes treat those initializers as constants, and so do we. A value the
+      // caller gives for the input wins either way.
+      if (model_ == nullptr || model_->ir_version() >= 4 ||
+          (run.given_values && run.given_values->count(init.name()))) {
+        continue;
+      }
       v.data = ConstValueOfTensor(init, options_.max_value_elements);
       if (external_values_.IsCandidate(init)) v.external = &init;
       continue;
@@ -1025,6 +1079,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     if (count_stats) result_.stats.nodes++;
     std::vector<const Type*> input_types(node->input_size(), nullptr);
     std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
+    std::vector<std::optional<ConstValue>> resolved(node->input_size());
     bool inputs_defined = true;
     for (int i = 0; i < node->input_size(); ++i) {
       const std::string& name = node->input(i);
@@ -1041,7 +1096,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       input_types[i] = &v->type;
       if (v->data) {
-        input_values[i] = &*v->data;
+        input_values[i] = Resolved(*v->data, resolved[i]);
       } else if (v->external) {
         // Straight into the result: a subgraph pass's findings may be replaced by the next
         // pass's, and the read (cached) happens only once.
