@@ -494,7 +494,7 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
                                   " inputs"));
       continue;
     }
-    if (!given.insert(vi->name()).second) {
+    if (given.count(vi->name())) {
       out.errors.push_back(StrCat(where, "a value is given twice"));
       continue;
     }
@@ -569,6 +569,7 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
       auto* d = proto->mutable_dim(static_cast<int>(axis));
       if (IsAnonymous(*d)) d->set_dim_value((*dims)[axis]);
     }
+    given.insert(vi->name());
     out.input_values[vi->name()] = std::move(*value);
   }
 
