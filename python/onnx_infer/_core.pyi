@@ -27,6 +27,12 @@ class CallOptions:
     data_propagation: bool
     max_value_elements: int
     schemas: List[Tuple[str, str]]  # (JSON text, source name)
+    bind: Dict[str, int]
+    input_shapes: Dict[str, List[str]]  # dims as text: "1", "H", "N + 1", "?"
+    # (name, integer elements, real elements, dims, fit_dims)
+    input_values: List[Tuple[str, List[int], List[float], List[int], bool]]
+    input_tensors: List[Tuple[str, bytes]]  # (name, serialized TensorProto)
+    memory: bool
     def __init__(self) -> None: ...
 
 # Types cross as tuples: None, ("tensor" | "sparse_tensor", elem_type, dims | None, text),
