@@ -442,10 +442,12 @@ class Driver {
                                     const std::vector<std::optional<ConstValue>>& input_values);
 
   // Infers a subgraph (If branch, Loop/Scan body) for the node at `index` of `outer`.
-  StatusOr<std::vector<Type>> InferSubgraph(const GraphRun& outer, const Scope* scope, int index,
-                                            onnx::GraphProto* graph, std::string_view attribute,
-                                            const std::vector<Type>& input_types,
-                                            std::vector<Diagnostic>* diagnostics);
+  // `output_values` (if given) receives the values of the subgraph's outputs.
+  StatusOr<std::vector<Type>> InferSubgraph(
+      const GraphRun& outer, const Scope* scope, int index, onnx::GraphProto* graph,
+      std::string_view attribute, const std::vector<Type>& input_types,
+      std::vector<Diagnostic>* diagnostics,
+      std::vector<std::optional<ConstValue>>* output_values = nullptr);
 
  private:
   static std::string FunctionKey(std::string_view domain, std::string_view name,
@@ -520,10 +522,18 @@ class NodeSubgraphs : public SubgraphInferencer {
       if (staged_it == staged_.end()) staged_it = staged_.insert(staged_.end(), {key, {}});
       auto& staged = staged_it->second;
       staged.clear();  // a new pass over the same body replaces the previous one's findings
+      auto& values = values_[key];
+      values.clear();
       return driver_.InferSubgraph(run_, scope_, index_, a.mutable_g(), attribute, input_types,
-                                   &staged);
+                                   &staged, &values);
     }
     return Status::Error(StrCat("attribute '", attribute, "': expected a graph"));
+  }
+
+  std::vector<std::optional<ConstValue>> SubgraphOutputValues(
+      std::string_view attribute) const override {
+    auto it = values_.find(attribute);
+    return it == values_.end() ? std::vector<std::optional<ConstValue>>() : it->second;
   }
 
   // The findings of the last pass over each subgraph.
@@ -543,13 +553,14 @@ class NodeSubgraphs : public SubgraphInferencer {
   // Per subgraph attribute, in the order the rule first inferred them.
   std::vector<std::pair<std::string, std::vector<Diagnostic>>> staged_;
   std::map<std::string, onnx::GraphProto> originals_;
+  // The output values of the last pass over each subgraph.
+  std::map<std::string, std::vector<std::optional<ConstValue>>, std::less<>> values_;
 };
 
-StatusOr<std::vector<Type>> Driver::InferSubgraph(const GraphRun& outer, const Scope* scope,
-                                                  int index, onnx::GraphProto* graph,
-                                                  std::string_view attribute,
-                                                  const std::vector<Type>& input_types,
-                                                  std::vector<Diagnostic>* diagnostics) {
+StatusOr<std::vector<Type>> Driver::InferSubgraph(
+    const GraphRun& outer, const Scope* scope, int index, onnx::GraphProto* graph,
+    std::string_view attribute, const std::vector<Type>& input_types,
+    std::vector<Diagnostic>* diagnostics, std::vector<std::optional<ConstValue>>* output_values) {
   const onnx::NodeProto& node = outer.graph->node(index);
   if (outer.depth + 1 > options_.max_nesting) {
     return Status::Error(StrCat("attribute '", attribute, "': subgraphs nested deeper than ",
@@ -572,6 +583,7 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(const GraphRun& outer, const S
   Scope sub_scope(scope);
   InferGraph(run, &sub_scope, /*count_stats=*/false);
   RecordValueTypes(run);
+  if (output_values) *output_values = std::move(run.output_values);
   return run.output_types;
 }
 
