@@ -11,6 +11,7 @@
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/symbolic/context.h"
 #include "onnx_infer/symbolic/parse.h"
 #include "onnx_infer/symbolic/unifier.h"
 
@@ -606,6 +607,9 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
 }
 
 Status CheckSpecialization(const onnx::ModelProto& model, const InferenceOptions& options) {
+  // The Dims of the check live and die with it, not in the caller's context.
+  symbolic::SymbolContext scratch;
+  symbolic::SymbolContext::Scope scope(scratch);
   // The checks need only the main graph's inputs: specialize a copy of them.
   onnx::ModelProto skeleton;
   *skeleton.mutable_graph()->mutable_input() = model.graph().input();
