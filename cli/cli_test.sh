@@ -260,6 +260,69 @@ main (float[N, S] x, float[1, 4] w) => (y)
 MODEL
 check assume-contradicted 1 "$BIN" "$TMP/fixed.onnxtxt" --assume 'S >= 2'
 expect_in assume-contradicted-msg "$TMP/err" "S == 1 (node of output 'y' (MatMul): contracted dims) contradicts S >= 2 (assumed)"
+# Specialization: --set-input decides an If whose branches differ in rank, --bind makes every
+# dim concrete, --input-shape replaces a declared shape; an anonymous input dim gets a name.
+SPEC="$CLI_DATA/specialize.onnxtxt"
+check specialize-none 0 "$BIN" "$SPEC" --values
+expect_in specialize-none-y "$TMP/out" "  y: float"
+expect_in specialize-anonymous "$TMP/out" "r: float[z_d0, 4]"
+check set-input 0 "$BIN" "$SPEC" --values --set-input sr=16000
+expect_in set-input-y "$TMP/out" "y: float[B, S, 8, 8]"
+check set-input-else 0 "$BIN" "$SPEC" --values --set-input=sr=8000
+expect_in set-input-else-y "$TMP/out" "y: float[B, S, 64]"
+check bind 0 "$BIN" "$SPEC" --values --set-input sr=16000 --bind B=2,S=16 --input-shape z:3,4 \
+  -o "$TMP/specialized.onnx"
+expect_in bind-y "$TMP/out" "y: float[2, 16, 8, 8]"
+expect_in input-shape-r "$TMP/out" "r: float[3, 4]"
+check bind-reread 0 "$BIN" "$TMP/specialized.onnx" --values
+expect_in bind-reread-x "$TMP/out" "x: float[2, 16, 64]"
+expect_in bind-reread-z "$TMP/out" "z: float[3, 4]"
+check bind-unused 0 "$BIN" "$SPEC" --bind Q=3
+expect_in bind-unused-msg "$TMP/err" "warning: graph 'main': bind Q=3: the model has no symbol 'Q'"
+# Mistakes in these flags are usage errors (exit 2), found before inference.
+check bind-syntax 2 "$BIN" "$SPEC" --bind B
+expect_in bind-syntax-msg "$TMP/err" "infer-shapes: --bind: 'B' is not symbol=value"
+check bind-twice 2 "$BIN" "$SPEC" --bind B=1 --bind B=2
+expect_in bind-twice-msg "$TMP/err" "--bind: B is bound twice: to 1 and to 2"
+check input-shape-syntax 2 "$BIN" "$SPEC" --input-shape 'z:a b'
+expect_in input-shape-syntax-msg "$TMP/err" "--input-shape: dim 'a b' is neither a number"
+check set-input-no-input 2 "$BIN" "$SPEC" --set-input q=1
+expect_in set-input-no-input-msg "$TMP/err" "specialize.onnxtxt: input value for 'q': the model has no graph input 'q'"
+check set-input-misfit 2 "$BIN" "$SPEC" --set-input sr=1,2
+expect_in set-input-misfit-msg "$TMP/err" "input value for 'sr': the input is a scalar but 2 elements are given"
+check set-input-not-number 2 "$BIN" "$SPEC" --set-input sr=abc
+expect_in set-input-not-number-msg "$TMP/err" "--set-input: 'abc' in 'sr=abc' is not a number"
+
+# --memory: each value's bytes, the weights, the peak of live activations; in the JSON report
+# with --json; on standard error with --print.
+check memory 0 "$BIN" "$SPEC" --memory --set-input sr=16000
+expect_in memory-value "$TMP/out" "  x: float[B, S, 64] = 256*B*S"
+expect_in memory-branch "$TMP/out" "graph main/If_2.then_branch:"
+expect_in memory-weights "$TMP/out" "weights: 40 in 2 tensors"
+# Symbolic sizes: which step is largest depends on B, S and z_d0 (any may be 0).
+expect_in memory-peak "$TMP/out" "activations: peak Max(Max(256*B*S + 16*z_d0 + 9, 512*B*S + 16*z_d0 + 1), 256*B*S + 32*z_d0), at whichever of node #1 (Equal), node #2 (If), node #3 (Relu) is largest"
+check memory-bound 0 "$BIN" "$SPEC" --memory --set-input sr=16000 --bind B=2,S=16 \
+  --input-shape z:3,4 --json "$TMP/memory.json"
+expect_in memory-bound-peak "$TMP/out" "activations: peak 16433 (16.0 KiB) at node #2 (If)"
+expect_in memory-json-peak "$TMP/memory.json" '"peak_bytes": 16433'
+expect_in memory-json-decided "$TMP/memory.json" '"peak_decided": true'
+expect_in memory-json-weights "$TMP/memory.json" '"weight_bytes": 40'
+expect_in memory-json-value "$TMP/memory.json" '"name": "t"'
+check memory-symbolic-json 0 "$BIN" "$SPEC" --memory --json "$TMP/memory2.json" --quiet
+expect_in memory-json-expression "$TMP/memory2.json" '"bytes": "256*B*S"'
+check memory-print 0 "$BIN" "$SPEC" --memory --print
+expect_in memory-print-stderr "$TMP/err" "memory in bytes (docs/memory.md):"
+if grep -q "memory in bytes" "$TMP/out"; then
+  failed=$((failed + 1)); echo "FAIL memory-print: the estimate went to standard output"
+else
+  passed=$((passed + 1))
+fi
+check no-memory-json 0 "$BIN" "$SPEC" --json "$TMP/plain.json"
+if grep -q '"memory"' "$TMP/plain.json"; then
+  failed=$((failed + 1)); echo "FAIL no-memory-json: the report has a memory section"
+else
+  passed=$((passed + 1))
+fi
 
 # An output that cannot be written is exit 2, and leaves nothing behind.
 check unwritable 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx"

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "onnx_infer/cli/cli.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
+#include "onnx_infer/inference/memory.h"
+#include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_schemas.h"
 #include "onnx_infer/symbolic/parse.h"
@@ -47,6 +50,14 @@ options:
   --assume-positive      assume every dim symbol >= 1, as onnxruntime's symbolic shape
                          inference does (by default a dim may be 0, as in an empty cache)
   --values               print the type of every graph input, node output and graph output
+  --memory               print each value's size in bytes, the weights' bytes and the peak
+                         bytes of live activations (docs/memory.md); with --json, report them
+  --bind B=1,S=128       evaluate every dim under these symbol values; repeatable
+  --input-shape x:1,3,H,W
+                         replace a graph input's declared shape ('?' for unknown); repeatable
+  --set-input sr=16000   give a graph input a known value (a number or a comma-separated list
+                         such as pads=0,1,0,1; true/false): shape computations fold and an If
+                         it decides takes its branch; repeatable
   --print                print the annotated model in the ONNX text syntax
   --quiet                print only errors
   -h, --help             show this help
@@ -67,6 +78,10 @@ struct Flags {
   std::vector<std::string> schemas;
   std::vector<std::string> assumptions;  // --assume, as given
   bool assume_positive = false;
+  std::vector<std::string> binds;         // "B=1,S=128"
+  std::vector<std::string> input_shapes;  // "x:1,3,H,W"
+  std::vector<std::string> set_inputs;    // "sr=16000"
+  bool memory = false;
   bool in_place = false;
   bool strict = false;
   bool data_prop = true;
@@ -110,6 +125,20 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
       flags->assumptions.push_back(text);
     } else if (a == "--assume-positive") {
       flags->assume_positive = true;
+    } else if (a == "--bind" || a == "--input-shape" || a == "--set-input") {
+      std::string text;
+      if (!value(&text)) return a + " needs a value";
+      (a == "--bind" ? flags->binds : a == "--input-shape" ? flags->input_shapes
+                                                           : flags->set_inputs)
+          .push_back(text);
+    } else if (a.rfind("--bind=", 0) == 0) {
+      flags->binds.push_back(a.substr(7));
+    } else if (a.rfind("--input-shape=", 0) == 0) {
+      flags->input_shapes.push_back(a.substr(14));
+    } else if (a.rfind("--set-input=", 0) == 0) {
+      flags->set_inputs.push_back(a.substr(12));
+    } else if (a == "--memory") {
+      flags->memory = true;
     } else if (a == "--in-place") {
       flags->in_place = true;
     } else if (a == "--no-data-prop") {
@@ -131,12 +160,115 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
     }
   }
   if (flags->model.empty()) return "no model given";
+  // The specialization flags' syntax; whether they fit the model is checked once it is read.
+  for (const auto& text : flags->binds) {
+    if (auto b = ParseBindings(text); !b.ok()) return "--bind: " + b.status().message();
+  }
+  for (const auto& text : flags->input_shapes) {
+    if (auto s = ParseInputShape(text); !s.ok()) return "--input-shape: " + s.status().message();
+  }
+  for (const auto& text : flags->set_inputs) {
+    if (auto v = ParseInputValue(text); !v.ok()) return "--set-input: " + v.status().message();
+  }
   if (flags->in_place && !flags->output.empty()) return "--in-place and -o exclude each other";
   if (flags->in_place) flags->output = flags->model;
   return "";
 }
 
-nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
+// The specialization flags as InferenceOptions ("" when fine; their syntax was checked).
+std::string SpecializationOptions(const Flags& flags, InferenceOptions& options) {
+  for (const auto& text : flags.binds) {
+    const auto bindings = *ParseBindings(text);
+    for (const auto& [name, value] : bindings) {
+      auto [it, inserted] = options.bind.emplace(name, value);
+      if (!inserted && it->second != value) {
+        return StrCat("--bind: ", name, " is bound twice: to ", it->second, " and to ", value);
+      }
+    }
+  }
+  for (const auto& text : flags.input_shapes) {
+    auto shape = *ParseInputShape(text);
+    if (!options.input_shapes.emplace(shape.first, shape.second).second) {
+      return StrCat("--input-shape: input '", shape.first, "' is given twice");
+    }
+  }
+  for (const auto& text : flags.set_inputs) options.input_values.push_back(*ParseInputValue(text));
+  return "";
+}
+
+// A byte count in the JSON report: a number, an expression's text, or null when unknown.
+nlohmann::json BytesJson(const Dim& bytes) {
+  if (bytes.is_unknown()) return nullptr;
+  if (auto v = bytes.const_value()) return *v;
+  return bytes.ToString();
+}
+
+std::string StepLabel(const MemoryStep& step) {
+  return StrCat("node #", step.node_index,
+                step.node_name.empty() ? std::string() : StrCat(" '", step.node_name, "'"), " (",
+                step.op_type, ")");
+}
+
+nlohmann::json MemoryJson(const MemoryEstimate& m) {
+  nlohmann::json values = nlohmann::json::array();
+  for (const auto& v : m.values) {
+    values.push_back({{"graph", v.graph}, {"name", v.name}, {"bytes", BytesJson(v.bytes)}});
+  }
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& step : m.steps) {
+    steps.push_back({{"node_index", step.node_index},
+                     {"node_name", step.node_name},
+                     {"op", step.op_type},
+                     {"live_bytes", BytesJson(step.live_bytes)},
+                     {"unknown_values", step.unknown_values}});
+  }
+  nlohmann::json peak_nodes = nlohmann::json::array();
+  for (int k : m.peak_steps) peak_nodes.push_back(m.steps[k].node_index);
+  return {{"values", std::move(values)},
+          {"weight_bytes", BytesJson(m.weight_bytes)},
+          {"weights", m.weights},
+          {"weights_of_unknown_size", m.weights_unknown_size},
+          {"peak_bytes", BytesJson(m.peak_bytes)},
+          {"peak_decided", m.peak_decided},
+          {"peak_nodes", std::move(peak_nodes)},
+          {"activations_of_unknown_size", m.unknown_activations},
+          {"steps", std::move(steps)}};
+}
+
+// What --memory prints.
+void PrintMemory(const MemoryEstimate& m, const InferenceResult& result, std::ostream& out) {
+  out << "memory in bytes (docs/memory.md):\n";
+  std::string graph;
+  for (const auto& v : m.values) {
+    if (v.graph != graph) {
+      graph = v.graph;
+      out << "graph " << graph << ":\n";
+    }
+    const Type* type = result.TypeOf(v.graph, v.name);
+    out << "  " << v.name << ": " << (type ? type->ToString() : "?") << " = "
+        << FormatBytes(v.bytes) << "\n";
+  }
+  out << "weights: " << FormatBytes(m.weight_bytes) << " in " << m.weights << " tensors";
+  if (m.weights_unknown_size) out << " (" << m.weights_unknown_size << " of unknown size)";
+  out << "\n";
+  out << "activations: peak " << FormatBytes(m.peak_bytes);
+  if (m.peak_decided) {
+    out << " at " << StepLabel(m.steps[m.peak_steps.front()]);
+  } else if (!m.peak_steps.empty()) {
+    std::vector<std::string> labels;
+    for (int k : m.peak_steps) labels.push_back(StepLabel(m.steps[k]));
+    out << ", at whichever of " << StrJoin(labels, ", ")
+        << " is largest for the symbols' values";
+  }
+  if (m.unknown_activations) {
+    out << "; " << m.unknown_activations
+        << " activations of unknown size are not counted, so it is a lower bound";
+  }
+  out << "\n";
+}
+
+nlohmann::json Report(const Flags& flags, const InferenceResult& result,
+                      const MemoryEstimate* memory) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
     nlohmann::json j = {{"severity", SeverityName(d.severity)},
@@ -162,7 +294,7 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
     symbols.push_back({{"name", sym.name}, {"declared", sym.declared}, {"origin", sym.origin}});
   }
   const InferenceStats& s = result.stats;
-  return {
+  nlohmann::json report = {
       {"model", flags.model},
       {"summary",
        {{"nodes", s.nodes},
@@ -188,6 +320,8 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result) {
       {"conditions", result.conditions},
       {"diagnostics", std::move(diagnostics)},
   };
+  if (memory) report["memory"] = MemoryJson(*memory);
+  return report;
 }
 
 }  // namespace
@@ -227,6 +361,14 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.data_propagation = flags.data_prop;
   options.assumptions = flags.assumptions;
   options.assume_positive = flags.assume_positive;
+  if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
+    std::cerr << "infer-shapes: " << error << "\n";
+    return kExitUsageOrIo;
+  }
+  if (Status st = CheckSpecialization(*model, options); !st.ok()) {
+    std::cerr << "infer-shapes: " << flags.model << ": " << st.message() << "\n";
+    return kExitUsageOrIo;
+  }
   // External data is looked for beside the model file, and nowhere else.
   const std::filesystem::path model_dir = std::filesystem::path(flags.model).parent_path();
   options.model_dir = model_dir.empty() ? std::filesystem::path(".") : model_dir;
@@ -237,6 +379,12 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     std::cerr << d.Render(flags.model) << "\n";
   }
   if (flags.values) std::cout << FormatValues(result.value_types.at("main"));
+  std::optional<MemoryEstimate> memory;
+  if (flags.memory) {
+    memory = EstimateMemory(*model, result);
+    // With --print, standard output holds only the model text.
+    PrintMemory(*memory, result, flags.print ? std::cerr : std::cout);
+  }
   if (flags.print) std::cout << syntax::PrintModelText(*model);
   const InferenceStats& s = result.stats;
   if (!flags.quiet) {
@@ -252,7 +400,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
 
   int exit_code = result.HasErrors() ? kExitInferenceErrors : kExitOk;
   if (!flags.json.empty()) {
-    Status st = WriteFileAtomically(flags.json, Report(flags, result).dump(2) + "\n");
+    Status st = WriteFileAtomically(flags.json, Report(flags, result, memory ? &*memory : nullptr).dump(2) + "\n");
     if (!st.ok()) {
       std::cerr << "infer-shapes: " << st.message() << "\n";
       return kExitUsageOrIo;

@@ -456,9 +456,9 @@ CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
   return result;
 }
 
-std::map<std::string, onnx::TensorProto> GivenInputValues(const onnx::GraphProto& graph,
-                                                          const Case& c, int64_t max_elements) {
-  std::map<std::string, onnx::TensorProto> given;
+std::vector<KnownInputValue> GivenInputValues(const onnx::GraphProto& graph, const Case& c,
+                                              int64_t max_elements) {
+  std::vector<KnownInputValue> given;
   std::unordered_set<std::string> initialized;
   for (const auto& init : graph.initializer()) initialized.insert(init.name());
   int input_index = 0;  // test data is numbered over the inputs without an initializer
@@ -475,7 +475,12 @@ std::map<std::string, onnx::TensorProto> GivenInputValues(const onnx::GraphProto
     int64_t elements = 1;
     for (int64_t d : data.dims()) elements *= d;
     if (elements > max_elements) continue;
-    given[vi.name()] = std::move(data);
+    std::optional<ConstValue> value = ConstValueOfTensor(data, max_elements);
+    if (!value) continue;
+    KnownInputValue known;
+    known.name = vi.name();
+    known.value = std::move(*value);
+    given.push_back(std::move(known));
   }
   return given;
 }

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/registry.h"
 #include "onnx_infer/schema/type.h"
@@ -65,10 +66,10 @@ std::vector<Case> FindCases(const std::string& shared_dir);
 CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry);
 
 // Values mode's known inputs: for each graph input (initializers aside) declared as an
-// integer tensor whose test data has at most `max_elements` elements, that data, by input
-// name.
-std::map<std::string, onnx::TensorProto> GivenInputValues(const onnx::GraphProto& graph,
-                                                          const Case& c, int64_t max_elements);
+// integer tensor whose test data has at most `max_elements` elements, that data, named by
+// the input, in the graph's input order.
+std::vector<KnownInputValue> GivenInputValues(const onnx::GraphProto& graph, const Case& c,
+                                              int64_t max_elements);
 
 // One real-world model, inferred with its graph outputs' declared types removed and graded
 // against them.

@@ -14,6 +14,7 @@
 #include "onnx_infer/inference/external_values.h"
 #include "onnx_infer/inference/graph_order.h"
 #include "onnx_infer/inference/infer_node.h"
+#include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/signature.h"
@@ -185,8 +186,8 @@ struct GraphRun {
   // The values the caller passes (function calls), parallel to input_types; null entries are
   // not known.
   const std::vector<const ConstValue*>* input_values = nullptr;
-  // The main graph's known input values, by name (InferenceOptions::input_values).
-  const std::map<std::string, onnx::TensorProto>* given_values = nullptr;
+  // Values given for inputs by name (InferenceOptions::input_values; the main graph only).
+  const std::map<std::string, ConstValue, std::less<>>* given_values = nullptr;
   bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
@@ -253,12 +254,27 @@ class Driver {
   }
 
   void Run() {
+    ApplyAssumptions();
+    // What the options fix (input shapes, bindings, input values) and the names of anonymous
+    // input dims, before anything reads the declarations.
+    Specialization specialization = Specialize(*model_, options_);
+    for (const auto& error : specialization.errors) {
+      Report(result_.diagnostics, Severity::kError, "main", error);
+    }
+    for (const auto& fact : specialization.facts) {
+      if (Status st = unifier_.Unify(fact.lhs, fact.rhs, fact.origin); !st.ok()) {
+        Report(result_.diagnostics, Severity::kError, "main", st.message());
+      }
+    }
+    for (const auto& [name, origin] : specialization.named_dims) introduced_[name] = origin;
+    given_values_ = std::move(specialization.input_values);
+
     // The symbols the model declares, before inference adds its own.
     std::map<std::string, std::string> declared_symbols;
     auto note_declared = [&](const std::string& path, std::string_view kind,
                              const onnx::ValueInfoProto& vi) {
       VisitSymbols(TypeFromProto(vi.type()), [&](const std::string& name, int64_t axis) {
-        if (declared_symbols.count(name)) return;
+        if (declared_symbols.count(name) || specialization.named_dims.count(name)) return;
         declared_symbols[name] = StrCat(kind, " '", vi.name(), "'",
                                         axis >= 0 ? StrCat(" dim ", axis) : std::string(),
                                         " of graph '", path, "'");
@@ -271,14 +287,13 @@ class Driver {
                           StrCat("training_info[", i, "].algorithm"), note_declared);
     }
 
-    ApplyAssumptions();
     Scope main_scope(nullptr);
     GraphRun run;
     run.graph = model_->mutable_graph();
     run.path = "main";
     run.opsets = &opsets_;
     run.diagnostics = &result_.diagnostics;
-    run.given_values = &options_.input_values;
+    run.given_values = &given_values_;
     InferGraph(run, &main_scope, /*count_stats=*/true);
     RecordValueTypes(run);
     // Training graphs see the inference graph's values (its initializers in particular).
@@ -298,6 +313,15 @@ class Driver {
       }
     }
     WriteFunctionValueInfo();
+    // A binding of a symbol that is neither declared nor introduced changed nothing: most
+    // likely a misspelt name.
+    for (const auto& [name, value] : options_.bind) {
+      const auto& used = specialization.bound_and_declared;
+      if (std::find(used.begin(), used.end(), name) == used.end() && !introduced_.count(name)) {
+        Report(result_.diagnostics, Severity::kWarning, "main",
+               StrCat("bind ", name, "=", value, ": the model has no symbol '", name, "'"));
+      }
+    }
     Summarize(declared_symbols);
   }
 
@@ -412,6 +436,23 @@ class Driver {
     return options_.strict ? Severity::kError : lenient;
   }
 
+  // `value` with its symbolic elements resolved through the facts learnt so far (N reads as
+  // 4 once N == 4 is known, as output shapes do), so that comparisons and shape arithmetic
+  // see what is known: an If whose condition is Equal(Shape(x)[0], 4) picks its branch.
+  // `storage` holds the copy when an element changes.
+  const ConstValue* Resolved(const ConstValue& value, std::optional<ConstValue>& storage) const {
+    if (unifier_.facts().empty()) return &value;
+    for (size_t k = 0; k < value.ints.size(); ++k) {
+      Dim d = value.ints[k];
+      if (d.is_unknown() || d.is_const()) continue;
+      Dim r = unifier_.Resolve(d);
+      if (r == d || r.is_unknown()) continue;
+      if (!storage) storage = value;
+      storage->ints[k] = r;
+    }
+    return storage ? &*storage : &value;
+  }
+
   // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
   // Moves run.value_types into the result, under run.path, when the run is recorded.
@@ -432,10 +473,12 @@ class Driver {
                                     const std::vector<std::optional<ConstValue>>& input_values);
 
   // Infers a subgraph (If branch, Loop/Scan body) for the node at `index` of `outer`.
-  StatusOr<std::vector<Type>> InferSubgraph(const GraphRun& outer, const Scope* scope, int index,
-                                            onnx::GraphProto* graph, std::string_view attribute,
-                                            const std::vector<Type>& input_types,
-                                            std::vector<Diagnostic>* diagnostics);
+  // `output_values` (if given) receives the values of the subgraph's outputs.
+  StatusOr<std::vector<Type>> InferSubgraph(
+      const GraphRun& outer, const Scope* scope, int index, onnx::GraphProto* graph,
+      std::string_view attribute, const std::vector<Type>& input_types,
+      std::vector<Diagnostic>* diagnostics,
+      std::vector<std::optional<ConstValue>>* output_values = nullptr);
 
  private:
   static std::string FunctionKey(std::string_view domain, std::string_view name,
@@ -482,6 +525,8 @@ class Driver {
   std::vector<std::string> declared_order_;
   // (symbol, text) of each assumption the user stated.
   std::vector<std::pair<std::string, std::string>> assumed_symbols_;
+  // The main graph's input values the options give, in the run's context.
+  std::map<std::string, ConstValue, std::less<>> given_values_;
   ExternalValues external_values_;  // read on first use, shared by every graph
 };
 
@@ -510,10 +555,18 @@ class NodeSubgraphs : public SubgraphInferencer {
       if (staged_it == staged_.end()) staged_it = staged_.insert(staged_.end(), {key, {}});
       auto& staged = staged_it->second;
       staged.clear();  // a new pass over the same body replaces the previous one's findings
+      auto& values = values_[key];
+      values.clear();
       return driver_.InferSubgraph(run_, scope_, index_, a.mutable_g(), attribute, input_types,
-                                   &staged);
+                                   &staged, &values);
     }
     return Status::Error(StrCat("attribute '", attribute, "': expected a graph"));
+  }
+
+  std::vector<std::optional<ConstValue>> SubgraphOutputValues(
+      std::string_view attribute) const override {
+    auto it = values_.find(attribute);
+    return it == values_.end() ? std::vector<std::optional<ConstValue>>() : it->second;
   }
 
   // The findings of the last pass over each subgraph.
@@ -533,13 +586,14 @@ class NodeSubgraphs : public SubgraphInferencer {
   // Per subgraph attribute, in the order the rule first inferred them.
   std::vector<std::pair<std::string, std::vector<Diagnostic>>> staged_;
   std::map<std::string, onnx::GraphProto> originals_;
+  // The output values of the last pass over each subgraph.
+  std::map<std::string, std::vector<std::optional<ConstValue>>, std::less<>> values_;
 };
 
-StatusOr<std::vector<Type>> Driver::InferSubgraph(const GraphRun& outer, const Scope* scope,
-                                                  int index, onnx::GraphProto* graph,
-                                                  std::string_view attribute,
-                                                  const std::vector<Type>& input_types,
-                                                  std::vector<Diagnostic>* diagnostics) {
+StatusOr<std::vector<Type>> Driver::InferSubgraph(
+    const GraphRun& outer, const Scope* scope, int index, onnx::GraphProto* graph,
+    std::string_view attribute, const std::vector<Type>& input_types,
+    std::vector<Diagnostic>* diagnostics, std::vector<std::optional<ConstValue>>* output_values) {
   const onnx::NodeProto& node = outer.graph->node(index);
   if (outer.depth + 1 > options_.max_nesting) {
     return Status::Error(StrCat("attribute '", attribute, "': subgraphs nested deeper than ",
@@ -562,6 +616,7 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(const GraphRun& outer, const S
   Scope sub_scope(scope);
   InferGraph(run, &sub_scope, /*count_stats=*/false);
   RecordValueTypes(run);
+  if (output_values) *output_values = std::move(run.output_values);
   return run.output_types;
 }
 
@@ -964,43 +1019,15 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
-    const onnx::TensorProto* given_value = nullptr;
-    if (run.given_values) {
-      auto it = run.given_values->find(vi->name());
-      if (it != run.given_values->end()) given_value = &it->second;
-    }
-    if (given_value) {
-      const Type given = TypeOfTensor(*given_value);
-      auto merged = MergeTypes(type, given);
-      if (merged.ok()) {
-        type = std::move(*merged);
-      } else {
-        Report(out, Severity::kError, path,
-               StrCat("input ", i, " '", vi->name(), "' is declared ", type.ToString(),
-                      " but is given a value of type ", given.ToString(), " (",
-                      merged.status().message(), ")"));
-        given_value = nullptr;
-      }
-    }
     if (!define(vi->name(), type, "a graph input")) continue;
     run.value_types[vi->name()] = type;
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
       (*scope)[vi->name()].data = *(*run.input_values)[i];
     }
-    if (given_value && options_.data_propagation) {
-      (*scope)[vi->name()].data =
-          ConstValueOfTensor(*given_value, options_.max_value_elements);
-    }
-  }
-  if (run.given_values) {
-    for (const auto& [name, value] : *run.given_values) {
-      bool is_input = false;
-      for (const auto& vi : graph.input()) is_input = is_input || vi.name() == name;
-      if (!is_input) {
-        Report(out, Severity::kError, path,
-               StrCat("a value is given for '", name, "', which is not an input of the graph"));
-      }
+    if (run.given_values) {
+      auto given = run.given_values->find(vi->name());
+      if (given != run.given_values->end()) (*scope)[vi->name()].data = given->second;
     }
   }
   for (const auto& init : graph.initializer()) {
@@ -1019,9 +1046,11 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       // From IR version 4 its value may be overridden at run time, so it is not a constant.
       // Before, every initializer had to be listed as a graph input (IR.md), so being one says
       // nothing: runtimes treat those initializers as constants, and so do we. A value the
-      // caller gives for the input overrides the initializer either way.
-      if (model_ == nullptr || model_->ir_version() >= 4) continue;
-      if (run.given_values && run.given_values->count(init.name())) continue;
+      // caller gives for the input wins either way.
+      if (model_ == nullptr || model_->ir_version() >= 4 ||
+          (run.given_values && run.given_values->count(init.name()))) {
+        continue;
+      }
       v.data = ConstValueOfTensor(init, options_.max_value_elements);
       if (external_values_.IsCandidate(init)) v.external = &init;
       continue;
@@ -1095,6 +1124,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     if (count_stats) result_.stats.nodes++;
     std::vector<const Type*> input_types(node->input_size(), nullptr);
     std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
+    std::vector<std::optional<ConstValue>> resolved(node->input_size());
     bool inputs_defined = true;
     for (int i = 0; i < node->input_size(); ++i) {
       const std::string& name = node->input(i);
@@ -1111,7 +1141,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
       input_types[i] = &v->type;
       if (v->data) {
-        input_values[i] = &*v->data;
+        input_values[i] = Resolved(*v->data, resolved[i]);
       } else if (v->external) {
         // Straight into the result: a subgraph pass's findings may be replaced by the next
         // pass's, and the read (cached) happens only once.

@@ -18,11 +18,36 @@
 
 #include "onnx_infer/inference/value_types.h"
 #include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/diagnostic.h"
 #include "onnx_infer/schema/registry.h"
 #include "onnx_infer/symbolic/context.h"
 
 namespace onnx_infer {
+
+// A known value for one input of the main graph (InferenceOptions::input_values,
+// `infer-shapes --set-input`): rules that read it fold (a Reshape's shape, a Pad's pads, shape
+// arithmetic), and an If whose condition it decides infers only the taken branch's outputs.
+struct KnownInputValue {
+  // The graph input by name; when empty, by `index`, its position in the main graph's inputs
+  // (initializer-backed ones counted).
+  std::string name;
+  int index = -1;
+  // The value. Integer and bool elements go in `value.ints` (constant Dims; a symbolic one is
+  // read back from its text, so Dims of any context may be given), floating-point ones in
+  // `value.reals`. `value.elem_type` 0 takes the input's declared element type (int64, or
+  // float for reals, when it declares none); integers given for a floating-point input become
+  // reals, integral reals for an integer input integers. The value must fit the declaration:
+  // the same element type, its rank and constant dims; a declared symbol meeting a dim of the
+  // value is bound to it (a fact), an unknown declared dim is filled in.
+  ConstValue value;
+  // Take the value's dims from the declaration rather than from `value.dims` (a flat list of
+  // elements, as `--set-input pads=1,2,3` gives it): the declared shape when every dim is a
+  // constant and the element counts agree, else one element is a scalar and more a 1-D tensor
+  // (a declared rank above 1 with unknown dims is then an error: state the shape with
+  // input_shapes).
+  bool fit_dims = false;
+};
 
 struct InferenceOptions {
   // Make a missing schema or rule, and a conflict between declared and inferred types, an
@@ -60,13 +85,31 @@ struct InferenceOptions {
   // one thread or several at once (a context is thread-safe); it then grows with the
   // distinct expressions of all of them until the caller drops it.
   std::shared_ptr<symbolic::SymbolContext> symbol_context;
-  // Known values of main-graph inputs, by input name (a sample rate, a list of pads, a
-  // shape): inference treats each as a constant, so shape computations on it fold. The
-  // tensor's type refines the input's declared one (a contradiction is an error); a value of
-  // more than max_value_elements elements, or of a type ConstValueOfTensor does not read,
-  // gives only its type. A name that is not an input of the main graph is an error. The
-  // model is not changed: its inputs keep their declared types.
-  std::map<std::string, onnx::TensorProto> input_values;
+
+  // ---- Specialization (docs/cli.md, "Specializing a model"). Applied to the model's
+  // declarations before inference, in this order; each problem (an input the model does not
+  // have, a value that does not fit) is an error diagnostic and that entry is skipped.
+  // inference/specialize.h parses their text forms and checks them against a model.
+  //
+  // New declared shapes of main-graph inputs (`--input-shape x:1,3,H,W`), by input name: one
+  // text per dim, a number, a symbol or expression in dim_param syntax, or "?" for unknown
+  // ({} is a scalar). The element type is kept. The annotated model declares the new shape.
+  std::map<std::string, std::vector<std::string>, std::less<>> input_shapes;
+  // Values of dimension symbols (`--bind B=1,S=128`): every declared dim of the model (graph
+  // inputs, outputs, value_info, subgraphs, functions) is evaluated under them, so what
+  // inference derives from them is concrete, and each binding is a fact (B == 1), so a
+  // symbol inference introduces ("y__d0", named stably) is bound too. A symbol that appears
+  // nowhere is a warning.
+  std::map<std::string, int64_t, std::less<>> bind;
+  // Known values of main-graph inputs (`--set-input sr=16000`); see KnownInputValue. The
+  // annotated model declares the shape of the value.
+  std::vector<KnownInputValue> input_values;
+  // Give each anonymous dim of a main-graph input (no dim_value and no dim_param, or a
+  // dim_value of -1) a symbol named after the input and axis ("x_d1"; "x_d1_2" if the model
+  // already uses that name), written into the input's declaration and listed in
+  // InferenceResult::symbols with its origin, so that every value derived from it keeps the
+  // relation instead of being unknown.
+  bool name_anonymous_dims = true;
 };
 
 struct InferenceStats {
@@ -123,6 +166,31 @@ struct InferenceResult {
   // this one: open a symbolic::SymbolContext::Scope on it before computing with the
   // result's Dims or comparing them with new ones.
   std::shared_ptr<symbolic::SymbolContext> symbol_context;
+
+  // ---- Specialization (docs/cli.md, "Specializing a model"). Applied to the model's
+  // declarations before inference, in this order; each problem (an input the model does not
+  // have, a value that does not fit) is an error diagnostic and that entry is skipped.
+  // inference/specialize.h parses their text forms and checks them against a model.
+  //
+  // New declared shapes of main-graph inputs (`--input-shape x:1,3,H,W`), by input name: one
+  // text per dim, a number, a symbol or expression in dim_param syntax, or "?" for unknown
+  // ({} is a scalar). The element type is kept. The annotated model declares the new shape.
+  std::map<std::string, std::vector<std::string>, std::less<>> input_shapes;
+  // Values of dimension symbols (`--bind B=1,S=128`): every declared dim of the model (graph
+  // inputs, outputs, value_info, subgraphs, functions) is evaluated under them, so what
+  // inference derives from them is concrete, and each binding is a fact (B == 1), so a
+  // symbol inference introduces ("y__d0", named stably) is bound too. A symbol that appears
+  // nowhere is a warning.
+  std::map<std::string, int64_t, std::less<>> bind;
+  // Known values of main-graph inputs (`--set-input sr=16000`); see KnownInputValue. The
+  // annotated model declares the shape of the value.
+  std::vector<KnownInputValue> input_values;
+  // Give each anonymous dim of a main-graph input (no dim_value and no dim_param, or a
+  // dim_value of -1) a symbol named after the input and axis ("x_d1"; "x_d1_2" if the model
+  // already uses that name), written into the input's declaration and listed in
+  // InferenceResult::symbols with its origin, so that every value derived from it keeps the
+  // relation instead of being unknown.
+  bool name_anonymous_dims = true;
 };
 
 // Infers `model` in place. Never fails as a whole: what cannot be inferred stays unknown and

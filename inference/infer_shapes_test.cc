@@ -629,15 +629,16 @@ TEST(ValueTypesTest, BodiesOfOperatorsDefinedAsFunctionsAreNotListed) {
   EXPECT_EQ(TypeText(r, "main", "s"), "float[N, 3]");
 }
 
-// InferenceOptions::input_values: a known input value folds the shape computations on it;
-// the model's inputs keep their declared types; a contradiction or an unknown name is an
-// error.
-onnx::TensorProto Int64Tensor(std::vector<int64_t> dims, std::vector<int64_t> data) {
-  onnx::TensorProto t;
-  t.set_data_type(onnx::TensorProto::INT64);
-  for (int64_t d : dims) t.add_dims(d);
-  for (int64_t v : data) t.add_int64_data(v);
-  return t;
+// InferenceOptions::input_values: a known input value folds the shape computations on it and
+// the input declares the value's shape; a contradiction or an unknown name is an error.
+KnownInputValue Int64Value(std::string name, std::vector<int64_t> dims,
+                           std::vector<int64_t> data) {
+  KnownInputValue v;
+  v.name = std::move(name);
+  v.value.elem_type = onnx::TensorProto::INT64;
+  v.value.dims = std::move(dims);
+  for (int64_t e : data) v.value.ints.push_back(Dim::Const(e));
+  return v;
 }
 
 TEST(InferShapesTest, GivenInputValuesFoldShapeComputations) {
@@ -651,19 +652,19 @@ TEST(InferShapesTest, GivenInputValuesFoldShapeComputations) {
 
   onnx::ModelProto m = Model(graph);
   InferenceOptions options;
-  options.input_values["shape"] = Int64Tensor({3}, {0, 3, 4});
+  options.input_values.push_back(Int64Value("shape", {3}, {0, 3, 4}));
   InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
   EXPECT_TRUE(r.diagnostics.empty());
   EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[B, 3, 4]");
-  EXPECT_EQ(TypeFromProto(m.graph().input(1).type()).ToString(), "int64[?]")
-      << "the model's declared input is left as it is";
+  EXPECT_EQ(TypeFromProto(m.graph().input(1).type()).ToString(), "int64[3]")
+      << "the input declares the value's shape";
   EXPECT_EQ(r.TypeOf("main", "shape")->ToString(), "int64[3]");
 
-  // With data propagation off, the value gives only its type.
+  // With data propagation off, a given value is still a constant, as an initializer is.
   onnx::ModelProto off = Model(graph);
   options.data_propagation = false;
   InferShapes(off, BuiltinSchemas(), options);
-  EXPECT_EQ(TypeFromProto(off.graph().output(0).type()).ToString(), "float[?, ?, ?]");
+  EXPECT_EQ(TypeFromProto(off.graph().output(0).type()).ToString(), "float[B, 3, 4]");
 }
 
 TEST(InferShapesTest, GivenInputValueMustMatchTheDeclaredTypeAndName) {
@@ -672,18 +673,16 @@ TEST(InferShapesTest, GivenInputValueMustMatchTheDeclaredTypeAndName) {
       y = Reshape(x, shape)
     })");
   InferenceOptions options;
-  options.input_values["shape"] = Int64Tensor({3}, {0, 3, 4});
-  options.input_values["nonesuch"] = Int64Tensor({}, {1});
+  options.input_values.push_back(Int64Value("shape", {3}, {0, 3, 4}));
+  options.input_values.push_back(Int64Value("nonesuch", {}, {1}));
   InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
   std::vector<std::string> messages;
   for (const auto& d : r.diagnostics) messages.push_back(d.message);
   ASSERT_EQ(messages.size(), 2u);
-  EXPECT_NE(messages[0].find("input 1 'shape' is declared int64[2] but is given a value of "
-                             "type int64[3]"),
+  EXPECT_NE(messages[0].find("the value's dim 0 is 3, the input is declared int64[2]"),
             std::string::npos)
       << messages[0];
-  EXPECT_NE(messages[1].find("'nonesuch', which is not an input of the graph"),
-            std::string::npos)
+  EXPECT_NE(messages[1].find("the model has no graph input 'nonesuch'"), std::string::npos)
       << messages[1];
   // The contradicting value is not used.
   EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[?, ?]");
@@ -701,7 +700,7 @@ TEST(InferShapesTest, GivenInputValueOverridesAnInitializer) {
   Infer(plain);
   EXPECT_EQ(TypeFromProto(plain.graph().output(0).type()).ToString(), "float[4, 6]");
   InferenceOptions options;
-  options.input_values["shape"] = Int64Tensor({2}, {3, 8});
+  options.input_values.push_back(Int64Value("shape", {2}, {3, 8}));
   InferShapes(*m, BuiltinSchemas(), options);
   EXPECT_EQ(TypeFromProto(m->graph().output(0).type()).ToString(), "float[3, 8]");
 }

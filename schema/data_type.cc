@@ -50,4 +50,26 @@ bool IsFloatDataType(int32_t t) {
   }
 }
 
+int DataTypeBits(int32_t t) {
+  switch (t) {
+    case kBool: case kUint8: case kInt8: case kFloat8e4m3fn: case kFloat8e4m3fnuz:
+    case kFloat8e5m2: case kFloat8e5m2fnuz: case kFloat8e8m0:
+      return 8;
+    case kUint16: case kInt16: case kFloat16: case kBfloat16:
+      return 16;
+    case kFloat: case kInt32: case kUint32:
+      return 32;
+    case kInt64: case kUint64: case kDouble: case kComplex64:
+      return 64;
+    case kComplex128:
+      return 128;
+    case kUint4: case kInt4: case kFloat4e2m1:
+      return 4;
+    case kUint2: case kInt2:
+      return 2;
+    default:
+      return 0;  // undefined, string, unknown codes
+  }
+}
+
 }  // namespace onnx_infer

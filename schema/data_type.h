@@ -50,6 +50,10 @@ std::optional<int32_t> DataTypeFromName(std::string_view name);
 
 bool IsIntegerDataType(int32_t data_type);  // signed and unsigned integers, 2 to 64 bits
 bool IsFloatDataType(int32_t data_type);    // every floating-point format
+// Bits per element of a fixed-size element type as a tensor stores it: 32 for float, 8 for
+// bool, 4 for int4 and float4e2m1, 2 for int2, 64 for complex64; 0 for string (each element
+// its own size), undefined and unknown codes.
+int DataTypeBits(int32_t data_type);
 
 }  // namespace onnx_infer
 

@@ -253,6 +253,12 @@ StatusOr<std::vector<Type>> InferenceContext::InferSubgraph(std::string_view att
   return subgraphs_->InferSubgraph(attribute, input_types);
 }
 
+std::vector<std::optional<ConstValue>> InferenceContext::SubgraphOutputValues(
+    std::string_view attribute) const {
+  if (!subgraphs_) return {};
+  return subgraphs_->SubgraphOutputValues(attribute);
+}
+
 Dim InferenceContext::FreshDim(int output, int axis) const {
   std::string base = output < node_.output_size() && !node_.output(output).empty()
                          ? node_.output(output)

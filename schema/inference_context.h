@@ -43,6 +43,13 @@ class SubgraphInferencer {
   // `input_types[i]` is merged with what the subgraph declares for its input i.
   virtual StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
                                                     const std::vector<Type>& input_types) = 0;
+  // The values of the graph's outputs that its last inference found (a shape computed in an
+  // If branch), parallel to the types InferSubgraph returned; empty when there is none.
+  virtual std::vector<std::optional<ConstValue>> SubgraphOutputValues(
+      std::string_view attribute) const {
+    (void)attribute;
+    return {};
+  }
 };
 
 class InferenceContext {
@@ -103,6 +110,10 @@ class InferenceContext {
   // inference or the attribute holds no graph.
   StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
                                             const std::vector<Type>& input_types);
+  // The output values the last InferSubgraph of `attribute` found (parallel to its types;
+  // empty when there is none or no subgraph inference). A rule that passes one subgraph's
+  // outputs through (an If whose condition is known) passes these on with SetOutputValue.
+  std::vector<std::optional<ConstValue>> SubgraphOutputValues(std::string_view attribute) const;
   // A symbol for a dim that no expression describes (the merged dim of two If branches, a
   // Loop's trip count), named after where it comes from: symbolic::FreshSymbol(output name,
   // axis), e.g. "y__d0".

@@ -6,8 +6,8 @@
 //   bazel test //testdata:golden_test
 //   bazel run //testdata:golden_test -- --update    # rewrite the .expected files in the tree
 //
-// A case may ask for options in a comment line of its own: `# options: strict`, or
-// `# assume: S >= 2`.
+// A case may ask for options in a comment line of its own: `# options: strict`,
+// `# options: bind B=1,S=128` (the options of docs/testing.md), or `# assume: S >= 2`.
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
@@ -21,7 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "onnx_infer/base/strings.h"
 #include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/inference/memory.h"
+#include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/type_proto.h"
@@ -48,10 +51,41 @@ bool g_update = false;
 //   diagnostics:  every diagnostic, rendered, in the order found
 // A text that does not parse gives the single line "parse error: <message>".
 // Options, each in a comment line of its own: `# options: strict`, `# options: no-data-prop`,
-// `# options: assume-positive`; and `# assume: S >= 2` lines, as --assume.
+// `# options: assume-positive`, the specialization options below; and `# assume: S >= 2`
+// lines, as --assume.
 bool HasOption(const std::string& text, const std::string& option) {
   const std::string line = "# options: " + option;
   return text.find("\n" + line) != std::string::npos || text.rfind(line, 0) == 0;
+}
+
+// The arguments of every `# options: <option> ARG` line (`# options: bind B=1,S=128`).
+std::vector<std::string> OptionArgs(const std::string& text, const std::string& option) {
+  std::vector<std::string> args;
+  const std::string prefix = "# options: " + option + " ";
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(prefix, 0) == 0) args.push_back(line.substr(prefix.size()));
+  }
+  return args;
+}
+
+// Specialization options of a case (docs/cli.md): `# options: bind B=1`, `# options:
+// input-shape x:1,3,H,W`, `# options: set-input sr=16000`, `# options: keep-anonymous-dims`.
+Status SpecializationOptions(const std::string& text, InferenceOptions& options) {
+  for (const auto& arg : OptionArgs(text, "bind")) {
+    OI_ASSIGN_OR_RETURN(auto bind, ParseBindings(arg));
+    options.bind.insert(bind.begin(), bind.end());
+  }
+  for (const auto& arg : OptionArgs(text, "input-shape")) {
+    OI_ASSIGN_OR_RETURN(auto shape, ParseInputShape(arg));
+    options.input_shapes[shape.first] = shape.second;
+  }
+  for (const auto& arg : OptionArgs(text, "set-input")) {
+    OI_ASSIGN_OR_RETURN(auto value, ParseInputValue(arg));
+    options.input_values.push_back(std::move(value));
+  }
+  options.name_anonymous_dims = !HasOption(text, "keep-anonymous-dims");
+  return OkStatus();
 }
 
 void PrintGraph(const onnx::GraphProto& g, const std::string& indent, std::ostringstream& out) {
@@ -81,6 +115,28 @@ void PrintSubgraphs(const onnx::GraphProto& g, const std::string& path,
   }
 }
 
+// `# options: memory`: the memory estimate (inference/memory.h) as a last section: each
+// value's bytes, the weights, each step's live bytes and the peak.
+void PrintMemory(const MemoryEstimate& m, std::ostringstream& out) {
+  out << "memory:\n";
+  for (const auto& v : m.values) {
+    out << "  " << v.graph << " " << v.name << ": " << FormatBytes(v.bytes) << "\n";
+  }
+  out << "  weights: " << FormatBytes(m.weight_bytes) << " in " << m.weights << " tensors ("
+      << m.weights_unknown_size << " of unknown size)\n";
+  for (const auto& step : m.steps) {
+    out << "  step node #" << step.node_index << " " << step.op_type << ": "
+        << FormatBytes(step.live_bytes);
+    if (step.unknown_values) out << " (and " << step.unknown_values << " of unknown size)";
+    out << "\n";
+  }
+  std::vector<int> nodes;
+  for (int k : m.peak_steps) nodes.push_back(m.steps[k].node_index);
+  out << "  peak: " << FormatBytes(m.peak_bytes) << (m.peak_decided ? " at" : " undecided among")
+      << " nodes #" << StrJoin(nodes, ", #") << "; " << m.unknown_activations
+      << " activations of unknown size\n";
+}
+
 // A case is ONNX text syntax (.onnxtxt), or protobuf text format (.textproto) for what the
 // text syntax cannot say (training_info, external data).
 StatusOr<onnx::ModelProto> ParseCase(const std::string& text, const std::string& name) {
@@ -107,6 +163,9 @@ std::string Annotations(const std::string& text, const std::string& name) {
     if (at > 0 && text[at - 1] != '\n') continue;
     const size_t begin = at + 10, end = text.find('\n', begin);
     options.assumptions.push_back(text.substr(begin, end == std::string::npos ? end : end - begin));
+  }
+  if (Status st = SpecializationOptions(text, options); !st.ok()) {
+    return "options error: " + st.message() + "\n";
   }
   InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
   std::ostringstream out;
@@ -149,6 +208,7 @@ std::string Annotations(const std::string& text, const std::string& name) {
     out << "diagnostics:\n";
     for (const auto& d : result.diagnostics) out << "  " << d.Render("") << "\n";
   }
+  if (HasOption(text, "memory")) PrintMemory(EstimateMemory(*model, result), out);
   return out.str();
 }
 

@@ -15,8 +15,9 @@ Three ways in, over onnx-infer's C++ engine (docs/python.md):
   ``from onnx_infer.symbolic_shape_infer import SymbolicShapeInference``;
 
 - the engine's own API, :func:`infer`, which returns every value's type by graph path, the
-  symbols with their origins, the facts and the diagnostics; and custom operators from JSON
-  (:func:`register_schemas`) or from a Python function (:func:`register_op`).
+  symbols with their origins, the facts and the diagnostics, specializes a model (symbol
+  values, input shapes, known input values) and estimates its memory; and custom operators
+  from JSON (:func:`register_schemas`) or from a Python function (:func:`register_op`).
 
 The ``onnx`` package is optional: bytes and paths work without it.
 """
@@ -31,7 +32,8 @@ from onnx_infer._core import Diagnostic
 from onnx_infer._types import ValueType, from_onnx, from_tuple, to_rule_tuple
 
 __all__ = [
-    "Diagnostic", "InferenceError", "InferenceResult", "Symbol", "ValueType", "infer",
+    "Diagnostic", "InferenceError", "InferenceResult", "MemoryEstimate", "MemoryStep", "Symbol",
+    "ValueType", "infer",
     "infer_node_outputs", "infer_shapes", "infer_shapes_path", "register_op",
     "register_schemas", "reset_schemas",
 ]
@@ -119,6 +121,48 @@ def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 102
     options.assumptions = assumptions
     options.assume_positive = bool(assume_positive)
     return options
+
+
+def _dim_text(dim: Any) -> str:
+    if dim is None:
+        return "?"
+    if isinstance(dim, bool) or not isinstance(dim, (int, str)):
+        raise TypeError(f"a dim is an int, a str or None, not {type(dim).__name__}")
+    return str(dim)
+
+
+def _flat(values: Any) -> List[Any]:
+    if isinstance(values, (list, tuple)):
+        return [e for v in values for e in _flat(v)]
+    return [values]
+
+
+def _set_input_values(options: "_core.CallOptions", input_values: Mapping[str, Any]) -> None:
+    """Fills options.input_values / input_tensors from {name: value}: a number or bool, a flat
+    list of them (fitted to the declared shape), an array with a ``shape`` (numpy), or an
+    ``onnx.TensorProto``."""
+    plain, tensors = [], []
+    for name, value in input_values.items():
+        if hasattr(value, "SerializeToString") and hasattr(value, "data_type"):
+            tensors.append((name, value.SerializeToString()))
+            continue
+        fit = True
+        dims: List[int] = []
+        if hasattr(value, "shape") and hasattr(value, "tolist"):  # numpy arrays and alike
+            dims = [int(d) for d in value.shape]
+            value, fit = value.tolist(), False
+        elements = _flat(value)
+        for e in elements:
+            if not isinstance(e, (int, float)):
+                raise TypeError(f"input value for {name!r}: {e!r} is not a number or bool")
+        if not fit and len(dims) == 0 and len(elements) != 1:
+            raise ValueError(f"input value for {name!r}: a scalar array holds one element")
+        if all(isinstance(e, int) for e in elements):  # bool is an int
+            plain.append((name, [int(e) for e in elements], [], dims, fit))
+        else:
+            plain.append((name, [], [float(e) for e in elements], dims, fit))
+    options.input_values = plain
+    options.input_tensors = tensors
 
 
 # ---- onnx.shape_inference's API.
@@ -263,6 +307,47 @@ class Symbol(NamedTuple):
     origin: str     # "input 'x' dim 0 of graph 'main'", or the node and output it was made for
 
 
+class MemoryStep(NamedTuple):
+    """One node of the main graph as it runs, with the bytes of the activations live then."""
+    node_index: int   # in the graph's node list
+    node_name: str
+    op_type: str
+    live_bytes: Union[int, str, None]  # a number, an expression ("512*B*S"), None: unknown
+    unknown_values: int  # live activations of unknown size, not counted in live_bytes
+
+
+class MemoryEstimate:
+    """The memory of a model (docs/memory.md), from :func:`infer` with ``memory=True``.
+
+    Byte counts are an ``int``, an expression of the model's symbols as a ``str``
+    (``"602112*N"``), or None when the types do not say. ``values``: ``{graph path: {value
+    name: bytes}}`` for every graph input, node output and graph output. ``weight_bytes``:
+    the initializers (external ones by their dims), sparse initializers and Constant nodes of
+    every graph, ``weights`` of them (``weights_of_unknown_size`` strings not counted).
+    ``steps``: :class:`MemoryStep` per node of the main graph, in the order they run.
+    ``peak_bytes``: the largest step; ``peak_decided`` False when which step is largest
+    depends on the symbols' values (``peak_bytes`` is then their ``Max(...)``),
+    ``peak_nodes`` the node indices that are or may be the peak.
+    ``activations_of_unknown_size``: values left out of every total (a lower bound then).
+    """
+
+    def __init__(self, d: Dict[str, Any]):
+        self.values: Dict[str, Dict[str, Union[int, str, None]]] = {
+            path: dict(graph) for path, graph in d["values"].items()}
+        self.weight_bytes: Union[int, str, None] = d["weight_bytes"]
+        self.weights: int = d["weights"]
+        self.weights_of_unknown_size: int = d["weights_of_unknown_size"]
+        self.steps: List[MemoryStep] = [MemoryStep(*s) for s in d["steps"]]
+        self.peak_bytes: Union[int, str, None] = d["peak_bytes"]
+        self.peak_decided: bool = d["peak_decided"]
+        self.peak_nodes: List[int] = list(d["peak_nodes"])
+        self.activations_of_unknown_size: int = d["activations_of_unknown_size"]
+
+    def __repr__(self) -> str:
+        return (f"<onnx_infer.MemoryEstimate weights {self.weight_bytes} bytes, "
+                f"peak activations {self.peak_bytes} bytes>")
+
+
 class InferenceResult:
     """What :func:`infer` found.
 
@@ -276,7 +361,8 @@ class InferenceResult:
     error. ``stats``: counts of values by how well they are known (``values``, ``shaped``,
     ``static_shaped``, ``symbolic``, ``partial``, ``type_only``, ``unknown``, ...).
     ``model``: the annotated model (an ``onnx.ModelProto`` when one was passed, bytes when
-    bytes were; None for a path: pass ``output_path`` to have it written).
+    bytes were; None for a path: pass ``output_path`` to have it written). ``memory``: a
+    :class:`MemoryEstimate` when :func:`infer` was called with ``memory=True``, else None.
     """
 
     def __init__(self, details: Dict[str, Any], model: Any):
@@ -289,6 +375,9 @@ class InferenceResult:
         self.diagnostics: List[Diagnostic] = list(details["diagnostics"])
         self.stats: Dict[str, int] = dict(details["stats"])
         self.model = model
+        memory = details.get("memory")
+        self.memory: Optional[MemoryEstimate] = (
+            MemoryEstimate(memory) if memory is not None else None)
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -318,6 +407,10 @@ def infer(
     output_path: Optional[PathLike] = None,
     assume: Iterable[str] = (),
     assume_positive: bool = False,
+    bind: Optional[Mapping[str, int]] = None,
+    input_shapes: Optional[Mapping[str, Sequence[Union[int, str, None]]]] = None,
+    input_values: Optional[Mapping[str, Any]] = None,
+    memory: bool = False,
 ) -> InferenceResult:
     """Infers ``model`` and returns everything the engine found (:class:`InferenceResult`).
 
@@ -338,10 +431,25 @@ def infer(
     ``Max(0, S - 2)`` becomes ``S - 2``), and each result that needed one is listed with it
     in ``result.conditions``; a fact of the model that contradicts one is an error.
 
-    Raises ``ValueError`` when the model cannot be read, a schema does not load, or an
-    assumption is not a lower bound of one symbol.
+    Specialization (the CLI's ``--bind``, ``--input-shape`` and ``--set-input``; applied in
+    this order, and written into the annotated model): ``bind`` gives symbols values
+    (``{"B": 1, "S": 128}``) so every dim is evaluated under them; ``input_shapes`` replaces
+    graph inputs' declared shapes (``{"x": (1, 3, "H", "W")}``, None for an unknown dim);
+    ``input_values`` gives graph inputs known values (``{"sr": 16000, "pads": [0, 1, 0, 1]}``;
+    a number or flat list takes its shape from the declaration, a numpy array or
+    ``onnx.TensorProto`` brings its own), so shape computations fold and an ``If`` they decide
+    takes its branch. ``memory=True`` adds :class:`MemoryEstimate` as ``result.memory``.
+
+    Raises ``ValueError`` when the model cannot be read, a schema does not load, an
+    assumption is not a lower bound of one symbol, or a specialization option does not fit
+    the model (an input it does not have, a value of the wrong length).
     """
     options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive)
+    options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
+    options.input_shapes = {str(name): [_dim_text(d) for d in dims]
+                            for name, dims in (input_shapes or {}).items()}
+    _set_input_values(options, input_values or {})
+    options.memory = bool(memory)
     if isinstance(model, (str, os.PathLike)):
         out = os.fspath(output_path) if output_path is not None else ""
         details = _core.infer_file(os.fspath(model), out, options, True)

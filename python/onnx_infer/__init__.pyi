@@ -5,7 +5,8 @@ from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Op
 from onnx_infer._core import Diagnostic as Diagnostic
 
 __all__ = [
-    "Diagnostic", "InferenceError", "InferenceResult", "Symbol", "ValueType", "infer",
+    "Diagnostic", "InferenceError", "InferenceResult", "MemoryEstimate", "MemoryStep", "Symbol",
+    "ValueType", "infer",
     "infer_node_outputs", "infer_shapes", "infer_shapes_path", "register_op",
     "register_schemas", "reset_schemas",
 ]
@@ -40,6 +41,26 @@ class Symbol(NamedTuple):
     declared: bool
     origin: str
 
+_Bytes = Union[int, str, None]  # a number, an expression of symbols, or unknown
+
+class MemoryStep(NamedTuple):
+    node_index: int
+    node_name: str
+    op_type: str
+    live_bytes: _Bytes
+    unknown_values: int
+
+class MemoryEstimate:
+    values: Dict[str, Dict[str, _Bytes]]
+    weight_bytes: _Bytes
+    weights: int
+    weights_of_unknown_size: int
+    steps: List[MemoryStep]
+    peak_bytes: _Bytes
+    peak_decided: bool
+    peak_nodes: List[int]
+    activations_of_unknown_size: int
+
 class InferenceResult:
     values: Dict[str, Dict[str, Optional[ValueType]]]
     symbols: List[Symbol]
@@ -48,6 +69,7 @@ class InferenceResult:
     diagnostics: List[Diagnostic]
     stats: Dict[str, int]
     model: Any  # onnx.ModelProto, bytes, or None for a path
+    memory: Optional[MemoryEstimate]  # with infer(..., memory=True)
     @property
     def errors(self) -> List[Diagnostic]: ...
     def type_of(self, name: str, graph: str = ...) -> Optional[ValueType]: ...
@@ -93,6 +115,10 @@ def infer(
     output_path: Optional[_PathLike] = ...,
     assume: Iterable[str] = ...,  # lower bounds: "S >= 2"
     assume_positive: bool = ...,
+    bind: Optional[Mapping[str, int]] = ...,  # {"B": 1, "S": 128}
+    input_shapes: Optional[Mapping[str, Sequence[_Dim]]] = ...,  # {"x": (1, 3, "H", "W")}
+    input_values: Optional[Mapping[str, Any]] = ...,  # {"sr": 16000, "pads": [0, 1, 0, 1]}
+    memory: bool = ...,
 ) -> InferenceResult: ...
 def register_schemas(path_or_text: Any) -> None: ...
 def register_op(

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,8 @@
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
+#include "onnx_infer/inference/memory.h"
+#include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/custom_schemas.h"
@@ -277,6 +280,12 @@ InferenceRule PythonRule(py::function fn) {
 
 // ---- Inference.
 
+// A known input value from Python: (name, integer elements, real elements, dims, fit_dims),
+// as KnownInputValue takes it; reals when any element is not an integer, dims ignored when
+// fit_dims.
+using PyInputValue = std::tuple<std::string, std::vector<int64_t>, std::vector<double>,
+                                std::vector<int64_t>, bool>;
+
 struct CallOptions {
   bool strict = false;
   bool data_propagation = true;
@@ -284,8 +293,16 @@ struct CallOptions {
   std::vector<std::pair<std::string, std::string>> schemas;  // (JSON text, source name)
   std::vector<std::string> assumptions;                      // "S >= 2"
   bool assume_positive = false;
+  // Specialization (InferenceOptions): symbol values, input shapes (dims as text), input
+  // values, and values as serialized TensorProtos (name, bytes).
+  std::map<std::string, int64_t> bind;
+  std::map<std::string, std::vector<std::string>> input_shapes;
+  std::vector<PyInputValue> input_values;
+  std::vector<std::pair<std::string, py::bytes>> input_tensors;
+  bool memory = false;  // add the memory estimate to the details
 };
 
+// The options of a call; the input tensors are parsed while the GIL is held.
 InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   InferenceOptions options;
   options.strict = call.strict;
@@ -294,7 +311,65 @@ InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   options.assumptions = call.assumptions;
   options.assume_positive = call.assume_positive;
   options.model_dir = std::move(model_dir);
+  options.bind.insert(call.bind.begin(), call.bind.end());
+  options.input_shapes.insert(call.input_shapes.begin(), call.input_shapes.end());
+  for (const auto& [name, ints, reals, dims, fit] : call.input_values) {
+    KnownInputValue v;
+    v.name = name;
+    v.fit_dims = fit;
+    v.value.dims = dims;
+    for (int64_t i : ints) v.value.ints.push_back(Dim::Const(i));
+    v.value.reals = reals;
+    options.input_values.push_back(std::move(v));
+  }
+  for (const auto& [name, bytes] : call.input_tensors) {
+    onnx::TensorProto tensor;
+    const std::string data = bytes;
+    if (!tensor.ParseFromString(data)) {
+      throw py::value_error(StrCat("input value for '", name, "': not a serialized TensorProto"));
+    }
+    auto value = ConstValueOfTensor(tensor, call.max_value_elements);
+    if (!value) {
+      throw py::value_error(StrCat("input value for '", name, "': the tensor's elements cannot "
+                                   "be read (a type other than numbers or bool, external data, "
+                                   "or more than max_value_elements)"));
+    }
+    KnownInputValue v;
+    v.name = name;
+    v.value = std::move(*value);
+    options.input_values.push_back(std::move(v));
+  }
   return options;
+}
+
+py::object BytesToPy(const Dim& d) { return d.is_unknown() ? py::none() : DimToPy(d); }
+
+// The memory estimate as a dict (bytes as int, expression text, or None when unknown).
+py::dict MemoryToPy(const MemoryEstimate& m) {
+  py::dict d;
+  py::dict values;
+  for (const auto& v : m.values) {
+    py::str path(v.graph);
+    if (!values.contains(path)) values[path] = py::dict();
+    values[path][py::str(v.name)] = BytesToPy(v.bytes);
+  }
+  d["values"] = values;
+  d["weight_bytes"] = BytesToPy(m.weight_bytes);
+  d["weights"] = m.weights;
+  d["weights_of_unknown_size"] = m.weights_unknown_size;
+  py::list steps;
+  for (const auto& s : m.steps) {
+    steps.append(py::make_tuple(s.node_index, s.node_name, s.op_type, BytesToPy(s.live_bytes),
+                                s.unknown_values));
+  }
+  d["steps"] = steps;
+  d["peak_bytes"] = BytesToPy(m.peak_bytes);
+  d["peak_decided"] = m.peak_decided;
+  py::list peak_nodes;
+  for (int k : m.peak_steps) peak_nodes.append(m.steps[k].node_index);
+  d["peak_nodes"] = peak_nodes;
+  d["activations_of_unknown_size"] = m.unknown_activations;
+  return d;
 }
 
 // What a run gives Python besides the model: diagnostics, and with `details` the types by
@@ -302,6 +377,7 @@ InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
 struct RunOutput {
   std::vector<Diagnostic> diagnostics;
   std::shared_ptr<InferenceResult> result;  // with `details`
+  std::optional<MemoryEstimate> memory;     // with CallOptions::memory
 };
 
 py::dict Details(const InferenceResult& r) {
@@ -345,6 +421,7 @@ py::object Finish(RunOutput& out, bool details) {
   if (!details) return py::cast(std::move(out.diagnostics));
   py::dict d = Details(*out.result);
   d["diagnostics"] = py::cast(std::move(out.diagnostics));
+  d["memory"] = out.memory ? py::object(MemoryToPy(*out.memory)) : py::none();
   return std::move(d);
 }
 
@@ -352,6 +429,7 @@ py::object Finish(RunOutput& out, bool details) {
 py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool details) {
   std::string bytes = model_bytes;  // copied while the GIL is held
   auto registry = RegistryFor(call.schemas);
+  const InferenceOptions options = OptionsFor(call, "");
   std::string annotated;
   RunOutput out;
   std::string error;
@@ -360,10 +438,12 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
     StatusOr<onnx::ModelProto> model = ParseModel(bytes, "<bytes>");
     if (!model.ok()) {
       error = model.status().message();
+    } else if (Status st = CheckSpecialization(*model, options); !st.ok()) {
+      error = st.message();
     } else {
-      auto result = std::make_shared<InferenceResult>(
-          InferShapes(*model, *registry, OptionsFor(call, "")));
+      auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
+      if (call.memory) out.memory = EstimateMemory(*model, *result);
       out.result = std::move(result);
       if (!model->SerializeToString(&annotated)) {
         error = "<bytes>: the annotated model cannot be serialized (larger than 2 GiB?)";
@@ -380,6 +460,9 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
 py::object InferFile(const std::string& model_path, const std::string& output_path,
                      const CallOptions& call, bool details) {
   auto registry = RegistryFor(call.schemas);
+  std::string model_dir = std::filesystem::path(model_path).parent_path().string();
+  if (model_dir.empty()) model_dir = ".";
+  const InferenceOptions options = OptionsFor(call, model_dir);
   RunOutput out;
   std::string error;
   {
@@ -387,12 +470,12 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
     StatusOr<onnx::ModelProto> model = LoadModel(model_path);
     if (!model.ok()) {
       error = model.status().message();
+    } else if (Status st = CheckSpecialization(*model, options); !st.ok()) {
+      error = StrCat(model_path, ": ", st.message());
     } else {
-      std::string model_dir = std::filesystem::path(model_path).parent_path().string();
-      if (model_dir.empty()) model_dir = ".";
-      auto result = std::make_shared<InferenceResult>(
-          InferShapes(*model, *registry, OptionsFor(call, model_dir)));
+      auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
+      if (call.memory) out.memory = EstimateMemory(*model, *result);
       const bool failed = call.strict && result->HasErrors();
       out.result = std::move(result);
       if (!output_path.empty() && !failed) {
@@ -489,7 +572,17 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("assumptions", &CallOptions::assumptions,
                      "Lower bounds of dim symbols to assume: 'S >= 2'.")
       .def_readwrite("assume_positive", &CallOptions::assume_positive,
-                     "Assume every dim symbol >= 1.");
+                     "Assume every dim symbol >= 1.")
+      .def_readwrite("bind", &CallOptions::bind, "Symbol values: {symbol: int}.")
+      .def_readwrite("input_shapes", &CallOptions::input_shapes,
+                     "New declared shapes of graph inputs: {name: [dim text, ...]}.")
+      .def_readwrite("input_values", &CallOptions::input_values,
+                     "Known input values: (name, ints, reals, dims, fit_dims) tuples.")
+      .def_readwrite("input_tensors", &CallOptions::input_tensors,
+                     "Known input values as (name, serialized TensorProto) pairs.")
+      .def_readwrite("memory", &CallOptions::memory,
+                     "Add the memory estimate to the details.");
+
   m.def(
       "parse_lower_bound",
       [](const std::string& text) {
@@ -505,8 +598,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("infer_bytes", &onnx_infer::InferBytes, py::arg("model"), py::arg("options"),
         py::arg("details"),
         "Infers a binary model; returns (annotated model bytes, diagnostics), or with details "
-        "a dict of values, symbols, facts, conditions, stats and diagnostics. Raises "
-        "ValueError when the bytes are no model.");
+        "a dict of values, symbols, facts, conditions, stats, memory (None unless "
+        "options.memory) and diagnostics. Raises ValueError when the bytes are no model or "
+        "the specialization options do not fit it.");
   m.def("infer_file", &onnx_infer::InferFile, py::arg("model_path"), py::arg("output_path"),
         py::arg("options"), py::arg("details"),
         "Infers a model file and, when output_path is not empty, writes it atomically there "

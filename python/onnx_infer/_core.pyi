@@ -29,6 +29,12 @@ class CallOptions:
     schemas: List[Tuple[str, str]]  # (JSON text, source name)
     assumptions: List[str]  # "S >= 2"
     assume_positive: bool
+    bind: Dict[str, int]
+    input_shapes: Dict[str, List[str]]  # dims as text: "1", "H", "N + 1", "?"
+    # (name, integer elements, real elements, dims, fit_dims)
+    input_values: List[Tuple[str, List[int], List[float], List[int], bool]]
+    input_tensors: List[Tuple[str, bytes]]  # (name, serialized TensorProto)
+    memory: bool
     def __init__(self) -> None: ...
 
 def parse_lower_bound(text: str) -> Tuple[str, int]: ...

@@ -77,8 +77,9 @@ std::optional<int64_t> ScalarValue(const InferenceContext& ctx, int input) {
   return v->ints[0].const_value();
 }
 
-// If: both branches are inferred (and annotated); a known condition picks its branch's types,
-// otherwise the outputs are what both branches allow.
+// If: both branches are inferred (and annotated), so both are checked; a known condition (a
+// constant, a given input value, a comparison the facts decide) picks its branch's types and
+// values, otherwise the outputs are what both branches allow.
 Status InferIf(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto then_types, ctx.InferSubgraph("then_branch", {}));
   OI_ASSIGN_OR_RETURN(auto else_types, ctx.InferSubgraph("else_branch", {}));
@@ -88,9 +89,14 @@ Status InferIf(InferenceContext& ctx) {
                                 then_types.size(), " (then) and ", else_types.size(), " (else)"));
   }
   const std::optional<int64_t> cond = ScalarValue(ctx, 0);
+  std::vector<std::optional<ConstValue>> taken_values;
+  if (cond) taken_values = ctx.SubgraphOutputValues(*cond ? "then_branch" : "else_branch");
   for (size_t o = 0; o < n; ++o) {
     if (cond) {
       ctx.SetOutputType(static_cast<int>(o), *cond ? then_types[o] : else_types[o]);
+      if (o < taken_values.size() && taken_values[o]) {
+        ctx.SetOutputValue(static_cast<int>(o), std::move(*taken_values[o]));
+      }
       continue;
     }
     OI_ASSIGN_OR_RETURN(Type joined, Join(then_types[o], else_types[o], ctx, static_cast<int>(o),
