@@ -1,14 +1,16 @@
 // infer-shapes: annotates an ONNX model with the type and shape of every value.
 // See docs/cli.md. This file only parses flags and calls the library; main() is in main.cc,
 // so that a build with custom operators can reuse it (cli/cli.h).
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/cli/cli.h"
@@ -29,18 +31,22 @@ constexpr int kExitOk = 0;
 constexpr int kExitInferenceErrors = 1;
 constexpr int kExitUsageOrIo = 2;
 
+// The version of onnx-infer (CMakeLists.txt's project(VERSION), pyproject.toml, python/).
+constexpr char kVersion[] = "0.1.0";
+
 constexpr char kUsage[] = R"(usage: infer-shapes MODEL.onnx [options]
 
 Infers the type and shape of every value in an ONNX model and writes them into it.
 MODEL may be binary (.onnx) or in the ONNX text syntax (.onnxtxt, or any file that is not
-binary protobuf but reads as text).
+binary protobuf but reads as text); '-' reads it from standard input.
 
 options:
-  -o, --output OUT.onnx  write the annotated model to OUT.onnx
+  -o, --output OUT.onnx  write the annotated model to OUT.onnx ('-': standard output)
   --in-place             write the annotated model back to MODEL.onnx
   --strict               a missing schema or rule, or a declared type that contradicts
-                         the inferred one, is an error (and nothing is written on errors)
-  --json REPORT.json     write a report: summary counts and every diagnostic
+                         the inferred one, is an error; on errors the model is not written
+  --json REPORT.json     write a report: summary counts and every diagnostic ('-': standard
+                         output). It is written whenever asked, also when the run fails
   --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
   --no-data-prop         track only constants (initializers, Constant nodes), not the values
                          operators compute from them (shape tensors)
@@ -60,16 +66,72 @@ options:
                          it decides takes its branch; repeatable
   --print                print the annotated model in the ONNX text syntax
   --quiet                print only errors
+  --version              print the version
   -h, --help             show this help
 
-Without -o or --in-place the model is only checked; nothing is written.
-Output files are written atomically: a failed run leaves them untouched.
+Without -o or --in-place the model is only checked; nothing is written. Output files are
+written atomically (a failed run leaves them untouched); a character device or FIFO
+(/dev/stdout) is written directly. Standard output carries only what was asked for: with
+--print, '-o -' or '--json -' it holds just that, and the summary goes to standard error.
 
 exit codes:
   0  inference ran without errors (warnings and notes may have been printed)
-  1  inference found errors (with --strict nothing was written)
-  2  usage error, or the model or an output file could not be read or written
+  1  inference found errors (with --strict the model was not written)
+  2  usage error, or the model, a schemas file or an output could not be read or written
 )";
+
+// Model text (names, op types, dim_params, strings) may hold any bytes. Everything the
+// command prints as text goes through this, so that no byte of a model can drive the
+// terminal: control characters (C0, DEL, and C1 as UTF-8 encodes them) and bytes that are
+// not valid UTF-8 are printed as \xNN. With `keep_newlines`, '\n' stays (multi-line output
+// such as --values); a diagnostic is one line, so its newlines are escaped too.
+std::string TerminalSafe(std::string_view text, bool keep_newlines = false) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char c) {
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 0xf];
+  };
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && !(keep_newlines && c == '\n')) || c == 0x7f) {
+        escape(c);
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // The length of a well-formed UTF-8 sequence starting here (RFC 3629), 0 if none.
+    size_t len = c >= 0xc2 && c <= 0xdf   ? 2
+                 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4
+                                          : 0;
+    if (len != 0 && i + len <= text.size()) {
+      const auto c1 = static_cast<unsigned char>(text[i + 1]);
+      bool ok = (c1 & 0xc0) == 0x80;
+      if (c == 0xe0 && c1 < 0xa0) ok = false;  // overlong
+      if (c == 0xed && c1 > 0x9f) ok = false;  // surrogates
+      if (c == 0xf0 && c1 < 0x90) ok = false;  // overlong
+      if (c == 0xf4 && c1 > 0x8f) ok = false;  // above U+10FFFF
+      for (size_t k = 2; k < len; ++k) {
+        ok = ok && (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+      }
+      if (ok && !(c == 0xc2 && c1 <= 0x9f)) {  // U+0080..U+009F: the C1 controls
+        out.append(text.substr(i, len));
+        i += len;
+        continue;
+      }
+    }
+    escape(c);
+    ++i;
+  }
+  return out;
+}
 
 struct Flags {
   std::string model;
@@ -88,13 +150,37 @@ struct Flags {
   bool values = false;
   bool print = false;
   bool quiet = false;
+  bool model_given = false;
+
+  // '-' names standard input (the model) or standard output (-o, --json).
+  bool model_from_stdin() const { return model == "-"; }
+  bool output_to_stdout() const { return output == "-"; }
+  bool json_to_stdout() const { return json == "-"; }
+  // Standard output holds data (a model or a report): everything else goes to stderr.
+  bool stdout_is_data() const { return print || output_to_stdout() || json_to_stdout(); }
+  // The model's name in messages.
+  std::string model_name() const { return model_from_stdin() ? "<stdin>" : model; }
 };
 
-// Parses argv; returns an error message, or "" when fine. `help` is set for -h.
-std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
+// Parses argv; returns an error message, or "" when fine. `help` is set for -h, `version`
+// for --version.
+std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* version) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  bool options_done = false;  // after "--", every argument is a model name
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (options_done || a == "-" || a.empty() || a[0] != '-') {
+      if (flags->model_given) {
+        return "more than one model given ('" + flags->model + "' and '" + a + "')";
+      }
+      flags->model = a;
+      flags->model_given = true;
+      continue;
+    }
+    if (a == "--") {
+      options_done = true;
+      continue;
+    }
     auto value = [&](std::string* out) -> bool {
       if (i + 1 >= args.size()) return false;
       *out = args[++i];
@@ -103,14 +189,19 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
     if (a == "-h" || a == "--help") {
       *help = true;
       return "";
+    } else if (a == "--version") {
+      *version = true;
+      return "";
     } else if (a == "-o" || a == "--output") {
-      if (!value(&flags->output)) return a + " needs a file name";
+      if (!value(&flags->output) || flags->output.empty()) return a + " needs a file name";
     } else if (a.rfind("--output=", 0) == 0) {
       flags->output = a.substr(9);
+      if (flags->output.empty()) return "--output needs a file name";
     } else if (a == "--json") {
-      if (!value(&flags->json)) return "--json needs a file name";
+      if (!value(&flags->json) || flags->json.empty()) return "--json needs a file name";
     } else if (a.rfind("--json=", 0) == 0) {
       flags->json = a.substr(7);
+      if (flags->json.empty()) return "--json needs a file name";
     } else if (a == "--schemas") {
       std::string file;
       if (!value(&file)) return "--schemas needs a file name";
@@ -128,8 +219,9 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
     } else if (a == "--bind" || a == "--input-shape" || a == "--set-input") {
       std::string text;
       if (!value(&text)) return a + " needs a value";
-      (a == "--bind" ? flags->binds : a == "--input-shape" ? flags->input_shapes
-                                                           : flags->set_inputs)
+      (a == "--bind"          ? flags->binds
+       : a == "--input-shape" ? flags->input_shapes
+                              : flags->set_inputs)
           .push_back(text);
     } else if (a.rfind("--bind=", 0) == 0) {
       flags->binds.push_back(a.substr(7));
@@ -151,15 +243,12 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
       flags->print = true;
     } else if (a == "--quiet" || a == "-q") {
       flags->quiet = true;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return "unknown option " + a;
-    } else if (flags->model.empty()) {
-      flags->model = a;
     } else {
-      return "more than one model given ('" + flags->model + "' and '" + a + "')";
+      return "unknown option " + a;
     }
   }
-  if (flags->model.empty()) return "no model given";
+  if (!flags->model_given) return "no model given";
+  if (flags->model.empty()) return "the model's name is empty";
   // The specialization flags' syntax; whether they fit the model is checked once it is read.
   for (const auto& text : flags->binds) {
     if (auto b = ParseBindings(text); !b.ok()) return "--bind: " + b.status().message();
@@ -171,7 +260,14 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help) {
     if (auto v = ParseInputValue(text); !v.ok()) return "--set-input: " + v.status().message();
   }
   if (flags->in_place && !flags->output.empty()) return "--in-place and -o exclude each other";
+  if (flags->in_place && flags->model_from_stdin()) {
+    return "--in-place needs a model file, not standard input";
+  }
   if (flags->in_place) flags->output = flags->model;
+  const int to_stdout = flags->print + flags->output_to_stdout() + flags->json_to_stdout();
+  if (to_stdout > 1) {
+    return "only one of --print, '-o -' and '--json -' can use standard output";
+  }
   return "";
 }
 
@@ -257,8 +353,7 @@ void PrintMemory(const MemoryEstimate& m, const InferenceResult& result, std::os
   } else if (!m.peak_steps.empty()) {
     std::vector<std::string> labels;
     for (int k : m.peak_steps) labels.push_back(StepLabel(m.steps[k]));
-    out << ", at whichever of " << StrJoin(labels, ", ")
-        << " is largest for the symbols' values";
+    out << ", at whichever of " << StrJoin(labels, ", ") << " is largest for the symbols' values";
   }
   if (m.unknown_activations) {
     out << "; " << m.unknown_activations
@@ -271,9 +366,8 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
                       const MemoryEstimate* memory) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
-    nlohmann::json j = {{"severity", SeverityName(d.severity)},
-                        {"graph", d.graph},
-                        {"message", d.message}};
+    nlohmann::json j = {
+        {"severity", SeverityName(d.severity)}, {"graph", d.graph}, {"message", d.message}};
     if (d.node_index >= 0) {
       j["node_index"] = d.node_index;
       j["node_name"] = d.node_name;
@@ -295,6 +389,7 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
   }
   const InferenceStats& s = result.stats;
   nlohmann::json report = {
+      {"version", kVersion},
       {"model", flags.model},
       {"summary",
        {{"nodes", s.nodes},
@@ -324,99 +419,178 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
   return report;
 }
 
+// The JSON report's text. Model text that is not valid UTF-8 (which JSON cannot hold) has
+// each invalid byte replaced by U+FFFD, so the report is always written.
+std::string ReportText(const nlohmann::json& report) {
+  return report.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) +
+         "\n";
+}
+
+// The report of a run that stopped before inference (the model or a schemas file could not
+// be read, a specialization flag does not fit the model): its one error as a diagnostic.
+nlohmann::json FailureReport(const Flags& flags, const std::string& message) {
+  return {{"version", kVersion},
+          {"model", flags.model},
+          {"exit_code", kExitUsageOrIo},
+          {"diagnostics", nlohmann::json::array({{{"severity", "error"}, {"message", message}}})}};
+}
+
+// Writes the report where --json says; "" when fine, else the error.
+std::string WriteReport(const Flags& flags, const nlohmann::json& report) {
+  const std::string text = ReportText(report);
+  Status st = flags.json_to_stdout() ? OutputFile::Stream(STDOUT_FILENO, "<stdout>").Write(text)
+                                     : WriteFileAtomically(flags.json, text);
+  if (st.ok() && flags.json_to_stdout()) std::cout.flush();
+  return st.ok() ? "" : st.message();
+}
+
+void PrintError(const std::string& message) {
+  std::cerr << "infer-shapes: " << TerminalSafe(message) << "\n";
+}
+
+// A run that stops before inference: the error, and the report when one is asked for.
+int Fail(const Flags& flags, const std::string& message) {
+  PrintError(message);
+  if (!flags.json.empty()) {
+    if (std::string error = WriteReport(flags, FailureReport(flags, message)); !error.empty()) {
+      PrintError(error);
+    }
+  }
+  return kExitUsageOrIo;
+}
+
+// Reads the --schemas files into a copy of the registry.
+Status LoadSchemas(const std::vector<std::string>& files, SchemaRegistry& registry) {
+  for (const auto& file : files) {
+    ReadLimits limits;
+    limits.max_bytes = 64 << 20;
+    limits.max_text = "64 MiB, the limit of a --schemas file";
+    limits.check_head = [&file](std::string_view head) {
+      size_t i = head.find_first_not_of(" \t\r\n");
+      if (i == std::string_view::npos || head[i] == '{' || head[i] == '[') return OkStatus();
+      return Status::Error(StrCat(file, ": not valid JSON: it does not start with '{' or '['"));
+    };
+    OI_ASSIGN_OR_RETURN(std::string text, ReadFile(file, limits));
+    OI_RETURN_IF_ERROR(LoadCustomSchemas(text, file, registry));
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   Flags flags;
   bool help = false;
-  std::string error = ParseFlags(argc, argv, &flags, &help);
+  bool version = false;
+  std::string error = ParseFlags(argc, argv, &flags, &help, &version);
   if (help) {
     std::cout << kUsage;
     return kExitOk;
   }
+  if (version) {
+    std::cout << "infer-shapes (onnx-infer) " << kVersion << "\n";
+    return kExitOk;
+  }
   if (!error.empty()) {
-    std::cerr << "infer-shapes: " << error << "\n\n" << kUsage;
+    std::cerr << "infer-shapes: " << TerminalSafe(error) << "\n"
+              << "Try 'infer-shapes --help' for the options.\n";
     return kExitUsageOrIo;
   }
+  // Standard output carries only what was asked for: the model text, the model or the
+  // report when one of them goes there; the summary and listings otherwise.
+  std::ostream& info = flags.stdout_is_data() ? std::cerr : std::cout;
+  const std::string name = flags.model_name();
+
   const SchemaRegistry* registry = &base_registry;
   SchemaRegistry with_custom;
   if (!flags.schemas.empty()) {
     with_custom = base_registry;
-    for (const auto& file : flags.schemas) {
-      Status st = LoadCustomSchemasFile(file, with_custom);
-      if (!st.ok()) {
-        std::cerr << "infer-shapes: " << st.message() << "\n";
-        return kExitUsageOrIo;
-      }
+    if (Status st = LoadSchemas(flags.schemas, with_custom); !st.ok()) {
+      return Fail(flags, st.message());
     }
     registry = &with_custom;
   }
-  auto model = LoadModel(flags.model);
-  if (!model.ok()) {
-    std::cerr << "infer-shapes: " << model.status().message() << "\n";
-    return kExitUsageOrIo;
-  }
+  auto model = flags.model_from_stdin() ? LoadModelFromDescriptor(STDIN_FILENO, name)
+                                        : LoadModel(flags.model);
+  if (!model.ok()) return Fail(flags, model.status().message());
   InferenceOptions options;
   options.strict = flags.strict;
   options.data_propagation = flags.data_prop;
   options.assumptions = flags.assumptions;
   options.assume_positive = flags.assume_positive;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
-    std::cerr << "infer-shapes: " << error << "\n";
-    return kExitUsageOrIo;
+    return Fail(flags, error);
   }
   if (Status st = CheckSpecialization(*model, options); !st.ok()) {
-    std::cerr << "infer-shapes: " << flags.model << ": " << st.message() << "\n";
-    return kExitUsageOrIo;
+    return Fail(flags, StrCat(name, ": ", st.message()));
   }
-  // External data is looked for beside the model file, and nowhere else.
-  const std::filesystem::path model_dir = std::filesystem::path(flags.model).parent_path();
-  options.model_dir = model_dir.empty() ? std::filesystem::path(".") : model_dir;
+  // External data is looked for beside the model file, and nowhere else; a model read from
+  // standard input has no directory, so none is read.
+  if (!flags.model_from_stdin()) {
+    const std::filesystem::path model_dir = std::filesystem::path(flags.model).parent_path();
+    options.model_dir = model_dir.empty() ? std::filesystem::path(".") : model_dir;
+  }
   InferenceResult result = InferShapes(*model, *registry, options);
 
   for (const auto& d : result.diagnostics) {
     if (flags.quiet && d.severity != Severity::kError) continue;
-    std::cerr << d.Render(flags.model) << "\n";
+    std::cerr << TerminalSafe(d.Render(name)) << "\n";
   }
-  if (flags.values) std::cout << FormatValues(result.value_types.at("main"));
+  if (flags.values) {
+    info << TerminalSafe(FormatValues(result.value_types.at("main")), /*keep_newlines=*/true);
+  }
   std::optional<MemoryEstimate> memory;
   if (flags.memory) {
     memory = EstimateMemory(*model, result);
-    // With --print, standard output holds only the model text.
-    PrintMemory(*memory, result, flags.print ? std::cerr : std::cout);
+    std::ostringstream text;
+    PrintMemory(*memory, result, text);
+    info << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
   if (flags.print) std::cout << syntax::PrintModelText(*model);
   const InferenceStats& s = result.stats;
   if (!flags.quiet) {
-    // With --print, standard output holds only the model text.
-    std::ostream& summary = flags.print ? std::cerr : std::cout;
-    summary << flags.model << ": " << s.nodes << " nodes, " << s.values << " values: "
-            << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
-            << " static, " << s.symbolic << " symbolic), " << s.unknown << " unknown; "
-            << result.CountOf(Severity::kError) << " errors, "
-            << result.CountOf(Severity::kWarning) << " warnings, "
-            << result.CountOf(Severity::kNote) << " notes\n";
+    info << TerminalSafe(name) << ": " << s.nodes << " nodes, " << s.values
+         << " values: " << s.typed << " typed, " << s.shaped << " fully shaped (" << s.static_shaped
+         << " static, " << s.symbolic << " symbolic), " << s.unknown << " unknown; "
+         << result.CountOf(Severity::kError) << " errors, " << result.CountOf(Severity::kWarning)
+         << " warnings, " << result.CountOf(Severity::kNote) << " notes\n";
   }
+  info.flush();
+  std::cout.flush();
 
+  // The model first, then the report, which says what became of the model.
   int exit_code = result.HasErrors() ? kExitInferenceErrors : kExitOk;
-  if (!flags.json.empty()) {
-    Status st = WriteFileAtomically(flags.json, Report(flags, result, memory ? &*memory : nullptr).dump(2) + "\n");
-    if (!st.ok()) {
-      std::cerr << "infer-shapes: " << st.message() << "\n";
-      return kExitUsageOrIo;
+  nlohmann::json output = nullptr;
+  if (!flags.output.empty()) {
+    const std::string target = flags.output_to_stdout() ? "<stdout>" : flags.output;
+    output = {{"path", flags.output}, {"written", false}};
+    if (flags.strict && result.HasErrors()) {
+      const std::string why = "not written: inference found errors (--strict)";
+      std::cerr << "infer-shapes: " << TerminalSafe(target) << ": " << why << "\n";
+      output["error"] = why;
+    } else {
+      Status st = flags.output_to_stdout() ? SaveModelToDescriptor(*model, STDOUT_FILENO, target)
+                                           : SaveModel(*model, flags.output);
+      if (st.ok()) {
+        output["written"] = true;
+        if (!flags.quiet && !flags.output_to_stdout()) {
+          info << "wrote " << TerminalSafe(flags.output) << "\n";
+        }
+      } else {
+        PrintError(st.message());
+        output["error"] = st.message();
+        exit_code = kExitUsageOrIo;
+      }
     }
   }
-  if (!flags.output.empty()) {
-    if (flags.strict && result.HasErrors()) {
-      std::cerr << "infer-shapes: not writing " << flags.output << ": inference found errors\n";
-      return exit_code;
+  if (!flags.json.empty()) {
+    nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr);
+    if (!output.is_null()) report["output"] = std::move(output);
+    report["exit_code"] = exit_code;
+    if (std::string error = WriteReport(flags, report); !error.empty()) {
+      PrintError(error);
+      exit_code = kExitUsageOrIo;
     }
-    Status st = SaveModel(*model, flags.output);
-    if (!st.ok()) {
-      std::cerr << "infer-shapes: " << st.message() << "\n";
-      return kExitUsageOrIo;
-    }
-    if (!flags.quiet) std::cout << "wrote " << flags.output << "\n";
   }
   return exit_code;
 }

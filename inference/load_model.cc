@@ -1,5 +1,6 @@
 #include "onnx_infer/inference/load_model.h"
 
+#include "onnx_infer/base/strings.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/syntax/parser.h"
 
@@ -11,13 +12,42 @@ StatusOr<onnx::ModelProto> ParseModelAnyFormat(std::string_view bytes, std::stri
   if (binary.ok() || !syntax::LooksLikeModelText(bytes)) return binary;
   auto text = syntax::ParseModelText(bytes, source);
   if (text.ok()) return text;
-  return Status::Error(binary.status().message() + "; read as ONNX text: " +
-                       text.status().message());
+  return Status::Error(binary.status().message() +
+                       "; read as ONNX text: " + text.status().message());
+}
+
+namespace {
+
+ReadLimits ModelReadLimits(std::string_view source) {
+  ReadLimits limits;
+  limits.check_head = [source = std::string(source)](std::string_view head) {
+    return ModelHeadCheck(head, source);
+  };
+  return limits;
+}
+
+}  // namespace
+
+Status ModelHeadCheck(std::string_view head, std::string_view source) {
+  if (head.empty()) return OkStatus();  // "the file is empty", from the parser
+  const auto first = static_cast<unsigned char>(head[0]);
+  const int wire_type = first & 7;
+  const bool field_above_zero = (first >> 3) != 0 || (first & 0x80) != 0;
+  const bool binary =
+      field_above_zero && (wire_type == 0 || wire_type == 1 || wire_type == 2 || wire_type == 5);
+  if (binary || syntax::LooksLikeModelText(head)) return OkStatus();
+  return Status::Error(StrCat(source, ": not an ONNX model: its first bytes start neither ",
+                              "binary protobuf nor ONNX text; reading stopped there"));
 }
 
 StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
-  OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
+  OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path, ModelReadLimits(path)));
   return ParseModelAnyFormat(bytes, path);
+}
+
+StatusOr<onnx::ModelProto> LoadModelFromDescriptor(int fd, std::string_view source) {
+  OI_ASSIGN_OR_RETURN(std::string bytes, ReadDescriptor(fd, source, ModelReadLimits(source)));
+  return ParseModelAnyFormat(bytes, source);
 }
 
 }  // namespace onnx_infer

@@ -22,7 +22,20 @@ namespace onnx_infer {
 // as text. Errors are those of LoadBinaryModel and syntax::ParseModelText ("m.onnxtxt:3:14:
 // expected ..."); a file that is neither format keeps the binary error, followed by
 // "; read as ONNX text: " and the text error when it looked like text.
+// Files that are not regular (a pipe, a FIFO) are read up to the 2 GiB limit of
+// proto/model_io.h, and refused after their first 4 KiB when those cannot start a model in
+// either format (ModelHeadCheck).
 StatusOr<onnx::ModelProto> LoadModel(const std::string& path);
+
+// The same for a descriptor already open, such as standard input (fd 0); `source` names it in
+// messages and, by its extension, selects the text syntax.
+StatusOr<onnx::ModelProto> LoadModelFromDescriptor(int fd, std::string_view source);
+
+// The first bytes of a stream that may be a model: binary protobuf starts with a field key
+// of a wire type ModelProto can hold (varint, 64-bit, length-delimited, 32-bit) for a field
+// number above 0; text starts as syntax::LooksLikeModelText says. Anything else (a stream of
+// zero bytes) is refused without reading further.
+Status ModelHeadCheck(std::string_view head, std::string_view source);
 
 // The same for bytes already in memory; `source` names them in messages and, by its
 // extension, selects the text syntax.

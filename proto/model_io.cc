@@ -1,18 +1,17 @@
 #include "onnx_infer/proto/model_io.h"
 
 #include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
-
-#include <google/protobuf/io/coded_stream.h>
+#include <utility>
 
 #include "onnx_infer/base/strings.h"
 
@@ -48,17 +47,93 @@ StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view s
   return model;
 }
 
-StatusOr<std::string> ReadFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::Error(StrCat(path, ": is a directory, not a model file"));
+namespace {
+
+// What a file is, for messages: "a directory", "a character device".
+const char* KindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+Status TooLarge(std::string_view source, uint64_t size, const ReadLimits& limits, bool exact) {
+  return Status::Error(StrCat(source, ": the file is ", exact ? "" : "more than ",
+                              exact ? size : limits.max_bytes, " bytes, over the limit of ",
+                              limits.max_bytes, " bytes (", limits.max_text, ")",
+                              exact ? "; nothing was read" : "; reading stopped there"));
+}
+
+// Reads until end of file, or until more than the limit arrived.
+Status ReadAll(int fd, std::string_view source, const ReadLimits& limits, bool stream,
+               std::string& out) {
+  constexpr size_t kChunk = 1 << 16;
+  constexpr size_t kHead = 4096;
+  bool head_checked = !stream || !limits.check_head;
+  for (;;) {
+    if (out.size() > limits.max_bytes) return TooLarge(source, out.size(), limits, false);
+    size_t old = out.size();
+    size_t want = kChunk;
+    if (out.capacity() > old) want = std::max(want, out.capacity() - old);
+    out.resize(old + want);
+    ssize_t n = ::read(fd, out.data() + old, want);
+    if (n < 0) {
+      out.resize(old);
+      if (errno == EINTR) continue;
+      return Status::Error(StrCat(source, ": cannot read: ", ErrnoText()));
+    }
+    out.resize(old + static_cast<size_t>(n));
+    if (!head_checked && (n == 0 || out.size() >= kHead)) {
+      head_checked = true;
+      OI_RETURN_IF_ERROR(limits.check_head(std::string_view(out).substr(0, kHead)));
+    }
+    if (n == 0) return OkStatus();
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status::Error(StrCat(path, ": cannot open: ", ErrnoText()));
-  std::ostringstream buffer;
-  buffer << file.rdbuf();
-  if (file.bad()) return Status::Error(StrCat(path, ": cannot read: ", ErrnoText()));
-  return std::move(buffer).str();
+}
+
+}  // namespace
+
+StatusOr<std::string> ReadDescriptor(int fd, std::string_view source, const ReadLimits& limits) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return Status::Error(StrCat(source, ": cannot read: ", ErrnoText()));
+  if (S_ISDIR(st.st_mode)) return Status::Error(StrCat(source, ": is a directory, not a file"));
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    if (::isatty(fd)) {
+      return Status::Error(
+          StrCat(source, ": is a terminal; give a file, or redirect one into ", "standard input"));
+    }
+    return Status::Error(StrCat(source, ": is ", KindOf(st.st_mode), ", not a file; only regular ",
+                                "files, pipes and FIFOs are read"));
+  }
+  std::string bytes;
+  if (S_ISREG(st.st_mode)) {
+    const uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size > limits.max_bytes) return TooLarge(source, size, limits, true);
+    bytes.reserve(size + 1);  // +1: a file that grows while read is seen to, without regrowth
+    OI_RETURN_IF_ERROR(ReadAll(fd, source, limits, /*stream=*/false, bytes));
+    return bytes;
+  }
+  // A pipe, FIFO or socket. Opened without blocking (a FIFO without a writer must not hang
+  // the open); reads block again, waiting for data as a pipe reader should.
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0 && (flags & O_NONBLOCK)) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  OI_RETURN_IF_ERROR(ReadAll(fd, source, limits, /*stream=*/true, bytes));
+  if (bytes.empty() && S_ISFIFO(st.st_mode)) {
+    return Status::Error(StrCat(source, ": read nothing: a FIFO or pipe without a writer, ",
+                                "or one that wrote nothing"));
+  }
+  return bytes;
+}
+
+StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits) {
+  // O_NONBLOCK: opening a FIFO for reading otherwise waits until a writer opens it.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return Status::Error(StrCat(path, ": cannot open: ", ErrnoText()));
+  auto bytes = ReadDescriptor(fd, path, limits);
+  ::close(fd);
+  return bytes;
 }
 
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {
@@ -66,53 +141,209 @@ StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {
   return ParseModel(bytes, path);
 }
 
-Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  fs::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
+// ---- Output files.
+
+namespace {
+
+constexpr char kTempPrefix[] = ".infer-shapes-tmp.";
+
+// Six random letters and digits: the temporary name's length does not depend on the
+// target's, so any valid target name works (NAME_MAX).
+std::string RandomSuffix() {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   std::random_device rd;
-  const std::string tmp = (dir / StrCat(".", target.filename().string(), ".tmp.", getpid(), ".",
-                                        rd() % 1000000)).string();
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::Error(StrCat(path, ": cannot write: ", ErrnoText()));
-  auto fail = [&](const std::string& what) {
-    std::string message = StrCat(path, ": cannot write (", what, "): ", ErrnoText());
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return Status::Error(message);
-  };
-  struct stat existing;
-  if (::stat(path.c_str(), &existing) == 0) ::fchmod(fd, existing.st_mode & 07777);
+  std::string s;
+  for (int i = 0; i < 6; ++i) s += kChars[rd() % (sizeof(kChars) - 1)];
+  return s;
+}
+
+// A regular file the user should not overwrite: not writable for this user, or, for root
+// (whom access() lets write anything), without any write permission bit.
+bool ReadOnly(const std::string& path, const struct stat& st) {
+  if (::access(path.c_str(), W_OK) != 0) return true;
+  return (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
+}
+
+}  // namespace
+
+OutputFile::OutputFile(OutputFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      final_path_(std::move(other.final_path_)),
+      dir_(std::move(other.dir_)),
+      tmp_name_(std::move(other.tmp_name_)),
+      fd_(other.fd_),
+      owns_fd_(other.owns_fd_),
+      atomic_(other.atomic_),
+      anonymous_(other.anonymous_),
+      committed_(other.committed_) {
+  other.fd_ = -1;
+  other.tmp_name_.clear();
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+  if (!committed_ && !tmp_name_.empty()) ::unlink(tmp_name_.c_str());
+}
+
+OutputFile OutputFile::Stream(int fd, std::string name) {
+  OutputFile out;
+  out.path_ = std::move(name);
+  out.fd_ = fd;
+  out.owns_fd_ = false;
+  out.atomic_ = false;
+  return out;
+}
+
+Status OutputFile::Error(std::string_view step) const {
+  return Status::Error(StrCat(path_, ": cannot write (", step, "): ", ErrnoText()));
+}
+
+StatusOr<OutputFile> OutputFile::Open(const std::string& path) {
+  namespace fs = std::filesystem;
+  OutputFile out;
+  out.path_ = path;
+  out.final_path_ = path;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) {
+      if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        return Status::Error(StrCat(path, ": is ", KindOf(st.st_mode),
+                                    "; not written (an output is a file, a character device ",
+                                    "or a FIFO)"));
+      }
+      // Written directly, as `> path` would; O_NONBLOCK so that a FIFO without a reader is
+      // refused (ENXIO) instead of waited on.
+      out.fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+      if (out.fd_ < 0) {
+        if (errno == ENXIO && S_ISFIFO(st.st_mode)) {
+          return Status::Error(StrCat(path, ": is a FIFO with no reader; not written"));
+        }
+        return Status::Error(StrCat(path, ": cannot write: ", ErrnoText()));
+      }
+      int flags = ::fcntl(out.fd_, F_GETFL);
+      if (flags >= 0) ::fcntl(out.fd_, F_SETFL, flags & ~O_NONBLOCK);
+      out.atomic_ = false;
+      return out;
+    }
+    if (ReadOnly(path, st)) {
+      return Status::Error(StrCat(path, ": the file is read-only; not replaced"));
+    }
+  }
+  // A symbolic link keeps pointing at its file, which gets the new contents (and is created
+  // when the link dangles, as `> link` would); the link itself is never replaced.
+  std::error_code ec;
+  for (int hops = 0; fs::is_symlink(out.final_path_, ec); ++hops) {
+    fs::path link(out.final_path_);
+    fs::path to = fs::read_symlink(link, ec);
+    if (ec || hops == 40) {
+      return Status::Error(StrCat(path, ": cannot resolve the symbolic link",
+                                  ec ? ": " + ec.message() : std::string()));
+    }
+    out.final_path_ = (to.is_absolute() ? to : link.parent_path() / to).string();
+  }
+  fs::path dir = fs::path(out.final_path_).parent_path();
+  out.dir_ = dir.empty() ? "." : dir.string();
+  const mode_t mode = ::stat(out.final_path_.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0666;
+#ifdef O_TMPFILE
+  // Linking an O_TMPFILE file needs /proc/self/fd (see Commit).
+  if (::access("/proc/self/fd", X_OK) == 0) {
+    out.fd_ =
+        ::open(out.dir_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode == 0666 ? 0666 : 0600);
+    if (out.fd_ >= 0) out.anonymous_ = true;
+  }
+#endif
+  if (out.fd_ < 0) {
+    for (int attempt = 0; attempt < 100 && out.fd_ < 0; ++attempt) {
+      std::string tmp = (fs::path(out.dir_) / StrCat(kTempPrefix, RandomSuffix())).string();
+      out.fd_ =
+          ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode == 0666 ? 0666 : 0600);
+      if (out.fd_ >= 0) out.tmp_name_ = tmp;
+      if (out.fd_ < 0 && errno != EEXIST) break;
+    }
+    if (out.fd_ < 0) return Status::Error(StrCat(path, ": cannot write: ", ErrnoText()));
+  }
+  if (mode != 0666) ::fchmod(out.fd_, mode);  // an existing file's permissions are kept
+  return out;
+}
+
+Status OutputFile::Write(std::string_view bytes) {
   size_t written = 0;
   while (written < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    ssize_t n = ::write(fd_, bytes.data() + written, bytes.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return fail("write");
+      return Error("write");
     }
     written += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) return fail("fsync");
-  if (::close(fd) != 0) {
-    std::string message = StrCat(path, ": cannot write (close): ", ErrnoText());
-    ::unlink(tmp.c_str());
-    return Status::Error(message);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string message = StrCat(path, ": cannot write (rename): ", ErrnoText());
-    ::unlink(tmp.c_str());
-    return Status::Error(message);
   }
   return OkStatus();
 }
 
-Status SaveModel(const onnx::ModelProto& model, const std::string& path) {
+Status OutputFile::Commit() {
+  if (!atomic_) {
+    int fd = fd_;
+    fd_ = -1;
+    committed_ = true;
+    if (owns_fd_ && ::close(fd) != 0) return Error("close");
+    return OkStatus();
+  }
+  if (::fsync(fd_) != 0) return Error("fsync");
+  if (anonymous_) {
+    // Give the unnamed file a name beside the target, then rename it over the target: link
+    // cannot replace an existing file. The name exists only between these two calls.
+    const std::string proc = StrCat("/proc/self/fd/", fd_);
+    for (int attempt = 0; attempt < 100 && tmp_name_.empty(); ++attempt) {
+      std::string tmp =
+          (std::filesystem::path(dir_) / StrCat(kTempPrefix, RandomSuffix())).string();
+      if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+        tmp_name_ = tmp;
+      } else if (errno != EEXIST) {
+        return Error("link");
+      }
+    }
+    if (tmp_name_.empty()) return Error("link");
+  }
+  int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) return Error("close");
+  if (::rename(tmp_name_.c_str(), final_path_.c_str()) != 0) return Error("rename");
+  committed_ = true;
+  tmp_name_.clear();
+  return OkStatus();
+}
+
+namespace {
+
+StatusOr<std::string> SerializeModel(const onnx::ModelProto& model, std::string_view name) {
   std::string bytes;
   if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX) || !model.SerializeToString(&bytes)) {
-    return Status::Error(StrCat(path, ": cannot serialize the model (larger than 2 GiB?)"));
+    return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
   }
-  return WriteFileAtomically(path, bytes);
+  return bytes;
+}
+
+Status WriteAndCommit(OutputFile& out, std::string_view bytes) {
+  OI_RETURN_IF_ERROR(out.Write(bytes));
+  return out.Commit();
+}
+
+}  // namespace
+
+Status SaveModel(const onnx::ModelProto& model, const std::string& path) {
+  OI_ASSIGN_OR_RETURN(std::string bytes, SerializeModel(model, path));
+  OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
+  return WriteAndCommit(out, bytes);
+}
+
+Status SaveModelToDescriptor(const onnx::ModelProto& model, int fd, std::string_view name) {
+  OI_ASSIGN_OR_RETURN(std::string bytes, SerializeModel(model, name));
+  OutputFile out = OutputFile::Stream(fd, std::string(name));
+  return WriteAndCommit(out, bytes);
+}
+
+Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
+  OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
+  return WriteAndCommit(out, bytes);
 }
 
 }  // namespace onnx_infer

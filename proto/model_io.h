@@ -2,6 +2,9 @@
 #ifndef ONNX_INFER_PROTO_MODEL_IO_H_
 #define ONNX_INFER_PROTO_MODEL_IO_H_
 
+#include <climits>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -10,23 +13,90 @@
 
 namespace onnx_infer {
 
+// The largest model read: protobuf cannot parse a message of 2 GiB or more (its sizes are
+// ints). A larger regular file is refused by its size, before a byte is read.
+inline constexpr uint64_t kMaxModelBytes = INT_MAX;  // 2 GiB - 1
+
 // Reads a binary .onnx file. Front ends call LoadModel (inference/load_model.h), which reads
-// text models too; this is the binary half of it. Errors say what is wrong: the file cannot be opened, is a
-// directory, is empty, is larger than protobuf can parse (2 GiB), is not valid protobuf (a
-// truncated or corrupt file), or parses but is no model (no graph).
+// text models too; this is the binary half of it. Errors say what is wrong: the file cannot be
+// opened, is a directory or a device, is empty, is larger than protobuf can parse (2 GiB), is
+// not valid protobuf (a truncated or corrupt file), or parses but is no model (no graph).
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path);
 // The same for bytes in memory; `source` names them in messages.
 StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view source);
 
-// Reads a whole file; errors say why (missing, a directory, unreadable).
-StatusOr<std::string> ReadFile(const std::string& path);
+// How much ReadFile reads, and an early look at a stream's first bytes.
+struct ReadLimits {
+  uint64_t max_bytes = kMaxModelBytes;
+  // Said of a file over the limit: what the limit is and why.
+  std::string_view max_text =
+      "2 GiB, the most protobuf can parse; store large tensors as external data";
+  // For a pipe, FIFO or socket, whose size is not known in advance: called once on the first
+  // bytes (up to 4 KiB, or all of a shorter stream); an error stops reading there, so an
+  // endless stream of bytes that cannot be what is expected is refused at once.
+  std::function<Status(std::string_view head)> check_head;
+};
 
-// Writes the model to `path` atomically: to a temporary file in the same directory, flushed
-// to disk, then renamed over `path`. On any failure `path` is untouched and the temporary
-// file removed. An existing file's permissions are kept.
+// Reads a whole file; errors say why (missing, a directory, unreadable, too large).
+// - A regular file is refused by its size, before it is read, when over the limit.
+// - A pipe, FIFO or socket is read up to the limit (refused once it goes beyond). A FIFO is
+//   opened without waiting for a writer: one that has none reads as empty, never blocks.
+// - A character or block device (/dev/zero, a terminal) or a directory is refused unread.
+StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits = {});
+// The same for a descriptor already open (standard input: fd 0); `source` names it.
+StatusOr<std::string> ReadDescriptor(int fd, std::string_view source,
+                                     const ReadLimits& limits = {});
+
+// An output file being written. Open decides by what is at `path` (following symbolic links):
+// - nothing, or a writable regular file: the bytes go to a temporary file in the target's
+//   directory (O_TMPFILE, which has no name, so a killed run leaves nothing behind; where the
+//   file system lacks it, a file named `.infer-shapes-tmp.XXXXXX`), which Commit flushes to
+//   disk and renames over the target. An existing file's permissions are kept; a new one gets
+//   0666 minus the umask. On any failure the target is untouched.
+// - a character device or a FIFO (/dev/stdout, /dev/null, a named pipe with a reader): it is
+//   written directly, as a shell redirection would, never replaced by a regular file. A FIFO
+//   without a reader is refused rather than waited on.
+// - a regular file without write permission (for the user, or, for root, without any write
+//   bit), a directory, a block device or a socket: refused, nothing written.
+class OutputFile {
+ public:
+  static StatusOr<OutputFile> Open(const std::string& path);
+  // Writes to a descriptor the caller owns (standard output: fd 1), directly; `name` is
+  // used in messages.
+  static OutputFile Stream(int fd, std::string name);
+
+  OutputFile(OutputFile&& other) noexcept;
+  OutputFile& operator=(OutputFile&& other) = delete;
+  OutputFile(const OutputFile&) = delete;
+  ~OutputFile();  // without a successful Commit, the temporary file is removed
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  Status Write(std::string_view bytes);
+  // Makes the output final: flush and rename (atomic targets), close (direct ones).
+  Status Commit();
+
+ private:
+  OutputFile() = default;
+  Status Error(std::string_view step) const;
+
+  std::string path_;        // the target as given, for messages
+  std::string final_path_;  // where the data lands: the target, its symbolic links resolved
+  std::string dir_;
+  std::string tmp_name_;  // the named temporary file, when O_TMPFILE is not used
+  int fd_ = -1;
+  bool owns_fd_ = true;
+  bool atomic_ = true;
+  bool anonymous_ = false;  // O_TMPFILE
+  bool committed_ = false;
+};
+
+// Writes the model to `path` as OutputFile does: atomically, or directly to a device or FIFO.
 Status SaveModel(const onnx::ModelProto& model, const std::string& path);
+// Writes the model to an open descriptor (standard output); `name` names it in messages.
+Status SaveModelToDescriptor(const onnx::ModelProto& model, int fd, std::string_view name);
 
-// Writes bytes to `path` atomically, as SaveModel does.
+// Writes bytes to `path` as SaveModel does.
 Status WriteFileAtomically(const std::string& path, std::string_view bytes);
 
 }  // namespace onnx_infer

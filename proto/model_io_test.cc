@@ -1,11 +1,11 @@
 #include "onnx_infer/proto/model_io.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "onnx_infer/base/test_util.h"
 
@@ -46,8 +46,7 @@ TEST_F(ModelIoTest, RoundTripsAModel) {
 TEST_F(ModelIoTest, MissingFile) {
   auto r = LoadBinaryModel((dir_ / "nope.onnx").string());
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("cannot open: No such file or directory"),
-            std::string::npos)
+  EXPECT_NE(r.status().message().find("cannot open: No such file or directory"), std::string::npos)
       << r.status().message();
 }
 
@@ -101,15 +100,130 @@ TEST_F(ModelIoTest, DeeplyNestedGraphsAreRefusedNotACrash) {
   EXPECT_NE(r.status().message().find("nested too deeply"), std::string::npos);
 }
 
-TEST_F(ModelIoTest, FailedWriteLeavesTheTargetUntouchedAndNoTemporaryFile) {
-  // The final rename fails (the target is a non-empty directory), after the data was written.
+TEST_F(ModelIoTest, ADirectoryTargetIsRefusedUntouched) {
   fs::create_directories(dir_ / "target.onnx");
   std::string inside = Write("target.onnx/keep", "original");
   Status st = SaveModel(SmallModel(), (dir_ / "target.onnx").string());
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("cannot write (rename)"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("is a directory; not written"), std::string::npos) << st.message();
   EXPECT_EQ(Read(inside), "original");
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(ModelIoTest, AFailedCommitLeavesNoTemporaryFile) {
+  // A non-empty directory takes the target's name after Open: the final rename fails after
+  // the data was written, and the temporary file goes with the error.
+  const fs::path target = dir_ / "m.onnx";
+  auto out = OutputFile::Open(target.string());
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_TRUE(out->Write("data").ok());
+  fs::create_directories(target / "keep");
+  Status st = out->Commit();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("cannot write (rename)"), std::string::npos) << st.message();
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(ModelIoTest, ReadOnlyTargetIsRefused) {
+  std::string path = Write("ro.onnx", "old");
+  ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+  Status st = SaveModel(SmallModel(), path);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("the file is read-only; not replaced"), std::string::npos)
+      << st.message();
+  EXPECT_EQ(Read(path), "old");
+}
+
+TEST_F(ModelIoTest, CharacterDeviceIsWrittenDirectlyNeverReplaced) {
+  struct stat before;
+  ASSERT_EQ(::stat("/dev/null", &before), 0);
+  ASSERT_TRUE(S_ISCHR(before.st_mode));
+  ASSERT_TRUE(SaveModel(SmallModel(), "/dev/null").ok());
+  struct stat after;
+  ASSERT_EQ(::stat("/dev/null", &after), 0);
+  EXPECT_TRUE(S_ISCHR(after.st_mode));
+  EXPECT_EQ(after.st_ino, before.st_ino);
+}
+
+TEST_F(ModelIoTest, FifoWithoutReaderIsRefusedNotWaitedOn) {
+  std::string path = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  Status st = SaveModel(SmallModel(), path);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("is a FIFO with no reader"), std::string::npos) << st.message();
+  struct stat after;
+  ASSERT_EQ(::stat(path.c_str(), &after), 0);
+  EXPECT_TRUE(S_ISFIFO(after.st_mode));
+}
+
+TEST_F(ModelIoTest, TemporaryNameDoesNotLengthenTheTarget) {
+  // A 250-character name is valid (NAME_MAX is 255); the write must not fail for it.
+  std::string path = (dir_ / (std::string(245, 'm') + ".onnx")).string();
+  Status st = SaveModel(SmallModel(), path);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(ModelIoTest, SymbolicLinkTargetKeepsTheLink) {
+  std::string real = Write("real.onnx", "old");
+  fs::create_symlink("real.onnx", dir_ / "link.onnx");
+  ASSERT_TRUE(SaveModel(SmallModel(), (dir_ / "link.onnx").string()).ok());
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.onnx"));
+  EXPECT_NE(Read(real), "old");
+}
+
+TEST_F(ModelIoTest, HugeRegularFileIsRefusedByItsSizeUnread) {
+  std::string path = (dir_ / "huge.onnx").string();
+  { std::ofstream f(path); }
+  fs::resize_file(path, (uint64_t{3} << 30));  // sparse: no disk used
+  auto r = LoadBinaryModel(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("the file is 3221225472 bytes, over the limit of "
+                                      "2147483647 bytes"),
+            std::string::npos)
+      << r.status().message();
+}
+
+TEST_F(ModelIoTest, DevicesAreRefusedUnread) {
+  auto r = ReadFile("/dev/zero");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("/dev/zero: is a character device, not a file"),
+            std::string::npos)
+      << r.status().message();
+}
+
+TEST_F(ModelIoTest, FifoWithoutWriterReadsAsNothingWithoutBlocking) {
+  std::string path = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  auto r = ReadFile(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("read nothing: a FIFO or pipe without a writer"),
+            std::string::npos)
+      << r.status().message();
+}
+
+TEST_F(ModelIoTest, StreamHeadCheckStopsEarlyAndTheLimitHolds) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ASSERT_EQ(::write(fds[1], std::string(5000, 'x').data(), 5000), 5000);
+  ::close(fds[1]);
+  ReadLimits limits;
+  limits.max_bytes = 100;
+  limits.max_text = "a test limit";
+  int head_calls = 0;
+  limits.check_head = [&](std::string_view head) {
+    ++head_calls;
+    EXPECT_EQ(head.size(), 4096u);
+    return OkStatus();
+  };
+  auto r = ReadDescriptor(fds[0], "pipe", limits);
+  ::close(fds[0]);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(head_calls, 1);
+  EXPECT_NE(r.status().message().find("more than 100 bytes, over the limit of 100 bytes (a test "
+                                      "limit); reading stopped there"),
+            std::string::npos)
+      << r.status().message();
 }
 
 TEST_F(ModelIoTest, WriteIntoMissingDirectoryFails) {
