@@ -305,8 +305,18 @@ Status OutputFile::Commit() {
   }
   int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0) return Error("close");
-  if (::rename(tmp_name_.c_str(), final_path_.c_str()) != 0) return Error("rename");
+  if (::close(fd) != 0) {
+    Status error = Error("close");
+    ::unlink(tmp_name_.c_str());
+    tmp_name_.clear();
+    return error;
+  }
+  if (::rename(tmp_name_.c_str(), final_path_.c_str()) != 0) {
+    Status error = Error("rename");
+    ::unlink(tmp_name_.c_str());
+    tmp_name_.clear();
+    return error;
+  }
   committed_ = true;
   tmp_name_.clear();
   return OkStatus();
