@@ -108,7 +108,7 @@ check cycle 1 "$BIN" "$TMP/cycle.onnx" --json "$TMP/cycle.json"
 expect_in cycle-msg "$TMP/err" "form a cycle"
 expect_in cycle-json "$TMP/cycle.json" '"severity": "error"'
 check cycle-strict 1 "$BIN" "$TMP/cycle.onnx" --strict --in-place
-expect_in cycle-strict-msg "$TMP/err" "not writing"
+expect_in cycle-strict-msg "$TMP/err" "not written: inference found errors (--strict)"
 if cmp -s "$CLI_DATA/cycle.onnx" "$TMP/cycle.onnx"; then
   passed=$((passed + 1))
 else
@@ -327,6 +327,112 @@ fi
 # An output that cannot be written is exit 2, and leaves nothing behind.
 check unwritable 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx"
 expect_in unwritable-msg "$TMP/err" "cannot write"
+
+# ---- Issue 17: hostile input, special files, output targets, reports, pipes.
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+not_in() {  # not_in NAME FILE TEXT: the file must not contain TEXT
+  if grep -qF -- "$3" "$2"; then fail "$1: '$3' is in $2"; else pass; fi
+}
+cat >"$TMP/hostile.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+main (float["N\xff", 2] "a\xfe") => ("y\xfe\x1b[31m") {
+  "y\xfe\x1b[31m" = Relu("b\x1b]0;pwned\x07\xc2\x9b")
+}
+MODEL
+# Class 2: names, dim_params and file names that are not UTF-8 never abort --json; each
+# invalid byte is U+FFFD in the report.
+check json-invalid-utf8 1 "$BIN" "$TMP/hostile.onnxtxt" --json "$TMP/hostile.json"
+expect_in json-invalid-utf8-dim "$TMP/hostile.json" "$(printf '"name": "N\xef\xbf\xbd"')"
+expect_in json-invalid-utf8-exit "$TMP/hostile.json" '"exit_code": 1'
+cp "$demo" "$TMP/$(printf 'm\xff.onnx')"
+check json-invalid-utf8-file 0 "$BIN" "$TMP/$(printf 'm\xff.onnx')" --json "$TMP/file.json"
+expect_in json-invalid-utf8-file-name "$TMP/file.json" "$(printf 'm\xef\xbf\xbd.onnx"')"
+# Class 7: no byte of the model reaches the terminal raw: ESC, BEL and C1 controls escaped.
+check escapes 1 "$BIN" "$TMP/hostile.onnxtxt" --values
+expect_in escapes-diagnostic "$TMP/err" "input 0 'b\x1b]0;pwned\x07\xc2\x9b' is not defined"
+expect_in escapes-values "$TMP/out" 'y\xfe\x1b[31m: ?'
+if LC_ALL=C grep -q "$(printf '[\033\007]')" "$TMP/err" "$TMP/out"; then
+  fail "escapes-raw: a control byte reached the output"
+else
+  pass
+fi
+# Class 4: special and huge files are refused at once, never read whole or waited on.
+check dev-zero 2 timeout 5 "$BIN" /dev/zero
+expect_in dev-zero-msg "$TMP/err" "/dev/zero: is a character device, not a file"
+mkfifo "$TMP/fifo"
+check fifo-no-writer 2 timeout 5 "$BIN" "$TMP/fifo"
+expect_in fifo-no-writer-msg "$TMP/err" "read nothing: a FIFO or pipe without a writer"
+truncate -s 3G "$TMP/huge.onnx"
+check huge 2 timeout 5 "$BIN" "$TMP/huge.onnx"
+expect_in huge-msg "$TMP/err" "the file is 3221225472 bytes, over the limit of 2147483647 bytes (2 GiB, the most protobuf can parse; store large tensors as external data); nothing was read"
+check zeros-on-stdin 2 timeout 5 bash -c "head -c 100000000 /dev/zero | '$BIN' -"
+expect_in zeros-on-stdin-msg "$TMP/err" "<stdin>: not an ONNX model: its first bytes start neither binary protobuf nor ONNX text"
+check schemas-dev-zero 2 timeout 5 "$BIN" "$demo" --schemas /dev/zero
+expect_in schemas-dev-zero-msg "$TMP/err" "/dev/zero: is a character device"
+truncate -s 100M "$TMP/huge.json"
+check schemas-huge 2 timeout 5 "$BIN" "$demo" --schemas "$TMP/huge.json"
+expect_in schemas-huge-msg "$TMP/err" "over the limit of 67108864 bytes (64 MiB, the limit of a --schemas file)"
+# Class 5: outputs. A character device or FIFO is written directly, never replaced.
+check out-dev-null 0 "$BIN" "$demo" -o /dev/null --json /dev/null
+if [[ -c /dev/null ]]; then pass; else fail "out-dev-null: /dev/null is no longer a device"; fi
+check out-fifo-no-reader 2 timeout 5 "$BIN" "$demo" -o "$TMP/fifo"
+expect_in out-fifo-no-reader-msg "$TMP/err" "fifo: is a FIFO with no reader; not written"
+cat "$TMP/fifo" >"$TMP/from_fifo.onnx" &
+reader=$!
+sleep 0.2
+check out-fifo 0 timeout 5 "$BIN" "$demo" -o "$TMP/fifo" --quiet
+wait "$reader"
+if [[ -p "$TMP/fifo" ]]; then pass; else fail "out-fifo: the FIFO was replaced"; fi
+check out-fifo-reread 0 "$BIN" "$TMP/from_fifo.onnx" --values
+expect_in out-fifo-reread-values "$TMP/out" "ht: float[batch, 2, seq, 4]"
+# A read-only target is refused and untouched (for root too).
+printf 'keep' >"$TMP/ro.onnx" && chmod 444 "$TMP/ro.onnx"
+check out-read-only 2 "$BIN" "$demo" -o "$TMP/ro.onnx"
+expect_in out-read-only-msg "$TMP/err" "ro.onnx: the file is read-only; not replaced"
+expect_in out-read-only-kept "$TMP/ro.onnx" "keep"
+# A 250-character name is valid; the temporary file adds nothing to it and is gone after.
+mkdir -p "$TMP/long"
+long="$TMP/long/$(printf 'n%.0s' $(seq 1 245)).onnx"
+check out-long-name 0 "$BIN" "$demo" -o "$long" --quiet
+if [[ "$(ls -A "$TMP/long")" == "$(basename "$long")" ]]; then pass; else fail "out-long-name: $(ls -A "$TMP/long")"; fi
+# Class 6: the report is written whenever asked, also on failure; the model is not.
+check strict-json 1 "$BIN" "$CLI_DATA/cycle.onnx" --strict --json "$TMP/strict.json" -o "$TMP/strict.onnx"
+expect_in strict-json-error "$TMP/strict.json" '"severity": "error"'
+expect_in strict-json-exit "$TMP/strict.json" '"exit_code": 1'
+expect_in strict-json-not-written "$TMP/strict.json" '"written": false'
+if [[ -e "$TMP/strict.onnx" ]]; then fail "strict-json: the model was written"; else pass; fi
+check failed-output-json 2 "$BIN" "$demo" -o "$TMP/no/such/dir/out.onnx" --json "$TMP/failed.json"
+expect_in failed-output-json-error "$TMP/failed.json" '"error": "'"$TMP"'/no/such/dir/out.onnx: cannot write'
+expect_in failed-output-json-exit "$TMP/failed.json" '"exit_code": 2'
+check unreadable-json 2 "$BIN" "$TMP/nope.onnx" --json "$TMP/unreadable.json"
+expect_in unreadable-json-error "$TMP/unreadable.json" 'nope.onnx: cannot open: No such file or directory'
+# Class 9: standard output carries only what was asked for; '-' is stdin and stdout.
+check print-and-write 0 "$BIN" "$demo" --print -o "$TMP/printed.onnx"
+not_in print-and-write-stdout "$TMP/out" "wrote"
+expect_in print-and-write-stderr "$TMP/err" "wrote $TMP/printed.onnx"
+check pipe-binary 0 bash -c "'$BIN' - -o - <'$demo' >'$TMP/piped.onnx'"
+check pipe-binary-reread 0 "$BIN" "$TMP/piped.onnx" --values
+expect_in pipe-binary-values "$TMP/out" "ht: float[batch, 2, seq, 4]"
+check pipe-text 0 bash -c "'$BIN' - -o - <'$TMP/demo.onnxtxt' >'$TMP/piped2.onnx'"
+if cmp -s "$TMP/piped.onnx" "$TMP/piped2.onnx"; then pass; else fail "pipe-text: differs from the binary pipe"; fi
+check pipe-print 0 bash -c "cat '$demo' | '$BIN' - --print"
+expect_in pipe-print-model "$TMP/out" "ht = Transpose"
+not_in pipe-print-no-summary "$TMP/out" "6 nodes"
+check json-stdout 0 "$BIN" "$demo" --json - --values
+expect_in json-stdout-report "$TMP/out" '"typed": 6'
+not_in json-stdout-no-values "$TMP/out" "h4: float"
+expect_in json-stdout-values-on-stderr "$TMP/err" "h4: float[batch, seq, 2, 4]"
+if [[ -e ./- || -e "$TMP/-" ]]; then fail "dash: a file named '-' was created"; else pass; fi
+check two-stdouts 2 "$BIN" "$demo" --print -o -
+check in-place-stdin 2 "$BIN" - --in-place
+check version 0 "$BIN" --version
+expect_in version-text "$TMP/out" "infer-shapes (onnx-infer) 0.1.0"
+expect_in version-json "$TMP/report.json" '"version": "0.1.0"'
+check usage-one-line 2 "$BIN" "$demo" --frobnicate
+if [[ "$(wc -l <"$TMP/err")" == 2 ]]; then pass; else fail "usage-one-line: $(cat "$TMP/err")"; fi
+expect_in usage-hint "$TMP/err" "Try 'infer-shapes --help'"
+check dash-dash 0 "$BIN" -- "$demo"
 
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]
