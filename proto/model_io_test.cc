@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -122,6 +123,28 @@ TEST_F(ModelIoTest, AFailedCommitLeavesNoTemporaryFile) {
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("cannot write (rename)"), std::string::npos) << st.message();
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(ModelIoTest, WhileWritingTheTemporaryFileHasNoNameOrAClearOne) {
+  // What a run killed mid-write leaves: nothing with O_TMPFILE; else one clearly named file.
+  auto out = OutputFile::Open((dir_ / "m.onnx").string());
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_TRUE(out->Write("partial").ok());
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().rfind(".infer-shapes-tmp.", 0), 0u) << e.path();
+  }
+  if (fs::directory_iterator(dir_) == fs::directory_iterator()) {
+    std::printf("O_TMPFILE in use: nothing is named until the commit\n");
+  }
+}
+
+TEST_F(ModelIoTest, AnAbandonedWriteLeavesNothing) {
+  {
+    auto out = OutputFile::Open((dir_ / "m.onnx").string());
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    ASSERT_TRUE(out->Write("partial").ok());
+  }
+  EXPECT_EQ(fs::directory_iterator(dir_), fs::directory_iterator());
 }
 
 TEST_F(ModelIoTest, ReadOnlyTargetIsRefused) {
