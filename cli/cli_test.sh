@@ -372,7 +372,7 @@ check schemas-dev-zero 2 timeout 5 "$BIN" "$demo" --schemas /dev/zero
 expect_in schemas-dev-zero-msg "$TMP/err" "/dev/zero: is a character device"
 truncate -s 100M "$TMP/huge.json"
 check schemas-huge 2 timeout 5 "$BIN" "$demo" --schemas "$TMP/huge.json"
-expect_in schemas-huge-msg "$TMP/err" "over the limit of 67108864 bytes (64 MiB, the limit of a --schemas file)"
+expect_in schemas-huge-msg "$TMP/err" "over the limit of 67108864 bytes (64 MiB, the limit of a custom schemas file)"
 # Class 5: outputs. A character device or FIFO is written directly, never replaced.
 check out-dev-null 0 "$BIN" "$demo" -o /dev/null --json /dev/null
 if [[ -c /dev/null ]]; then pass; else fail "out-dev-null: /dev/null is no longer a device"; fi

@@ -459,23 +459,6 @@ int Fail(const Flags& flags, const std::string& message) {
   return kExitUsageOrIo;
 }
 
-// Reads the --schemas files into a copy of the registry.
-Status LoadSchemas(const std::vector<std::string>& files, SchemaRegistry& registry) {
-  for (const auto& file : files) {
-    ReadLimits limits;
-    limits.max_bytes = 64 << 20;
-    limits.max_text = "64 MiB, the limit of a --schemas file";
-    limits.check_head = [&file](std::string_view head) {
-      size_t i = head.find_first_not_of(" \t\r\n");
-      if (i == std::string_view::npos || head[i] == '{' || head[i] == '[') return OkStatus();
-      return Status::Error(StrCat(file, ": not valid JSON: it does not start with '{' or '['"));
-    };
-    OI_ASSIGN_OR_RETURN(std::string text, ReadFile(file, limits));
-    OI_RETURN_IF_ERROR(LoadCustomSchemas(text, file, registry));
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
 int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
@@ -505,8 +488,9 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   SchemaRegistry with_custom;
   if (!flags.schemas.empty()) {
     with_custom = base_registry;
-    if (Status st = LoadSchemas(flags.schemas, with_custom); !st.ok()) {
-      return Fail(flags, st.message());
+    for (const auto& file : flags.schemas) {
+      Status st = LoadCustomSchemasFile(file, with_custom);
+      if (!st.ok()) return Fail(flags, st.message());
     }
     registry = &with_custom;
   }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_shape_rule.h"
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/inference_context.h"
@@ -447,11 +448,17 @@ Status LoadCustomSchemas(std::string_view json_text, std::string_view source,
 }
 
 Status LoadCustomSchemasFile(const std::string& path, SchemaRegistry& registry) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status::Error(StrCat(path, ": cannot open"));
-  std::ostringstream buffer;
-  buffer << file.rdbuf();
-  return LoadCustomSchemas(buffer.str(), path, registry);
+  // Bounded, and devices refused unread: `--schemas /dev/zero` is an error, not bad_alloc.
+  ReadLimits limits;
+  limits.max_bytes = kMaxCustomSchemasBytes;
+  limits.max_text = "64 MiB, the limit of a custom schemas file";
+  limits.check_head = [&path](std::string_view head) {
+    size_t i = head.find_first_not_of(" \t\r\n");
+    if (i == std::string_view::npos || head[i] == '{' || head[i] == '[') return OkStatus();
+    return Status::Error(StrCat(path, ": not valid JSON: it does not start with '{' or '['"));
+  };
+  OI_ASSIGN_OR_RETURN(std::string text, ReadFile(path, limits));
+  return LoadCustomSchemas(text, path, registry);
 }
 
 }  // namespace onnx_infer
