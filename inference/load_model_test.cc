@@ -2,10 +2,11 @@
 // the format that failed.
 #include "onnx_infer/inference/load_model.h"
 
+#include <gtest/gtest.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "onnx_infer/base/test_util.h"
 #include "onnx_infer/proto/model_io.h"
@@ -95,6 +96,33 @@ TEST_F(LoadModelTest, ParsesBytesInMemory) {
   auto text = ParseModelAnyFormat(kText, "<memory>");
   ASSERT_TRUE(text.ok()) << text.status().message();
   EXPECT_EQ(text->graph().output(0).name(), "y");
+}
+
+TEST_F(LoadModelTest, HeadCheckTellsModelsFromEndlessJunk) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.mutable_graph()->set_name("g");
+  EXPECT_TRUE(ModelHeadCheck(m.SerializeAsString(), "m").ok());
+  EXPECT_TRUE(ModelHeadCheck(kText, "m").ok());
+  EXPECT_TRUE(ModelHeadCheck("# a comment\n<ir_version: 8>", "m").ok());
+  EXPECT_TRUE(ModelHeadCheck("", "m").ok());  // the parser says "empty"
+  const Status zeros = ModelHeadCheck(std::string(4096, '\0'), "<stdin>");
+  ASSERT_FALSE(zeros.ok());
+  EXPECT_EQ(zeros.message(),
+            "<stdin>: not an ONNX model: its first bytes start neither binary "
+            "protobuf nor ONNX text; reading stopped there");
+  EXPECT_FALSE(ModelHeadCheck("\x0b\x0c", "m").ok());  // a group: no ModelProto field
+  EXPECT_FALSE(ModelHeadCheck("\x1b[2J", "m").ok());
+}
+
+TEST_F(LoadModelTest, ReadsFromADescriptor) {
+  const std::string path = Write("m.onnxtxt", kText);
+  FILE* f = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  auto loaded = LoadModelFromDescriptor(fileno(f), "<stdin>");
+  std::fclose(f);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();  // text, found by content
+  EXPECT_EQ(loaded->graph().node(0).op_type(), "Relu");
 }
 
 }  // namespace
