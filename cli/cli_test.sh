@@ -424,6 +424,16 @@ expect_in json-stdout-report "$TMP/out" '"typed": 6'
 not_in json-stdout-no-values "$TMP/out" "h4: float"
 expect_in json-stdout-values-on-stderr "$TMP/err" "h4: float[batch, seq, 2, 4]"
 if [[ -e ./- || -e "$TMP/-" ]]; then fail "dash: a file named '-' was created"; else pass; fi
+# /dev/stdout and /dev/fd/N are written through the descriptor: '>>' appends, and the summary
+# stays out of the data.
+printf 'head' >"$TMP/appended"
+check dev-stdout-append 0 bash -c "'$BIN' '$demo' -o /dev/stdout >>'$TMP/appended'"
+expect_in dev-stdout-append-kept "$TMP/appended" "head"
+if [[ "$(wc -c <"$TMP/appended")" == "$(( $(wc -c <"$TMP/printed.onnx") + 4 ))" ]]; then pass; else fail "dev-stdout-append: not the model's bytes after 'head'"; fi
+expect_in dev-stdout-summary "$TMP/err" "6 nodes"
+check dev-fd 0 bash -c "'$BIN' '$demo' -o /dev/fd/3 --quiet 3>'$TMP/fd3.onnx'"
+check dev-fd-reread 0 "$BIN" "$TMP/fd3.onnx" --values
+expect_in dev-fd-values "$TMP/out" "ht: float[batch, 2, seq, 4]"
 check two-stdouts 2 "$BIN" "$demo" --print -o -
 check in-place-stdin 2 "$BIN" - --in-place
 check version 0 "$BIN" --version

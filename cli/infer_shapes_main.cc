@@ -152,10 +152,11 @@ struct Flags {
   bool quiet = false;
   bool model_given = false;
 
-  // '-' names standard input (the model) or standard output (-o, --json).
+  // '-' names standard input (the model) or standard output (-o, --json); /dev/stdout is
+  // standard output too, so that the summary does not go into the data.
   bool model_from_stdin() const { return model == "-"; }
-  bool output_to_stdout() const { return output == "-"; }
-  bool json_to_stdout() const { return json == "-"; }
+  bool output_to_stdout() const { return output == "-" || output == "/dev/stdout"; }
+  bool json_to_stdout() const { return json == "-" || json == "/dev/stdout"; }
   // Standard output holds data (a model or a report): everything else goes to stderr.
   bool stdout_is_data() const { return print || output_to_stdout() || json_to_stdout(); }
   // The model's name in messages.

@@ -164,6 +164,28 @@ bool ReadOnly(const std::string& path, const struct stat& st) {
   return (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
 }
 
+// The descriptor a path names when it is one of this process's own (/dev/stdout,
+// /dev/stderr, /dev/fd/N, /proc/self/fd/N) and open; -1 otherwise.
+int DescriptorNamed(std::string_view path) {
+  int fd = -1;
+  if (path == "/dev/stdout") {
+    fd = 1;
+  } else if (path == "/dev/stderr") {
+    fd = 2;
+  } else {
+    for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+      if (path.substr(0, prefix.size()) != prefix) continue;
+      std::string_view digits = path.substr(prefix.size());
+      if (digits.empty() || digits.size() > 6 ||
+          digits.find_first_not_of("0123456789") != std::string_view::npos) {
+        return -1;
+      }
+      fd = std::stoi(std::string(digits));
+    }
+  }
+  return fd >= 0 && ::fcntl(fd, F_GETFD) >= 0 ? fd : -1;
+}
+
 }  // namespace
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
@@ -200,6 +222,16 @@ Status OutputFile::Error(std::string_view step) const {
 
 StatusOr<OutputFile> OutputFile::Open(const std::string& path) {
   namespace fs = std::filesystem;
+  // One of this process's own descriptors by name (/dev/stdout, /dev/fd/3): written through
+  // it, as the shell set it up (a `>>` appends, a `>` file is not replaced under the shell).
+  if (int fd = DescriptorNamed(path); fd >= 0) {
+    int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (copy >= 0) {
+      OutputFile out = Stream(copy, path);
+      out.owns_fd_ = true;
+      return out;
+    }
+  }
   OutputFile out;
   out.path_ = path;
   out.final_path_ = path;

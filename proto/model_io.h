@@ -48,6 +48,8 @@ StatusOr<std::string> ReadDescriptor(int fd, std::string_view source,
                                      const ReadLimits& limits = {});
 
 // An output file being written. Open decides by what is at `path` (following symbolic links):
+// - one of this process's open descriptors by name (/dev/stdout, /dev/stderr, /dev/fd/N,
+//   /proc/self/fd/N): written through that descriptor, as the shell set it up.
 // - nothing, or a writable regular file: the bytes go to a temporary file in the target's
 //   directory (O_TMPFILE, which has no name, so a killed run leaves nothing behind; where the
 //   file system lacks it, a file named `.infer-shapes-tmp.XXXXXX`), which Commit flushes to
