@@ -374,8 +374,9 @@ truncate -s 100M "$TMP/huge.json"
 check schemas-huge 2 timeout 5 "$BIN" "$demo" --schemas "$TMP/huge.json"
 expect_in schemas-huge-msg "$TMP/err" "over the limit of 67108864 bytes (64 MiB, the limit of a custom schemas file)"
 # Class 5: outputs. A character device or FIFO is written directly, never replaced.
+null_was_device=0; [[ -c /dev/null ]] && null_was_device=1
 check out-dev-null 0 "$BIN" "$demo" -o /dev/null --json /dev/null
-if [[ -c /dev/null ]]; then pass; else fail "out-dev-null: /dev/null is no longer a device"; fi
+if ((null_was_device)) && [[ ! -c /dev/null ]]; then fail "out-dev-null: /dev/null was replaced"; else pass; fi
 check out-fifo-no-reader 2 timeout 5 "$BIN" "$demo" -o "$TMP/fifo"
 expect_in out-fifo-no-reader-msg "$TMP/err" "fifo: is a FIFO with no reader; not written"
 cat "$TMP/fifo" >"$TMP/from_fifo.onnx" &
