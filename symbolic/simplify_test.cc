@@ -252,10 +252,21 @@ TEST(Parse, SyntaxAndErrors) {
   EXPECT_EQ(at.offset, 4u);
   // Nesting is bounded, so a hostile dim_param cannot overflow the stack.
   EXPECT_TRUE(ParseDim(std::string(99, '(') + "N" + std::string(99, ')')));
-  EXPECT_FALSE(ParseDim(std::string(100000, '(') + "N" + std::string(100000, ')'), &at));
-  EXPECT_EQ(at.message, "nested too deeply");
-  EXPECT_FALSE(ParseDim(std::string(100000, '-') + "N", &at));
-  EXPECT_EQ(at.message, "nested too deeply");
+  // Issue 17: 20,000 levels of parentheses, floor, Mod or unary minus; the error names the
+  // limit.
+  std::string floors, mods;
+  for (int i = 0; i < 20000; ++i) floors += "floor(";
+  floors += "N" + std::string(20000, ')');
+  for (int i = 0; i < 20000; ++i) mods += "Mod(";
+  mods += "N";
+  for (int i = 0; i < 20000; ++i) mods += ", 3)";
+  for (const std::string& deep :
+       {std::string(100000, '(') + "N" + std::string(100000, ')'), std::string(100000, '-') + "N",
+        floors, mods}) {
+    EXPECT_FALSE(ParseDim(deep, &at));
+    EXPECT_EQ(at.message.rfind("nested too deeply: more than 100 levels", 0), 0u) << at.message;
+  }
+  EXPECT_TRUE(ParseDim(std::string(kMaxDimNesting - 1, '-') + "N"));
   EXPECT_TRUE(IsIdentifier("unk__3"));
   EXPECT_FALSE(IsIdentifier("N + 1"));
   EXPECT_FALSE(IsIdentifier("3N"));
