@@ -603,7 +603,9 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
   const onnx::NodeProto& node = outer.graph->node(index);
   if (outer.depth + 1 > options_.max_nesting) {
     return Status::Error(StrCat("attribute '", attribute, "': subgraphs nested deeper than ",
-                                options_.max_nesting, " levels are not inferred"));
+                                options_.max_nesting,
+                                " levels are not inferred (the graph nesting limit, "
+                                "InferenceOptions::max_nesting)"));
   }
   if (!expansion_budget_.Charge(graph->node_size())) {
     return Status::Error(StrCat("attribute '", attribute, "': ", expansion_budget_.Message()));
@@ -737,7 +739,8 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   if (run.depth + 1 > options_.max_nesting) {
     ReportNode(out, Severity::kError, run.path, index, node, schema,
                StrCat("function calls nested deeper than ", options_.max_nesting,
-                      " levels are not inferred"));
+                      " levels are not inferred (the graph nesting limit, "
+                      "InferenceOptions::max_nesting)"));
     return none;
   }
   if (!expansion_budget_.Charge(f.node_size())) {

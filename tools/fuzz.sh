@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets of fuzz/ with Debian's clang (the whole library instrumented
 # with AddressSanitizer and UndefinedBehaviorSanitizer, in build-fuzz/) and runs them.
 #
-#   tools/fuzz.sh [--time SECONDS] [--jobs N] [--build-only] [target...]
+#   tools/fuzz.sh [--time SECONDS] [--build-only | --no-build] [target...]
 #
 # Targets: model_fuzzer (model bytes -> InferShapes), text_fuzzer (the text syntax parser),
 # dim_fuzzer (the dim_param expression parser), schema_fuzzer (the custom-schema JSON reader);
@@ -15,12 +15,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 time=60
 build_only=0
+no_build=0
 targets=()
 while (($#)); do
   case "$1" in
     --time) time="$2"; shift 2 ;;
     --time=*) time="${1#--time=}"; shift ;;
     --build-only) build_only=1; shift ;;
+    --no-build) no_build=1; shift ;;
     -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
@@ -34,14 +36,14 @@ done
 
 build="${ONNX_INFER_FUZZ_BUILD:-build-fuzz}"
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
-if [[ ! -f "$build/CMakeCache.txt" ]]; then
+if ((!no_build)) && [[ ! -f "$build/CMakeCache.txt" ]]; then
   CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DONNX_INFER_BUILD_FUZZERS=ON -DONNX_INFER_BUILD_TESTS=OFF -DONNX_INFER_BUILD_CLI=OFF \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > "$build.configure.log" 2>&1 ||
     { cat "$build.configure.log"; exit 1; }
 fi
-cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+((no_build)) || cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 ((build_only)) && exit 0
 
 # Seeds: the files of testdata/ (and ../shared) each target reads.
@@ -82,7 +84,7 @@ for t in "${targets[@]}"; do
   else
     status=1
     tail -60 "$build/$t.log"
-    echo "fuzz: $t FOUND A PROBLEM: $(ls "$findings")" >&2
+    echo "fuzz: $t FOUND A PROBLEM: $(ls "$findings")"
   fi
 done
 exit "$status"
