@@ -53,8 +53,8 @@ seed() {  # target dir
   local -a roots=(testdata)
   [[ -d ../shared ]] && roots+=(../shared)
   case "$t" in
-    model_fuzzer) find "${roots[@]}" -type f \( -name '*.onnx' -o -name '*.onnxtxt' \) -size -1M ;;
-    text_fuzzer) find "${roots[@]}" -type f -name '*.onnxtxt' -size -1M ;;
+    model_fuzzer) find "${roots[@]}" -type f \( -name '*.onnx' -o -name '*.onnxtxt' \) -size -1024k ;;
+    text_fuzzer) find "${roots[@]}" -type f -name '*.onnxtxt' -size -1024k ;;
     schema_fuzzer) find "${roots[@]}" -type f -name '*.json' -size -256k ;;
     dim_fuzzer)
       # Every dim_param of the text cases, one file each.
