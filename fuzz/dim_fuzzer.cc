@@ -6,12 +6,16 @@
 #include <string>
 #include <string_view>
 
+#include "onnx_infer/symbolic/context.h"
 #include "onnx_infer/symbolic/dim.h"
 #include "onnx_infer/symbolic/parse.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using onnx_infer::symbolic::Dim;
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  // A context per input: the process-wide default one would keep every dim of every input.
+  onnx_infer::symbolic::SymbolContext context;
+  onnx_infer::symbolic::SymbolContext::Scope scope(context);
   std::string error;
   auto dim = onnx_infer::symbolic::ParseDim(text, &error);
   if (!dim) return 0;
