@@ -345,5 +345,34 @@ TEST(Overflow, IsUnknown) {
   EXPECT_TRUE(Dim::FloorDiv(n, Dim::Const(INT64_MIN)).is_unknown());
 }
 
+// docs/limits.md: arithmetic never builds an expression past kHardSizeCap nodes, so its depth
+// is bounded too and the recursive walks (printing, parsing back, substitution, evaluation)
+// cannot overflow the stack, however long the chain of operations that builds it.
+TEST(Limits, ExpressionsStayWithinTheHardSizeCap) {
+  const Dim n = Dim::Symbol("N"), m = Dim::Symbol("M");
+  for (int kind = 0; kind < 3; ++kind) {
+    Dim d = n;
+    int known = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const Dim k = Dim::Symbol("S" + std::to_string(i % 7));
+      d = kind == 0   ? Dim::FloorDiv(d + k, Dim::Const(3 + i % 5))
+          : kind == 1 ? Dim::Max(Dim::Mod(d, m + Dim::Const(i)), k)
+                      : Dim::Min(d * k + Dim::Const(1), m);
+      if (d.is_unknown()) break;
+      ASSERT_LE(d.size(), kHardSizeCap);
+      ++known;
+    }
+    EXPECT_GT(known, 0);
+    if (d.is_unknown()) continue;
+    const std::string text = d.ToString();
+    auto back = ParseDim(text);
+    if (back) {
+      EXPECT_EQ(*back, d) << text;
+    }
+    (void)Substitute(d, {{"N", Dim::Const(7)}, {"M", Dim::Const(2)}}).ToString();
+    (void)Evaluate(d, {{"N", 7}, {"M", 2}});
+  }
+}
+
 }  // namespace
 }  // namespace onnx_infer::symbolic
