@@ -59,7 +59,7 @@ options:
                          such as pads=0,1,0,1; true/false): shape computations fold and an If
                          it decides takes its branch; repeatable
   --max-expanded-nodes N infer at most N nodes inside function bodies and subgraphs in all
-                         (default 1000000; docs/limits.md)
+                         (default 200000; docs/limits.md)
   --print                print the annotated model in the ONNX text syntax
   --quiet                print only errors
   -h, --help             show this help

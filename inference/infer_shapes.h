@@ -64,7 +64,7 @@ struct InferenceOptions {
   // each call of a function infers its body again, so functions calling each other can
   // multiply the work exponentially. A body that would exceed it is not inferred (its
   // outputs stay unknown) and an error names the limit. `--max-expanded-nodes`.
-  int64_t max_expanded_nodes = 1'000'000;
+  int64_t max_expanded_nodes = 200'000;
   // The directory of the model file, where its external data lives. An integer or bool
   // initializer stored there with at most max_value_elements elements is read when a node
   // consumes it, under the rules of proto/external_data.h; other external data is never
