@@ -21,7 +21,7 @@ class ExpansionBudget {
   bool Charge(int64_t nodes);
 
   // The diagnostic for a body left out: "function call expansion limit reached: inferring
-  // this would exceed 1000000 nodes in function bodies and subgraphs in all
+  // this would exceed 200000 nodes in function bodies and subgraphs in all
   // (--max-expanded-nodes; InferenceOptions::max_expanded_nodes); not inferred".
   std::string Message() const;
   // True the first time only: a run reports the limit once, at the first body left out.
