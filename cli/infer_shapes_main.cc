@@ -64,6 +64,8 @@ options:
   --set-input sr=16000   give a graph input a known value (a number or a comma-separated list
                          such as pads=0,1,0,1; true/false): shape computations fold and an If
                          it decides takes its branch; repeatable
+  --max-expanded-nodes N infer at most N nodes inside function bodies and subgraphs in all
+                         (default 200000; docs/limits.md)
   --print                print the annotated model in the ONNX text syntax
   --quiet                print only errors
   --version              print the version
@@ -150,6 +152,7 @@ struct Flags {
   bool values = false;
   bool print = false;
   bool quiet = false;
+  int64_t max_expanded_nodes = InferenceOptions().max_expanded_nodes;
   bool model_given = false;
 
   // '-' names standard input (the model) or standard output (-o, --json); /dev/stdout is
@@ -230,6 +233,13 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->input_shapes.push_back(a.substr(14));
     } else if (a.rfind("--set-input=", 0) == 0) {
       flags->set_inputs.push_back(a.substr(12));
+    } else if (a == "--max-expanded-nodes") {
+      std::string n;
+      if (!value(&n) || n.empty() || n.find_first_not_of("0123456789") != std::string::npos ||
+          n.size() > 15) {
+        return "--max-expanded-nodes needs a count of nodes";
+      }
+      flags->max_expanded_nodes = std::stoll(n);
     } else if (a == "--memory") {
       flags->memory = true;
     } else if (a == "--in-place") {
@@ -501,6 +511,7 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   InferenceOptions options;
   options.strict = flags.strict;
   options.data_propagation = flags.data_prop;
+  options.max_expanded_nodes = flags.max_expanded_nodes;
   options.assumptions = flags.assumptions;
   options.assume_positive = flags.assume_positive;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {

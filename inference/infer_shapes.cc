@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/expansion_budget.h"
 #include "onnx_infer/inference/external_values.h"
 #include "onnx_infer/inference/graph_order.h"
 #include "onnx_infer/inference/infer_node.h"
@@ -91,6 +92,8 @@ class Scope {
     return nullptr;
   }
   bool DefinesHere(const std::string& name) const { return values_.count(name) > 0; }
+  // Whether an enclosing graph's scope defines `name` (not this one).
+  bool DefinedOutside(const std::string& name) const { return parent_ && parent_->Find(name); }
   Value& operator[](const std::string& name) { return values_[name]; }
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
@@ -234,7 +237,8 @@ class Driver {
   Driver(const SchemaRegistry& registry, const InferenceOptions& options, InferenceResult& result,
          Opsets opsets)
       : registry_(registry), options_(options), result_(result), opsets_(std::move(opsets)),
-        external_values_(options.model_dir, options.max_value_elements) {}
+        external_values_(options.model_dir, options.max_value_elements),
+        expansion_budget_(options.max_expanded_nodes) {}
 
   // Reports an imported version of `domain` this build does not know, or that does not exist.
   void CheckOpsetImport(const std::string& domain, int64_t version, std::vector<Diagnostic>& out,
@@ -242,7 +246,8 @@ class Driver {
     auto range = registry_.OpsetRange(domain);
     if (!range) return;  // a domain we know nothing of: its ops are reported as custom
     if (version > range->second) {
-      Report(out, Severity::kWarning, path,
+      // Under strict, operators that may have changed since are not taken on trust.
+      Report(out, options_.strict ? Severity::kError : Severity::kWarning, path,
              StrCat("the model imports opset ", version, " of ", DisplayDomain(domain),
                     "; this build knows versions up to ", range->second,
                     ", so operators resolve as of ", range->second));
@@ -528,6 +533,7 @@ class Driver {
   // The main graph's input values the options give, in the run's context.
   std::map<std::string, ConstValue, std::less<>> given_values_;
   ExternalValues external_values_;  // read on first use, shared by every graph
+  ExpansionBudget expansion_budget_;  // nodes of function bodies and subgraphs, in all
 };
 
 // The driver's side of the subgraph hook for one node.
@@ -597,7 +603,12 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
   const onnx::NodeProto& node = outer.graph->node(index);
   if (outer.depth + 1 > options_.max_nesting) {
     return Status::Error(StrCat("attribute '", attribute, "': subgraphs nested deeper than ",
-                                options_.max_nesting, " levels are not inferred"));
+                                options_.max_nesting,
+                                " levels are not inferred (the graph nesting limit, "
+                                "InferenceOptions::max_nesting)"));
+  }
+  if (!expansion_budget_.Charge(graph->node_size())) {
+    return Status::Error(StrCat("attribute '", attribute, "': ", expansion_budget_.Message()));
   }
   if (graph->input_size() != static_cast<int>(input_types.size())) {
     return Status::Error(StrCat("attribute '", attribute, "': the graph has ", graph->input_size(),
@@ -728,7 +739,15 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   if (run.depth + 1 > options_.max_nesting) {
     ReportNode(out, Severity::kError, run.path, index, node, schema,
                StrCat("function calls nested deeper than ", options_.max_nesting,
-                      " levels are not inferred"));
+                      " levels are not inferred (the graph nesting limit, "
+                      "InferenceOptions::max_nesting)"));
+    return none;
+  }
+  if (!expansion_budget_.Charge(f.node_size())) {
+    if (expansion_budget_.FirstRefusal()) {
+      ReportNode(out, Severity::kError, run.path, index, node, schema,
+                 StrCat("function ", id, ": ", expansion_budget_.Message()));
+    }
     return none;
   }
   if (node.input_size() > f.input_size() || node.output_size() > f.output_size()) {
@@ -1075,6 +1094,12 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
                    StrCat("output '", o, "' redefines a graph input or initializer"));
         continue;
+      }
+      if (scope->DefinedOutside(o)) {
+        // IR.md: node output names are unique across a graph and the graphs it is nested in
+        // (SSA holds across scopes); inside, the node's output is what the subgraph sees.
+        ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
+                   StrCat("output '", o, "' redefines a value of an enclosing graph"));
       }
       auto [it, inserted] = producer.try_emplace(o, i);
       if (!inserted) {

@@ -60,6 +60,11 @@ struct InferenceOptions {
   bool data_propagation = true;
   // Subgraphs and function calls nested deeper than this are not inferred (an error says so).
   int max_nesting = 64;
+  // Nodes inferred inside function bodies and subgraphs, in all, per run (docs/limits.md):
+  // each call of a function infers its body again, so functions calling each other can
+  // multiply the work exponentially. A body that would exceed it is not inferred (its
+  // outputs stay unknown) and an error names the limit. `--max-expanded-nodes`.
+  int64_t max_expanded_nodes = 200'000;
   // The directory of the model file, where its external data lives. An integer or bool
   // initializer stored there with at most max_value_elements elements is read when a node
   // consumes it, under the rules of proto/external_data.h; other external data is never

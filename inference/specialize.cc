@@ -214,7 +214,9 @@ StatusOr<ConstValue> ConvertElements(const ConstValue& given, int32_t type) {
   if (type == 0) type = integral ? kInt64 : kFloat;
   out.elem_type = type;
   if (IsIntegerDataType(type) || type == kBool) {
-    const auto [lo, hi] = IntRange(type);
+    // Not a structured binding: clang before 16 cannot capture one (fuzz/ builds with clang).
+    const std::pair<int64_t, int64_t> range = IntRange(type);
+    const int64_t lo = range.first, hi = range.second;
     auto check = [&](int64_t v) -> Status {
       if (v < lo || v > hi) {
         return Status::Error(StrCat(v, " does not fit ", DataTypeName(type)));

@@ -45,7 +45,9 @@ void AddExactnessCondition(std::vector<ExactnessCondition>& list, const Exactnes
 
 int64_t ConstValue::NumElements() const {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;  // no such tensor
+  }
   return n;
 }
 

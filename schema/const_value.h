@@ -52,6 +52,8 @@ struct ConstValue {
   // only where a result depends on it.
   std::vector<ExactnessCondition> conditions;
 
+  // The product of dims; -1 when a dim is negative or the product overflows int64 (a value
+  // no tensor can have, so it matches no element count).
   int64_t NumElements() const;
   // Whether every element is present in one of the three element lists.
   bool HasElements() const;

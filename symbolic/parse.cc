@@ -5,6 +5,8 @@
 #include <cctype>
 #include <vector>
 
+#include "onnx_infer/base/strings.h"
+
 namespace onnx_infer::symbolic {
 namespace {
 
@@ -102,7 +104,10 @@ class Parser {
   // Every nesting (parentheses, calls, unary signs) passes through here: the depth is
   // bounded so that a hostile text cannot overflow the stack.
   std::optional<Frac> Unary() {
-    if (depth_ >= kMaxDepth) return Fail<Frac>("nested too deeply");
+    if (depth_ >= kMaxDimNesting) {
+      return Fail<Frac>(StrCat("nested too deeply: more than ", kMaxDimNesting,
+                               " levels (the dim expression nesting limit, docs/limits.md)"));
+    }
     ++depth_;
     auto v = UnaryBody();
     --depth_;
@@ -201,8 +206,6 @@ class Parser {
     }
     return Fail<Frac>("unknown function '" + name + "'");
   }
-
-  static constexpr int kMaxDepth = 100;
 
   std::string_view text_;
   size_t pos_ = 0;

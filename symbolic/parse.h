@@ -18,6 +18,11 @@ namespace onnx_infer::symbolic {
 // provably an integer, as sympy would read it.
 std::optional<Dim> ParseDim(std::string_view text, std::string* error = nullptr);
 
+// Parentheses, calls and unary signs nest at most this deep (docs/limits.md); deeper is an
+// error ("nested too deeply: ..."), never a stack overflow. A dim_param that does not parse
+// stays an opaque symbol.
+inline constexpr int kMaxDimNesting = 100;
+
 // Why a text did not parse, and where: `offset` is the byte of `text` at which the parser
 // noticed ("expected ')'" at the end of "floor(N"). For callers that parse a text of their
 // own making and point back into the user's.

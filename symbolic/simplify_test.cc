@@ -252,10 +252,21 @@ TEST(Parse, SyntaxAndErrors) {
   EXPECT_EQ(at.offset, 4u);
   // Nesting is bounded, so a hostile dim_param cannot overflow the stack.
   EXPECT_TRUE(ParseDim(std::string(99, '(') + "N" + std::string(99, ')')));
-  EXPECT_FALSE(ParseDim(std::string(100000, '(') + "N" + std::string(100000, ')'), &at));
-  EXPECT_EQ(at.message, "nested too deeply");
-  EXPECT_FALSE(ParseDim(std::string(100000, '-') + "N", &at));
-  EXPECT_EQ(at.message, "nested too deeply");
+  // Issue 17: 20,000 levels of parentheses, floor, Mod or unary minus; the error names the
+  // limit.
+  std::string floors, mods;
+  for (int i = 0; i < 20000; ++i) floors += "floor(";
+  floors += "N" + std::string(20000, ')');
+  for (int i = 0; i < 20000; ++i) mods += "Mod(";
+  mods += "N";
+  for (int i = 0; i < 20000; ++i) mods += ", 3)";
+  for (const std::string& deep :
+       {std::string(100000, '(') + "N" + std::string(100000, ')'), std::string(100000, '-') + "N",
+        floors, mods}) {
+    EXPECT_FALSE(ParseDim(deep, &at));
+    EXPECT_EQ(at.message.rfind("nested too deeply: more than 100 levels", 0), 0u) << at.message;
+  }
+  EXPECT_TRUE(ParseDim(std::string(kMaxDimNesting - 1, '-') + "N"));
   EXPECT_TRUE(IsIdentifier("unk__3"));
   EXPECT_FALSE(IsIdentifier("N + 1"));
   EXPECT_FALSE(IsIdentifier("3N"));
@@ -332,6 +343,35 @@ TEST(Overflow, IsUnknown) {
   EXPECT_TRUE(Dim::Mod(Dim::Const(INT64_MIN), Dim::Const(-1)) == Dim::Const(0));
   EXPECT_TRUE(Dim::CeilDiv(Dim::Const(INT64_MIN), Dim::Const(-1)).is_unknown());
   EXPECT_TRUE(Dim::FloorDiv(n, Dim::Const(INT64_MIN)).is_unknown());
+}
+
+// docs/limits.md: arithmetic never builds an expression past kHardSizeCap nodes, so its depth
+// is bounded too and the recursive walks (printing, parsing back, substitution, evaluation)
+// cannot overflow the stack, however long the chain of operations that builds it.
+TEST(Limits, ExpressionsStayWithinTheHardSizeCap) {
+  const Dim n = Dim::Symbol("N"), m = Dim::Symbol("M");
+  for (int kind = 0; kind < 3; ++kind) {
+    Dim d = n;
+    int known = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const Dim k = Dim::Symbol("S" + std::to_string(i % 7));
+      d = kind == 0   ? Dim::FloorDiv(d + k, Dim::Const(3 + i % 5))
+          : kind == 1 ? Dim::Max(Dim::Mod(d, m + Dim::Const(i)), k)
+                      : Dim::Min(d * k + Dim::Const(1), m);
+      if (d.is_unknown()) break;
+      ASSERT_LE(d.size(), kHardSizeCap);
+      ++known;
+    }
+    EXPECT_GT(known, 0);
+    if (d.is_unknown()) continue;
+    const std::string text = d.ToString();
+    auto back = ParseDim(text);
+    if (back) {
+      EXPECT_EQ(*back, d) << text;
+    }
+    (void)Substitute(d, {{"N", Dim::Const(7)}, {"M", Dim::Const(2)}}).ToString();
+    (void)Evaluate(d, {{"N", 7}, {"M", 2}});
+  }
 }
 
 }  // namespace

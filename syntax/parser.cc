@@ -300,7 +300,8 @@ class Parser {
   }
   bool TooDeep() {
     return Fail(Peek(), StrCat("nesting deeper than ", kMaxNestingDepth,
-                               " levels (graphs in attributes, types in types)"));
+                               " levels (graphs in attributes, types in types; the text syntax "
+                               "nesting limit, docs/limits.md)"));
   }
   bool UnknownKey(const Token& at, const std::string& key, const char* where) {
     return Fail(at, StrCat("unknown ", where, " field '", key, "'"));

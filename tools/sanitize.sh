@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # Runs the whole test suite under AddressSanitizer (with leak checks) and UndefinedBehavior-
-# Sanitizer, in a separate Bazel output base so the normal build cache is left alone. Slower
-# than tools/test.sh (about 2 minutes on 2 cores); not part of CI. Extra arguments go to
-# `bazel test`.
+# Sanitizer (--config=asan in .bazelrc), in a separate Bazel output base so the normal build
+# cache is left alone. Any sanitizer report fails its test. tools/test.sh runs it as its `asan`
+# part (docs/testing.md has the time it adds). Extra arguments go to `bazel test`: targets
+# (//symbolic:all) replace the default //..., anything else is passed on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-args=()
-[[ -d ../shared ]] && args+=("--test_env=SHARED_DIR=$(realpath ../shared)")
-bazel --output_base="${TMPDIR:-/tmp}/onnx-infer-sanitize" test //... --symlink_prefix=/ \
-  --nocache_test_results -c dbg \
-  --copt=-fsanitize=address,undefined --copt=-fno-omit-frame-pointer \
-  --linkopt=-fsanitize=address,undefined \
-  --test_env=ASAN_OPTIONS=detect_leaks=1 \
-  --test_env=UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  "${args[@]}" "$@"
+targets=()
+extra=()
+for arg in "$@"; do
+  if [[ "$arg" == //* || "$arg" == -//* ]]; then targets+=("$arg"); else extra+=("$arg"); fi
+done
+if ((${#targets[@]} == 0)); then
+  # //... but not the bazel-* links of the normal output base, which this one cannot read.
+  targets=(//:all)
+  for dir in */; do
+    dir="${dir%/}"
+    [[ "$dir" == bazel-* || "$dir" == build* ]] && continue
+    [[ -n "$(find "$dir" -name BUILD -print -quit)" ]] || continue
+    targets+=("//$dir/...")
+  done
+fi
+[[ -d ../shared ]] && extra+=("--test_env=SHARED_DIR=$(realpath ../shared)")
+bazel --output_base="${TMPDIR:-/tmp}/onnx-infer-sanitize" test --config=asan --symlink_prefix=/ \
+  --nocache_test_results "${extra[@]}" -- "${targets[@]}"

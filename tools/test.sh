@@ -6,6 +6,10 @@
 # The parts, all run by default (ONNX_INFER_TEST_PARTS="bazel cmake frontend" picks some):
 #   bazel     bazel test //... (result cache off); counts GoogleTest cases, a shell test once
 #   tsan      the concurrency test under ThreadSanitizer (tools/tsan.sh), when it exists
+#   asan      the whole Bazel suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#             (tools/sanitize.sh, --config=asan; counts once)
+#   fuzz      each libFuzzer target of fuzz/ for ONNX_INFER_FUZZ_SECONDS (default 30) seconds
+#             (tools/fuzz.sh; counts one per target)
 #   cmake     the CMake build in build/ and ctest (counts ctest's tests)
 #   frontend  examples/frontend/check.sh: the example front end built with Bazel and with
 #             CMake, each in both protobuf modes, against infer-shapes (counts comparisons)
@@ -16,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-parts="${ONNX_INFER_TEST_PARTS:-bazel tsan cmake frontend python}"
+parts="${ONNX_INFER_TEST_PARTS:-bazel tsan asan fuzz cmake frontend python}"
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 args=(--nocache_test_results)
@@ -58,6 +62,18 @@ fi
 
 if want tsan && [[ -x tools/tsan.sh ]]; then
   if tools/tsan.sh; then add 1 0 0; else add 0 1 0; status=1; fi
+fi
+
+if want asan; then
+  if tools/sanitize.sh --noshow_progress; then add 1 0 0; else add 0 1 0; status=1; fi
+fi
+
+if want fuzz; then
+  tools/fuzz.sh --time "${ONNX_INFER_FUZZ_SECONDS:-30}" | tee "$work/fuzz.log" || status=1
+  p="$(grep -c '^fuzz: .* ran clean' "$work/fuzz.log" || true)"
+  f="$(grep -c '^fuzz: .* FOUND' "$work/fuzz.log" || true)"
+  ((p + f > 0)) || { f=1; status=1; }  # it did not get as far as running
+  add "$p" "$f" 0
 fi
 
 if want cmake; then

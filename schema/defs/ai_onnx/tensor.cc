@@ -84,6 +84,19 @@ Status InferTranspose(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// Whether every dim of `dims` is a constant and their product does not fit int64 (no dim 0).
+bool ConstantProductOverflows(const Shape& dims) {
+  int64_t n = 1;
+  bool overflow = false;
+  for (Dim d : dims) {
+    auto v = d.const_value();
+    if (!v || *v < 0) return false;
+    if (*v == 0) return false;
+    if (!overflow && __builtin_mul_overflow(n, *v, &n)) overflow = true;
+  }
+  return overflow;
+}
+
 // Reshape: the target shape comes from input 1 (from version 5) or the `shape` attribute.
 // 0 copies the input's dim at that index (unless `allowzero`), -1 is inferred from the
 // element count: identical factors of input and output cancel, so [B, S, 768] reshaped to
@@ -157,6 +170,16 @@ Status InferReshape(InferenceContext& ctx) {
     }
     Dim d = Product(known);
     auto target_text = [&] { return StrCat("[", StrJoin(target, ", "), "]"); };
+    // A product of constants that overflows is unknown to the algebra, which would hide the
+    // element-count error: no tensor has more than 2^63 - 1 elements.
+    if (ConstantProductOverflows(known)) {
+      return Status::Error(StrCat("cannot reshape to ", target_text(),
+                                  ": its element count overflows int64"));
+    }
+    if (ConstantProductOverflows(*in)) {
+      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in),
+                                  ": its element count overflows int64"));
+    }
     if (infer_at >= 0 && !n.is_unknown() && !d.is_unknown()) {
       Dim remainder = Dim::Mod(n, d);
       if (symbolic::Equal(remainder, Dim::Const(0)) == symbolic::Tri::kFalse) {
