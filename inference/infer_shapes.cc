@@ -163,6 +163,7 @@ void VisitDeclaredValues(const onnx::GraphProto& graph, const std::string& path,
   for (int i = 0; i < graph.node_size(); ++i) {
     const auto& node = graph.node(i);
     for (const auto& a : node.attribute()) {
+      if (!a.has_g() && a.graphs_size() == 0) continue;  // the path only for a subgraph
       const std::string sub = StrCat(path, "/", node.op_type(), "_", i, ".", a.name());
       if (a.has_g()) VisitDeclaredValues(a.g(), sub, visit);
       for (int g = 0; g < a.graphs_size(); ++g) {
@@ -173,6 +174,45 @@ void VisitDeclaredValues(const onnx::GraphProto& graph, const std::string& path,
 }
 
 class Driver;
+
+// What ResolveSchema found for one operator under one imported opset version.
+struct ResolvedOp {
+  const OpSchema* schema;
+  int64_t opset_version;
+  int function_index;
+};
+struct ResolvedOpKey {
+  std::string domain, op_type, overload;  // canonical domain
+  int64_t opset_version;                  // -1: the domain is not imported
+};
+struct ResolvedOpKeyView {
+  std::string_view domain, op_type, overload;
+  int64_t opset_version;
+  ResolvedOpKeyView(std::string_view d, std::string_view t, std::string_view o, int64_t v)
+      : domain(d), op_type(t), overload(o), opset_version(v) {}
+  ResolvedOpKeyView(const ResolvedOpKey& k)  // NOLINT: implicit, for heterogeneous lookup
+      : domain(k.domain),
+        op_type(k.op_type),
+        overload(k.overload),
+        opset_version(k.opset_version) {}
+};
+struct ResolvedOpHash {
+  using is_transparent = void;
+  size_t operator()(const ResolvedOpKeyView& k) const {
+    std::hash<std::string_view> h;
+    size_t seed = h(k.op_type);
+    seed = seed * 31 + h(k.domain);
+    seed = seed * 31 + h(k.overload);
+    return seed * 31 + std::hash<int64_t>()(k.opset_version);
+  }
+};
+struct ResolvedOpEq {
+  using is_transparent = void;
+  bool operator()(const ResolvedOpKeyView& a, const ResolvedOpKeyView& b) const {
+    return a.opset_version == b.opset_version && a.op_type == b.op_type && a.domain == b.domain &&
+           a.overload == b.overload;
+  }
+};
 
 // One inference of one graph: the main graph, a subgraph, a function body or a training
 // graph.
@@ -488,8 +528,12 @@ class Driver {
 
   // Resolves the node's schema, reporting why when there is none. Null means: leave its
   // outputs unknown (or, for a model-local function, infer through its body).
+  // Cached per (domain, op_type, overload, imported opset version): the registry's keys are
+  // strings, and a model has a few dozen distinct operators for its many nodes.
   const OpSchema* ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                 int64_t* opset_version, int* function_index);
+  const OpSchema* ResolveSchemaUncached(const GraphRun& run, const onnx::NodeProto& node, int index,
+                                        int64_t* opset_version, int* function_index);
 
   // Infers a call of function `f`: a model-local function (`function_index` >= 0; the types
   // inside are kept for its value_info), or the body an operator's schema defines
@@ -512,6 +556,8 @@ class Driver {
   Opsets opsets_;
   std::set<std::string> reported_once_;  // "no rule" / "no schema" findings, once per op
   std::map<std::string, int> functions_;  // FunctionKey -> index in model.functions
+  // ResolveSchema's outcomes that reported nothing.
+  std::unordered_map<ResolvedOpKey, ResolvedOp, ResolvedOpHash, ResolvedOpEq> resolved_;
   // Functions being inferred, to detect recursion.
   std::vector<const onnx::FunctionProto*> function_stack_;
   // Parsed catalog function bodies, by schema and body index.
@@ -622,6 +668,29 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
 
 const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                       int64_t* opset_version, int* function_index) {
+  const std::string_view domain = CanonicalDomain(node.domain());
+  auto opset = run.opsets->find(domain);
+  const ResolvedOpKeyView key{domain, node.op_type(), node.overload(),
+                              opset == run.opsets->end() ? -1 : opset->second};
+  if (auto it = resolved_.find(key); it != resolved_.end()) {
+    *opset_version = it->second.opset_version;
+    *function_index = it->second.function_index;
+    return it->second.schema;
+  }
+  const size_t reports = run.diagnostics->size();
+  const OpSchema* schema = ResolveSchemaUncached(run, node, index, opset_version, function_index);
+  // An outcome that reported nothing is the same for every node with this key.
+  if (run.diagnostics->size() == reports) {
+    resolved_.emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
+                                    std::string(key.overload), key.opset_version},
+                      ResolvedOp{schema, *opset_version, *function_index});
+  }
+  return schema;
+}
+
+const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::NodeProto& node,
+                                              int index, int64_t* opset_version,
+                                              int* function_index) {
   auto& out = *run.diagnostics;
   const std::string domain(CanonicalDomain(node.domain()));
   // A model-local function is the operator's fallback implementation (IR.md): a schema with
