@@ -388,10 +388,40 @@ class Driver {
 
   // Fills result_.symbols, facts and conditions from the annotated model and the unifier.
   void Summarize(const std::map<std::string, std::string>& declared_symbols) {
+    // The symbols of the annotated model. Most dims repeat a few texts ("B", "S",
+    // "floor((H + 1)/2)"): each distinct text is read (DimFromParam) once, and its symbols
+    // added once, rather than every value's type converted again.
     std::set<std::string> present;
+    std::unordered_set<std::string> seen_params;
+    auto collect_type = [&](const onnx::TypeProto& type, auto& self) -> void {
+      const onnx::TensorShapeProto* shape = nullptr;
+      switch (type.value_case()) {
+        case onnx::TypeProto::kTensorType:
+          if (type.tensor_type().has_shape()) shape = &type.tensor_type().shape();
+          break;
+        case onnx::TypeProto::kSparseTensorType:
+          if (type.sparse_tensor_type().has_shape()) shape = &type.sparse_tensor_type().shape();
+          break;
+        case onnx::TypeProto::kSequenceType:
+          return self(type.sequence_type().elem_type(), self);
+        case onnx::TypeProto::kOptionalType:
+          return self(type.optional_type().elem_type(), self);
+        case onnx::TypeProto::kMapType:
+          return self(type.map_type().value_type(), self);
+        default:
+          return;
+      }
+      if (!shape) return;
+      for (const auto& d : shape->dim()) {
+        if (d.has_dim_value() || !d.has_dim_param()) continue;  // a constant or unknown
+        if (!seen_params.insert(d.dim_param()).second) continue;
+        const Dim dim = DimFromParam(d.dim_param());
+        if (dim.is_unknown() || dim.is_const()) continue;
+        for (auto& name : dim.Symbols()) present.insert(std::move(name));
+      }
+    };
     auto collect = [&](const std::string&, std::string_view, const onnx::ValueInfoProto& vi) {
-      VisitSymbols(TypeFromProto(vi.type()),
-                   [&](const std::string& name, int64_t) { present.insert(name); });
+      collect_type(vi.type(), collect_type);
     };
     VisitDeclaredValues(model_->graph(), "main", collect);
     for (const auto& info : model_->training_info()) {
