@@ -76,21 +76,30 @@ struct Value {
   std::optional<ConstValue> data;
   // An initializer whose value is in an external file, read only if a node consumes it.
   const onnx::TensorProto* external = nullptr;
+  // Defined by a node of this graph (its type is written back), not by an input or
+  // initializer.
+  bool from_node = false;
 };
 
 // The values visible in one graph, and through `parent` those of the enclosing graphs
-// (subgraphs see outer names lexically, as the IR says).
+// (subgraphs see outer names lexically, as the IR says). Names are views of the graph's own
+// strings (a graph outlives its scope, and names are never edited): no copy per value.
 class Scope {
  public:
   explicit Scope(const Scope* parent) : parent_(parent) {}
-  const Value* Find(const std::string& name) const {
+  const Value* Find(std::string_view name) const {
     for (const Scope* s = this; s; s = s->parent_) {
       auto it = s->values_.find(name);
       if (it != s->values_.end()) return &it->second;
     }
     return nullptr;
   }
-  bool DefinesHere(const std::string& name) const { return values_.count(name) > 0; }
+  bool DefinesHere(std::string_view name) const { return values_.count(name) > 0; }
+  const Value* FindHere(std::string_view name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+  // `name` must outlive the scope (a name in the graph's proto).
   Value& operator[](const std::string& name) { return values_[name]; }
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
@@ -105,7 +114,7 @@ class Scope {
  private:
   const Scope* parent_;
   bool open_ = false;
-  std::unordered_map<std::string, Value> values_;
+  std::unordered_map<std::string_view, Value> values_;
 };
 
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
@@ -1166,7 +1175,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
 
   // Which node produces each value, then an order in which producers come first.
   const int num_nodes = graph.node_size();
-  std::unordered_map<std::string, int> producer;
+  std::unordered_map<std::string_view, int> producer;  // views of the nodes' output names
   for (int i = 0; i < num_nodes; ++i) {
     for (const auto& o : graph.node(i).output()) {
       if (o.empty()) continue;
@@ -1217,7 +1226,6 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   }
 
   // Infer node by node.
-  std::unordered_map<std::string, Type> inferred;  // final type of each node output
   for (int index : order.order) {
     onnx::NodeProto* node = graph.mutable_node(index);
     if (count_stats) result_.stats.nodes++;
@@ -1282,10 +1290,10 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
           type = decl->second;
         }
       }
-      inferred[name] = type;
       run.value_types[name] = type;
       Value& v = (*scope)[name];
       v.type = std::move(type);
+      v.from_node = true;
       v.data = std::move(output_values[o]);
     }
   }
@@ -1312,9 +1320,9 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   }
   for (int index = 0; index < num_nodes; ++index) {
     for (const auto& name : graph.node(index).output()) {
-      auto it = inferred.find(name);
-      if (it == inferred.end()) continue;
-      const Type& type = it->second;
+      const Value* inferred = scope->FindHere(name);
+      if (!inferred || !inferred->from_node) continue;
+      const Type& type = inferred->type;
       if (count_stats) {
         result_.stats.values++;
         if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
