@@ -532,8 +532,36 @@ class Driver {
     return storage ? &*storage : &value;
   }
 
-  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types.
+  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types:
+  // the phases below, in order.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
+  // Which node produces each value (views of the nodes' output names).
+  using Producers = std::unordered_map<std::string_view, int>;
+  // The types the graph declares for its outputs and in value_info.
+  using DeclaredTypes = std::unordered_map<std::string, Type>;
+  static DeclaredTypes ReadDeclaredTypes(const onnx::GraphProto& graph);
+  // Scope building: the graph's inputs (merged with what the caller passes), initializers
+  // and sparse initializers.
+  void DefineGraphValues(GraphRun& run, Scope* scope);
+  // Each node output's producer; reports outputs defined twice.
+  Producers FindProducers(const GraphRun& run, const Scope& scope);
+  // An order in which producers come first (subgraph references count); reports cycles.
+  NodeOrder OrderGraphNodes(const GraphRun& run, const Producers& producer);
+  // Per-node inference: gathers the node's inputs, infers it, merges each output with its
+  // declared type and defines it in the scope.
+  void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
+                      const DeclaredTypes& declared, bool count_stats);
+  // Merge with declared types: output `o` of the node at `index` against its declared
+  // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
+  Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
+                         const OpSchema* schema, int o, const Type& declared, Type type);
+  // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
+  void CollectGraphOutputs(GraphRun& run, const Scope& scope);
+  // Write-back: graph outputs in place, every other node output into value_info; counts
+  // the statistics.
+  void WriteBack(GraphRun& run, const Scope& scope, bool count_stats);
+  // Statistics: one node output's type into result_.stats.
+  void CountValue(const Type& type);
   // Moves run.value_types into the result, under run.path, when the run is recorded.
   void RecordValueTypes(GraphRun& run);
 
@@ -1093,11 +1121,31 @@ NodeInferenceResult Driver::InferLoneNode(
 }
 
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
+  DefineGraphValues(run, scope);
+  const Producers producer = FindProducers(run, *scope);
+  const NodeOrder order = OrderGraphNodes(run, producer);
+  const DeclaredTypes declared = ReadDeclaredTypes(*run.graph);
+  for (int index : order.order) {
+    if (count_stats) result_.stats.nodes++;
+    InferGraphNode(run, scope, index, producer, declared, count_stats);
+  }
+  CollectGraphOutputs(run, *scope);
+  WriteBack(run, *scope, count_stats);
+}
+
+Driver::DeclaredTypes Driver::ReadDeclaredTypes(const onnx::GraphProto& graph) {
+  DeclaredTypes declared;
+  for (const auto& vi : graph.output()) declared[vi.name()] = TypeFromProto(vi.type());
+  for (const auto& vi : graph.value_info()) {
+    if (vi.has_type()) declared[vi.name()] = TypeFromProto(vi.type());
+  }
+  return declared;
+}
+
+void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
-  std::unordered_map<std::string, Type> declared;  // graph outputs and value_info
-
   auto define = [&](const std::string& name, Type type, std::string_view what) {
     if (scope->DefinesHere(name)) {
       Report(out, Severity::kError, path,
@@ -1108,10 +1156,6 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     return true;
   };
 
-  for (const auto& vi : graph.output()) declared[vi.name()] = TypeFromProto(vi.type());
-  for (const auto& vi : graph.value_info()) {
-    if (vi.has_type()) declared[vi.name()] = TypeFromProto(vi.type());
-  }
   for (int i = 0; i < graph.input_size(); ++i) {
     onnx::ValueInfoProto* vi = graph.mutable_input(i);
     Type type = TypeFromProto(vi->type());
@@ -1172,14 +1216,18 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     if (scope->DefinesHere(sparse.values().name())) continue;
     define(sparse.values().name(), TypeOfSparseTensor(sparse), "a sparse initializer");
   }
+}
 
-  // Which node produces each value, then an order in which producers come first.
+Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope) {
+  const onnx::GraphProto& graph = *run.graph;
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
   const int num_nodes = graph.node_size();
-  std::unordered_map<std::string_view, int> producer;  // views of the nodes' output names
+  Producers producer;
   for (int i = 0; i < num_nodes; ++i) {
     for (const auto& o : graph.node(i).output()) {
       if (o.empty()) continue;
-      if (scope->DefinesHere(o)) {
+      if (scope.DefinesHere(o)) {
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
                    StrCat("output '", o, "' redefines a graph input or initializer"));
         continue;
@@ -1191,6 +1239,12 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
     }
   }
+  return producer;
+}
+
+NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer) {
+  const onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
   std::vector<std::vector<int>> producers(num_nodes);
   for (int i = 0; i < num_nodes; ++i) {
     for (const auto& in : graph.node(i).input()) {
@@ -1220,96 +1274,109 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
                           ? StrCat("#", i, " (", graph.node(i).op_type(), ")")
                           : StrCat("#", i, " '", graph.node(i).name(), "'"));
     }
-    Report(out, Severity::kError, path,
+    Report(*run.diagnostics, Severity::kError, run.path,
            StrCat("the nodes ", StrJoin(names, ", "),
                   " form a cycle; their outputs are left unknown"));
   }
+  return order;
+}
 
-  // Infer node by node.
-  for (int index : order.order) {
-    onnx::NodeProto* node = graph.mutable_node(index);
-    if (count_stats) result_.stats.nodes++;
-    std::vector<const Type*> input_types(node->input_size(), nullptr);
-    std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
-    std::vector<std::optional<ConstValue>> resolved(node->input_size());
-    bool inputs_defined = true;
-    for (int i = 0; i < node->input_size(); ++i) {
-      const std::string& name = node->input(i);
-      if (name.empty()) continue;
-      const Value* v = scope->Find(name);
-      if (!v) {
-        if (!producer.count(name) && !scope->IsOpen()) {
-          ReportNode(out, Severity::kError, path, index, *node, nullptr,
-                     StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
-                            "input or initializer"));
-          inputs_defined = false;
-        }
-        continue;  // produced by a node on a cycle: unknown
+void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
+                            const DeclaredTypes& declared, bool count_stats) {
+  onnx::NodeProto* node = run.graph->mutable_node(index);
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
+  std::vector<const Type*> input_types(node->input_size(), nullptr);
+  std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
+  std::vector<std::optional<ConstValue>> resolved(node->input_size());
+  bool inputs_defined = true;
+  for (int i = 0; i < node->input_size(); ++i) {
+    const std::string& name = node->input(i);
+    if (name.empty()) continue;
+    const Value* v = scope->Find(name);
+    if (!v) {
+      if (!producer.count(name) && !scope->IsOpen()) {
+        ReportNode(out, Severity::kError, path, index, *node, nullptr,
+                   StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
+                          "input or initializer"));
+        inputs_defined = false;
       }
-      input_types[i] = &v->type;
-      if (v->data) {
-        input_values[i] = Resolved(*v->data, resolved[i]);
-      } else if (v->external) {
-        // Straight into the result: a subgraph pass's findings may be replaced by the next
-        // pass's, and the read (cached) happens only once.
-        std::vector<std::string> warnings;
-        input_values[i] = external_values_.Get(*v->external, &warnings);
-        for (auto& w : warnings) {
-          ReportNode(result_.diagnostics, Severity::kWarning, path, index, *node, nullptr, w);
-        }
-      }
+      continue;  // produced by a node on a cycle: unknown
     }
-    NodeOutcome outcome = InferNode(run, scope, index, node, std::move(input_types),
-                                    std::move(input_values), inputs_defined, count_stats);
-    const OpSchema* schema = outcome.schema;
-    std::vector<Type>& outputs = outcome.types;
-    std::vector<std::optional<ConstValue>>& output_values = outcome.values;
-    for (int o = 0; o < node->output_size(); ++o) {
-      const std::string& name = node->output(o);
-      if (name.empty() || scope->DefinesHere(name)) continue;
-      Type type = std::move(outputs[o]);
-      auto decl = declared.find(name);
-      if (decl != declared.end()) {
-        auto merged = MergeTypes(decl->second, type);
-        if (merged.ok()) {
-          // Only where a node is inferred once: a subgraph or function body is inferred
-          // per pass and per call, and what holds in one need not hold in all.
-          Status bound = run.depth == 0 ? BindDeclared(decl->second, type,
-                                                       StrCat("declared type of '", name, "'"))
-                                        : OkStatus();
-          if (!bound.ok()) {
-            ReportNode(out, StrictOr(Severity::kWarning), path, index, *node, schema,
-                       StrCat("output ", o, " '", name, "': ", bound.message()));
-          }
-          type = std::move(*merged);
-        } else {
-          ReportNode(out, StrictOr(Severity::kWarning), path, index, *node, schema,
-                     StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
-                            " contradicts the declared ", decl->second.ToString(), " (",
-                            merged.status().message(), "); keeping the declared type"));
-          type = decl->second;
-        }
+    input_types[i] = &v->type;
+    if (v->data) {
+      input_values[i] = Resolved(*v->data, resolved[i]);
+    } else if (v->external) {
+      // Straight into the result: a subgraph pass's findings may be replaced by the next
+      // pass's, and the read (cached) happens only once.
+      std::vector<std::string> warnings;
+      input_values[i] = external_values_.Get(*v->external, &warnings);
+      for (auto& w : warnings) {
+        ReportNode(result_.diagnostics, Severity::kWarning, path, index, *node, nullptr, w);
       }
-      run.value_types[name] = type;
-      Value& v = (*scope)[name];
-      v.type = std::move(type);
-      v.from_node = true;
-      v.data = std::move(output_values[o]);
     }
   }
+  NodeOutcome outcome = InferNode(run, scope, index, node, std::move(input_types),
+                                  std::move(input_values), inputs_defined, count_stats);
+  const OpSchema* schema = outcome.schema;
+  std::vector<Type>& outputs = outcome.types;
+  std::vector<std::optional<ConstValue>>& output_values = outcome.values;
+  for (int o = 0; o < node->output_size(); ++o) {
+    const std::string& name = node->output(o);
+    if (name.empty() || scope->DefinesHere(name)) continue;
+    Type type = std::move(outputs[o]);
+    auto decl = declared.find(name);
+    if (decl != declared.end()) {
+      type = MergeWithDeclared(run, index, *node, schema, o, decl->second, std::move(type));
+    }
+    run.value_types[name] = type;
+    Value& v = (*scope)[name];
+    v.type = std::move(type);
+    v.from_node = true;
+    v.data = std::move(output_values[o]);
+  }
+}
 
-  // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
+Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
+                               const OpSchema* schema, int o, const Type& declared, Type type) {
+  auto& out = *run.diagnostics;
+  const std::string& name = node.output(o);
+  auto merged = MergeTypes(declared, type);
+  if (!merged.ok()) {
+    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
+               StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
+                      " contradicts the declared ", declared.ToString(), " (",
+                      merged.status().message(), "); keeping the declared type"));
+    return declared;
+  }
+  // Only where a node is inferred once: a subgraph or function body is inferred per pass
+  // and per call, and what holds in one need not hold in all.
+  Status bound = run.depth == 0
+                     ? BindDeclared(declared, type, StrCat("declared type of '", name, "'"))
+                     : OkStatus();
+  if (!bound.ok()) {
+    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
+               StrCat("output ", o, " '", name, "': ", bound.message()));
+  }
+  return std::move(*merged);
+}
+
+void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
+  const onnx::GraphProto& graph = *run.graph;
   run.output_types.clear();
   run.output_values.clear();
   for (const auto& vi : graph.output()) {
-    const Value* v = scope->Find(vi.name());
+    const Value* v = scope.Find(vi.name());
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
     run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
     run.output_values.push_back(v ? v->data : std::nullopt);
   }
+}
 
-  // Write back: graph outputs in place, everything else into value_info.
+void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
+  onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
   std::unordered_map<std::string, onnx::ValueInfoProto*> infos;
   std::set<std::string> graph_outputs;
   for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
@@ -1320,29 +1387,10 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   }
   for (int index = 0; index < num_nodes; ++index) {
     for (const auto& name : graph.node(index).output()) {
-      const Value* inferred = scope->FindHere(name);
+      const Value* inferred = scope.FindHere(name);
       if (!inferred || !inferred->from_node) continue;
       const Type& type = inferred->type;
-      if (count_stats) {
-        result_.stats.values++;
-        if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
-          result_.stats.typed++;
-          if (type.IsStatic()) {
-            result_.stats.shaped++;
-            result_.stats.static_shaped++;
-          } else if (type.IsComplete()) {
-            result_.stats.shaped++;
-            result_.stats.symbolic++;
-          } else if (type.has_shape() || (!type.is_tensor() &&
-                                          type.kind() != Type::Kind::kSparseTensor)) {
-            result_.stats.partial++;
-          } else {
-            result_.stats.type_only++;
-          }
-        } else {
-          result_.stats.unknown++;
-        }
-      }
+      if (count_stats) CountValue(type);
       if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
         continue;
       }
@@ -1357,6 +1405,27 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         WriteTypeToProto(type, vi->second->mutable_type());
       }
     }
+  }
+}
+
+void Driver::CountValue(const Type& type) {
+  result_.stats.values++;
+  if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
+    result_.stats.typed++;
+    if (type.IsStatic()) {
+      result_.stats.shaped++;
+      result_.stats.static_shaped++;
+    } else if (type.IsComplete()) {
+      result_.stats.shaped++;
+      result_.stats.symbolic++;
+    } else if (type.has_shape() ||
+               (!type.is_tensor() && type.kind() != Type::Kind::kSparseTensor)) {
+      result_.stats.partial++;
+    } else {
+      result_.stats.type_only++;
+    }
+  } else {
+    result_.stats.unknown++;
   }
 }
 
