@@ -77,23 +77,32 @@ struct Value {
   std::optional<ConstValue> data;
   // An initializer whose value is in an external file, read only if a node consumes it.
   const onnx::TensorProto* external = nullptr;
+  // Defined by a node of this graph (its type is written back), not by an input or
+  // initializer.
+  bool from_node = false;
 };
 
 // The values visible in one graph, and through `parent` those of the enclosing graphs
-// (subgraphs see outer names lexically, as the IR says).
+// (subgraphs see outer names lexically, as the IR says). Names are views of the graph's own
+// strings (a graph outlives its scope, and names are never edited): no copy per value.
 class Scope {
  public:
   explicit Scope(const Scope* parent) : parent_(parent) {}
-  const Value* Find(const std::string& name) const {
+  const Value* Find(std::string_view name) const {
     for (const Scope* s = this; s; s = s->parent_) {
       auto it = s->values_.find(name);
       if (it != s->values_.end()) return &it->second;
     }
     return nullptr;
   }
-  bool DefinesHere(const std::string& name) const { return values_.count(name) > 0; }
+  bool DefinesHere(std::string_view name) const { return values_.count(name) > 0; }
+  const Value* FindHere(std::string_view name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
   // Whether an enclosing graph's scope defines `name` (not this one).
-  bool DefinedOutside(const std::string& name) const { return parent_ && parent_->Find(name); }
+  bool DefinedOutside(std::string_view name) const { return parent_ && parent_->Find(name); }
+  // `name` must outlive the scope (a name in the graph's proto).
   Value& operator[](const std::string& name) { return values_[name]; }
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
@@ -108,7 +117,7 @@ class Scope {
  private:
   const Scope* parent_;
   bool open_ = false;
-  std::unordered_map<std::string, Value> values_;
+  std::unordered_map<std::string_view, Value> values_;
 };
 
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
@@ -166,6 +175,7 @@ void VisitDeclaredValues(const onnx::GraphProto& graph, const std::string& path,
   for (int i = 0; i < graph.node_size(); ++i) {
     const auto& node = graph.node(i);
     for (const auto& a : node.attribute()) {
+      if (!a.has_g() && a.graphs_size() == 0) continue;  // the path only for a subgraph
       const std::string sub = StrCat(path, "/", node.op_type(), "_", i, ".", a.name());
       if (a.has_g()) VisitDeclaredValues(a.g(), sub, visit);
       for (int g = 0; g < a.graphs_size(); ++g) {
@@ -176,6 +186,45 @@ void VisitDeclaredValues(const onnx::GraphProto& graph, const std::string& path,
 }
 
 class Driver;
+
+// What ResolveSchema found for one operator under one imported opset version.
+struct ResolvedOp {
+  const OpSchema* schema;
+  int64_t opset_version;
+  int function_index;
+};
+struct ResolvedOpKey {
+  std::string domain, op_type, overload;  // canonical domain
+  int64_t opset_version;                  // -1: the domain is not imported
+};
+struct ResolvedOpKeyView {
+  std::string_view domain, op_type, overload;
+  int64_t opset_version;
+  ResolvedOpKeyView(std::string_view d, std::string_view t, std::string_view o, int64_t v)
+      : domain(d), op_type(t), overload(o), opset_version(v) {}
+  ResolvedOpKeyView(const ResolvedOpKey& k)  // NOLINT: implicit, for heterogeneous lookup
+      : domain(k.domain),
+        op_type(k.op_type),
+        overload(k.overload),
+        opset_version(k.opset_version) {}
+};
+struct ResolvedOpHash {
+  using is_transparent = void;
+  size_t operator()(const ResolvedOpKeyView& k) const {
+    std::hash<std::string_view> h;
+    size_t seed = h(k.op_type);
+    seed = seed * 31 + h(k.domain);
+    seed = seed * 31 + h(k.overload);
+    return seed * 31 + std::hash<int64_t>()(k.opset_version);
+  }
+};
+struct ResolvedOpEq {
+  using is_transparent = void;
+  bool operator()(const ResolvedOpKeyView& a, const ResolvedOpKeyView& b) const {
+    return a.opset_version == b.opset_version && a.op_type == b.op_type && a.domain == b.domain &&
+           a.overload == b.overload;
+  }
+};
 
 // One inference of one graph: the main graph, a subgraph, a function body or a training
 // graph.
@@ -353,10 +402,40 @@ class Driver {
 
   // Fills result_.symbols, facts and conditions from the annotated model and the unifier.
   void Summarize(const std::map<std::string, std::string>& declared_symbols) {
+    // The symbols of the annotated model. Most dims repeat a few texts ("B", "S",
+    // "floor((H + 1)/2)"): each distinct text is read (DimFromParam) once, and its symbols
+    // added once, rather than every value's type converted again.
     std::set<std::string> present;
+    std::unordered_set<std::string> seen_params;
+    auto collect_type = [&](const onnx::TypeProto& type, auto& self) -> void {
+      const onnx::TensorShapeProto* shape = nullptr;
+      switch (type.value_case()) {
+        case onnx::TypeProto::kTensorType:
+          if (type.tensor_type().has_shape()) shape = &type.tensor_type().shape();
+          break;
+        case onnx::TypeProto::kSparseTensorType:
+          if (type.sparse_tensor_type().has_shape()) shape = &type.sparse_tensor_type().shape();
+          break;
+        case onnx::TypeProto::kSequenceType:
+          return self(type.sequence_type().elem_type(), self);
+        case onnx::TypeProto::kOptionalType:
+          return self(type.optional_type().elem_type(), self);
+        case onnx::TypeProto::kMapType:
+          return self(type.map_type().value_type(), self);
+        default:
+          return;
+      }
+      if (!shape) return;
+      for (const auto& d : shape->dim()) {
+        if (d.has_dim_value() || !d.has_dim_param()) continue;  // a constant or unknown
+        if (!seen_params.insert(d.dim_param()).second) continue;
+        const Dim dim = DimFromParam(d.dim_param());
+        if (dim.is_unknown() || dim.is_const()) continue;
+        for (auto& name : dim.Symbols()) present.insert(std::move(name));
+      }
+    };
     auto collect = [&](const std::string&, std::string_view, const onnx::ValueInfoProto& vi) {
-      VisitSymbols(TypeFromProto(vi.type()),
-                   [&](const std::string& name, int64_t) { present.insert(name); });
+      collect_type(vi.type(), collect_type);
     };
     VisitDeclaredValues(model_->graph(), "main", collect);
     for (const auto& info : model_->training_info()) {
@@ -458,8 +537,36 @@ class Driver {
     return storage ? &*storage : &value;
   }
 
-  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types.
+  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types:
+  // the phases below, in order.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
+  // Which node produces each value (views of the nodes' output names).
+  using Producers = std::unordered_map<std::string_view, int>;
+  // The types the graph declares for its outputs and in value_info.
+  using DeclaredTypes = std::unordered_map<std::string, Type>;
+  static DeclaredTypes ReadDeclaredTypes(const onnx::GraphProto& graph);
+  // Scope building: the graph's inputs (merged with what the caller passes), initializers
+  // and sparse initializers.
+  void DefineGraphValues(GraphRun& run, Scope* scope);
+  // Each node output's producer; reports outputs defined twice.
+  Producers FindProducers(const GraphRun& run, const Scope& scope);
+  // An order in which producers come first (subgraph references count); reports cycles.
+  NodeOrder OrderGraphNodes(const GraphRun& run, const Producers& producer);
+  // Per-node inference: gathers the node's inputs, infers it, merges each output with its
+  // declared type and defines it in the scope.
+  void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
+                      const DeclaredTypes& declared, bool count_stats);
+  // Merge with declared types: output `o` of the node at `index` against its declared
+  // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
+  Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
+                         const OpSchema* schema, int o, const Type& declared, Type type);
+  // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
+  void CollectGraphOutputs(GraphRun& run, const Scope& scope);
+  // Write-back: graph outputs in place, every other node output into value_info; counts
+  // the statistics.
+  void WriteBack(GraphRun& run, const Scope& scope, bool count_stats);
+  // Statistics: one node output's type into result_.stats.
+  void CountValue(const Type& type);
   // Moves run.value_types into the result, under run.path, when the run is recorded.
   void RecordValueTypes(GraphRun& run);
 
@@ -493,8 +600,12 @@ class Driver {
 
   // Resolves the node's schema, reporting why when there is none. Null means: leave its
   // outputs unknown (or, for a model-local function, infer through its body).
+  // Cached per (domain, op_type, overload, imported opset version): the registry's keys are
+  // strings, and a model has a few dozen distinct operators for its many nodes.
   const OpSchema* ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                 int64_t* opset_version, int* function_index);
+  const OpSchema* ResolveSchemaUncached(const GraphRun& run, const onnx::NodeProto& node, int index,
+                                        int64_t* opset_version, int* function_index);
 
   // Infers a call of function `f`: a model-local function (`function_index` >= 0; the types
   // inside are kept for its value_info), or the body an operator's schema defines
@@ -517,6 +628,8 @@ class Driver {
   Opsets opsets_;
   std::set<std::string> reported_once_;  // "no rule" / "no schema" findings, once per op
   std::map<std::string, int> functions_;  // FunctionKey -> index in model.functions
+  // ResolveSchema's outcomes that reported nothing.
+  std::unordered_map<ResolvedOpKey, ResolvedOp, ResolvedOpHash, ResolvedOpEq> resolved_;
   // Functions being inferred, to detect recursion.
   std::vector<const onnx::FunctionProto*> function_stack_;
   // Parsed catalog function bodies, by schema and body index.
@@ -633,6 +746,29 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
 
 const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                       int64_t* opset_version, int* function_index) {
+  const std::string_view domain = CanonicalDomain(node.domain());
+  auto opset = run.opsets->find(domain);
+  const ResolvedOpKeyView key{domain, node.op_type(), node.overload(),
+                              opset == run.opsets->end() ? -1 : opset->second};
+  if (auto it = resolved_.find(key); it != resolved_.end()) {
+    *opset_version = it->second.opset_version;
+    *function_index = it->second.function_index;
+    return it->second.schema;
+  }
+  const size_t reports = run.diagnostics->size();
+  const OpSchema* schema = ResolveSchemaUncached(run, node, index, opset_version, function_index);
+  // An outcome that reported nothing is the same for every node with this key.
+  if (run.diagnostics->size() == reports) {
+    resolved_.emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
+                                    std::string(key.overload), key.opset_version},
+                      ResolvedOp{schema, *opset_version, *function_index});
+  }
+  return schema;
+}
+
+const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::NodeProto& node,
+                                              int index, int64_t* opset_version,
+                                              int* function_index) {
   auto& out = *run.diagnostics;
   const std::string domain(CanonicalDomain(node.domain()));
   // A model-local function is the operator's fallback implementation (IR.md): a schema with
@@ -1004,11 +1140,31 @@ NodeInferenceResult Driver::InferLoneNode(
 }
 
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
+  DefineGraphValues(run, scope);
+  const Producers producer = FindProducers(run, *scope);
+  const NodeOrder order = OrderGraphNodes(run, producer);
+  const DeclaredTypes declared = ReadDeclaredTypes(*run.graph);
+  for (int index : order.order) {
+    if (count_stats) result_.stats.nodes++;
+    InferGraphNode(run, scope, index, producer, declared, count_stats);
+  }
+  CollectGraphOutputs(run, *scope);
+  WriteBack(run, *scope, count_stats);
+}
+
+Driver::DeclaredTypes Driver::ReadDeclaredTypes(const onnx::GraphProto& graph) {
+  DeclaredTypes declared;
+  for (const auto& vi : graph.output()) declared[vi.name()] = TypeFromProto(vi.type());
+  for (const auto& vi : graph.value_info()) {
+    if (vi.has_type()) declared[vi.name()] = TypeFromProto(vi.type());
+  }
+  return declared;
+}
+
+void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
-  std::unordered_map<std::string, Type> declared;  // graph outputs and value_info
-
   auto define = [&](const std::string& name, Type type, std::string_view what) {
     if (scope->DefinesHere(name)) {
       Report(out, Severity::kError, path,
@@ -1019,10 +1175,6 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     return true;
   };
 
-  for (const auto& vi : graph.output()) declared[vi.name()] = TypeFromProto(vi.type());
-  for (const auto& vi : graph.value_info()) {
-    if (vi.has_type()) declared[vi.name()] = TypeFromProto(vi.type());
-  }
   for (int i = 0; i < graph.input_size(); ++i) {
     onnx::ValueInfoProto* vi = graph.mutable_input(i);
     Type type = TypeFromProto(vi->type());
@@ -1083,14 +1235,18 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     if (scope->DefinesHere(sparse.values().name())) continue;
     define(sparse.values().name(), TypeOfSparseTensor(sparse), "a sparse initializer");
   }
+}
 
-  // Which node produces each value, then an order in which producers come first.
+Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope) {
+  const onnx::GraphProto& graph = *run.graph;
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
   const int num_nodes = graph.node_size();
-  std::unordered_map<std::string, int> producer;
+  Producers producer;
   for (int i = 0; i < num_nodes; ++i) {
     for (const auto& o : graph.node(i).output()) {
       if (o.empty()) continue;
-      if (scope->DefinesHere(o)) {
+      if (scope.DefinesHere(o)) {
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
                    StrCat("output '", o, "' redefines a graph input or initializer"));
         continue;
@@ -1108,6 +1264,12 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       }
     }
   }
+  return producer;
+}
+
+NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer) {
+  const onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
   std::vector<std::vector<int>> producers(num_nodes);
   for (int i = 0; i < num_nodes; ++i) {
     for (const auto& in : graph.node(i).input()) {
@@ -1137,97 +1299,109 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
                           ? StrCat("#", i, " (", graph.node(i).op_type(), ")")
                           : StrCat("#", i, " '", graph.node(i).name(), "'"));
     }
-    Report(out, Severity::kError, path,
+    Report(*run.diagnostics, Severity::kError, run.path,
            StrCat("the nodes ", StrJoin(names, ", "),
                   " form a cycle; their outputs are left unknown"));
   }
+  return order;
+}
 
-  // Infer node by node.
-  std::unordered_map<std::string, Type> inferred;  // final type of each node output
-  for (int index : order.order) {
-    onnx::NodeProto* node = graph.mutable_node(index);
-    if (count_stats) result_.stats.nodes++;
-    std::vector<const Type*> input_types(node->input_size(), nullptr);
-    std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
-    std::vector<std::optional<ConstValue>> resolved(node->input_size());
-    bool inputs_defined = true;
-    for (int i = 0; i < node->input_size(); ++i) {
-      const std::string& name = node->input(i);
-      if (name.empty()) continue;
-      const Value* v = scope->Find(name);
-      if (!v) {
-        if (!producer.count(name) && !scope->IsOpen()) {
-          ReportNode(out, Severity::kError, path, index, *node, nullptr,
-                     StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
-                            "input or initializer"));
-          inputs_defined = false;
-        }
-        continue;  // produced by a node on a cycle: unknown
+void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
+                            const DeclaredTypes& declared, bool count_stats) {
+  onnx::NodeProto* node = run.graph->mutable_node(index);
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
+  std::vector<const Type*> input_types(node->input_size(), nullptr);
+  std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
+  std::vector<std::optional<ConstValue>> resolved(node->input_size());
+  bool inputs_defined = true;
+  for (int i = 0; i < node->input_size(); ++i) {
+    const std::string& name = node->input(i);
+    if (name.empty()) continue;
+    const Value* v = scope->Find(name);
+    if (!v) {
+      if (!producer.count(name) && !scope->IsOpen()) {
+        ReportNode(out, Severity::kError, path, index, *node, nullptr,
+                   StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
+                          "input or initializer"));
+        inputs_defined = false;
       }
-      input_types[i] = &v->type;
-      if (v->data) {
-        input_values[i] = Resolved(*v->data, resolved[i]);
-      } else if (v->external) {
-        // Straight into the result: a subgraph pass's findings may be replaced by the next
-        // pass's, and the read (cached) happens only once.
-        std::vector<std::string> warnings;
-        input_values[i] = external_values_.Get(*v->external, &warnings);
-        for (auto& w : warnings) {
-          ReportNode(result_.diagnostics, Severity::kWarning, path, index, *node, nullptr, w);
-        }
-      }
+      continue;  // produced by a node on a cycle: unknown
     }
-    NodeOutcome outcome = InferNode(run, scope, index, node, std::move(input_types),
-                                    std::move(input_values), inputs_defined, count_stats);
-    const OpSchema* schema = outcome.schema;
-    std::vector<Type>& outputs = outcome.types;
-    std::vector<std::optional<ConstValue>>& output_values = outcome.values;
-    for (int o = 0; o < node->output_size(); ++o) {
-      const std::string& name = node->output(o);
-      if (name.empty() || scope->DefinesHere(name)) continue;
-      Type type = std::move(outputs[o]);
-      auto decl = declared.find(name);
-      if (decl != declared.end()) {
-        auto merged = MergeTypes(decl->second, type);
-        if (merged.ok()) {
-          // Only where a node is inferred once: a subgraph or function body is inferred
-          // per pass and per call, and what holds in one need not hold in all.
-          Status bound = run.depth == 0 ? BindDeclared(decl->second, type,
-                                                       StrCat("declared type of '", name, "'"))
-                                        : OkStatus();
-          if (!bound.ok()) {
-            ReportNode(out, StrictOr(Severity::kWarning), path, index, *node, schema,
-                       StrCat("output ", o, " '", name, "': ", bound.message()));
-          }
-          type = std::move(*merged);
-        } else {
-          ReportNode(out, StrictOr(Severity::kWarning), path, index, *node, schema,
-                     StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
-                            " contradicts the declared ", decl->second.ToString(), " (",
-                            merged.status().message(), "); keeping the declared type"));
-          type = decl->second;
-        }
+    input_types[i] = &v->type;
+    if (v->data) {
+      input_values[i] = Resolved(*v->data, resolved[i]);
+    } else if (v->external) {
+      // Straight into the result: a subgraph pass's findings may be replaced by the next
+      // pass's, and the read (cached) happens only once.
+      std::vector<std::string> warnings;
+      input_values[i] = external_values_.Get(*v->external, &warnings);
+      for (auto& w : warnings) {
+        ReportNode(result_.diagnostics, Severity::kWarning, path, index, *node, nullptr, w);
       }
-      inferred[name] = type;
-      run.value_types[name] = type;
-      Value& v = (*scope)[name];
-      v.type = std::move(type);
-      v.data = std::move(output_values[o]);
     }
   }
+  NodeOutcome outcome = InferNode(run, scope, index, node, std::move(input_types),
+                                  std::move(input_values), inputs_defined, count_stats);
+  const OpSchema* schema = outcome.schema;
+  std::vector<Type>& outputs = outcome.types;
+  std::vector<std::optional<ConstValue>>& output_values = outcome.values;
+  for (int o = 0; o < node->output_size(); ++o) {
+    const std::string& name = node->output(o);
+    if (name.empty() || scope->DefinesHere(name)) continue;
+    Type type = std::move(outputs[o]);
+    auto decl = declared.find(name);
+    if (decl != declared.end()) {
+      type = MergeWithDeclared(run, index, *node, schema, o, decl->second, std::move(type));
+    }
+    run.value_types[name] = type;
+    Value& v = (*scope)[name];
+    v.type = std::move(type);
+    v.from_node = true;
+    v.data = std::move(output_values[o]);
+  }
+}
 
-  // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
+Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
+                               const OpSchema* schema, int o, const Type& declared, Type type) {
+  auto& out = *run.diagnostics;
+  const std::string& name = node.output(o);
+  auto merged = MergeTypes(declared, type);
+  if (!merged.ok()) {
+    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
+               StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
+                      " contradicts the declared ", declared.ToString(), " (",
+                      merged.status().message(), "); keeping the declared type"));
+    return declared;
+  }
+  // Only where a node is inferred once: a subgraph or function body is inferred per pass
+  // and per call, and what holds in one need not hold in all.
+  Status bound = run.depth == 0
+                     ? BindDeclared(declared, type, StrCat("declared type of '", name, "'"))
+                     : OkStatus();
+  if (!bound.ok()) {
+    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
+               StrCat("output ", o, " '", name, "': ", bound.message()));
+  }
+  return std::move(*merged);
+}
+
+void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
+  const onnx::GraphProto& graph = *run.graph;
   run.output_types.clear();
   run.output_values.clear();
   for (const auto& vi : graph.output()) {
-    const Value* v = scope->Find(vi.name());
+    const Value* v = scope.Find(vi.name());
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
     run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
     run.output_values.push_back(v ? v->data : std::nullopt);
   }
+}
 
-  // Write back: graph outputs in place, everything else into value_info.
+void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
+  onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
   std::unordered_map<std::string, onnx::ValueInfoProto*> infos;
   std::set<std::string> graph_outputs;
   for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
@@ -1238,29 +1412,10 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   }
   for (int index = 0; index < num_nodes; ++index) {
     for (const auto& name : graph.node(index).output()) {
-      auto it = inferred.find(name);
-      if (it == inferred.end()) continue;
-      const Type& type = it->second;
-      if (count_stats) {
-        result_.stats.values++;
-        if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
-          result_.stats.typed++;
-          if (type.IsStatic()) {
-            result_.stats.shaped++;
-            result_.stats.static_shaped++;
-          } else if (type.IsComplete()) {
-            result_.stats.shaped++;
-            result_.stats.symbolic++;
-          } else if (type.has_shape() || (!type.is_tensor() &&
-                                          type.kind() != Type::Kind::kSparseTensor)) {
-            result_.stats.partial++;
-          } else {
-            result_.stats.type_only++;
-          }
-        } else {
-          result_.stats.unknown++;
-        }
-      }
+      const Value* inferred = scope.FindHere(name);
+      if (!inferred || !inferred->from_node) continue;
+      const Type& type = inferred->type;
+      if (count_stats) CountValue(type);
       if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
         continue;
       }
@@ -1275,6 +1430,27 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
         WriteTypeToProto(type, vi->second->mutable_type());
       }
     }
+  }
+}
+
+void Driver::CountValue(const Type& type) {
+  result_.stats.values++;
+  if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
+    result_.stats.typed++;
+    if (type.IsStatic()) {
+      result_.stats.shaped++;
+      result_.stats.static_shaped++;
+    } else if (type.IsComplete()) {
+      result_.stats.shaped++;
+      result_.stats.symbolic++;
+    } else if (type.has_shape() ||
+               (!type.is_tensor() && type.kind() != Type::Kind::kSparseTensor)) {
+      result_.stats.partial++;
+    } else {
+      result_.stats.type_only++;
+    }
+  } else {
+    result_.stats.unknown++;
   }
 }
 

@@ -194,7 +194,9 @@ std::string InferenceContext::Origin() const {
 }
 
 Status InferenceContext::RecordEqual(Dim a, Dim b, std::string_view what) {
-  if (!unifier_) return OkStatus();
+  if (!unifier_ || a.is_unknown() || b.is_unknown()) return OkStatus();
+  // Already known equal: Unify would record nothing, so the origin's text is not built.
+  if (a == b || unifier_->Equal(a, b) == symbolic::Tri::kTrue) return OkStatus();
   return unifier_->Unify(a, b, StrCat(Origin(), ": ", what));
 }
 

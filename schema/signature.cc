@@ -132,9 +132,17 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
   }
 
   // Attributes.
-  std::set<std::string> seen;
-  for (const auto& a : node.attribute()) {
-    if (!seen.insert(a.name()).second) {
+  // A node has a few attributes: a linear search beats building a set of copied names.
+  const auto& attributes = node.attribute();
+  auto given_before = [&](int end, std::string_view name) {
+    for (int j = 0; j < end; ++j) {
+      if (attributes[j].name() == name) return true;
+    }
+    return false;
+  };
+  for (int k = 0; k < attributes.size(); ++k) {
+    const auto& a = attributes[k];
+    if (given_before(k, a.name())) {
       error(StrCat("attribute '", a.name(), "' is given more than once"));
       continue;
     }
@@ -156,13 +164,22 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     }
   }
   for (const auto& spec : schema.attributes()) {
-    if (spec.required && !seen.count(spec.name)) {
+    if (spec.required && !given_before(attributes.size(), spec.name)) {
       error(StrCat("attribute '", spec.name, "' is required but not given"));
     }
   }
 
   // Type constraints.
-  std::map<std::string, int, std::less<>> bound_by;  // type parameter -> input that bound it
+  // The input that bound each type parameter (a few per schema: a linear search).
+  std::vector<std::pair<std::string_view, int>> bound_by;
+  auto first_binder = [&](std::string_view param) {
+    for (const auto& [p, i] : bound_by) {
+      if (p == param) return i;
+    }
+    return -1;
+  };
+  // The message's subject, built only when there is something to report.
+  auto label = [&](int i) { return StrCat("input ", i, " '", node.input(i), "'"); };
   for (int i = 0; i < num_inputs && i < static_cast<int>(input_types.size()); ++i) {
     const FormalParameter* p = FormalFor(schema.inputs(), i);
     const Type* t = input_types[i];
@@ -176,9 +193,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
       any_match |= m == Tri::kTrue;
       any_unknown |= m == Tri::kUnknown;
     }
-    const std::string label = StrCat("input ", i, " '", node.input(i), "'");
     if (!any_match && !any_unknown) {
-      error(StrCat(label, ": type ", shapeless.ToString(), " is not allowed for ", p->type,
+      error(StrCat(label(i), ": type ", shapeless.ToString(), " is not allowed for ", p->type,
                    " (allowed: ", Allowed(*allowed), ")"));
       continue;
     }
@@ -190,10 +206,10 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     }
     auto [it, inserted] = check.bindings.try_emplace(p->type, shapeless);
     if (inserted) {
-      bound_by[p->type] = i;
+      bound_by.emplace_back(p->type, i);
     } else if (!MergeTypes(it->second, shapeless).ok()) {
-      const int first = bound_by[p->type];
-      error(StrCat(label, ": ", p->type, " is ", shapeless.ToString(), " here but ",
+      const int first = first_binder(p->type);
+      error(StrCat(label(i), ": ", p->type, " is ", shapeless.ToString(), " here but ",
                    it->second.ToString(), " for input ", first, " '", node.input(first), "'"));
     }
   }

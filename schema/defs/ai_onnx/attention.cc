@@ -190,16 +190,20 @@ Status InferAttention(InferenceContext& ctx) {
 Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (!s) return OkStatus();
-  const std::string what = StrCat(InputLabel(ctx, input), " ", ShapeToString(*s),
-                                  " broadcast to ", ShapeToString(x));
+  // The subject of a finding, built only when there is one.
+  auto what = [&] {
+    return StrCat(InputLabel(ctx, input), " ", ShapeToString(*s), " broadcast to ",
+                  ShapeToString(x));
+  };
   if (s->size() > x.size()) {
-    return Status::Error(StrCat(what, ": rank ", s->size(), " exceeds rank ", x.size()));
+    return Status::Error(StrCat(what(), ": rank ", s->size(), " exceeds rank ", x.size()));
   }
   for (size_t i = 0; i < s->size(); ++i) {
     const Dim d = (*s)[s->size() - 1 - i];
     if (!d.is_const() || *d.const_value() == 1) continue;
     Dim xd = x[x.size() - 1 - i];
-    OI_RETURN_IF_ERROR(Agree(ctx, xd, d, StrCat(what, ", dim ", s->size() - 1 - i)));
+    if (xd == d) continue;  // agrees, and there is no fact to record
+    OI_RETURN_IF_ERROR(Agree(ctx, xd, d, StrCat(what(), ", dim ", s->size() - 1 - i)));
   }
   return OkStatus();
 }
