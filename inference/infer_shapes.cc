@@ -1251,7 +1251,7 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
                    StrCat("output '", o, "' redefines a graph input or initializer"));
         continue;
       }
-      if (scope->DefinedOutside(o)) {
+      if (scope.DefinedOutside(o)) {
         // IR.md: node output names are unique across a graph and the graphs it is nested in
         // (SSA holds across scopes); inside, the node's output is what the subgraph sees.
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
