@@ -60,8 +60,9 @@ TEST(RegistryTest, DuplicatesAndMissingAttachmentsAreErrors) {
 
 TEST(RegistryTest, ArityFromFormalParameters) {
   OpSchema s("", "Op", 1);
-  s.Input("a", "T").Input("b", "T", ParamOption::kOptional).Output("y", "T", ParamOption::kVariadic,
-                                                                   true, 2);
+  s.Input("a", "T")
+      .Input("b", "T", ParamOption::kOptional)
+      .Output("y", "T", ParamOption::kVariadic, true, 2);
   EXPECT_EQ(s.min_inputs(), 1);
   EXPECT_EQ(s.max_inputs(), 2);
   EXPECT_EQ(s.min_outputs(), 2);
@@ -92,8 +93,7 @@ TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
   ASSERT_TRUE(allowzero->default_value.has_value());
   EXPECT_EQ(allowzero->default_value->i(), 0);
   // Defaults of every kind the catalog has: float, string, ints, strings.
-  EXPECT_FLOAT_EQ(r.Lookup("", "LeakyRelu", 16)->FindAttribute("alpha")->default_value->f(),
-                  0.01f);
+  EXPECT_FLOAT_EQ(r.Lookup("", "LeakyRelu", 16)->FindAttribute("alpha")->default_value->f(), 0.01f);
   EXPECT_EQ(r.Lookup("", "AveragePool", 19)->FindAttribute("auto_pad")->default_value->s(),
             "NOTSET");
   const auto* mvn_axes = r.Lookup("", "MeanVarianceNormalization", 13)->FindAttribute("axes");
@@ -109,7 +109,9 @@ TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
   EXPECT_EQ(concat->max_inputs(), INT32_MAX);
   // A schema registered without a rule has none: the driver leaves its outputs unknown.
   SchemaRegistry bare;
-  ASSERT_TRUE(bare.Register(OpSchema("test", "NoRule", 1).Input("X", "T").Output("Y", "T")
+  ASSERT_TRUE(bare.Register(OpSchema("test", "NoRule", 1)
+                                .Input("X", "T")
+                                .Output("Y", "T")
                                 .TypeConstraint("T", {"tensor(float)"}))
                   .ok());
   EXPECT_FALSE(bare.Lookup("test", "NoRule", 1)->has_rule());
@@ -121,8 +123,7 @@ TEST(BuiltinTest, OnnxruntimeSchemasSitBesideOnnxs) {
   ASSERT_TRUE(r.OpsetRange("com.microsoft").has_value());
   EXPECT_EQ(*r.OpsetRange("com.microsoft"), std::make_pair(1, 1));
   // ai.onnx's range is ONNX's catalog's, unchanged by the extras.
-  EXPECT_EQ(*r.OpsetRange(""),
-            CatalogRange(catalog::kDomainRows, catalog::kNumDomainRows, ""));
+  EXPECT_EQ(*r.OpsetRange(""), CatalogRange(catalog::kDomainRows, catalog::kNumDomainRows, ""));
   // A com.microsoft operator: arity from the document's "(2 - 7)", optional entries, defaults
   // stated in its prose, none where the prose gives an expression.
   const OpSchema* attention = r.Lookup("com.microsoft", "Attention", 1);
@@ -136,9 +137,13 @@ TEST(BuiltinTest, OnnxruntimeSchemasSitBesideOnnxs) {
   EXPECT_FLOAT_EQ(attention->FindAttribute("mask_filter_value")->default_value->f(), -10000.0f);
   EXPECT_FALSE(attention->FindAttribute("scale")->default_value.has_value());  // 1/sqrt(head_size)
   EXPECT_EQ(r.Lookup("com.microsoft", "GroupQueryAttention", 1)
-                ->FindAttribute("local_window_size")->default_value->i(), -1);
+                ->FindAttribute("local_window_size")
+                ->default_value->i(),
+            -1);
   EXPECT_EQ(r.Lookup("com.microsoft", "CausalConvWithState", 1)
-                ->FindAttribute("activation")->default_value->s(), "none");
+                ->FindAttribute("activation")
+                ->default_value->s(),
+            "none");
   // A model importing a newer com.microsoft resolves the newest version known.
   EXPECT_EQ(r.Lookup("com.microsoft", "MatMulNBits", 2)->since_version(), 1);
   // Variadic entries, and the two experimental operators registered at version 1.

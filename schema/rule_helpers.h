@@ -2,13 +2,12 @@
 #ifndef ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 #define ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "onnx_infer/base/status.h"
 #include "onnx_infer/schema/const_value.h"

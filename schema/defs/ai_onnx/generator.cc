@@ -1,4 +1,6 @@
 // Generator operators of ai.onnx: constants, ranges, identity-like matrices and random tensors.
+#include "onnx_infer/schema/defs/ai_onnx/generator.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,7 +12,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/generator.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -38,8 +39,8 @@ Status InferConstantOfShape(InferenceContext& ctx) {
       }
     }
     out.set_shape(Shape(dims->begin(), dims->end()));
-  } else if (const Shape* s = ctx.InputShape(0); s && s->size() == 1 && s->at(0).is_const() &&
-                                                 *s->at(0).const_value() <= kMaxRank) {
+  } else if (const Shape* s = ctx.InputShape(0);
+             s && s->size() == 1 && s->at(0).is_const() && *s->at(0).const_value() <= kMaxRank) {
     out.set_shape(Shape(*s->at(0).const_value()));
   }
   ctx.SetOutputType(0, out);
@@ -53,7 +54,6 @@ Status InferConstantOfShape(InferenceContext& ctx) {
   }
   return OkStatus();
 }
-
 
 // EyeLike: a 2-D input's shape; element type `dtype`, else the input's.
 Status InferEyeLike(InferenceContext& ctx) {
@@ -87,9 +87,7 @@ Status InferConstant(InferenceContext& ctx) {
   }
   if (!given) return Status::Error("expected one value attribute, got none");
   const std::string& name = given->name();
-  auto vector_of = [](int32_t elem, int64_t n) {
-    return Type::Tensor(elem, Shape{Dim::Const(n)});
-  };
+  auto vector_of = [](int32_t elem, int64_t n) { return Type::Tensor(elem, Shape{Dim::Const(n)}); };
   if (name == "value") {
     if (!given->has_t()) return Status::Error("attribute 'value': expected a tensor");
     ctx.SetOutputType(0, TypeOfTensor(given->t()));
@@ -172,8 +170,8 @@ Status InferMultinomial(InferenceContext& ctx) {
     }
     batch = (*in)[0];
   }
-  ctx.SetOutputType(0, Type::Tensor(static_cast<int32_t>(dtype),
-                                    Shape{batch, Dim::Const(sample_size)}));
+  ctx.SetOutputType(
+      0, Type::Tensor(static_cast<int32_t>(dtype), Shape{batch, Dim::Const(sample_size)}));
   return OkStatus();
 }
 
@@ -252,10 +250,10 @@ Status InferRange(InferenceContext& ctx) {
 }
 
 Status RegisterAiOnnxGeneratorRules(SchemaRegistry& r) {
-  OI_RETURN_IF_ERROR(r.AttachRule("", "Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25},
-                               InferConstant));
-  OI_RETURN_IF_ERROR(r.AttachRule("", "ConstantOfShape", {9, 20, 21, 23, 24, 25},
-                               InferConstantOfShape));
+  OI_RETURN_IF_ERROR(
+      r.AttachRule("", "Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25}, InferConstant));
+  OI_RETURN_IF_ERROR(
+      r.AttachRule("", "ConstantOfShape", {9, 20, 21, 23, 24, 25}, InferConstantOfShape));
   OI_RETURN_IF_ERROR(r.AttachRule("", "Range", {11, 27}, InferRange));
   OI_RETURN_IF_ERROR(r.AttachRule("", "EyeLike", {9, 22}, InferEyeLike));
   OI_RETURN_IF_ERROR(r.AttachRule("", "RandomNormal", {1, 22}, InferRandomFromAttrs));

@@ -36,7 +36,8 @@ Status InferRoiAlign(InferenceContext& ctx) {
   }
   if (batch) {
     OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *batch, 1));
-    OI_ASSIGN_OR_RETURN(n, RequireEqualDims(ctx, n, (*batch)[0], "rois' dim 0 and batch_indices' dim 0"));
+    OI_ASSIGN_OR_RETURN(
+        n, RequireEqualDims(ctx, n, (*batch)[0], "rois' dim 0 and batch_indices' dim 0"));
   }
   ctx.SetOutputShape(0, {n, x ? (*x)[1] : Dim(), Dim::Const(height), Dim::Const(width)});
   return OkStatus();
@@ -51,23 +52,28 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
     if (boxes->size() != 3) {
       return Status::Error(StrCat(InputLabel(ctx, 0),
                                   ": expected rank 3 ([num_batches, spatial_dimension, 4]), got "
-                                  "rank ", boxes->size()));
+                                  "rank ",
+                                  boxes->size()));
     }
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*boxes)[2], Dim::Const(4),
-                                 StrCat(InputLabel(ctx, 0), " dim 2 (box coordinates)")).status());
+                                        StrCat(InputLabel(ctx, 0), " dim 2 (box coordinates)"))
+                           .status());
   }
   if (scores && scores->size() != 3) {
     return Status::Error(StrCat(InputLabel(ctx, 1),
                                 ": expected rank 3 ([num_batches, num_classes, "
-                                "spatial_dimension]), got rank ", scores->size()));
+                                "spatial_dimension]), got rank ",
+                                scores->size()));
   }
   if (boxes && scores) {
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*scores)[0], (*boxes)[0],
-                                 StrCat(InputLabel(ctx, 1), " dim 0 and ", InputLabel(ctx, 0),
-                                        " dim 0 (num_batches)")).status());
+                                        StrCat(InputLabel(ctx, 1), " dim 0 and ",
+                                               InputLabel(ctx, 0), " dim 0 (num_batches)"))
+                           .status());
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*scores)[2], (*boxes)[1],
-                                 StrCat(InputLabel(ctx, 1), " dim 2 and ", InputLabel(ctx, 0),
-                                        " dim 1 (spatial_dimension)")).status());
+                                        StrCat(InputLabel(ctx, 1), " dim 2 and ",
+                                               InputLabel(ctx, 0), " dim 1 (spatial_dimension)"))
+                           .status());
   }
   Dim selected;
   if (!ctx.HasInput(2)) {

@@ -56,9 +56,9 @@ Status InferOptionalGetElement(InferenceContext& ctx) {
   if (ctx.schema().since_version() < 18) {
     OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
   } else {
-    OI_RETURN_IF_ERROR(RequireKind(ctx, 0,
-                                {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
-                                "an optional, a tensor or a sequence"));
+    OI_RETURN_IF_ERROR(
+        RequireKind(ctx, 0, {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
+                    "an optional, a tensor or a sequence"));
   }
   ctx.SetOutputType(0, in.kind() == Type::Kind::kOptional ? in.element() : in);
   return OkStatus();
@@ -70,9 +70,9 @@ Status InferOptionalHasElement(InferenceContext& ctx) {
   if (ctx.schema().since_version() < 18) {
     OI_RETURN_IF_ERROR(RequireKind(ctx, 0, {Type::Kind::kOptional}, "an optional"));
   } else {
-    OI_RETURN_IF_ERROR(RequireKind(ctx, 0,
-                                {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
-                                "an optional, a tensor or a sequence"));
+    OI_RETURN_IF_ERROR(
+        RequireKind(ctx, 0, {Type::Kind::kOptional, Type::Kind::kTensor, Type::Kind::kSequence},
+                    "an optional, a tensor or a sequence"));
   }
   ctx.SetOutputType(0, Type::Tensor(kBool, Shape{}));
   return OkStatus();

@@ -3,6 +3,8 @@
 // RandomNormal, RandomUniform and their *Like forms), string operators (StringConcat,
 // StringNormalizer, StringSplit, RegexFullMatch, TfIdfVectorizer), ImageDecoder and
 // NonMaxSuppression.
+#include "onnx_infer/schema/defs/ai_onnx/quantization.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -11,7 +13,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/quantization.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -27,8 +28,7 @@ bool AllOnes(const Shape& s) {
 }
 // No dim is a constant other than 1: the shape may hold one element.
 bool MaybeAllOnes(const Shape& s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](Dim d) { return d.const_value().value_or(1) == 1; });
+  return std::all_of(s.begin(), s.end(), [](Dim d) { return d.const_value().value_or(1) == 1; });
 }
 
 // The granularity a quantization scale (input 1) gives, checked against x (input 0):
@@ -51,14 +51,14 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
                                     ShapeToString(*zero_point)));
       }
     } else if (scale->size() != zero_point->size()) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": expected the shape of ", scale_label,
-                                  " ", ShapeToString(*scale), ", got ",
-                                  ShapeToString(*zero_point)));
+      return Status::Error(StrCat(InputLabel(ctx, 2), ": expected the shape of ", scale_label, " ",
+                                  ShapeToString(*scale), ", got ", ShapeToString(*zero_point)));
     } else {
       for (size_t i = 0; i < scale->size(); ++i) {
         OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*zero_point)[i], (*scale)[i],
-                                     StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
-                                            scale_label, " dim ", i)).status());
+                                            StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
+                                                   scale_label, " dim ", i))
+                               .status());
       }
     }
   }
@@ -76,11 +76,10 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
   if (block_size == 0 && scale_rank > max_rank) {
     // A scale of one element (or maybe one) is per tensor.
     if (MaybeAllOnes(*scale)) return OkStatus();
-    return Status::Error(StrCat(
-        scale_label, ": expected ",
-        max_rank == 0 ? "a scalar" : "a scalar or a 1-D tensor",
-        version >= 21 ? " (a blocked scale needs attribute 'block_size')" : "", ", got rank ",
-        scale_rank));
+    return Status::Error(
+        StrCat(scale_label, ": expected ", max_rank == 0 ? "a scalar" : "a scalar or a 1-D tensor",
+               version >= 21 ? " (a blocked scale needs attribute 'block_size')" : "",
+               ", got rank ", scale_rank));
   }
   if (scale_rank == 0 || !x) return OkStatus();
   const int64_t rank = static_cast<int64_t>(x->size());
@@ -92,7 +91,8 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
     if (!n.is_const() || *n.const_value() == 1 || rank == 1) return OkStatus();
     OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
     return RequireEqualDims(ctx, n, (*x)[axis],
-                        StrCat(scale_label, " length and input 0 'x' dim ", axis)).status();
+                            StrCat(scale_label, " length and input 0 'x' dim ", axis))
+        .status();
   }
   if (scale_rank != rank) {
     return Status::Error(StrCat(scale_label, ": expected rank ", rank,
@@ -101,14 +101,14 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
   }
   OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
   for (int64_t i = 0; i < rank; ++i) {
-    const Dim want =
-        i == axis ? Dim::CeilDiv((*x)[i], Dim::Const(block_size)) : (*x)[i];
+    const Dim want = i == axis ? Dim::CeilDiv((*x)[i], Dim::Const(block_size)) : (*x)[i];
     if (want.is_unknown()) continue;
-    OI_RETURN_IF_ERROR(RequireEqualDims(
-        ctx, (*scale)[i], want,
-        i == axis ? StrCat(scale_label, " dim ", i, " and ceil(x dim ", i, " / block_size ",
-                           block_size, ")")
-                  : StrCat(scale_label, " dim ", i, " and input 0 'x' dim ", i)).status());
+    OI_RETURN_IF_ERROR(
+        RequireEqualDims(ctx, (*scale)[i], want,
+                         i == axis ? StrCat(scale_label, " dim ", i, " and ceil(x dim ", i,
+                                            " / block_size ", block_size, ")")
+                                   : StrCat(scale_label, " dim ", i, " and input 0 'x' dim ", i))
+            .status());
   }
   return OkStatus();
 }

@@ -10,11 +10,11 @@
 namespace onnx_infer {
 namespace {
 
+using testing::ExpectsError;
 using testing::Int64s;
+using testing::RunMatches;
 using testing::RunRule;
 using testing::T;
-using testing::RunMatches;
-using testing::ExpectsError;
 
 struct Case {
   const char* name;

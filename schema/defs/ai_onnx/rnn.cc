@@ -1,4 +1,6 @@
 // Recurrent operators of ai.onnx: RNN, GRU, LSTM.
+#include "onnx_infer/schema/defs/ai_onnx/rnn.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -9,7 +11,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/rnn.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"

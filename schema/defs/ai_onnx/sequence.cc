@@ -111,7 +111,7 @@ Status InferSequenceInsert(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireKind(ctx, 1, {Type::Kind::kTensor}, "a tensor"));
   OI_RETURN_IF_ERROR(RequireScalar(ctx, 2));
   OI_ASSIGN_OR_RETURN(Type element,
-                   JoinElements(SequenceElement(ctx, 0), ctx.InputType(1), InputLabel(ctx, 1)));
+                      JoinElements(SequenceElement(ctx, 0), ctx.InputType(1), InputLabel(ctx, 1)));
   ctx.SetOutputType(0, Type::Sequence(std::move(element)));
   return OkStatus();
 }
@@ -186,8 +186,9 @@ Status InferSplitToSequence(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t axis_attr, ctx.IntAttr("axis", 0));
   OI_ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
   if (shape) {
-    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_attr, static_cast<int64_t>(shape->size()),
-                                                     "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(
+        int64_t axis,
+        ctx.NormalizeAxis(axis_attr, static_cast<int64_t>(shape->size()), "attribute 'axis'"));
     Shape s = *shape;
     OI_ASSIGN_OR_RETURN(Dim chunk, SplitChunkDim(ctx, s[axis]));
     if (!ctx.HasInput(1) && keepdims == 0) {
@@ -229,7 +230,6 @@ Status InferConcatFromSequence(InferenceContext& ctx) {
   ctx.SetOutputType(0, std::move(out));
   return OkStatus();
 }
-
 
 }  // namespace
 

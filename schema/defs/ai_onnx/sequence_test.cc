@@ -10,12 +10,12 @@ namespace onnx_infer {
 namespace {
 
 using testing::Int64s;
-using testing::RunRule;
-using testing::T;
-using testing::RunMatches;
-using testing::Node;
 using testing::IntAttr;
+using testing::Node;
+using testing::RunMatches;
+using testing::RunRule;
 using testing::Scalar;
+using testing::T;
 
 // T, plus "seq(...)" and "optional(...)" around a type.
 Type Ty(const std::string& text) {

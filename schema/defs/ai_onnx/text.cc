@@ -35,12 +35,13 @@ Status InferStringNormalizer(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 1 && in->size() != 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [C] or [1, C], got rank ",
-                                in->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 0), ": expected [C] or [1, C], got rank ", in->size()));
   }
   if (in->size() == 2) {
-    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*in)[0], Dim::Const(1), StrCat(InputLabel(ctx, 0),
-                                                                      " dim 0 of [1, C]")).status());
+    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*in)[0], Dim::Const(1),
+                                        StrCat(InputLabel(ctx, 0), " dim 0 of [1, C]"))
+                           .status());
   }
   const onnx::AttributeProto* stopwords = ctx.Attr("stopwords");
   const bool removes = stopwords && stopwords->strings_size() > 0;
@@ -89,8 +90,8 @@ Status InferTfIdfVectorizer(InferenceContext& ctx) {
   } else if (in->size() == 2) {
     ctx.SetOutputShape(0, Shape{(*in)[0], width});
   } else {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [C] or [N, C], got rank ",
-                                in->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 0), ": expected [C] or [N, C], got rank ", in->size()));
   }
   return OkStatus();
 }

@@ -66,12 +66,16 @@ StatusOr<ClassLabels> ReadClassLabels(const InferenceContext& ctx, std::string_v
   const std::optional<int64_t> ints = ListLength(ctx, ints_name);
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings && has_ints) {
-    return Status::Error(StrCat("attribute 'classlabels_strings': expected one of "
-                                "classlabels_strings and ", ints_name, ", got both"));
+    return Status::Error(
+        StrCat("attribute 'classlabels_strings': expected one of "
+               "classlabels_strings and ",
+               ints_name, ", got both"));
   }
   if (!has_strings && !has_ints) {
-    return Status::Error(StrCat("attribute 'classlabels_strings': expected one of "
-                                "classlabels_strings and ", ints_name, ", got neither"));
+    return Status::Error(
+        StrCat("attribute 'classlabels_strings': expected one of "
+               "classlabels_strings and ",
+               ints_name, ", got neither"));
   }
   return has_strings ? ClassLabels{kString, *strings} : ClassLabels{kInt64, *ints};
 }
@@ -128,17 +132,22 @@ Status InferFloatSameShape(InferenceContext& ctx) { return SameShapeAs(ctx, kFlo
 Status InferCastMap(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string to, ctx.StringAttr("cast_to", "TO_FLOAT"));
   int32_t elem = 0;
-  if (to == "TO_FLOAT") elem = kFloat;
-  else if (to == "TO_STRING") elem = kString;
-  else if (to == "TO_INT64") elem = kInt64;
+  if (to == "TO_FLOAT")
+    elem = kFloat;
+  else if (to == "TO_STRING")
+    elem = kString;
+  else if (to == "TO_INT64")
+    elem = kInt64;
   else {
-    return Status::Error(StrCat("attribute 'cast_to': expected TO_FLOAT, TO_STRING or TO_INT64, "
-                                "got '", to, "'"));
+    return Status::Error(
+        StrCat("attribute 'cast_to': expected TO_FLOAT, TO_STRING or TO_INT64, "
+               "got '",
+               to, "'"));
   }
   OI_ASSIGN_OR_RETURN(std::string form, ctx.StringAttr("map_form", "DENSE"));
   if (form != "DENSE" && form != "SPARSE") {
-    return Status::Error(StrCat("attribute 'map_form': expected DENSE or SPARSE, got '", form,
-                                "'"));
+    return Status::Error(
+        StrCat("attribute 'map_form': expected DENSE or SPARSE, got '", form, "'"));
   }
   ctx.SetOutputType(0, Type::Tensor(elem));
   return OkStatus();
@@ -160,9 +169,10 @@ Status InferDictVectorizer(InferenceContext& ctx) {
   const std::optional<int64_t> ints = ListLength(ctx, "int64_vocabulary");
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings == has_ints) {
-    return Status::Error(StrCat("attribute 'string_vocabulary': expected one of "
-                                "string_vocabulary and int64_vocabulary, got ",
-                                has_strings ? "both" : "neither"));
+    return Status::Error(
+        StrCat("attribute 'string_vocabulary': expected one of "
+               "string_vocabulary and int64_vocabulary, got ",
+               has_strings ? "both" : "neither"));
   }
   const Type& x = ctx.InputType(0);
   if (x.kind() != Type::Kind::kMap) return OkStatus();
@@ -234,7 +244,8 @@ Status InferLabelEncoder(InferenceContext& ctx) {
       return OkStatus();
     };
     for (const Option& o : options) {
-      if (auto n = ListLength(ctx, o.name); n && *n > 0) OI_RETURN_IF_ERROR(consider(o.name, o.type));
+      if (auto n = ListLength(ctx, o.name); n && *n > 0)
+        OI_RETURN_IF_ERROR(consider(o.name, o.type));
     }
     if (ctx.opset_version() >= 4) {
       const std::string name = StrCat(prefix, "_tensor");
@@ -279,8 +290,10 @@ Status InferOneHotEncoder(InferenceContext& ctx) {
   const std::optional<int64_t> ints = ListLength(ctx, "cats_int64s");
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings == has_ints) {
-    return Status::Error(StrCat("attribute 'cats_strings': expected one of cats_strings and "
-                                "cats_int64s, got ", has_strings ? "both" : "neither"));
+    return Status::Error(
+        StrCat("attribute 'cats_strings': expected one of cats_strings and "
+               "cats_int64s, got ",
+               has_strings ? "both" : "neither"));
   }
   Type y = Type::Tensor(kFloat);
   if (const Shape* x = ctx.InputShape(0)) {
@@ -319,8 +332,8 @@ Status InferTreeEnsemble(InferenceContext& ctx) {
   const Dim width = targets >= 0 ? Dim::Const(targets) : Dim();
   if (const Shape* x = ctx.InputShape(0)) {
     if (x->size() != 2) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 2 ([N, F]), got rank ",
-                                  x->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 0), ": expected rank 2 ([N, F]), got rank ", x->size()));
     }
     ctx.SetOutputShape(0, Shape{(*x)[0], width});
   }
@@ -378,10 +391,10 @@ Status RegisterAiOnnxMlRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(r.AttachRule(kMl, "SVMRegressor", {1}, InferSVMRegressor));
   OI_RETURN_IF_ERROR(r.AttachRule(kMl, "Scaler", {1}, InferFloatSameShape));
   OI_RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsemble", {5}, InferTreeEnsemble));
-  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsembleClassifier", {1, 3, 5},
-                               InferTreeEnsembleClassifier));
-  OI_RETURN_IF_ERROR(r.AttachRule(kMl, "TreeEnsembleRegressor", {1, 3, 5},
-                               InferTreeEnsembleRegressor));
+  OI_RETURN_IF_ERROR(
+      r.AttachRule(kMl, "TreeEnsembleClassifier", {1, 3, 5}, InferTreeEnsembleClassifier));
+  OI_RETURN_IF_ERROR(
+      r.AttachRule(kMl, "TreeEnsembleRegressor", {1, 3, 5}, InferTreeEnsembleRegressor));
   OI_RETURN_IF_ERROR(r.AttachRule(kMl, "ZipMap", {1}, InferZipMap));
   return OkStatus();
 }

@@ -2,11 +2,11 @@
 // (schema/defs/com_microsoft/attention.cc): symbolic batch, sequence, past length, heads and
 // head size in; output types, KV cache lengths (past + new, buffers kept, GroupQueryAttention's
 // max(total, past)) and contradictions out.
+#include <gtest/gtest.h>
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/const_value.h"
@@ -26,9 +26,9 @@ constexpr char kMs[] = "com.microsoft";
 
 struct Case {
   const char* name;
-  std::string node;                  // NodeProto text
-  std::vector<const char*> inputs;   // types, "" for an absent input
-  std::string expected;              // RuleRun::Summary(), or "error: <part of the message>"
+  std::string node;                 // NodeProto text
+  std::vector<const char*> inputs;  // types, "" for an absent input
+  std::string expected;             // RuleRun::Summary(), or "error: <part of the message>"
   std::vector<std::optional<ConstValue>> values = {};  // known input values
 };
 
@@ -189,11 +189,11 @@ INSTANTIATE_TEST_SUITE_P(
              Node("MultiHeadAttention", {"q"}, {"y", "present_key"}, Heads(8)),
              {"float[B, S, 192]"},
              "float[B, S, ?]; float[B, 8, ?, ?]"},
-        Case{"packed_kv",
-             Node("MultiHeadAttention", {"q", "k"}, {"y", "present_key", "present_value"},
-                  Heads(8)),
-             {"float[B, S, 64]", "float[B, L, 8, 2, 8]"},
-             "float[B, S, 64]; float[B, 8, L, 8]; float[B, 8, L, 8]"},
+        Case{
+            "packed_kv",
+            Node("MultiHeadAttention", {"q", "k"}, {"y", "present_key", "present_value"}, Heads(8)),
+            {"float[B, S, 64]", "float[B, L, 8, 2, 8]"},
+            "float[B, S, 64]; float[B, 8, L, 8]; float[B, 8, L, 8]"},
         Case{"shared_buffer_keeps_its_length_qk_uses_the_value",
              Node("MultiHeadAttention", {"q", "k", "v", "", "", "", "pk", "pv", "psl"},
                   {"y", "present_key", "present_value", "qk"}, Heads(8)),
@@ -215,8 +215,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"attention_bias_gives_nothing_new_but_must_agree",
              Node("MultiHeadAttention", {"q", "k", "v", "", "", "ab", "pk", "pv"},
                   {"y", "present_key"}, Heads(2)),
-             {"float[1, 2, 16]", "float[1, 2, 16]", "float[1, 2, 16]", "", "",
-              "float[1, 2, 2, 6]", "float[1, 2, 3, 8]", "float[1, 2, 3, 8]"},
+             {"float[1, 2, 16]", "float[1, 2, 16]", "float[1, 2, 16]", "", "", "float[1, 2, 2, 6]",
+              "float[1, 2, 3, 8]", "float[1, 2, 3, 8]"},
              "error: input 5 'ab' dim 3 and the total sequence length: expected equal dims, "
              "got 5 vs 6"},
         Case{"batch_of_key_differs",
@@ -258,16 +258,16 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"separate_past_total_from_shape_is_past_plus_new",
              Node("GroupQueryAttention", {"q", "k", "v", "pk", "pv", "seqlens", "total"},
                   {"y", "present_key", "present_value"}, GqaHeads(4, 2)),
-             {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]",
-              "float16[B, 2, P, 16]", "float16[B, 2, P, 16]", "int32[B]", "int32[]"},
+             {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]", "float16[B, 2, P, 16]",
+              "float16[B, 2, P, 16]", "int32[B]", "int32[]"},
              "float16[B, S, 64]; float16[B, 2, P + S, 16]; float16[B, 2, P + S, 16]",
              {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
               Scalar(S("P") + S("S"))}},
         Case{"total_symbol_gives_max_of_total_and_past",
              Node("GroupQueryAttention", {"q", "k", "v", "pk", "pv", "seqlens", "total"},
                   {"y", "present_key", "present_value"}, GqaHeads(4, 2)),
-             {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]",
-              "float16[B, 2, P, 16]", "float16[B, 2, P, 16]", "int32[B]", "int32[]"},
+             {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]", "float16[B, 2, P, 16]",
+              "float16[B, 2, P, 16]", "int32[B]", "int32[]"},
              "float16[B, S, 64]; float16[B, 2, Max(P, T), 16]; float16[B, 2, Max(P, T), 16]",
              {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
               Scalar(S("T"))}},
@@ -303,8 +303,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"prompt_without_past_is_the_new_length",
              Node("GroupQueryAttention", {"q", "k", "v", "", "", "seqlens", "total"},
                   {"y", "present_key", "present_value"}, GqaHeads(8, 2)),
-             {"bfloat16[B, S, 128]", "bfloat16[B, S, 32]", "bfloat16[B, S, 32]", "", "",
-              "int32[B]", "int32[]"},
+             {"bfloat16[B, S, 128]", "bfloat16[B, S, 32]", "bfloat16[B, S, 32]", "", "", "int32[B]",
+              "int32[]"},
              "bfloat16[B, S, 128]; bfloat16[B, 2, S, 16]; bfloat16[B, 2, S, 16]"},
         Case{"prompt_without_past_known_total",
              Node("GroupQueryAttention", {"q", "k", "v", "", "", "seqlens", "total"},
@@ -357,19 +357,19 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[2, 3, 64]", "float[2, 3, 32]", "float[2, 3, 32]", "", "", "int32[2]",
               "int32[]", "float[64, 8]", "float[64, 8]", "int64[2, 5]"},
              "float[2, 3, 64]; float[2, 2, 3, 16]"},
-        Case{"quantized_cache_keeps_its_type",
-             Node("GroupQueryAttention",
-                  {"q", "k", "v", "pk", "pv", "seqlens", "total", "", "", "", "", "", "ks", "vs"},
-                  {"y", "present_key", "present_value"},
-                  GqaHeads(4, 2) + IntAttr("kv_cache_bit_width", 4) +
-                      StrAttr("k_quant_type", "PER_TENSOR") +
-                      StrAttr("v_quant_type", "PER_TENSOR")),
-             {"float16[B, 1, 64]", "float16[B, 1, 32]", "float16[B, 1, 32]", "uint8[B, 2, M, 8]",
-              "uint8[B, 2, M, 8]", "int32[B]", "int32[]", "", "", "", "", "", "float[1]",
-              "float[1]"},
-             "float16[B, 1, 64]; uint8[B, 2, Max(M, T), 8]; uint8[B, 2, Max(M, T), 8]",
-             {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-              Scalar(S("T"))}},
+        Case{
+            "quantized_cache_keeps_its_type",
+            Node("GroupQueryAttention",
+                 {"q", "k", "v", "pk", "pv", "seqlens", "total", "", "", "", "", "", "ks", "vs"},
+                 {"y", "present_key", "present_value"},
+                 GqaHeads(4, 2) + IntAttr("kv_cache_bit_width", 4) +
+                     StrAttr("k_quant_type", "PER_TENSOR") + StrAttr("v_quant_type", "PER_TENSOR")),
+            {"float16[B, 1, 64]", "float16[B, 1, 32]", "float16[B, 1, 32]", "uint8[B, 2, M, 8]",
+             "uint8[B, 2, M, 8]", "int32[B]", "int32[]", "", "", "", "", "", "float[1]",
+             "float[1]"},
+            "float16[B, 1, 64]; uint8[B, 2, Max(M, T), 8]; uint8[B, 2, Max(M, T), 8]",
+            {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+             Scalar(S("T"))}},
         Case{"int4_cache_without_past_packs_the_head",
              Node("GroupQueryAttention", {"q", "k", "v", "", "", "seqlens", "total"},
                   {"y", "present_key"}, GqaHeads(4, 2) + IntAttr("kv_cache_bit_width", 4)),
@@ -428,32 +428,29 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     SparseAndPaged, ComMicrosoftAttentionTest,
     ::testing::Values(
-        Case{"sparse_present_is_the_shared_buffer",
-             Node("SparseAttention",
-                  {"q", "k", "v", "pk", "pv", "rows", "cols", "total", "lengths"},
-                  {"y", "present_key", "present_value"},
-                  GqaHeads(4, 2) + IntAttr("sparse_block_size", 64)),
-             {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]",
-              "float16[B, 2, M, 16]", "float16[B, 2, M, 16]", "int32[1, 9]", "int32[1, 20]",
-              "int32[1]", "int32[B]"},
-             "float16[B, S, 64]; float16[B, 2, M, 16]; float16[B, 2, M, 16]"},
+        Case{
+            "sparse_present_is_the_shared_buffer",
+            Node("SparseAttention", {"q", "k", "v", "pk", "pv", "rows", "cols", "total", "lengths"},
+                 {"y", "present_key", "present_value"},
+                 GqaHeads(4, 2) + IntAttr("sparse_block_size", 64)),
+            {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]", "float16[B, 2, M, 16]",
+             "float16[B, 2, M, 16]", "int32[1, 9]", "int32[1, 20]", "int32[1]", "int32[B]"},
+            "float16[B, S, 64]; float16[B, 2, M, 16]; float16[B, 2, M, 16]"},
         Case{"sparse_packed",
-             Node("SparseAttention",
-                  {"q", "", "", "pk", "pv", "rows", "cols", "total", "lengths"},
+             Node("SparseAttention", {"q", "", "", "pk", "pv", "rows", "cols", "total", "lengths"},
                   {"y", "present_key", "present_value"},
                   GqaHeads(4, 2) + IntAttr("sparse_block_size", 64)),
              {"bfloat16[B, S, 128]", "", "", "bfloat16[B, 2, M, 16]", "bfloat16[B, 2, M, 16]",
               "int32[2, 9]", "int32[2, 20]", "int32[1]", "int32[B]"},
              "bfloat16[B, S, 64]; bfloat16[B, 2, M, 16]; bfloat16[B, 2, M, 16]"},
-        Case{"sparse_layouts_do_not_divide_heads",
-             Node("SparseAttention",
-                  {"q", "k", "v", "pk", "pv", "rows", "cols", "total", "lengths"},
-                  {"y", "present_key", "present_value"},
-                  GqaHeads(4, 2) + IntAttr("sparse_block_size", 64)),
-             {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]",
-              "float16[B, 2, M, 16]", "float16[B, 2, M, 16]", "int32[3, 9]", "int32[3, 20]",
-              "int32[1]", "int32[B]"},
-             "error: input 5 'rows': num_heads = 4 is not a multiple of the layout count 3"},
+        Case{
+            "sparse_layouts_do_not_divide_heads",
+            Node("SparseAttention", {"q", "k", "v", "pk", "pv", "rows", "cols", "total", "lengths"},
+                 {"y", "present_key", "present_value"},
+                 GqaHeads(4, 2) + IntAttr("sparse_block_size", 64)),
+            {"float16[B, S, 64]", "float16[B, S, 32]", "float16[B, S, 32]", "float16[B, 2, M, 16]",
+             "float16[B, 2, M, 16]", "int32[3, 9]", "int32[3, 20]", "int32[1]", "int32[B]"},
+            "error: input 5 'rows': num_heads = 4 is not a multiple of the layout count 3"},
         Case{"paged_caches_alias",
              Node("PagedAttention", {"q", "k", "v", "kc", "vc", "cum", "past", "table"},
                   {"y", "kco", "vco"}, GqaHeads(4, 2)),
@@ -467,8 +464,7 @@ INSTANTIATE_TEST_SUITE_P(
               "int32[B + 1]", "int32[B]", "int32[B, MB]"},
              "bfloat16[T, 64]; int8[NB, 16, 2, 16]; int8[NB, 16, 2, 16]"},
         Case{"paged_latent_value_head",
-             Node("PagedAttention", {"q", "k", "", "kc", "", "cum", "past", "table"},
-                  {"y", "kco"},
+             Node("PagedAttention", {"q", "k", "", "kc", "", "cum", "past", "table"}, {"y", "kco"},
                   GqaHeads(16, 1) + StrAttr("kv_cache_layout", "LATENT") +
                       IntAttr("v_head_size", 512)),
              {"float16[T, 9216]", "float16[T, 576]", "", "float16[NB, 64, 1, 576]", "",
@@ -493,8 +489,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"dmmha_past_plus_one",
              Node("DecoderMaskedMultiHeadAttention", {"q", "k", "v", "", "", "pk", "pv"},
                   {"y", "present_key", "present_value", "qk"}, Heads(8)),
-             {"float[B, 1, 64]", "float[B, 1, 64]", "float[B, 1, 64]", "", "",
-              "float[B, 8, P, 8]", "float[B, 8, P, 8]"},
+             {"float[B, 1, 64]", "float[B, 1, 64]", "float[B, 1, 64]", "", "", "float[B, 8, P, 8]",
+              "float[B, 8, P, 8]"},
              "float[B, 1, 64]; float[B, 8, P + 1, 8]; float[B, 8, P + 1, 8]; ?[B, 8, 1, P + 1]"},
         Case{"dmmha_shared_buffer",
              Node("DecoderMaskedMultiHeadAttention",
@@ -538,12 +534,12 @@ INSTANTIATE_TEST_SUITE_P(
              "float[B, 1, 32]; float[2, B, 4, P + 1, 8]"},
         Case{"decoder_attention_self_with_cache",
              Node("DecoderAttention",
-                  {"q", "k", "qw", "kvw", "b", "", "kc", "vc", "static_kv", "use_past",
-                   "has_state", "has_mask"},
+                  {"q", "k", "qw", "kvw", "b", "", "kc", "vc", "static_kv", "use_past", "has_state",
+                   "has_mask"},
                   {"y", "new_k", "new_v"}, Heads(8)),
-             {"float[S, B, 64]", "float[L, B, 64]", "float[64, 64]", "float[64, 128]",
-              "float[192]", "", "float[B, 8, C, 8]", "float[B, 8, C, 8]", "bool[1]", "bool[1]",
-              "bool[1]", "bool[1]"},
+             {"float[S, B, 64]", "float[L, B, 64]", "float[64, 64]", "float[64, 128]", "float[192]",
+              "", "float[B, 8, C, 8]", "float[B, 8, C, 8]", "bool[1]", "bool[1]", "bool[1]",
+              "bool[1]"},
              "float[S, B, 64]; float[B, 8, C + S, 8]; float[B, 8, C + S, 8]",
              {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
               std::nullopt, std::nullopt, Bool(false), Bool(true), Bool(true), Bool(false)}},
@@ -552,15 +548,15 @@ INSTANTIATE_TEST_SUITE_P(
                   {"q", "k", "qw", "kvw", "b", "", "", "", "static_kv", "use_past", "has_state",
                    "has_mask"},
                   {"y", "new_k", "new_v"}, Heads(8)),
-             {"float[S, B, 64]", "float[L, B, 64]", "float[64, 64]", "float[64, 128]",
-              "float[192]", "", "", "", "bool[1]", "bool[1]", "bool[1]", "bool[1]"},
+             {"float[S, B, 64]", "float[L, B, 64]", "float[64, 64]", "float[64, 128]", "float[192]",
+              "", "", "", "bool[1]", "bool[1]", "bool[1]", "bool[1]"},
              "float[S, B, 64]; float[B, 8, L, 8]; float[B, 8, L, 8]",
              {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
               std::nullopt, std::nullopt, Bool(true), Bool(false), Bool(false), Bool(false)}},
         Case{"decoder_attention_flags_unknown",
              Node("DecoderAttention",
-                  {"q", "k", "qw", "kvw", "b", "", "kc", "vc", "static_kv", "use_past",
-                   "has_state", "has_mask"},
+                  {"q", "k", "qw", "kvw", "b", "", "kc", "vc", "static_kv", "use_past", "has_state",
+                   "has_mask"},
                   {"y", "new_k", "new_v"}, Heads(8)),
              {"float16[S, B, 64]", "float16[L, B, 64]", "float16[64, 64]", "float16[64, 128]",
               "float16[192]", "", "float16[B, 8, C, 8]", "float16[B, 8, C, 8]", "bool[1]",
@@ -571,8 +567,8 @@ INSTANTIATE_TEST_SUITE_P(
                   {"q", "k", "qw", "kvw", "b", "", "", "", "static_kv", "use_past", "has_state",
                    "has_mask"},
                   {"y"}, Heads(8)),
-             {"float[S, B, 64]", "float[L, B, 64]", "float[64, 64]", "float[64, 64]",
-              "float[192]", "", "", "", "bool[1]", "bool[1]", "bool[1]", "bool[1]"},
+             {"float[S, B, 64]", "float[L, B, 64]", "float[64, 64]", "float[64, 64]", "float[192]",
+              "", "", "", "bool[1]", "bool[1]", "bool[1]", "bool[1]"},
              "error: 2 * hidden size and kv_weight dim 1: expected equal dims, got 128 vs 64"}));
 
 INSTANTIATE_TEST_SUITE_P(
@@ -592,14 +588,13 @@ INSTANTIATE_TEST_SUITE_P(
              Node("PackedAttention", {"x", "w", "b", "offset", "cum"}, {"y"}, Heads(4)),
              {"float[T, 32]", "float[32, 96]", "float[96]", "int32[2, S]", "int32[4]"},
              "error: input 4 'cum' length and batch + 1: expected equal dims, got 3 vs 4"},
-        Case{"packed_mha",
-             Node("PackedMultiHeadAttention", {"q", "k", "v", "", "offset", "cum"}, {"y"},
-                  Heads(8)),
-             {"float[T, 64]", "float[T, 64]", "float[T, 32]", "", "int32[B, S]", "int32[B + 1]"},
-             "float[T, 32]"},
+        Case{
+            "packed_mha",
+            Node("PackedMultiHeadAttention", {"q", "k", "v", "", "offset", "cum"}, {"y"}, Heads(8)),
+            {"float[T, 64]", "float[T, 64]", "float[T, 32]", "", "int32[B, S]", "int32[B + 1]"},
+            "float[T, 32]"},
         Case{"packed_mha_packed_qkv",
-             Node("PackedMultiHeadAttention", {"q", "", "", "", "offset", "cum"}, {"y"},
-                  Heads(8)),
+             Node("PackedMultiHeadAttention", {"q", "", "", "", "offset", "cum"}, {"y"}, Heads(8)),
              {"float16[T, 8, 3, 16]", "", "", "", "int32[B, S]", "int32[B + 1]"},
              "float16[T, 128]"},
         Case{"longformer",
@@ -727,30 +722,30 @@ INSTANTIATE_TEST_SUITE_P(
                   IntAttr("max_distance", 128)),
              {"float16[32, 8]", "int64[1]", "int64[1]"},
              "float16[1, 8, ?, ?]"},
-        Case{"gated_relative_position_bias",
-             Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco"}, {"y"},
-                  Heads(8)),
-             {"float[B, S, 64]", "float[64]", "float[1, 8, S, S]", "float[8, 16]", "float[16]",
-              "float[1, 8, 1, 1]"},
-             "float[B, 8, S, S]"},
+        Case{
+            "gated_relative_position_bias",
+            Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco"}, {"y"}, Heads(8)),
+            {"float[B, S, 64]", "float[64]", "float[1, 8, S, S]", "float[8, 16]", "float[16]",
+             "float[1, 8, 1, 1]"},
+            "float[B, 8, S, S]"},
         Case{"gated_relative_position_bias_packed_tokens",
-             Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco", "offset"},
-                  {"y"}, Heads(8)),
+             Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco", "offset"}, {"y"},
+                  Heads(8)),
              {"float16[T, 64]", "float16[64]", "float16[1, 8, S, S]", "float16[8, 16]",
               "float16[16]", "float16[1, 8, 1, 1]", "int32[B, S]"},
              "float16[B, 8, S, S]"},
         Case{"gated_relative_position_bias_padding_removed_needs_tokens",
-             Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco", "offset"},
-                  {"y"}, Heads(8)),
+             Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco", "offset"}, {"y"},
+                  Heads(8)),
              {"float16[B, S, 64]", "float16[64]", "float16[1, 8, S, S]", "float16[8, 16]",
               "float16[16]", "float16[1, 8, 1, 1]", "int32[B, S]"},
              "error: input 0 'q': expected rank 2, got rank 3"},
-        Case{"gated_relative_position_bias_weight_rows",
-             Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco"}, {"y"},
-                  Heads(8)),
-             {"float[B, S, 64]", "float[64]", "float[1, 8, S, S]", "float[16, 16]", "float[16]",
-              "float[1, 8, 1, 1]"},
-             "error: head size and weight dim 0: expected equal dims, got 8 vs 16"},
+        Case{
+            "gated_relative_position_bias_weight_rows",
+            Node("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco"}, {"y"}, Heads(8)),
+            {"float[B, S, 64]", "float[64]", "float[1, 8, S, S]", "float[16, 16]", "float[16]",
+             "float[1, 8, 1, 1]"},
+            "error: head size and weight dim 0: expected equal dims, got 8 vs 16"},
         Case{"remove_padding",
              Node("RemovePadding", {"x", "count"}, {"y", "offset", "cum", "max"}),
              {"float16[B, S, 64]", "int32[B]"},
@@ -764,16 +759,16 @@ INSTANTIATE_TEST_SUITE_P(
 // binds a symbol.
 TEST(ComMicrosoftAttentionFactsTest, GroupQueryAttentionRecordsSharedDims) {
   symbolic::Unifier u;
-  auto run = RunRule(
-      BuiltinSchemas(),
-      Node("GroupQueryAttention", {"q", "k", "v", "pk", "pv", "seqlens", "total"},
-           {"y", "present_key", "present_value"}, GqaHeads(4, 2)),
-      1,
-      {T("float[B, S, 64]"), T("float[B2, S, KV]"), T("float[B, S, 32]"),
-       T("float[B, 2, P, HD]"), T("float[B, 2, P, 16]"), T("int32[B3]"), T("int32[]")},
-      {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-       Scalar(S("P") + S("S"))},
-      &u);
+  auto run =
+      RunRule(BuiltinSchemas(),
+              Node("GroupQueryAttention", {"q", "k", "v", "pk", "pv", "seqlens", "total"},
+                   {"y", "present_key", "present_value"}, GqaHeads(4, 2)),
+              1,
+              {T("float[B, S, 64]"), T("float[B2, S, KV]"), T("float[B, S, 32]"),
+               T("float[B, 2, P, HD]"), T("float[B, 2, P, 16]"), T("int32[B3]"), T("int32[]")},
+              {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+               Scalar(S("P") + S("S"))},
+              &u);
   EXPECT_EQ(run.Summary(), "float[B, S, 64]; float[B, 2, P + S, 16]; float[B, 2, P + S, 16]");
   EXPECT_EQ(run.facts,
             (std::vector<std::string>{
@@ -789,13 +784,12 @@ TEST(ComMicrosoftAttentionFactsTest, GroupQueryAttentionRecordsSharedDims) {
 
 TEST(ComMicrosoftAttentionFactsTest, AttentionMaskTotalIsPastPlusNew) {
   symbolic::Unifier u;
-  auto run = RunRule(BuiltinSchemas(),
-                     Node("Attention", {"x", "w", "b", "", "past", "bias"}, {"y", "present"},
-                          Heads(4)),
-                     1,
-                     {T("float[B, S, 32]"), T("float[32, 96]"), T("float[96]"), Type(),
-                      T("float[2, B, 4, P, 8]"), T("float[B, 4, S, TOTAL]")},
-                     {}, &u);
+  auto run =
+      RunRule(BuiltinSchemas(),
+              Node("Attention", {"x", "w", "b", "", "past", "bias"}, {"y", "present"}, Heads(4)), 1,
+              {T("float[B, S, 32]"), T("float[32, 96]"), T("float[96]"), Type(),
+               T("float[2, B, 4, P, 8]"), T("float[B, 4, S, TOTAL]")},
+              {}, &u);
   EXPECT_EQ(run.Summary(), "float[B, S, 32]; float[2, B, 4, P + S, 8]");
   ASSERT_EQ(run.facts.size(), 1u);
   EXPECT_EQ(run.facts[0],

@@ -241,7 +241,8 @@ INSTANTIATE_TEST_SUITE_P(
              AttnLstmInputs("float[1, 32, 28]", "float[1, 12, 10]", "float[B, MS, 12]",
                             "float[1, 20, 6]"),
              {},
-             "error: input_size + attention_size and input 1 'w' dim 2: expected equal dims, got 22 vs 28"},
+             "error: input_size + attention_size and input 1 'w' dim 2: expected equal dims, got "
+             "22 vs 28"},
         Case{"attn_lstm_memory_depth",
              Ms("AttnLSTM", kAttnLstmNames, {"y"}, IntAttr("hidden_size", 8)),
              1,

@@ -12,6 +12,8 @@
 // compute (matmul, Gemm, Conv and pools, Concat, reductions, QuantizeLinear) come from them.
 // Where the document and onnxruntime's kernels differ, the rules follow what the kernel
 // accepts and allocates, and say so.
+#include "onnx_infer/schema/defs/ai_onnx/quantization.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,9 +22,8 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/nn/conv_pool.h"
 #include "onnx_infer/schema/defs/ai_onnx/math/math.h"
-#include "onnx_infer/schema/defs/ai_onnx/quantization.h"
+#include "onnx_infer/schema/defs/ai_onnx/nn/conv_pool.h"
 #include "onnx_infer/schema/defs/ai_onnx/reduction.h"
 #include "onnx_infer/schema/defs/ai_onnx/tensor/reshape.h"
 #include "onnx_infer/schema/defs/register.h"

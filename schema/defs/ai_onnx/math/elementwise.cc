@@ -43,7 +43,7 @@ Status InferEqualShapes(InferenceContext& ctx) {
                                     ": ", u.status().message()));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual((*out)[d], (*s)[d],
-                                      StrCat("equal shapes, ", InputLabel(ctx, i), " dim ", d)));
+                                         StrCat("equal shapes, ", InputLabel(ctx, i), " dim ", d)));
       (*out)[d] = *u;
     }
   }
@@ -88,7 +88,7 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
                                     u.status().message()));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(out[start + i], (*b)[i],
-                                      StrCat("B's dim ", i, " and A's dim ", start + i)));
+                                         StrCat("B's dim ", i, " and A's dim ", start + i)));
       out[start + i] = *u;
     }
   }
@@ -235,7 +235,8 @@ Status InferPRelu(InferenceContext& ctx) {
                                     ShapeToString(*x), " at X's dim ", offset + i, ": ",
                                     u.status().message()));
       }
-      OI_RETURN_IF_ERROR(ctx.RecordEqual(d, s, StrCat("slope dim ", i, " and X's dim ", offset + i)));
+      OI_RETURN_IF_ERROR(
+          ctx.RecordEqual(d, s, StrCat("slope dim ", i, " and X's dim ", offset + i)));
       d = *u;
     }
   }
@@ -315,8 +316,8 @@ const std::vector<BroadcastOpSpec>& BroadcastMathOps() {
 Status AttachUnaryFamily(SchemaRegistry& r, std::span<const UnaryOpSpec> ops) {
   for (const UnaryOpSpec& op : ops) {
     for (int v : op.versions) {
-      OI_RETURN_IF_ERROR(r.AttachRule("", op.name, {v},
-                                   [&op](InferenceContext& ctx) { return InferUnary(op, ctx); }));
+      OI_RETURN_IF_ERROR(r.AttachRule(
+          "", op.name, {v}, [&op](InferenceContext& ctx) { return InferUnary(op, ctx); }));
     }
   }
   return OkStatus();

@@ -1,5 +1,7 @@
 // Math operators of ai.onnx that are not elementwise: softmax family, Gemm and the integer
 // matmuls, Einsum, TopK, cumulative ops, Det, spectral ops and windows, losses.
+#include "onnx_infer/schema/defs/ai_onnx/math/math.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -9,7 +11,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/math/math.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -241,8 +242,8 @@ Status InferCumulative(InferenceContext& ctx) {
 
 StatusOr<Dim> SquareMatrixDim(InferenceContext& ctx, int input, const Shape& in) {
   if (in.size() < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank >= 2, got rank ",
-                                in.size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, input), ": expected rank >= 2, got rank ", in.size()));
   }
   auto m = UnifyDim(in[in.size() - 2], in.back());
   if (!m.ok()) {
@@ -410,7 +411,7 @@ Status InferLoss(InferenceContext& ctx) {
                                       " does not match input ", ShapeToString(*in)));
         }
         OI_RETURN_IF_ERROR(ctx.RecordEqual((*per_element)[i], (*target)[i],
-                                        StrCat(InputLabel(ctx, 1), " dim ", i)));
+                                           StrCat(InputLabel(ctx, 1), " dim ", i)));
         (*per_element)[i] = *u;
       }
     }
@@ -479,9 +480,9 @@ StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index,
         return Status::Error(StrCat(InputLabel(ctx, c_index), ": ", ShapeToString(*c),
                                     " does not broadcast to [", StrJoin(out, ", "), "]"));
       }
-      OI_RETURN_IF_ERROR(ctx.RecordEqual(od, cd,
-                                         StrCat(InputLabel(ctx, c_index), " dim ",
-                                                c->size() - 1 - i, " and Y's dim ", 1 - i)));
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(
+          od, cd,
+          StrCat(InputLabel(ctx, c_index), " dim ", c->size() - 1 - i, " and Y's dim ", 1 - i)));
       od = *u;
     }
   }

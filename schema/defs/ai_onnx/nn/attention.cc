@@ -5,6 +5,8 @@
 // Most of these have ONNX function bodies built per node; the rules here give the same shapes
 // directly, keep them symbolic, and record the facts the operators imply (Q's and K's head
 // sizes agree, every batch dim is one dim).
+#include "onnx_infer/schema/defs/ai_onnx/nn/attention.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -13,7 +15,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/nn/attention.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -54,10 +55,11 @@ StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int in
                                              const char* heads_attr) {
   const Shape* s = ctx.InputShape(input);
   if (!s) return std::optional<HeadsView>();
-  if (s->size() == 4) return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
+  if (s->size() == 4)
+    return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
   if (s->size() != 3) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank 3 or 4, got rank ",
-                                s->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, input), ": expected rank 3 or 4, got rank ", s->size()));
   }
   if (!ctx.Attr(heads_attr)) {
     return Status::Error(StrCat("attribute '", heads_attr, "': required when ",
@@ -127,8 +129,8 @@ Status InferAttention(InferenceContext& ctx) {
   if (past_value) {
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past_value)[0], "batch of Q and past_value"));
     OI_RETURN_IF_ERROR(Agree(ctx, kv_heads, (*past_value)[1], "heads of V and past_value"));
-    OI_RETURN_IF_ERROR(Agree(ctx, past_seq, (*past_value)[2],
-                          "past sequence length of past_key and past_value"));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, past_seq, (*past_value)[2], "past sequence length of past_key and past_value"));
     OI_RETURN_IF_ERROR(Agree(ctx, v_head_size, (*past_value)[3], "head size of V and past_value"));
   }
   if (q_heads.is_const() && kv_heads.is_const() &&
@@ -140,8 +142,8 @@ Status InferAttention(InferenceContext& ctx) {
   if (ctx.schema().since_version() >= 24 && ctx.HasInput(6)) {
     if (const Shape* nonpad = ctx.InputShape(6)) {
       if (nonpad->size() != 1) {
-        return Status::Error(StrCat(InputLabel(ctx, 6), ": expected rank 1 [batch], got rank ",
-                                    nonpad->size()));
+        return Status::Error(
+            StrCat(InputLabel(ctx, 6), ": expected rank 1 [batch], got rank ", nonpad->size()));
       }
       OI_RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
     }
@@ -153,8 +155,8 @@ Status InferAttention(InferenceContext& ctx) {
       // Broadcastable to [b, qh, qs, total]; from 24 the last dim may also be shorter.
       const Shape target = {batch, q_heads, q_seq, total_seq};
       if (mask->size() > 4) {
-        return Status::Error(StrCat(InputLabel(ctx, 3), ": expected rank <= 4, got rank ",
-                                    mask->size()));
+        return Status::Error(
+            StrCat(InputLabel(ctx, 3), ": expected rank <= 4, got rank ", mask->size()));
       }
       for (size_t i = 0; i < mask->size(); ++i) {
         const Dim m = (*mask)[mask->size() - 1 - i], t = target[3 - i];
@@ -172,8 +174,8 @@ Status InferAttention(InferenceContext& ctx) {
     // qh * dv; with V packed too, qh * (V's hidden / kvh) = V's hidden * (qh / kvh) exactly.
     Dim hidden = q_heads * v_head_size;
     if (v && v->packed && q_heads.is_const() && kv_heads.is_const()) {
-      hidden = ctx.InputShape(2)->at(2) *
-               Dim::Const(*q_heads.const_value() / *kv_heads.const_value());
+      hidden =
+          ctx.InputShape(2)->at(2) * Dim::Const(*q_heads.const_value() / *kv_heads.const_value());
     }
     ctx.SetOutputShape(0, {batch, q_seq, hidden});
   } else if (q) {
@@ -207,8 +209,8 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       batch = (*x)[0];
       seq = (*x)[1];
     } else {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3 or 4, got rank ",
-                                  x->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 0), ": expected rank 3 or 4, got rank ", x->size()));
     }
   }
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
@@ -226,13 +228,14 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
     OI_ASSIGN_OR_RETURN(const Shape* cache, RankedInput(ctx, i, has_positions ? 2 : 3));
     if (!cache) continue;
     if (!has_positions) {
-      OI_RETURN_IF_ERROR(Agree(ctx, batch, (*cache)[0], StrCat("batch of X and ", InputLabel(ctx, i))));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, batch, (*cache)[0], StrCat("batch of X and ", InputLabel(ctx, i))));
       OI_RETURN_IF_ERROR(
           Agree(ctx, seq, (*cache)[1], StrCat("sequence length of X and ", InputLabel(ctx, i))));
     }
     Dim h = half;
     OI_RETURN_IF_ERROR(Agree(ctx, h, cache->back(),
-                          StrCat(InputLabel(ctx, i), " last dim and half the rotary dim")));
+                             StrCat(InputLabel(ctx, i), " last dim and half the rotary dim")));
   }
   return OkStatus();
 }
@@ -269,8 +272,8 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
                                 channels_last, " with ndim = ", ndim));
   }
   if (window < 0 || window > 8) {
-    return Status::Error(StrCat("attribute 'state_window': expected a value in [0, 8], got ",
-                                window));
+    return Status::Error(
+        StrCat("attribute 'state_window': expected a value in [0, 8], got ", window));
   }
   const Shape* in = ctx.InputShape(0);
   if (in && (channels_last ? in->size() < 3 : in->size() != static_cast<size_t>(2 + ndim))) {
@@ -341,8 +344,8 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
   }
   OI_ASSIGN_OR_RETURN(int64_t window, ctx.IntAttr("state_window", 0));
   if (window < 0 || window > 8) {
-    return Status::Error(StrCat("attribute 'state_window': expected a value in [0, 8], got ",
-                                window));
+    return Status::Error(
+        StrCat("attribute 'state_window': expected a value in [0, 8], got ", window));
   }
   const Dim q_heads = Dim::Const(qh), kv_heads = Dim::Const(kvh);
   Dim batch, seq, dk, dv;
@@ -353,9 +356,9 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", names[i])));
     OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", names[i])));
     OI_ASSIGN_OR_RETURN(Dim d, HeadSize(ctx, i, (*s)[2], i == 0 ? q_heads : kv_heads,
-                                     i == 0 ? "q_num_heads" : "kv_num_heads"));
+                                        i == 0 ? "q_num_heads" : "kv_num_heads"));
     OI_RETURN_IF_ERROR(i == 2 ? Agree(ctx, dv, d, "value head size")
-                           : Agree(ctx, dk, d, StrCat("key head size of query and ", names[i])));
+                              : Agree(ctx, dk, d, StrCat("key head size of query and ", names[i])));
   }
   // present_state: [b, kvh, dk, dv], after a [W] window axis when state_window = W > 0.
   Shape present = {batch, kv_heads, dk, dv};
@@ -365,8 +368,7 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
     const char* meaning[] = {"batch of query", "kv_num_heads", "key head size", "value head size"};
     const size_t lead = window > 0 ? 1 : 0;
     if (lead) {
-      OI_RETURN_IF_ERROR(
-          Agree(ctx, present[0], (*past)[0], "state_window and past_state dim 0"));
+      OI_RETURN_IF_ERROR(Agree(ctx, present[0], (*past)[0], "state_window and past_state dim 0"));
     }
     for (size_t i = 0; i < 4; ++i) {
       OI_RETURN_IF_ERROR(Agree(ctx, present[lead + i], (*past)[lead + i],
@@ -379,7 +381,8 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
   for (int i : {4, 5}) {  // decay, beta: [b, t, ...]
     OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 3));
     if (!s) continue;
-    OI_RETURN_IF_ERROR(Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
+    OI_RETURN_IF_ERROR(
+        Agree(ctx, batch, (*s)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
     OI_RETURN_IF_ERROR(
         Agree(ctx, seq, (*s)[1], StrCat("sequence length of query and ", InputLabel(ctx, i))));
   }
@@ -387,8 +390,8 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
   // value[2] itself for inverse GQA.
   const Shape* value = ctx.InputShape(2);
   const int64_t heads = std::max(qh, kvh);
-  const Dim hidden = value && value->size() == 3 ? (*value)[2] * Dim::Const(heads / kvh)
-                                                 : Dim::Const(heads) * dv;
+  const Dim hidden =
+      value && value->size() == 3 ? (*value)[2] * Dim::Const(heads / kvh) : Dim::Const(heads) * dv;
   ctx.SetOutputShape(0, {batch, seq, hidden});
   ctx.SetOutputShape(1, std::move(present));
   return OkStatus();
@@ -453,8 +456,8 @@ Status InferFlexAttention(InferenceContext& ctx) {
       return Status::Error(StrCat("attribute '", graph, "': expected 1 output, got ", out.size()));
     }
     if (out[0].is_tensor() && out[0].has_shape() && out[0].shape().size() != 4) {
-      return Status::Error(StrCat("attribute '", graph, "': expected a rank 4 output, got ",
-                                  out[0].ToString()));
+      return Status::Error(
+          StrCat("attribute '", graph, "': expected a rank 4 output, got ", out[0].ToString()));
     }
   }
   return OkStatus();

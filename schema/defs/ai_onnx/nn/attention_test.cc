@@ -1,5 +1,6 @@
 // Table tests of the attention family (nn/attention.cc): Attention,
-// LinearAttention, RotaryEmbedding, CausalConvWithState, FlexAttention and the normalizations of nn/normalization.cc.
+// LinearAttention, RotaryEmbedding, CausalConvWithState, FlexAttention and the normalizations of
+// nn/normalization.cc.
 #include <gtest/gtest.h>
 
 #include "onnx_infer/schema/builtin.h"
@@ -9,11 +10,11 @@
 namespace onnx_infer {
 namespace {
 
+using testing::IntAttr;
+using testing::Node;
+using testing::RunMatches;
 using testing::RunRule;
 using testing::T;
-using testing::RunMatches;
-using testing::Node;
-using testing::IntAttr;
 
 struct Case {
   const char* name;
@@ -69,8 +70,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"past_fills_unknown_dims",
              Node("Attention", {"q", "k", "v", "", "pk", "pv"}, kAllOutputs),
              23,
-             {"float[?, 4, 3, ?]", "float", "float", "", "float[2, 2, 5, 8]",
-              "float[2, 2, 5, 6]"},
+             {"float[?, 4, 3, ?]", "float", "float", "", "float[2, 2, 5, 8]", "float[2, 2, 5, 6]"},
              "float[2, 4, 3, 6]; float[2, 2, ?, 8]; float[2, 2, ?, 6]; float[2, 4, 3, ?]"},
         Case{"3d_gqa_hidden_sizes",
              Node("Attention", {"q", "k", "v"}, kAllOutputs, Heads(8, 2)),
@@ -93,23 +93,21 @@ INSTANTIATE_TEST_SUITE_P(
              23,
              {"float[B, L, 32]", "float[B, 2, S, 8]", "float[B, 2, S, 5]"},
              "float[B, L, 20]"},
-        Case{"24_nonpad_kv_seqlen_gives_batch",
-             Node("Attention", {"q", "k", "v", "", "", "", "nonpad"}, kAllOutputs),
-             24,
-             {"float[?, 4, 1, 8]", "float[?, 2, 8, 8]", "float[?, 2, 8, 8]", "", "", "",
-              "int64[2]"},
-             "float[2, 4, 1, 8]; float[2, 2, 8, 8]; float[2, 2, 8, 8]; float[2, 4, 1, 8]"},
+        Case{
+            "24_nonpad_kv_seqlen_gives_batch",
+            Node("Attention", {"q", "k", "v", "", "", "", "nonpad"}, kAllOutputs),
+            24,
+            {"float[?, 4, 1, 8]", "float[?, 2, 8, 8]", "float[?, 2, 8, 8]", "", "", "", "int64[2]"},
+            "float[2, 4, 1, 8]; float[2, 2, 8, 8]; float[2, 2, 8, 8]; float[2, 4, 1, 8]"},
         Case{"24_mask_last_dim_may_be_shorter",
              Node("Attention", {"q", "k", "v", "mask"}, {"y"}),
              24,
-             {"float[2, 3, 4, 8]", "float[2, 3, 6, 8]", "float[2, 3, 6, 10]",
-              "float[2, 3, 4, 4]"},
+             {"float[2, 3, 4, 8]", "float[2, 3, 6, 8]", "float[2, 3, 6, 10]", "float[2, 3, 4, 4]"},
              "float[2, 3, 4, 10]"},
         Case{"23_mask_last_dim_must_broadcast",
              Node("Attention", {"q", "k", "v", "mask"}, {"y"}),
              23,
-             {"float[2, 3, 4, 8]", "float[2, 3, 6, 8]", "float[2, 3, 6, 10]",
-              "float[2, 3, 4, 4]"},
+             {"float[2, 3, 4, 8]", "float[2, 3, 6, 8]", "float[2, 3, 6, 10]", "float[2, 3, 4, 4]"},
              "error: input 3 'mask': [2, 3, 4, 4] does not broadcast to [2, 3, 4, 6]"},
         Case{"25_same_shapes",
              Node("Attention", {"q", "k", "v"}, {"y"},
@@ -221,33 +219,32 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(
     RotaryEmbedding, AttentionRuleTest,
-    ::testing::Values(
-        Case{"4d_with_position_ids",
-             Node("RotaryEmbedding", {"x", "cos", "sin", "pos"}, {"y"}),
-             23,
-             {"float[B, 4, S, 8]", "float[P, 4]", "float[P, 4]", "int64[B, S]"},
-             "float[B, 4, S, 8]"},
-        Case{"3d_partial_rotation_without_position_ids",
-             Node("RotaryEmbedding", {"x", "cos", "sin"}, {"y"},
-                  IntAttr("num_heads", 4) + IntAttr("rotary_embedding_dim", 4)),
-             23,
-             {"float16[B, S, 32]", "float16[B, S, 2]", "float16[B, S, 2]"},
-             "float16[B, S, 32]"},
-        Case{"cache_must_be_half_the_head_size",
-             Node("RotaryEmbedding", {"x", "cos", "sin", "pos"}, {"y"}),
-             23,
-             {"float[2, 4, 3, 8]", "float[50, 8]", "float[50, 8]", "int64[2, 3]"},
-             "error: input 1 'cos' last dim and half the rotary dim"},
-        Case{"cache_rank_without_position_ids",
-             Node("RotaryEmbedding", {"x", "cos", "sin"}, {"y"}),
-             23,
-             {"float[2, 4, 3, 8]", "float[50, 4]", "float[50, 4]"},
-             "error: input 1 'cos': expected rank 3, got rank 2"},
-        Case{"3d_requires_num_heads",
-             Node("RotaryEmbedding", {"x", "cos", "sin"}, {"y"}),
-             23,
-             {"float[2, 3, 32]", "float[2, 3, 4]", "float[2, 3, 4]"},
-             "error: attribute 'num_heads': required when input 0 'x' is 3-D"}));
+    ::testing::Values(Case{"4d_with_position_ids",
+                           Node("RotaryEmbedding", {"x", "cos", "sin", "pos"}, {"y"}),
+                           23,
+                           {"float[B, 4, S, 8]", "float[P, 4]", "float[P, 4]", "int64[B, S]"},
+                           "float[B, 4, S, 8]"},
+                      Case{"3d_partial_rotation_without_position_ids",
+                           Node("RotaryEmbedding", {"x", "cos", "sin"}, {"y"},
+                                IntAttr("num_heads", 4) + IntAttr("rotary_embedding_dim", 4)),
+                           23,
+                           {"float16[B, S, 32]", "float16[B, S, 2]", "float16[B, S, 2]"},
+                           "float16[B, S, 32]"},
+                      Case{"cache_must_be_half_the_head_size",
+                           Node("RotaryEmbedding", {"x", "cos", "sin", "pos"}, {"y"}),
+                           23,
+                           {"float[2, 4, 3, 8]", "float[50, 8]", "float[50, 8]", "int64[2, 3]"},
+                           "error: input 1 'cos' last dim and half the rotary dim"},
+                      Case{"cache_rank_without_position_ids",
+                           Node("RotaryEmbedding", {"x", "cos", "sin"}, {"y"}),
+                           23,
+                           {"float[2, 4, 3, 8]", "float[50, 4]", "float[50, 4]"},
+                           "error: input 1 'cos': expected rank 3, got rank 2"},
+                      Case{"3d_requires_num_heads",
+                           Node("RotaryEmbedding", {"x", "cos", "sin"}, {"y"}),
+                           23,
+                           {"float[2, 3, 32]", "float[2, 3, 4]", "float[2, 3, 4]"},
+                           "error: attribute 'num_heads': required when input 0 'x' is 3-D"}));
 
 INSTANTIATE_TEST_SUITE_P(
     CausalConvWithState, AttentionRuleTest,
@@ -312,22 +309,21 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(
     FlexAttention, AttentionRuleTest,
-    ::testing::Values(
-        Case{"gqa",
-             Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
-             1,
-             {"float[B, 8, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
-             "float[B, 8, L, 32]"},
-        Case{"rank_4_only",
-             Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
-             1,
-             {"float[B, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
-             "error: input 0 'q': expected rank 4, got rank 3"},
-        Case{"heads_not_multiple",
-             Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
-             1,
-             {"float[B, 3, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
-             "error: query heads (3) must be a multiple of key/value heads (2)"}));
+    ::testing::Values(Case{"gqa",
+                           Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
+                           1,
+                           {"float[B, 8, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
+                           "float[B, 8, L, 32]"},
+                      Case{"rank_4_only",
+                           Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
+                           1,
+                           {"float[B, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
+                           "error: input 0 'q': expected rank 4, got rank 3"},
+                      Case{"heads_not_multiple",
+                           Node("FlexAttention", {"q", "k", "v"}, {"y"}, "", "ai.onnx.preview"),
+                           1,
+                           {"float[B, 3, L, 16]", "float[B, 2, S, 16]", "float[B, 2, S, 32]"},
+                           "error: query heads (3) must be a multiple of key/value heads (2)"}));
 
 // Dims the rules unify are recorded as facts, so the next node sees them.
 TEST(AttentionFactsTest, SharedDimsAreRecorded) {
@@ -338,10 +334,9 @@ TEST(AttentionFactsTest, SharedDimsAreRecorded) {
                       Type(), T("float[B, 4, P, 8]"), T("float[B, 4, P, 8]")},
                      {}, &u);
   EXPECT_EQ(run.Summary(), "float[B, 4, L, 8]; float[B, 4, P + S, 8]");
-  EXPECT_EQ(run.facts,
-            (std::vector<std::string>{
-                "B == B2 (node of output 'y' (Attention): batch of Q and K)",
-                "D == 8 (node of output 'y' (Attention): head size of Q and K)"}));
+  EXPECT_EQ(run.facts, (std::vector<std::string>{
+                           "B == B2 (node of output 'y' (Attention): batch of Q and K)",
+                           "D == 8 (node of output 'y' (Attention): head size of Q and K)"}));
 }
 
 }  // namespace

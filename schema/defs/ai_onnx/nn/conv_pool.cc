@@ -6,6 +6,8 @@
 // The sliding-window operators share one computation of an output spatial dim from the input
 // dim, the (dilated) kernel, the stride and the pads or auto_pad; dims stay symbolic:
 // x[N, 3, H, W] through a 3x3 stride-2 Conv with pads 1 gives [N, M, floor((H - 1)/2) + 1, ...].
+#include "onnx_infer/schema/defs/ai_onnx/nn/conv_pool.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,7 +16,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/nn/conv_pool.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -153,13 +154,14 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
   if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, b_index, *b, 1));
   Dim m = w ? (*w)[0] : Dim();
   if (b) {
-    OI_ASSIGN_OR_RETURN(
-        m, RequireEqualDims(ctx, m, (*b)[0], StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0")));
+    OI_ASSIGN_OR_RETURN(m,
+                        RequireEqualDims(ctx, m, (*b)[0],
+                                         StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0")));
   }
   if (x && w) {
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[1] * Dim::Const(group),
-                                 StrCat("X's channels and W's dim 1 * group (", group, ")"))
-                        .status());
+                                        StrCat("X's channels and W's dim 1 * group (", group, ")"))
+                           .status());
   }
   if (!x) return OkStatus();
   const size_t count = x->size() - 2;
@@ -172,9 +174,9 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
     for (size_t i = 0; i < count; ++i) {
       Dim k = Dim::Const((*kernel_attr)[i]);
       if (w) {
-        OI_ASSIGN_OR_RETURN(
-            k, RequireEqualDims(ctx, (*w)[2 + i], k,
-                            StrCat("attribute 'kernel_shape' value ", i, " and W's dim ", 2 + i)));
+        OI_ASSIGN_OR_RETURN(k, RequireEqualDims(ctx, (*w)[2 + i], k,
+                                                StrCat("attribute 'kernel_shape' value ", i,
+                                                       " and W's dim ", 2 + i)));
       }
       win.kernel.push_back(k);
     }
@@ -197,7 +199,9 @@ Status InferConvWith(InferenceContext& ctx, int x_index, int w_index, int b_inde
 }
 
 // Conv (1, 11, 22): X, W, optional B; Y has X's element type.
-Status InferConv(InferenceContext& ctx) { return InferConvWith(ctx, 0, 1, 2, InputElemType(ctx, 0)); }
+Status InferConv(InferenceContext& ctx) {
+  return InferConvWith(ctx, 0, 1, 2, InputElemType(ctx, 0));
+}
 
 // ConvInteger (10): x, w, x_zero_point, w_zero_point; y is int32.
 Status InferConvInteger(InferenceContext& ctx) { return InferConvWith(ctx, 0, 1, -1, kInt32); }
@@ -227,15 +231,16 @@ Status InferDeformConv(InferenceContext& ctx) {
     if (!s) continue;
     const std::string name = input == 2 ? "offset" : "mask";
     OI_RETURN_IF_ERROR(RequireRank(ctx, input, *s, out.size()));
-    OI_ASSIGN_OR_RETURN(out[0],
-                     RequireEqualDims(ctx, out[0], (*s)[0], StrCat("X's and ", name, "'s dim 0")));
+    OI_ASSIGN_OR_RETURN(
+        out[0], RequireEqualDims(ctx, out[0], (*s)[0], StrCat("X's and ", name, "'s dim 0")));
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[1], positions * Dim::Const(per_position),
-                                 StrCat(InputLabel(ctx, input), " dim 1 (offset_group * ",
-                                        per_position == 2 ? "2 * " : "", "kernel size)"))
-                        .status());
+                                        StrCat(InputLabel(ctx, input), " dim 1 (offset_group * ",
+                                               per_position == 2 ? "2 * " : "", "kernel size)"))
+                           .status());
     for (size_t i = 2; i < out.size(); ++i) {
-      OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*s)[i],
-                                            StrCat("output dim ", i, " and ", name, "'s dim ", i)));
+      OI_ASSIGN_OR_RETURN(out[i],
+                          RequireEqualDims(ctx, out[i], (*s)[i],
+                                           StrCat("output dim ", i, " and ", name, "'s dim ", i)));
     }
   }
   ctx.SetOutputShape(0, std::move(out));
@@ -285,9 +290,9 @@ StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
   for (size_t i = 0; i < count; ++i) {
     Dim k = w ? (*w)[2 + i] : Dim();
     if (kernel_attr && !kernel_attr->empty()) {
-      OI_ASSIGN_OR_RETURN(
-          k, RequireEqualDims(ctx, k, Dim::Const((*kernel_attr)[i]),
-                          StrCat("attribute 'kernel_shape' value ", i, " and W's dim ", 2 + i)));
+      OI_ASSIGN_OR_RETURN(k, RequireEqualDims(ctx, k, Dim::Const((*kernel_attr)[i]),
+                                              StrCat("attribute 'kernel_shape' value ", i,
+                                                     " and W's dim ", 2 + i)));
     }
     win.kernel.push_back(k);
   }
@@ -443,8 +448,8 @@ Status InferMaxRoiPool(InferenceContext& ctx) {
   if (rois) {
     OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*rois)[1], Dim::Const(5),
-                                 StrCat(InputLabel(ctx, 1), " dim 1 (batch index and box)"))
-                        .status());
+                                        StrCat(InputLabel(ctx, 1), " dim 1 (batch index and box)"))
+                           .status());
   }
   ctx.SetOutputShape(0, {rois ? (*rois)[0] : Dim(), x ? (*x)[1] : Dim(), Dim::Const(pooled[0]),
                          Dim::Const(pooled[1])});

@@ -10,12 +10,12 @@ namespace onnx_infer {
 namespace {
 
 using testing::Int64s;
-using testing::RunRule;
-using testing::T;
-using testing::RunMatches;
-using testing::Node;
 using testing::IntAttr;
 using testing::IntsAttr;
+using testing::Node;
+using testing::RunMatches;
+using testing::RunRule;
+using testing::T;
 
 struct Case {
   const char* name;

@@ -22,8 +22,8 @@ namespace {
 Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (!s) return OkStatus();
-  const std::string what = StrCat(InputLabel(ctx, input), " ", ShapeToString(*s),
-                                  " broadcast to ", ShapeToString(x));
+  const std::string what =
+      StrCat(InputLabel(ctx, input), " ", ShapeToString(*s), " broadcast to ", ShapeToString(x));
   if (s->size() > x.size()) {
     return Status::Error(StrCat(what, ": rank ", s->size(), " exceeds rank ", x.size()));
   }
@@ -65,9 +65,9 @@ Status RequireChannelVectors(InferenceContext& ctx, int first, int last) {
     if (!s) continue;
     OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 1));
     if (x && x->size() >= 2) {
-      OI_RETURN_IF_ERROR(
-          RequireEqualDims(ctx, (*s)[0], (*x)[1], StrCat(InputLabel(ctx, i), " dim 0 and X's channels"))
-              .status());
+      OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[0], (*x)[1],
+                                          StrCat(InputLabel(ctx, i), " dim 0 and X's channels"))
+                             .status());
     }
   }
   return OkStatus();
@@ -111,8 +111,8 @@ Status InferLayerNormalization(InferenceContext& ctx) {
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()),
-                                           "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis,
+                      ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'"));
   OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
   OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 2, *x));
   Shape stats = *x;
@@ -145,8 +145,8 @@ Status InferGroupNormalization(InferenceContext& ctx) {
   }
   const Shape* x = ctx.InputShape(0);
   if (x && x->size() < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2 [N, C, ...], got rank ",
-                                x->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 0), ": expected rank >= 2 [N, C, ...], got rank ", x->size()));
   }
   Dim channels = x ? (*x)[1] : Dim();
   if (channels.is_const() && *channels.const_value() % groups != 0) {
@@ -161,7 +161,8 @@ Status InferGroupNormalization(InferenceContext& ctx) {
       Dim g = Dim::Const(groups);
       OI_RETURN_IF_ERROR(Agree(ctx, g, (*s)[0], StrCat(InputLabel(ctx, i), " and num_groups")));
     } else {
-      OI_RETURN_IF_ERROR(Agree(ctx, channels, (*s)[0], StrCat(InputLabel(ctx, i), " and X's channels")));
+      OI_RETURN_IF_ERROR(
+          Agree(ctx, channels, (*s)[0], StrCat(InputLabel(ctx, i), " and X's channels")));
     }
   }
   return OkStatus();

@@ -26,14 +26,16 @@ Status CastInputTo(InferenceContext& ctx, int64_t to) {
   if (const Shape* in = ctx.InputShape(0)) out.set_shape(*in);
   ctx.SetOutputType(0, out);
   if (const ConstValue* v = ctx.InputValue(0)) {
-    if (auto cast = CastValue(*v, static_cast<int32_t>(to))) ctx.SetOutputValue(0, std::move(*cast));
+    if (auto cast = CastValue(*v, static_cast<int32_t>(to)))
+      ctx.SetOutputValue(0, std::move(*cast));
   }
   return OkStatus();
 }
 
 Status InferCast(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
-  if (to <= 0 || to > kMaxDataType) return Status::Error(StrCat("attribute 'to': unknown type ", to));
+  if (to <= 0 || to > kMaxDataType)
+    return Status::Error(StrCat("attribute 'to': unknown type ", to));
   return CastInputTo(ctx, to);
 }
 
@@ -52,20 +54,37 @@ Status InferCastLike(InferenceContext& ctx) {
 // Bits per element; 0 for types without a fixed width (string, undefined).
 int BitWidth(int32_t type) {
   switch (type) {
-    case kBool: case kUint8: case kInt8: case kFloat8e4m3fn: case kFloat8e4m3fnuz:
-    case kFloat8e5m2: case kFloat8e5m2fnuz: case kFloat8e8m0:
+    case kBool:
+    case kUint8:
+    case kInt8:
+    case kFloat8e4m3fn:
+    case kFloat8e4m3fnuz:
+    case kFloat8e5m2:
+    case kFloat8e5m2fnuz:
+    case kFloat8e8m0:
       return 8;
-    case kUint16: case kInt16: case kFloat16: case kBfloat16:
+    case kUint16:
+    case kInt16:
+    case kFloat16:
+    case kBfloat16:
       return 16;
-    case kFloat: case kInt32: case kUint32:
+    case kFloat:
+    case kInt32:
+    case kUint32:
       return 32;
-    case kDouble: case kInt64: case kUint64: case kComplex64:
+    case kDouble:
+    case kInt64:
+    case kUint64:
+    case kComplex64:
       return 64;
     case kComplex128:
       return 128;
-    case kUint4: case kInt4: case kFloat4e2m1:
+    case kUint4:
+    case kInt4:
+    case kFloat4e2m1:
       return 4;
-    case kUint2: case kInt2:
+    case kUint2:
+    case kInt2:
       return 2;
     default:
       return 0;
@@ -82,8 +101,7 @@ Status InferBitCast(InferenceContext& ctx) {
   if (from != 0 && to_bits != 0 && from_bits != 0 && to_bits != from_bits) {
     return Status::Error(StrCat("attribute 'to': expected a ", from_bits, "-bit type (",
                                 InputLabel(ctx, 0), " is ", DataTypeName(from), "), got ",
-                                DataTypeName(static_cast<int32_t>(to)), " (", to_bits,
-                                " bits)"));
+                                DataTypeName(static_cast<int32_t>(to)), " (", to_bits, " bits)"));
   }
   Type out = Type::Tensor(static_cast<int32_t>(to));
   if (const Shape* in = ctx.InputShape(0)) out.set_shape(*in);

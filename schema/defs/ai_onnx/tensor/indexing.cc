@@ -5,6 +5,8 @@
 // Several of them have an output length that depends on the data (Unique, Compress, NonZero):
 // it is exact only when the deciding value is known, else unknown, or one fresh symbol shared
 // by the outputs that provably have that same length (Unique's Y, indices and counts).
+#include "onnx_infer/schema/defs/ai_onnx/tensor/indexing.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -16,7 +18,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor/indexing.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -260,10 +261,10 @@ Status InferScatterElements(InferenceContext& ctx) {
                                   " (the rank of indices), got rank ", updates->size()));
     }
     for (size_t i = 0; i < indices->size(); ++i) {
-      OI_RETURN_IF_ERROR(
-          RequireEqualDims(ctx, (*indices)[i], (*updates)[i],
-               StrCat(InputLabel(ctx, 1), " dim ", i, " and ", InputLabel(ctx, 2), " dim ", i))
-              .status());
+      OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*indices)[i], (*updates)[i],
+                                          StrCat(InputLabel(ctx, 1), " dim ", i, " and ",
+                                                 InputLabel(ctx, 2), " dim ", i))
+                             .status());
     }
   }
   if (data) ctx.SetOutputShape(0, *data);
@@ -298,10 +299,10 @@ Status InferScatterND(InferenceContext& ctx) {
       for (int64_t i = 0; i < static_cast<int64_t>(expected.size()); ++i) {
         const bool from_indices = i < lead;
         OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*updates)[i], expected[i],
-                             StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
-                                    InputLabel(ctx, from_indices ? 1 : 0), " dim ",
-                                    from_indices ? i : i - lead + *k))
-                            .status());
+                                            StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
+                                                   InputLabel(ctx, from_indices ? 1 : 0), " dim ",
+                                                   from_indices ? i : i - lead + *k))
+                               .status());
       }
     }
   }
@@ -339,8 +340,8 @@ Status InferTensorScatter(InferenceContext& ctx) {
     for (int64_t i = 0; i < rank; ++i) {
       if (i == seq_axis) continue;
       OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*update)[i],
-                                    StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
-                                           InputLabel(ctx, 1), " dim ", i)));
+                                                   StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
+                                                          InputLabel(ctx, 1), " dim ", i)));
     }
     if (mode == "linear" &&
         symbolic::LessEqual((*update)[seq_axis], (*past)[seq_axis]) == Tri::kFalse) {
@@ -354,8 +355,9 @@ Status InferTensorScatter(InferenceContext& ctx) {
       return Status::Error(
           StrCat(InputLabel(ctx, 2), ": expected rank 1 ([batch]), got rank ", w->size()));
     }
-    OI_ASSIGN_OR_RETURN(out[0], RequireEqualDims(ctx, out[0], (*w)[0],
-                                  StrCat("the batch dim and ", InputLabel(ctx, 2), " dim 0")));
+    OI_ASSIGN_OR_RETURN(
+        out[0], RequireEqualDims(ctx, out[0], (*w)[0],
+                                 StrCat("the batch dim and ", InputLabel(ctx, 2), " dim 0")));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -388,9 +390,10 @@ Status InferGatherND(InferenceContext& ctx) {
   }
   Shape out(indices->begin(), indices->end() - 1);
   for (int64_t i = 0; i < b; ++i) {
-    OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, (*data)[i], (*indices)[i],
-                                  StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
-                                         InputLabel(ctx, 1), " dim ", i, " (a batch dim)")));
+    OI_ASSIGN_OR_RETURN(
+        out[i], RequireEqualDims(ctx, (*data)[i], (*indices)[i],
+                                 StrCat(InputLabel(ctx, 0), " dim ", i, " and ", InputLabel(ctx, 1),
+                                        " dim ", i, " (a batch dim)")));
   }
   const auto m = indices->back().const_value();
   if (!m) return OkStatus();  // the output's rank depends on it
@@ -510,8 +513,8 @@ Status InferUnique(InferenceContext& ctx) {
   }
   const Shape* x = ctx.InputShape(0);
   if (axis && x) {
-    OI_ASSIGN_OR_RETURN(axis,
-                     ctx.NormalizeAxis(*axis, static_cast<int64_t>(x->size()), "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(
+        axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(x->size()), "attribute 'axis'"));
   }
   // The length that is split into unique pieces: X's element count, or its dim at `axis`.
   Dim length;
@@ -673,10 +676,11 @@ Status InferReverseSequence(InferenceContext& ctx) {
   }
   if (in && lens) {
     Shape out = *in;
-    OI_ASSIGN_OR_RETURN(out[batch_axis],
-                     RequireEqualDims(ctx, (*in)[batch_axis], (*lens)[0],
-                          StrCat(InputLabel(ctx, 0), " dim ", batch_axis, " (the batch axis) and ",
-                                 InputLabel(ctx, 1), " dim 0")));
+    OI_ASSIGN_OR_RETURN(
+        out[batch_axis],
+        RequireEqualDims(ctx, (*in)[batch_axis], (*lens)[0],
+                         StrCat(InputLabel(ctx, 0), " dim ", batch_axis, " (the batch axis) and ",
+                                InputLabel(ctx, 1), " dim 0")));
     ctx.SetOutputShape(0, std::move(out));
   }
   return OkStatus();

@@ -11,13 +11,13 @@ namespace onnx_infer {
 namespace {
 
 using testing::Int64s;
-using testing::RunRule;
-using testing::T;
-using testing::RunMatches;
-using testing::Node;
 using testing::IntAttr;
 using testing::IntsAttr;
+using testing::Node;
+using testing::RunMatches;
+using testing::RunRule;
 using testing::Scalar;
+using testing::T;
 
 struct Case {
   const char* name;
@@ -239,8 +239,8 @@ TEST(TensorOps2ValuesTest, SplitOfAShapeCarriesItsPieces) {
 TEST(TensorOps2ValuesTest, SplitOfStackedShapesAlongEitherAxis) {
   ConstValue stacked = Dims({"B", "S", "1", "T"});
   stacked.dims = {2, 2};
-  auto rows = RunRule(BuiltinSchemas(), Node("Split", {"x"}, {"a", "b"}), 13,
-                      {T("int64[2, 2]")}, {stacked});
+  auto rows = RunRule(BuiltinSchemas(), Node("Split", {"x"}, {"a", "b"}), 13, {T("int64[2, 2]")},
+                      {stacked});
   ASSERT_EQ(rows.Summary(), "int64[1, 2]; int64[1, 2]");
   ASSERT_TRUE(rows.values[0] && rows.values[1]);
   EXPECT_EQ(testing::ValueText(*rows.values[0]), "[B, S]");

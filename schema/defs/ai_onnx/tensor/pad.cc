@@ -1,4 +1,6 @@
 // Pad (ai.onnx, tensor); com.microsoft's Pad shares it through pad.h.
+#include "onnx_infer/schema/defs/ai_onnx/tensor/pad.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -9,7 +11,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor/pad.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -54,8 +55,9 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
   const bool has_axes = form.axes_input && ctx.HasInput(3);
   if (!in) {
     // Without axes, the pads give the rank.
-    const int64_t n = pads ? static_cast<int64_t>(pads->size())
-                           : form.pads_input ? KnownLength(ctx, 1) : -1;
+    const int64_t n = pads              ? static_cast<int64_t>(pads->size())
+                      : form.pads_input ? KnownLength(ctx, 1)
+                                        : -1;
     if (!has_axes && n > 0 && n % 2 == 0 && n / 2 <= kMaxRank) ctx.SetOutputShape(0, Shape(n / 2));
     return OkStatus();
   }
@@ -84,8 +86,8 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     const int64_t length = KnownLength(ctx, 1);
     if (length >= 0 && length != static_cast<int64_t>(2 * n)) {
       return Status::Error(StrCat(pads_subject, ": expected ", 2 * n, " values (twice ",
-                                  has_axes ? "the number of axes" : "the rank of data",
-                                  "), got ", length));
+                                  has_axes ? "the number of axes" : "the rank of data", "), got ",
+                                  length));
     }
     Shape out = *in;
     for (int64_t axis : axes) out[axis] = Dim();
@@ -102,9 +104,9 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     const int64_t axis = axes[i];
     out[axis] = (*in)[axis] + (*pads)[i] + (*pads)[n + i];
     if (auto c = out[axis].const_value(); c && *c < 0) {
-      return Status::Error(StrCat(pads_subject, ": dim ", axis, " of data (",
-                                  (*in)[axis], ") is cropped by more than its size: ",
-                                  (*pads)[i], " at the start, ", (*pads)[n + i], " at the end"));
+      return Status::Error(StrCat(pads_subject, ": dim ", axis, " of data (", (*in)[axis],
+                                  ") is cropped by more than its size: ", (*pads)[i],
+                                  " at the start, ", (*pads)[n + i], " at the end"));
     }
   }
   ctx.SetOutputShape(0, out);

@@ -1,11 +1,12 @@
 // Tensor-manipulation operators of ai.onnx.
+#include "onnx_infer/schema/defs/ai_onnx/tensor/reshape.h"
+
 #include <algorithm>
 #include <optional>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor/reshape.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -19,8 +20,8 @@ namespace {
 Status InferConcat(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   // `axis` is optional with default 1 in version 1 only.
-  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1)
-                                                         : ctx.IntAttr("axis"));
+  OI_ASSIGN_OR_RETURN(int64_t axis,
+                      ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1) : ctx.IntAttr("axis"));
   std::vector<int> inputs;
   for (int i = 0; i < ctx.NumInputs(); ++i) inputs.push_back(i);
   OI_ASSIGN_OR_RETURN(std::optional<Shape> out, ConcatOutputShape(ctx, inputs, axis));
@@ -59,8 +60,8 @@ Status InferTranspose(InferenceContext& ctx) {
     for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
   }
   if (static_cast<int64_t>(perm.size()) != rank) {
-    return Status::Error(StrCat("attribute 'perm': expected ", rank, " axes for input rank ",
-                                rank, ", got ", perm.size()));
+    return Status::Error(StrCat("attribute 'perm': expected ", rank, " axes for input rank ", rank,
+                                ", got ", perm.size()));
   }
   std::vector<bool> seen(rank, false);
   Shape out(rank);
@@ -97,8 +98,8 @@ Status InferReshape(InferenceContext& ctx) {
     for (int64_t v : *attr) target.push_back(Dim::Const(v));
   } else if (const ConstValue* value = ctx.InputValue(1)) {
     if (value->dims.size() != 1) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ",
-                                  value->dims.size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", value->dims.size()));
     }
     target = value->ints;
   } else {
@@ -142,8 +143,7 @@ Status InferReshape(InferenceContext& ctx) {
   if (infer_at >= 0 && allowzero) {
     for (Dim d : target) {
       if (d.const_value() == 0) {
-        return Status::Error(StrCat(InputLabel(ctx, 1),
-                                    ": -1 and 0 together with allowzero=1"));
+        return Status::Error(StrCat(InputLabel(ctx, 1), ": -1 and 0 together with allowzero=1"));
       }
     }
   }
@@ -160,8 +160,8 @@ Status InferReshape(InferenceContext& ctx) {
     if (infer_at >= 0 && !n.is_unknown() && !d.is_unknown()) {
       Dim remainder = Dim::Mod(n, d);
       if (symbolic::Equal(remainder, Dim::Const(0)) == symbolic::Tri::kFalse) {
-        return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " to ",
-                                    target_text(), ": ", n, " elements do not divide into ", d));
+        return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " to ", target_text(),
+                                    ": ", n, " elements do not divide into ", d));
       }
       // Unless the division is exact on its face, it is exact for every input the model
       // accepts: record that, and the quotient is the inferred dim.
@@ -170,8 +170,8 @@ Status InferReshape(InferenceContext& ctx) {
       }
       if (d.const_value() != 0) out[infer_at] = Dim::FloorDiv(n, d);
     } else if (infer_at < 0 && symbolic::Equal(n, d) == symbolic::Tri::kFalse) {
-      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", n,
-                                  " elements) to ", target_text(), " (", d, " elements)"));
+      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", n, " elements) to ",
+                                  target_text(), " (", d, " elements)"));
     }
   }
   // Values keep their elements in the new shape (a [1] shape piece becoming a scalar, say).
@@ -204,8 +204,8 @@ StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
       continue;
     }
     if (static_cast<int64_t>(s->size()) != rank) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", rank, ", got rank ",
-                                  s->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, i), ": expected rank ", rank, ", got rank ", s->size()));
     }
     for (int64_t d = 0; d < rank; ++d) {
       if (d == axis) continue;

@@ -6,6 +6,8 @@
 // constant input dim whose exact product and float32 product floor to the same integer, or
 // a symbolic dim and a scale m / 2^e with a small denominator (floor(H * 2) = 2*H,
 // floor(H * 0.5) = floor(H/2)). Anything else stays unknown.
+#include "onnx_infer/schema/defs/ai_onnx/tensor/resize.h"
+
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor/resize.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -28,8 +29,7 @@ Dim ScaledDim(Dim d, double scale) {
     // Exact in double: a float32 scale has 24 significant bits and v < 2^29.
     if (*v >= (int64_t{1} << 29)) return Dim();
     const double exact = std::floor(static_cast<double>(*v) * scale);
-    const float rounded =
-        std::floor(static_cast<float>(*v) * static_cast<float>(scale));
+    const float rounded = std::floor(static_cast<float>(*v) * static_cast<float>(scale));
     if (exact != static_cast<double>(rounded)) return Dim();
     return Dim::Const(static_cast<int64_t>(exact));
   }
@@ -61,8 +61,8 @@ Status CheckScales(const InferenceContext& ctx, int input, const std::vector<dou
                    size_t expected, const char* of_what) {
   const std::string subject = input < 0 ? "attribute 'scales'" : InputLabel(ctx, input);
   if (scales.size() != expected) {
-    return Status::Error(StrCat(subject, ": expected ", expected, " values (", of_what,
-                                "), got ", scales.size()));
+    return Status::Error(
+        StrCat(subject, ": expected ", expected, " values (", of_what, "), got ", scales.size()));
   }
   for (double s : scales) {
     if (!(s > 0)) return Status::Error(StrCat(subject, ": expected scales > 0, got ", s));
@@ -114,8 +114,8 @@ void KeepAspectRatio(const Shape& in, const std::vector<int64_t>& axes,
     auto size = sizes[i].const_value();
     auto dim = in[axes[i]].const_value();
     if (!size || !dim || *dim <= 0 || *dim >= kLimit || *size >= kLimit) return;  // unknown
-    const bool better = den == 0 || (not_larger ? *size * den < num * *dim
-                                                : *size * den > num * *dim);
+    const bool better =
+        den == 0 || (not_larger ? *size * den < num * *dim : *size * den > num * *dim);
     if (better) {
       num = *size;
       den = *dim;
@@ -136,11 +136,13 @@ Status InferResize(InferenceContext& ctx) {
   const int scales_input = version < 11 ? 1 : 2;
   const int sizes_input = version < 11 ? -1 : 3;
   OI_ASSIGN_OR_RETURN(std::string transform,
-                   ctx.StringAttr("coordinate_transformation_mode", "half_pixel"));
+                      ctx.StringAttr("coordinate_transformation_mode", "half_pixel"));
   OI_ASSIGN_OR_RETURN(std::string policy, ctx.StringAttr("keep_aspect_ratio_policy", "stretch"));
   if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller") {
-    return Status::Error(StrCat("attribute 'keep_aspect_ratio_policy': expected stretch, "
-                                "not_larger or not_smaller, got '", policy, "'"));
+    return Status::Error(
+        StrCat("attribute 'keep_aspect_ratio_policy': expected stretch, "
+               "not_larger or not_smaller, got '",
+               policy, "'"));
   }
   const Presence scales = PresenceOf(ctx, scales_input);
   const Presence sizes = sizes_input < 0 ? Presence::kAbsent : PresenceOf(ctx, sizes_input);
@@ -167,7 +169,7 @@ Status InferResize(InferenceContext& ctx) {
         return OkStatus();
       }
     }
-    const int64_t n = use_sizes && !use_scales ? KnownLength(ctx, sizes_input)
+    const int64_t n = use_sizes && !use_scales   ? KnownLength(ctx, sizes_input)
                       : use_scales && !use_sizes ? KnownLength(ctx, scales_input)
                                                  : -1;
     if (n > 0 && n <= kMaxRank) ctx.SetOutputShape(0, Shape(n));
@@ -239,8 +241,8 @@ Status InferUpsample(InferenceContext& ctx) {
     OI_ASSIGN_OR_RETURN(float h, ctx.FloatAttr("height_scale", 0));
     OI_ASSIGN_OR_RETURN(float w, ctx.FloatAttr("width_scale", 0));
     if (in && in->size() != 4) {
-      return Status::Error(StrCat("input 0 'X': expected rank 4 ([N, C, H, W]), got rank ",
-                                  in->size()));
+      return Status::Error(
+          StrCat("input 0 'X': expected rank 4 ([N, C, H, W]), got rank ", in->size()));
     }
     scales = {1, 1, h, w};
     for (const char* name : {"height_scale", "width_scale"}) {
@@ -296,8 +298,7 @@ Status InferCenterCropPad(InferenceContext& ctx) {
     }
     return OkStatus();
   }
-  OI_ASSIGN_OR_RETURN(std::vector<int64_t> axes,
-                   AxesAttr(ctx, static_cast<int64_t>(in->size())));
+  OI_ASSIGN_OR_RETURN(std::vector<int64_t> axes, AxesAttr(ctx, static_cast<int64_t>(in->size())));
   const int64_t length = shape ? static_cast<int64_t>(shape->size()) : KnownLength(ctx, 1);
   if (length >= 0 && length != static_cast<int64_t>(axes.size())) {
     return Status::Error(StrCat(InputLabel(ctx, 1), ": expected ", axes.size(), " values (",
@@ -331,8 +332,8 @@ Status InferGridSample(InferenceContext& ctx) {
       return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 4, got rank ", s->size()));
     }
     if (s->size() < 3) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank >= 3, got rank ",
-                                  s->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, i), ": expected rank >= 3, got rank ", s->size()));
     }
   }
   if (x && grid && x->size() != grid->size()) {
@@ -353,12 +354,12 @@ Status InferGridSample(InferenceContext& ctx) {
                                   " (the number of spatial dims), got ", *c));
     }
     OI_RETURN_IF_ERROR(ctx.RecordEqual(grid->back(), Dim::Const(spatial),
-                                    "grid's last dim and the number of spatial dims"));
+                                       "grid's last dim and the number of spatial dims"));
     for (size_t i = 1; i + 1 < rank; ++i) out[i + 1] = (*grid)[i];
     auto n = UnifyDim(out[0], (*grid)[0]);
     if (!n.ok()) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected batch dim ", out[0],
-                                  " (X's), got ", (*grid)[0]));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected batch dim ", out[0], " (X's), got ", (*grid)[0]));
     }
     if (x) OI_RETURN_IF_ERROR(ctx.RecordEqual((*x)[0], (*grid)[0], "batch dims of X and grid"));
     out[0] = *n;
@@ -375,15 +376,14 @@ Status InferAffineGrid(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* theta = ctx.InputShape(0);
   if (theta && theta->size() != 3) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3, got rank ",
-                                theta->size()));
+    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3, got rank ", theta->size()));
   }
   const std::vector<Dim>* size = IntValues(ctx, 1);
   int64_t spatial = -1;  // 2 or 3, when known
   if (size) {
     if (size->size() != 4 && size->size() != 5) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected 4 or 5 values, got ",
-                                  size->size()));
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected 4 or 5 values, got ", size->size()));
     }
     spatial = static_cast<int64_t>(size->size()) - 2;
   } else if (const int64_t n = KnownLength(ctx, 1); n >= 0) {
@@ -415,7 +415,8 @@ Status InferAffineGrid(InferenceContext& ctx) {
       return Status::Error(StrCat(InputLabel(ctx, 1), ": expected batch size ", out[0],
                                   " (theta's), got ", (*size)[0]));
     }
-    if (theta) OI_RETURN_IF_ERROR(ctx.RecordEqual((*theta)[0], (*size)[0], "batch of theta and size"));
+    if (theta)
+      OI_RETURN_IF_ERROR(ctx.RecordEqual((*theta)[0], (*size)[0], "batch of theta and size"));
     out[0] = *n;
     for (int64_t i = 0; i < spatial; ++i) out[1 + i] = (*size)[2 + i];
   }
@@ -449,8 +450,8 @@ Status InferCol2Im(InferenceContext& ctx) {
   for (const auto& [name, list] : lists) {
     const size_t want = static_cast<size_t>(spatial) * (list == &pads ? 2 : 1);
     if (*list && (*list)->size() != want) {
-      return Status::Error(StrCat("attribute '", name, "': expected ", want, " values, got ",
-                                  (*list)->size()));
+      return Status::Error(
+          StrCat("attribute '", name, "': expected ", want, " values, got ", (*list)->size()));
     }
   }
   Shape out(spatial + 2);
@@ -487,7 +488,8 @@ Status InferCol2Im(InferenceContext& ctx) {
       if (!l.ok()) {
         return Status::Error(StrCat(InputLabel(ctx, 0), ": expected ", blocks,
                                     " blocks in dim 2 (from image_shape, block_shape, pads, "
-                                    "strides and dilations), got ", (*in)[2]));
+                                    "strides and dilations), got ",
+                                    (*in)[2]));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual((*in)[2], blocks, "the number of blocks"));
     }

@@ -3,6 +3,8 @@
 // and the propagation of their values. Values are Dims, so an exporter's
 // Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain carries the symbols of the input
 // ([B, S]) through to the Reshape, instead of unknowns.
+#include "onnx_infer/schema/defs/ai_onnx/tensor/shape.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -11,7 +13,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor/shape.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"
@@ -75,8 +76,8 @@ Status InferGatherElements(InferenceContext& ctx) {
   const ConstValue* index_value = ctx.InputValue(1);
   if (data && data_value && index_value && data_value->dims.size() == data->size()) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()),
-                                                "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(
+        axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), "attribute 'axis'"));
     if (auto v = GatherElementsValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
       ctx.SetOutputValue(0, std::move(*v));
     }
@@ -108,8 +109,8 @@ Status InferGather(InferenceContext& ctx) {
     const int64_t n = data_value->dims[axis];
     for (int64_t i : *index_ints) {
       if (i < -n || i >= n) {
-        return Status::Error(StrCat("input 1 'indices': index ", i, " is out of range for ", n,
-                                    " elements"));
+        return Status::Error(
+            StrCat("input 1 'indices': index ", i, " is out of range for ", n, " elements"));
       }
     }
     if (auto v = GatherValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
@@ -358,8 +359,8 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
     return OkStatus();
   }
   if (start_dims.size() != end_dims.size()) {
-    return Status::Error(StrCat("starts has ", start_dims.size(), " values but ends has ",
-                                end_dims.size()));
+    return Status::Error(
+        StrCat("starts has ", start_dims.size(), " values but ends has ", end_dims.size()));
   }
   std::vector<int64_t> axis_list;
   if (axes) {
@@ -368,8 +369,8 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
     for (size_t i = 0; i < start_dims.size(); ++i) axis_list.push_back(static_cast<int64_t>(i));
   }
   if (axis_list.size() != start_dims.size()) {
-    return Status::Error(StrCat("axes has ", axis_list.size(), " values but starts has ",
-                                start_dims.size()));
+    return Status::Error(
+        StrCat("axes has ", axis_list.size(), " values but starts has ", start_dims.size()));
   }
   const bool steps_known = !steps || steps->size() == start_dims.size();
   Shape out = *in;
@@ -412,9 +413,7 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
   return OkStatus();
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 namespace {
 
@@ -433,8 +432,8 @@ Status InferTile(InferenceContext& ctx) {
     return OkStatus();
   }
   if (repeats->size() != in->size()) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected ", in->size(), " values, got ",
-                                repeats->size()));
+    return Status::Error(
+        StrCat(InputLabel(ctx, 1), ": expected ", in->size(), " values, got ", repeats->size()));
   }
   Shape out(in->size());
   for (size_t i = 0; i < out.size(); ++i) out[i] = (*in)[i] * (*repeats)[i];
@@ -460,8 +459,8 @@ Status InferFlatten(InferenceContext& ctx) {
   const int64_t rank = static_cast<int64_t>(in->size());
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
   if (axis < -rank || axis > rank) {
-    return Status::Error(StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank,
-                                "], got ", axis));
+    return Status::Error(
+        StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank, "], got ", axis));
   }
   if (axis < 0) axis += rank;
   ctx.SetOutputShape(0, Shape{Product(Shape(in->begin(), in->begin() + axis)),
@@ -543,8 +542,8 @@ Status RegisterAiOnnxShapeRules(SchemaRegistry& r) {
   OI_RETURN_IF_ERROR(r.AttachRule("", "Slice", {1, 10, 11, 13}, InferSlice));
   OI_RETURN_IF_ERROR(r.AttachRule("", "Tile", {1, 6, 13}, InferTile));
   OI_RETURN_IF_ERROR(r.AttachRule("", "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, InferFlatten));
-  OI_RETURN_IF_ERROR(r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25},
-                               InferIdentity));
+  OI_RETURN_IF_ERROR(
+      r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, InferIdentity));
   OI_RETURN_IF_ERROR(r.AttachRule("", "Expand", {8, 13}, InferExpand));
   return OkStatus();
 }
