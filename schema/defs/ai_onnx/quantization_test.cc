@@ -16,40 +16,20 @@ using testing::Int64s;
 using testing::IntAttr;
 using testing::IntsAttr;
 using testing::Node;
+using testing::RuleCase;
+using testing::RuleTableTest;
 using testing::RunMatches;
 using testing::RunRule;
+using testing::RunRuleCase;
+using testing::StrAttr;
+using testing::StrsAttr;
 using testing::T;
 
-struct Case {
-  const char* name;
-  std::string node;  // NodeProto text
-  int64_t opset;
-  std::vector<const char*> inputs;  // types, "" for an absent input
-  std::vector<std::optional<ConstValue>> values;
-  std::string expected;  // RuleRun::Summary()
-};
+using Case = RuleCase;
 
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+using QuantizationRuleTest = RuleTableTest;
 
-class QuantMiscRuleTest : public ::testing::TestWithParam<Case> {};
-
-TEST_P(QuantMiscRuleTest, Infers) {
-  const Case& c = GetParam();
-  std::vector<Type> inputs;
-  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
-  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  EXPECT_TRUE(RunMatches(run, c.expected));
-}
-
-std::string StrAttr(const char* name, const char* s) {
-  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
-}
-
-std::string StrsAttr(const char* name, std::vector<const char*> values) {
-  std::string s = std::string(R"( attribute { name: ")") + name + R"(" type: STRINGS)";
-  for (const char* v : values) s += std::string(R"( strings: ")") + v + R"(")";
-  return s + " }";
-}
+TEST_P(QuantizationRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
 
 std::string Q(const std::string& attrs = "") {
   return Node("QuantizeLinear", {"x", "s", "z"}, {"y"}, attrs);
@@ -65,7 +45,7 @@ std::string DQ2(const std::string& attrs = "") {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    QuantizeLinear, QuantMiscRuleTest,
+    QuantizeLinear, QuantizationRuleTest,
     ::testing::Values(
         Case{
             "q10_zero_point_type", Q(), 10, {"float[N, 3]", "float[]", "int8[]"}, {}, "int8[N, 3]"},
@@ -240,7 +220,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"q25_x_rank_unknown", Q2(), 25, {"float", "float[]"}, {}, "uint8"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    DequantizeLinear, QuantMiscRuleTest,
+    DequantizeLinear, QuantizationRuleTest,
     ::testing::Values(
         Case{"dq10_float", DQ(), 10, {"int8[N, 3]", "float[]", "int8[]"}, {}, "float[N, 3]"},
         Case{"dq10_per_axis_is_an_error",
@@ -312,7 +292,7 @@ TEST(QuantMiscFactsTest, BlockedScaleDimsAreRecorded) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    DynamicQuantizeAndBits, QuantMiscRuleTest,
+    DynamicQuantizeAndBits, QuantizationRuleTest,
     ::testing::Values(
         Case{"dynamic_quantize",
              Node("DynamicQuantizeLinear", {"x"}, {"y", "s", "z"}),
@@ -369,7 +349,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"isnan_20", Node("IsNaN", {"x"}, {"y"}), 20, {"float8e4m3fn"}, {}, "bool"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    Random, QuantMiscRuleTest,
+    Random, QuantizationRuleTest,
     ::testing::Values(
         Case{"bernoulli_input_type",
              Node("Bernoulli", {"x"}, {"y"}),
@@ -457,7 +437,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: input 0 'x': expected rank 2 ([batch_size, class_size]), got rank 1"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    Strings, QuantMiscRuleTest,
+    Strings, QuantizationRuleTest,
     ::testing::Values(
         Case{"string_concat_broadcast",
              Node("StringConcat", {"a", "b"}, {"y"}),
@@ -565,7 +545,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: attribute 'ngram_indexes': expected indexes >= 0, got -1"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    ImagesAndBoxes, QuantMiscRuleTest,
+    ImagesAndBoxes, QuantizationRuleTest,
     ::testing::Values(
         Case{"image_decoder_rank_3",
              Node("ImageDecoder", {"s"}, {"y"}),

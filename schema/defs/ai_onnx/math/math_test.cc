@@ -11,38 +11,23 @@ namespace {
 using testing::Int64s;
 using testing::IntAttr;
 using testing::Node;
+using testing::RuleCase;
+using testing::RuleTableTest;
 using testing::RunMatches;
 using testing::RunRule;
+using testing::RunRuleCase;
 using testing::Scalar;
+using testing::StrAttr;
 using testing::T;
 
-struct Case {
-  const char* name;
-  std::string node;  // NodeProto text
-  int64_t opset;
-  std::vector<const char*> inputs;  // types, "" for an absent input
-  std::vector<std::optional<ConstValue>> values;
-  std::string expected;  // RuleRun::Summary()
-};
+using Case = RuleCase;
 
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+using MathRuleTest = RuleTableTest;
 
-class MathOpsRuleTest : public ::testing::TestWithParam<Case> {};
-
-TEST_P(MathOpsRuleTest, Infers) {
-  const Case& c = GetParam();
-  std::vector<Type> inputs;
-  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
-  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  EXPECT_TRUE(RunMatches(run, c.expected));
-}
-
-std::string StrAttr(const char* name, const char* s) {
-  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
-}
+TEST_P(MathRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
 
 INSTANTIATE_TEST_SUITE_P(
-    SoftmaxFamily, MathOpsRuleTest,
+    SoftmaxFamily, MathRuleTest,
     ::testing::Values(Case{"softmax_13_keeps_type",
                            Node("Softmax", {"x"}, {"y"}),
                            13,
@@ -75,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
                            "error: attribute 'axis'"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    Gemm, MathOpsRuleTest,
+    Gemm, MathRuleTest,
     ::testing::Values(Case{"gemm_plain",
                            Node("Gemm", {"a", "b", "c"}, {"y"}),
                            13,
@@ -167,7 +152,7 @@ TEST(MathOpsFactsTest, ContractedDimsAreRecorded) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    QuantizedMatMul, MathOpsRuleTest,
+    QuantizedMatMul, MathRuleTest,
     ::testing::Values(
         Case{"matmulinteger_int32",
              Node("MatMulInteger", {"a", "b"}, {"y"}),
@@ -205,7 +190,7 @@ INSTANTIATE_TEST_SUITE_P(
 #define EINSUM(eq) R"( attribute { name: "equation" type: STRING s: ")" eq R"(" })"
 
 INSTANTIATE_TEST_SUITE_P(
-    Einsum, MathOpsRuleTest,
+    Einsum, MathRuleTest,
     ::testing::Values(Case{"einsum_matmul",
                            Node("Einsum", {"a", "b"}, {"y"}, EINSUM("ij,jk->ik")),
                            12,
@@ -286,7 +271,7 @@ INSTANTIATE_TEST_SUITE_P(
                            "error: output label 'k' is on no input"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    TopK, MathOpsRuleTest,
+    TopK, MathRuleTest,
     ::testing::Values(Case{"topk_1_k_attribute",
                            Node("TopK", {"x"}, {"v", "i"}, IntAttr("k", 3)),
                            1,
@@ -325,7 +310,7 @@ INSTANTIATE_TEST_SUITE_P(
                            "error: k: expected at most the axis dim 10, got 11"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    CumulativeAndDet, MathOpsRuleTest,
+    CumulativeAndDet, MathRuleTest,
     ::testing::Values(
         Case{"cumsum_same",
              Node("CumSum", {"x", "axis"}, {"y"}),
@@ -361,7 +346,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: expected rank >= 2, got rank 1"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    Spectral, MathOpsRuleTest,
+    Spectral, MathRuleTest,
     ::testing::Values(Case{"dft17_real_to_complex",
                            Node("DFT", {"x"}, {"y"}),
                            17,
@@ -474,7 +459,7 @@ INSTANTIATE_TEST_SUITE_P(
                            "float16[9, 8]"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    Losses, MathOpsRuleTest,
+    Losses, MathRuleTest,
     ::testing::Values(
         Case{"nll_mean_scalar",
              Node("NegativeLogLikelihoodLoss", {"x", "t"}, {"loss"}),

@@ -13,34 +13,19 @@ using testing::Int64s;
 using testing::IntAttr;
 using testing::IntsAttr;
 using testing::Node;
+using testing::RuleCase;
+using testing::RuleTableTest;
 using testing::RunMatches;
 using testing::RunRule;
+using testing::RunRuleCase;
+using testing::StrAttr;
 using testing::T;
 
-struct Case {
-  const char* name;
-  std::string node;  // NodeProto text
-  int64_t opset;
-  std::vector<const char*> inputs;  // types, "" for an absent input
-  std::vector<std::optional<ConstValue>> values;
-  std::string expected;  // RuleRun::Summary()
-};
+using Case = RuleCase;
 
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+using ConvPoolRuleTest = RuleTableTest;
 
-class ConvPoolRuleTest : public ::testing::TestWithParam<Case> {};
-
-TEST_P(ConvPoolRuleTest, Infers) {
-  const Case& c = GetParam();
-  std::vector<Type> inputs;
-  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
-  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  EXPECT_TRUE(RunMatches(run, c.expected));
-}
-
-std::string StrAttr(const char* name, const char* s) {
-  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
-}
+TEST_P(ConvPoolRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
 
 std::string Kernel(std::vector<int64_t> v) { return IntsAttr("kernel_shape", v); }
 std::string Strides(std::vector<int64_t> v) { return IntsAttr("strides", v); }

@@ -14,31 +14,20 @@ using testing::Int64s;
 using testing::IntAttr;
 using testing::IntsAttr;
 using testing::Node;
+using testing::RuleCase;
+using testing::RuleTableTest;
 using testing::RunMatches;
 using testing::RunRule;
+using testing::RunRuleCase;
 using testing::Scalar;
+using testing::StrAttr;
 using testing::T;
 
-struct Case {
-  const char* name;
-  std::string node;  // NodeProto text
-  int64_t opset;
-  std::vector<const char*> inputs;  // types, "" for an absent input
-  std::vector<std::optional<ConstValue>> values;
-  std::string expected;  // RuleRun::Summary(), or "error: <part of the message>"
-};
+using Case = RuleCase;
 
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+using IndexingRuleTest = RuleTableTest;
 
-class TensorOps2RuleTest : public ::testing::TestWithParam<Case> {};
-
-TEST_P(TensorOps2RuleTest, Infers) {
-  const Case& c = GetParam();
-  std::vector<Type> inputs;
-  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
-  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  EXPECT_TRUE(RunMatches(run, c.expected));
-}
+TEST_P(IndexingRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
 
 // A 1-D value of symbols and constants: Dims({"B", "3"}).
 ConstValue Dims(const std::vector<std::string>& items) {
@@ -61,12 +50,8 @@ ConstValue Floats(const std::vector<double>& values) {
   return v;
 }
 
-std::string StrAttr(const char* name, const char* s) {
-  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
-}
-
 INSTANTIATE_TEST_SUITE_P(
-    Split, TensorOps2RuleTest,
+    Split, IndexingRuleTest,
     ::testing::Values(
         Case{"split_1_equal_parts_default_axis",
              Node("Split", {"x"}, {"a", "b"}),
@@ -303,7 +288,7 @@ TEST(TensorOps2FactsTest, EqualDimsAreRecorded) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Trilu, TensorOps2RuleTest,
+    Trilu, IndexingRuleTest,
     ::testing::Values(Case{"trilu_keeps_type",
                            Node("Trilu", {"x"}, {"y"}),
                            14,
@@ -336,7 +321,7 @@ INSTANTIATE_TEST_SUITE_P(
                            "error: input 1 'k': expected a scalar, got [2]"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    Scatter, TensorOps2RuleTest,
+    Scatter, IndexingRuleTest,
     ::testing::Values(
         Case{"scatter_9_deprecated",
              Node("Scatter", {"d", "i", "u"}, {"y"}, IntAttr("axis", 1)),
@@ -490,7 +475,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: input 0 'p' dim 0 and input 1 'u' dim 0: expected equal dims, got 2 vs 3"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    GatherND, TensorOps2RuleTest,
+    GatherND, IndexingRuleTest,
     ::testing::Values(
         Case{"gathernd_11_slices",
              Node("GatherND", {"d", "i"}, {"y"}),
@@ -550,7 +535,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: input 1 'i': expected rank >= 1, got rank 0"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    OneHot, TensorOps2RuleTest,
+    OneHot, IndexingRuleTest,
     ::testing::Values(Case{"onehot_9_default_axis_last",
                            Node("OneHot", {"i", "d", "v"}, {"y"}),
                            9,
@@ -613,7 +598,7 @@ INSTANTIATE_TEST_SUITE_P(
                            "error: input 2 'v': expected [2] ([off, on]), got [3]"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    DataDependent, TensorOps2RuleTest,
+    DataDependent, IndexingRuleTest,
     ::testing::Values(
         Case{"unique_flat_shares_one_symbol",
              Node("Unique", {"x"}, {"Y", "indices", "inverse", "counts"}),
@@ -699,7 +684,7 @@ INSTANTIATE_TEST_SUITE_P(
              "int64[?, ?]"}));
 
 INSTANTIATE_TEST_SUITE_P(
-    Rearrange, TensorOps2RuleTest,
+    Rearrange, IndexingRuleTest,
     ::testing::Values(
         Case{"eyelike_9_input_type",
              Node("EyeLike", {"x"}, {"y"}),

@@ -12,32 +12,23 @@
 namespace onnx_infer {
 namespace {
 
+using testing::FloatAttr;
+using testing::FloatsAttr;
 using testing::Int64s;
 using testing::IntsAttr;
+using testing::RuleCase;
+using testing::RuleTableTest;
 using testing::RunMatches;
 using testing::RunRule;
+using testing::RunRuleCase;
+using testing::StrAttr;
 using testing::T;
 
-struct Case {
-  const char* name;
-  std::string node;  // NodeProto text
-  int64_t opset;
-  std::vector<const char*> inputs;  // types, "" for unknown
-  std::vector<std::optional<ConstValue>> values;
-  std::string expected;  // RuleRun::Summary(), or "error: <part of the message>"
-};
+using Case = RuleCase;
 
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+using ResizeRuleTest = RuleTableTest;
 
-class ResizeRuleTest : public ::testing::TestWithParam<Case> {};
-
-TEST_P(ResizeRuleTest, Infers) {
-  const Case& c = GetParam();
-  std::vector<Type> inputs;
-  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
-  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  EXPECT_TRUE(RunMatches(run, c.expected));
-}
+TEST_P(ResizeRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
 
 // A float vector value (scales, roi).
 ConstValue Floats(std::vector<double> values) {
@@ -65,21 +56,6 @@ std::string Node(const char* op, std::vector<const char*> inputs, const std::str
   std::string s = std::string(R"(op_type: ")") + op + R"(")";
   for (const char* i : inputs) s += std::string(R"( input: ")") + i + R"(")";
   return s + R"( output: "y")" + attrs;
-}
-
-std::string StrAttr(const char* name, const char* s) {
-  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
-}
-
-std::string FloatAttr(const char* name, float f) {
-  return std::string(R"( attribute { name: ")") + name + R"(" type: FLOAT f: )" +
-         std::to_string(f) + " }";
-}
-
-std::string FloatsAttr(const char* name, std::vector<float> v) {
-  std::string s = std::string(R"( attribute { name: ")") + name + R"(" type: FLOATS)";
-  for (float f : v) s += " floats: " + std::to_string(f);
-  return s + " }";
 }
 
 const std::vector<const char*> kResize13 = {"x", "", "scales"};
