@@ -10,21 +10,23 @@
 
 namespace onnx_infer::catalog {
 
+// The generated rows use designated initializers and leave out every field at its default
+// below (schema/gen_catalog.py).
 struct ParamRow {
   const char* name;
   const char* type;
   ParamOption option;
-  bool homogeneous;
-  int min_arity;
+  bool homogeneous = true;
+  int min_arity = 1;
 };
 
 struct AttrRow {
   const char* name;
   onnx::AttributeProto::AttributeType type;
-  bool required;
+  bool required = false;
   // The default value as text, or null: an int or float in decimal, a string as is, a list
   // with its items separated by commas.
-  const char* default_text;
+  const char* default_text = nullptr;
 };
 
 struct ConstraintRow {
@@ -39,22 +41,22 @@ struct FunctionBodyRow {
 };
 
 struct SchemaRow {
-  const char* domain;  // "" for ai.onnx
-  const char* name;
-  int since_version;
-  bool deprecated;
-  int min_input, max_input, min_output, max_output;
-  const ParamRow* inputs;
-  int num_inputs;
-  const ParamRow* outputs;
-  int num_outputs;
-  const AttrRow* attributes;
-  int num_attributes;
-  const ConstraintRow* constraints;
-  int num_constraints;
-  const FunctionBodyRow* bodies;
-  int num_bodies;
-  bool context_dependent_function;  // built per node by ONNX; not in the catalog
+  const char* domain = "";  // "" for ai.onnx
+  const char* name = nullptr;
+  int since_version = 0;
+  bool deprecated = false;
+  int min_input = 0, max_input = 0, min_output = 0, max_output = 0;
+  const ParamRow* inputs = nullptr;
+  int num_inputs = 0;
+  const ParamRow* outputs = nullptr;
+  int num_outputs = 0;
+  const AttrRow* attributes = nullptr;
+  int num_attributes = 0;
+  const ConstraintRow* constraints = nullptr;
+  int num_constraints = 0;
+  const FunctionBodyRow* bodies = nullptr;
+  int num_bodies = 0;
+  bool context_dependent_function = false;  // built per node by ONNX; not in the catalog
 };
 
 extern const SchemaRow kSchemaRows[];  // the ONNX domains
@@ -64,8 +66,8 @@ extern const int kNumContribSchemaRows;
 
 // The opset versions each domain of the catalog has.
 struct DomainRow {
-  const char* domain;  // "" for ai.onnx
-  int min_version, max_version;
+  const char* domain = "";  // "" for ai.onnx
+  int min_version = 0, max_version = 0;
 };
 
 extern const DomainRow kDomainRows[];

@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/proto/model_io.h"
@@ -38,7 +37,8 @@ class Fields {
     for (const auto& [key, value] : j_.items()) {
       bool known = false;
       for (auto a : allowed) known |= key == a;
-      if (!known) return Error(key, StrCat("unknown key (expected one of: ", StrJoin(allowed, ", "), ")"));
+      if (!known)
+        return Error(key, StrCat("unknown key (expected one of: ", StrJoin(allowed, ", "), ")"));
     }
     return OkStatus();
   }
@@ -49,7 +49,8 @@ class Fields {
   }
   std::string_view source() const { return source_; }
 
-  StatusOr<std::string> String(std::string_view key, std::optional<std::string> fallback = {}) const {
+  StatusOr<std::string> String(std::string_view key,
+                               std::optional<std::string> fallback = {}) const {
     if (!Has(key)) {
       if (fallback) return *fallback;
       return Error(key, "required");
@@ -86,23 +87,11 @@ class Fields {
 };
 
 StatusOr<AttrType> AttrTypeFromName(std::string_view name) {
-  static const std::pair<std::string_view, AttrType> kTypes[] = {
-      {"int", onnx::AttributeProto::INT},       {"float", onnx::AttributeProto::FLOAT},
-      {"string", onnx::AttributeProto::STRING}, {"ints", onnx::AttributeProto::INTS},
-      {"floats", onnx::AttributeProto::FLOATS}, {"strings", onnx::AttributeProto::STRINGS},
-      {"tensor", onnx::AttributeProto::TENSOR}, {"graph", onnx::AttributeProto::GRAPH},
-      {"tensors", onnx::AttributeProto::TENSORS}, {"graphs", onnx::AttributeProto::GRAPHS},
-      {"sparse_tensor", onnx::AttributeProto::SPARSE_TENSOR},
-      {"type_proto", onnx::AttributeProto::TYPE_PROTO},
-  };
-  for (const auto& [n, t] : kTypes) {
-    if (n == name) return t;
-  }
+  if (auto type = AttributeTypeFromName(name)) return *type;
   return Status::Error(StrCat("unknown attribute type '", name, "'"));
 }
-
-StatusOr<onnx::AttributeProto> DefaultValue(const std::string& name, AttrType type,
-                                            const json& v, const Fields& f) {
+StatusOr<onnx::AttributeProto> DefaultValue(const std::string& name, AttrType type, const json& v,
+                                            const Fields& f) {
   onnx::AttributeProto a;
   a.set_name(name);
   a.set_type(type);
@@ -148,8 +137,7 @@ StatusOr<ParamOption> OptionFromName(const std::string& name) {
   return Status::Error(StrCat("expected single, optional or variadic, got '", name, "'"));
 }
 
-StatusOr<int32_t> ElemTypeFromName(const std::string& name, const Fields& f,
-                                   std::string_view key) {
+StatusOr<int32_t> ElemTypeFromName(const std::string& name, const Fields& f, std::string_view key) {
   auto t = DataTypeFromName(name);
   if (!t) return f.Error(key, StrCat("unknown element type '", name, "'"));
   return *t;
@@ -167,10 +155,10 @@ StatusOr<InputRanks> StatedRanks(const Fields& f, const OpSchema& schema) {
   }
   for (const auto& [key, value] : j.items()) {
     const std::string place = StrCat("ranks.", key);
-    const bool number = !key.empty() && key.size() <= 4 &&
-                        std::all_of(key.begin(), key.end(), [](char c) {
-                          return std::isdigit(static_cast<unsigned char>(c));
-                        });
+    const bool number =
+        !key.empty() && key.size() <= 4 && std::all_of(key.begin(), key.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        });
     if (!number) return f.Error(place, "expected an input number (\"0\", \"1\", ...) as the key");
     const int input = std::stoi(key);
     if (input >= schema.max_inputs()) {
@@ -203,8 +191,8 @@ StatusOr<InputRanks> StatedRanks(const Fields& f, const OpSchema& schema) {
 }
 
 // Builds the rule for one output from its JSON description.
-StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
-                                   std::string_view source, const OpSchema& schema, int* output) {
+StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path, std::string_view source,
+                                   const OpSchema& schema, int* output) {
   Fields f(j, path, source);
   OI_RETURN_IF_ERROR(
       f.CheckObject({"output", "kind", "input", "inputs", "elem_type", "dims", "ranks"}));
@@ -287,8 +275,8 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
     OI_ASSIGN_OR_RETURN(ShapeFormula formula, ShapeFormula::Build(items, ranks, schema, error));
     ranks = formula.ranks();  // with those inferred from slices
     OI_ASSIGN_OR_RETURN(int64_t elem_of, f.Int("input", -1));
-    rule = [o, formula = std::move(formula), elem, elem_of = static_cast<int>(elem_of)](
-               InferenceContext& ctx) -> Status {
+    rule = [o, formula = std::move(formula), elem,
+            elem_of = static_cast<int>(elem_of)](InferenceContext& ctx) -> Status {
       if (elem) {
         ctx.SetOutputType(o, Type::Tensor(*elem));
       } else if (elem_of >= 0) {
@@ -300,7 +288,8 @@ StatusOr<InferenceRule> OutputRule(const json& j, const std::string& path,
     };
   } else {
     return f.Error("kind", StrCat("expected one of same_as_input, broadcast, elementwise, "
-                                  "shape; got '", kind, "'"));
+                                  "shape; got '",
+                                  kind, "'"));
   }
   if (ranks.empty()) return rule;
   // A rule applied to an input of a rank it does not accept is an error, never a shape.
@@ -336,7 +325,7 @@ Status LoadOperator(const json& j, const std::string& path, std::string_view sou
                     const std::string& domain, SchemaRegistry& registry) {
   Fields f(j, path, source);
   OI_RETURN_IF_ERROR(f.CheckObject({"name", "since_version", "doc", "inputs", "outputs",
-                                 "attributes", "type_constraints", "rule", "rules"}));
+                                    "attributes", "type_constraints", "rule", "rules"}));
   OI_ASSIGN_OR_RETURN(std::string name, f.String("name"));
   OI_ASSIGN_OR_RETURN(int64_t since, f.Int("since_version", 1));
   if (since < 1 || since > 100000) return f.Error("since_version", "expected 1 or more");
@@ -358,7 +347,7 @@ Status LoadOperator(const json& j, const std::string& path, std::string_view sou
     if (a.Has("default")) {
       if (required) return a.Error("default", "a required attribute cannot have a default");
       OI_ASSIGN_OR_RETURN(onnx::AttributeProto value,
-                       DefaultValue(attr_name, *type, a.Get("default"), a));
+                          DefaultValue(attr_name, *type, a.Get("default"), a));
       schema.AttrDefault(std::move(value));
     } else {
       schema.Attr(attr_name, *type, required);
@@ -389,9 +378,9 @@ Status LoadOperator(const json& j, const std::string& path, std::string_view sou
   OI_ASSIGN_OR_RETURN(const json* rule_list, f.Array("rules", false));
   for (size_t i = 0; rule_list && i < rule_list->size(); ++i) {
     int out = 0;
-    OI_ASSIGN_OR_RETURN(InferenceRule r, OutputRule((*rule_list)[i],
-                                                    StrCat(path, ".rules[", i, "]"), source,
-                                                    schema, &out));
+    OI_ASSIGN_OR_RETURN(
+        InferenceRule r,
+        OutputRule((*rule_list)[i], StrCat(path, ".rules[", i, "]"), source, schema, &out));
     rules.emplace_back(out, std::move(r));
   }
   for (const auto& [out, rule] : rules) {
@@ -423,7 +412,7 @@ Status LoadDomain(const json& j, const std::string& path, std::string_view sourc
   OI_ASSIGN_OR_RETURN(const json* ops, f.Array("operators", true));
   for (size_t i = 0; i < ops->size(); ++i) {
     OI_RETURN_IF_ERROR(LoadOperator((*ops)[i], StrCat(f.Path("operators"), "[", i, "]"), source,
-                                 domain, registry));
+                                    domain, registry));
   }
   return OkStatus();
 }

@@ -1,22 +1,37 @@
 #!/usr/bin/env python3
-"""Turns operator catalogs (JSON) into C++ data tables that the build compiles.
+"""Turns the operator catalogs of schema/data/ (JSON) into the C++ tables the build compiles.
 
-Usage:
-  schema/gen_catalog.py ../shared/spec/onnx-op-schemas.json schema/defs/catalog_data.cc
-  schema/gen_catalog.py --table Contrib schema/data/com_microsoft.json \
-      schema/data/ort_default_domain.json schema/defs/contrib_catalog_data.cc
+Usage (from anywhere):
+  python3 schema/gen_catalog.py            regenerate every output below
+  python3 schema/gen_catalog.py --check    exit 1, naming the file, when an output is stale
+                                           (the catalog_current test runs this)
+
+Inputs and outputs (paths from the repository root, --root to give another):
+  schema/data/onnx-op-schemas.json                      -> schema/defs/catalog_data.cc
+        (ONNX's catalog: the ai.onnx* domains; kSchemaRows)
+  schema/data/com_microsoft.json, ort_default_domain.json, ort_training.json
+                                                        -> schema/defs/contrib_catalog_data.cc
+        (onnxruntime's operators; kContribSchemaRows)
 
 A catalog lists operator schemas (signature, attributes with defaults, type constraints,
-arity) and the opset range of its domains: ONNX's own for the ONNX domains, and the
-repository's schema/data/*.json for onnxruntime's operators (see schema/data/README.md).
-Several catalogs may go into one table; --table names it (kSchemaRows by default,
-k<Table>SchemaRows otherwise; see catalog_data.h). The output is committed, so a user's build
-never needs the catalogs; rerun this when one changes. Inference rules are not in the
-catalog: they are hand-written C++ attached by (domain, name, since_version) in
-schema/defs/<domain>/*.cc.
+arity, function bodies) and the opset range of its domains; schema/data/README.md says where
+each one comes from. Rows are written with designated initializers, fields at their zero
+value left out; parameter, attribute, allowed-type, constraint and body lists that several
+rows have are written once and shared. Inference rules are not in the catalog: they are
+hand-written C++ attached by (domain, name, since_version) in schema/defs/<domain>/.
 """
 import argparse
 import json
+import os
+import sys
+
+OUTPUTS = [
+    # (output, table name, inputs)
+    ("schema/defs/catalog_data.cc", "", ["schema/data/onnx-op-schemas.json"]),
+    ("schema/defs/contrib_catalog_data.cc", "Contrib",
+     ["schema/data/com_microsoft.json", "schema/data/ort_default_domain.json",
+      "schema/data/ort_training.json"]),
+]
 
 OPTION = {"single": "ParamOption::kSingle", "optional": "ParamOption::kOptional",
           "variadic": "ParamOption::kVariadic"}
@@ -26,6 +41,7 @@ ATTR_TYPE = {
     "ints": "INTS", "strings": "STRINGS", "tensors": "TENSORS", "graphs": "GRAPHS",
     "sparse_tensors": "SPARSE_TENSORS", "type_protos": "TYPE_PROTOS",
 }
+WIDTH = 100
 
 
 def c_str(s):
@@ -35,8 +51,6 @@ def c_str(s):
 def default_text(attr):
     """The default as text: ints and floats in decimal, lists comma-separated; see
     catalog.cc for how it is read back."""
-    if "default" not in attr:
-        return "nullptr"
     v = attr["default"]
     if isinstance(v, list):
         return c_str(",".join(str(x) for x in v))
@@ -45,16 +59,42 @@ def default_text(attr):
     return c_str(str(v))
 
 
-def main():
-    ap = argparse.ArgumentParser(usage=__doc__)
-    ap.add_argument("--table", default="", help="the table's name: k<Table>SchemaRows")
-    ap.add_argument("catalogs", nargs="+", help="the catalogs (JSON), then the output (.cc)")
-    args = ap.parse_args()
-    if len(args.catalogs) < 2:
-        raise SystemExit(__doc__)
-    catalogs = [json.load(open(path)) for path in args.catalogs[:-1]]
-    output = args.catalogs[-1]
-    t = args.table
+def wrap(fields, indent, close):
+    """`{fields...}` + close, broken before a field where a line would pass WIDTH."""
+    lines, line = [], indent + "{"
+    for i, f in enumerate(fields):
+        piece = f + (", " if i + 1 < len(fields) else "}" + close)
+        if len(line) + len(piece.rstrip()) > WIDTH and line.strip() != "{":
+            lines.append(line.rstrip())
+            line = indent + " "
+        line += piece
+    lines.append(line.rstrip())
+    return lines
+
+
+class Shared:
+    """Arrays written once, named k<Kind><n> in order of first use."""
+
+    def __init__(self, out):
+        self.out = out
+        self.names = {}
+        self.counts = {}
+
+    def get(self, kind, ctype, elements):
+        key = (kind, tuple(elements))
+        if key not in self.names:
+            n = self.counts.get(kind, 0)
+            self.counts[kind] = n + 1
+            name = f"k{kind}{n}"
+            self.names[key] = name
+            self.out.append(f"constexpr {ctype} {name}[] = {{")
+            self.out += [f"    {e}," for e in elements]
+            self.out.append("};")
+        return self.names[key]
+
+
+def generate(catalogs, table):
+    """The output file's text for `catalogs` (parsed JSON) and table name `table`."""
     schemas = sorted((s for c in catalogs for s in c["schemas"]),
                      key=lambda s: (s["domain"], s["name"], s["since_version"]))
     domains = {}
@@ -66,7 +106,7 @@ def main():
     out = ["// GENERATED by schema/gen_catalog.py from operator catalogs:"]
     out += [f"// - {c['source']}" for c in catalogs]
     out += [
-        "// Do not edit by hand; rerun the generator.",
+        "// Do not edit by hand; rerun `python3 schema/gen_catalog.py` (schema/data/README.md).",
         '#include "onnx_infer/schema/catalog_data.h"',
         "",
         "namespace onnx_infer::catalog {",
@@ -74,66 +114,107 @@ def main():
         "using onnx::AttributeProto;",
         "",
     ]
-    rows = []
-    for n, s in enumerate(schemas):
-        def params(kind, items):
-            if not items:
-                return "nullptr", 0
-            name = f"k{kind}{n}"
-            body = ", ".join(
-                f"{{{c_str(p['name'])}, {c_str(p['type'])}, {OPTION[p['option']]}, "
-                f"{'true' if p.get('homogeneous', True) else 'false'}, {p.get('min_arity', 1)}}}"
-                for p in items)
-            out.append(f"constexpr ParamRow {name}[] = {{{body}}};")
-            return name, len(items)
+    shared = Shared(out)
 
-        ins = params("In", s["inputs"])
-        outs = params("Out", s["outputs"])
-        attrs = ("nullptr", 0)
-        if s["attributes"]:
-            body = ", ".join(
-                f"{{{c_str(a['name'])}, AttributeProto::{ATTR_TYPE[a['type']]}, "
-                f"{'true' if a['required'] else 'false'}, {default_text(a)}}}"
-                for a in s["attributes"])
-            out.append(f"constexpr AttrRow kAttr{n}[] = {{{body}}};")
-            attrs = (f"kAttr{n}", len(s["attributes"]))
-        tcs = ("nullptr", 0)
-        if s["type_constraints"]:
-            for i, tc in enumerate(s["type_constraints"]):
-                allowed = ", ".join(c_str(t) for t in tc["allowed"]) or "nullptr"
-                out.append(f"constexpr const char* kAllowed{n}_{i}[] = {{{allowed}}};")
-            body = ", ".join(
-                f"{{{c_str(tc['type_param'])}, kAllowed{n}_{i}, {len(tc['allowed'])}}}"
-                for i, tc in enumerate(s["type_constraints"]))
-            out.append(f"constexpr ConstraintRow kTc{n}[] = {{{body}}};")
-            tcs = (f"kTc{n}", len(s["type_constraints"]))
-        bodies = ("nullptr", 0)
-        if s.get("function_bodies"):
-            body = ", ".join(
-                f'{{{b["opset"]}, R"onnxfn({b["body"]})onnxfn"}}' for b in s["function_bodies"])
-            out.append(f"constexpr FunctionBodyRow kBody{n}[] = {{{body}}};")
-            bodies = (f"kBody{n}", len(s["function_bodies"]))
-        context_dependent = "true" if s.get("context_dependent_function_opsets") else "false"
+    def params(items):
+        rows = [
+            "{" + ", ".join(
+                [f".name = {c_str(p['name'])}", f".type = {c_str(p['type'])}",
+                 f".option = {OPTION[p['option']]}"]
+                + ([] if p.get("homogeneous", True) else [".homogeneous = false"])
+                + ([] if p.get("min_arity", 1) == 1 else [f".min_arity = {p['min_arity']}"]))
+            + "}" for p in items]
+        return shared.get("Params", "ParamRow", rows)
+
+    rows = []
+    for s in schemas:
+        f = []
         domain = "" if s["domain"] == "ai.onnx" else s["domain"]
-        rows.append(
-            f"    {{{c_str(domain)}, {c_str(s['name'])}, {s['since_version']}, "
-            f"{'true' if s['deprecated'] else 'false'}, "
-            f"{s['min_input']}, {s['max_input']}, {s['min_output']}, {s['max_output']}, "
-            f"{ins[0]}, {ins[1]}, {outs[0]}, {outs[1]}, {attrs[0]}, {attrs[1]}, "
-            f"{tcs[0]}, {tcs[1]}, {bodies[0]}, {bodies[1]}, {context_dependent}}},")
-    out += ["", "}  // namespace", "", f"const SchemaRow k{t}SchemaRows[] = {{"]
+        if domain:
+            f.append(f".domain = {c_str(domain)}")
+        f += [f".name = {c_str(s['name'])}", f".since_version = {s['since_version']}"]
+        if s["deprecated"]:
+            f.append(".deprecated = true")
+        f += [f".min_input = {s['min_input']}", f".max_input = {s['max_input']}",
+              f".min_output = {s['min_output']}", f".max_output = {s['max_output']}"]
+        if s["inputs"]:
+            f += [f".inputs = {params(s['inputs'])}", f".num_inputs = {len(s['inputs'])}"]
+        if s["outputs"]:
+            f += [f".outputs = {params(s['outputs'])}", f".num_outputs = {len(s['outputs'])}"]
+        if s["attributes"]:
+            attrs = [
+                "{" + ", ".join(
+                    [f".name = {c_str(a['name'])}",
+                     f".type = AttributeProto::{ATTR_TYPE[a['type']]}"]
+                    + ([".required = true"] if a["required"] else [])
+                    + ([f".default_text = {default_text(a)}"] if "default" in a else []))
+                + "}" for a in s["attributes"]]
+            f += [f".attributes = {shared.get('Attrs', 'AttrRow', attrs)}",
+                  f".num_attributes = {len(attrs)}"]
+        if s["type_constraints"]:
+            cons = []
+            for tc in s["type_constraints"]:
+                allowed = "nullptr"
+                if tc["allowed"]:
+                    allowed = shared.get("Allowed", "const char*",
+                                         [c_str(t) for t in tc["allowed"]])
+                cons.append(f"{{.param = {c_str(tc['type_param'])}, .allowed = {allowed}, "
+                            f".num_allowed = {len(tc['allowed'])}}}")
+            f += [f".constraints = {shared.get('Constraints', 'ConstraintRow', cons)}",
+                  f".num_constraints = {len(cons)}"]
+        if s.get("function_bodies"):
+            bodies = [f'{{.opset = {b["opset"]}, .text = R"onnxfn({b["body"]})onnxfn"}}'
+                      for b in s["function_bodies"]]
+            f += [f".bodies = {shared.get('Bodies', 'FunctionBodyRow', bodies)}",
+                  f".num_bodies = {len(bodies)}"]
+        if s.get("context_dependent_function_opsets"):
+            f.append(".context_dependent_function = true")
+        rows += wrap(f, "    ", ",")
+    out += ["", "}  // namespace", "", f"const SchemaRow k{table}SchemaRows[] = {{"]
     out += rows
-    out += ["};", "", f"const int kNum{t}SchemaRows = {len(rows)};", "",
-            f"const DomainRow k{t}DomainRows[] = {{"]
+    out += ["};", "", f"const int kNum{table}SchemaRows = {len(schemas)};", "",
+            f"const DomainRow k{table}DomainRows[] = {{"]
     for domain, r in sorted(domains.items()):
-        out.append(f'    {{{c_str("" if domain == "ai.onnx" else domain)}, {r["min"]}, {r["max"]}}},')
+        d = "" if domain == "ai.onnx" else domain
+        out.append(f"    {{.domain = {c_str(d)}, .min_version = {r['min']}, "
+                   f".max_version = {r['max']}}},")
     if not domains:
-        out.append("    {nullptr, 0, 0},  // none: an array cannot be empty")
-    out += ["};", "", f"const int kNum{t}DomainRows = {len(domains)};", "",
+        out.append("    {.domain = nullptr},  // none: an array cannot be empty")
+    out += ["};", "", f"const int kNum{table}DomainRows = {len(domains)};", "",
             "}  // namespace onnx_infer::catalog", ""]
-    with open(output, "w") as f:
-        f.write("\n".join(out))
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("--check", action="store_true",
+                    help="compare the outputs with what would be generated; change nothing")
+    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    help="the repository root (default: the parent of this script's folder)")
+    args = ap.parse_args()
+    stale = []
+    for output, table, inputs in OUTPUTS:
+        catalogs = []
+        for path in inputs:
+            with open(os.path.join(args.root, path)) as f:
+                catalogs.append(json.load(f))
+        text = generate(catalogs, table)
+        target = os.path.join(args.root, output)
+        current = open(target).read() if os.path.exists(target) else None
+        if current == text:
+            continue
+        if args.check:
+            stale.append(output)
+        else:
+            with open(target, "w") as f:
+                f.write(text)
+            print(f"wrote {output}")
+    if stale:
+        print("stale (regenerate with `python3 schema/gen_catalog.py`): " + ", ".join(stale),
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

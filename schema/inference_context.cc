@@ -8,27 +8,6 @@
 namespace onnx_infer {
 namespace {
 
-const char* AttrTypeName(AttrType t) {
-  switch (t) {
-    case onnx::AttributeProto::UNDEFINED: return "undefined";
-    case onnx::AttributeProto::FLOAT: return "float";
-    case onnx::AttributeProto::INT: return "int";
-    case onnx::AttributeProto::STRING: return "string";
-    case onnx::AttributeProto::TENSOR: return "tensor";
-    case onnx::AttributeProto::GRAPH: return "graph";
-    case onnx::AttributeProto::SPARSE_TENSOR: return "sparse_tensor";
-    case onnx::AttributeProto::TYPE_PROTO: return "type_proto";
-    case onnx::AttributeProto::FLOATS: return "floats";
-    case onnx::AttributeProto::INTS: return "ints";
-    case onnx::AttributeProto::STRINGS: return "strings";
-    case onnx::AttributeProto::TENSORS: return "tensors";
-    case onnx::AttributeProto::GRAPHS: return "graphs";
-    case onnx::AttributeProto::SPARSE_TENSORS: return "sparse_tensors";
-    case onnx::AttributeProto::TYPE_PROTOS: return "type_protos";
-  }
-  return "unknown";
-}
-
 const Type& UnknownType() {
   static const Type* t = new Type();
   return *t;
@@ -100,8 +79,8 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
     else if (a->strings_size()) actual = onnx::AttributeProto::STRINGS;
   }
   if (actual != type) {
-    return Status::Error(StrCat("attribute '", name, "': expected type ", AttrTypeName(type),
-                                ", got ", AttrTypeName(actual)));
+    return Status::Error(StrCat("attribute '", name, "': expected type ", AttributeTypeName(type),
+                                ", got ", AttributeTypeName(actual)));
   }
   return a;
 }
@@ -141,6 +120,59 @@ StatusOr<std::optional<std::vector<int64_t>>> InferenceContext::OptionalIntsAttr
   if (!a) return std::optional<std::vector<int64_t>>();
   return std::optional<std::vector<int64_t>>(std::vector<int64_t>(a->ints().begin(),
                                                                   a->ints().end()));
+}
+
+namespace {
+Status Absent(std::string_view name) {
+  return Status::Error(StrCat("attribute '", name, "': required but not given"));
+}
+}  // namespace
+
+StatusOr<float> InferenceContext::FloatAttr(std::string_view name) const {
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::FLOAT));
+  if (!a) return Absent(name);
+  return a->f();
+}
+
+StatusOr<std::string> InferenceContext::StringAttr(std::string_view name) const {
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::STRING));
+  if (!a) return Absent(name);
+  return a->s();
+}
+
+StatusOr<std::optional<std::vector<float>>> InferenceContext::OptionalFloatsAttr(
+    std::string_view name) const {
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::FLOATS));
+  if (!a) return std::optional<std::vector<float>>();
+  return std::optional<std::vector<float>>(
+      std::vector<float>(a->floats().begin(), a->floats().end()));
+}
+
+StatusOr<std::vector<float>> InferenceContext::FloatsAttr(std::string_view name) const {
+  OI_ASSIGN_OR_RETURN(auto v, OptionalFloatsAttr(name));
+  if (!v) return Absent(name);
+  return *v;
+}
+
+StatusOr<std::optional<std::vector<std::string>>> InferenceContext::OptionalStringsAttr(
+    std::string_view name) const {
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a,
+                      TypedAttr(name, onnx::AttributeProto::STRINGS));
+  if (!a) return std::optional<std::vector<std::string>>();
+  return std::optional<std::vector<std::string>>(
+      std::vector<std::string>(a->strings().begin(), a->strings().end()));
+}
+
+StatusOr<std::vector<std::string>> InferenceContext::StringsAttr(std::string_view name) const {
+  OI_ASSIGN_OR_RETURN(auto v, OptionalStringsAttr(name));
+  if (!v) return Absent(name);
+  return *v;
+}
+
+StatusOr<const onnx::GraphProto*> InferenceContext::GraphAttr(std::string_view name) const {
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::GRAPH));
+  if (!a) return static_cast<const onnx::GraphProto*>(nullptr);
+  return &a->g();
 }
 
 bool InferenceContext::HasOutput(int i) const {

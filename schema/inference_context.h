@@ -85,6 +85,17 @@ class InferenceContext {
   // `fallback` applies when the attribute is neither given nor defaulted.
   StatusOr<std::vector<int64_t>> IntsAttr(std::string_view name) const;
   StatusOr<std::optional<std::vector<int64_t>>> OptionalIntsAttr(std::string_view name) const;
+  // The same for every other attribute type: the one-argument form is an error when the
+  // attribute is absent (neither given nor defaulted), the Optional form is nullopt then.
+  StatusOr<float> FloatAttr(std::string_view name) const;
+  StatusOr<std::string> StringAttr(std::string_view name) const;
+  StatusOr<std::vector<float>> FloatsAttr(std::string_view name) const;
+  StatusOr<std::optional<std::vector<float>>> OptionalFloatsAttr(std::string_view name) const;
+  StatusOr<std::vector<std::string>> StringsAttr(std::string_view name) const;
+  StatusOr<std::optional<std::vector<std::string>>> OptionalStringsAttr(
+      std::string_view name) const;
+  // A graph attribute (a subgraph), or null when absent.
+  StatusOr<const onnx::GraphProto*> GraphAttr(std::string_view name) const;
 
   // ---- Outputs. An omitted optional output has an empty name.
   int NumOutputs() const { return static_cast<int>(output_types_.size()); }

@@ -1,11 +1,31 @@
 #include "onnx_infer/schema/op_schema.h"
 
+#include <cctype>
 #include <climits>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/type_constraint.h"
 
 namespace onnx_infer {
+
+std::string AttributeTypeName(AttrType type) {
+  if (!onnx::AttributeProto::AttributeType_IsValid(type)) return "unknown";
+  std::string name = onnx::AttributeProto::AttributeType_Name(type);
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+std::optional<AttrType> AttributeTypeFromName(std::string_view name) {
+  std::string upper(name);
+  for (char& c : upper) {
+    if (std::isupper(static_cast<unsigned char>(c))) return std::nullopt;
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  AttrType type;
+  if (!onnx::AttributeProto::AttributeType_Parse(upper, &type)) return std::nullopt;
+  if (type == onnx::AttributeProto::UNDEFINED) return std::nullopt;
+  return type;
+}
 
 std::string_view CanonicalDomain(std::string_view domain) {
   return domain == "ai.onnx" ? std::string_view() : domain;
@@ -18,14 +38,14 @@ std::string_view DisplayDomain(std::string_view domain) {
 OpSchema::OpSchema(std::string domain, std::string name, int since_version)
     : domain_(CanonicalDomain(domain)), name_(std::move(name)), since_version_(since_version) {}
 
-OpSchema& OpSchema::Input(std::string name, std::string type, ParamOption option,
-                          bool homogeneous, int min_arity) {
+OpSchema& OpSchema::Input(std::string name, std::string type, ParamOption option, bool homogeneous,
+                          int min_arity) {
   inputs_.push_back({std::move(name), std::move(type), option, homogeneous, min_arity});
   return *this;
 }
 
-OpSchema& OpSchema::Output(std::string name, std::string type, ParamOption option,
-                           bool homogeneous, int min_arity) {
+OpSchema& OpSchema::Output(std::string name, std::string type, ParamOption option, bool homogeneous,
+                           int min_arity) {
   outputs_.push_back({std::move(name), std::move(type), option, homogeneous, min_arity});
   return *this;
 }
@@ -162,8 +182,9 @@ Status OpSchema::Finalize() {
     std::vector<Type> types;
     for (const auto& text : c.allowed) {
       auto t = ParseTypeString(text);
-      if (!t.ok()) return Status::Error(StrCat(Id(), ": type constraint ", c.param, ": ",
-                                               t.status().message()));
+      if (!t.ok())
+        return Status::Error(
+            StrCat(Id(), ": type constraint ", c.param, ": ", t.status().message()));
       types.push_back(std::move(*t));
     }
     allowed_[c.param] = std::move(types);

@@ -43,6 +43,12 @@ struct FormalParameter {
 
 using AttrType = onnx::AttributeProto::AttributeType;
 
+// An attribute type as messages and JSON spell it: protobuf's enum name in lower case
+// ("int", "floats", "sparse_tensor", "undefined"); "unknown" for a value out of the enum.
+std::string AttributeTypeName(AttrType type);
+// The inverse, for a real type only: nullopt for "undefined", upper case or any other text.
+std::optional<AttrType> AttributeTypeFromName(std::string_view name);
+
 struct AttributeSpec {
   std::string name;
   AttrType type = onnx::AttributeProto::UNDEFINED;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/symbolic/broadcast.h"
 
 namespace onnx_infer {
@@ -61,7 +62,7 @@ StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ct
   }
   if (ctx) OI_RETURN_IF_ERROR(ctx->RecordEqual(ka, kb, "contracted dims"));
   OI_ASSIGN_OR_RETURN(Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2),
-                                              Shape(b2.begin(), b2.end() - 2), ctx));
+                                                 Shape(b2.begin(), b2.end() - 2), ctx));
   if (a.size() > 1) out.push_back(a2[a2.size() - 2]);
   if (b.size() > 1) out.push_back(b2.back());
   return out;
@@ -94,6 +95,82 @@ StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_
   return s;
 }
 
+Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
+  if (shape.size() == rank) return OkStatus();
+  return Status::Error(
+      StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ", shape.size()));
+}
+
+Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
+  if (shape.size() >= rank) return OkStatus();
+  return Status::Error(
+      StrCat(InputLabel(ctx, input), ": expected rank >= ", rank, ", got rank ", shape.size()));
+}
+
+Status RequireRank(const InferenceContext& ctx, int input, size_t rank) {
+  return RankedInput(ctx, input, rank).status();
+}
+
+std::string_view KindName(Type::Kind kind) {
+  switch (kind) {
+    case Type::Kind::kUnknown:
+      return "an unknown type";
+    case Type::Kind::kTensor:
+      return "a tensor";
+    case Type::Kind::kSparseTensor:
+      return "a sparse tensor";
+    case Type::Kind::kSequence:
+      return "a sequence";
+    case Type::Kind::kMap:
+      return "a map";
+    case Type::Kind::kOptional:
+      return "an optional";
+    case Type::Kind::kOpaque:
+      return "an opaque value";
+  }
+  return "?";
+}
+
+Status RequireKind(const InferenceContext& ctx, int input, std::initializer_list<Type::Kind> kinds,
+                   std::string_view expected) {
+  const Type& t = ctx.InputType(input);
+  if (t.is_unknown()) return OkStatus();
+  for (Type::Kind k : kinds) {
+    if (t.kind() == k) return OkStatus();
+  }
+  return Status::Error(StrCat(InputLabel(ctx, input), ": expected ", expected, ", got ",
+                              KindName(t.kind()), " (", t.ToString(), ")"));
+}
+
+int32_t InputElemType(const InferenceContext& ctx, int input) {
+  if (!ctx.HasInput(input)) return 0;
+  const Type& t = ctx.InputType(input);
+  return t.is_tensor() ? t.elem_type() : 0;
+}
+
+Status CheckDataType(int64_t type, const char* attr) {
+  if (type <= 0 || type > kMaxDataType) {
+    return Status::Error(StrCat("attribute '", attr, "': expected a data type in [1, ",
+                                kMaxDataType, "], got ", type));
+  }
+  return OkStatus();
+}
+
+int64_t KnownLength(const InferenceContext& ctx, int input) {
+  if (const ConstValue* v = ctx.InputValue(input)) return v->NumElements();
+  const Shape* s = ctx.InputShape(input);
+  if (s && s->size() == 1 && s->at(0).is_const()) return *s->at(0).const_value();
+  return -1;
+}
+
+ConstValue IntVector(int32_t elem_type, std::vector<Dim> values) {
+  ConstValue v;
+  v.elem_type = elem_type;
+  v.dims = {static_cast<int64_t>(values.size())};
+  v.ints = std::move(values);
+  return v;
+}
+
 const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input) {
   const ConstValue* v = ctx.InputValue(input);
   if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return nullptr;
@@ -120,6 +197,13 @@ Dim ScalarInputDim(const InferenceContext& ctx, int input) {
 
 Status InferSameAsInput(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
+  return OkStatus();
+}
+
+Status InferBoolOfSameShape(InferenceContext& ctx) {
+  Type out = Type::Tensor(kBool);
+  if (const Shape* in = ctx.InputShape(0)) out.set_shape(*in);
+  ctx.SetOutputType(0, std::move(out));
   return OkStatus();
 }
 

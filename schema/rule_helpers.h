@@ -2,11 +2,15 @@
 #ifndef ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 #define ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 
+#include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/type.h"
 
@@ -44,6 +48,26 @@ StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::s
 // equal; `what` names them in the error ("what: <why they differ>") and the recorded fact.
 Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what);
 
+// Rank checks, one vocabulary for every rule. A shape already in hand (`shape`, input
+// `input`'s) of another rank is an error naming the input: "input 1 'W': expected rank 4,
+// got rank 3" (at least: "expected rank >= 3, got rank 2").
+Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank);
+Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank);
+// Input `input`, when present with a known shape, has rank `rank`; the error also shows the
+// shape ("expected rank 3, got rank 2 [N, C]"). RankedInput below also returns the shape.
+Status RequireRank(const InferenceContext& ctx, int input, size_t rank);
+
+// Input `input`, when its kind is known, is one of `kinds`; `expected` says which ("a
+// sequence"). KindName is a kind as a message says it ("an optional").
+Status RequireKind(const InferenceContext& ctx, int input, std::initializer_list<Type::Kind> kinds,
+                   std::string_view expected);
+std::string_view KindName(Type::Kind kind);
+
+// The element type of input `input` when it is present and a known tensor type; 0 otherwise.
+int32_t InputElemType(const InferenceContext& ctx, int input);
+// A data type code read from attribute `attr`: an error unless it names an ONNX element type.
+Status CheckDataType(int64_t type, const char* attr);
+
 // Input `input`'s shape when it is a tensor of exactly `rank`; null when it is absent or its
 // shape is unknown; an error naming the input for another rank.
 StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank);
@@ -55,6 +79,10 @@ const std::vector<Dim>* IntValues(const InferenceContext& ctx, int input);
 std::optional<std::vector<int64_t>> ConstInts(const InferenceContext& ctx, int input);
 // Every element as a real (float and double tensors): scales, roi.
 const std::vector<double>* RealValues(const InferenceContext& ctx, int input);
+// The number of elements of a 1-D input when its value or its shape says; -1 otherwise.
+int64_t KnownLength(const InferenceContext& ctx, int input);
+// A 1-D integer value of `elem_type` holding `values`.
+ConstValue IntVector(int32_t elem_type, std::vector<Dim> values);
 // The single element of an integer input's known value (a scalar or a 1-element tensor),
 // possibly symbolic; unknown otherwise.
 Dim ScalarInputDim(const InferenceContext& ctx, int input);
@@ -62,6 +90,8 @@ Dim ScalarInputDim(const InferenceContext& ctx, int input);
 // Rule families.
 // Output 0 has input 0's type (tensors keep shape and element type).
 Status InferSameAsInput(InferenceContext& ctx);
+// Output 0 is a bool tensor of input 0's shape (IsInf, IsNaN, RegexFullMatch).
+Status InferBoolOfSameShape(InferenceContext& ctx);
 
 }  // namespace onnx_infer
 

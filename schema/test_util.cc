@@ -1,10 +1,10 @@
 #include "onnx_infer/schema/test_util.h"
 
-#include <cctype>
-#include <cstdlib>
-
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdlib>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
@@ -93,8 +93,7 @@ std::string RuleRun::Summary() const {
 
 RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, int64_t opset,
                 const std::vector<Type>& inputs,
-                const std::vector<std::optional<ConstValue>>& values,
-                symbolic::Unifier* unifier) {
+                const std::vector<std::optional<ConstValue>>& values, symbolic::Unifier* unifier) {
   RuleRun run;
   onnx::NodeProto node;
   if (!google::protobuf::TextFormat::ParseFromString(node_text, &node)) {
@@ -186,6 +185,35 @@ std::string IntsAttr(const char* name, const std::vector<int64_t>& values) {
   std::string s = std::string(R"( attribute { name: ")") + name + R"(" type: INTS)";
   for (int64_t v : values) s += " ints: " + std::to_string(v);
   return s + " }";
+}
+
+std::string FloatAttr(const char* name, float f) {
+  return std::string(R"( attribute { name: ")") + name + R"(" type: FLOAT f: )" +
+         std::to_string(f) + " }";
+}
+
+std::string FloatsAttr(const char* name, const std::vector<float>& values) {
+  std::string s = std::string(R"( attribute { name: ")") + name + R"(" type: FLOATS)";
+  for (float f : values) s += " floats: " + std::to_string(f);
+  return s + " }";
+}
+
+std::string StrAttr(const char* name, const char* s) {
+  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
+}
+
+std::string StrsAttr(const char* name, const std::vector<const char*>& values) {
+  std::string s = std::string(R"( attribute { name: ")") + name + R"(" type: STRINGS)";
+  for (const char* v : values) s += std::string(R"( strings: ")") + v + R"(")";
+  return s + " }";
+}
+
+std::ostream& operator<<(std::ostream& os, const RuleCase& c) { return os << c.name; }
+
+::testing::AssertionResult RunRuleCase(const SchemaRegistry& registry, const RuleCase& c) {
+  std::vector<Type> inputs;
+  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
+  return RunMatches(RunRule(registry, c.node, c.opset, inputs, c.values), c.expected);
 }
 
 }  // namespace onnx_infer::testing

@@ -2,7 +2,10 @@
 #ifndef ONNX_INFER_SCHEMA_TEST_UTIL_H_
 #define ONNX_INFER_SCHEMA_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -11,8 +14,6 @@
 #include "onnx_infer/schema/registry.h"
 #include "onnx_infer/schema/type.h"
 #include "onnx_infer/symbolic/unifier.h"
-
-#include <gtest/gtest.h>
 
 namespace onnx_infer::testing {
 
@@ -63,6 +64,27 @@ std::string Node(const char* op, const std::vector<const char*>& inputs,
                  const char* domain = "");
 std::string IntAttr(const char* name, int64_t i);
 std::string IntsAttr(const char* name, const std::vector<int64_t>& values);
+std::string FloatAttr(const char* name, float f);
+std::string FloatsAttr(const char* name, const std::vector<float>& values);
+std::string StrAttr(const char* name, const char* s);
+std::string StrsAttr(const char* name, const std::vector<const char*>& values);
+
+// One row of a rule's table test: the node, the opset of its domain, the input types ("" for
+// an unknown one) and known values, and what RunMatches expects (RuleRun::Summary(), or
+// "error: <part of the message>"). A table test is its rows and two lines:
+//   using XRuleTest = RuleTableTest;
+//   TEST_P(XRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
+struct RuleCase {
+  const char* name;
+  std::string node;  // NodeProto text, e.g. from Node()
+  int64_t opset;
+  std::vector<const char*> inputs;
+  std::vector<std::optional<ConstValue>> values;
+  std::string expected;
+};
+std::ostream& operator<<(std::ostream& os, const RuleCase& c);  // the row's name
+class RuleTableTest : public ::testing::TestWithParam<RuleCase> {};
+::testing::AssertionResult RunRuleCase(const SchemaRegistry& registry, const RuleCase& c);
 
 }  // namespace onnx_infer::testing
 

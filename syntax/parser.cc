@@ -862,11 +862,6 @@ StatusOr<onnx::ModelProto> ParseModelText(std::string_view text, std::string_vie
                                [](Parser& p, onnx::ModelProto* m) { return p.Model(m); });
 }
 
-StatusOr<onnx::GraphProto> ParseGraphText(std::string_view text, std::string_view source) {
-  return Run<onnx::GraphProto>(text, source, "the graph",
-                               [](Parser& p, onnx::GraphProto* g) { return p.Graph(g); });
-}
-
 StatusOr<onnx::FunctionProto> ParseFunctionText(std::string_view text, std::string_view source) {
   return Run<onnx::FunctionProto>(text, source, "the function",
                                   [](Parser& p, onnx::FunctionProto* f) { return p.Function(f); });

@@ -17,8 +17,6 @@ inline constexpr int kMaxNestingDepth = 128;
 // `source` names the text in error messages (a file name, or "<text>").
 StatusOr<onnx::ModelProto> ParseModelText(std::string_view text,
                                           std::string_view source = "<text>");
-StatusOr<onnx::GraphProto> ParseGraphText(std::string_view text,
-                                          std::string_view source = "<text>");
 StatusOr<onnx::FunctionProto> ParseFunctionText(std::string_view text,
                                                 std::string_view source = "<text>");
 StatusOr<onnx::NodeProto> ParseNodeText(std::string_view text, std::string_view source = "<text>");

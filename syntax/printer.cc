@@ -705,19 +705,6 @@ std::string PrintModelText(const onnx::ModelProto& model) {
   return std::move(p.out);
 }
 
-std::string PrintGraphText(const onnx::GraphProto& graph) {
-  Printer p;
-  p.Graph(graph, "");
-  p.out += '\n';
-  return std::move(p.out);
-}
-
-std::string PrintFunctionText(const onnx::FunctionProto& function) {
-  Printer p;
-  p.Function(function);
-  return std::move(p.out);
-}
-
 std::string PrintNodeText(const onnx::NodeProto& node) {
   Printer p;
   p.Node(node, "");

@@ -13,8 +13,6 @@
 namespace onnx_infer::syntax {
 
 std::string PrintModelText(const onnx::ModelProto& model);
-std::string PrintGraphText(const onnx::GraphProto& graph);
-std::string PrintFunctionText(const onnx::FunctionProto& function);
 std::string PrintNodeText(const onnx::NodeProto& node);
 // `float[N, 3, ?]`, `seq(float[N])`... A type the syntax cannot spell (a denotation, an
 // unknown element type) is printed as `textproto "..."`.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building onnx-infer needs on Debian 12, if it is not there yet:
 # Bazel (bazel-bootstrap 4.2.3), CMake, a C++ compiler, protobuf, Boost.Graph, GoogleTest,
-# nlohmann/json, and for the Python package Debian's Python with pybind11, pytest and onnx;
-# valgrind for the benchmark's instruction counts; clang for the fuzzers (tools/fuzz.sh).
+# nlohmann/json, clang-format, and for the Python package Debian's Python with pybind11, pytest
+# and onnx; valgrind for the benchmark's instruction counts; clang for the fuzzers (tools/fuzz.sh).
 # Installing needs root (or sudo); a machine that has everything installs nothing.
 set -euo pipefail
 
@@ -17,6 +17,8 @@ packages=(
   libgmock-dev
   cmake
   pkg-config
+  # tools/check_format.sh (tools/test.sh's `format` part).
+  clang-format
   # The Python package (python/, docs/python.md) and its tests.
   python3-dev
   python3-venv

@@ -5,6 +5,8 @@
 #
 # The parts, all run by default (ONNX_INFER_TEST_PARTS="bazel cmake frontend" picks some):
 #   bazel     bazel test //... (result cache off); counts GoogleTest cases, a shell test once
+#   format    tools/check_format.sh: every C++ file is what clang-format makes of it with the
+#             repository's .clang-format (one test; the files that differ are listed)
 #   tsan      the concurrency test under ThreadSanitizer (tools/tsan.sh), when it exists
 #   asan      the whole Bazel suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #             (tools/sanitize.sh, --config=asan; counts once)
@@ -20,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-parts="${ONNX_INFER_TEST_PARTS:-bazel tsan asan fuzz cmake frontend python}"
+parts="${ONNX_INFER_TEST_PARTS:-format bazel tsan asan fuzz cmake frontend python}"
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 args=(--nocache_test_results)
@@ -40,6 +42,10 @@ add() {  # passed failed skipped
   failed=$((failed + $2))
   skipped=$((skipped + $3))
 }
+
+if want format; then
+  if tools/check_format.sh; then add 1 0 0; else add 0 1 0; status=1; fi
+fi
 
 if want bazel; then
   touch "$work/marker"

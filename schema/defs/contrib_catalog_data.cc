@@ -2,1096 +2,3199 @@
 // - onnxruntime docs/ContribOperators.md at commit 004b79eda305a216ab8d0e21eabe81d7713eb768, parsed by schema/gen_contrib_schemas.py
 // - hand-written from ../shared/spec/contrib-ops-notes.md sections 2a and 2b and the schema registrations they cite: onnxruntime/core/graph/contrib_ops/contrib_defs.cc at commit 003310cccb3c99a0366e3f9ac5594e055050eb7a (LayerNormalization-1, SimplifiedLayerNormalization-1, the four *_TRT plugins) and onnx_deprecated_operators.cc at commit 1744334f25f77a8b53d1c8b0698717c748f9be24 (the removed ONNX experimental ops); see schema/data/README.md
 // - hand-written from onnxruntime's training schemas (orttraining/orttraining/core/graph/training_op_defs.cc at commit 9d017b5a8a58a031f99289303c7e3a30d9d19162) and its ATen schema (domain org.pytorch.aten); see schema/data/README.md
-// Do not edit by hand; rerun the generator.
+// Do not edit by hand; rerun `python3 schema/gen_catalog.py` (schema/data/README.md).
 #include "onnx_infer/schema/catalog_data.h"
 
 namespace onnx_infer::catalog {
 namespace {
 using onnx::AttributeProto;
 
-constexpr ParamRow kIn0[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut0[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr0[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}, {"beta", AttributeProto::FLOAT, false, "0.0"}};
-constexpr const char* kAllowed0_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc0[] = {{"T", kAllowed0_0, 3}};
-constexpr ParamRow kIn1[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut1[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr1[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}, {"beta", AttributeProto::FLOAT, false, "0.0"}};
-constexpr const char* kAllowed1_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc1[] = {{"T", kAllowed1_0, 3}};
-constexpr ParamRow kIn2[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut2[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr2[] = {{"border", AttributeProto::INTS, false, nullptr}, {"scale", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed2_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc2[] = {{"T", kAllowed2_0, 3}};
-constexpr ParamRow kIn3[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut3[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr3[] = {{"border", AttributeProto::INTS, true, nullptr}, {"scale", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed3_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc3[] = {{"T", kAllowed3_0, 3}};
-constexpr ParamRow kIn4[] = {{"c2c_attention", "T", ParamOption::kSingle, true, 1}, {"c2p_attention", "T", ParamOption::kSingle, true, 1}, {"p2c_attention", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut4[] = {{"disentangled_attention", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr4[] = {{"span", AttributeProto::INT, true, nullptr}, {"factor", AttributeProto::FLOAT, true, nullptr}};
-constexpr const char* kAllowed4_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr ConstraintRow kTc4[] = {{"T", kAllowed4_0, 2}};
-constexpr ParamRow kIn5[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"starts", "Tind", ParamOption::kSingle, true, 1}, {"ends", "Tind", ParamOption::kSingle, true, 1}, {"axes", "Tind", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut5[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed5_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)"};
-constexpr const char* kAllowed5_1[] = {"tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc5[] = {{"T", kAllowed5_0, 15}, {"Tind", kAllowed5_1, 2}};
-constexpr ParamRow kIn6[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"starts", "Tind", ParamOption::kSingle, true, 1}, {"ends", "Tind", ParamOption::kSingle, true, 1}, {"axes", "Tind", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut6[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed6_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)"};
-constexpr const char* kAllowed6_1[] = {"tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc6[] = {{"T", kAllowed6_0, 15}, {"Tind", kAllowed6_1, 2}};
-constexpr ParamRow kIn7[] = {{"boxes", "T", ParamOption::kSingle, true, 1}, {"scores", "T", ParamOption::kSingle, true, 1}, {"anchors", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut7[] = {{"num_detections", "tensor(int32)", ParamOption::kSingle, true, 1}, {"detection_boxes", "T", ParamOption::kSingle, true, 1}, {"detection_scores", "T", ParamOption::kSingle, true, 1}, {"detection_classes", "tensor(int32)", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr7[] = {{"background_class", AttributeProto::INT, true, nullptr}, {"box_coding", AttributeProto::INT, true, nullptr}, {"iou_threshold", AttributeProto::FLOAT, true, nullptr}, {"max_output_boxes", AttributeProto::INT, true, nullptr}, {"plugin_version", AttributeProto::STRING, true, nullptr}, {"score_activation", AttributeProto::INT, true, nullptr}, {"score_threshold", AttributeProto::FLOAT, true, nullptr}};
-constexpr const char* kAllowed7_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr ConstraintRow kTc7[] = {{"T", kAllowed7_0, 2}};
-constexpr ParamRow kIn8[] = {{"hidden_prev", "T", ParamOption::kSingle, true, 1}, {"gates", "T", ParamOption::kSingle, true, 1}, {"seq_lengths", "T", ParamOption::kSingle, true, 1}, {"t", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut8[] = {{"hidden", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr8[] = {{"drop_states", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed8_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc8[] = {{"T", kAllowed8_0, 3}};
-constexpr ParamRow kIn9[] = {{"hidden_prev", "T", ParamOption::kSingle, true, 1}, {"gates", "T", ParamOption::kSingle, true, 1}, {"seq_lengths", "T", ParamOption::kSingle, true, 1}, {"t", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut9[] = {{"hidden", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr9[] = {{"drop_states", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed9_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc9[] = {{"T", kAllowed9_0, 3}};
-constexpr ParamRow kIn10[] = {{"shape", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut10[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr10[] = {{"values", AttributeProto::FLOATS, false, nullptr}, {"shape", AttributeProto::INTS, false, nullptr}, {"input_as_shape", AttributeProto::INT, false, nullptr}, {"extra_shape", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed10_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc10[] = {{"T", kAllowed10_0, 3}};
-constexpr ParamRow kIn11[] = {{"shape", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut11[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr11[] = {{"values", AttributeProto::FLOATS, false, nullptr}, {"shape", AttributeProto::INTS, false, nullptr}, {"input_as_shape", AttributeProto::INT, false, nullptr}, {"extra_shape", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed11_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc11[] = {{"T", kAllowed11_0, 3}};
-constexpr ParamRow kIn12[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut12[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr12[] = {{"bias", AttributeProto::FLOATS, false, nullptr}, {"scale", AttributeProto::FLOAT, false, "1.0"}};
-constexpr const char* kAllowed12_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc12[] = {{"T", kAllowed12_0, 3}};
-constexpr ParamRow kIn13[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut13[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr13[] = {{"bias", AttributeProto::FLOATS, false, nullptr}, {"scale", AttributeProto::FLOAT, false, "1.0"}};
-constexpr const char* kAllowed13_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc13[] = {{"T", kAllowed13_0, 3}};
-constexpr ParamRow kIn14[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"Scale", "V", ParamOption::kSingle, true, 1}, {"B", "V", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut14[] = {{"Y", "V", ParamOption::kSingle, true, 1}, {"Mean", "U", ParamOption::kOptional, true, 1}, {"InvStdDev", "U", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr14[] = {{"axis", AttributeProto::INT, false, "-1"}, {"epsilon", AttributeProto::FLOAT, false, "1e-05"}, {"stash_type", AttributeProto::INT, false, "1"}};
-constexpr const char* kAllowed14_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed14_1[] = {"tensor(float)", "tensor(double)"};
-constexpr const char* kAllowed14_2[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc14[] = {{"T", kAllowed14_0, 4}, {"U", kAllowed14_1, 2}, {"V", kAllowed14_2, 4}};
-constexpr ParamRow kIn15[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut15[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr15[] = {{"across_channels", AttributeProto::INT, false, "0"}, {"normalize_variance", AttributeProto::INT, false, "1"}};
-constexpr const char* kAllowed15_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc15[] = {{"T", kAllowed15_0, 3}};
-constexpr ParamRow kIn16[] = {{"boxes", "T", ParamOption::kSingle, true, 1}, {"feature_map_0", "T", ParamOption::kSingle, true, 1}, {"feature_map_1", "T", ParamOption::kSingle, true, 1}, {"feature_map_2", "T", ParamOption::kSingle, true, 1}, {"feature_map_3", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut16[] = {{"patches", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr16[] = {{"image_size", AttributeProto::INTS, true, nullptr}, {"pooled_size", AttributeProto::INT, true, nullptr}, {"plugin_version", AttributeProto::STRING, true, nullptr}};
-constexpr const char* kAllowed16_0[] = {"tensor(float)"};
-constexpr ConstraintRow kTc16[] = {{"T", kAllowed16_0, 1}};
-constexpr ParamRow kIn17[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut17[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr17[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"beta", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed17_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc17[] = {{"T", kAllowed17_0, 3}};
-constexpr ParamRow kIn18[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut18[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr18[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"beta", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed18_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc18[] = {{"T", kAllowed18_0, 3}};
-constexpr ParamRow kIn19[] = {{"boxes", "T", ParamOption::kSingle, true, 1}, {"feature_map_0", "T", ParamOption::kSingle, true, 1}, {"feature_map_1", "T", ParamOption::kSingle, true, 1}, {"feature_map_2", "T", ParamOption::kSingle, true, 1}, {"feature_map_3", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut19[] = {{"patches", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr19[] = {{"pooled_size", AttributeProto::INT, true, nullptr}, {"plugin_version", AttributeProto::STRING, true, nullptr}};
-constexpr const char* kAllowed19_0[] = {"tensor(float)"};
-constexpr ConstraintRow kTc19[] = {{"T", kAllowed19_0, 1}};
-constexpr ParamRow kIn20[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut20[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr20[] = {{"scale", AttributeProto::FLOAT, false, "1.0"}};
-constexpr const char* kAllowed20_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc20[] = {{"T", kAllowed20_0, 3}};
-constexpr ParamRow kIn21[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut21[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr21[] = {{"scale", AttributeProto::FLOAT, false, "1.0"}};
-constexpr const char* kAllowed21_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc21[] = {{"T", kAllowed21_0, 3}};
-constexpr ParamRow kIn22[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut22[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr22[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"beta", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed22_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc22[] = {{"T", kAllowed22_0, 3}};
-constexpr ParamRow kIn23[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut23[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr23[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"beta", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed23_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc23[] = {{"T", kAllowed23_0, 3}};
-constexpr ParamRow kIn24[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"scale", "V", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut24[] = {{"Y", "V", ParamOption::kSingle, true, 1}, {"inv_std_var", "U", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr24[] = {{"axis", AttributeProto::INT, false, "-1"}, {"epsilon", AttributeProto::FLOAT, false, "1e-05"}, {"stash_type", AttributeProto::INT, false, "1"}};
-constexpr const char* kAllowed24_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed24_1[] = {"tensor(float)", "tensor(double)"};
-constexpr const char* kAllowed24_2[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc24[] = {{"T", kAllowed24_0, 4}, {"U", kAllowed24_1, 2}, {"V", kAllowed24_2, 4}};
-constexpr ParamRow kIn25[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut25[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr25[] = {{"alpha", AttributeProto::FLOAT, false, "1.0"}};
-constexpr const char* kAllowed25_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc25[] = {{"T", kAllowed25_0, 3}};
-constexpr ParamRow kIn26[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"weights", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}, {"mask_index", "M", ParamOption::kOptional, true, 1}, {"past", "T", ParamOption::kOptional, true, 1}, {"attention_bias", "T", ParamOption::kOptional, true, 1}, {"past_sequence_length", "M", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut26[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr26[] = {{"do_rotary", AttributeProto::INT, false, "0"}, {"mask_filter_value", AttributeProto::FLOAT, false, "-10000.0"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"past_present_share_buffer", AttributeProto::INT, false, nullptr}, {"qkv_hidden_sizes", AttributeProto::INTS, false, nullptr}, {"rotary_embedding_dim", AttributeProto::INT, false, nullptr}, {"scale", AttributeProto::FLOAT, false, nullptr}, {"unidirectional", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed26_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed26_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc26[] = {{"T", kAllowed26_0, 3}, {"M", kAllowed26_1, 1}};
-constexpr ParamRow kIn27[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"W", "T", ParamOption::kSingle, true, 1}, {"R", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kOptional, true, 1}, {"sequence_lens", "T1", ParamOption::kOptional, true, 1}, {"initial_h", "T", ParamOption::kOptional, true, 1}, {"initial_c", "T", ParamOption::kOptional, true, 1}, {"P", "T", ParamOption::kOptional, true, 1}, {"QW", "T", ParamOption::kOptional, true, 1}, {"MW", "T", ParamOption::kOptional, true, 1}, {"V", "T", ParamOption::kOptional, true, 1}, {"M", "T", ParamOption::kOptional, true, 1}, {"memory_seq_lens", "T1", ParamOption::kOptional, true, 1}, {"AW", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut27[] = {{"Y", "T", ParamOption::kOptional, true, 1}, {"Y_h", "T", ParamOption::kOptional, true, 1}, {"Y_c", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr27[] = {{"activation_alpha", AttributeProto::FLOATS, false, nullptr}, {"activation_beta", AttributeProto::FLOATS, false, nullptr}, {"activations", AttributeProto::STRINGS, false, nullptr}, {"clip", AttributeProto::FLOAT, false, nullptr}, {"direction", AttributeProto::STRING, false, "forward"}, {"hidden_size", AttributeProto::INT, false, nullptr}, {"input_forget", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed27_0[] = {"tensor(float)", "tensor(double)"};
-constexpr const char* kAllowed27_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc27[] = {{"T", kAllowed27_0, 2}, {"T1", kAllowed27_1, 1}};
-constexpr ParamRow kIn28[] = {{"input_ids", "F", ParamOption::kSingle, true, 1}, {"max_length", "I", ParamOption::kSingle, true, 1}, {"min_length", "I", ParamOption::kOptional, true, 1}, {"num_beams", "I", ParamOption::kSingle, true, 1}, {"num_return_sequences", "I", ParamOption::kSingle, true, 1}, {"length_penalty", "T", ParamOption::kOptional, true, 1}, {"repetition_penalty", "T", ParamOption::kOptional, true, 1}, {"vocab_mask", "M", ParamOption::kOptional, true, 1}, {"prefix_vocab_mask", "M", ParamOption::kOptional, true, 1}, {"attention_mask", "I", ParamOption::kOptional, true, 1}, {"decoder_input_ids", "I", ParamOption::kOptional, true, 1}, {"logits_processor", "I", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut28[] = {{"sequences", "I", ParamOption::kSingle, true, 1}, {"sequences_scores", "T", ParamOption::kOptional, true, 1}, {"scores", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr28[] = {{"decoder", AttributeProto::GRAPH, true, nullptr}, {"decoder_start_token_id", AttributeProto::INT, false, nullptr}, {"early_stopping", AttributeProto::INT, false, nullptr}, {"encoder", AttributeProto::GRAPH, false, nullptr}, {"eos_token_id", AttributeProto::INT, true, nullptr}, {"init_decoder", AttributeProto::GRAPH, false, nullptr}, {"model_type", AttributeProto::INT, false, nullptr}, {"no_repeat_ngram_size", AttributeProto::INT, false, nullptr}, {"pad_token_id", AttributeProto::INT, true, nullptr}, {"vocab_size", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed28_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed28_1[] = {"tensor(float)", "tensor(int32)", "tensor(float16)"};
-constexpr const char* kAllowed28_2[] = {"tensor(int32)"};
-constexpr const char* kAllowed28_3[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc28[] = {{"T", kAllowed28_0, 2}, {"F", kAllowed28_1, 3}, {"I", kAllowed28_2, 1}, {"M", kAllowed28_3, 1}};
-constexpr ParamRow kIn29[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"skip", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut29[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed29_0[] = {"tensor(float16)", "tensor(float)"};
-constexpr ConstraintRow kTc29[] = {{"T", kAllowed29_0, 2}};
-constexpr ParamRow kIn30[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"residual", "T", ParamOption::kOptional, true, 1}, {"ratio", "T1", ParamOption::kOptional, true, 1}, {"training_mode", "T2", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut30[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"mask", "T2", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr30[] = {{"seed", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed30_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed30_1[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed30_2[] = {"tensor(bool)"};
-constexpr ConstraintRow kTc30[] = {{"T", kAllowed30_0, 4}, {"T1", kAllowed30_1, 4}, {"T2", kAllowed30_2, 1}};
-constexpr ParamRow kIn31[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut31[] = {{"C", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed31_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc31[] = {{"T", kAllowed31_0, 4}};
-constexpr ParamRow kIn32[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut32[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr32[] = {{"axis", AttributeProto::INT, false, nullptr}, {"is_inner_broadcast", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed32_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc32[] = {{"T", kAllowed32_0, 3}};
-constexpr ParamRow kIn33[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut33[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed33_0[] = {"tensor(float16)", "tensor(float)"};
-constexpr ConstraintRow kTc33[] = {{"T", kAllowed33_0, 2}};
-constexpr ParamRow kIn34[] = {{"src_tokens", "T", ParamOption::kSingle, true, 1}, {"cur_tokens", "T", ParamOption::kSingle, true, 1}, {"prev_suffix_match_idx", "T", ParamOption::kSingle, true, 1}, {"pred_tokens", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut34[] = {{"tokens", "T", ParamOption::kSingle, true, 1}, {"suffix_match_idx", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr34[] = {{"max_ngram_size", AttributeProto::INT, false, nullptr}, {"min_ngram_size", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed34_0[] = {"tensor(int64)"};
-constexpr ConstraintRow kTc34[] = {{"T", kAllowed34_0, 1}};
-constexpr ParamRow kIn35[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"residual", "T", ParamOption::kOptional, true, 1}, {"ratio", "T1", ParamOption::kOptional, true, 1}, {"training_mode", "T2", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut35[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"mask", "T3", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr35[] = {{"seed", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed35_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed35_1[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed35_2[] = {"tensor(bool)"};
-constexpr const char* kAllowed35_3[] = {"tensor(uint32)"};
-constexpr ConstraintRow kTc35[] = {{"T", kAllowed35_0, 4}, {"T1", kAllowed35_1, 4}, {"T2", kAllowed35_2, 1}, {"T3", kAllowed35_3, 1}};
-constexpr ParamRow kIn36[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"ratio", "T1", ParamOption::kOptional, true, 1}, {"training_mode", "T2", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut36[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"mask", "T3", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr36[] = {{"seed", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed36_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed36_1[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed36_2[] = {"tensor(bool)"};
-constexpr const char* kAllowed36_3[] = {"tensor(uint32)"};
-constexpr ConstraintRow kTc36[] = {{"T", kAllowed36_0, 4}, {"T1", kAllowed36_1, 4}, {"T2", kAllowed36_2, 1}, {"T3", kAllowed36_3, 1}};
-constexpr ParamRow kIn37[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut37[] = {{"C", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr37[] = {{"metric", AttributeProto::STRING, false, nullptr}};
-constexpr const char* kAllowed37_0[] = {"tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc37[] = {{"T", kAllowed37_0, 2}};
-constexpr ParamRow kIn38[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"weight", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}, {"past_state", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut38[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present_state", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr38[] = {{"activation", AttributeProto::STRING, false, "none"}, {"channels_last", AttributeProto::INT, false, "0"}, {"dilation", AttributeProto::INT, false, "1"}, {"ndim", AttributeProto::INT, false, "1"}, {"state_window", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed38_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc38[] = {{"T", kAllowed38_0, 3}};
-constexpr ParamRow kIn39[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut39[] = {{"C", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed39_0[] = {"tensor(float)", "tensor(double)", "tensor(float16)"};
-constexpr ConstraintRow kTc39[] = {{"T", kAllowed39_0, 3}};
-constexpr ParamRow kIn40[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut40[] = {{"C", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed40_0[] = {"tensor(float)", "tensor(double)", "tensor(float16)"};
-constexpr ConstraintRow kTc40[] = {{"T", kAllowed40_0, 3}};
-constexpr ParamRow kIn41[] = {{"inputs", "T", ParamOption::kVariadic, true, 1}};
-constexpr ParamRow kOut41[] = {{"concat_result", "T", ParamOption::kSingle, true, 1}, {"per_input_length", "Tint", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr41[] = {{"axis", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed41_0[] = {"tensor(bool)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)", "tensor(string)", "tensor(complex64)", "tensor(complex128)"};
-constexpr const char* kAllowed41_1[] = {"tensor(int64)"};
-constexpr ConstraintRow kTc41[] = {{"T", kAllowed41_0, 16}, {"Tint", kAllowed41_1, 1}};
-constexpr ParamRow kIn42[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"W", "T", ParamOption::kSingle, true, 1}, {"Pads", "tensor(int64)", ParamOption::kOptional, true, 1}, {"B", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut42[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr42[] = {{"auto_pad", AttributeProto::STRING, false, nullptr}, {"dilations", AttributeProto::INTS, false, nullptr}, {"group", AttributeProto::INT, false, nullptr}, {"kernel_shape", AttributeProto::INTS, false, nullptr}, {"output_padding", AttributeProto::INTS, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed42_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc42[] = {{"T", kAllowed42_0, 3}};
-constexpr ParamRow kIn43[] = {{"X", "T1", ParamOption::kSingle, true, 1}, {"rois", "T1", ParamOption::kSingle, true, 1}, {"batch_indices", "T2", ParamOption::kSingle, true, 1}, {"crop_size", "T2", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut43[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr43[] = {{"extrapolation_value", AttributeProto::FLOAT, false, "0.0"}, {"mode", AttributeProto::STRING, false, "bilinear"}};
-constexpr const char* kAllowed43_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr const char* kAllowed43_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc43[] = {{"T1", kAllowed43_0, 3}, {"T2", kAllowed43_1, 1}};
-constexpr ParamRow kIn44[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kSingle, true, 1}, {"q_weight", "T", ParamOption::kSingle, true, 1}, {"kv_weight", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"key_padding_mask", "B", ParamOption::kOptional, true, 1}, {"key_cache", "T", ParamOption::kOptional, true, 1}, {"value_cache", "T", ParamOption::kOptional, true, 1}, {"static_kv", "B", ParamOption::kSingle, true, 1}, {"use_past", "B", ParamOption::kSingle, true, 1}, {"has_layer_state", "B", ParamOption::kSingle, true, 1}, {"has_key_padding_mask", "B", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut44[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"new_key_cache", "T", ParamOption::kOptional, true, 1}, {"new_value_cache", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr44[] = {{"mask_filter_value", AttributeProto::FLOAT, false, "-10000.0"}, {"num_heads", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed44_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed44_1[] = {"tensor(bool)"};
-constexpr ConstraintRow kTc44[] = {{"T", kAllowed44_0, 2}, {"B", kAllowed44_1, 1}};
-constexpr ParamRow kIn45[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kOptional, true, 1}, {"value", "T", ParamOption::kOptional, true, 1}, {"mask_index", "M", ParamOption::kOptional, true, 1}, {"attention_bias", "T", ParamOption::kOptional, true, 1}, {"past_key", "T", ParamOption::kOptional, true, 1}, {"past_value", "T", ParamOption::kOptional, true, 1}, {"past_sequence_length", "M", ParamOption::kOptional, true, 1}, {"beam_width", "M", ParamOption::kOptional, true, 1}, {"cache_indirection", "M", ParamOption::kOptional, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut45[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present_key", "T", ParamOption::kOptional, true, 1}, {"present_value", "T", ParamOption::kOptional, true, 1}, {"qk", "QK", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr45[] = {{"mask_filter_value", AttributeProto::FLOAT, false, "-10000.0"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"output_qk", AttributeProto::INT, false, nullptr}, {"past_present_share_buffer", AttributeProto::INT, false, nullptr}, {"scale", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed45_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed45_1[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed45_2[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc45[] = {{"T", kAllowed45_0, 2}, {"QK", kAllowed45_1, 2}, {"M", kAllowed45_2, 1}};
-constexpr ParamRow kIn46[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"weights", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"mask_index", "M", ParamOption::kOptional, true, 1}, {"past", "T", ParamOption::kSingle, true, 1}, {"attention_bias", "T", ParamOption::kOptional, true, 1}, {"past_sequence_length", "M", ParamOption::kSingle, true, 1}, {"beam_width", "M", ParamOption::kOptional, true, 1}, {"cache_indirection", "M", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut46[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr46[] = {{"do_rotary", AttributeProto::INT, false, "0"}, {"mask_filter_value", AttributeProto::FLOAT, false, "-10000.0"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"past_present_share_buffer", AttributeProto::INT, false, nullptr}, {"scale", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed46_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed46_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc46[] = {{"T", kAllowed46_0, 2}, {"M", kAllowed46_1, 1}};
-constexpr ParamRow kIn47[] = {{"x", "T1", ParamOption::kSingle, true, 1}, {"shape", "T2", ParamOption::kSingle, true, 1}, {"strides", "T2", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut47[] = {{"y", "T3", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr47[] = {{"bfp_type", AttributeProto::INT, true, nullptr}, {"block_dim", AttributeProto::INT, false, nullptr}, {"dtype", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed47_0[] = {"tensor(uint8)"};
-constexpr const char* kAllowed47_1[] = {"tensor(int64)"};
-constexpr const char* kAllowed47_2[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc47[] = {{"T1", kAllowed47_0, 1}, {"T2", kAllowed47_1, 1}, {"T3", kAllowed47_2, 3}};
-constexpr ParamRow kIn48[] = {{"x", "T1", ParamOption::kSingle, true, 1}, {"x_scale", "T2", ParamOption::kSingle, true, 1}, {"x_zero_point", "T1", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut48[] = {{"y", "T2", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr48[] = {{"axis", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed48_0[] = {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)", "tensor(int32)", "tensor(int4)", "tensor(uint4)"};
-constexpr const char* kAllowed48_1[] = {"tensor(float16)", "tensor(float)"};
-constexpr ConstraintRow kTc48[] = {{"T1", kAllowed48_0, 7}, {"T2", kAllowed48_1, 2}};
-constexpr ParamRow kIn49[] = {{"input", "Q", ParamOption::kSingle, true, 1}, {"scale_input", "S", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut49[] = {{"output", "F", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr49[] = {{"order_input", AttributeProto::INT, true, nullptr}, {"order_output", AttributeProto::INT, true, nullptr}, {"to", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed49_0[] = {"tensor(int8)"};
-constexpr const char* kAllowed49_1[] = {"tensor(float16)", "tensor(float)"};
-constexpr const char* kAllowed49_2[] = {"tensor(float)"};
-constexpr ConstraintRow kTc49[] = {{"Q", kAllowed49_0, 1}, {"F", kAllowed49_1, 2}, {"S", kAllowed49_2, 1}};
-constexpr ParamRow kIn50[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"W", "T2", ParamOption::kSingle, true, 1}, {"R", "T2", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kOptional, true, 1}, {"sequence_lens", "T1", ParamOption::kOptional, true, 1}, {"initial_h", "T", ParamOption::kOptional, true, 1}, {"initial_c", "T", ParamOption::kOptional, true, 1}, {"P", "T", ParamOption::kOptional, true, 1}, {"W_scale", "T", ParamOption::kSingle, true, 1}, {"W_zero_point", "T2", ParamOption::kSingle, true, 1}, {"R_scale", "T", ParamOption::kSingle, true, 1}, {"R_zero_point", "T2", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut50[] = {{"Y", "T", ParamOption::kOptional, true, 1}, {"Y_h", "T", ParamOption::kOptional, true, 1}, {"Y_c", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr50[] = {{"activation_alpha", AttributeProto::FLOATS, false, nullptr}, {"activation_beta", AttributeProto::FLOATS, false, nullptr}, {"activations", AttributeProto::STRINGS, false, nullptr}, {"clip", AttributeProto::FLOAT, false, nullptr}, {"direction", AttributeProto::STRING, false, "forward"}, {"hidden_size", AttributeProto::INT, false, nullptr}, {"input_forget", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed50_0[] = {"tensor(float)"};
-constexpr const char* kAllowed50_1[] = {"tensor(int32)"};
-constexpr const char* kAllowed50_2[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc50[] = {{"T", kAllowed50_0, 1}, {"T1", kAllowed50_1, 1}, {"T2", kAllowed50_2, 2}};
-constexpr ParamRow kIn51[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"B", "T2", ParamOption::kSingle, true, 1}, {"b_scale", "T1", ParamOption::kSingle, true, 1}, {"b_zero_point", "T2", ParamOption::kOptional, true, 1}, {"bias", "T1", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut51[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed51_0[] = {"tensor(float)"};
-constexpr const char* kAllowed51_1[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr ConstraintRow kTc51[] = {{"T1", kAllowed51_0, 1}, {"T2", kAllowed51_1, 2}};
-constexpr ParamRow kIn52[] = {{"input", "F", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut52[] = {{"output", "I", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed52_0[] = {"tensor(float)"};
-constexpr const char* kAllowed52_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc52[] = {{"F", kAllowed52_0, 1}, {"I", kAllowed52_1, 1}};
-constexpr ParamRow kIn53[] = {{"inputs", "T", ParamOption::kVariadic, false, 0}};
-constexpr ParamRow kOut53[] = {{"outputs", "T", ParamOption::kVariadic, false, 1}};
-constexpr AttrRow kAttr53[] = {{"embed_mode", AttributeProto::INT, false, "1"}, {"ep_cache_context", AttributeProto::STRING, false, nullptr}, {"ep_sdk_version", AttributeProto::STRING, false, nullptr}, {"hardware_architecture", AttributeProto::STRING, false, nullptr}, {"main_context", AttributeProto::INT, false, "1"}, {"max_size", AttributeProto::INT, false, nullptr}, {"notes", AttributeProto::STRING, false, nullptr}, {"onnx_model_filename", AttributeProto::STRING, false, nullptr}, {"partition_name", AttributeProto::STRING, false, nullptr}, {"source", AttributeProto::STRING, false, nullptr}};
-constexpr const char* kAllowed53_0[] = {"tensor(bool)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc53[] = {{"T", kAllowed53_0, 13}};
-constexpr ParamRow kIn54[] = {{"input_ids", "T1", ParamOption::kSingle, true, 1}, {"segment_ids", "T1", ParamOption::kOptional, true, 1}, {"word_embedding", "T", ParamOption::kSingle, true, 1}, {"position_embedding", "T", ParamOption::kSingle, true, 1}, {"segment_embedding", "T", ParamOption::kOptional, true, 1}, {"gamma", "T", ParamOption::kSingle, true, 1}, {"beta", "T", ParamOption::kSingle, true, 1}, {"mask", "T1", ParamOption::kOptional, true, 1}, {"position_ids", "T1", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut54[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"mask_index", "T1", ParamOption::kOptional, true, 1}, {"embedding_sum", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr54[] = {{"epsilon", AttributeProto::FLOAT, false, nullptr}, {"mask_index_type", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed54_0[] = {"tensor(int32)"};
-constexpr const char* kAllowed54_1[] = {"tensor(float)", "tensor(float16)"};
-constexpr ConstraintRow kTc54[] = {{"T1", kAllowed54_0, 1}, {"T", kAllowed54_1, 2}};
-constexpr ParamRow kIn55[] = {{"key", "T", ParamOption::kSingle, true, 1}, {"query", "T", ParamOption::kSingle, true, 1}, {"value", "T", ParamOption::kSingle, true, 1}, {"key_norm_scale", "T", ParamOption::kSingle, true, 1}, {"query_norm_scale", "T", ParamOption::kSingle, true, 1}, {"conv_norm_scale", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut55[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"gated_value_normed", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr55[] = {{"epsilon", AttributeProto::FLOAT, false, "1e-05"}};
-constexpr const char* kAllowed55_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc55[] = {{"T", kAllowed55_0, 3}};
-constexpr ParamRow kIn56[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"axis", "tensor(int32)", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut56[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed56_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)"};
-constexpr ConstraintRow kTc56[] = {{"T", kAllowed56_0, 15}};
-constexpr ParamRow kIn57[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut57[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed57_0[] = {"tensor(float)", "tensor(double)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc57[] = {{"T", kAllowed57_0, 4}};
-constexpr ParamRow kIn58[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"W", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kOptional, true, 1}, {"Z", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut58[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr58[] = {{"activation", AttributeProto::STRING, false, nullptr}, {"activation_params", AttributeProto::FLOATS, false, nullptr}, {"auto_pad", AttributeProto::STRING, false, nullptr}, {"dilations", AttributeProto::INTS, false, nullptr}, {"group", AttributeProto::INT, false, nullptr}, {"kernel_shape", AttributeProto::INTS, false, nullptr}, {"pads", AttributeProto::INTS, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed58_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc58[] = {{"T", kAllowed58_0, 3}};
-constexpr ParamRow kIn59[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}, {"C", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut59[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr59[] = {{"activation", AttributeProto::STRING, false, nullptr}, {"activation_alpha", AttributeProto::FLOAT, false, nullptr}, {"activation_beta", AttributeProto::FLOAT, false, nullptr}, {"activation_gamma", AttributeProto::FLOAT, false, nullptr}, {"alpha", AttributeProto::FLOAT, false, nullptr}, {"beta", AttributeProto::FLOAT, false, nullptr}, {"transA", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed59_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc59[] = {{"T", kAllowed59_0, 7}};
-constexpr ParamRow kIn60[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut60[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr60[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"transA", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, nullptr}, {"transBatchA", AttributeProto::INT, false, nullptr}, {"transBatchB", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed60_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc60[] = {{"T", kAllowed60_0, 4}};
-constexpr ParamRow kIn61[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut61[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr61[] = {{"activation", AttributeProto::STRING, true, nullptr}, {"activation_alpha", AttributeProto::FLOAT, false, nullptr}, {"activation_axis", AttributeProto::INT, false, nullptr}, {"activation_beta", AttributeProto::FLOAT, false, nullptr}, {"activation_gamma", AttributeProto::FLOAT, false, nullptr}, {"alpha", AttributeProto::FLOAT, false, nullptr}, {"transA", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, nullptr}, {"transBatchA", AttributeProto::INT, false, nullptr}, {"transBatchB", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed61_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc61[] = {{"T", kAllowed61_0, 4}};
-constexpr ParamRow kIn62[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"Y", "T", ParamOption::kSingle, true, 1}, {"gate", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut62[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed62_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc62[] = {{"T", kAllowed62_0, 3}};
-constexpr ParamRow kIn63[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kSingle, true, 1}, {"value", "T", ParamOption::kSingle, true, 1}, {"cu_seqlens", "TI", ParamOption::kOptional, true, 1}, {"decay", "TS", ParamOption::kOptional, true, 1}, {"beta", "TS", ParamOption::kOptional, true, 1}, {"initial_state", "TS", ParamOption::kOptional, true, 1}, {"a_log", "TS", ParamOption::kOptional, true, 1}, {"dt_bias", "TS", ParamOption::kOptional, true, 1}, {"capture_count", "TI", ParamOption::kOptional, true, 1}, {"state_update_active", "TI", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut63[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"final_state", "TS", ParamOption::kOptional, true, 1}, {"state_update", "TS", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr63[] = {{"beta_activation", AttributeProto::STRING, false, "none"}, {"chunk_size", AttributeProto::INT, false, "64"}, {"gate_activation", AttributeProto::STRING, false, "none"}, {"qk_l2_norm", AttributeProto::INT, false, "0"}, {"scale", AttributeProto::FLOAT, false, "0.0"}, {"state_update_capacity", AttributeProto::INT, false, "0"}, {"update_rule", AttributeProto::STRING, false, "gated_delta"}};
-constexpr const char* kAllowed63_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed63_1[] = {"tensor(float)"};
-constexpr const char* kAllowed63_2[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc63[] = {{"T", kAllowed63_0, 3}, {"TS", kAllowed63_1, 1}, {"TI", kAllowed63_2, 1}};
-constexpr ParamRow kIn64[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"scale", "T", ParamOption::kSingle, true, 1}, {"gate", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut64[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr64[] = {{"epsilon", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed64_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc64[] = {{"T", kAllowed64_0, 3}};
-constexpr ParamRow kIn65[] = {{"query_layer", "T", ParamOption::kSingle, true, 1}, {"query_bias", "T", ParamOption::kSingle, true, 1}, {"rel_pos", "T", ParamOption::kSingle, true, 1}, {"weight", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"eco_a", "T", ParamOption::kSingle, true, 1}, {"token_offset", "M", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut65[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr65[] = {{"num_heads", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed65_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed65_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc65[] = {{"T", kAllowed65_0, 2}, {"M", kAllowed65_1, 1}};
-constexpr ParamRow kIn66[] = {{"data", "T1", ParamOption::kSingle, true, 1}, {"indices", "Tind", ParamOption::kSingle, true, 1}, {"scales", "T2", ParamOption::kSingle, true, 1}, {"zero_points", "T1", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut66[] = {{"output", "T2", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr66[] = {{"bits", AttributeProto::INT, false, nullptr}, {"block_size", AttributeProto::INT, false, nullptr}, {"gather_axis", AttributeProto::INT, false, nullptr}, {"quantize_axis", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed66_0[] = {"tensor(int4)", "tensor(uint4)", "tensor(uint8)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float4e2m1)"};
-constexpr const char* kAllowed66_1[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed66_2[] = {"tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc66[] = {{"T1", kAllowed66_0, 8}, {"T2", kAllowed66_1, 3}, {"Tind", kAllowed66_2, 2}};
-constexpr ParamRow kIn67[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"indices", "Tind", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut67[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed67_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)"};
-constexpr const char* kAllowed67_1[] = {"tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc67[] = {{"T", kAllowed67_0, 15}, {"Tind", kAllowed67_1, 2}};
-constexpr ParamRow kIn68[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut68[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed68_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc68[] = {{"T", kAllowed68_0, 4}};
-constexpr ParamRow kIn69[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"W", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut69[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed69_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc69[] = {{"T", kAllowed69_0, 3}};
-constexpr ParamRow kIn70[] = {{"A", "TA", ParamOption::kSingle, true, 1}, {"B", "TB", ParamOption::kSingle, true, 1}, {"C", "TC", ParamOption::kOptional, true, 1}, {"scaleA", "TS", ParamOption::kOptional, true, 1}, {"scaleB", "TS", ParamOption::kOptional, true, 1}, {"scaleY", "TS", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut70[] = {{"Y", "TR", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr70[] = {{"activation", AttributeProto::STRING, false, "NONE"}, {"alpha", AttributeProto::FLOAT, false, nullptr}, {"beta", AttributeProto::FLOAT, false, nullptr}, {"dtype", AttributeProto::INT, false, nullptr}, {"transA", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed70_0[] = {"tensor(float8e4m3fn)", "tensor(float8e5m2)", "tensor(float16)", "tensor(bfloat16)", "tensor(float)"};
-constexpr const char* kAllowed70_1[] = {"tensor(float8e4m3fn)", "tensor(float8e5m2)", "tensor(float16)", "tensor(bfloat16)", "tensor(float)"};
-constexpr const char* kAllowed70_2[] = {"tensor(float16)", "tensor(bfloat16)", "tensor(float)"};
-constexpr const char* kAllowed70_3[] = {"tensor(float8e4m3fn)", "tensor(float8e5m2)", "tensor(float16)", "tensor(bfloat16)", "tensor(float)"};
-constexpr const char* kAllowed70_4[] = {"tensor(float)"};
-constexpr ConstraintRow kTc70[] = {{"TA", kAllowed70_0, 5}, {"TB", kAllowed70_1, 5}, {"TC", kAllowed70_2, 3}, {"TR", kAllowed70_3, 5}, {"TS", kAllowed70_4, 1}};
-constexpr ParamRow kIn71[] = {{"emb", "U", ParamOption::kSingle, true, 1}, {"q", "T", ParamOption::kSingle, true, 1}, {"q_rot", "T", ParamOption::kSingle, true, 1}, {"k", "T", ParamOption::kSingle, true, 1}, {"k_rot", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut71[] = {{"output1", "T", ParamOption::kSingle, true, 1}, {"output2", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed71_0[] = {"tensor(float16)"};
-constexpr const char* kAllowed71_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc71[] = {{"T", kAllowed71_0, 1}, {"U", kAllowed71_1, 1}};
-constexpr ParamRow kIn72[] = {{"input_ids", "I", ParamOption::kSingle, true, 1}, {"max_length", "I", ParamOption::kSingle, true, 1}, {"min_length", "I", ParamOption::kOptional, true, 1}, {"repetition_penalty", "T", ParamOption::kOptional, true, 1}, {"vocab_mask", "I", ParamOption::kOptional, true, 1}, {"prefix_vocab_mask", "I", ParamOption::kOptional, true, 1}, {"attention_mask", "I", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut72[] = {{"sequences", "I", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr72[] = {{"decoder", AttributeProto::GRAPH, true, nullptr}, {"decoder_start_token_id", AttributeProto::INT, false, nullptr}, {"encoder", AttributeProto::GRAPH, false, nullptr}, {"eos_token_id", AttributeProto::INT, true, nullptr}, {"init_decoder", AttributeProto::GRAPH, false, nullptr}, {"model_type", AttributeProto::INT, false, nullptr}, {"no_repeat_ngram_size", AttributeProto::INT, false, nullptr}, {"pad_token_id", AttributeProto::INT, true, nullptr}, {"vocab_size", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed72_0[] = {"tensor(float)"};
-constexpr const char* kAllowed72_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc72[] = {{"T", kAllowed72_0, 1}, {"I", kAllowed72_1, 1}};
-constexpr ParamRow kIn73[] = {{"X", "T1", ParamOption::kSingle, true, 1}, {"Grid", "T1", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut73[] = {{"Y", "T2", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr73[] = {{"align_corners", AttributeProto::INT, false, nullptr}, {"mode", AttributeProto::STRING, false, "bilinear"}, {"padding_mode", AttributeProto::STRING, false, "zeros"}};
-constexpr const char* kAllowed73_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)"};
-constexpr const char* kAllowed73_1[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc73[] = {{"T1", kAllowed73_0, 15}, {"T2", kAllowed73_1, 3}};
-constexpr ParamRow kIn74[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"gamma", "M", ParamOption::kSingle, true, 1}, {"beta", "M", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut74[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr74[] = {{"activation", AttributeProto::INT, true, nullptr}, {"channels_last", AttributeProto::INT, false, "1"}, {"epsilon", AttributeProto::FLOAT, false, nullptr}, {"groups", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed74_0[] = {"tensor(float16)", "tensor(float)"};
-constexpr const char* kAllowed74_1[] = {"tensor(float16)", "tensor(float)"};
-constexpr ConstraintRow kTc74[] = {{"T", kAllowed74_0, 2}, {"M", kAllowed74_1, 2}};
-constexpr ParamRow kIn75[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kOptional, true, 1}, {"value", "T", ParamOption::kOptional, true, 1}, {"past_key", "T_CACHE", ParamOption::kOptional, true, 1}, {"past_value", "T_CACHE", ParamOption::kOptional, true, 1}, {"seqlens_k", "M", ParamOption::kSingle, true, 1}, {"total_sequence_length", "M", ParamOption::kSingle, true, 1}, {"cos_cache", "T", ParamOption::kOptional, true, 1}, {"sin_cache", "T", ParamOption::kOptional, true, 1}, {"position_ids", "tensor(int64)", ParamOption::kOptional, true, 1}, {"attention_bias", "T", ParamOption::kOptional, true, 1}, {"head_sink", "T", ParamOption::kOptional, true, 1}, {"k_scale", "T_KV_SCALE", ParamOption::kOptional, true, 1}, {"v_scale", "T_KV_SCALE", ParamOption::kOptional, true, 1}, {"q_norm_weight", "T", ParamOption::kOptional, true, 1}, {"k_norm_weight", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut75[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present_key", "T_CACHE", ParamOption::kOptional, true, 1}, {"present_value", "T_CACHE", ParamOption::kOptional, true, 1}, {"output_qk", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr75[] = {{"causal", AttributeProto::INT, false, "1"}, {"do_rotary", AttributeProto::INT, false, "0"}, {"k_quant_type", AttributeProto::STRING, false, nullptr}, {"kv_cache_bit_width", AttributeProto::INT, false, nullptr}, {"kv_num_heads", AttributeProto::INT, true, nullptr}, {"local_window_size", AttributeProto::INT, false, "-1"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"qk_norm_epsilon", AttributeProto::FLOAT, false, "1e-06"}, {"qk_output", AttributeProto::INT, false, "0"}, {"rotary_interleaved", AttributeProto::INT, false, "0"}, {"scale", AttributeProto::FLOAT, false, nullptr}, {"sliding_window_cache", AttributeProto::INT, false, "0"}, {"smooth_softmax", AttributeProto::INT, false, nullptr}, {"softcap", AttributeProto::FLOAT, false, "0.0"}, {"v_quant_type", AttributeProto::STRING, false, nullptr}};
-constexpr const char* kAllowed75_0[] = {"tensor(float16)", "tensor(bfloat16)", "tensor(float)"};
-constexpr const char* kAllowed75_1[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(uint8)", "tensor(int8)", "tensor(float8e4m3fn)"};
-constexpr const char* kAllowed75_2[] = {"tensor(float)"};
-constexpr const char* kAllowed75_3[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc75[] = {{"T", kAllowed75_0, 3}, {"T_CACHE", kAllowed75_1, 6}, {"T_KV_SCALE", kAllowed75_2, 1}, {"M", kAllowed75_3, 1}};
-constexpr ParamRow kIn76[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut76[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed76_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc76[] = {{"T", kAllowed76_0, 3}};
-constexpr ParamRow kIn77[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut77[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr77[] = {{"normalized", AttributeProto::INT, false, nullptr}, {"onesided", AttributeProto::INT, false, nullptr}, {"signal_ndim", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed77_0[] = {"tensor(float)", "tensor(double)", "tensor(float16)"};
-constexpr ConstraintRow kTc77[] = {{"T", kAllowed77_0, 3}};
-constexpr ParamRow kIn78[] = {{"input", "V", ParamOption::kVariadic, true, 1}};
-constexpr ParamRow kOut78[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr78[] = {{"isinf_only", AttributeProto::INT, false, nullptr}, {"isnan_only", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed78_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed78_1[] = {"tensor(bool)"};
-constexpr ConstraintRow kTc78[] = {{"V", kAllowed78_0, 4}, {"T", kAllowed78_1, 1}};
-constexpr ParamRow kIn79[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kSingle, true, 1}, {"value", "T", ParamOption::kSingle, true, 1}, {"past_state", "S", ParamOption::kOptional, true, 1}, {"decay", "T", ParamOption::kOptional, true, 1}, {"beta", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut79[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present_state", "S", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr79[] = {{"chunk_size", AttributeProto::INT, false, nullptr}, {"kv_num_heads", AttributeProto::INT, true, nullptr}, {"q_num_heads", AttributeProto::INT, true, nullptr}, {"scale", AttributeProto::FLOAT, false, "0.0"}, {"state_window", AttributeProto::INT, false, "0"}, {"update_rule", AttributeProto::STRING, false, "gated_delta"}};
-constexpr const char* kAllowed79_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed79_1[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc79[] = {{"T", kAllowed79_0, 3}, {"S", kAllowed79_1, 3}};
-constexpr ParamRow kIn80[] = {{"a", "T", ParamOption::kSingle, true, 1}, {"dt_bias", "TF", ParamOption::kSingle, true, 1}, {"decay_scale", "TF", ParamOption::kSingle, true, 1}, {"b", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut80[] = {{"decay", "T", ParamOption::kSingle, true, 1}, {"beta", "T", ParamOption::kOptional, true, 1}};
-constexpr const char* kAllowed80_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed80_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc80[] = {{"T", kAllowed80_0, 3}, {"TF", kAllowed80_1, 1}};
-constexpr ParamRow kIn81[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"weight", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"mask", "T", ParamOption::kSingle, true, 1}, {"global_weight", "T", ParamOption::kSingle, true, 1}, {"global_bias", "T", ParamOption::kSingle, true, 1}, {"global", "G", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut81[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr81[] = {{"num_heads", AttributeProto::INT, true, nullptr}, {"window", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed81_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed81_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc81[] = {{"T", kAllowed81_0, 2}, {"G", kAllowed81_1, 1}};
-constexpr ParamRow kIn82[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"position_ids", "M", ParamOption::kSingle, true, 1}, {"cos_cache", "T", ParamOption::kSingle, true, 1}, {"sin_cache", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut82[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr82[] = {{"interleaved", AttributeProto::INT, false, "0"}, {"is_packed_batching", AttributeProto::INT, false, "0"}, {"mrope_layout", AttributeProto::INT, false, "0"}, {"mrope_section", AttributeProto::INTS, true, nullptr}, {"num_heads", AttributeProto::INT, false, "0"}, {"rotary_embedding_dim", AttributeProto::INT, false, "0"}, {"scale", AttributeProto::FLOAT, false, "1.0"}};
-constexpr const char* kAllowed82_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed82_1[] = {"tensor(int64)"};
-constexpr ConstraintRow kTc82[] = {{"T", kAllowed82_0, 3}, {"M", kAllowed82_1, 1}};
-constexpr ParamRow kIn83[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T1", ParamOption::kSingle, true, 1}, {"weight_scale", "T2", ParamOption::kSingle, true, 1}, {"weight_scale_2", "T3", ParamOption::kSingle, true, 1}, {"input_scale", "T3", ParamOption::kOptional, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut83[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr83[] = {{"block_size", AttributeProto::INT, false, "16"}};
-constexpr const char* kAllowed83_0[] = {"tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed83_1[] = {"tensor(uint8)"};
-constexpr const char* kAllowed83_2[] = {"tensor(uint8)"};
-constexpr const char* kAllowed83_3[] = {"tensor(float)"};
-constexpr ConstraintRow kTc83[] = {{"T", kAllowed83_0, 2}, {"T1", kAllowed83_1, 1}, {"T2", kAllowed83_2, 1}, {"T3", kAllowed83_3, 1}};
-constexpr ParamRow kIn84[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T1", ParamOption::kSingle, true, 1}, {"b_scale", "T2", ParamOption::kSingle, true, 1}, {"a_scale", "T2", ParamOption::kOptional, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut84[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr84[] = {{"block_size", AttributeProto::INT, false, "128"}};
-constexpr const char* kAllowed84_0[] = {"tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed84_1[] = {"tensor(float8e4m3fn)"};
-constexpr const char* kAllowed84_2[] = {"tensor(float)"};
-constexpr ConstraintRow kTc84[] = {{"T", kAllowed84_0, 2}, {"T1", kAllowed84_1, 1}, {"T2", kAllowed84_2, 1}};
-constexpr ParamRow kIn85[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"B", "T2", ParamOption::kSingle, true, 1}, {"absmax", "T1", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut85[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr85[] = {{"K", AttributeProto::INT, true, nullptr}, {"N", AttributeProto::INT, true, nullptr}, {"block_size", AttributeProto::INT, true, nullptr}, {"quant_type", AttributeProto::INT, true, nullptr}, {"training_mode", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, "1"}};
-constexpr const char* kAllowed85_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed85_1[] = {"tensor(uint8)"};
-constexpr ConstraintRow kTc85[] = {{"T1", kAllowed85_0, 3}, {"T2", kAllowed85_1, 1}};
-constexpr ParamRow kIn86[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"B", "T2", ParamOption::kSingle, true, 1}, {"B_shape", "T3", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut86[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr86[] = {{"blk_quant_type", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed86_0[] = {"tensor(float)"};
-constexpr const char* kAllowed86_1[] = {"tensor(uint8)"};
-constexpr const char* kAllowed86_2[] = {"tensor(int64)"};
-constexpr ConstraintRow kTc86[] = {{"T1", kAllowed86_0, 1}, {"T2", kAllowed86_1, 1}, {"T3", kAllowed86_2, 1}};
-constexpr ParamRow kIn87[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"B", "T2", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut87[] = {{"Y", "T3", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed87_0[] = {"tensor(int16)", "tensor(uint16)"};
-constexpr const char* kAllowed87_1[] = {"tensor(int16)", "tensor(uint16)"};
-constexpr const char* kAllowed87_2[] = {"tensor(int32)", "tensor(uint32)"};
-constexpr ConstraintRow kTc87[] = {{"T1", kAllowed87_0, 2}, {"T2", kAllowed87_1, 2}, {"T3", kAllowed87_2, 2}};
-constexpr ParamRow kIn88[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"B", "T2", ParamOption::kSingle, true, 1}, {"a_scale", "T3", ParamOption::kSingle, true, 1}, {"b_scale", "T3", ParamOption::kSingle, true, 1}, {"a_zero_point", "T1", ParamOption::kOptional, true, 1}, {"b_zero_point", "T2", ParamOption::kOptional, true, 1}, {"bias", "T3", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut88[] = {{"Y", "T3", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed88_0[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed88_1[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed88_2[] = {"tensor(float)", "tensor(float16)"};
-constexpr ConstraintRow kTc88[] = {{"T1", kAllowed88_0, 2}, {"T2", kAllowed88_1, 2}, {"T3", kAllowed88_2, 2}};
-constexpr ParamRow kIn89[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"B", "T2", ParamOption::kSingle, true, 1}, {"scales", "T1", ParamOption::kSingle, true, 1}, {"zero_points", "T3", ParamOption::kOptional, true, 1}, {"g_idx", "T4", ParamOption::kOptional, true, 1}, {"bias", "T1", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut89[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr89[] = {{"K", AttributeProto::INT, true, nullptr}, {"N", AttributeProto::INT, true, nullptr}, {"accuracy_level", AttributeProto::INT, false, nullptr}, {"bits", AttributeProto::INT, false, nullptr}, {"block_size", AttributeProto::INT, true, nullptr}, {"weight_prepacked", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed89_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed89_1[] = {"tensor(uint8)"};
-constexpr const char* kAllowed89_2[] = {"tensor(uint8)", "tensor(float16)", "tensor(float)", "tensor(bfloat16)"};
-constexpr const char* kAllowed89_3[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc89[] = {{"T1", kAllowed89_0, 3}, {"T2", kAllowed89_1, 1}, {"T3", kAllowed89_2, 4}, {"T4", kAllowed89_3, 1}};
-constexpr ParamRow kIn90[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"skip", "T1", ParamOption::kOptional, true, 1}, {"norm_scale", "T1", ParamOption::kOptional, true, 1}, {"gate_B", "T2", ParamOption::kSingle, true, 1}, {"gate_scales", "T1", ParamOption::kSingle, true, 1}, {"gate_bias", "T1", ParamOption::kOptional, true, 1}, {"up_B", "T2", ParamOption::kSingle, true, 1}, {"up_scales", "T1", ParamOption::kSingle, true, 1}, {"up_bias", "T1", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut90[] = {{"Y", "T1", ParamOption::kSingle, true, 1}, {"input_skip_bias_sum", "T1", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr90[] = {{"K", AttributeProto::INT, true, nullptr}, {"N", AttributeProto::INT, true, nullptr}, {"accuracy_level", AttributeProto::INT, false, nullptr}, {"activation", AttributeProto::STRING, true, nullptr}, {"bits", AttributeProto::INT, false, nullptr}, {"block_size", AttributeProto::INT, true, nullptr}, {"epsilon", AttributeProto::FLOAT, false, "1e-05"}};
-constexpr const char* kAllowed90_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed90_1[] = {"tensor(uint8)"};
-constexpr ConstraintRow kTc90[] = {{"T1", kAllowed90_0, 3}, {"T2", kAllowed90_1, 1}};
-constexpr ParamRow kIn91[] = {{"A", "T1", ParamOption::kSingle, true, 1}, {"skip", "T1", ParamOption::kOptional, true, 1}, {"norm_scale", "T1", ParamOption::kSingle, true, 1}, {"q_B", "T2", ParamOption::kSingle, true, 1}, {"q_scales", "T1", ParamOption::kSingle, true, 1}, {"q_bias", "T1", ParamOption::kOptional, true, 1}, {"k_B", "T2", ParamOption::kSingle, true, 1}, {"k_scales", "T1", ParamOption::kSingle, true, 1}, {"k_bias", "T1", ParamOption::kOptional, true, 1}, {"v_B", "T2", ParamOption::kSingle, true, 1}, {"v_scales", "T1", ParamOption::kSingle, true, 1}, {"v_bias", "T1", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut91[] = {{"Q", "T1", ParamOption::kSingle, true, 1}, {"K", "T1", ParamOption::kSingle, true, 1}, {"V", "T1", ParamOption::kSingle, true, 1}, {"input_skip_bias_sum", "T1", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr91[] = {{"K", AttributeProto::INT, true, nullptr}, {"Nkv", AttributeProto::INT, true, nullptr}, {"Nq", AttributeProto::INT, true, nullptr}, {"accuracy_level", AttributeProto::INT, false, nullptr}, {"bits", AttributeProto::INT, false, nullptr}, {"block_size", AttributeProto::INT, true, nullptr}, {"epsilon", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed91_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed91_1[] = {"tensor(uint8)"};
-constexpr ConstraintRow kTc91[] = {{"T1", kAllowed91_0, 3}, {"T2", kAllowed91_1, 1}};
-constexpr ParamRow kIn92[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"M", "tensor(int32)", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut92[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr92[] = {{"auto_pad", AttributeProto::STRING, false, nullptr}, {"kernel_shape", AttributeProto::INTS, false, nullptr}, {"pads", AttributeProto::INTS, false, nullptr}, {"storage_order", AttributeProto::INT, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed92_0[] = {"tensor(float)"};
-constexpr ConstraintRow kTc92[] = {{"T", kAllowed92_0, 1}};
-constexpr ParamRow kIn93[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"router_probs", "T", ParamOption::kSingle, true, 1}, {"fc1_experts_weights", "T", ParamOption::kSingle, true, 1}, {"fc1_experts_bias", "T", ParamOption::kOptional, true, 1}, {"fc2_experts_weights", "T", ParamOption::kSingle, true, 1}, {"fc2_experts_bias", "T", ParamOption::kOptional, true, 1}, {"fc3_experts_weights", "T", ParamOption::kOptional, true, 1}, {"fc3_experts_bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut93[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr93[] = {{"activation_alpha", AttributeProto::FLOAT, false, nullptr}, {"activation_beta", AttributeProto::FLOAT, false, nullptr}, {"activation_type", AttributeProto::STRING, false, "relu"}, {"k", AttributeProto::INT, false, nullptr}, {"normalize_routing_weights", AttributeProto::INT, false, nullptr}, {"swiglu_fusion", AttributeProto::INT, false, nullptr}, {"swiglu_limit", AttributeProto::FLOAT, false, nullptr}, {"use_sparse_mixer", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed93_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc93[] = {{"T", kAllowed93_0, 3}};
-constexpr ParamRow kIn94[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"A_zero_point", "T", ParamOption::kOptional, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}, {"B_zero_point", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut94[] = {{"C", "T1", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed94_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr const char* kAllowed94_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc94[] = {{"T", kAllowed94_0, 2}, {"T1", kAllowed94_1, 1}};
-constexpr ParamRow kIn95[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kOptional, true, 1}, {"value", "T", ParamOption::kOptional, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}, {"key_padding_mask", "M", ParamOption::kOptional, true, 1}, {"attention_bias", "T", ParamOption::kOptional, true, 1}, {"past_key", "T", ParamOption::kOptional, true, 1}, {"past_value", "T", ParamOption::kOptional, true, 1}, {"past_sequence_length", "M", ParamOption::kOptional, true, 1}, {"cache_indirection", "M", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut95[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present_key", "T", ParamOption::kOptional, true, 1}, {"present_value", "T", ParamOption::kOptional, true, 1}, {"qk", "QK", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr95[] = {{"mask_filter_value", AttributeProto::FLOAT, false, "-10000.0"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"scale", AttributeProto::FLOAT, false, nullptr}, {"unidirectional", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed95_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed95_1[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed95_2[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc95[] = {{"T", kAllowed95_0, 3}, {"QK", kAllowed95_1, 3}, {"M", kAllowed95_2, 1}};
-constexpr ParamRow kIn96[] = {{"X", "T1", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut96[] = {{"Y", "T2", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr96[] = {{"positive", AttributeProto::INT, false, "1"}, {"seed", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed96_0[] = {"tensor(uint32)", "tensor(int32)", "tensor(uint64)", "tensor(int64)", "tensor(float)", "tensor(double)", "tensor(string)"};
-constexpr const char* kAllowed96_1[] = {"tensor(uint32)", "tensor(int32)"};
-constexpr ConstraintRow kTc96[] = {{"T1", kAllowed96_0, 7}, {"T2", kAllowed96_1, 2}};
-constexpr ParamRow kIn97[] = {{"input_ids", "M", ParamOption::kSingle, true, 1}, {"multipliers", "M", ParamOption::kSingle, true, 1}, {"vocab_sizes", "M", ParamOption::kSingle, true, 1}, {"past_ids", "M", ParamOption::kOptional, true, 1}, {"head_offsets", "M", ParamOption::kOptional, true, 1}, {"eos_token_id", "M", ParamOption::kOptional, true, 1}, {"segment_ids", "tensor(int32)", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut97[] = {{"hash_ids", "M", ParamOption::kSingle, true, 1}, {"present_ids", "M", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr97[] = {{"max_ngram_size", AttributeProto::INT, true, nullptr}, {"n_head_per_ngram", AttributeProto::INT, true, nullptr}, {"pad_id", AttributeProto::INT, true, nullptr}, {"reset_on_eos", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed97_0[] = {"tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc97[] = {{"M", kAllowed97_0, 2}};
-constexpr ParamRow kIn98[] = {{"input_ids", "Tid", ParamOption::kSingle, true, 1}, {"scores", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut98[] = {{"scores_out", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr98[] = {{"ngram_size", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed98_0[] = {"tensor(int64)"};
-constexpr const char* kAllowed98_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc98[] = {{"Tid", kAllowed98_0, 1}, {"T", kAllowed98_1, 1}};
-constexpr ParamRow kIn99[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"W", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut99[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr99[] = {{"auto_pad", AttributeProto::STRING, false, nullptr}, {"dilations", AttributeProto::INTS, false, nullptr}, {"group", AttributeProto::INT, false, nullptr}, {"kernel_shape", AttributeProto::INTS, false, nullptr}, {"pads", AttributeProto::INTS, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed99_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc99[] = {{"T", kAllowed99_0, 3}};
-constexpr ParamRow kIn100[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"W", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kOptional, true, 1}, {"Z", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut100[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr100[] = {{"activation", AttributeProto::STRING, false, nullptr}, {"activation_params", AttributeProto::FLOATS, false, nullptr}, {"auto_pad", AttributeProto::STRING, false, nullptr}, {"dilations", AttributeProto::INTS, false, nullptr}, {"group", AttributeProto::INT, false, nullptr}, {"kernel_shape", AttributeProto::INTS, false, nullptr}, {"pads", AttributeProto::INTS, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed100_0[] = {"tensor(float16)", "tensor(float)"};
-constexpr ConstraintRow kTc100[] = {{"T", kAllowed100_0, 2}};
-constexpr ParamRow kIn101[] = {{"x", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut101[] = {{"y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr101[] = {{"auto_pad", AttributeProto::STRING, false, nullptr}, {"ceil_mode", AttributeProto::INT, false, nullptr}, {"dilations", AttributeProto::INTS, false, nullptr}, {"kernel_shape", AttributeProto::INTS, true, nullptr}, {"pads", AttributeProto::INTS, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed101_0[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr ConstraintRow kTc101[] = {{"T", kAllowed101_0, 2}};
-constexpr ParamRow kIn102[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"weights", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kSingle, true, 1}, {"token_offset", "M", ParamOption::kSingle, true, 1}, {"cumulative_sequence_length", "M", ParamOption::kSingle, true, 1}, {"attention_bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut102[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr102[] = {{"num_heads", AttributeProto::INT, true, nullptr}, {"qkv_hidden_sizes", AttributeProto::INTS, false, nullptr}, {"scale", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed102_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed102_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc102[] = {{"T", kAllowed102_0, 2}, {"M", kAllowed102_1, 1}};
-constexpr ParamRow kIn103[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kOptional, true, 1}, {"value", "T", ParamOption::kOptional, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}, {"token_offset", "M", ParamOption::kSingle, true, 1}, {"cumulative_sequence_length", "M", ParamOption::kSingle, true, 1}, {"attention_bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut103[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr103[] = {{"mask_filter_value", AttributeProto::FLOAT, false, "-10000.0"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"scale", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed103_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed103_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc103[] = {{"T", kAllowed103_0, 2}, {"M", kAllowed103_1, 1}};
-constexpr ParamRow kIn104[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"pads", "tensor(int64)", ParamOption::kSingle, true, 1}, {"value", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut104[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr104[] = {{"mode", AttributeProto::STRING, false, "constant"}};
-constexpr const char* kAllowed104_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc104[] = {{"T", kAllowed104_0, 3}};
-constexpr ParamRow kIn105[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kOptional, true, 1}, {"value", "T", ParamOption::kOptional, true, 1}, {"key_cache", "T_CACHE", ParamOption::kSingle, true, 1}, {"value_cache", "T_CACHE", ParamOption::kOptional, true, 1}, {"cumulative_sequence_length", "S", ParamOption::kSingle, true, 1}, {"past_seqlens", "S", ParamOption::kSingle, true, 1}, {"block_table", "S", ParamOption::kSingle, true, 1}, {"cos_cache", "T", ParamOption::kOptional, true, 1}, {"sin_cache", "T", ParamOption::kOptional, true, 1}, {"slot_mapping", "S", ParamOption::kOptional, true, 1}, {"head_sink", "T", ParamOption::kOptional, true, 1}, {"q_norm_weight", "T", ParamOption::kOptional, true, 1}, {"k_norm_weight", "T", ParamOption::kOptional, true, 1}, {"k_scale", "T_KV_SCALE", ParamOption::kOptional, true, 1}, {"v_scale", "T_KV_SCALE", ParamOption::kOptional, true, 1}, {"attention_metadata", "S", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut105[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"key_cache_out", "T_CACHE", ParamOption::kOptional, true, 1}, {"value_cache_out", "T_CACHE", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr105[] = {{"do_rotary", AttributeProto::INT, false, "0"}, {"is_causal", AttributeProto::INT, false, "1"}, {"k_cache_dtype", AttributeProto::STRING, false, ""}, {"k_quant_type", AttributeProto::STRING, false, "NONE"}, {"kv_cache_layout", AttributeProto::STRING, false, "SEPARATE"}, {"kv_num_heads", AttributeProto::INT, true, nullptr}, {"local_window_size", AttributeProto::INT, false, "-1"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"qk_norm_epsilon", AttributeProto::FLOAT, false, "1e-06"}, {"rotary_interleaved", AttributeProto::INT, false, "0"}, {"rotary_offset", AttributeProto::INT, false, "0"}, {"scale", AttributeProto::FLOAT, false, nullptr}, {"softcap", AttributeProto::FLOAT, false, "0.0"}, {"v_cache_dtype", AttributeProto::STRING, false, ""}, {"v_head_size", AttributeProto::INT, false, nullptr}, {"v_quant_type", AttributeProto::STRING, false, "NONE"}};
-constexpr const char* kAllowed105_0[] = {"tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed105_1[] = {"tensor(float16)", "tensor(bfloat16)", "tensor(int8)", "tensor(float8e4m3fn)", "tensor(uint8)"};
-constexpr const char* kAllowed105_2[] = {"tensor(float)"};
-constexpr const char* kAllowed105_3[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc105[] = {{"T", kAllowed105_0, 2}, {"T_CACHE", kAllowed105_1, 5}, {"T_KV_SCALE", kAllowed105_2, 1}, {"S", kAllowed105_3, 1}};
-constexpr ParamRow kIn106[] = {{"input", "T1", ParamOption::kSingle, true, 1}, {"weight", "T2", ParamOption::kSingle, true, 1}, {"bias", "T3", ParamOption::kSingle, true, 1}, {"input_scale", "T3", ParamOption::kSingle, true, 1}, {"weight_scale", "T3", ParamOption::kSingle, true, 1}, {"mask_index", "T4", ParamOption::kOptional, true, 1}, {"input_zero_point", "T1", ParamOption::kOptional, true, 1}, {"weight_zero_point", "T2", ParamOption::kOptional, true, 1}, {"past", "T3", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut106[] = {{"output", "T3", ParamOption::kSingle, true, 1}, {"present", "T3", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr106[] = {{"do_rotary", AttributeProto::INT, false, "0"}, {"mask_filter_value", AttributeProto::FLOAT, false, "-10000.0"}, {"num_heads", AttributeProto::INT, true, nullptr}, {"past_present_share_buffer", AttributeProto::INT, false, nullptr}, {"scale", AttributeProto::FLOAT, false, nullptr}, {"unidirectional", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed106_0[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed106_1[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed106_2[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed106_3[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc106[] = {{"T1", kAllowed106_0, 2}, {"T2", kAllowed106_1, 2}, {"T3", kAllowed106_2, 2}, {"T4", kAllowed106_3, 1}};
-constexpr ParamRow kIn107[] = {{"input_ids", "T1", ParamOption::kSingle, true, 1}, {"segment_ids", "T1", ParamOption::kOptional, true, 1}, {"word_embedding_quant", "T2", ParamOption::kSingle, true, 1}, {"position_embedding_quant", "T2", ParamOption::kSingle, true, 1}, {"segment_embedding", "T2", ParamOption::kOptional, true, 1}, {"gamma_quant", "T2", ParamOption::kSingle, true, 1}, {"beta_quant", "T2", ParamOption::kSingle, true, 1}, {"mask", "T1", ParamOption::kOptional, true, 1}, {"word_embedding_scale", "T", ParamOption::kSingle, true, 1}, {"position_embedding_scale", "T", ParamOption::kSingle, true, 1}, {"segment_embedding_scale", "T", ParamOption::kOptional, true, 1}, {"gamma_scale", "T", ParamOption::kSingle, true, 1}, {"beta_scale", "T", ParamOption::kSingle, true, 1}, {"word_embedding_zero_point", "T2", ParamOption::kSingle, true, 1}, {"position_embedding_zero_point", "T2", ParamOption::kSingle, true, 1}, {"segment_embedding_zero_point", "T2", ParamOption::kOptional, true, 1}, {"gamma_zero_point", "T2", ParamOption::kSingle, true, 1}, {"beta_zero_point", "T2", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut107[] = {{"layernorm_out", "T", ParamOption::kSingle, true, 1}, {"mask_index_out", "T1", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr107[] = {{"epsilon", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed107_0[] = {"tensor(int32)"};
-constexpr const char* kAllowed107_1[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed107_2[] = {"tensor(float)"};
-constexpr ConstraintRow kTc107[] = {{"T1", kAllowed107_0, 1}, {"T2", kAllowed107_1, 2}, {"T", kAllowed107_2, 1}};
-constexpr ParamRow kIn108[] = {{"A", "TA", ParamOption::kSingle, true, 1}, {"a_scale", "T", ParamOption::kSingle, true, 1}, {"a_zero_point", "TA", ParamOption::kSingle, true, 1}, {"B", "TB", ParamOption::kSingle, true, 1}, {"b_scale", "T", ParamOption::kSingle, true, 1}, {"b_zero_point", "TB", ParamOption::kSingle, true, 1}, {"C", "TC", ParamOption::kOptional, true, 1}, {"y_scale", "T", ParamOption::kOptional, true, 1}, {"y_zero_point", "TYZ", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut108[] = {{"Y", "TY", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr108[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"transA", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed108_0[] = {"tensor(float)"};
-constexpr const char* kAllowed108_1[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr const char* kAllowed108_2[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr const char* kAllowed108_3[] = {"tensor(int32)"};
-constexpr const char* kAllowed108_4[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr const char* kAllowed108_5[] = {"tensor(float)", "tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc108[] = {{"T", kAllowed108_0, 1}, {"TA", kAllowed108_1, 2}, {"TB", kAllowed108_2, 2}, {"TC", kAllowed108_3, 1}, {"TYZ", kAllowed108_4, 2}, {"TY", kAllowed108_5, 3}};
-constexpr ParamRow kIn109[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"A_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"A_zero_point", "T", ParamOption::kOptional, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}, {"B_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"B_zero_point", "T", ParamOption::kOptional, true, 1}, {"C_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"C_zero_point", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut109[] = {{"C", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed109_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc109[] = {{"T", kAllowed109_0, 2}};
-constexpr ParamRow kIn110[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"x_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"x_zero_point", "T", ParamOption::kOptional, true, 1}, {"y_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"y_zero_point", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut110[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr110[] = {{"auto_pad", AttributeProto::STRING, false, "NOTSET"}, {"ceil_mode", AttributeProto::INT, false, nullptr}, {"channels_last", AttributeProto::INT, false, nullptr}, {"count_include_pad", AttributeProto::INT, false, "0"}, {"kernel_shape", AttributeProto::INTS, true, nullptr}, {"pads", AttributeProto::INTS, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed110_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc110[] = {{"T", kAllowed110_0, 2}};
-constexpr ParamRow kIn111[] = {{"Y_scale", "TF", ParamOption::kSingle, true, 1}, {"Y_zero_point", "T8", ParamOption::kSingle, true, 1}, {"inputs", "TV", ParamOption::kVariadic, false, 1}};
-constexpr ParamRow kOut111[] = {{"Y", "T8", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr111[] = {{"axis", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed111_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr const char* kAllowed111_1[] = {"tensor(float)"};
-constexpr const char* kAllowed111_2[] = {"tensor(uint8)", "tensor(int8)", "tensor(float)"};
-constexpr ConstraintRow kTc111[] = {{"T8", kAllowed111_0, 2}, {"TF", kAllowed111_1, 1}, {"TV", kAllowed111_2, 3}};
-constexpr ParamRow kIn112[] = {{"x", "T1", ParamOption::kSingle, true, 1}, {"x_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"x_zero_point", "T1", ParamOption::kSingle, true, 1}, {"w", "T2", ParamOption::kSingle, true, 1}, {"w_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"w_zero_point", "T2", ParamOption::kSingle, true, 1}, {"y_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"y_zero_point", "T3", ParamOption::kSingle, true, 1}, {"B", "T4", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut112[] = {{"y", "T3", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr112[] = {{"auto_pad", AttributeProto::STRING, false, nullptr}, {"channels_last", AttributeProto::INT, false, nullptr}, {"dilations", AttributeProto::INTS, false, nullptr}, {"group", AttributeProto::INT, false, nullptr}, {"kernel_shape", AttributeProto::INTS, false, nullptr}, {"pads", AttributeProto::INTS, false, nullptr}, {"strides", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed112_0[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed112_1[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed112_2[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed112_3[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc112[] = {{"T1", kAllowed112_0, 2}, {"T2", kAllowed112_1, 2}, {"T3", kAllowed112_2, 2}, {"T4", kAllowed112_3, 1}};
-constexpr ParamRow kIn113[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"x_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"x_zero_point", "T", ParamOption::kSingle, true, 1}, {"y_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"y_zero_point", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut113[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr113[] = {{"channels_last", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed113_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc113[] = {{"T", kAllowed113_0, 2}};
-constexpr ParamRow kIn114[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"X_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"X_zero_point", "T", ParamOption::kOptional, true, 1}, {"Y_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"Y_zero_point", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut114[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr114[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed114_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc114[] = {{"T", kAllowed114_0, 2}};
-constexpr ParamRow kIn115[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"A_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"A_zero_point", "T", ParamOption::kOptional, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}, {"B_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"B_zero_point", "T", ParamOption::kOptional, true, 1}, {"C_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"C_zero_point", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut115[] = {{"C", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed115_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc115[] = {{"T", kAllowed115_0, 2}};
-constexpr ParamRow kIn116[] = {{"data", "T", ParamOption::kSingle, true, 1}, {"data_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"data_zero_point", "T", ParamOption::kOptional, true, 1}, {"reduced_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"reduced_zero_point", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut116[] = {{"reduced", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr116[] = {{"axes", AttributeProto::INTS, true, nullptr}, {"keepdims", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed116_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc116[] = {{"T", kAllowed116_0, 2}};
-constexpr ParamRow kIn117[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"X_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"X_zero_point", "T", ParamOption::kOptional, true, 1}, {"Y_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"Y_zero_point", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut117[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed117_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc117[] = {{"T", kAllowed117_0, 2}};
-constexpr ParamRow kIn118[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"X_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"x_zero_point", "T", ParamOption::kOptional, true, 1}, {"y_scale", "tensor(float)", ParamOption::kSingle, true, 1}, {"y_zero_point", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut118[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr118[] = {{"axis", AttributeProto::INT, false, nullptr}, {"opset", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed118_0[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc118[] = {{"T", kAllowed118_0, 2}};
-constexpr ParamRow kIn119[] = {{"condition", "B", ParamOption::kSingle, true, 1}, {"X", "T", ParamOption::kSingle, true, 1}, {"x_scale", "TF", ParamOption::kSingle, true, 1}, {"x_zero_point", "T", ParamOption::kSingle, true, 1}, {"Y", "T", ParamOption::kSingle, true, 1}, {"y_scale", "TF", ParamOption::kSingle, true, 1}, {"y_zero_point", "T", ParamOption::kSingle, true, 1}, {"z_scale", "TF", ParamOption::kSingle, true, 1}, {"z_zero_point", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut119[] = {{"Z", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed119_0[] = {"tensor(bool)"};
-constexpr const char* kAllowed119_1[] = {"tensor(float)"};
-constexpr const char* kAllowed119_2[] = {"tensor(uint8)", "tensor(int8)"};
-constexpr ConstraintRow kTc119[] = {{"B", kAllowed119_0, 1}, {"TF", kAllowed119_1, 1}, {"T", kAllowed119_2, 2}};
-constexpr ParamRow kIn120[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"router_probs", "T", ParamOption::kSingle, true, 1}, {"fc1_experts_weights", "T1", ParamOption::kSingle, true, 1}, {"fc1_scales", "T2", ParamOption::kOptional, true, 1}, {"fc1_experts_bias", "T", ParamOption::kOptional, true, 1}, {"fc2_experts_weights", "T1", ParamOption::kSingle, true, 1}, {"fc2_scales", "T2", ParamOption::kOptional, true, 1}, {"fc2_experts_bias", "T", ParamOption::kOptional, true, 1}, {"fc3_experts_weights", "T1", ParamOption::kOptional, true, 1}, {"fc3_scales", "T2", ParamOption::kOptional, true, 1}, {"fc3_experts_bias", "T", ParamOption::kOptional, true, 1}, {"fc1_zero_points", "T1", ParamOption::kOptional, true, 1}, {"fc2_zero_points", "T1", ParamOption::kOptional, true, 1}, {"fc3_zero_points", "T1", ParamOption::kOptional, true, 1}, {"router_weights", "T", ParamOption::kOptional, true, 1}, {"fc1_global_scale", "T4", ParamOption::kOptional, true, 1}, {"fc2_global_scale", "T4", ParamOption::kOptional, true, 1}, {"fc1_act_scale", "T4", ParamOption::kOptional, true, 1}, {"fc2_act_scale", "T4", ParamOption::kOptional, true, 1}, {"fc1_act_block_scale", "T2", ParamOption::kOptional, true, 1}, {"fc2_act_block_scale", "T2", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut120[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr120[] = {{"accuracy_level", AttributeProto::INT, false, "0"}, {"activation_alpha", AttributeProto::FLOAT, false, nullptr}, {"activation_beta", AttributeProto::FLOAT, false, nullptr}, {"activation_type", AttributeProto::STRING, false, "relu"}, {"block_size", AttributeProto::INT, false, nullptr}, {"expert_weight_bits", AttributeProto::INT, false, "4"}, {"k", AttributeProto::INT, false, nullptr}, {"normalize_routing_weights", AttributeProto::INT, false, nullptr}, {"quant_type", AttributeProto::STRING, false, nullptr}, {"swiglu_fusion", AttributeProto::INT, false, nullptr}, {"swiglu_limit", AttributeProto::FLOAT, false, nullptr}, {"use_sparse_mixer", AttributeProto::INT, false, nullptr}, {"weights_prepacked", AttributeProto::INT, false, "-1"}};
-constexpr const char* kAllowed120_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed120_1[] = {"tensor(uint8)", "tensor(float8e4m3fn)"};
-constexpr const char* kAllowed120_2[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(float8e8m0)", "tensor(float8e4m3fn)"};
-constexpr const char* kAllowed120_3[] = {"tensor(float)"};
-constexpr ConstraintRow kTc120[] = {{"T", kAllowed120_0, 3}, {"T1", kAllowed120_1, 2}, {"T2", kAllowed120_2, 5}, {"T4", kAllowed120_3, 1}};
-constexpr ParamRow kIn121[] = {{"input", "Q", ParamOption::kSingle, true, 1}, {"scale_input", "S", ParamOption::kSingle, true, 1}, {"scale_Q_gemm", "S", ParamOption::kSingle, true, 1}, {"scale_K_gemm", "S", ParamOption::kSingle, true, 1}, {"scale_V_gemm", "S", ParamOption::kSingle, true, 1}, {"Q_weight", "Q", ParamOption::kSingle, true, 1}, {"K_weight", "Q", ParamOption::kSingle, true, 1}, {"V_weight", "Q", ParamOption::kSingle, true, 1}, {"scale_Q_weight", "S", ParamOption::kSingle, true, 1}, {"scale_K_weight", "S", ParamOption::kSingle, true, 1}, {"scale_V_weight", "S", ParamOption::kSingle, true, 1}, {"Q_bias", "S", ParamOption::kSingle, true, 1}, {"K_bias", "S", ParamOption::kSingle, true, 1}, {"V_bias", "S", ParamOption::kSingle, true, 1}, {"scale_QKT_gemm", "S", ParamOption::kOptional, true, 1}, {"scale_QKT_softmax", "S", ParamOption::kOptional, true, 1}, {"scale_values_gemm", "S", ParamOption::kSingle, true, 1}, {"mask_index", "G", ParamOption::kOptional, true, 1}, {"past", "Q", ParamOption::kOptional, true, 1}, {"attention_bias", "S", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut121[] = {{"output", "Q", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr121[] = {{"num_heads", AttributeProto::INT, true, nullptr}, {"order_input", AttributeProto::INT, true, nullptr}, {"order_output", AttributeProto::INT, true, nullptr}, {"order_weight", AttributeProto::INT, true, nullptr}, {"qkv_hidden_sizes", AttributeProto::INTS, false, nullptr}, {"unidirectional", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed121_0[] = {"tensor(int8)"};
-constexpr const char* kAllowed121_1[] = {"tensor(float)"};
-constexpr const char* kAllowed121_2[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc121[] = {{"Q", kAllowed121_0, 1}, {"S", kAllowed121_1, 1}, {"G", kAllowed121_2, 1}};
-constexpr ParamRow kIn122[] = {{"X", "Q", ParamOption::kSingle, true, 1}, {"scale_X", "S", ParamOption::kSingle, true, 1}, {"scale_Y", "S", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut122[] = {{"Y", "Q", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr122[] = {{"order_X", AttributeProto::INT, false, nullptr}, {"order_Y", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed122_0[] = {"tensor(int8)"};
-constexpr const char* kAllowed122_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc122[] = {{"Q", kAllowed122_0, 1}, {"S", kAllowed122_1, 1}};
-constexpr ParamRow kIn123[] = {{"X", "Q", ParamOption::kSingle, true, 1}, {"scale_X", "S", ParamOption::kSingle, true, 1}, {"scale", "F", ParamOption::kSingle, true, 1}, {"B", "F", ParamOption::kOptional, true, 1}, {"scale_Y", "S", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut123[] = {{"Y", "Q", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr123[] = {{"axis", AttributeProto::INT, false, nullptr}, {"epsilon", AttributeProto::FLOAT, false, nullptr}, {"order_X", AttributeProto::INT, false, nullptr}, {"order_Y", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed123_0[] = {"tensor(float16)", "tensor(float)"};
-constexpr const char* kAllowed123_1[] = {"tensor(float)"};
-constexpr const char* kAllowed123_2[] = {"tensor(int8)"};
-constexpr ConstraintRow kTc123[] = {{"F", kAllowed123_0, 2}, {"S", kAllowed123_1, 1}, {"Q", kAllowed123_2, 1}};
-constexpr ParamRow kIn124[] = {{"input", "Q", ParamOption::kSingle, true, 1}, {"scale_input", "S", ParamOption::kSingle, true, 1}, {"weight", "Q", ParamOption::kSingle, true, 1}, {"scale_weight", "S", ParamOption::kSingle, true, 1}, {"bias", "S", ParamOption::kSingle, true, 1}, {"scale_bias", "S", ParamOption::kSingle, true, 1}, {"scale_qkv_gemm", "S", ParamOption::kSingle, true, 1}, {"mask", "F", ParamOption::kSingle, true, 1}, {"global_weight", "Q", ParamOption::kSingle, true, 1}, {"scale_global_weight", "S", ParamOption::kSingle, true, 1}, {"global_bias", "S", ParamOption::kSingle, true, 1}, {"scale_global_gemm", "S", ParamOption::kSingle, true, 1}, {"global", "G", ParamOption::kSingle, true, 1}, {"scale_output", "S", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut124[] = {{"output", "Q", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr124[] = {{"num_heads", AttributeProto::INT, true, nullptr}, {"order_global_weight", AttributeProto::INT, true, nullptr}, {"order_input", AttributeProto::INT, true, nullptr}, {"order_output", AttributeProto::INT, true, nullptr}, {"order_weight", AttributeProto::INT, true, nullptr}, {"window", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed124_0[] = {"tensor(int8)"};
-constexpr const char* kAllowed124_1[] = {"tensor(float)"};
-constexpr const char* kAllowed124_2[] = {"tensor(int32)"};
-constexpr const char* kAllowed124_3[] = {"tensor(float16)"};
-constexpr ConstraintRow kTc124[] = {{"Q", kAllowed124_0, 1}, {"S", kAllowed124_1, 1}, {"G", kAllowed124_2, 1}, {"F", kAllowed124_3, 1}};
-constexpr ParamRow kIn125[] = {{"A", "Q", ParamOption::kSingle, true, 1}, {"scale_A", "S", ParamOption::kSingle, true, 1}, {"B", "Q", ParamOption::kSingle, true, 1}, {"scale_B", "S", ParamOption::kSingle, true, 1}, {"scale_Y", "S", ParamOption::kSingle, true, 1}, {"bias", "S", ParamOption::kOptional, true, 1}, {"C", "Q", ParamOption::kOptional, true, 1}, {"scale_C", "S", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut125[] = {{"Y", "Q", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr125[] = {{"order_A", AttributeProto::INT, true, nullptr}, {"order_B", AttributeProto::INT, true, nullptr}, {"order_Y", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed125_0[] = {"tensor(int8)"};
-constexpr const char* kAllowed125_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc125[] = {{"Q", kAllowed125_0, 1}, {"S", kAllowed125_1, 1}};
-constexpr ParamRow kIn126[] = {{"x", "T1", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut126[] = {{"y", "T2", ParamOption::kSingle, true, 1}, {"shape", "T3", ParamOption::kSingle, true, 1}, {"strides", "T3", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr126[] = {{"bfp_type", AttributeProto::INT, true, nullptr}, {"block_dim", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed126_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed126_1[] = {"tensor(uint8)"};
-constexpr const char* kAllowed126_2[] = {"tensor(int64)"};
-constexpr ConstraintRow kTc126[] = {{"T1", kAllowed126_0, 3}, {"T2", kAllowed126_1, 1}, {"T3", kAllowed126_2, 1}};
-constexpr ParamRow kIn127[] = {{"x", "T1", ParamOption::kSingle, true, 1}, {"y_scale", "T1", ParamOption::kSingle, true, 1}, {"y_zero_point", "T2", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut127[] = {{"y", "T2", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr127[] = {{"axis", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed127_0[] = {"tensor(float16)", "tensor(float)"};
-constexpr const char* kAllowed127_1[] = {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)", "tensor(int4)", "tensor(uint4)"};
-constexpr ConstraintRow kTc127[] = {{"T1", kAllowed127_0, 2}, {"T2", kAllowed127_1, 6}};
-constexpr ParamRow kIn128[] = {{"input", "F", ParamOption::kSingle, true, 1}, {"scale_input", "S", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut128[] = {{"output", "Q", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr128[] = {{"order_input", AttributeProto::INT, true, nullptr}, {"order_output", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed128_0[] = {"tensor(int8)"};
-constexpr const char* kAllowed128_1[] = {"tensor(float16)", "tensor(float)"};
-constexpr const char* kAllowed128_2[] = {"tensor(float)"};
-constexpr ConstraintRow kTc128[] = {{"Q", kAllowed128_0, 1}, {"F", kAllowed128_1, 2}, {"S", kAllowed128_2, 1}};
-constexpr ParamRow kIn129[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut129[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr129[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed129_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc129[] = {{"T", kAllowed129_0, 4}};
-constexpr ParamRow kIn130[] = {{"dY", "T", ParamOption::kSingle, true, 1}, {"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut130[] = {{"dX", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr130[] = {{"alpha", AttributeProto::FLOAT, false, "1.702"}};
-constexpr const char* kAllowed130_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc130[] = {{"T", kAllowed130_0, 4}};
-constexpr ParamRow kIn131[] = {{"start", "T", ParamOption::kSingle, true, 1}, {"limit", "T", ParamOption::kSingle, true, 1}, {"delta", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut131[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed131_0[] = {"tensor(float)", "tensor(double)", "tensor(int16)", "tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc131[] = {{"T", kAllowed131_0, 5}};
-constexpr ParamRow kIn132[] = {{"data", "T1", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut132[] = {{"reduced", "T2", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr132[] = {{"axes", AttributeProto::INTS, true, nullptr}, {"keepdims", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed132_0[] = {"tensor(int8)", "tensor(uint8)"};
-constexpr const char* kAllowed132_1[] = {"tensor(int32)", "tensor(uint32)"};
-constexpr ConstraintRow kTc132[] = {{"T1", kAllowed132_0, 2}, {"T2", kAllowed132_1, 2}};
-constexpr ParamRow kIn133[] = {{"bias_table", "T", ParamOption::kSingle, true, 1}, {"query_length", "U", ParamOption::kSingle, true, 1}, {"key_length", "U", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut133[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr133[] = {{"is_bidirectional", AttributeProto::INT, false, "0"}, {"max_distance", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed133_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed133_1[] = {"tensor(int64)"};
-constexpr ConstraintRow kTc133[] = {{"T", kAllowed133_0, 2}, {"U", kAllowed133_1, 1}};
-constexpr ParamRow kIn134[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"sequence_token_count", "M", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut134[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"token_offset", "M", ParamOption::kSingle, true, 1}, {"cumulated_seq_len", "M", ParamOption::kSingle, true, 1}, {"max_seq_len", "M", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed134_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed134_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc134[] = {{"T", kAllowed134_0, 2}, {"M", kAllowed134_1, 1}};
-constexpr ParamRow kIn135[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"token_offset", "M", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut135[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed135_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed135_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc135[] = {{"T", kAllowed135_0, 2}, {"M", kAllowed135_1, 1}};
-constexpr ParamRow kIn136[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut136[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr136[] = {{"normalized", AttributeProto::INT, false, nullptr}, {"onesided", AttributeProto::INT, false, nullptr}, {"signal_ndim", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed136_0[] = {"tensor(float)", "tensor(double)", "tensor(float16)"};
-constexpr ConstraintRow kTc136[] = {{"T", kAllowed136_0, 3}};
-constexpr ParamRow kIn137[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"position_ids", "M", ParamOption::kSingle, true, 1}, {"cos_cache", "T", ParamOption::kSingle, true, 1}, {"sin_cache", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut137[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr137[] = {{"interleaved", AttributeProto::INT, false, "0"}, {"is_packed_batching", AttributeProto::INT, false, "0"}, {"num_heads", AttributeProto::INT, false, "0"}, {"rotary_embedding_dim", AttributeProto::INT, false, "0"}, {"scale", AttributeProto::FLOAT, false, "1.0"}};
-constexpr const char* kAllowed137_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed137_1[] = {"tensor(int64)"};
-constexpr ConstraintRow kTc137[] = {{"T", kAllowed137_0, 3}, {"M", kAllowed137_1, 1}};
-constexpr ParamRow kIn138[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut138[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed138_0[] = {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)"};
-constexpr ConstraintRow kTc138[] = {{"T", kAllowed138_0, 7}};
-constexpr ParamRow kIn139[] = {{"input_ids", "I", ParamOption::kSingle, true, 1}, {"max_length", "I", ParamOption::kSingle, true, 1}, {"min_length", "I", ParamOption::kOptional, true, 1}, {"repetition_penalty", "T", ParamOption::kOptional, true, 1}, {"vocab_mask", "I", ParamOption::kOptional, true, 1}, {"prefix_vocab_mask", "I", ParamOption::kOptional, true, 1}, {"attention_mask", "I", ParamOption::kOptional, true, 1}, {"presence_mask", "I", ParamOption::kOptional, true, 1}, {"seed", "I", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut139[] = {{"sequences", "I", ParamOption::kSingle, true, 1}, {"filtered_logits", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr139[] = {{"custom", AttributeProto::INT, false, nullptr}, {"decoder", AttributeProto::GRAPH, true, nullptr}, {"decoder_start_token_id", AttributeProto::INT, false, nullptr}, {"encoder", AttributeProto::GRAPH, false, nullptr}, {"eos_token_id", AttributeProto::INT, true, nullptr}, {"filter_value", AttributeProto::FLOAT, false, nullptr}, {"init_decoder", AttributeProto::GRAPH, false, nullptr}, {"min_tokens_to_keep", AttributeProto::INT, false, nullptr}, {"model_type", AttributeProto::INT, false, nullptr}, {"no_repeat_ngram_size", AttributeProto::INT, false, nullptr}, {"pad_token_id", AttributeProto::INT, true, nullptr}, {"presence_penalty", AttributeProto::FLOAT, false, nullptr}, {"temperature", AttributeProto::FLOAT, false, nullptr}, {"top_p", AttributeProto::FLOAT, false, nullptr}, {"vocab_size", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed139_0[] = {"tensor(float)"};
-constexpr const char* kAllowed139_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc139[] = {{"T", kAllowed139_0, 1}, {"I", kAllowed139_1, 1}};
-constexpr ParamRow kIn140[] = {{"Y_grad", "T", ParamOption::kSingle, true, 1}, {"X", "T", ParamOption::kSingle, true, 1}, {"scale", "T", ParamOption::kSingle, true, 1}, {"inv_std_var", "U", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut140[] = {{"X_grad", "T", ParamOption::kSingle, true, 1}, {"scale_grad", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr140[] = {{"axis", AttributeProto::INT, false, "-1"}};
-constexpr const char* kAllowed140_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr const char* kAllowed140_1[] = {"tensor(float)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc140[] = {{"T", kAllowed140_0, 4}, {"U", kAllowed140_1, 2}};
-constexpr ParamRow kIn141[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"gamma", "M", ParamOption::kSingle, true, 1}, {"beta", "M", ParamOption::kSingle, true, 1}, {"skip", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut141[] = {{"Y", "T", ParamOption::kSingle, true, 1}, {"S", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr141[] = {{"activation", AttributeProto::INT, true, nullptr}, {"channels_last", AttributeProto::INT, false, "1"}, {"epsilon", AttributeProto::FLOAT, false, nullptr}, {"groups", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed141_0[] = {"tensor(float16)", "tensor(float)"};
-constexpr const char* kAllowed141_1[] = {"tensor(float16)", "tensor(float)"};
-constexpr ConstraintRow kTc141[] = {{"T", kAllowed141_0, 2}, {"M", kAllowed141_1, 2}};
-constexpr ParamRow kIn142[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"skip", "T", ParamOption::kSingle, true, 1}, {"gamma", "T", ParamOption::kSingle, true, 1}, {"beta", "T", ParamOption::kOptional, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut142[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"mean", "U", ParamOption::kOptional, true, 1}, {"inv_std_var", "U", ParamOption::kOptional, true, 1}, {"input_skip_bias_sum", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr142[] = {{"epsilon", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed142_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed142_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc142[] = {{"T", kAllowed142_0, 3}, {"U", kAllowed142_1, 1}};
-constexpr ParamRow kIn143[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"skip", "T", ParamOption::kSingle, true, 1}, {"gamma", "T", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut143[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"mean", "U", ParamOption::kOptional, true, 1}, {"inv_std_var", "U", ParamOption::kOptional, true, 1}, {"input_skip_bias_sum", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr143[] = {{"epsilon", AttributeProto::FLOAT, false, nullptr}};
-constexpr const char* kAllowed143_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed143_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc143[] = {{"T", kAllowed143_0, 3}, {"U", kAllowed143_1, 1}};
-constexpr ParamRow kIn144[] = {{"inputs", "T", ParamOption::kVariadic, true, 1}};
-constexpr ParamRow kOut144[] = {{"outputs", "T", ParamOption::kVariadic, true, 1}};
-constexpr AttrRow kAttr144[] = {{"DLC", AttributeProto::STRING, true, nullptr}, {"notes", AttributeProto::STRING, false, nullptr}, {"snpe_version", AttributeProto::STRING, false, nullptr}, {"target_device", AttributeProto::STRING, false, nullptr}};
-constexpr const char* kAllowed144_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(float)"};
-constexpr ConstraintRow kTc144[] = {{"T", kAllowed144_0, 3}};
-constexpr ParamRow kIn145[] = {{"dY", "T", ParamOption::kSingle, true, 1}, {"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut145[] = {{"dX", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr145[] = {{"axis", AttributeProto::INT, false, "-1"}};
-constexpr const char* kAllowed145_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc145[] = {{"T", kAllowed145_0, 4}};
-constexpr ParamRow kIn146[] = {{"query", "T", ParamOption::kSingle, true, 1}, {"key", "T", ParamOption::kOptional, true, 1}, {"value", "T", ParamOption::kOptional, true, 1}, {"past_key", "T", ParamOption::kSingle, true, 1}, {"past_value", "T", ParamOption::kSingle, true, 1}, {"block_row_indices", "M", ParamOption::kSingle, true, 1}, {"block_col_indices", "M", ParamOption::kSingle, true, 1}, {"total_sequence_length", "M", ParamOption::kSingle, true, 1}, {"key_total_sequence_lengths", "M", ParamOption::kSingle, true, 1}, {"cos_cache", "T", ParamOption::kOptional, true, 1}, {"sin_cache", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut146[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"present_key", "T", ParamOption::kSingle, true, 1}, {"present_value", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr146[] = {{"do_rotary", AttributeProto::INT, false, "0"}, {"kv_num_heads", AttributeProto::INT, true, nullptr}, {"num_heads", AttributeProto::INT, true, nullptr}, {"rotary_interleaved", AttributeProto::INT, false, "0"}, {"scale", AttributeProto::FLOAT, false, nullptr}, {"sparse_block_size", AttributeProto::INT, true, nullptr}};
-constexpr const char* kAllowed146_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed146_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc146[] = {{"T", kAllowed146_0, 3}, {"M", kAllowed146_1, 1}};
-constexpr ParamRow kIn147[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T1", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut147[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr147[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"transA", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed147_0[] = {"sparse_tensor(float)", "sparse_tensor(double)", "sparse_tensor(int64)", "sparse_tensor(int32)", "sparse_tensor(uint64)", "sparse_tensor(uint32)"};
-constexpr const char* kAllowed147_1[] = {"tensor(float)", "tensor(double)", "tensor(int64)", "tensor(int32)", "tensor(uint64)", "tensor(uint32)"};
-constexpr ConstraintRow kTc147[] = {{"T", kAllowed147_0, 6}, {"T1", kAllowed147_1, 6}};
-constexpr ParamRow kIn148[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"split", "tensor(int64)", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut148[] = {{"outputs", "T", ParamOption::kVariadic, true, 1}};
-constexpr AttrRow kAttr148[] = {{"axis", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed148_0[] = {"tensor(bool)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)", "tensor(string)", "tensor(complex64)", "tensor(complex128)"};
-constexpr ConstraintRow kTc148[] = {{"T", kAllowed148_0, 16}};
-constexpr ParamRow kIn149[] = {{"X", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut149[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr149[] = {{"mark", AttributeProto::INT, true, nullptr}, {"mincharnum", AttributeProto::INT, true, nullptr}, {"pad_value", AttributeProto::STRING, true, nullptr}, {"separators", AttributeProto::STRINGS, false, nullptr}, {"tokenexp", AttributeProto::STRING, false, nullptr}};
-constexpr const char* kAllowed149_0[] = {"tensor(string)"};
-constexpr ConstraintRow kTc149[] = {{"T", kAllowed149_0, 1}};
-constexpr ParamRow kIn150[] = {{"weight", "T", ParamOption::kSingle, true, 1}, {"indices", "tensor(int64)", ParamOption::kSingle, true, 1}, {"padding_idx", "tensor(int64)", ParamOption::kOptional, true, 1}, {"scale_grad_by_freq", "tensor(bool)", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut150[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed150_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)", "tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)"};
-constexpr ConstraintRow kTc150[] = {{"T", kAllowed150_0, 12}};
-constexpr ParamRow kIn151[] = {{"A", "T", ParamOption::kSingle, true, 1}, {"B", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut151[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr151[] = {{"alpha", AttributeProto::FLOAT, false, nullptr}, {"transA", AttributeProto::INT, false, nullptr}, {"transB", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed151_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"};
-constexpr ConstraintRow kTc151[] = {{"T", kAllowed151_0, 4}};
-constexpr ParamRow kIn152[] = {{"X", "T", ParamOption::kSingle, true, 1}, {"k", "tensor(int64)", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut152[] = {{"Y", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr152[] = {{"upper", AttributeProto::INT, false, "1"}};
-constexpr const char* kAllowed152_0[] = {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)", "tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(bool)"};
-constexpr ConstraintRow kTc152[] = {{"T", kAllowed152_0, 13}};
-constexpr ParamRow kIn153[] = {{"input", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut153[] = {{"output", "T", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr153[] = {{"dim", AttributeProto::INT, false, nullptr}, {"size", AttributeProto::INT, true, nullptr}, {"step", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed153_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)"};
-constexpr ConstraintRow kTc153[] = {{"T", kAllowed153_0, 16}};
-constexpr ParamRow kIn154[] = {{"x", "T", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut154[] = {{"y", "T", ParamOption::kSingle, true, 1}, {"idx", "tensor(int64)", ParamOption::kSingle, true, 1}, {"counts", "tensor(int64)", ParamOption::kSingle, true, 1}};
-constexpr const char* kAllowed154_0[] = {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)"};
-constexpr ConstraintRow kTc154[] = {{"T", kAllowed154_0, 15}};
-constexpr ParamRow kIn155[] = {{"input", "T", ParamOption::kSingle, true, 1}, {"weight", "T", ParamOption::kSingle, true, 1}, {"cumulative_sequence_length", "M", ParamOption::kSingle, true, 1}, {"bias", "T", ParamOption::kOptional, true, 1}, {"initial_state", "T", ParamOption::kSingle, true, 1}, {"capture_count", "M", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut155[] = {{"output", "T", ParamOption::kSingle, true, 1}, {"final_state", "T", ParamOption::kSingle, true, 1}, {"state_update", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr155[] = {{"activation", AttributeProto::STRING, false, "none"}, {"dilation", AttributeProto::INT, false, "1"}, {"state_update_capacity", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed155_0[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr const char* kAllowed155_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc155[] = {{"T", kAllowed155_0, 3}, {"M", kAllowed155_1, 1}};
-constexpr ParamRow kIn156[] = {{"input_ids", "M", ParamOption::kSingle, true, 1}, {"multipliers", "M", ParamOption::kSingle, true, 1}, {"vocab_sizes", "M", ParamOption::kSingle, true, 1}, {"cumulative_sequence_length", "S", ParamOption::kSingle, true, 1}, {"past_ids", "M", ParamOption::kOptional, true, 1}, {"head_offsets", "M", ParamOption::kOptional, true, 1}, {"eos_token_id", "M", ParamOption::kOptional, true, 1}, {"segment_ids", "tensor(int32)", ParamOption::kOptional, true, 1}, {"past_segment_ids", "S", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut156[] = {{"hash_ids", "M", ParamOption::kSingle, true, 1}, {"present_ids", "M", ParamOption::kOptional, true, 1}, {"present_segment_ids", "S", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr156[] = {{"max_ngram_size", AttributeProto::INT, true, nullptr}, {"n_head_per_ngram", AttributeProto::INT, true, nullptr}, {"pad_id", AttributeProto::INT, true, nullptr}, {"reset_on_eos", AttributeProto::INT, false, "0"}};
-constexpr const char* kAllowed156_0[] = {"tensor(int32)", "tensor(int64)"};
-constexpr const char* kAllowed156_1[] = {"tensor(int32)"};
-constexpr ConstraintRow kTc156[] = {{"M", kAllowed156_0, 2}, {"S", kAllowed156_1, 1}};
-constexpr ParamRow kIn157[] = {{"input_ids", "F", ParamOption::kSingle, true, 1}, {"max_length", "I", ParamOption::kSingle, true, 1}, {"min_length", "I", ParamOption::kOptional, true, 1}, {"num_beams", "I", ParamOption::kSingle, true, 1}, {"num_return_sequences", "I", ParamOption::kSingle, true, 1}, {"length_penalty", "T", ParamOption::kOptional, true, 1}, {"repetition_penalty", "T", ParamOption::kOptional, true, 1}, {"vocab_mask", "M", ParamOption::kOptional, true, 1}, {"prefix_vocab_mask", "M", ParamOption::kOptional, true, 1}, {"attention_mask", "I", ParamOption::kOptional, true, 1}, {"decoder_input_ids", "I", ParamOption::kOptional, true, 1}, {"logits_processor", "I", ParamOption::kOptional, true, 1}, {"cross_qk_layer_head", "I", ParamOption::kOptional, true, 1}, {"extra_decoding_ids", "I", ParamOption::kOptional, true, 1}, {"temperature", "T", ParamOption::kOptional, true, 1}};
-constexpr ParamRow kOut157[] = {{"sequences", "I", ParamOption::kSingle, true, 1}, {"sequences_scores", "T", ParamOption::kOptional, true, 1}, {"scores", "T", ParamOption::kOptional, true, 1}, {"cross_qk", "V", ParamOption::kOptional, true, 1}, {"non_speech_probs", "T", ParamOption::kOptional, true, 1}};
-constexpr AttrRow kAttr157[] = {{"beginning_timestamp_token_id", AttributeProto::INT, false, nullptr}, {"decoder", AttributeProto::GRAPH, true, nullptr}, {"decoder_output_cross_qk", AttributeProto::INT, false, "0"}, {"decoder_start_token_id", AttributeProto::INT, false, nullptr}, {"early_stopping", AttributeProto::INT, false, nullptr}, {"encoder", AttributeProto::GRAPH, false, nullptr}, {"eos_token_id", AttributeProto::INT, true, nullptr}, {"init_decoder", AttributeProto::GRAPH, false, nullptr}, {"model_type", AttributeProto::INT, false, nullptr}, {"no_repeat_ngram_size", AttributeProto::INT, false, nullptr}, {"no_speech_token_id", AttributeProto::INT, false, "-1"}, {"no_timestamps_token_id", AttributeProto::INT, false, nullptr}, {"pad_token_id", AttributeProto::INT, true, nullptr}, {"start_of_lm_token_id", AttributeProto::INT, false, nullptr}, {"transcribe_token_id", AttributeProto::INT, false, nullptr}, {"translate_token_id", AttributeProto::INT, false, nullptr}, {"vocab_size", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed157_0[] = {"tensor(float)", "tensor(float16)"};
-constexpr const char* kAllowed157_1[] = {"tensor(float)", "tensor(int32)", "tensor(float16)"};
-constexpr const char* kAllowed157_2[] = {"tensor(int32)"};
-constexpr const char* kAllowed157_3[] = {"tensor(int32)"};
-constexpr const char* kAllowed157_4[] = {"tensor(float)"};
-constexpr ConstraintRow kTc157[] = {{"T", kAllowed157_0, 2}, {"F", kAllowed157_1, 3}, {"I", kAllowed157_2, 1}, {"M", kAllowed157_3, 1}, {"V", kAllowed157_4, 1}};
-constexpr ParamRow kIn158[] = {{"Sequence", "T", ParamOption::kSingle, true, 1}, {"W", "T1", ParamOption::kSingle, true, 1}, {"B", "T1", ParamOption::kSingle, true, 1}, {"C", "T1", ParamOption::kSingle, true, 1}};
-constexpr ParamRow kOut158[] = {{"Y", "T1", ParamOption::kSingle, true, 1}};
-constexpr AttrRow kAttr158[] = {{"char_embedding_size", AttributeProto::INT, false, nullptr}, {"conv_window_size", AttributeProto::INT, false, nullptr}, {"embedding_size", AttributeProto::INT, false, nullptr}};
-constexpr const char* kAllowed158_0[] = {"tensor(int32)"};
-constexpr const char* kAllowed158_1[] = {"tensor(float)"};
-constexpr ConstraintRow kTc158[] = {{"T", kAllowed158_0, 1}, {"T1", kAllowed158_1, 1}};
-constexpr ParamRow kIn159[] = {{"module_outputs", "T", ParamOption::kVariadic, false, 1}};
-constexpr ParamRow kOut159[] = {{"module_outputs_grad", "T", ParamOption::kVariadic, false, 0}};
-constexpr AttrRow kAttr159[] = {{"full_shape_outputs", AttributeProto::INTS, true, nullptr}, {"non_differentiable_outputs", AttributeProto::INTS, false, nullptr}};
-constexpr const char* kAllowed159_0[] = {"tensor(bool)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)", "tensor(string)", "tensor(complex64)", "tensor(complex128)"};
-constexpr ConstraintRow kTc159[] = {{"T", kAllowed159_0, 16}};
-constexpr ParamRow kIn160[] = {{"inputs", "T", ParamOption::kVariadic, false, 1}};
-constexpr ParamRow kOut160[] = {{"outputs", "T", ParamOption::kVariadic, false, 1}};
-constexpr AttrRow kAttr160[] = {{"operator", AttributeProto::STRING, true, nullptr}, {"overload_name", AttributeProto::STRING, false, ""}};
-constexpr const char* kAllowed160_0[] = {"tensor(bool)", "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)", "tensor(string)", "tensor(complex64)", "tensor(complex128)"};
-constexpr ConstraintRow kTc160[] = {{"T", kAllowed160_0, 16}};
+constexpr ParamRow kParams0[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams1[] = {
+    {.name = "Y", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs0[] = {
+    {.name = "alpha", .type = AttributeProto::FLOAT, .default_text = "1.0"},
+    {.name = "beta", .type = AttributeProto::FLOAT, .default_text = "0.0"},
+};
+constexpr const char* kAllowed0[] = {
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+};
+constexpr ConstraintRow kConstraints0[] = {
+    {.param = "T", .allowed = kAllowed0, .num_allowed = 3},
+};
+constexpr ParamRow kParams2[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams3[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs1[] = {
+    {.name = "border", .type = AttributeProto::INTS},
+    {.name = "scale", .type = AttributeProto::INTS},
+};
+constexpr AttrRow kAttrs2[] = {
+    {.name = "border", .type = AttributeProto::INTS, .required = true},
+    {.name = "scale", .type = AttributeProto::INTS},
+};
+constexpr ParamRow kParams4[] = {
+    {.name = "c2c_attention", .type = "T", .option = ParamOption::kSingle},
+    {.name = "c2p_attention", .type = "T", .option = ParamOption::kSingle},
+    {.name = "p2c_attention", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams5[] = {
+    {.name = "disentangled_attention", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs3[] = {
+    {.name = "span", .type = AttributeProto::INT, .required = true},
+    {.name = "factor", .type = AttributeProto::FLOAT, .required = true},
+};
+constexpr const char* kAllowed1[] = {
+    "tensor(float)",
+    "tensor(float16)",
+};
+constexpr ConstraintRow kConstraints1[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+};
+constexpr ParamRow kParams6[] = {
+    {.name = "data", .type = "T", .option = ParamOption::kSingle},
+    {.name = "starts", .type = "Tind", .option = ParamOption::kSingle},
+    {.name = "ends", .type = "Tind", .option = ParamOption::kSingle},
+    {.name = "axes", .type = "Tind", .option = ParamOption::kOptional},
+};
+constexpr const char* kAllowed2[] = {
+    "tensor(uint8)",
+    "tensor(uint16)",
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(int8)",
+    "tensor(int16)",
+    "tensor(int32)",
+    "tensor(int64)",
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(string)",
+    "tensor(bool)",
+    "tensor(complex64)",
+    "tensor(complex128)",
+};
+constexpr const char* kAllowed3[] = {
+    "tensor(int32)",
+    "tensor(int64)",
+};
+constexpr ConstraintRow kConstraints2[] = {
+    {.param = "T", .allowed = kAllowed2, .num_allowed = 15},
+    {.param = "Tind", .allowed = kAllowed3, .num_allowed = 2},
+};
+constexpr ParamRow kParams7[] = {
+    {.name = "boxes", .type = "T", .option = ParamOption::kSingle},
+    {.name = "scores", .type = "T", .option = ParamOption::kSingle},
+    {.name = "anchors", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams8[] = {
+    {.name = "num_detections", .type = "tensor(int32)", .option = ParamOption::kSingle},
+    {.name = "detection_boxes", .type = "T", .option = ParamOption::kSingle},
+    {.name = "detection_scores", .type = "T", .option = ParamOption::kSingle},
+    {.name = "detection_classes", .type = "tensor(int32)", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs4[] = {
+    {.name = "background_class", .type = AttributeProto::INT, .required = true},
+    {.name = "box_coding", .type = AttributeProto::INT, .required = true},
+    {.name = "iou_threshold", .type = AttributeProto::FLOAT, .required = true},
+    {.name = "max_output_boxes", .type = AttributeProto::INT, .required = true},
+    {.name = "plugin_version", .type = AttributeProto::STRING, .required = true},
+    {.name = "score_activation", .type = AttributeProto::INT, .required = true},
+    {.name = "score_threshold", .type = AttributeProto::FLOAT, .required = true},
+};
+constexpr ParamRow kParams9[] = {
+    {.name = "hidden_prev", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gates", .type = "T", .option = ParamOption::kSingle},
+    {.name = "seq_lengths", .type = "T", .option = ParamOption::kSingle},
+    {.name = "t", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams10[] = {
+    {.name = "hidden", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs5[] = {
+    {.name = "drop_states", .type = AttributeProto::INT},
+};
+constexpr ParamRow kParams11[] = {
+    {.name = "shape", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs6[] = {
+    {.name = "values", .type = AttributeProto::FLOATS},
+    {.name = "shape", .type = AttributeProto::INTS},
+    {.name = "input_as_shape", .type = AttributeProto::INT},
+    {.name = "extra_shape", .type = AttributeProto::INTS},
+};
+constexpr AttrRow kAttrs7[] = {
+    {.name = "bias", .type = AttributeProto::FLOATS},
+    {.name = "scale", .type = AttributeProto::FLOAT, .default_text = "1.0"},
+};
+constexpr ParamRow kParams12[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "Scale", .type = "V", .option = ParamOption::kSingle},
+    {.name = "B", .type = "V", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams13[] = {
+    {.name = "Y", .type = "V", .option = ParamOption::kSingle},
+    {.name = "Mean", .type = "U", .option = ParamOption::kOptional},
+    {.name = "InvStdDev", .type = "U", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs8[] = {
+    {.name = "axis", .type = AttributeProto::INT, .default_text = "-1"},
+    {.name = "epsilon", .type = AttributeProto::FLOAT, .default_text = "1e-05"},
+    {.name = "stash_type", .type = AttributeProto::INT, .default_text = "1"},
+};
+constexpr const char* kAllowed4[] = {
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(bfloat16)",
+};
+constexpr const char* kAllowed5[] = {
+    "tensor(float)",
+    "tensor(double)",
+};
+constexpr ConstraintRow kConstraints3[] = {
+    {.param = "T", .allowed = kAllowed4, .num_allowed = 4},
+    {.param = "U", .allowed = kAllowed5, .num_allowed = 2},
+    {.param = "V", .allowed = kAllowed4, .num_allowed = 4},
+};
+constexpr AttrRow kAttrs9[] = {
+    {.name = "across_channels", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "normalize_variance", .type = AttributeProto::INT, .default_text = "1"},
+};
+constexpr ParamRow kParams14[] = {
+    {.name = "boxes", .type = "T", .option = ParamOption::kSingle},
+    {.name = "feature_map_0", .type = "T", .option = ParamOption::kSingle},
+    {.name = "feature_map_1", .type = "T", .option = ParamOption::kSingle},
+    {.name = "feature_map_2", .type = "T", .option = ParamOption::kSingle},
+    {.name = "feature_map_3", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams15[] = {
+    {.name = "patches", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs10[] = {
+    {.name = "image_size", .type = AttributeProto::INTS, .required = true},
+    {.name = "pooled_size", .type = AttributeProto::INT, .required = true},
+    {.name = "plugin_version", .type = AttributeProto::STRING, .required = true},
+};
+constexpr const char* kAllowed6[] = {
+    "tensor(float)",
+};
+constexpr ConstraintRow kConstraints4[] = {
+    {.param = "T", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr AttrRow kAttrs11[] = {
+    {.name = "alpha", .type = AttributeProto::FLOAT},
+    {.name = "beta", .type = AttributeProto::FLOAT},
+};
+constexpr AttrRow kAttrs12[] = {
+    {.name = "pooled_size", .type = AttributeProto::INT, .required = true},
+    {.name = "plugin_version", .type = AttributeProto::STRING, .required = true},
+};
+constexpr AttrRow kAttrs13[] = {
+    {.name = "scale", .type = AttributeProto::FLOAT, .default_text = "1.0"},
+};
+constexpr ParamRow kParams16[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "scale", .type = "V", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams17[] = {
+    {.name = "Y", .type = "V", .option = ParamOption::kSingle},
+    {.name = "inv_std_var", .type = "U", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs14[] = {
+    {.name = "alpha", .type = AttributeProto::FLOAT, .default_text = "1.0"},
+};
+constexpr ParamRow kParams18[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "weights", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "mask_index", .type = "M", .option = ParamOption::kOptional},
+    {.name = "past", .type = "T", .option = ParamOption::kOptional},
+    {.name = "attention_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_sequence_length", .type = "M", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams19[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs15[] = {
+    {.name = "do_rotary", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "mask_filter_value", .type = AttributeProto::FLOAT, .default_text = "-10000.0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "past_present_share_buffer", .type = AttributeProto::INT},
+    {.name = "qkv_hidden_sizes", .type = AttributeProto::INTS},
+    {.name = "rotary_embedding_dim", .type = AttributeProto::INT},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+    {.name = "unidirectional", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr const char* kAllowed7[] = {
+    "tensor(float)",
+    "tensor(float16)",
+    "tensor(bfloat16)",
+};
+constexpr const char* kAllowed8[] = {
+    "tensor(int32)",
+};
+constexpr ConstraintRow kConstraints5[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "M", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams20[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W", .type = "T", .option = ParamOption::kSingle},
+    {.name = "R", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T", .option = ParamOption::kOptional},
+    {.name = "sequence_lens", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "initial_h", .type = "T", .option = ParamOption::kOptional},
+    {.name = "initial_c", .type = "T", .option = ParamOption::kOptional},
+    {.name = "P", .type = "T", .option = ParamOption::kOptional},
+    {.name = "QW", .type = "T", .option = ParamOption::kOptional},
+    {.name = "MW", .type = "T", .option = ParamOption::kOptional},
+    {.name = "V", .type = "T", .option = ParamOption::kOptional},
+    {.name = "M", .type = "T", .option = ParamOption::kOptional},
+    {.name = "memory_seq_lens", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "AW", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams21[] = {
+    {.name = "Y", .type = "T", .option = ParamOption::kOptional},
+    {.name = "Y_h", .type = "T", .option = ParamOption::kOptional},
+    {.name = "Y_c", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs16[] = {
+    {.name = "activation_alpha", .type = AttributeProto::FLOATS},
+    {.name = "activation_beta", .type = AttributeProto::FLOATS},
+    {.name = "activations", .type = AttributeProto::STRINGS},
+    {.name = "clip", .type = AttributeProto::FLOAT},
+    {.name = "direction", .type = AttributeProto::STRING, .default_text = "forward"},
+    {.name = "hidden_size", .type = AttributeProto::INT},
+    {.name = "input_forget", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr ConstraintRow kConstraints6[] = {
+    {.param = "T", .allowed = kAllowed5, .num_allowed = 2},
+    {.param = "T1", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams22[] = {
+    {.name = "input_ids", .type = "F", .option = ParamOption::kSingle},
+    {.name = "max_length", .type = "I", .option = ParamOption::kSingle},
+    {.name = "min_length", .type = "I", .option = ParamOption::kOptional},
+    {.name = "num_beams", .type = "I", .option = ParamOption::kSingle},
+    {.name = "num_return_sequences", .type = "I", .option = ParamOption::kSingle},
+    {.name = "length_penalty", .type = "T", .option = ParamOption::kOptional},
+    {.name = "repetition_penalty", .type = "T", .option = ParamOption::kOptional},
+    {.name = "vocab_mask", .type = "M", .option = ParamOption::kOptional},
+    {.name = "prefix_vocab_mask", .type = "M", .option = ParamOption::kOptional},
+    {.name = "attention_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "decoder_input_ids", .type = "I", .option = ParamOption::kOptional},
+    {.name = "logits_processor", .type = "I", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams23[] = {
+    {.name = "sequences", .type = "I", .option = ParamOption::kSingle},
+    {.name = "sequences_scores", .type = "T", .option = ParamOption::kOptional},
+    {.name = "scores", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs17[] = {
+    {.name = "decoder", .type = AttributeProto::GRAPH, .required = true},
+    {.name = "decoder_start_token_id", .type = AttributeProto::INT},
+    {.name = "early_stopping", .type = AttributeProto::INT},
+    {.name = "encoder", .type = AttributeProto::GRAPH},
+    {.name = "eos_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "init_decoder", .type = AttributeProto::GRAPH},
+    {.name = "model_type", .type = AttributeProto::INT},
+    {.name = "no_repeat_ngram_size", .type = AttributeProto::INT},
+    {.name = "pad_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "vocab_size", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed9[] = {
+    "tensor(float)",
+    "tensor(int32)",
+    "tensor(float16)",
+};
+constexpr ConstraintRow kConstraints7[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "F", .allowed = kAllowed9, .num_allowed = 3},
+    {.param = "I", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "M", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams24[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "skip", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr const char* kAllowed10[] = {
+    "tensor(float16)",
+    "tensor(float)",
+};
+constexpr ConstraintRow kConstraints8[] = {
+    {.param = "T", .allowed = kAllowed10, .num_allowed = 2},
+};
+constexpr ParamRow kParams25[] = {
+    {.name = "data", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "residual", .type = "T", .option = ParamOption::kOptional},
+    {.name = "ratio", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "training_mode", .type = "T2", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams26[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mask", .type = "T2", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs18[] = {
+    {.name = "seed", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed11[] = {
+    "tensor(bool)",
+};
+constexpr ConstraintRow kConstraints9[] = {
+    {.param = "T", .allowed = kAllowed4, .num_allowed = 4},
+    {.param = "T1", .allowed = kAllowed4, .num_allowed = 4},
+    {.param = "T2", .allowed = kAllowed11, .num_allowed = 1},
+};
+constexpr ParamRow kParams27[] = {
+    {.name = "A", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams28[] = {
+    {.name = "C", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ConstraintRow kConstraints10[] = {
+    {.param = "T", .allowed = kAllowed4, .num_allowed = 4},
+};
+constexpr ParamRow kParams29[] = {
+    {.name = "data", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs19[] = {
+    {.name = "axis", .type = AttributeProto::INT},
+    {.name = "is_inner_broadcast", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams30[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams31[] = {
+    {.name = "src_tokens", .type = "T", .option = ParamOption::kSingle},
+    {.name = "cur_tokens", .type = "T", .option = ParamOption::kSingle},
+    {.name = "prev_suffix_match_idx", .type = "T", .option = ParamOption::kSingle},
+    {.name = "pred_tokens", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams32[] = {
+    {.name = "tokens", .type = "T", .option = ParamOption::kSingle},
+    {.name = "suffix_match_idx", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs20[] = {
+    {.name = "max_ngram_size", .type = AttributeProto::INT},
+    {.name = "min_ngram_size", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed12[] = {
+    "tensor(int64)",
+};
+constexpr ConstraintRow kConstraints11[] = {
+    {.param = "T", .allowed = kAllowed12, .num_allowed = 1},
+};
+constexpr ParamRow kParams33[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mask", .type = "T3", .option = ParamOption::kOptional},
+};
+constexpr const char* kAllowed13[] = {
+    "tensor(uint32)",
+};
+constexpr ConstraintRow kConstraints12[] = {
+    {.param = "T", .allowed = kAllowed4, .num_allowed = 4},
+    {.param = "T1", .allowed = kAllowed4, .num_allowed = 4},
+    {.param = "T2", .allowed = kAllowed11, .num_allowed = 1},
+    {.param = "T3", .allowed = kAllowed13, .num_allowed = 1},
+};
+constexpr ParamRow kParams34[] = {
+    {.name = "data", .type = "T", .option = ParamOption::kSingle},
+    {.name = "ratio", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "training_mode", .type = "T2", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs21[] = {
+    {.name = "metric", .type = AttributeProto::STRING},
+};
+constexpr ConstraintRow kConstraints13[] = {
+    {.param = "T", .allowed = kAllowed5, .num_allowed = 2},
+};
+constexpr ParamRow kParams35[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_state", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams36[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present_state", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs22[] = {
+    {.name = "activation", .type = AttributeProto::STRING, .default_text = "none"},
+    {.name = "channels_last", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "dilation", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "ndim", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "state_window", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr ConstraintRow kConstraints14[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+};
+constexpr const char* kAllowed14[] = {
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(float16)",
+};
+constexpr ConstraintRow kConstraints15[] = {
+    {.param = "T", .allowed = kAllowed14, .num_allowed = 3},
+};
+constexpr ParamRow kParams37[] = {
+    {.name = "inputs", .type = "T", .option = ParamOption::kVariadic},
+};
+constexpr ParamRow kParams38[] = {
+    {.name = "concat_result", .type = "T", .option = ParamOption::kSingle},
+    {.name = "per_input_length", .type = "Tint", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs23[] = {
+    {.name = "axis", .type = AttributeProto::INT, .required = true},
+};
+constexpr const char* kAllowed15[] = {
+    "tensor(bool)",
+    "tensor(int8)",
+    "tensor(int16)",
+    "tensor(int32)",
+    "tensor(int64)",
+    "tensor(uint8)",
+    "tensor(uint16)",
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(bfloat16)",
+    "tensor(string)",
+    "tensor(complex64)",
+    "tensor(complex128)",
+};
+constexpr ConstraintRow kConstraints16[] = {
+    {.param = "T", .allowed = kAllowed15, .num_allowed = 16},
+    {.param = "Tint", .allowed = kAllowed12, .num_allowed = 1},
+};
+constexpr ParamRow kParams39[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W", .type = "T", .option = ParamOption::kSingle},
+    {.name = "Pads", .type = "tensor(int64)", .option = ParamOption::kOptional},
+    {.name = "B", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs24[] = {
+    {.name = "auto_pad", .type = AttributeProto::STRING},
+    {.name = "dilations", .type = AttributeProto::INTS},
+    {.name = "group", .type = AttributeProto::INT},
+    {.name = "kernel_shape", .type = AttributeProto::INTS},
+    {.name = "output_padding", .type = AttributeProto::INTS},
+    {.name = "strides", .type = AttributeProto::INTS},
+};
+constexpr ParamRow kParams40[] = {
+    {.name = "X", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "rois", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "batch_indices", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "crop_size", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams41[] = {
+    {.name = "Y", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs25[] = {
+    {.name = "extrapolation_value", .type = AttributeProto::FLOAT, .default_text = "0.0"},
+    {.name = "mode", .type = AttributeProto::STRING, .default_text = "bilinear"},
+};
+constexpr ConstraintRow kConstraints17[] = {
+    {.param = "T1", .allowed = kAllowed0, .num_allowed = 3},
+    {.param = "T2", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams42[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kSingle},
+    {.name = "q_weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "kv_weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key_padding_mask", .type = "B", .option = ParamOption::kOptional},
+    {.name = "key_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "value_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "static_kv", .type = "B", .option = ParamOption::kSingle},
+    {.name = "use_past", .type = "B", .option = ParamOption::kSingle},
+    {.name = "has_layer_state", .type = "B", .option = ParamOption::kSingle},
+    {.name = "has_key_padding_mask", .type = "B", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams43[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "new_key_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "new_value_cache", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs26[] = {
+    {.name = "mask_filter_value", .type = AttributeProto::FLOAT, .default_text = "-10000.0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+};
+constexpr ConstraintRow kConstraints18[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "B", .allowed = kAllowed11, .num_allowed = 1},
+};
+constexpr ParamRow kParams44[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "mask_index", .type = "M", .option = ParamOption::kOptional},
+    {.name = "attention_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_sequence_length", .type = "M", .option = ParamOption::kOptional},
+    {.name = "beam_width", .type = "M", .option = ParamOption::kOptional},
+    {.name = "cache_indirection", .type = "M", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams45[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present_key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "present_value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "qk", .type = "QK", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs27[] = {
+    {.name = "mask_filter_value", .type = AttributeProto::FLOAT, .default_text = "-10000.0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "output_qk", .type = AttributeProto::INT},
+    {.name = "past_present_share_buffer", .type = AttributeProto::INT},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+};
+constexpr ConstraintRow kConstraints19[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "QK", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "M", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams46[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "weights", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mask_index", .type = "M", .option = ParamOption::kOptional},
+    {.name = "past", .type = "T", .option = ParamOption::kSingle},
+    {.name = "attention_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_sequence_length", .type = "M", .option = ParamOption::kSingle},
+    {.name = "beam_width", .type = "M", .option = ParamOption::kOptional},
+    {.name = "cache_indirection", .type = "M", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams47[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs28[] = {
+    {.name = "do_rotary", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "mask_filter_value", .type = AttributeProto::FLOAT, .default_text = "-10000.0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "past_present_share_buffer", .type = AttributeProto::INT},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+};
+constexpr ConstraintRow kConstraints20[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "M", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams48[] = {
+    {.name = "x", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "shape", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "strides", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams49[] = {
+    {.name = "y", .type = "T3", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs29[] = {
+    {.name = "bfp_type", .type = AttributeProto::INT, .required = true},
+    {.name = "block_dim", .type = AttributeProto::INT},
+    {.name = "dtype", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed16[] = {
+    "tensor(uint8)",
+};
+constexpr ConstraintRow kConstraints21[] = {
+    {.param = "T1", .allowed = kAllowed16, .num_allowed = 1},
+    {.param = "T2", .allowed = kAllowed12, .num_allowed = 1},
+    {.param = "T3", .allowed = kAllowed7, .num_allowed = 3},
+};
+constexpr ParamRow kParams50[] = {
+    {.name = "x", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "x_scale", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "x_zero_point", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams51[] = {
+    {.name = "y", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs30[] = {
+    {.name = "axis", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed17[] = {
+    "tensor(int8)",
+    "tensor(uint8)",
+    "tensor(int16)",
+    "tensor(uint16)",
+    "tensor(int32)",
+    "tensor(int4)",
+    "tensor(uint4)",
+};
+constexpr ConstraintRow kConstraints22[] = {
+    {.param = "T1", .allowed = kAllowed17, .num_allowed = 7},
+    {.param = "T2", .allowed = kAllowed10, .num_allowed = 2},
+};
+constexpr ParamRow kParams52[] = {
+    {.name = "input", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_input", .type = "S", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams53[] = {
+    {.name = "output", .type = "F", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs31[] = {
+    {.name = "order_input", .type = AttributeProto::INT, .required = true},
+    {.name = "order_output", .type = AttributeProto::INT, .required = true},
+    {.name = "to", .type = AttributeProto::INT, .required = true},
+};
+constexpr const char* kAllowed18[] = {
+    "tensor(int8)",
+};
+constexpr ConstraintRow kConstraints23[] = {
+    {.param = "Q", .allowed = kAllowed18, .num_allowed = 1},
+    {.param = "F", .allowed = kAllowed10, .num_allowed = 2},
+    {.param = "S", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams54[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "R", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T", .option = ParamOption::kOptional},
+    {.name = "sequence_lens", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "initial_h", .type = "T", .option = ParamOption::kOptional},
+    {.name = "initial_c", .type = "T", .option = ParamOption::kOptional},
+    {.name = "P", .type = "T", .option = ParamOption::kOptional},
+    {.name = "W_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W_zero_point", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "R_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "R_zero_point", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs32[] = {
+    {.name = "activation_alpha", .type = AttributeProto::FLOATS},
+    {.name = "activation_beta", .type = AttributeProto::FLOATS},
+    {.name = "activations", .type = AttributeProto::STRINGS},
+    {.name = "clip", .type = AttributeProto::FLOAT},
+    {.name = "direction", .type = AttributeProto::STRING, .default_text = "forward"},
+    {.name = "hidden_size", .type = AttributeProto::INT},
+    {.name = "input_forget", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed19[] = {
+    "tensor(uint8)",
+    "tensor(int8)",
+};
+constexpr ConstraintRow kConstraints24[] = {
+    {.param = "T", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "T1", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "T2", .allowed = kAllowed19, .num_allowed = 2},
+};
+constexpr ParamRow kParams55[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "b_scale", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "b_zero_point", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr const char* kAllowed20[] = {
+    "tensor(int8)",
+    "tensor(uint8)",
+};
+constexpr ConstraintRow kConstraints25[] = {
+    {.param = "T1", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "T2", .allowed = kAllowed20, .num_allowed = 2},
+};
+constexpr ParamRow kParams56[] = {
+    {.name = "input", .type = "F", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams57[] = {
+    {.name = "output", .type = "I", .option = ParamOption::kSingle},
+};
+constexpr ConstraintRow kConstraints26[] = {
+    {.param = "F", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "I", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams58[] = {
+    {.name = "inputs", .type = "T", .option = ParamOption::kVariadic, .homogeneous = false, .min_arity = 0},
+};
+constexpr ParamRow kParams59[] = {
+    {.name = "outputs", .type = "T", .option = ParamOption::kVariadic, .homogeneous = false},
+};
+constexpr AttrRow kAttrs33[] = {
+    {.name = "embed_mode", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "ep_cache_context", .type = AttributeProto::STRING},
+    {.name = "ep_sdk_version", .type = AttributeProto::STRING},
+    {.name = "hardware_architecture", .type = AttributeProto::STRING},
+    {.name = "main_context", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "max_size", .type = AttributeProto::INT},
+    {.name = "notes", .type = AttributeProto::STRING},
+    {.name = "onnx_model_filename", .type = AttributeProto::STRING},
+    {.name = "partition_name", .type = AttributeProto::STRING},
+    {.name = "source", .type = AttributeProto::STRING},
+};
+constexpr const char* kAllowed21[] = {
+    "tensor(bool)",
+    "tensor(int8)",
+    "tensor(int16)",
+    "tensor(int32)",
+    "tensor(int64)",
+    "tensor(uint8)",
+    "tensor(uint16)",
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(bfloat16)",
+};
+constexpr ConstraintRow kConstraints27[] = {
+    {.param = "T", .allowed = kAllowed21, .num_allowed = 13},
+};
+constexpr ParamRow kParams60[] = {
+    {.name = "input_ids", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "segment_ids", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "word_embedding", .type = "T", .option = ParamOption::kSingle},
+    {.name = "position_embedding", .type = "T", .option = ParamOption::kSingle},
+    {.name = "segment_embedding", .type = "T", .option = ParamOption::kOptional},
+    {.name = "gamma", .type = "T", .option = ParamOption::kSingle},
+    {.name = "beta", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mask", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "position_ids", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams61[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mask_index", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "embedding_sum", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs34[] = {
+    {.name = "epsilon", .type = AttributeProto::FLOAT},
+    {.name = "mask_index_type", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints28[] = {
+    {.param = "T1", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+};
+constexpr ParamRow kParams62[] = {
+    {.name = "key", .type = "T", .option = ParamOption::kSingle},
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "value", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key_norm_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "query_norm_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "conv_norm_scale", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams63[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gated_value_normed", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs35[] = {
+    {.name = "epsilon", .type = AttributeProto::FLOAT, .default_text = "1e-05"},
+};
+constexpr ParamRow kParams64[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "axis", .type = "tensor(int32)", .option = ParamOption::kSingle},
+};
+constexpr ConstraintRow kConstraints29[] = {
+    {.param = "T", .allowed = kAllowed2, .num_allowed = 15},
+};
+constexpr ParamRow kParams65[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr const char* kAllowed22[] = {
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(float16)",
+    "tensor(bfloat16)",
+};
+constexpr ConstraintRow kConstraints30[] = {
+    {.param = "T", .allowed = kAllowed22, .num_allowed = 4},
+};
+constexpr ParamRow kParams66[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T", .option = ParamOption::kOptional},
+    {.name = "Z", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs36[] = {
+    {.name = "activation", .type = AttributeProto::STRING},
+    {.name = "activation_params", .type = AttributeProto::FLOATS},
+    {.name = "auto_pad", .type = AttributeProto::STRING},
+    {.name = "dilations", .type = AttributeProto::INTS},
+    {.name = "group", .type = AttributeProto::INT},
+    {.name = "kernel_shape", .type = AttributeProto::INTS},
+    {.name = "pads", .type = AttributeProto::INTS},
+    {.name = "strides", .type = AttributeProto::INTS},
+};
+constexpr ParamRow kParams67[] = {
+    {.name = "A", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T", .option = ParamOption::kSingle},
+    {.name = "C", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs37[] = {
+    {.name = "activation", .type = AttributeProto::STRING},
+    {.name = "activation_alpha", .type = AttributeProto::FLOAT},
+    {.name = "activation_beta", .type = AttributeProto::FLOAT},
+    {.name = "activation_gamma", .type = AttributeProto::FLOAT},
+    {.name = "alpha", .type = AttributeProto::FLOAT},
+    {.name = "beta", .type = AttributeProto::FLOAT},
+    {.name = "transA", .type = AttributeProto::INT},
+    {.name = "transB", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed23[] = {
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(int32)",
+    "tensor(int64)",
+};
+constexpr ConstraintRow kConstraints31[] = {
+    {.param = "T", .allowed = kAllowed23, .num_allowed = 7},
+};
+constexpr AttrRow kAttrs38[] = {
+    {.name = "alpha", .type = AttributeProto::FLOAT},
+    {.name = "transA", .type = AttributeProto::INT},
+    {.name = "transB", .type = AttributeProto::INT},
+    {.name = "transBatchA", .type = AttributeProto::INT},
+    {.name = "transBatchB", .type = AttributeProto::INT},
+};
+constexpr AttrRow kAttrs39[] = {
+    {.name = "activation", .type = AttributeProto::STRING, .required = true},
+    {.name = "activation_alpha", .type = AttributeProto::FLOAT},
+    {.name = "activation_axis", .type = AttributeProto::INT},
+    {.name = "activation_beta", .type = AttributeProto::FLOAT},
+    {.name = "activation_gamma", .type = AttributeProto::FLOAT},
+    {.name = "alpha", .type = AttributeProto::FLOAT},
+    {.name = "transA", .type = AttributeProto::INT},
+    {.name = "transB", .type = AttributeProto::INT},
+    {.name = "transBatchA", .type = AttributeProto::INT},
+    {.name = "transBatchB", .type = AttributeProto::INT},
+};
+constexpr ParamRow kParams68[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "Y", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gate", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams69[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kSingle},
+    {.name = "value", .type = "T", .option = ParamOption::kSingle},
+    {.name = "cu_seqlens", .type = "TI", .option = ParamOption::kOptional},
+    {.name = "decay", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "beta", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "initial_state", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "a_log", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "dt_bias", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "capture_count", .type = "TI", .option = ParamOption::kOptional},
+    {.name = "state_update_active", .type = "TI", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams70[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "final_state", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "state_update", .type = "TS", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs40[] = {
+    {.name = "beta_activation", .type = AttributeProto::STRING, .default_text = "none"},
+    {.name = "chunk_size", .type = AttributeProto::INT, .default_text = "64"},
+    {.name = "gate_activation", .type = AttributeProto::STRING, .default_text = "none"},
+    {.name = "qk_l2_norm", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "scale", .type = AttributeProto::FLOAT, .default_text = "0.0"},
+    {.name = "state_update_capacity", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "update_rule", .type = AttributeProto::STRING, .default_text = "gated_delta"},
+};
+constexpr ConstraintRow kConstraints32[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "TS", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "TI", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams71[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gate", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs41[] = {
+    {.name = "epsilon", .type = AttributeProto::FLOAT},
+};
+constexpr ParamRow kParams72[] = {
+    {.name = "query_layer", .type = "T", .option = ParamOption::kSingle},
+    {.name = "query_bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "rel_pos", .type = "T", .option = ParamOption::kSingle},
+    {.name = "weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "eco_a", .type = "T", .option = ParamOption::kSingle},
+    {.name = "token_offset", .type = "M", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs42[] = {
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams73[] = {
+    {.name = "data", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "indices", .type = "Tind", .option = ParamOption::kSingle},
+    {.name = "scales", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "zero_points", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams74[] = {
+    {.name = "output", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs43[] = {
+    {.name = "bits", .type = AttributeProto::INT},
+    {.name = "block_size", .type = AttributeProto::INT},
+    {.name = "gather_axis", .type = AttributeProto::INT},
+    {.name = "quantize_axis", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed24[] = {
+    "tensor(int4)",
+    "tensor(uint4)",
+    "tensor(uint8)",
+    "tensor(float8e4m3fn)",
+    "tensor(float8e4m3fnuz)",
+    "tensor(float8e5m2)",
+    "tensor(float8e5m2fnuz)",
+    "tensor(float4e2m1)",
+};
+constexpr ConstraintRow kConstraints33[] = {
+    {.param = "T1", .allowed = kAllowed24, .num_allowed = 8},
+    {.param = "T2", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "Tind", .allowed = kAllowed3, .num_allowed = 2},
+};
+constexpr ParamRow kParams75[] = {
+    {.name = "data", .type = "T", .option = ParamOption::kSingle},
+    {.name = "indices", .type = "Tind", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams76[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams77[] = {
+    {.name = "A", .type = "TA", .option = ParamOption::kSingle},
+    {.name = "B", .type = "TB", .option = ParamOption::kSingle},
+    {.name = "C", .type = "TC", .option = ParamOption::kOptional},
+    {.name = "scaleA", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "scaleB", .type = "TS", .option = ParamOption::kOptional},
+    {.name = "scaleY", .type = "TS", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams78[] = {
+    {.name = "Y", .type = "TR", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs44[] = {
+    {.name = "activation", .type = AttributeProto::STRING, .default_text = "NONE"},
+    {.name = "alpha", .type = AttributeProto::FLOAT},
+    {.name = "beta", .type = AttributeProto::FLOAT},
+    {.name = "dtype", .type = AttributeProto::INT},
+    {.name = "transA", .type = AttributeProto::INT},
+    {.name = "transB", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed25[] = {
+    "tensor(float8e4m3fn)",
+    "tensor(float8e5m2)",
+    "tensor(float16)",
+    "tensor(bfloat16)",
+    "tensor(float)",
+};
+constexpr const char* kAllowed26[] = {
+    "tensor(float16)",
+    "tensor(bfloat16)",
+    "tensor(float)",
+};
+constexpr ConstraintRow kConstraints34[] = {
+    {.param = "TA", .allowed = kAllowed25, .num_allowed = 5},
+    {.param = "TB", .allowed = kAllowed25, .num_allowed = 5},
+    {.param = "TC", .allowed = kAllowed26, .num_allowed = 3},
+    {.param = "TR", .allowed = kAllowed25, .num_allowed = 5},
+    {.param = "TS", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams79[] = {
+    {.name = "emb", .type = "U", .option = ParamOption::kSingle},
+    {.name = "q", .type = "T", .option = ParamOption::kSingle},
+    {.name = "q_rot", .type = "T", .option = ParamOption::kSingle},
+    {.name = "k", .type = "T", .option = ParamOption::kSingle},
+    {.name = "k_rot", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams80[] = {
+    {.name = "output1", .type = "T", .option = ParamOption::kSingle},
+    {.name = "output2", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr const char* kAllowed27[] = {
+    "tensor(float16)",
+};
+constexpr ConstraintRow kConstraints35[] = {
+    {.param = "T", .allowed = kAllowed27, .num_allowed = 1},
+    {.param = "U", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams81[] = {
+    {.name = "input_ids", .type = "I", .option = ParamOption::kSingle},
+    {.name = "max_length", .type = "I", .option = ParamOption::kSingle},
+    {.name = "min_length", .type = "I", .option = ParamOption::kOptional},
+    {.name = "repetition_penalty", .type = "T", .option = ParamOption::kOptional},
+    {.name = "vocab_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "prefix_vocab_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "attention_mask", .type = "I", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams82[] = {
+    {.name = "sequences", .type = "I", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs45[] = {
+    {.name = "decoder", .type = AttributeProto::GRAPH, .required = true},
+    {.name = "decoder_start_token_id", .type = AttributeProto::INT},
+    {.name = "encoder", .type = AttributeProto::GRAPH},
+    {.name = "eos_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "init_decoder", .type = AttributeProto::GRAPH},
+    {.name = "model_type", .type = AttributeProto::INT},
+    {.name = "no_repeat_ngram_size", .type = AttributeProto::INT},
+    {.name = "pad_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "vocab_size", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints36[] = {
+    {.param = "T", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "I", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams83[] = {
+    {.name = "X", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "Grid", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams84[] = {
+    {.name = "Y", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs46[] = {
+    {.name = "align_corners", .type = AttributeProto::INT},
+    {.name = "mode", .type = AttributeProto::STRING, .default_text = "bilinear"},
+    {.name = "padding_mode", .type = AttributeProto::STRING, .default_text = "zeros"},
+};
+constexpr ConstraintRow kConstraints37[] = {
+    {.param = "T1", .allowed = kAllowed2, .num_allowed = 15},
+    {.param = "T2", .allowed = kAllowed0, .num_allowed = 3},
+};
+constexpr ParamRow kParams85[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gamma", .type = "M", .option = ParamOption::kSingle},
+    {.name = "beta", .type = "M", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs47[] = {
+    {.name = "activation", .type = AttributeProto::INT, .required = true},
+    {.name = "channels_last", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "epsilon", .type = AttributeProto::FLOAT},
+    {.name = "groups", .type = AttributeProto::INT, .required = true},
+};
+constexpr ConstraintRow kConstraints38[] = {
+    {.param = "T", .allowed = kAllowed10, .num_allowed = 2},
+    {.param = "M", .allowed = kAllowed10, .num_allowed = 2},
+};
+constexpr ParamRow kParams86[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_key", .type = "T_CACHE", .option = ParamOption::kOptional},
+    {.name = "past_value", .type = "T_CACHE", .option = ParamOption::kOptional},
+    {.name = "seqlens_k", .type = "M", .option = ParamOption::kSingle},
+    {.name = "total_sequence_length", .type = "M", .option = ParamOption::kSingle},
+    {.name = "cos_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "sin_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "position_ids", .type = "tensor(int64)", .option = ParamOption::kOptional},
+    {.name = "attention_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "head_sink", .type = "T", .option = ParamOption::kOptional},
+    {.name = "k_scale", .type = "T_KV_SCALE", .option = ParamOption::kOptional},
+    {.name = "v_scale", .type = "T_KV_SCALE", .option = ParamOption::kOptional},
+    {.name = "q_norm_weight", .type = "T", .option = ParamOption::kOptional},
+    {.name = "k_norm_weight", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams87[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present_key", .type = "T_CACHE", .option = ParamOption::kOptional},
+    {.name = "present_value", .type = "T_CACHE", .option = ParamOption::kOptional},
+    {.name = "output_qk", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs48[] = {
+    {.name = "causal", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "do_rotary", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "k_quant_type", .type = AttributeProto::STRING},
+    {.name = "kv_cache_bit_width", .type = AttributeProto::INT},
+    {.name = "kv_num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "local_window_size", .type = AttributeProto::INT, .default_text = "-1"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "qk_norm_epsilon", .type = AttributeProto::FLOAT, .default_text = "1e-06"},
+    {.name = "qk_output", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "rotary_interleaved", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+    {.name = "sliding_window_cache", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "smooth_softmax", .type = AttributeProto::INT},
+    {.name = "softcap", .type = AttributeProto::FLOAT, .default_text = "0.0"},
+    {.name = "v_quant_type", .type = AttributeProto::STRING},
+};
+constexpr const char* kAllowed28[] = {
+    "tensor(float)",
+    "tensor(float16)",
+    "tensor(bfloat16)",
+    "tensor(uint8)",
+    "tensor(int8)",
+    "tensor(float8e4m3fn)",
+};
+constexpr ConstraintRow kConstraints39[] = {
+    {.param = "T", .allowed = kAllowed26, .num_allowed = 3},
+    {.param = "T_CACHE", .allowed = kAllowed28, .num_allowed = 6},
+    {.param = "T_KV_SCALE", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "M", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr AttrRow kAttrs49[] = {
+    {.name = "normalized", .type = AttributeProto::INT},
+    {.name = "onesided", .type = AttributeProto::INT},
+    {.name = "signal_ndim", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams88[] = {
+    {.name = "input", .type = "V", .option = ParamOption::kVariadic},
+};
+constexpr AttrRow kAttrs50[] = {
+    {.name = "isinf_only", .type = AttributeProto::INT},
+    {.name = "isnan_only", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints40[] = {
+    {.param = "V", .allowed = kAllowed4, .num_allowed = 4},
+    {.param = "T", .allowed = kAllowed11, .num_allowed = 1},
+};
+constexpr ParamRow kParams89[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kSingle},
+    {.name = "value", .type = "T", .option = ParamOption::kSingle},
+    {.name = "past_state", .type = "S", .option = ParamOption::kOptional},
+    {.name = "decay", .type = "T", .option = ParamOption::kOptional},
+    {.name = "beta", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams90[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present_state", .type = "S", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs51[] = {
+    {.name = "chunk_size", .type = AttributeProto::INT},
+    {.name = "kv_num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "q_num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "scale", .type = AttributeProto::FLOAT, .default_text = "0.0"},
+    {.name = "state_window", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "update_rule", .type = AttributeProto::STRING, .default_text = "gated_delta"},
+};
+constexpr ConstraintRow kConstraints41[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "S", .allowed = kAllowed7, .num_allowed = 3},
+};
+constexpr ParamRow kParams91[] = {
+    {.name = "a", .type = "T", .option = ParamOption::kSingle},
+    {.name = "dt_bias", .type = "TF", .option = ParamOption::kSingle},
+    {.name = "decay_scale", .type = "TF", .option = ParamOption::kSingle},
+    {.name = "b", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams92[] = {
+    {.name = "decay", .type = "T", .option = ParamOption::kSingle},
+    {.name = "beta", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ConstraintRow kConstraints42[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "TF", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams93[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mask", .type = "T", .option = ParamOption::kSingle},
+    {.name = "global_weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "global_bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "global", .type = "G", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs52[] = {
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "window", .type = AttributeProto::INT, .required = true},
+};
+constexpr ConstraintRow kConstraints43[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "G", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams94[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "position_ids", .type = "M", .option = ParamOption::kSingle},
+    {.name = "cos_cache", .type = "T", .option = ParamOption::kSingle},
+    {.name = "sin_cache", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs53[] = {
+    {.name = "interleaved", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "is_packed_batching", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "mrope_layout", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "mrope_section", .type = AttributeProto::INTS, .required = true},
+    {.name = "num_heads", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "rotary_embedding_dim", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "scale", .type = AttributeProto::FLOAT, .default_text = "1.0"},
+};
+constexpr ConstraintRow kConstraints44[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "M", .allowed = kAllowed12, .num_allowed = 1},
+};
+constexpr ParamRow kParams95[] = {
+    {.name = "A", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "weight_scale", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "weight_scale_2", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "input_scale", .type = "T3", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs54[] = {
+    {.name = "block_size", .type = AttributeProto::INT, .default_text = "16"},
+};
+constexpr const char* kAllowed29[] = {
+    "tensor(float16)",
+    "tensor(bfloat16)",
+};
+constexpr ConstraintRow kConstraints45[] = {
+    {.param = "T", .allowed = kAllowed29, .num_allowed = 2},
+    {.param = "T1", .allowed = kAllowed16, .num_allowed = 1},
+    {.param = "T2", .allowed = kAllowed16, .num_allowed = 1},
+    {.param = "T3", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams96[] = {
+    {.name = "A", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "b_scale", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "a_scale", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs55[] = {
+    {.name = "block_size", .type = AttributeProto::INT, .default_text = "128"},
+};
+constexpr const char* kAllowed30[] = {
+    "tensor(float8e4m3fn)",
+};
+constexpr ConstraintRow kConstraints46[] = {
+    {.param = "T", .allowed = kAllowed29, .num_allowed = 2},
+    {.param = "T1", .allowed = kAllowed30, .num_allowed = 1},
+    {.param = "T2", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams97[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "absmax", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs56[] = {
+    {.name = "K", .type = AttributeProto::INT, .required = true},
+    {.name = "N", .type = AttributeProto::INT, .required = true},
+    {.name = "block_size", .type = AttributeProto::INT, .required = true},
+    {.name = "quant_type", .type = AttributeProto::INT, .required = true},
+    {.name = "training_mode", .type = AttributeProto::INT},
+    {.name = "transB", .type = AttributeProto::INT, .default_text = "1"},
+};
+constexpr ConstraintRow kConstraints47[] = {
+    {.param = "T1", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "T2", .allowed = kAllowed16, .num_allowed = 1},
+};
+constexpr ParamRow kParams98[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "B_shape", .type = "T3", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs57[] = {
+    {.name = "blk_quant_type", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints48[] = {
+    {.param = "T1", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "T2", .allowed = kAllowed16, .num_allowed = 1},
+    {.param = "T3", .allowed = kAllowed12, .num_allowed = 1},
+};
+constexpr ParamRow kParams99[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams100[] = {
+    {.name = "Y", .type = "T3", .option = ParamOption::kSingle},
+};
+constexpr const char* kAllowed31[] = {
+    "tensor(int16)",
+    "tensor(uint16)",
+};
+constexpr const char* kAllowed32[] = {
+    "tensor(int32)",
+    "tensor(uint32)",
+};
+constexpr ConstraintRow kConstraints49[] = {
+    {.param = "T1", .allowed = kAllowed31, .num_allowed = 2},
+    {.param = "T2", .allowed = kAllowed31, .num_allowed = 2},
+    {.param = "T3", .allowed = kAllowed32, .num_allowed = 2},
+};
+constexpr ParamRow kParams101[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "a_scale", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "b_scale", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "a_zero_point", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "b_zero_point", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T3", .option = ParamOption::kOptional},
+};
+constexpr ConstraintRow kConstraints50[] = {
+    {.param = "T1", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T2", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T3", .allowed = kAllowed1, .num_allowed = 2},
+};
+constexpr ParamRow kParams102[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "scales", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "zero_points", .type = "T3", .option = ParamOption::kOptional},
+    {.name = "g_idx", .type = "T4", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs58[] = {
+    {.name = "K", .type = AttributeProto::INT, .required = true},
+    {.name = "N", .type = AttributeProto::INT, .required = true},
+    {.name = "accuracy_level", .type = AttributeProto::INT},
+    {.name = "bits", .type = AttributeProto::INT},
+    {.name = "block_size", .type = AttributeProto::INT, .required = true},
+    {.name = "weight_prepacked", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr const char* kAllowed33[] = {
+    "tensor(uint8)",
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(bfloat16)",
+};
+constexpr ConstraintRow kConstraints51[] = {
+    {.param = "T1", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "T2", .allowed = kAllowed16, .num_allowed = 1},
+    {.param = "T3", .allowed = kAllowed33, .num_allowed = 4},
+    {.param = "T4", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams103[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "skip", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "norm_scale", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "gate_B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "gate_scales", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "gate_bias", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "up_B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "up_scales", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "up_bias", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams104[] = {
+    {.name = "Y", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "input_skip_bias_sum", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs59[] = {
+    {.name = "K", .type = AttributeProto::INT, .required = true},
+    {.name = "N", .type = AttributeProto::INT, .required = true},
+    {.name = "accuracy_level", .type = AttributeProto::INT},
+    {.name = "activation", .type = AttributeProto::STRING, .required = true},
+    {.name = "bits", .type = AttributeProto::INT},
+    {.name = "block_size", .type = AttributeProto::INT, .required = true},
+    {.name = "epsilon", .type = AttributeProto::FLOAT, .default_text = "1e-05"},
+};
+constexpr ParamRow kParams105[] = {
+    {.name = "A", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "skip", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "norm_scale", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "q_B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "q_scales", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "q_bias", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "k_B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "k_scales", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "k_bias", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "v_B", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "v_scales", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "v_bias", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams106[] = {
+    {.name = "Q", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "K", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "V", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "input_skip_bias_sum", .type = "T1", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs60[] = {
+    {.name = "K", .type = AttributeProto::INT, .required = true},
+    {.name = "Nkv", .type = AttributeProto::INT, .required = true},
+    {.name = "Nq", .type = AttributeProto::INT, .required = true},
+    {.name = "accuracy_level", .type = AttributeProto::INT},
+    {.name = "bits", .type = AttributeProto::INT},
+    {.name = "block_size", .type = AttributeProto::INT, .required = true},
+    {.name = "epsilon", .type = AttributeProto::FLOAT},
+};
+constexpr ParamRow kParams107[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "M", .type = "tensor(int32)", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs61[] = {
+    {.name = "auto_pad", .type = AttributeProto::STRING},
+    {.name = "kernel_shape", .type = AttributeProto::INTS},
+    {.name = "pads", .type = AttributeProto::INTS},
+    {.name = "storage_order", .type = AttributeProto::INT},
+    {.name = "strides", .type = AttributeProto::INTS},
+};
+constexpr ParamRow kParams108[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "router_probs", .type = "T", .option = ParamOption::kSingle},
+    {.name = "fc1_experts_weights", .type = "T", .option = ParamOption::kSingle},
+    {.name = "fc1_experts_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "fc2_experts_weights", .type = "T", .option = ParamOption::kSingle},
+    {.name = "fc2_experts_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "fc3_experts_weights", .type = "T", .option = ParamOption::kOptional},
+    {.name = "fc3_experts_bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs62[] = {
+    {.name = "activation_alpha", .type = AttributeProto::FLOAT},
+    {.name = "activation_beta", .type = AttributeProto::FLOAT},
+    {.name = "activation_type", .type = AttributeProto::STRING, .default_text = "relu"},
+    {.name = "k", .type = AttributeProto::INT},
+    {.name = "normalize_routing_weights", .type = AttributeProto::INT},
+    {.name = "swiglu_fusion", .type = AttributeProto::INT},
+    {.name = "swiglu_limit", .type = AttributeProto::FLOAT},
+    {.name = "use_sparse_mixer", .type = AttributeProto::INT},
+};
+constexpr ParamRow kParams109[] = {
+    {.name = "A", .type = "T", .option = ParamOption::kSingle},
+    {.name = "A_zero_point", .type = "T", .option = ParamOption::kOptional},
+    {.name = "B", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B_zero_point", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams110[] = {
+    {.name = "C", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr ConstraintRow kConstraints52[] = {
+    {.param = "T", .allowed = kAllowed19, .num_allowed = 2},
+    {.param = "T1", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams111[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "key_padding_mask", .type = "M", .option = ParamOption::kOptional},
+    {.name = "attention_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_sequence_length", .type = "M", .option = ParamOption::kOptional},
+    {.name = "cache_indirection", .type = "M", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs63[] = {
+    {.name = "mask_filter_value", .type = AttributeProto::FLOAT, .default_text = "-10000.0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+    {.name = "unidirectional", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr ConstraintRow kConstraints53[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "QK", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "M", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams112[] = {
+    {.name = "X", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs64[] = {
+    {.name = "positive", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "seed", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr const char* kAllowed34[] = {
+    "tensor(uint32)",
+    "tensor(int32)",
+    "tensor(uint64)",
+    "tensor(int64)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(string)",
+};
+constexpr const char* kAllowed35[] = {
+    "tensor(uint32)",
+    "tensor(int32)",
+};
+constexpr ConstraintRow kConstraints54[] = {
+    {.param = "T1", .allowed = kAllowed34, .num_allowed = 7},
+    {.param = "T2", .allowed = kAllowed35, .num_allowed = 2},
+};
+constexpr ParamRow kParams113[] = {
+    {.name = "input_ids", .type = "M", .option = ParamOption::kSingle},
+    {.name = "multipliers", .type = "M", .option = ParamOption::kSingle},
+    {.name = "vocab_sizes", .type = "M", .option = ParamOption::kSingle},
+    {.name = "past_ids", .type = "M", .option = ParamOption::kOptional},
+    {.name = "head_offsets", .type = "M", .option = ParamOption::kOptional},
+    {.name = "eos_token_id", .type = "M", .option = ParamOption::kOptional},
+    {.name = "segment_ids", .type = "tensor(int32)", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams114[] = {
+    {.name = "hash_ids", .type = "M", .option = ParamOption::kSingle},
+    {.name = "present_ids", .type = "M", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs65[] = {
+    {.name = "max_ngram_size", .type = AttributeProto::INT, .required = true},
+    {.name = "n_head_per_ngram", .type = AttributeProto::INT, .required = true},
+    {.name = "pad_id", .type = AttributeProto::INT, .required = true},
+    {.name = "reset_on_eos", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr ConstraintRow kConstraints55[] = {
+    {.param = "M", .allowed = kAllowed3, .num_allowed = 2},
+};
+constexpr ParamRow kParams115[] = {
+    {.name = "input_ids", .type = "Tid", .option = ParamOption::kSingle},
+    {.name = "scores", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams116[] = {
+    {.name = "scores_out", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs66[] = {
+    {.name = "ngram_size", .type = AttributeProto::INT, .required = true},
+};
+constexpr ConstraintRow kConstraints56[] = {
+    {.param = "Tid", .allowed = kAllowed12, .num_allowed = 1},
+    {.param = "T", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams117[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs67[] = {
+    {.name = "auto_pad", .type = AttributeProto::STRING},
+    {.name = "dilations", .type = AttributeProto::INTS},
+    {.name = "group", .type = AttributeProto::INT},
+    {.name = "kernel_shape", .type = AttributeProto::INTS},
+    {.name = "pads", .type = AttributeProto::INTS},
+    {.name = "strides", .type = AttributeProto::INTS},
+};
+constexpr ParamRow kParams118[] = {
+    {.name = "x", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams119[] = {
+    {.name = "y", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs68[] = {
+    {.name = "auto_pad", .type = AttributeProto::STRING},
+    {.name = "ceil_mode", .type = AttributeProto::INT},
+    {.name = "dilations", .type = AttributeProto::INTS},
+    {.name = "kernel_shape", .type = AttributeProto::INTS, .required = true},
+    {.name = "pads", .type = AttributeProto::INTS},
+    {.name = "strides", .type = AttributeProto::INTS},
+};
+constexpr ConstraintRow kConstraints57[] = {
+    {.param = "T", .allowed = kAllowed20, .num_allowed = 2},
+};
+constexpr ParamRow kParams120[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "weights", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kSingle},
+    {.name = "token_offset", .type = "M", .option = ParamOption::kSingle},
+    {.name = "cumulative_sequence_length", .type = "M", .option = ParamOption::kSingle},
+    {.name = "attention_bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs69[] = {
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "qkv_hidden_sizes", .type = AttributeProto::INTS},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+};
+constexpr ParamRow kParams121[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "token_offset", .type = "M", .option = ParamOption::kSingle},
+    {.name = "cumulative_sequence_length", .type = "M", .option = ParamOption::kSingle},
+    {.name = "attention_bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs70[] = {
+    {.name = "mask_filter_value", .type = AttributeProto::FLOAT, .default_text = "-10000.0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+};
+constexpr ParamRow kParams122[] = {
+    {.name = "data", .type = "T", .option = ParamOption::kSingle},
+    {.name = "pads", .type = "tensor(int64)", .option = ParamOption::kSingle},
+    {.name = "value", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs71[] = {
+    {.name = "mode", .type = AttributeProto::STRING, .default_text = "constant"},
+};
+constexpr ParamRow kParams123[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "key_cache", .type = "T_CACHE", .option = ParamOption::kSingle},
+    {.name = "value_cache", .type = "T_CACHE", .option = ParamOption::kOptional},
+    {.name = "cumulative_sequence_length", .type = "S", .option = ParamOption::kSingle},
+    {.name = "past_seqlens", .type = "S", .option = ParamOption::kSingle},
+    {.name = "block_table", .type = "S", .option = ParamOption::kSingle},
+    {.name = "cos_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "sin_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "slot_mapping", .type = "S", .option = ParamOption::kOptional},
+    {.name = "head_sink", .type = "T", .option = ParamOption::kOptional},
+    {.name = "q_norm_weight", .type = "T", .option = ParamOption::kOptional},
+    {.name = "k_norm_weight", .type = "T", .option = ParamOption::kOptional},
+    {.name = "k_scale", .type = "T_KV_SCALE", .option = ParamOption::kOptional},
+    {.name = "v_scale", .type = "T_KV_SCALE", .option = ParamOption::kOptional},
+    {.name = "attention_metadata", .type = "S", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams124[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key_cache_out", .type = "T_CACHE", .option = ParamOption::kOptional},
+    {.name = "value_cache_out", .type = "T_CACHE", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs72[] = {
+    {.name = "do_rotary", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "is_causal", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "k_cache_dtype", .type = AttributeProto::STRING, .default_text = ""},
+    {.name = "k_quant_type", .type = AttributeProto::STRING, .default_text = "NONE"},
+    {.name = "kv_cache_layout", .type = AttributeProto::STRING, .default_text = "SEPARATE"},
+    {.name = "kv_num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "local_window_size", .type = AttributeProto::INT, .default_text = "-1"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "qk_norm_epsilon", .type = AttributeProto::FLOAT, .default_text = "1e-06"},
+    {.name = "rotary_interleaved", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "rotary_offset", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+    {.name = "softcap", .type = AttributeProto::FLOAT, .default_text = "0.0"},
+    {.name = "v_cache_dtype", .type = AttributeProto::STRING, .default_text = ""},
+    {.name = "v_head_size", .type = AttributeProto::INT},
+    {.name = "v_quant_type", .type = AttributeProto::STRING, .default_text = "NONE"},
+};
+constexpr const char* kAllowed36[] = {
+    "tensor(float16)",
+    "tensor(bfloat16)",
+    "tensor(int8)",
+    "tensor(float8e4m3fn)",
+    "tensor(uint8)",
+};
+constexpr ConstraintRow kConstraints58[] = {
+    {.param = "T", .allowed = kAllowed29, .num_allowed = 2},
+    {.param = "T_CACHE", .allowed = kAllowed36, .num_allowed = 5},
+    {.param = "T_KV_SCALE", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "S", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams125[] = {
+    {.name = "input", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "weight", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "input_scale", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "weight_scale", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "mask_index", .type = "T4", .option = ParamOption::kOptional},
+    {.name = "input_zero_point", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "weight_zero_point", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "past", .type = "T3", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams126[] = {
+    {.name = "output", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "present", .type = "T3", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs73[] = {
+    {.name = "do_rotary", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "mask_filter_value", .type = AttributeProto::FLOAT, .default_text = "-10000.0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "past_present_share_buffer", .type = AttributeProto::INT},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+    {.name = "unidirectional", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr ConstraintRow kConstraints59[] = {
+    {.param = "T1", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T2", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T3", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "T4", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams127[] = {
+    {.name = "input_ids", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "segment_ids", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "word_embedding_quant", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "position_embedding_quant", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "segment_embedding", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "gamma_quant", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "beta_quant", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "mask", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "word_embedding_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "position_embedding_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "segment_embedding_scale", .type = "T", .option = ParamOption::kOptional},
+    {.name = "gamma_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "beta_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "word_embedding_zero_point", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "position_embedding_zero_point", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "segment_embedding_zero_point", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "gamma_zero_point", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "beta_zero_point", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams128[] = {
+    {.name = "layernorm_out", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mask_index_out", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr ConstraintRow kConstraints60[] = {
+    {.param = "T1", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "T2", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams129[] = {
+    {.name = "A", .type = "TA", .option = ParamOption::kSingle},
+    {.name = "a_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "a_zero_point", .type = "TA", .option = ParamOption::kSingle},
+    {.name = "B", .type = "TB", .option = ParamOption::kSingle},
+    {.name = "b_scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "b_zero_point", .type = "TB", .option = ParamOption::kSingle},
+    {.name = "C", .type = "TC", .option = ParamOption::kOptional},
+    {.name = "y_scale", .type = "T", .option = ParamOption::kOptional},
+    {.name = "y_zero_point", .type = "TYZ", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams130[] = {
+    {.name = "Y", .type = "TY", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs74[] = {
+    {.name = "alpha", .type = AttributeProto::FLOAT},
+    {.name = "transA", .type = AttributeProto::INT},
+    {.name = "transB", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed37[] = {
+    "tensor(float)",
+    "tensor(uint8)",
+    "tensor(int8)",
+};
+constexpr ConstraintRow kConstraints61[] = {
+    {.param = "T", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "TA", .allowed = kAllowed19, .num_allowed = 2},
+    {.param = "TB", .allowed = kAllowed19, .num_allowed = 2},
+    {.param = "TC", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "TYZ", .allowed = kAllowed19, .num_allowed = 2},
+    {.param = "TY", .allowed = kAllowed37, .num_allowed = 3},
+};
+constexpr ParamRow kParams131[] = {
+    {.name = "A", .type = "T", .option = ParamOption::kSingle},
+    {.name = "A_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "A_zero_point", .type = "T", .option = ParamOption::kOptional},
+    {.name = "B", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "B_zero_point", .type = "T", .option = ParamOption::kOptional},
+    {.name = "C_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "C_zero_point", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ConstraintRow kConstraints62[] = {
+    {.param = "T", .allowed = kAllowed19, .num_allowed = 2},
+};
+constexpr ParamRow kParams132[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "x_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "x_zero_point", .type = "T", .option = ParamOption::kOptional},
+    {.name = "y_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "y_zero_point", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs75[] = {
+    {.name = "auto_pad", .type = AttributeProto::STRING, .default_text = "NOTSET"},
+    {.name = "ceil_mode", .type = AttributeProto::INT},
+    {.name = "channels_last", .type = AttributeProto::INT},
+    {.name = "count_include_pad", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "kernel_shape", .type = AttributeProto::INTS, .required = true},
+    {.name = "pads", .type = AttributeProto::INTS},
+    {.name = "strides", .type = AttributeProto::INTS},
+};
+constexpr ParamRow kParams133[] = {
+    {.name = "Y_scale", .type = "TF", .option = ParamOption::kSingle},
+    {.name = "Y_zero_point", .type = "T8", .option = ParamOption::kSingle},
+    {.name = "inputs", .type = "TV", .option = ParamOption::kVariadic, .homogeneous = false},
+};
+constexpr ParamRow kParams134[] = {
+    {.name = "Y", .type = "T8", .option = ParamOption::kSingle},
+};
+constexpr const char* kAllowed38[] = {
+    "tensor(uint8)",
+    "tensor(int8)",
+    "tensor(float)",
+};
+constexpr ConstraintRow kConstraints63[] = {
+    {.param = "T8", .allowed = kAllowed19, .num_allowed = 2},
+    {.param = "TF", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "TV", .allowed = kAllowed38, .num_allowed = 3},
+};
+constexpr ParamRow kParams135[] = {
+    {.name = "x", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "x_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "x_zero_point", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "w", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "w_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "w_zero_point", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "y_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "y_zero_point", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T4", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs76[] = {
+    {.name = "auto_pad", .type = AttributeProto::STRING},
+    {.name = "channels_last", .type = AttributeProto::INT},
+    {.name = "dilations", .type = AttributeProto::INTS},
+    {.name = "group", .type = AttributeProto::INT},
+    {.name = "kernel_shape", .type = AttributeProto::INTS},
+    {.name = "pads", .type = AttributeProto::INTS},
+    {.name = "strides", .type = AttributeProto::INTS},
+};
+constexpr ConstraintRow kConstraints64[] = {
+    {.param = "T1", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T2", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T3", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T4", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams136[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "x_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "x_zero_point", .type = "T", .option = ParamOption::kSingle},
+    {.name = "y_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "y_zero_point", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs77[] = {
+    {.name = "channels_last", .type = AttributeProto::INT},
+};
+constexpr ParamRow kParams137[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "X_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "X_zero_point", .type = "T", .option = ParamOption::kOptional},
+    {.name = "Y_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "Y_zero_point", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs78[] = {
+    {.name = "alpha", .type = AttributeProto::FLOAT},
+};
+constexpr ParamRow kParams138[] = {
+    {.name = "data", .type = "T", .option = ParamOption::kSingle},
+    {.name = "data_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "data_zero_point", .type = "T", .option = ParamOption::kOptional},
+    {.name = "reduced_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "reduced_zero_point", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams139[] = {
+    {.name = "reduced", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs79[] = {
+    {.name = "axes", .type = AttributeProto::INTS, .required = true},
+    {.name = "keepdims", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams140[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "X_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "x_zero_point", .type = "T", .option = ParamOption::kOptional},
+    {.name = "y_scale", .type = "tensor(float)", .option = ParamOption::kSingle},
+    {.name = "y_zero_point", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs80[] = {
+    {.name = "axis", .type = AttributeProto::INT},
+    {.name = "opset", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams141[] = {
+    {.name = "condition", .type = "B", .option = ParamOption::kSingle},
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "x_scale", .type = "TF", .option = ParamOption::kSingle},
+    {.name = "x_zero_point", .type = "T", .option = ParamOption::kSingle},
+    {.name = "Y", .type = "T", .option = ParamOption::kSingle},
+    {.name = "y_scale", .type = "TF", .option = ParamOption::kSingle},
+    {.name = "y_zero_point", .type = "T", .option = ParamOption::kSingle},
+    {.name = "z_scale", .type = "TF", .option = ParamOption::kSingle},
+    {.name = "z_zero_point", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams142[] = {
+    {.name = "Z", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ConstraintRow kConstraints65[] = {
+    {.param = "B", .allowed = kAllowed11, .num_allowed = 1},
+    {.param = "TF", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "T", .allowed = kAllowed19, .num_allowed = 2},
+};
+constexpr ParamRow kParams143[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "router_probs", .type = "T", .option = ParamOption::kSingle},
+    {.name = "fc1_experts_weights", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "fc1_scales", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "fc1_experts_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "fc2_experts_weights", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "fc2_scales", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "fc2_experts_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "fc3_experts_weights", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "fc3_scales", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "fc3_experts_bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "fc1_zero_points", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "fc2_zero_points", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "fc3_zero_points", .type = "T1", .option = ParamOption::kOptional},
+    {.name = "router_weights", .type = "T", .option = ParamOption::kOptional},
+    {.name = "fc1_global_scale", .type = "T4", .option = ParamOption::kOptional},
+    {.name = "fc2_global_scale", .type = "T4", .option = ParamOption::kOptional},
+    {.name = "fc1_act_scale", .type = "T4", .option = ParamOption::kOptional},
+    {.name = "fc2_act_scale", .type = "T4", .option = ParamOption::kOptional},
+    {.name = "fc1_act_block_scale", .type = "T2", .option = ParamOption::kOptional},
+    {.name = "fc2_act_block_scale", .type = "T2", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs81[] = {
+    {.name = "accuracy_level", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "activation_alpha", .type = AttributeProto::FLOAT},
+    {.name = "activation_beta", .type = AttributeProto::FLOAT},
+    {.name = "activation_type", .type = AttributeProto::STRING, .default_text = "relu"},
+    {.name = "block_size", .type = AttributeProto::INT},
+    {.name = "expert_weight_bits", .type = AttributeProto::INT, .default_text = "4"},
+    {.name = "k", .type = AttributeProto::INT},
+    {.name = "normalize_routing_weights", .type = AttributeProto::INT},
+    {.name = "quant_type", .type = AttributeProto::STRING},
+    {.name = "swiglu_fusion", .type = AttributeProto::INT},
+    {.name = "swiglu_limit", .type = AttributeProto::FLOAT},
+    {.name = "use_sparse_mixer", .type = AttributeProto::INT},
+    {.name = "weights_prepacked", .type = AttributeProto::INT, .default_text = "-1"},
+};
+constexpr const char* kAllowed39[] = {
+    "tensor(uint8)",
+    "tensor(float8e4m3fn)",
+};
+constexpr const char* kAllowed40[] = {
+    "tensor(float)",
+    "tensor(float16)",
+    "tensor(bfloat16)",
+    "tensor(float8e8m0)",
+    "tensor(float8e4m3fn)",
+};
+constexpr ConstraintRow kConstraints66[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "T1", .allowed = kAllowed39, .num_allowed = 2},
+    {.param = "T2", .allowed = kAllowed40, .num_allowed = 5},
+    {.param = "T4", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams144[] = {
+    {.name = "input", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_input", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_Q_gemm", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_K_gemm", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_V_gemm", .type = "S", .option = ParamOption::kSingle},
+    {.name = "Q_weight", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "K_weight", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "V_weight", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_Q_weight", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_K_weight", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_V_weight", .type = "S", .option = ParamOption::kSingle},
+    {.name = "Q_bias", .type = "S", .option = ParamOption::kSingle},
+    {.name = "K_bias", .type = "S", .option = ParamOption::kSingle},
+    {.name = "V_bias", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_QKT_gemm", .type = "S", .option = ParamOption::kOptional},
+    {.name = "scale_QKT_softmax", .type = "S", .option = ParamOption::kOptional},
+    {.name = "scale_values_gemm", .type = "S", .option = ParamOption::kSingle},
+    {.name = "mask_index", .type = "G", .option = ParamOption::kOptional},
+    {.name = "past", .type = "Q", .option = ParamOption::kOptional},
+    {.name = "attention_bias", .type = "S", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams145[] = {
+    {.name = "output", .type = "Q", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs82[] = {
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "order_input", .type = AttributeProto::INT, .required = true},
+    {.name = "order_output", .type = AttributeProto::INT, .required = true},
+    {.name = "order_weight", .type = AttributeProto::INT, .required = true},
+    {.name = "qkv_hidden_sizes", .type = AttributeProto::INTS},
+    {.name = "unidirectional", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr ConstraintRow kConstraints67[] = {
+    {.param = "Q", .allowed = kAllowed18, .num_allowed = 1},
+    {.param = "S", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "G", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams146[] = {
+    {.name = "X", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_X", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_Y", .type = "S", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams147[] = {
+    {.name = "Y", .type = "Q", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs83[] = {
+    {.name = "order_X", .type = AttributeProto::INT},
+    {.name = "order_Y", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints68[] = {
+    {.param = "Q", .allowed = kAllowed18, .num_allowed = 1},
+    {.param = "S", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams148[] = {
+    {.name = "X", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_X", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale", .type = "F", .option = ParamOption::kSingle},
+    {.name = "B", .type = "F", .option = ParamOption::kOptional},
+    {.name = "scale_Y", .type = "S", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs84[] = {
+    {.name = "axis", .type = AttributeProto::INT},
+    {.name = "epsilon", .type = AttributeProto::FLOAT},
+    {.name = "order_X", .type = AttributeProto::INT},
+    {.name = "order_Y", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints69[] = {
+    {.param = "F", .allowed = kAllowed10, .num_allowed = 2},
+    {.param = "S", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "Q", .allowed = kAllowed18, .num_allowed = 1},
+};
+constexpr ParamRow kParams149[] = {
+    {.name = "input", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_input", .type = "S", .option = ParamOption::kSingle},
+    {.name = "weight", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_weight", .type = "S", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_bias", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_qkv_gemm", .type = "S", .option = ParamOption::kSingle},
+    {.name = "mask", .type = "F", .option = ParamOption::kSingle},
+    {.name = "global_weight", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_global_weight", .type = "S", .option = ParamOption::kSingle},
+    {.name = "global_bias", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_global_gemm", .type = "S", .option = ParamOption::kSingle},
+    {.name = "global", .type = "G", .option = ParamOption::kSingle},
+    {.name = "scale_output", .type = "S", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs85[] = {
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "order_global_weight", .type = AttributeProto::INT, .required = true},
+    {.name = "order_input", .type = AttributeProto::INT, .required = true},
+    {.name = "order_output", .type = AttributeProto::INT, .required = true},
+    {.name = "order_weight", .type = AttributeProto::INT, .required = true},
+    {.name = "window", .type = AttributeProto::INT, .required = true},
+};
+constexpr ConstraintRow kConstraints70[] = {
+    {.param = "Q", .allowed = kAllowed18, .num_allowed = 1},
+    {.param = "S", .allowed = kAllowed6, .num_allowed = 1},
+    {.param = "G", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "F", .allowed = kAllowed27, .num_allowed = 1},
+};
+constexpr ParamRow kParams150[] = {
+    {.name = "A", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_A", .type = "S", .option = ParamOption::kSingle},
+    {.name = "B", .type = "Q", .option = ParamOption::kSingle},
+    {.name = "scale_B", .type = "S", .option = ParamOption::kSingle},
+    {.name = "scale_Y", .type = "S", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "S", .option = ParamOption::kOptional},
+    {.name = "C", .type = "Q", .option = ParamOption::kOptional},
+    {.name = "scale_C", .type = "S", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs86[] = {
+    {.name = "order_A", .type = AttributeProto::INT, .required = true},
+    {.name = "order_B", .type = AttributeProto::INT, .required = true},
+    {.name = "order_Y", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams151[] = {
+    {.name = "x", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams152[] = {
+    {.name = "y", .type = "T2", .option = ParamOption::kSingle},
+    {.name = "shape", .type = "T3", .option = ParamOption::kSingle},
+    {.name = "strides", .type = "T3", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs87[] = {
+    {.name = "bfp_type", .type = AttributeProto::INT, .required = true},
+    {.name = "block_dim", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints71[] = {
+    {.param = "T1", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "T2", .allowed = kAllowed16, .num_allowed = 1},
+    {.param = "T3", .allowed = kAllowed12, .num_allowed = 1},
+};
+constexpr ParamRow kParams153[] = {
+    {.name = "x", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "y_scale", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "y_zero_point", .type = "T2", .option = ParamOption::kOptional},
+};
+constexpr const char* kAllowed41[] = {
+    "tensor(int8)",
+    "tensor(uint8)",
+    "tensor(int16)",
+    "tensor(uint16)",
+    "tensor(int4)",
+    "tensor(uint4)",
+};
+constexpr ConstraintRow kConstraints72[] = {
+    {.param = "T1", .allowed = kAllowed10, .num_allowed = 2},
+    {.param = "T2", .allowed = kAllowed41, .num_allowed = 6},
+};
+constexpr ParamRow kParams154[] = {
+    {.name = "input", .type = "F", .option = ParamOption::kSingle},
+    {.name = "scale_input", .type = "S", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs88[] = {
+    {.name = "order_input", .type = AttributeProto::INT, .required = true},
+    {.name = "order_output", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams155[] = {
+    {.name = "dY", .type = "T", .option = ParamOption::kSingle},
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams156[] = {
+    {.name = "dX", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs89[] = {
+    {.name = "alpha", .type = AttributeProto::FLOAT, .default_text = "1.702"},
+};
+constexpr ParamRow kParams157[] = {
+    {.name = "start", .type = "T", .option = ParamOption::kSingle},
+    {.name = "limit", .type = "T", .option = ParamOption::kSingle},
+    {.name = "delta", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr const char* kAllowed42[] = {
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(int16)",
+    "tensor(int32)",
+    "tensor(int64)",
+};
+constexpr ConstraintRow kConstraints73[] = {
+    {.param = "T", .allowed = kAllowed42, .num_allowed = 5},
+};
+constexpr ParamRow kParams158[] = {
+    {.name = "data", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams159[] = {
+    {.name = "reduced", .type = "T2", .option = ParamOption::kSingle},
+};
+constexpr ConstraintRow kConstraints74[] = {
+    {.param = "T1", .allowed = kAllowed20, .num_allowed = 2},
+    {.param = "T2", .allowed = kAllowed32, .num_allowed = 2},
+};
+constexpr ParamRow kParams160[] = {
+    {.name = "bias_table", .type = "T", .option = ParamOption::kSingle},
+    {.name = "query_length", .type = "U", .option = ParamOption::kSingle},
+    {.name = "key_length", .type = "U", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs90[] = {
+    {.name = "is_bidirectional", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "max_distance", .type = AttributeProto::INT, .required = true},
+};
+constexpr ConstraintRow kConstraints75[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "U", .allowed = kAllowed12, .num_allowed = 1},
+};
+constexpr ParamRow kParams161[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "sequence_token_count", .type = "M", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams162[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "token_offset", .type = "M", .option = ParamOption::kSingle},
+    {.name = "cumulated_seq_len", .type = "M", .option = ParamOption::kSingle},
+    {.name = "max_seq_len", .type = "M", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams163[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "token_offset", .type = "M", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs91[] = {
+    {.name = "normalized", .type = AttributeProto::INT},
+    {.name = "onesided", .type = AttributeProto::INT},
+    {.name = "signal_ndim", .type = AttributeProto::INT},
+};
+constexpr AttrRow kAttrs92[] = {
+    {.name = "interleaved", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "is_packed_batching", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "num_heads", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "rotary_embedding_dim", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "scale", .type = AttributeProto::FLOAT, .default_text = "1.0"},
+};
+constexpr const char* kAllowed43[] = {
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(int32)",
+    "tensor(int64)",
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+};
+constexpr ConstraintRow kConstraints76[] = {
+    {.param = "T", .allowed = kAllowed43, .num_allowed = 7},
+};
+constexpr ParamRow kParams164[] = {
+    {.name = "input_ids", .type = "I", .option = ParamOption::kSingle},
+    {.name = "max_length", .type = "I", .option = ParamOption::kSingle},
+    {.name = "min_length", .type = "I", .option = ParamOption::kOptional},
+    {.name = "repetition_penalty", .type = "T", .option = ParamOption::kOptional},
+    {.name = "vocab_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "prefix_vocab_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "attention_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "presence_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "seed", .type = "I", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams165[] = {
+    {.name = "sequences", .type = "I", .option = ParamOption::kSingle},
+    {.name = "filtered_logits", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs93[] = {
+    {.name = "custom", .type = AttributeProto::INT},
+    {.name = "decoder", .type = AttributeProto::GRAPH, .required = true},
+    {.name = "decoder_start_token_id", .type = AttributeProto::INT},
+    {.name = "encoder", .type = AttributeProto::GRAPH},
+    {.name = "eos_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "filter_value", .type = AttributeProto::FLOAT},
+    {.name = "init_decoder", .type = AttributeProto::GRAPH},
+    {.name = "min_tokens_to_keep", .type = AttributeProto::INT},
+    {.name = "model_type", .type = AttributeProto::INT},
+    {.name = "no_repeat_ngram_size", .type = AttributeProto::INT},
+    {.name = "pad_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "presence_penalty", .type = AttributeProto::FLOAT},
+    {.name = "temperature", .type = AttributeProto::FLOAT},
+    {.name = "top_p", .type = AttributeProto::FLOAT},
+    {.name = "vocab_size", .type = AttributeProto::INT},
+};
+constexpr ParamRow kParams166[] = {
+    {.name = "Y_grad", .type = "T", .option = ParamOption::kSingle},
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "scale", .type = "T", .option = ParamOption::kSingle},
+    {.name = "inv_std_var", .type = "U", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams167[] = {
+    {.name = "X_grad", .type = "T", .option = ParamOption::kSingle},
+    {.name = "scale_grad", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs94[] = {
+    {.name = "axis", .type = AttributeProto::INT, .default_text = "-1"},
+};
+constexpr const char* kAllowed44[] = {
+    "tensor(float)",
+    "tensor(bfloat16)",
+};
+constexpr ConstraintRow kConstraints77[] = {
+    {.param = "T", .allowed = kAllowed4, .num_allowed = 4},
+    {.param = "U", .allowed = kAllowed44, .num_allowed = 2},
+};
+constexpr ParamRow kParams168[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gamma", .type = "M", .option = ParamOption::kSingle},
+    {.name = "beta", .type = "M", .option = ParamOption::kSingle},
+    {.name = "skip", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams169[] = {
+    {.name = "Y", .type = "T", .option = ParamOption::kSingle},
+    {.name = "S", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams170[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "skip", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gamma", .type = "T", .option = ParamOption::kSingle},
+    {.name = "beta", .type = "T", .option = ParamOption::kOptional},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams171[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "mean", .type = "U", .option = ParamOption::kOptional},
+    {.name = "inv_std_var", .type = "U", .option = ParamOption::kOptional},
+    {.name = "input_skip_bias_sum", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ConstraintRow kConstraints78[] = {
+    {.param = "T", .allowed = kAllowed7, .num_allowed = 3},
+    {.param = "U", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams172[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "skip", .type = "T", .option = ParamOption::kSingle},
+    {.name = "gamma", .type = "T", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams173[] = {
+    {.name = "outputs", .type = "T", .option = ParamOption::kVariadic},
+};
+constexpr AttrRow kAttrs95[] = {
+    {.name = "DLC", .type = AttributeProto::STRING, .required = true},
+    {.name = "notes", .type = AttributeProto::STRING},
+    {.name = "snpe_version", .type = AttributeProto::STRING},
+    {.name = "target_device", .type = AttributeProto::STRING},
+};
+constexpr const char* kAllowed45[] = {
+    "tensor(uint8)",
+    "tensor(uint16)",
+    "tensor(float)",
+};
+constexpr ConstraintRow kConstraints79[] = {
+    {.param = "T", .allowed = kAllowed45, .num_allowed = 3},
+};
+constexpr ParamRow kParams174[] = {
+    {.name = "dY", .type = "T", .option = ParamOption::kSingle},
+    {.name = "Y", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams175[] = {
+    {.name = "query", .type = "T", .option = ParamOption::kSingle},
+    {.name = "key", .type = "T", .option = ParamOption::kOptional},
+    {.name = "value", .type = "T", .option = ParamOption::kOptional},
+    {.name = "past_key", .type = "T", .option = ParamOption::kSingle},
+    {.name = "past_value", .type = "T", .option = ParamOption::kSingle},
+    {.name = "block_row_indices", .type = "M", .option = ParamOption::kSingle},
+    {.name = "block_col_indices", .type = "M", .option = ParamOption::kSingle},
+    {.name = "total_sequence_length", .type = "M", .option = ParamOption::kSingle},
+    {.name = "key_total_sequence_lengths", .type = "M", .option = ParamOption::kSingle},
+    {.name = "cos_cache", .type = "T", .option = ParamOption::kOptional},
+    {.name = "sin_cache", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams176[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present_key", .type = "T", .option = ParamOption::kSingle},
+    {.name = "present_value", .type = "T", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs96[] = {
+    {.name = "do_rotary", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "kv_num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "num_heads", .type = AttributeProto::INT, .required = true},
+    {.name = "rotary_interleaved", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "scale", .type = AttributeProto::FLOAT},
+    {.name = "sparse_block_size", .type = AttributeProto::INT, .required = true},
+};
+constexpr ParamRow kParams177[] = {
+    {.name = "A", .type = "T", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr const char* kAllowed46[] = {
+    "sparse_tensor(float)",
+    "sparse_tensor(double)",
+    "sparse_tensor(int64)",
+    "sparse_tensor(int32)",
+    "sparse_tensor(uint64)",
+    "sparse_tensor(uint32)",
+};
+constexpr const char* kAllowed47[] = {
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(int64)",
+    "tensor(int32)",
+    "tensor(uint64)",
+    "tensor(uint32)",
+};
+constexpr ConstraintRow kConstraints80[] = {
+    {.param = "T", .allowed = kAllowed46, .num_allowed = 6},
+    {.param = "T1", .allowed = kAllowed47, .num_allowed = 6},
+};
+constexpr ParamRow kParams178[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "split", .type = "tensor(int64)", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs97[] = {
+    {.name = "axis", .type = AttributeProto::INT, .default_text = "0"},
+};
+constexpr ConstraintRow kConstraints81[] = {
+    {.param = "T", .allowed = kAllowed15, .num_allowed = 16},
+};
+constexpr AttrRow kAttrs98[] = {
+    {.name = "mark", .type = AttributeProto::INT, .required = true},
+    {.name = "mincharnum", .type = AttributeProto::INT, .required = true},
+    {.name = "pad_value", .type = AttributeProto::STRING, .required = true},
+    {.name = "separators", .type = AttributeProto::STRINGS},
+    {.name = "tokenexp", .type = AttributeProto::STRING},
+};
+constexpr const char* kAllowed48[] = {
+    "tensor(string)",
+};
+constexpr ConstraintRow kConstraints82[] = {
+    {.param = "T", .allowed = kAllowed48, .num_allowed = 1},
+};
+constexpr ParamRow kParams179[] = {
+    {.name = "weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "indices", .type = "tensor(int64)", .option = ParamOption::kSingle},
+    {.name = "padding_idx", .type = "tensor(int64)", .option = ParamOption::kOptional},
+    {.name = "scale_grad_by_freq", .type = "tensor(bool)", .option = ParamOption::kOptional},
+};
+constexpr const char* kAllowed49[] = {
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(bfloat16)",
+    "tensor(uint8)",
+    "tensor(uint16)",
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(int8)",
+    "tensor(int16)",
+    "tensor(int32)",
+    "tensor(int64)",
+};
+constexpr ConstraintRow kConstraints83[] = {
+    {.param = "T", .allowed = kAllowed49, .num_allowed = 12},
+};
+constexpr ParamRow kParams180[] = {
+    {.name = "X", .type = "T", .option = ParamOption::kSingle},
+    {.name = "k", .type = "tensor(int64)", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs99[] = {
+    {.name = "upper", .type = AttributeProto::INT, .default_text = "1"},
+};
+constexpr const char* kAllowed50[] = {
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(bfloat16)",
+    "tensor(uint8)",
+    "tensor(uint16)",
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(int8)",
+    "tensor(int16)",
+    "tensor(int32)",
+    "tensor(int64)",
+    "tensor(bool)",
+};
+constexpr ConstraintRow kConstraints84[] = {
+    {.param = "T", .allowed = kAllowed50, .num_allowed = 13},
+};
+constexpr AttrRow kAttrs100[] = {
+    {.name = "dim", .type = AttributeProto::INT},
+    {.name = "size", .type = AttributeProto::INT, .required = true},
+    {.name = "step", .type = AttributeProto::INT},
+};
+constexpr const char* kAllowed51[] = {
+    "tensor(uint8)",
+    "tensor(uint16)",
+    "tensor(uint32)",
+    "tensor(uint64)",
+    "tensor(int8)",
+    "tensor(int16)",
+    "tensor(int32)",
+    "tensor(int64)",
+    "tensor(bfloat16)",
+    "tensor(float16)",
+    "tensor(float)",
+    "tensor(double)",
+    "tensor(string)",
+    "tensor(bool)",
+    "tensor(complex64)",
+    "tensor(complex128)",
+};
+constexpr ConstraintRow kConstraints85[] = {
+    {.param = "T", .allowed = kAllowed51, .num_allowed = 16},
+};
+constexpr ParamRow kParams181[] = {
+    {.name = "y", .type = "T", .option = ParamOption::kSingle},
+    {.name = "idx", .type = "tensor(int64)", .option = ParamOption::kSingle},
+    {.name = "counts", .type = "tensor(int64)", .option = ParamOption::kSingle},
+};
+constexpr ParamRow kParams182[] = {
+    {.name = "input", .type = "T", .option = ParamOption::kSingle},
+    {.name = "weight", .type = "T", .option = ParamOption::kSingle},
+    {.name = "cumulative_sequence_length", .type = "M", .option = ParamOption::kSingle},
+    {.name = "bias", .type = "T", .option = ParamOption::kOptional},
+    {.name = "initial_state", .type = "T", .option = ParamOption::kSingle},
+    {.name = "capture_count", .type = "M", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams183[] = {
+    {.name = "output", .type = "T", .option = ParamOption::kSingle},
+    {.name = "final_state", .type = "T", .option = ParamOption::kSingle},
+    {.name = "state_update", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs101[] = {
+    {.name = "activation", .type = AttributeProto::STRING, .default_text = "none"},
+    {.name = "dilation", .type = AttributeProto::INT, .default_text = "1"},
+    {.name = "state_update_capacity", .type = AttributeProto::INT},
+};
+constexpr ParamRow kParams184[] = {
+    {.name = "input_ids", .type = "M", .option = ParamOption::kSingle},
+    {.name = "multipliers", .type = "M", .option = ParamOption::kSingle},
+    {.name = "vocab_sizes", .type = "M", .option = ParamOption::kSingle},
+    {.name = "cumulative_sequence_length", .type = "S", .option = ParamOption::kSingle},
+    {.name = "past_ids", .type = "M", .option = ParamOption::kOptional},
+    {.name = "head_offsets", .type = "M", .option = ParamOption::kOptional},
+    {.name = "eos_token_id", .type = "M", .option = ParamOption::kOptional},
+    {.name = "segment_ids", .type = "tensor(int32)", .option = ParamOption::kOptional},
+    {.name = "past_segment_ids", .type = "S", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams185[] = {
+    {.name = "hash_ids", .type = "M", .option = ParamOption::kSingle},
+    {.name = "present_ids", .type = "M", .option = ParamOption::kOptional},
+    {.name = "present_segment_ids", .type = "S", .option = ParamOption::kOptional},
+};
+constexpr ConstraintRow kConstraints86[] = {
+    {.param = "M", .allowed = kAllowed3, .num_allowed = 2},
+    {.param = "S", .allowed = kAllowed8, .num_allowed = 1},
+};
+constexpr ParamRow kParams186[] = {
+    {.name = "input_ids", .type = "F", .option = ParamOption::kSingle},
+    {.name = "max_length", .type = "I", .option = ParamOption::kSingle},
+    {.name = "min_length", .type = "I", .option = ParamOption::kOptional},
+    {.name = "num_beams", .type = "I", .option = ParamOption::kSingle},
+    {.name = "num_return_sequences", .type = "I", .option = ParamOption::kSingle},
+    {.name = "length_penalty", .type = "T", .option = ParamOption::kOptional},
+    {.name = "repetition_penalty", .type = "T", .option = ParamOption::kOptional},
+    {.name = "vocab_mask", .type = "M", .option = ParamOption::kOptional},
+    {.name = "prefix_vocab_mask", .type = "M", .option = ParamOption::kOptional},
+    {.name = "attention_mask", .type = "I", .option = ParamOption::kOptional},
+    {.name = "decoder_input_ids", .type = "I", .option = ParamOption::kOptional},
+    {.name = "logits_processor", .type = "I", .option = ParamOption::kOptional},
+    {.name = "cross_qk_layer_head", .type = "I", .option = ParamOption::kOptional},
+    {.name = "extra_decoding_ids", .type = "I", .option = ParamOption::kOptional},
+    {.name = "temperature", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr ParamRow kParams187[] = {
+    {.name = "sequences", .type = "I", .option = ParamOption::kSingle},
+    {.name = "sequences_scores", .type = "T", .option = ParamOption::kOptional},
+    {.name = "scores", .type = "T", .option = ParamOption::kOptional},
+    {.name = "cross_qk", .type = "V", .option = ParamOption::kOptional},
+    {.name = "non_speech_probs", .type = "T", .option = ParamOption::kOptional},
+};
+constexpr AttrRow kAttrs102[] = {
+    {.name = "beginning_timestamp_token_id", .type = AttributeProto::INT},
+    {.name = "decoder", .type = AttributeProto::GRAPH, .required = true},
+    {.name = "decoder_output_cross_qk", .type = AttributeProto::INT, .default_text = "0"},
+    {.name = "decoder_start_token_id", .type = AttributeProto::INT},
+    {.name = "early_stopping", .type = AttributeProto::INT},
+    {.name = "encoder", .type = AttributeProto::GRAPH},
+    {.name = "eos_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "init_decoder", .type = AttributeProto::GRAPH},
+    {.name = "model_type", .type = AttributeProto::INT},
+    {.name = "no_repeat_ngram_size", .type = AttributeProto::INT},
+    {.name = "no_speech_token_id", .type = AttributeProto::INT, .default_text = "-1"},
+    {.name = "no_timestamps_token_id", .type = AttributeProto::INT},
+    {.name = "pad_token_id", .type = AttributeProto::INT, .required = true},
+    {.name = "start_of_lm_token_id", .type = AttributeProto::INT},
+    {.name = "transcribe_token_id", .type = AttributeProto::INT},
+    {.name = "translate_token_id", .type = AttributeProto::INT},
+    {.name = "vocab_size", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints87[] = {
+    {.param = "T", .allowed = kAllowed1, .num_allowed = 2},
+    {.param = "F", .allowed = kAllowed9, .num_allowed = 3},
+    {.param = "I", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "M", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "V", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams188[] = {
+    {.name = "Sequence", .type = "T", .option = ParamOption::kSingle},
+    {.name = "W", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "B", .type = "T1", .option = ParamOption::kSingle},
+    {.name = "C", .type = "T1", .option = ParamOption::kSingle},
+};
+constexpr AttrRow kAttrs103[] = {
+    {.name = "char_embedding_size", .type = AttributeProto::INT},
+    {.name = "conv_window_size", .type = AttributeProto::INT},
+    {.name = "embedding_size", .type = AttributeProto::INT},
+};
+constexpr ConstraintRow kConstraints88[] = {
+    {.param = "T", .allowed = kAllowed8, .num_allowed = 1},
+    {.param = "T1", .allowed = kAllowed6, .num_allowed = 1},
+};
+constexpr ParamRow kParams189[] = {
+    {.name = "module_outputs", .type = "T", .option = ParamOption::kVariadic, .homogeneous = false},
+};
+constexpr ParamRow kParams190[] = {
+    {.name = "module_outputs_grad", .type = "T", .option = ParamOption::kVariadic, .homogeneous = false, .min_arity = 0},
+};
+constexpr AttrRow kAttrs104[] = {
+    {.name = "full_shape_outputs", .type = AttributeProto::INTS, .required = true},
+    {.name = "non_differentiable_outputs", .type = AttributeProto::INTS},
+};
+constexpr ParamRow kParams191[] = {
+    {.name = "inputs", .type = "T", .option = ParamOption::kVariadic, .homogeneous = false},
+};
+constexpr AttrRow kAttrs105[] = {
+    {.name = "operator", .type = AttributeProto::STRING, .required = true},
+    {.name = "overload_name", .type = AttributeProto::STRING, .default_text = ""},
+};
 
 }  // namespace
 
 const SchemaRow kContribSchemaRows[] = {
-    {"", "Affine", 1, false, 1, 1, 1, 1, kIn0, 1, kOut0, 1, kAttr0, 2, kTc0, 1, nullptr, 0, false},
-    {"", "Affine", 10, true, 1, 1, 1, 1, kIn1, 1, kOut1, 1, kAttr1, 2, kTc1, 1, nullptr, 0, false},
-    {"", "Crop", 1, false, 1, 1, 1, 1, kIn2, 1, kOut2, 1, kAttr2, 2, kTc2, 1, nullptr, 0, false},
-    {"", "Crop", 10, true, 1, 1, 1, 1, kIn3, 1, kOut3, 1, kAttr3, 2, kTc3, 1, nullptr, 0, false},
-    {"", "DisentangledAttention_TRT", 1, false, 3, 3, 1, 1, kIn4, 3, kOut4, 1, kAttr4, 2, kTc4, 1, nullptr, 0, false},
-    {"", "DynamicSlice", 1, false, 3, 4, 1, 1, kIn5, 4, kOut5, 1, nullptr, 0, kTc5, 2, nullptr, 0, false},
-    {"", "DynamicSlice", 10, true, 3, 4, 1, 1, kIn6, 4, kOut6, 1, nullptr, 0, kTc6, 2, nullptr, 0, false},
-    {"", "EfficientNMS_TRT", 1, false, 2, 3, 4, 4, kIn7, 3, kOut7, 4, kAttr7, 7, kTc7, 1, nullptr, 0, false},
-    {"", "GRUUnit", 1, false, 4, 4, 1, 1, kIn8, 4, kOut8, 1, kAttr8, 1, kTc8, 1, nullptr, 0, false},
-    {"", "GRUUnit", 10, true, 4, 4, 1, 1, kIn9, 4, kOut9, 1, kAttr9, 1, kTc9, 1, nullptr, 0, false},
-    {"", "GivenTensorFill", 1, false, 0, 1, 1, 1, kIn10, 1, kOut10, 1, kAttr10, 4, kTc10, 1, nullptr, 0, false},
-    {"", "GivenTensorFill", 10, true, 0, 1, 1, 1, kIn11, 1, kOut11, 1, kAttr11, 4, kTc11, 1, nullptr, 0, false},
-    {"", "ImageScaler", 1, false, 1, 1, 1, 1, kIn12, 1, kOut12, 1, kAttr12, 2, kTc12, 1, nullptr, 0, false},
-    {"", "ImageScaler", 10, true, 1, 1, 1, 1, kIn13, 1, kOut13, 1, kAttr13, 2, kTc13, 1, nullptr, 0, false},
-    {"", "LayerNormalization", 1, false, 2, 3, 1, 3, kIn14, 3, kOut14, 3, kAttr14, 3, kTc14, 3, nullptr, 0, false},
-    {"", "MeanVarianceNormalization", 1, false, 1, 1, 1, 1, kIn15, 1, kOut15, 1, kAttr15, 2, kTc15, 1, nullptr, 0, false},
-    {"", "MultilevelCropAndResize_TRT", 1, false, 5, 5, 1, 1, kIn16, 5, kOut16, 1, kAttr16, 3, kTc16, 1, nullptr, 0, false},
-    {"", "ParametricSoftplus", 1, false, 1, 1, 1, 1, kIn17, 1, kOut17, 1, kAttr17, 2, kTc17, 1, nullptr, 0, false},
-    {"", "ParametricSoftplus", 10, true, 1, 1, 1, 1, kIn18, 1, kOut18, 1, kAttr18, 2, kTc18, 1, nullptr, 0, false},
-    {"", "PyramidROIAlign_TRT", 1, false, 5, 5, 1, 1, kIn19, 5, kOut19, 1, kAttr19, 2, kTc19, 1, nullptr, 0, false},
-    {"", "Scale", 1, false, 1, 1, 1, 1, kIn20, 1, kOut20, 1, kAttr20, 1, kTc20, 1, nullptr, 0, false},
-    {"", "Scale", 10, true, 1, 1, 1, 1, kIn21, 1, kOut21, 1, kAttr21, 1, kTc21, 1, nullptr, 0, false},
-    {"", "ScaledTanh", 1, false, 1, 1, 1, 1, kIn22, 1, kOut22, 1, kAttr22, 2, kTc22, 1, nullptr, 0, false},
-    {"", "ScaledTanh", 10, true, 1, 1, 1, 1, kIn23, 1, kOut23, 1, kAttr23, 2, kTc23, 1, nullptr, 0, false},
-    {"", "SimplifiedLayerNormalization", 1, false, 2, 2, 1, 2, kIn24, 2, kOut24, 2, kAttr24, 3, kTc24, 3, nullptr, 0, false},
-    {"", "ThresholdedRelu", 1, false, 1, 1, 1, 1, kIn25, 1, kOut25, 1, kAttr25, 1, kTc25, 1, nullptr, 0, false},
-    {"com.microsoft", "Attention", 1, false, 2, 7, 1, 2, kIn26, 7, kOut26, 2, kAttr26, 8, kTc26, 2, nullptr, 0, false},
-    {"com.microsoft", "AttnLSTM", 1, false, 3, 14, 0, 3, kIn27, 14, kOut27, 3, kAttr27, 7, kTc27, 2, nullptr, 0, false},
-    {"com.microsoft", "BeamSearch", 1, false, 5, 12, 1, 3, kIn28, 12, kOut28, 3, kAttr28, 10, kTc28, 4, nullptr, 0, false},
-    {"com.microsoft", "BiasAdd", 1, false, 3, 3, 1, 1, kIn29, 3, kOut29, 1, nullptr, 0, kTc29, 1, nullptr, 0, false},
-    {"com.microsoft", "BiasDropout", 1, false, 2, 5, 1, 2, kIn30, 5, kOut30, 2, kAttr30, 1, kTc30, 3, nullptr, 0, false},
-    {"com.microsoft", "BiasGelu", 1, false, 2, 2, 1, 1, kIn31, 2, kOut31, 1, nullptr, 0, kTc31, 1, nullptr, 0, false},
-    {"com.microsoft", "BiasSoftmax", 1, false, 2, 2, 1, 1, kIn32, 2, kOut32, 1, kAttr32, 2, kTc32, 1, nullptr, 0, false},
-    {"com.microsoft", "BiasSplitGelu", 1, false, 2, 2, 1, 1, kIn33, 2, kOut33, 1, nullptr, 0, kTc33, 1, nullptr, 0, false},
-    {"com.microsoft", "BifurcationDetector", 1, false, 3, 4, 2, 2, kIn34, 4, kOut34, 2, kAttr34, 2, kTc34, 1, nullptr, 0, false},
-    {"com.microsoft", "BitmaskBiasDropout", 1, false, 2, 5, 1, 2, kIn35, 5, kOut35, 2, kAttr35, 1, kTc35, 4, nullptr, 0, false},
-    {"com.microsoft", "BitmaskDropout", 1, false, 1, 3, 1, 2, kIn36, 3, kOut36, 2, kAttr36, 1, kTc36, 4, nullptr, 0, false},
-    {"com.microsoft", "CDist", 1, false, 2, 2, 1, 1, kIn37, 2, kOut37, 1, kAttr37, 1, kTc37, 1, nullptr, 0, false},
-    {"com.microsoft", "CausalConvWithState", 1, false, 2, 4, 2, 2, kIn38, 4, kOut38, 2, kAttr38, 5, kTc38, 1, nullptr, 0, false},
-    {"com.microsoft", "ComplexMul", 1, false, 2, 2, 1, 1, kIn39, 2, kOut39, 1, nullptr, 0, kTc39, 1, nullptr, 0, false},
-    {"com.microsoft", "ComplexMulConj", 1, false, 2, 2, 1, 1, kIn40, 2, kOut40, 1, nullptr, 0, kTc40, 1, nullptr, 0, false},
-    {"com.microsoft", "ConcatTraining", 1, false, 1, 2147483647, 1, 2, kIn41, 1, kOut41, 2, kAttr41, 1, kTc41, 2, nullptr, 0, false},
-    {"com.microsoft", "ConvTransposeWithDynamicPads", 1, false, 2, 4, 1, 1, kIn42, 4, kOut42, 1, kAttr42, 6, kTc42, 1, nullptr, 0, false},
-    {"com.microsoft", "CropAndResize", 1, false, 4, 4, 1, 1, kIn43, 4, kOut43, 1, kAttr43, 2, kTc43, 2, nullptr, 0, false},
-    {"com.microsoft", "DecoderAttention", 1, false, 12, 12, 1, 3, kIn44, 12, kOut44, 3, kAttr44, 2, kTc44, 2, nullptr, 0, false},
-    {"com.microsoft", "DecoderMaskedMultiHeadAttention", 1, false, 1, 11, 1, 4, kIn45, 11, kOut45, 4, kAttr45, 5, kTc45, 3, nullptr, 0, false},
-    {"com.microsoft", "DecoderMaskedSelfAttention", 1, false, 7, 9, 2, 2, kIn46, 9, kOut46, 2, kAttr46, 5, kTc46, 2, nullptr, 0, false},
-    {"com.microsoft", "DequantizeBFP", 1, false, 3, 3, 1, 1, kIn47, 3, kOut47, 1, kAttr47, 3, kTc47, 3, nullptr, 0, false},
-    {"com.microsoft", "DequantizeLinear", 1, false, 2, 3, 1, 1, kIn48, 3, kOut48, 1, kAttr48, 1, kTc48, 2, nullptr, 0, false},
-    {"com.microsoft", "DequantizeWithOrder", 1, false, 2, 2, 1, 1, kIn49, 2, kOut49, 1, kAttr49, 3, kTc49, 3, nullptr, 0, false},
-    {"com.microsoft", "DynamicQuantizeLSTM", 1, false, 12, 12, 0, 3, kIn50, 12, kOut50, 3, kAttr50, 7, kTc50, 3, nullptr, 0, false},
-    {"com.microsoft", "DynamicQuantizeMatMul", 1, false, 3, 5, 1, 1, kIn51, 5, kOut51, 1, nullptr, 0, kTc51, 2, nullptr, 0, false},
-    {"com.microsoft", "DynamicTimeWarping", 1, false, 1, 1, 1, 1, kIn52, 1, kOut52, 1, nullptr, 0, kTc52, 2, nullptr, 0, false},
-    {"com.microsoft", "EPContext", 1, false, 0, 2147483647, 1, 2147483647, kIn53, 1, kOut53, 1, kAttr53, 10, kTc53, 1, nullptr, 0, false},
-    {"com.microsoft", "EmbedLayerNormalization", 1, false, 7, 9, 1, 3, kIn54, 9, kOut54, 3, kAttr54, 2, kTc54, 2, nullptr, 0, false},
-    {"com.microsoft", "EngramGate", 1, false, 5, 6, 1, 2, kIn55, 6, kOut55, 2, kAttr55, 1, kTc55, 1, nullptr, 0, false},
-    {"com.microsoft", "ExpandDims", 1, false, 2, 2, 1, 1, kIn56, 2, kOut56, 1, nullptr, 0, kTc56, 1, nullptr, 0, false},
-    {"com.microsoft", "FastGelu", 1, false, 1, 2, 1, 1, kIn57, 2, kOut57, 1, nullptr, 0, kTc57, 1, nullptr, 0, false},
-    {"com.microsoft", "FusedConv", 1, false, 2, 4, 1, 1, kIn58, 4, kOut58, 1, kAttr58, 8, kTc58, 1, nullptr, 0, false},
-    {"com.microsoft", "FusedGemm", 1, false, 2, 3, 1, 1, kIn59, 3, kOut59, 1, kAttr59, 8, kTc59, 1, nullptr, 0, false},
-    {"com.microsoft", "FusedMatMul", 1, false, 2, 2, 1, 1, kIn60, 2, kOut60, 1, kAttr60, 5, kTc60, 1, nullptr, 0, false},
-    {"com.microsoft", "FusedMatMulActivation", 1, false, 2, 2, 1, 1, kIn61, 2, kOut61, 1, kAttr61, 10, kTc61, 1, nullptr, 0, false},
-    {"com.microsoft", "GatedAdd", 1, false, 3, 3, 1, 1, kIn62, 3, kOut62, 1, nullptr, 0, kTc62, 1, nullptr, 0, false},
-    {"com.microsoft", "GatedDeltaNet", 1, false, 3, 11, 1, 3, kIn63, 11, kOut63, 3, kAttr63, 7, kTc63, 3, nullptr, 0, false},
-    {"com.microsoft", "GatedRMSNorm", 1, false, 3, 3, 1, 1, kIn64, 3, kOut64, 1, kAttr64, 1, kTc64, 1, nullptr, 0, false},
-    {"com.microsoft", "GatedRelativePositionBias", 1, false, 6, 7, 1, 1, kIn65, 7, kOut65, 1, kAttr65, 1, kTc65, 2, nullptr, 0, false},
-    {"com.microsoft", "GatherBlockQuantized", 1, false, 3, 4, 1, 1, kIn66, 4, kOut66, 1, kAttr66, 4, kTc66, 3, nullptr, 0, false},
-    {"com.microsoft", "GatherND", 1, false, 2, 2, 1, 1, kIn67, 2, kOut67, 1, nullptr, 0, kTc67, 2, nullptr, 0, false},
-    {"com.microsoft", "Gelu", 1, false, 1, 1, 1, 1, kIn68, 1, kOut68, 1, nullptr, 0, kTc68, 1, nullptr, 0, false},
-    {"com.microsoft", "GemmFastGelu", 1, false, 2, 3, 1, 1, kIn69, 3, kOut69, 1, nullptr, 0, kTc69, 1, nullptr, 0, false},
-    {"com.microsoft", "GemmFloat8", 1, false, 2, 6, 1, 1, kIn70, 6, kOut70, 1, kAttr70, 6, kTc70, 5, nullptr, 0, false},
-    {"com.microsoft", "GemmaRotaryEmbedding", 1, false, 5, 5, 2, 2, kIn71, 5, kOut71, 2, nullptr, 0, kTc71, 2, nullptr, 0, false},
-    {"com.microsoft", "GreedySearch", 1, false, 2, 7, 1, 1, kIn72, 7, kOut72, 1, kAttr72, 9, kTc72, 2, nullptr, 0, false},
-    {"com.microsoft", "GridSample", 1, false, 2, 2, 1, 1, kIn73, 2, kOut73, 1, kAttr73, 3, kTc73, 2, nullptr, 0, false},
-    {"com.microsoft", "GroupNorm", 1, false, 3, 3, 1, 1, kIn74, 3, kOut74, 1, kAttr74, 4, kTc74, 2, nullptr, 0, false},
-    {"com.microsoft", "GroupQueryAttention", 1, false, 7, 16, 1, 4, kIn75, 16, kOut75, 4, kAttr75, 15, kTc75, 4, nullptr, 0, false},
-    {"com.microsoft", "Inverse", 1, false, 1, 1, 1, 1, kIn76, 1, kOut76, 1, nullptr, 0, kTc76, 1, nullptr, 0, false},
-    {"com.microsoft", "Irfft", 1, false, 1, 1, 1, 1, kIn77, 1, kOut77, 1, kAttr77, 3, kTc77, 1, nullptr, 0, false},
-    {"com.microsoft", "IsAllFinite", 1, false, 1, 2147483647, 1, 1, kIn78, 1, kOut78, 1, kAttr78, 2, kTc78, 2, nullptr, 0, false},
-    {"com.microsoft", "LinearAttention", 1, false, 3, 6, 2, 2, kIn79, 6, kOut79, 2, kAttr79, 6, kTc79, 2, nullptr, 0, false},
-    {"com.microsoft", "LinearAttentionGate", 1, false, 3, 4, 1, 2, kIn80, 4, kOut80, 2, nullptr, 0, kTc80, 2, nullptr, 0, false},
-    {"com.microsoft", "LongformerAttention", 1, false, 7, 7, 1, 1, kIn81, 7, kOut81, 1, kAttr81, 2, kTc81, 2, nullptr, 0, false},
-    {"com.microsoft", "MRotaryEmbedding", 1, false, 4, 4, 1, 1, kIn82, 4, kOut82, 1, kAttr82, 7, kTc82, 2, nullptr, 0, false},
-    {"com.microsoft", "MatMulBlockQuantizedFp4Weight", 1, false, 4, 6, 1, 1, kIn83, 6, kOut83, 1, kAttr83, 1, kTc83, 4, nullptr, 0, false},
-    {"com.microsoft", "MatMulBlockQuantizedFp8Weight", 1, false, 3, 5, 1, 1, kIn84, 5, kOut84, 1, kAttr84, 1, kTc84, 3, nullptr, 0, false},
-    {"com.microsoft", "MatMulBnb4", 1, false, 3, 3, 1, 1, kIn85, 3, kOut85, 1, kAttr85, 6, kTc85, 2, nullptr, 0, false},
-    {"com.microsoft", "MatMulFpQ4", 1, false, 3, 3, 1, 1, kIn86, 3, kOut86, 1, kAttr86, 1, kTc86, 3, nullptr, 0, false},
-    {"com.microsoft", "MatMulInteger16", 1, false, 2, 2, 1, 1, kIn87, 2, kOut87, 1, nullptr, 0, kTc87, 3, nullptr, 0, false},
-    {"com.microsoft", "MatMulIntegerToFloat", 1, false, 4, 7, 1, 1, kIn88, 7, kOut88, 1, nullptr, 0, kTc88, 3, nullptr, 0, false},
-    {"com.microsoft", "MatMulNBits", 1, false, 3, 6, 1, 1, kIn89, 6, kOut89, 1, kAttr89, 6, kTc89, 4, nullptr, 0, false},
-    {"com.microsoft", "MatMulNBitsMlp", 1, false, 8, 9, 1, 2, kIn90, 9, kOut90, 2, kAttr90, 7, kTc90, 2, nullptr, 0, false},
-    {"com.microsoft", "MatMulNBitsQkv", 1, false, 11, 12, 3, 4, kIn91, 12, kOut91, 4, kAttr91, 7, kTc91, 2, nullptr, 0, false},
-    {"com.microsoft", "MaxpoolWithMask", 1, false, 2, 2, 1, 1, kIn92, 2, kOut92, 1, kAttr92, 5, kTc92, 1, nullptr, 0, false},
-    {"com.microsoft", "MoE", 1, false, 5, 8, 1, 1, kIn93, 8, kOut93, 1, kAttr93, 8, kTc93, 1, nullptr, 0, false},
-    {"com.microsoft", "MulInteger", 1, false, 3, 4, 1, 1, kIn94, 4, kOut94, 1, nullptr, 0, kTc94, 2, nullptr, 0, false},
-    {"com.microsoft", "MultiHeadAttention", 1, false, 1, 10, 1, 4, kIn95, 10, kOut95, 4, kAttr95, 4, kTc95, 3, nullptr, 0, false},
-    {"com.microsoft", "MurmurHash3", 1, false, 1, 1, 1, 1, kIn96, 1, kOut96, 1, kAttr96, 2, kTc96, 2, nullptr, 0, false},
-    {"com.microsoft", "NGramHashMapping", 1, false, 3, 7, 1, 2, kIn97, 7, kOut97, 2, kAttr97, 4, kTc97, 1, nullptr, 0, false},
-    {"com.microsoft", "NGramRepeatBlock", 1, false, 2, 2, 1, 1, kIn98, 2, kOut98, 1, kAttr98, 1, kTc98, 2, nullptr, 0, false},
-    {"com.microsoft", "NhwcConv", 1, false, 2, 3, 1, 1, kIn99, 3, kOut99, 1, kAttr99, 6, kTc99, 1, nullptr, 0, false},
-    {"com.microsoft", "NhwcFusedConv", 1, false, 2, 4, 1, 1, kIn100, 4, kOut100, 1, kAttr100, 8, kTc100, 1, nullptr, 0, false},
-    {"com.microsoft", "NhwcMaxPool", 1, false, 1, 1, 1, 1, kIn101, 1, kOut101, 1, kAttr101, 6, kTc101, 1, nullptr, 0, false},
-    {"com.microsoft", "PackedAttention", 1, false, 5, 6, 1, 1, kIn102, 6, kOut102, 1, kAttr102, 3, kTc102, 2, nullptr, 0, false},
-    {"com.microsoft", "PackedMultiHeadAttention", 1, false, 6, 7, 1, 1, kIn103, 7, kOut103, 1, kAttr103, 3, kTc103, 2, nullptr, 0, false},
-    {"com.microsoft", "Pad", 1, false, 2, 3, 1, 1, kIn104, 3, kOut104, 1, kAttr104, 1, kTc104, 1, nullptr, 0, false},
-    {"com.microsoft", "PagedAttention", 1, false, 8, 17, 1, 3, kIn105, 17, kOut105, 3, kAttr105, 16, kTc105, 4, nullptr, 0, false},
-    {"com.microsoft", "QAttention", 1, false, 5, 9, 1, 2, kIn106, 9, kOut106, 2, kAttr106, 6, kTc106, 4, nullptr, 0, false},
-    {"com.microsoft", "QEmbedLayerNormalization", 1, false, 18, 18, 2, 2, kIn107, 18, kOut107, 2, kAttr107, 1, kTc107, 3, nullptr, 0, false},
-    {"com.microsoft", "QGemm", 1, false, 6, 9, 1, 1, kIn108, 9, kOut108, 1, kAttr108, 3, kTc108, 6, nullptr, 0, false},
-    {"com.microsoft", "QLinearAdd", 1, false, 7, 8, 1, 1, kIn109, 8, kOut109, 1, nullptr, 0, kTc109, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearAveragePool", 1, false, 4, 5, 1, 1, kIn110, 5, kOut110, 1, kAttr110, 7, kTc110, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearConcat", 1, false, 3, 2147483647, 1, 1, kIn111, 3, kOut111, 1, kAttr111, 1, kTc111, 3, nullptr, 0, false},
-    {"com.microsoft", "QLinearConv", 1, false, 8, 9, 1, 1, kIn112, 9, kOut112, 1, kAttr112, 7, kTc112, 4, nullptr, 0, false},
-    {"com.microsoft", "QLinearGlobalAveragePool", 1, false, 5, 5, 1, 1, kIn113, 5, kOut113, 1, kAttr113, 1, kTc113, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearLeakyRelu", 1, false, 4, 5, 1, 1, kIn114, 5, kOut114, 1, kAttr114, 1, kTc114, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearMul", 1, false, 7, 8, 1, 1, kIn115, 8, kOut115, 1, nullptr, 0, kTc115, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearReduceMean", 1, false, 4, 5, 1, 1, kIn116, 5, kOut116, 1, kAttr116, 2, kTc116, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearSigmoid", 1, false, 4, 5, 1, 1, kIn117, 5, kOut117, 1, nullptr, 0, kTc117, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearSoftmax", 1, false, 5, 5, 1, 1, kIn118, 5, kOut118, 1, kAttr118, 2, kTc118, 1, nullptr, 0, false},
-    {"com.microsoft", "QLinearWhere", 1, false, 9, 9, 1, 1, kIn119, 9, kOut119, 1, nullptr, 0, kTc119, 3, nullptr, 0, false},
-    {"com.microsoft", "QMoE", 1, false, 6, 21, 1, 1, kIn120, 21, kOut120, 1, kAttr120, 13, kTc120, 4, nullptr, 0, false},
-    {"com.microsoft", "QOrderedAttention", 1, false, 17, 20, 1, 1, kIn121, 20, kOut121, 1, kAttr121, 6, kTc121, 3, nullptr, 0, false},
-    {"com.microsoft", "QOrderedGelu", 1, false, 3, 3, 1, 1, kIn122, 3, kOut122, 1, kAttr122, 2, kTc122, 2, nullptr, 0, false},
-    {"com.microsoft", "QOrderedLayerNormalization", 1, false, 5, 5, 1, 1, kIn123, 5, kOut123, 1, kAttr123, 4, kTc123, 3, nullptr, 0, false},
-    {"com.microsoft", "QOrderedLongformerAttention", 1, false, 14, 14, 1, 1, kIn124, 14, kOut124, 1, kAttr124, 6, kTc124, 4, nullptr, 0, false},
-    {"com.microsoft", "QOrderedMatMul", 1, false, 5, 8, 1, 1, kIn125, 8, kOut125, 1, kAttr125, 3, kTc125, 2, nullptr, 0, false},
-    {"com.microsoft", "QuantizeBFP", 1, false, 1, 1, 3, 3, kIn126, 1, kOut126, 3, kAttr126, 2, kTc126, 3, nullptr, 0, false},
-    {"com.microsoft", "QuantizeLinear", 1, false, 2, 3, 1, 1, kIn127, 3, kOut127, 1, kAttr127, 1, kTc127, 2, nullptr, 0, false},
-    {"com.microsoft", "QuantizeWithOrder", 1, false, 2, 2, 1, 1, kIn128, 2, kOut128, 1, kAttr128, 2, kTc128, 3, nullptr, 0, false},
-    {"com.microsoft", "QuickGelu", 1, false, 1, 1, 1, 1, kIn129, 1, kOut129, 1, kAttr129, 1, kTc129, 1, nullptr, 0, false},
-    {"com.microsoft", "QuickGeluGrad", 1, false, 2, 2, 1, 1, kIn130, 2, kOut130, 1, kAttr130, 1, kTc130, 1, nullptr, 0, false},
-    {"com.microsoft", "Range", 1, false, 2, 3, 1, 1, kIn131, 3, kOut131, 1, nullptr, 0, kTc131, 1, nullptr, 0, false},
-    {"com.microsoft", "ReduceSumInteger", 1, false, 1, 1, 1, 1, kIn132, 1, kOut132, 1, kAttr132, 2, kTc132, 2, nullptr, 0, false},
-    {"com.microsoft", "RelativePositionBias", 1, false, 3, 3, 1, 1, kIn133, 3, kOut133, 1, kAttr133, 2, kTc133, 2, nullptr, 0, false},
-    {"com.microsoft", "RemovePadding", 1, false, 2, 2, 4, 4, kIn134, 2, kOut134, 4, nullptr, 0, kTc134, 2, nullptr, 0, false},
-    {"com.microsoft", "RestorePadding", 1, false, 2, 2, 1, 1, kIn135, 2, kOut135, 1, nullptr, 0, kTc135, 2, nullptr, 0, false},
-    {"com.microsoft", "Rfft", 1, false, 1, 1, 1, 1, kIn136, 1, kOut136, 1, kAttr136, 3, kTc136, 1, nullptr, 0, false},
-    {"com.microsoft", "RotaryEmbedding", 1, false, 4, 4, 1, 1, kIn137, 4, kOut137, 1, kAttr137, 5, kTc137, 2, nullptr, 0, false},
-    {"com.microsoft", "SampleOp", 1, false, 1, 1, 1, 1, kIn138, 1, kOut138, 1, nullptr, 0, kTc138, 1, nullptr, 0, false},
-    {"com.microsoft", "Sampling", 1, false, 2, 9, 1, 2, kIn139, 9, kOut139, 2, kAttr139, 15, kTc139, 2, nullptr, 0, false},
-    {"com.microsoft", "SimplifiedLayerNormalizationGrad", 1, false, 4, 4, 2, 2, kIn140, 4, kOut140, 2, kAttr140, 1, kTc140, 2, nullptr, 0, false},
-    {"com.microsoft", "SkipGroupNorm", 1, false, 4, 5, 1, 2, kIn141, 5, kOut141, 2, kAttr141, 4, kTc141, 2, nullptr, 0, false},
-    {"com.microsoft", "SkipLayerNormalization", 1, false, 3, 5, 1, 4, kIn142, 5, kOut142, 4, kAttr142, 1, kTc142, 2, nullptr, 0, false},
-    {"com.microsoft", "SkipSimplifiedLayerNormalization", 1, false, 3, 4, 1, 4, kIn143, 4, kOut143, 4, kAttr143, 1, kTc143, 2, nullptr, 0, false},
-    {"com.microsoft", "Snpe", 1, false, 1, 2147483647, 1, 2147483647, kIn144, 1, kOut144, 1, kAttr144, 4, kTc144, 1, nullptr, 0, false},
-    {"com.microsoft", "SoftmaxGrad_13", 1, false, 2, 2, 1, 1, kIn145, 2, kOut145, 1, kAttr145, 1, kTc145, 1, nullptr, 0, false},
-    {"com.microsoft", "SparseAttention", 1, false, 9, 11, 3, 3, kIn146, 11, kOut146, 3, kAttr146, 6, kTc146, 2, nullptr, 0, false},
-    {"com.microsoft", "SparseToDenseMatMul", 1, false, 2, 2, 1, 1, kIn147, 2, kOut147, 1, kAttr147, 3, kTc147, 2, nullptr, 0, false},
-    {"com.microsoft", "SplitTraining", 1, false, 2, 2, 1, 2147483647, kIn148, 2, kOut148, 1, kAttr148, 1, kTc148, 1, nullptr, 0, false},
-    {"com.microsoft", "Tokenizer", 1, false, 1, 1, 1, 1, kIn149, 1, kOut149, 1, kAttr149, 5, kTc149, 1, nullptr, 0, false},
-    {"com.microsoft", "TorchEmbedding", 1, false, 2, 4, 1, 1, kIn150, 4, kOut150, 1, nullptr, 0, kTc150, 1, nullptr, 0, false},
-    {"com.microsoft", "TransposeMatMul", 1, false, 2, 2, 1, 1, kIn151, 2, kOut151, 1, kAttr151, 3, kTc151, 1, nullptr, 0, false},
-    {"com.microsoft", "Trilu", 1, false, 1, 2, 1, 1, kIn152, 2, kOut152, 1, kAttr152, 1, kTc152, 1, nullptr, 0, false},
-    {"com.microsoft", "UnfoldTensor", 1, false, 1, 1, 1, 1, kIn153, 1, kOut153, 1, kAttr153, 3, kTc153, 1, nullptr, 0, false},
-    {"com.microsoft", "Unique", 1, false, 1, 1, 3, 3, kIn154, 1, kOut154, 3, nullptr, 0, kTc154, 1, nullptr, 0, false},
-    {"com.microsoft", "VarlenCausalConvWithState", 1, false, 5, 6, 2, 3, kIn155, 6, kOut155, 3, kAttr155, 3, kTc155, 2, nullptr, 0, false},
-    {"com.microsoft", "VarlenNGramHashMapping", 1, false, 4, 9, 1, 3, kIn156, 9, kOut156, 3, kAttr156, 4, kTc156, 2, nullptr, 0, false},
-    {"com.microsoft", "WhisperBeamSearch", 1, false, 5, 15, 1, 5, kIn157, 15, kOut157, 5, kAttr157, 17, kTc157, 5, nullptr, 0, false},
-    {"com.microsoft", "WordConvEmbedding", 1, false, 4, 4, 1, 1, kIn158, 4, kOut158, 1, kAttr158, 3, kTc158, 2, nullptr, 0, false},
-    {"com.microsoft", "YieldOp", 1, false, 1, 2147483647, 0, 2147483647, kIn159, 1, kOut159, 1, kAttr159, 2, kTc159, 1, nullptr, 0, false},
-    {"org.pytorch.aten", "ATen", 1, false, 1, 2147483647, 1, 2147483647, kIn160, 1, kOut160, 1, kAttr160, 2, kTc160, 1, nullptr, 0, false},
+    {.name = "Affine", .since_version = 1, .min_input = 1, .max_input = 1, .min_output = 1,
+     .max_output = 1, .inputs = kParams0, .num_inputs = 1, .outputs = kParams1, .num_outputs = 1,
+     .attributes = kAttrs0, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "Affine", .since_version = 10, .deprecated = true, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1, .outputs = kParams1,
+     .num_outputs = 1, .attributes = kAttrs0, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "Crop", .since_version = 1, .min_input = 1, .max_input = 1, .min_output = 1,
+     .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3, .num_outputs = 1,
+     .attributes = kAttrs1, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "Crop", .since_version = 10, .deprecated = true, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs2, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "DisentangledAttention_TRT", .since_version = 1, .min_input = 3, .max_input = 3,
+     .min_output = 1, .max_output = 1, .inputs = kParams4, .num_inputs = 3, .outputs = kParams5,
+     .num_outputs = 1, .attributes = kAttrs3, .num_attributes = 2, .constraints = kConstraints1,
+     .num_constraints = 1},
+    {.name = "DynamicSlice", .since_version = 1, .min_input = 3, .max_input = 4, .min_output = 1,
+     .max_output = 1, .inputs = kParams6, .num_inputs = 4, .outputs = kParams3, .num_outputs = 1,
+     .constraints = kConstraints2, .num_constraints = 2},
+    {.name = "DynamicSlice", .since_version = 10, .deprecated = true, .min_input = 3,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams6, .num_inputs = 4,
+     .outputs = kParams3, .num_outputs = 1, .constraints = kConstraints2, .num_constraints = 2},
+    {.name = "EfficientNMS_TRT", .since_version = 1, .min_input = 2, .max_input = 3,
+     .min_output = 4, .max_output = 4, .inputs = kParams7, .num_inputs = 3, .outputs = kParams8,
+     .num_outputs = 4, .attributes = kAttrs4, .num_attributes = 7, .constraints = kConstraints1,
+     .num_constraints = 1},
+    {.name = "GRUUnit", .since_version = 1, .min_input = 4, .max_input = 4, .min_output = 1,
+     .max_output = 1, .inputs = kParams9, .num_inputs = 4, .outputs = kParams10, .num_outputs = 1,
+     .attributes = kAttrs5, .num_attributes = 1, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "GRUUnit", .since_version = 10, .deprecated = true, .min_input = 4, .max_input = 4,
+     .min_output = 1, .max_output = 1, .inputs = kParams9, .num_inputs = 4, .outputs = kParams10,
+     .num_outputs = 1, .attributes = kAttrs5, .num_attributes = 1, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "GivenTensorFill", .since_version = 1, .min_input = 0, .max_input = 1, .min_output = 1,
+     .max_output = 1, .inputs = kParams11, .num_inputs = 1, .outputs = kParams0, .num_outputs = 1,
+     .attributes = kAttrs6, .num_attributes = 4, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "GivenTensorFill", .since_version = 10, .deprecated = true, .min_input = 0,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams11, .num_inputs = 1,
+     .outputs = kParams0, .num_outputs = 1, .attributes = kAttrs6, .num_attributes = 4,
+     .constraints = kConstraints0, .num_constraints = 1},
+    {.name = "ImageScaler", .since_version = 1, .min_input = 1, .max_input = 1, .min_output = 1,
+     .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3, .num_outputs = 1,
+     .attributes = kAttrs7, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "ImageScaler", .since_version = 10, .deprecated = true, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs7, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "LayerNormalization", .since_version = 1, .min_input = 2, .max_input = 3,
+     .min_output = 1, .max_output = 3, .inputs = kParams12, .num_inputs = 3, .outputs = kParams13,
+     .num_outputs = 3, .attributes = kAttrs8, .num_attributes = 3, .constraints = kConstraints3,
+     .num_constraints = 3},
+    {.name = "MeanVarianceNormalization", .since_version = 1, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs9, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "MultilevelCropAndResize_TRT", .since_version = 1, .min_input = 5, .max_input = 5,
+     .min_output = 1, .max_output = 1, .inputs = kParams14, .num_inputs = 5, .outputs = kParams15,
+     .num_outputs = 1, .attributes = kAttrs10, .num_attributes = 3, .constraints = kConstraints4,
+     .num_constraints = 1},
+    {.name = "ParametricSoftplus", .since_version = 1, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1, .outputs = kParams1,
+     .num_outputs = 1, .attributes = kAttrs11, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "ParametricSoftplus", .since_version = 10, .deprecated = true, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs11, .num_attributes = 2,
+     .constraints = kConstraints0, .num_constraints = 1},
+    {.name = "PyramidROIAlign_TRT", .since_version = 1, .min_input = 5, .max_input = 5,
+     .min_output = 1, .max_output = 1, .inputs = kParams14, .num_inputs = 5, .outputs = kParams15,
+     .num_outputs = 1, .attributes = kAttrs12, .num_attributes = 2, .constraints = kConstraints4,
+     .num_constraints = 1},
+    {.name = "Scale", .since_version = 1, .min_input = 1, .max_input = 1, .min_output = 1,
+     .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3, .num_outputs = 1,
+     .attributes = kAttrs13, .num_attributes = 1, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "Scale", .since_version = 10, .deprecated = true, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs13, .num_attributes = 1, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "ScaledTanh", .since_version = 1, .min_input = 1, .max_input = 1, .min_output = 1,
+     .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3, .num_outputs = 1,
+     .attributes = kAttrs11, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "ScaledTanh", .since_version = 10, .deprecated = true, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams2, .num_inputs = 1, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs11, .num_attributes = 2, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.name = "SimplifiedLayerNormalization", .since_version = 1, .min_input = 2, .max_input = 2,
+     .min_output = 1, .max_output = 2, .inputs = kParams16, .num_inputs = 2, .outputs = kParams17,
+     .num_outputs = 2, .attributes = kAttrs8, .num_attributes = 3, .constraints = kConstraints3,
+     .num_constraints = 3},
+    {.name = "ThresholdedRelu", .since_version = 1, .min_input = 1, .max_input = 1, .min_output = 1,
+     .max_output = 1, .inputs = kParams0, .num_inputs = 1, .outputs = kParams1, .num_outputs = 1,
+     .attributes = kAttrs14, .num_attributes = 1, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "Attention", .since_version = 1, .min_input = 2,
+     .max_input = 7, .min_output = 1, .max_output = 2, .inputs = kParams18, .num_inputs = 7,
+     .outputs = kParams19, .num_outputs = 2, .attributes = kAttrs15, .num_attributes = 8,
+     .constraints = kConstraints5, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "AttnLSTM", .since_version = 1, .min_input = 3,
+     .max_input = 14, .min_output = 0, .max_output = 3, .inputs = kParams20, .num_inputs = 14,
+     .outputs = kParams21, .num_outputs = 3, .attributes = kAttrs16, .num_attributes = 7,
+     .constraints = kConstraints6, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "BeamSearch", .since_version = 1, .min_input = 5,
+     .max_input = 12, .min_output = 1, .max_output = 3, .inputs = kParams22, .num_inputs = 12,
+     .outputs = kParams23, .num_outputs = 3, .attributes = kAttrs17, .num_attributes = 10,
+     .constraints = kConstraints7, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "BiasAdd", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams24, .num_inputs = 3,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints8, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "BiasDropout", .since_version = 1, .min_input = 2,
+     .max_input = 5, .min_output = 1, .max_output = 2, .inputs = kParams25, .num_inputs = 5,
+     .outputs = kParams26, .num_outputs = 2, .attributes = kAttrs18, .num_attributes = 1,
+     .constraints = kConstraints9, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "BiasGelu", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams27, .num_inputs = 2,
+     .outputs = kParams28, .num_outputs = 1, .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "BiasSoftmax", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams29, .num_inputs = 2,
+     .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs19, .num_attributes = 2,
+     .constraints = kConstraints0, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "BiasSplitGelu", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams30, .num_inputs = 2,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints8, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "BifurcationDetector", .since_version = 1, .min_input = 3,
+     .max_input = 4, .min_output = 2, .max_output = 2, .inputs = kParams31, .num_inputs = 4,
+     .outputs = kParams32, .num_outputs = 2, .attributes = kAttrs20, .num_attributes = 2,
+     .constraints = kConstraints11, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "BitmaskBiasDropout", .since_version = 1, .min_input = 2,
+     .max_input = 5, .min_output = 1, .max_output = 2, .inputs = kParams25, .num_inputs = 5,
+     .outputs = kParams33, .num_outputs = 2, .attributes = kAttrs18, .num_attributes = 1,
+     .constraints = kConstraints12, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "BitmaskDropout", .since_version = 1, .min_input = 1,
+     .max_input = 3, .min_output = 1, .max_output = 2, .inputs = kParams34, .num_inputs = 3,
+     .outputs = kParams33, .num_outputs = 2, .attributes = kAttrs18, .num_attributes = 1,
+     .constraints = kConstraints12, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "CDist", .since_version = 1, .min_input = 2, .max_input = 2,
+     .min_output = 1, .max_output = 1, .inputs = kParams27, .num_inputs = 2, .outputs = kParams28,
+     .num_outputs = 1, .attributes = kAttrs21, .num_attributes = 1, .constraints = kConstraints13,
+     .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "CausalConvWithState", .since_version = 1, .min_input = 2,
+     .max_input = 4, .min_output = 2, .max_output = 2, .inputs = kParams35, .num_inputs = 4,
+     .outputs = kParams36, .num_outputs = 2, .attributes = kAttrs22, .num_attributes = 5,
+     .constraints = kConstraints14, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "ComplexMul", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams27, .num_inputs = 2,
+     .outputs = kParams28, .num_outputs = 1, .constraints = kConstraints15, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "ComplexMulConj", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams27, .num_inputs = 2,
+     .outputs = kParams28, .num_outputs = 1, .constraints = kConstraints15, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "ConcatTraining", .since_version = 1, .min_input = 1,
+     .max_input = 2147483647, .min_output = 1, .max_output = 2, .inputs = kParams37,
+     .num_inputs = 1, .outputs = kParams38, .num_outputs = 2, .attributes = kAttrs23,
+     .num_attributes = 1, .constraints = kConstraints16, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "ConvTransposeWithDynamicPads", .since_version = 1,
+     .min_input = 2, .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams39,
+     .num_inputs = 4, .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs24,
+     .num_attributes = 6, .constraints = kConstraints0, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "CropAndResize", .since_version = 1, .min_input = 4,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams40, .num_inputs = 4,
+     .outputs = kParams41, .num_outputs = 1, .attributes = kAttrs25, .num_attributes = 2,
+     .constraints = kConstraints17, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "DecoderAttention", .since_version = 1, .min_input = 12,
+     .max_input = 12, .min_output = 1, .max_output = 3, .inputs = kParams42, .num_inputs = 12,
+     .outputs = kParams43, .num_outputs = 3, .attributes = kAttrs26, .num_attributes = 2,
+     .constraints = kConstraints18, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "DecoderMaskedMultiHeadAttention", .since_version = 1,
+     .min_input = 1, .max_input = 11, .min_output = 1, .max_output = 4, .inputs = kParams44,
+     .num_inputs = 11, .outputs = kParams45, .num_outputs = 4, .attributes = kAttrs27,
+     .num_attributes = 5, .constraints = kConstraints19, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "DecoderMaskedSelfAttention", .since_version = 1,
+     .min_input = 7, .max_input = 9, .min_output = 2, .max_output = 2, .inputs = kParams46,
+     .num_inputs = 9, .outputs = kParams47, .num_outputs = 2, .attributes = kAttrs28,
+     .num_attributes = 5, .constraints = kConstraints20, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "DequantizeBFP", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams48, .num_inputs = 3,
+     .outputs = kParams49, .num_outputs = 1, .attributes = kAttrs29, .num_attributes = 3,
+     .constraints = kConstraints21, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "DequantizeLinear", .since_version = 1, .min_input = 2,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams50, .num_inputs = 3,
+     .outputs = kParams51, .num_outputs = 1, .attributes = kAttrs30, .num_attributes = 1,
+     .constraints = kConstraints22, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "DequantizeWithOrder", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams52, .num_inputs = 2,
+     .outputs = kParams53, .num_outputs = 1, .attributes = kAttrs31, .num_attributes = 3,
+     .constraints = kConstraints23, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "DynamicQuantizeLSTM", .since_version = 1, .min_input = 12,
+     .max_input = 12, .min_output = 0, .max_output = 3, .inputs = kParams54, .num_inputs = 12,
+     .outputs = kParams21, .num_outputs = 3, .attributes = kAttrs32, .num_attributes = 7,
+     .constraints = kConstraints24, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "DynamicQuantizeMatMul", .since_version = 1, .min_input = 3,
+     .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams55, .num_inputs = 5,
+     .outputs = kParams41, .num_outputs = 1, .constraints = kConstraints25, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "DynamicTimeWarping", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams56, .num_inputs = 1,
+     .outputs = kParams57, .num_outputs = 1, .constraints = kConstraints26, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "EPContext", .since_version = 1, .min_input = 0,
+     .max_input = 2147483647, .min_output = 1, .max_output = 2147483647, .inputs = kParams58,
+     .num_inputs = 1, .outputs = kParams59, .num_outputs = 1, .attributes = kAttrs33,
+     .num_attributes = 10, .constraints = kConstraints27, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "EmbedLayerNormalization", .since_version = 1,
+     .min_input = 7, .max_input = 9, .min_output = 1, .max_output = 3, .inputs = kParams60,
+     .num_inputs = 9, .outputs = kParams61, .num_outputs = 3, .attributes = kAttrs34,
+     .num_attributes = 2, .constraints = kConstraints28, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "EngramGate", .since_version = 1, .min_input = 5,
+     .max_input = 6, .min_output = 1, .max_output = 2, .inputs = kParams62, .num_inputs = 6,
+     .outputs = kParams63, .num_outputs = 2, .attributes = kAttrs35, .num_attributes = 1,
+     .constraints = kConstraints14, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "ExpandDims", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams64, .num_inputs = 2,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints29, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "FastGelu", .since_version = 1, .min_input = 1,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams65, .num_inputs = 2,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints30, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "FusedConv", .since_version = 1, .min_input = 2,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams66, .num_inputs = 4,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs36, .num_attributes = 8,
+     .constraints = kConstraints0, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "FusedGemm", .since_version = 1, .min_input = 2,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams67, .num_inputs = 3,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs37, .num_attributes = 8,
+     .constraints = kConstraints31, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "FusedMatMul", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams27, .num_inputs = 2,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs38, .num_attributes = 5,
+     .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "FusedMatMulActivation", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams27, .num_inputs = 2,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs39, .num_attributes = 10,
+     .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "GatedAdd", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams68, .num_inputs = 3,
+     .outputs = kParams3, .num_outputs = 1, .constraints = kConstraints14, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "GatedDeltaNet", .since_version = 1, .min_input = 3,
+     .max_input = 11, .min_output = 1, .max_output = 3, .inputs = kParams69, .num_inputs = 11,
+     .outputs = kParams70, .num_outputs = 3, .attributes = kAttrs40, .num_attributes = 7,
+     .constraints = kConstraints32, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "GatedRMSNorm", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams71, .num_inputs = 3,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs41, .num_attributes = 1,
+     .constraints = kConstraints14, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "GatedRelativePositionBias", .since_version = 1,
+     .min_input = 6, .max_input = 7, .min_output = 1, .max_output = 1, .inputs = kParams72,
+     .num_inputs = 7, .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs42,
+     .num_attributes = 1, .constraints = kConstraints20, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "GatherBlockQuantized", .since_version = 1, .min_input = 3,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams73, .num_inputs = 4,
+     .outputs = kParams74, .num_outputs = 1, .attributes = kAttrs43, .num_attributes = 4,
+     .constraints = kConstraints33, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "GatherND", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams75, .num_inputs = 2,
+     .outputs = kParams3, .num_outputs = 1, .constraints = kConstraints2, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "Gelu", .since_version = 1, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1, .outputs = kParams1,
+     .num_outputs = 1, .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "GemmFastGelu", .since_version = 1, .min_input = 2,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams76, .num_inputs = 3,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints14, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "GemmFloat8", .since_version = 1, .min_input = 2,
+     .max_input = 6, .min_output = 1, .max_output = 1, .inputs = kParams77, .num_inputs = 6,
+     .outputs = kParams78, .num_outputs = 1, .attributes = kAttrs44, .num_attributes = 6,
+     .constraints = kConstraints34, .num_constraints = 5},
+    {.domain = "com.microsoft", .name = "GemmaRotaryEmbedding", .since_version = 1, .min_input = 5,
+     .max_input = 5, .min_output = 2, .max_output = 2, .inputs = kParams79, .num_inputs = 5,
+     .outputs = kParams80, .num_outputs = 2, .constraints = kConstraints35, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "GreedySearch", .since_version = 1, .min_input = 2,
+     .max_input = 7, .min_output = 1, .max_output = 1, .inputs = kParams81, .num_inputs = 7,
+     .outputs = kParams82, .num_outputs = 1, .attributes = kAttrs45, .num_attributes = 9,
+     .constraints = kConstraints36, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "GridSample", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams83, .num_inputs = 2,
+     .outputs = kParams84, .num_outputs = 1, .attributes = kAttrs46, .num_attributes = 3,
+     .constraints = kConstraints37, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "GroupNorm", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams85, .num_inputs = 3,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs47, .num_attributes = 4,
+     .constraints = kConstraints38, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "GroupQueryAttention", .since_version = 1, .min_input = 7,
+     .max_input = 16, .min_output = 1, .max_output = 4, .inputs = kParams86, .num_inputs = 16,
+     .outputs = kParams87, .num_outputs = 4, .attributes = kAttrs48, .num_attributes = 15,
+     .constraints = kConstraints39, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "Inverse", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints0, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "Irfft", .since_version = 1, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1, .outputs = kParams1,
+     .num_outputs = 1, .attributes = kAttrs49, .num_attributes = 3, .constraints = kConstraints15,
+     .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "IsAllFinite", .since_version = 1, .min_input = 1,
+     .max_input = 2147483647, .min_output = 1, .max_output = 1, .inputs = kParams88,
+     .num_inputs = 1, .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs50,
+     .num_attributes = 2, .constraints = kConstraints40, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "LinearAttention", .since_version = 1, .min_input = 3,
+     .max_input = 6, .min_output = 2, .max_output = 2, .inputs = kParams89, .num_inputs = 6,
+     .outputs = kParams90, .num_outputs = 2, .attributes = kAttrs51, .num_attributes = 6,
+     .constraints = kConstraints41, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "LinearAttentionGate", .since_version = 1, .min_input = 3,
+     .max_input = 4, .min_output = 1, .max_output = 2, .inputs = kParams91, .num_inputs = 4,
+     .outputs = kParams92, .num_outputs = 2, .constraints = kConstraints42, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "LongformerAttention", .since_version = 1, .min_input = 7,
+     .max_input = 7, .min_output = 1, .max_output = 1, .inputs = kParams93, .num_inputs = 7,
+     .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs52, .num_attributes = 2,
+     .constraints = kConstraints43, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "MRotaryEmbedding", .since_version = 1, .min_input = 4,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams94, .num_inputs = 4,
+     .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs53, .num_attributes = 7,
+     .constraints = kConstraints44, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "MatMulBlockQuantizedFp4Weight", .since_version = 1,
+     .min_input = 4, .max_input = 6, .min_output = 1, .max_output = 1, .inputs = kParams95,
+     .num_inputs = 6, .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs54,
+     .num_attributes = 1, .constraints = kConstraints45, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "MatMulBlockQuantizedFp8Weight", .since_version = 1,
+     .min_input = 3, .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams96,
+     .num_inputs = 5, .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs55,
+     .num_attributes = 1, .constraints = kConstraints46, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "MatMulBnb4", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams97, .num_inputs = 3,
+     .outputs = kParams41, .num_outputs = 1, .attributes = kAttrs56, .num_attributes = 6,
+     .constraints = kConstraints47, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "MatMulFpQ4", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams98, .num_inputs = 3,
+     .outputs = kParams41, .num_outputs = 1, .attributes = kAttrs57, .num_attributes = 1,
+     .constraints = kConstraints48, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "MatMulInteger16", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams99, .num_inputs = 2,
+     .outputs = kParams100, .num_outputs = 1, .constraints = kConstraints49, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "MatMulIntegerToFloat", .since_version = 1, .min_input = 4,
+     .max_input = 7, .min_output = 1, .max_output = 1, .inputs = kParams101, .num_inputs = 7,
+     .outputs = kParams100, .num_outputs = 1, .constraints = kConstraints50, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "MatMulNBits", .since_version = 1, .min_input = 3,
+     .max_input = 6, .min_output = 1, .max_output = 1, .inputs = kParams102, .num_inputs = 6,
+     .outputs = kParams41, .num_outputs = 1, .attributes = kAttrs58, .num_attributes = 6,
+     .constraints = kConstraints51, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "MatMulNBitsMlp", .since_version = 1, .min_input = 8,
+     .max_input = 9, .min_output = 1, .max_output = 2, .inputs = kParams103, .num_inputs = 9,
+     .outputs = kParams104, .num_outputs = 2, .attributes = kAttrs59, .num_attributes = 7,
+     .constraints = kConstraints47, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "MatMulNBitsQkv", .since_version = 1, .min_input = 11,
+     .max_input = 12, .min_output = 3, .max_output = 4, .inputs = kParams105, .num_inputs = 12,
+     .outputs = kParams106, .num_outputs = 4, .attributes = kAttrs60, .num_attributes = 7,
+     .constraints = kConstraints47, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "MaxpoolWithMask", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams107, .num_inputs = 2,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs61, .num_attributes = 5,
+     .constraints = kConstraints4, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "MoE", .since_version = 1, .min_input = 5, .max_input = 8,
+     .min_output = 1, .max_output = 1, .inputs = kParams108, .num_inputs = 8, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs62, .num_attributes = 8, .constraints = kConstraints14,
+     .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "MulInteger", .since_version = 1, .min_input = 3,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams109, .num_inputs = 4,
+     .outputs = kParams110, .num_outputs = 1, .constraints = kConstraints52, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "MultiHeadAttention", .since_version = 1, .min_input = 1,
+     .max_input = 10, .min_output = 1, .max_output = 4, .inputs = kParams111, .num_inputs = 10,
+     .outputs = kParams45, .num_outputs = 4, .attributes = kAttrs63, .num_attributes = 4,
+     .constraints = kConstraints53, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "MurmurHash3", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams112, .num_inputs = 1,
+     .outputs = kParams84, .num_outputs = 1, .attributes = kAttrs64, .num_attributes = 2,
+     .constraints = kConstraints54, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "NGramHashMapping", .since_version = 1, .min_input = 3,
+     .max_input = 7, .min_output = 1, .max_output = 2, .inputs = kParams113, .num_inputs = 7,
+     .outputs = kParams114, .num_outputs = 2, .attributes = kAttrs65, .num_attributes = 4,
+     .constraints = kConstraints55, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "NGramRepeatBlock", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams115, .num_inputs = 2,
+     .outputs = kParams116, .num_outputs = 1, .attributes = kAttrs66, .num_attributes = 1,
+     .constraints = kConstraints56, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "NhwcConv", .since_version = 1, .min_input = 2,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams117, .num_inputs = 3,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs67, .num_attributes = 6,
+     .constraints = kConstraints0, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "NhwcFusedConv", .since_version = 1, .min_input = 2,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams66, .num_inputs = 4,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs36, .num_attributes = 8,
+     .constraints = kConstraints8, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "NhwcMaxPool", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams118, .num_inputs = 1,
+     .outputs = kParams119, .num_outputs = 1, .attributes = kAttrs68, .num_attributes = 6,
+     .constraints = kConstraints57, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "PackedAttention", .since_version = 1, .min_input = 5,
+     .max_input = 6, .min_output = 1, .max_output = 1, .inputs = kParams120, .num_inputs = 6,
+     .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs69, .num_attributes = 3,
+     .constraints = kConstraints20, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "PackedMultiHeadAttention", .since_version = 1,
+     .min_input = 6, .max_input = 7, .min_output = 1, .max_output = 1, .inputs = kParams121,
+     .num_inputs = 7, .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs70,
+     .num_attributes = 3, .constraints = kConstraints20, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "Pad", .since_version = 1, .min_input = 2, .max_input = 3,
+     .min_output = 1, .max_output = 1, .inputs = kParams122, .num_inputs = 3, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs71, .num_attributes = 1, .constraints = kConstraints0,
+     .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "PagedAttention", .since_version = 1, .min_input = 8,
+     .max_input = 17, .min_output = 1, .max_output = 3, .inputs = kParams123, .num_inputs = 17,
+     .outputs = kParams124, .num_outputs = 3, .attributes = kAttrs72, .num_attributes = 16,
+     .constraints = kConstraints58, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "QAttention", .since_version = 1, .min_input = 5,
+     .max_input = 9, .min_output = 1, .max_output = 2, .inputs = kParams125, .num_inputs = 9,
+     .outputs = kParams126, .num_outputs = 2, .attributes = kAttrs73, .num_attributes = 6,
+     .constraints = kConstraints59, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "QEmbedLayerNormalization", .since_version = 1,
+     .min_input = 18, .max_input = 18, .min_output = 2, .max_output = 2, .inputs = kParams127,
+     .num_inputs = 18, .outputs = kParams128, .num_outputs = 2, .attributes = kAttrs41,
+     .num_attributes = 1, .constraints = kConstraints60, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "QGemm", .since_version = 1, .min_input = 6, .max_input = 9,
+     .min_output = 1, .max_output = 1, .inputs = kParams129, .num_inputs = 9, .outputs = kParams130,
+     .num_outputs = 1, .attributes = kAttrs74, .num_attributes = 3, .constraints = kConstraints61,
+     .num_constraints = 6},
+    {.domain = "com.microsoft", .name = "QLinearAdd", .since_version = 1, .min_input = 7,
+     .max_input = 8, .min_output = 1, .max_output = 1, .inputs = kParams131, .num_inputs = 8,
+     .outputs = kParams28, .num_outputs = 1, .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearAveragePool", .since_version = 1, .min_input = 4,
+     .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams132, .num_inputs = 5,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs75, .num_attributes = 7,
+     .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearConcat", .since_version = 1, .min_input = 3,
+     .max_input = 2147483647, .min_output = 1, .max_output = 1, .inputs = kParams133,
+     .num_inputs = 3, .outputs = kParams134, .num_outputs = 1, .attributes = kAttrs23,
+     .num_attributes = 1, .constraints = kConstraints63, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "QLinearConv", .since_version = 1, .min_input = 8,
+     .max_input = 9, .min_output = 1, .max_output = 1, .inputs = kParams135, .num_inputs = 9,
+     .outputs = kParams49, .num_outputs = 1, .attributes = kAttrs76, .num_attributes = 7,
+     .constraints = kConstraints64, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "QLinearGlobalAveragePool", .since_version = 1,
+     .min_input = 5, .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams136,
+     .num_inputs = 5, .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs77,
+     .num_attributes = 1, .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearLeakyRelu", .since_version = 1, .min_input = 4,
+     .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams137, .num_inputs = 5,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs78, .num_attributes = 1,
+     .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearMul", .since_version = 1, .min_input = 7,
+     .max_input = 8, .min_output = 1, .max_output = 1, .inputs = kParams131, .num_inputs = 8,
+     .outputs = kParams28, .num_outputs = 1, .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearReduceMean", .since_version = 1, .min_input = 4,
+     .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams138, .num_inputs = 5,
+     .outputs = kParams139, .num_outputs = 1, .attributes = kAttrs79, .num_attributes = 2,
+     .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearSigmoid", .since_version = 1, .min_input = 4,
+     .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams137, .num_inputs = 5,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearSoftmax", .since_version = 1, .min_input = 5,
+     .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams140, .num_inputs = 5,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs80, .num_attributes = 2,
+     .constraints = kConstraints62, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QLinearWhere", .since_version = 1, .min_input = 9,
+     .max_input = 9, .min_output = 1, .max_output = 1, .inputs = kParams141, .num_inputs = 9,
+     .outputs = kParams142, .num_outputs = 1, .constraints = kConstraints65, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "QMoE", .since_version = 1, .min_input = 6, .max_input = 21,
+     .min_output = 1, .max_output = 1, .inputs = kParams143, .num_inputs = 21, .outputs = kParams3,
+     .num_outputs = 1, .attributes = kAttrs81, .num_attributes = 13, .constraints = kConstraints66,
+     .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "QOrderedAttention", .since_version = 1, .min_input = 17,
+     .max_input = 20, .min_output = 1, .max_output = 1, .inputs = kParams144, .num_inputs = 20,
+     .outputs = kParams145, .num_outputs = 1, .attributes = kAttrs82, .num_attributes = 6,
+     .constraints = kConstraints67, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "QOrderedGelu", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams146, .num_inputs = 3,
+     .outputs = kParams147, .num_outputs = 1, .attributes = kAttrs83, .num_attributes = 2,
+     .constraints = kConstraints68, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "QOrderedLayerNormalization", .since_version = 1,
+     .min_input = 5, .max_input = 5, .min_output = 1, .max_output = 1, .inputs = kParams148,
+     .num_inputs = 5, .outputs = kParams147, .num_outputs = 1, .attributes = kAttrs84,
+     .num_attributes = 4, .constraints = kConstraints69, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "QOrderedLongformerAttention", .since_version = 1,
+     .min_input = 14, .max_input = 14, .min_output = 1, .max_output = 1, .inputs = kParams149,
+     .num_inputs = 14, .outputs = kParams145, .num_outputs = 1, .attributes = kAttrs85,
+     .num_attributes = 6, .constraints = kConstraints70, .num_constraints = 4},
+    {.domain = "com.microsoft", .name = "QOrderedMatMul", .since_version = 1, .min_input = 5,
+     .max_input = 8, .min_output = 1, .max_output = 1, .inputs = kParams150, .num_inputs = 8,
+     .outputs = kParams147, .num_outputs = 1, .attributes = kAttrs86, .num_attributes = 3,
+     .constraints = kConstraints68, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "QuantizeBFP", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 3, .max_output = 3, .inputs = kParams151, .num_inputs = 1,
+     .outputs = kParams152, .num_outputs = 3, .attributes = kAttrs87, .num_attributes = 2,
+     .constraints = kConstraints71, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "QuantizeLinear", .since_version = 1, .min_input = 2,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams153, .num_inputs = 3,
+     .outputs = kParams51, .num_outputs = 1, .attributes = kAttrs30, .num_attributes = 1,
+     .constraints = kConstraints72, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "QuantizeWithOrder", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams154, .num_inputs = 2,
+     .outputs = kParams145, .num_outputs = 1, .attributes = kAttrs88, .num_attributes = 2,
+     .constraints = kConstraints23, .num_constraints = 3},
+    {.domain = "com.microsoft", .name = "QuickGelu", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs78, .num_attributes = 1,
+     .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "QuickGeluGrad", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams155, .num_inputs = 2,
+     .outputs = kParams156, .num_outputs = 1, .attributes = kAttrs89, .num_attributes = 1,
+     .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "Range", .since_version = 1, .min_input = 2, .max_input = 3,
+     .min_output = 1, .max_output = 1, .inputs = kParams157, .num_inputs = 3, .outputs = kParams1,
+     .num_outputs = 1, .constraints = kConstraints73, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "ReduceSumInteger", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams158, .num_inputs = 1,
+     .outputs = kParams159, .num_outputs = 1, .attributes = kAttrs79, .num_attributes = 2,
+     .constraints = kConstraints74, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "RelativePositionBias", .since_version = 1, .min_input = 3,
+     .max_input = 3, .min_output = 1, .max_output = 1, .inputs = kParams160, .num_inputs = 3,
+     .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs90, .num_attributes = 2,
+     .constraints = kConstraints75, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "RemovePadding", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 4, .max_output = 4, .inputs = kParams161, .num_inputs = 2,
+     .outputs = kParams162, .num_outputs = 4, .constraints = kConstraints20, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "RestorePadding", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams163, .num_inputs = 2,
+     .outputs = kParams3, .num_outputs = 1, .constraints = kConstraints20, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "Rfft", .since_version = 1, .min_input = 1, .max_input = 1,
+     .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1, .outputs = kParams1,
+     .num_outputs = 1, .attributes = kAttrs91, .num_attributes = 3, .constraints = kConstraints15,
+     .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "RotaryEmbedding", .since_version = 1, .min_input = 4,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams94, .num_inputs = 4,
+     .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs92, .num_attributes = 5,
+     .constraints = kConstraints44, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "SampleOp", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints76, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "Sampling", .since_version = 1, .min_input = 2,
+     .max_input = 9, .min_output = 1, .max_output = 2, .inputs = kParams164, .num_inputs = 9,
+     .outputs = kParams165, .num_outputs = 2, .attributes = kAttrs93, .num_attributes = 15,
+     .constraints = kConstraints36, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "SimplifiedLayerNormalizationGrad", .since_version = 1,
+     .min_input = 4, .max_input = 4, .min_output = 2, .max_output = 2, .inputs = kParams166,
+     .num_inputs = 4, .outputs = kParams167, .num_outputs = 2, .attributes = kAttrs94,
+     .num_attributes = 1, .constraints = kConstraints77, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "SkipGroupNorm", .since_version = 1, .min_input = 4,
+     .max_input = 5, .min_output = 1, .max_output = 2, .inputs = kParams168, .num_inputs = 5,
+     .outputs = kParams169, .num_outputs = 2, .attributes = kAttrs47, .num_attributes = 4,
+     .constraints = kConstraints38, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "SkipLayerNormalization", .since_version = 1,
+     .min_input = 3, .max_input = 5, .min_output = 1, .max_output = 4, .inputs = kParams170,
+     .num_inputs = 5, .outputs = kParams171, .num_outputs = 4, .attributes = kAttrs41,
+     .num_attributes = 1, .constraints = kConstraints78, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "SkipSimplifiedLayerNormalization", .since_version = 1,
+     .min_input = 3, .max_input = 4, .min_output = 1, .max_output = 4, .inputs = kParams172,
+     .num_inputs = 4, .outputs = kParams171, .num_outputs = 4, .attributes = kAttrs41,
+     .num_attributes = 1, .constraints = kConstraints78, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "Snpe", .since_version = 1, .min_input = 1,
+     .max_input = 2147483647, .min_output = 1, .max_output = 2147483647, .inputs = kParams37,
+     .num_inputs = 1, .outputs = kParams173, .num_outputs = 1, .attributes = kAttrs95,
+     .num_attributes = 4, .constraints = kConstraints79, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "SoftmaxGrad_13", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams174, .num_inputs = 2,
+     .outputs = kParams156, .num_outputs = 1, .attributes = kAttrs94, .num_attributes = 1,
+     .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "SparseAttention", .since_version = 1, .min_input = 9,
+     .max_input = 11, .min_output = 3, .max_output = 3, .inputs = kParams175, .num_inputs = 11,
+     .outputs = kParams176, .num_outputs = 3, .attributes = kAttrs96, .num_attributes = 6,
+     .constraints = kConstraints5, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "SparseToDenseMatMul", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams177, .num_inputs = 2,
+     .outputs = kParams41, .num_outputs = 1, .attributes = kAttrs74, .num_attributes = 3,
+     .constraints = kConstraints80, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "SplitTraining", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 2147483647, .inputs = kParams178,
+     .num_inputs = 2, .outputs = kParams173, .num_outputs = 1, .attributes = kAttrs97,
+     .num_attributes = 1, .constraints = kConstraints81, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "Tokenizer", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams0, .num_inputs = 1,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs98, .num_attributes = 5,
+     .constraints = kConstraints82, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "TorchEmbedding", .since_version = 1, .min_input = 2,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams179, .num_inputs = 4,
+     .outputs = kParams1, .num_outputs = 1, .constraints = kConstraints83, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "TransposeMatMul", .since_version = 1, .min_input = 2,
+     .max_input = 2, .min_output = 1, .max_output = 1, .inputs = kParams27, .num_inputs = 2,
+     .outputs = kParams1, .num_outputs = 1, .attributes = kAttrs74, .num_attributes = 3,
+     .constraints = kConstraints10, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "Trilu", .since_version = 1, .min_input = 1, .max_input = 2,
+     .min_output = 1, .max_output = 1, .inputs = kParams180, .num_inputs = 2, .outputs = kParams1,
+     .num_outputs = 1, .attributes = kAttrs99, .num_attributes = 1, .constraints = kConstraints84,
+     .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "UnfoldTensor", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 1, .max_output = 1, .inputs = kParams2, .num_inputs = 1,
+     .outputs = kParams3, .num_outputs = 1, .attributes = kAttrs100, .num_attributes = 3,
+     .constraints = kConstraints85, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "Unique", .since_version = 1, .min_input = 1,
+     .max_input = 1, .min_output = 3, .max_output = 3, .inputs = kParams118, .num_inputs = 1,
+     .outputs = kParams181, .num_outputs = 3, .constraints = kConstraints29, .num_constraints = 1},
+    {.domain = "com.microsoft", .name = "VarlenCausalConvWithState", .since_version = 1,
+     .min_input = 5, .max_input = 6, .min_output = 2, .max_output = 3, .inputs = kParams182,
+     .num_inputs = 6, .outputs = kParams183, .num_outputs = 3, .attributes = kAttrs101,
+     .num_attributes = 3, .constraints = kConstraints5, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "VarlenNGramHashMapping", .since_version = 1,
+     .min_input = 4, .max_input = 9, .min_output = 1, .max_output = 3, .inputs = kParams184,
+     .num_inputs = 9, .outputs = kParams185, .num_outputs = 3, .attributes = kAttrs65,
+     .num_attributes = 4, .constraints = kConstraints86, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "WhisperBeamSearch", .since_version = 1, .min_input = 5,
+     .max_input = 15, .min_output = 1, .max_output = 5, .inputs = kParams186, .num_inputs = 15,
+     .outputs = kParams187, .num_outputs = 5, .attributes = kAttrs102, .num_attributes = 17,
+     .constraints = kConstraints87, .num_constraints = 5},
+    {.domain = "com.microsoft", .name = "WordConvEmbedding", .since_version = 1, .min_input = 4,
+     .max_input = 4, .min_output = 1, .max_output = 1, .inputs = kParams188, .num_inputs = 4,
+     .outputs = kParams41, .num_outputs = 1, .attributes = kAttrs103, .num_attributes = 3,
+     .constraints = kConstraints88, .num_constraints = 2},
+    {.domain = "com.microsoft", .name = "YieldOp", .since_version = 1, .min_input = 1,
+     .max_input = 2147483647, .min_output = 0, .max_output = 2147483647, .inputs = kParams189,
+     .num_inputs = 1, .outputs = kParams190, .num_outputs = 1, .attributes = kAttrs104,
+     .num_attributes = 2, .constraints = kConstraints81, .num_constraints = 1},
+    {.domain = "org.pytorch.aten", .name = "ATen", .since_version = 1, .min_input = 1,
+     .max_input = 2147483647, .min_output = 1, .max_output = 2147483647, .inputs = kParams191,
+     .num_inputs = 1, .outputs = kParams59, .num_outputs = 1, .attributes = kAttrs105,
+     .num_attributes = 2, .constraints = kConstraints81, .num_constraints = 1},
 };
 
 const int kNumContribSchemaRows = 161;
 
 const DomainRow kContribDomainRows[] = {
-    {"com.microsoft", 1, 1},
-    {"org.pytorch.aten", 1, 1},
+    {.domain = "com.microsoft", .min_version = 1, .max_version = 1},
+    {.domain = "org.pytorch.aten", .min_version = 1, .max_version = 1},
 };
 
 const int kNumContribDomainRows = 2;

@@ -85,8 +85,8 @@ Status InferIf(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto else_types, ctx.InferSubgraph("else_branch", {}));
   const size_t n = static_cast<size_t>(ctx.NumOutputs());
   if (then_types.size() != n || else_types.size() != n) {
-    return Status::Error(StrCat("expected branches with ", n, " outputs, got ",
-                                then_types.size(), " (then) and ", else_types.size(), " (else)"));
+    return Status::Error(StrCat("expected branches with ", n, " outputs, got ", then_types.size(),
+                                " (then) and ", else_types.size(), " (else)"));
   }
   const std::optional<int64_t> cond = ScalarValue(ctx, 0);
   std::vector<std::optional<ConstValue>> taken_values;
@@ -100,7 +100,7 @@ Status InferIf(InferenceContext& ctx) {
       continue;
     }
     OI_ASSIGN_OR_RETURN(Type joined, Join(then_types[o], else_types[o], ctx, static_cast<int>(o),
-                                       StrCat("output ", o, " differs between the branches")));
+                                          StrCat("output ", o, " differs between the branches")));
     ctx.SetOutputType(static_cast<int>(o), std::move(joined));
   }
   return OkStatus();
@@ -184,8 +184,10 @@ Status InferLoop(InferenceContext& ctx) {
   const int num_carried = std::max(ctx.NumInputs() - 2, 0);
   const int num_scan = ctx.NumOutputs() - num_carried;
   if (num_scan < 0) {
-    return Status::Error(StrCat("expected at least ", num_carried, " outputs (one per carried "
-                                "value), got ", ctx.NumOutputs()));
+    return Status::Error(StrCat("expected at least ", num_carried,
+                                " outputs (one per carried "
+                                "value), got ",
+                                ctx.NumOutputs()));
   }
   std::vector<Type> carried;
   for (int i = 0; i < num_carried; ++i) carried.push_back(ctx.InputType(2 + i));
@@ -220,9 +222,9 @@ Status InferLoop(InferenceContext& ctx) {
       present[i] = present[i] || unwraps;
       std::vector<bool> axes;
       OI_ASSIGN_OR_RETURN(Type joined,
-                       Join(unwraps ? carried[i].element() : carried[i], next, ctx, i,
-                            StrCat("loop-carried value ", i, " changes type in the body"),
-                            /*fresh=*/false, &axes));
+                          Join(unwraps ? carried[i].element() : carried[i], next, ctx, i,
+                               StrCat("loop-carried value ", i, " changes type in the body"),
+                               /*fresh=*/false, &axes));
       if (unwraps) joined = Type::Optional(std::move(joined));
       widened[i].resize(std::max(widened[i].size(), axes.size()), false);
       for (size_t a = 0; a < axes.size(); ++a) widened[i][a] = widened[i][a] || axes[a];
@@ -289,12 +291,13 @@ Status InferScan(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
   const int num_inputs = ctx.NumInputs();
   if (m < 1 || m > num_inputs) {
-    return Status::Error(StrCat("attribute 'num_scan_inputs': expected 1 to ", num_inputs,
-                                ", got ", m));
+    return Status::Error(
+        StrCat("attribute 'num_scan_inputs': expected 1 to ", num_inputs, ", got ", m));
   }
   const int n = num_inputs - static_cast<int>(m);
   const int k = ctx.NumOutputs() - n;
-  if (k < 0) return Status::Error(StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
+  if (k < 0)
+    return Status::Error(StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
   OI_ASSIGN_OR_RETURN(auto in_axes, ctx.OptionalIntsAttr("scan_input_axes"));
   OI_ASSIGN_OR_RETURN(auto out_axes, ctx.OptionalIntsAttr("scan_output_axes"));
   std::vector<Type> body_in;
@@ -313,7 +316,8 @@ Status InferScan(InferenceContext& ctx) {
         length = d;
       } else {
         auto u = UnifyDim(length, d);
-        if (!u.ok()) return Status::Error(StrCat("scan inputs differ in length: ", u.status().message()));
+        if (!u.ok())
+          return Status::Error(StrCat("scan inputs differ in length: ", u.status().message()));
         length = *u;
       }
     } else if (first) {
@@ -323,12 +327,12 @@ Status InferScan(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != n + k) {
-    return Status::Error(StrCat("attribute 'body': expected ", n + k, " outputs, got ",
-                                body_out.size()));
+    return Status::Error(
+        StrCat("attribute 'body': expected ", n + k, " outputs, got ", body_out.size()));
   }
   for (int i = 0; i < n; ++i) {
     OI_ASSIGN_OR_RETURN(Type joined, Join(ctx.InputType(i), body_out[i], ctx, i,
-                                       StrCat("state ", i, " changes type in the body")));
+                                          StrCat("state ", i, " changes type in the body")));
     if (ctx.InputType(i).is_unknown()) joined = body_out[i];
     ctx.SetOutputType(i, std::move(joined));
   }
@@ -346,11 +350,13 @@ Status InferScan8(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
   const int values = ctx.NumInputs() - 1;  // after sequence_lens
   if (m < 1 || m > values) {
-    return Status::Error(StrCat("attribute 'num_scan_inputs': expected 1 to ", values, ", got ", m));
+    return Status::Error(
+        StrCat("attribute 'num_scan_inputs': expected 1 to ", values, ", got ", m));
   }
   const int n = values - static_cast<int>(m);
   const int k = ctx.NumOutputs() - n;
-  if (k < 0) return Status::Error(StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
+  if (k < 0)
+    return Status::Error(StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
   std::vector<Type> body_in;
   Dim batch, length;
   for (int i = 0; i < values; ++i) {
@@ -367,12 +373,13 @@ Status InferScan8(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != n + k) {
-    return Status::Error(StrCat("attribute 'body': expected ", n + k, " outputs, got ",
-                                body_out.size()));
+    return Status::Error(
+        StrCat("attribute 'body': expected ", n + k, " outputs, got ", body_out.size()));
   }
   for (int i = 0; i < n; ++i) ctx.SetOutputType(i, Stacked(body_out[i], batch, 0));
   for (int j = 0; j < k; ++j) {
-    Type per_batch = Stacked(body_out[n + j], length.is_unknown() ? ctx.FreshDim(n + j, 1) : length, 0);
+    Type per_batch =
+        Stacked(body_out[n + j], length.is_unknown() ? ctx.FreshDim(n + j, 1) : length, 0);
     ctx.SetOutputType(n + j, Stacked(per_batch, batch, 0));
   }
   return OkStatus();
@@ -388,8 +395,8 @@ Status InferSequenceMap(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != ctx.NumOutputs()) {
-    return Status::Error(StrCat("attribute 'body': expected ", ctx.NumOutputs(),
-                                " outputs, got ", body_out.size()));
+    return Status::Error(
+        StrCat("attribute 'body': expected ", ctx.NumOutputs(), " outputs, got ", body_out.size()));
   }
   for (int o = 0; o < ctx.NumOutputs(); ++o) ctx.SetOutputType(o, Type::Sequence(body_out[o]));
   return OkStatus();

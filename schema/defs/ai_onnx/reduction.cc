@@ -1,4 +1,6 @@
 // Reduction operators of ai.onnx: the Reduce* family (one generator) and ArgMax/ArgMin.
+#include "onnx_infer/schema/defs/ai_onnx/reduction.h"
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -7,7 +9,6 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/reduction.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"

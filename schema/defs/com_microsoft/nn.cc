@@ -15,8 +15,8 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/conv_pool.h"
-#include "onnx_infer/schema/defs/ai_onnx/math_ops.h"
+#include "onnx_infer/schema/defs/ai_onnx/math/math.h"
+#include "onnx_infer/schema/defs/ai_onnx/nn/conv_pool.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"

@@ -14,7 +14,7 @@
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/defs/ai_onnx/elementwise_family.h"
-#include "onnx_infer/schema/defs/ai_onnx/shape_ops.h"
+#include "onnx_infer/schema/defs/ai_onnx/tensor/shape.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"

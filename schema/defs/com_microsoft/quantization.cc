@@ -12,6 +12,8 @@
 // compute (matmul, Gemm, Conv and pools, Concat, reductions, QuantizeLinear) come from them.
 // Where the document and onnxruntime's kernels differ, the rules follow what the kernel
 // accepts and allocates, and say so.
+#include "onnx_infer/schema/defs/ai_onnx/quantization.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,11 +22,10 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/conv_pool.h"
-#include "onnx_infer/schema/defs/ai_onnx/math_ops.h"
-#include "onnx_infer/schema/defs/ai_onnx/quant_misc.h"
+#include "onnx_infer/schema/defs/ai_onnx/math/math.h"
+#include "onnx_infer/schema/defs/ai_onnx/nn/conv_pool.h"
 #include "onnx_infer/schema/defs/ai_onnx/reduction.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor.h"
+#include "onnx_infer/schema/defs/ai_onnx/tensor/reshape.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"

@@ -13,8 +13,8 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/attention.h"
-#include "onnx_infer/schema/defs/ai_onnx/sequence_rnn.h"
+#include "onnx_infer/schema/defs/ai_onnx/nn/attention.h"
+#include "onnx_infer/schema/defs/ai_onnx/rnn.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"

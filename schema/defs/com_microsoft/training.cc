@@ -14,8 +14,8 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor.h"
-#include "onnx_infer/schema/defs/ai_onnx/tensor_ops2.h"
+#include "onnx_infer/schema/defs/ai_onnx/tensor/indexing.h"
+#include "onnx_infer/schema/defs/ai_onnx/tensor/reshape.h"
 #include "onnx_infer/schema/defs/register.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/rule_helpers.h"

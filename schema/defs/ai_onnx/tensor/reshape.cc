@@ -1,0 +1,256 @@
+// Tensor-manipulation operators of ai.onnx.
+#include "onnx_infer/schema/defs/ai_onnx/tensor/reshape.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/schema/value_movement.h"
+
+namespace onnx_infer {
+namespace {
+
+// Concat: inputs share rank; the axis extent is the sum, every other dim unifies.
+Status InferConcat(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  // `axis` is optional with default 1 in version 1 only.
+  OI_ASSIGN_OR_RETURN(int64_t axis,
+                      ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1) : ctx.IntAttr("axis"));
+  std::vector<int> inputs;
+  for (int i = 0; i < ctx.NumInputs(); ++i) inputs.push_back(i);
+  OI_ASSIGN_OR_RETURN(std::optional<Shape> out, ConcatOutputShape(ctx, inputs, axis));
+  if (!out) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(out->size());
+  ctx.SetOutputShape(0, std::move(*out));
+  // Values of any rank joined along the axis: the exporters' Concat of Unsqueezes, or shape
+  // vectors stacked into a [2, k] tensor.
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  std::vector<const ConstValue*> values;
+  for (int i = 0; i < ctx.NumInputs(); ++i) {
+    const ConstValue* v = ctx.InputValue(i);
+    if (!v) return OkStatus();
+    values.push_back(v);
+  }
+  if (auto v = ConcatValues(values, axis, ctx.max_value_elements())) {
+    ctx.SetOutputValue(0, std::move(*v));
+  }
+  return OkStatus();
+}
+
+// Transpose: `perm` (default: reversed axes) permutes the dims.
+Status InferTranspose(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  OI_ASSIGN_OR_RETURN(auto perm_attr, ctx.OptionalIntsAttr("perm"));
+  if (!in) {
+    if (perm_attr) ctx.SetOutputShape(0, Shape(perm_attr->size()));
+    return OkStatus();
+  }
+  const int64_t rank = static_cast<int64_t>(in->size());
+  std::vector<int64_t> perm;
+  if (perm_attr) {
+    perm = *perm_attr;
+  } else {
+    for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
+  }
+  if (static_cast<int64_t>(perm.size()) != rank) {
+    return Status::Error(StrCat("attribute 'perm': expected ", rank, " axes for input rank ", rank,
+                                ", got ", perm.size()));
+  }
+  std::vector<bool> seen(rank, false);
+  Shape out(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t p = perm[i];
+    if (p < 0) p += rank;  // negative axes are accepted by some producers
+    if (p < 0 || p >= rank || seen[p]) {
+      return Status::Error(StrCat("attribute 'perm': expected a permutation of 0..", rank - 1,
+                                  ", got [", StrJoin(perm, ", "), "]"));
+    }
+    seen[p] = true;
+    out[i] = (*in)[p];
+    perm[i] = p;
+  }
+  ctx.SetOutputShape(0, std::move(out));
+  if (const ConstValue* v = ctx.InputValue(0)) {
+    if (auto t = TransposeValue(*v, perm, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*t));
+    }
+  }
+  return OkStatus();
+}
+
+// Whether every dim of `dims` is a constant and their product does not fit int64 (no dim 0).
+bool ConstantProductOverflows(const Shape& dims) {
+  int64_t n = 1;
+  bool overflow = false;
+  for (Dim d : dims) {
+    auto v = d.const_value();
+    if (!v || *v < 0) return false;
+    if (*v == 0) return false;
+    if (!overflow && __builtin_mul_overflow(n, *v, &n)) overflow = true;
+  }
+  return overflow;
+}
+
+// Reshape: the target shape comes from input 1 (from version 5) or the `shape` attribute.
+// 0 copies the input's dim at that index (unless `allowzero`), -1 is inferred from the
+// element count: identical factors of input and output cancel, so [B, S, 768] reshaped to
+// [0, 0, 12, -1] gives [B, S, 12, 64].
+Status InferReshape(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  std::vector<Dim> target;
+  if (ctx.opset_version() < 5) {
+    OI_ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("shape"));
+    if (!attr) return OkStatus();
+    for (int64_t v : *attr) target.push_back(Dim::Const(v));
+  } else if (const ConstValue* value = ctx.InputValue(1)) {
+    if (value->dims.size() != 1) {
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", value->dims.size()));
+    }
+    target = value->ints;
+  } else {
+    // Only the number of dims is known, from the shape input's own shape.
+    const Shape* s = ctx.InputShape(1);
+    if (s && s->size() == 1 && s->at(0).is_const()) {
+      const int64_t rank = *s->at(0).const_value();
+      if (rank < 0 || rank > kMaxRank) {
+        return Status::Error(StrCat(InputLabel(ctx, 1), ": a shape of ", rank, " dims"));
+      }
+      ctx.SetOutputShape(0, Shape(rank));
+    }
+    return OkStatus();
+  }
+  OI_ASSIGN_OR_RETURN(int64_t allowzero, ctx.IntAttr("allowzero", 0));
+  const Shape* in = ctx.InputShape(0);
+  Shape out(target.size());
+  int infer_at = -1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    auto v = target[i].const_value();
+    if (v == -1) {
+      if (infer_at >= 0) {
+        return Status::Error(StrCat(InputLabel(ctx, 1), ": more than one -1 in the shape"));
+      }
+      infer_at = static_cast<int>(i);
+    } else if (v == 0 && !allowzero) {
+      if (in) {
+        if (i >= in->size()) {
+          return Status::Error(StrCat(InputLabel(ctx, 1), ": 0 at index ", i,
+                                      " copies a dim the input of rank ", in->size(),
+                                      " does not have"));
+        }
+        out[i] = (*in)[i];
+      }
+    } else if (v && *v < -1) {
+      return Status::Error(StrCat(InputLabel(ctx, 1), ": invalid dim ", *v, " at index ", i));
+    } else {
+      out[i] = target[i];
+    }
+  }
+  if (infer_at >= 0 && allowzero) {
+    for (Dim d : target) {
+      if (d.const_value() == 0) {
+        return Status::Error(StrCat(InputLabel(ctx, 1), ": -1 and 0 together with allowzero=1"));
+      }
+    }
+  }
+  if (in) {
+    // Element counts as expressions: -1 is their exact quotient, so [B, S, 768] to
+    // [0, 0, 12, -1] gives (768*B*S)/(12*B*S) = 64 and [B, 12, S, 64] to [0, 12, -1] gives 64*S.
+    Dim n = Product(*in);
+    Shape known;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (static_cast<int>(i) != infer_at) known.push_back(out[i]);
+    }
+    Dim d = Product(known);
+    auto target_text = [&] { return StrCat("[", StrJoin(target, ", "), "]"); };
+    // A product of constants that overflows is unknown to the algebra, which would hide the
+    // element-count error: no tensor has more than 2^63 - 1 elements.
+    if (ConstantProductOverflows(known)) {
+      return Status::Error(StrCat("cannot reshape to ", target_text(),
+                                  ": its element count overflows int64"));
+    }
+    if (ConstantProductOverflows(*in)) {
+      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in),
+                                  ": its element count overflows int64"));
+    }
+    if (infer_at >= 0 && !n.is_unknown() && !d.is_unknown()) {
+      Dim remainder = Dim::Mod(n, d);
+      if (symbolic::Equal(remainder, Dim::Const(0)) == symbolic::Tri::kFalse) {
+        return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " to ", target_text(),
+                                    ": ", n, " elements do not divide into ", d));
+      }
+      // Unless the division is exact on its face, it is exact for every input the model
+      // accepts: record that, and the quotient is the inferred dim.
+      if (!remainder.is_const()) {
+        OI_RETURN_IF_ERROR(ctx.RecordEqual(remainder, Dim::Const(0), "the -1 of the shape"));
+      }
+      if (d.const_value() != 0) out[infer_at] = Dim::FloorDiv(n, d);
+    } else if (infer_at < 0 && symbolic::Equal(n, d) == symbolic::Tri::kFalse) {
+      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", n, " elements) to ",
+                                  target_text(), " (", d, " elements)"));
+    }
+  }
+  // Values keep their elements in the new shape (a [1] shape piece becoming a scalar, say).
+  if (const ConstValue* v = ctx.InputValue(0); v && IsStatic(out)) {
+    ConstValue reshaped = *v;
+    reshaped.dims.clear();
+    for (Dim d : out) reshaped.dims.push_back(*d.const_value());
+    if (reshaped.NumElements() == v->NumElements()) ctx.SetOutputValue(0, std::move(reshaped));
+  }
+  ctx.SetOutputShape(0, std::move(out));
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
+                                                 const std::vector<int>& inputs, int64_t axis) {
+  const Shape* first = nullptr;
+  for (size_t k = 0; k < inputs.size() && !first; ++k) first = ctx.InputShape(inputs[k]);
+  if (!first) return std::optional<Shape>();
+  const int64_t rank = static_cast<int64_t>(first->size());
+  if (rank == 0) return Status::Error("expected inputs of rank >= 1, got scalars");
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  Shape out(rank);
+  Dim sum = Dim::Const(0);
+  for (int i : inputs) {
+    const Shape* s = ctx.InputShape(i);
+    if (!s) {
+      sum = Dim();
+      continue;
+    }
+    if (static_cast<int64_t>(s->size()) != rank) {
+      return Status::Error(
+          StrCat(InputLabel(ctx, i), ": expected rank ", rank, ", got rank ", s->size()));
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) continue;
+      auto u = UnifyDim(out[d], (*s)[d]);
+      if (!u.ok()) {
+        return Status::Error(StrCat(InputLabel(ctx, i), ": dim ", d, " differs from the other ",
+                                    "inputs' (", u.status().message(), ")"));
+      }
+      OI_RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));
+      out[d] = *u;
+    }
+    sum = sum + (*s)[axis];  // symbolic: N + 5, 2*N
+  }
+  out[axis] = sum;
+  return std::optional<Shape>(std::move(out));
+}
+
+Status RegisterAiOnnxReshapeRules(SchemaRegistry& r) {
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Concat", {1, 4, 11, 13}, InferConcat));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Transpose", {1, 13, 21, 23, 24, 25}, InferTranspose));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, InferReshape));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer

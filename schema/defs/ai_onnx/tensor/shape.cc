@@ -1,0 +1,551 @@
+// Operators that compute and rearrange shape tensors (Shape, Size, Gather, Slice, Unsqueeze,
+// Squeeze, Cast, ConstantOfShape, Range, Tile, Where, Flatten, Identity): their type rules,
+// and the propagation of their values. Values are Dims, so an exporter's
+// Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain carries the symbols of the input
+// ([B, S]) through to the Reshape, instead of unknowns.
+#include "onnx_infer/schema/defs/ai_onnx/tensor/shape.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/defs/register.h"
+#include "onnx_infer/schema/inference_context.h"
+#include "onnx_infer/schema/rule_helpers.h"
+#include "onnx_infer/schema/type_proto.h"
+#include "onnx_infer/schema/value_movement.h"
+#include "onnx_infer/schema/value_ops.h"
+
+namespace onnx_infer {
+namespace {
+
+// Shape: the input's dims, from `start` to `end` (from version 15), as an int64 vector.
+Status InferShape(InferenceContext& ctx) {
+  const Shape* in = ctx.InputShape(0);
+  if (!in) {
+    ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{Dim()}));
+    return OkStatus();
+  }
+  const int64_t rank = static_cast<int64_t>(in->size());
+  OI_ASSIGN_OR_RETURN(int64_t start, ctx.IntAttr("start", 0));
+  OI_ASSIGN_OR_RETURN(int64_t end, ctx.IntAttr("end", rank));
+  auto clamp = [rank](int64_t a) { return std::clamp(a < 0 ? a + rank : a, int64_t{0}, rank); };
+  start = clamp(start);
+  end = clamp(end);
+  std::vector<Dim> dims;
+  for (int64_t i = start; i < end; ++i) dims.push_back((*in)[i]);
+  ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{Dim::Const(static_cast<int64_t>(dims.size()))}));
+  ctx.SetOutputValue(0, IntVector(kInt64, std::move(dims)));
+  return OkStatus();
+}
+
+// Size: the number of elements, an int64 scalar.
+Status InferSize(InferenceContext& ctx) {
+  ctx.SetOutputType(0, Type::Tensor(kInt64, Shape{}));
+  if (const Shape* in = ctx.InputShape(0)) {
+    Dim n = Product(*in);
+    if (!n.is_unknown()) ctx.SetOutputValue(0, ConstValue{kInt64, {}, {n}, {}});
+  }
+  return OkStatus();
+}
+
+// Gather: data's dims before `axis`, then the indices' dims, then data's dims after `axis`.
+// GatherElements (11, 13): the output has the indices' shape and the data's element type.
+// Data and indices must have the same rank (an index dim may exceed the data's, so dims are
+// not compared).
+Status InferGatherElements(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* data = ctx.InputShape(0);
+  const Shape* indices = ctx.InputShape(1);
+  if (data) {
+    const int64_t rank = static_cast<int64_t>(data->size());
+    if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
+    if (indices && indices->size() != data->size()) {
+      return Status::Error(StrCat("input 1 'indices': expected rank ", rank,
+                                  " (the rank of data), got rank ", indices->size()));
+    }
+  }
+  if (indices) ctx.SetOutputShape(0, *indices);
+  const ConstValue* data_value = ctx.InputValue(0);
+  const ConstValue* index_value = ctx.InputValue(1);
+  if (data && data_value && index_value && data_value->dims.size() == data->size()) {
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+    OI_ASSIGN_OR_RETURN(
+        axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), "attribute 'axis'"));
+    if (auto v = GatherElementsValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
+  }
+  return OkStatus();
+}
+
+Status InferGather(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* data = ctx.InputShape(0);
+  const Shape* indices = ctx.InputShape(1);
+  if (!data || !indices) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(data->size());
+  if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  Shape out(data->begin(), data->begin() + axis);
+  out.insert(out.end(), indices->begin(), indices->end());
+  out.insert(out.end(), data->begin() + axis + 1, data->end());
+  ctx.SetOutputShape(0, out);
+
+  // Values: data of any rank gathered by known indices.
+  const ConstValue* data_value = ctx.InputValue(0);
+  const ConstValue* index_value = ctx.InputValue(1);
+  if (!data_value || !index_value || static_cast<int64_t>(data_value->dims.size()) != rank) {
+    return OkStatus();
+  }
+  if (auto index_ints = index_value->ConstInts()) {
+    const int64_t n = data_value->dims[axis];
+    for (int64_t i : *index_ints) {
+      if (i < -n || i >= n) {
+        return Status::Error(
+            StrCat("input 1 'indices': index ", i, " is out of range for ", n, " elements"));
+      }
+    }
+    if (auto v = GatherValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
+  }
+  return OkStatus();
+}
+
+// The `axes` of Unsqueeze/Squeeze: an attribute before version 13, an input from 13.
+StatusOr<std::optional<std::vector<int64_t>>> Axes(InferenceContext& ctx, bool* known) {
+  *known = true;
+  if (ctx.opset_version() < 13) return ctx.OptionalIntsAttr("axes");
+  if (!ctx.HasInput(1)) return std::optional<std::vector<int64_t>>();
+  auto v = ConstInts(ctx, 1);
+  if (!v) *known = false;
+  return v;
+}
+
+// Unsqueeze: inserts dims of 1 at `axes` (of the output's rank).
+Status InferUnsqueeze(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  bool known;
+  OI_ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  if (!known || !axes) {
+    // Only the number of new dims may be known, from the axes input's length.
+    const Shape* s = ctx.InputShape(1);
+    if (s && s->size() == 1 && s->at(0).is_const() && *s->at(0).const_value() <= kMaxRank) {
+      ctx.SetOutputShape(0, Shape(in->size() + *s->at(0).const_value()));
+    }
+    if (known && !axes) return Status::Error("expected axes, got none");
+    return OkStatus();
+  }
+  return UnsqueezeAt(ctx, *in, *axes);
+}
+
+}  // namespace
+
+Status UnsqueezeAt(InferenceContext& ctx, const Shape& in, const std::vector<int64_t>& axes) {
+  const int64_t rank = static_cast<int64_t>(in.size() + axes.size());
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : axes) {
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+    if (inserted[axis]) return Status::Error(StrCat("axes: axis ", a, " is repeated"));
+    inserted[axis] = true;
+  }
+  Shape out;
+  size_t next = 0;
+  for (int64_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? Dim::Const(1) : in[next++]);
+  ctx.SetOutputShape(0, out);
+  if (const ConstValue* v = ctx.InputValue(0)) {
+    ConstValue reshaped = *v;
+    reshaped.dims.clear();
+    for (Dim d : out) reshaped.dims.push_back(d.const_value().value_or(0));
+    ctx.SetOutputValue(0, std::move(reshaped));
+  }
+  return OkStatus();
+}
+
+namespace {
+
+// Squeeze: removes the dims at `axes` (each must be 1), or every dim of 1 when no axes are
+// given (which needs every dim known).
+Status InferSqueeze(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  bool known;
+  OI_ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  if (!known) {
+    // Which dims go is not known, but how many is: the axes input's length.
+    const Shape* s = ctx.InputShape(1);
+    if (s && s->size() == 1 && s->at(0).is_const() &&
+        *s->at(0).const_value() <= static_cast<int64_t>(in->size())) {
+      ctx.SetOutputShape(0, Shape(in->size() - *s->at(0).const_value()));
+    }
+    return OkStatus();
+  }
+  const int64_t rank = static_cast<int64_t>(in->size());
+  std::vector<bool> removed(rank, false);
+  if (axes) {
+    for (int64_t a : *axes) {
+      OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+      auto v = (*in)[axis].const_value();
+      if (v && *v != 1) {
+        return Status::Error(StrCat("axes: dim ", axis, " is ", *v, ", not 1"));
+      }
+      removed[axis] = true;
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i) {
+      auto v = (*in)[i].const_value();
+      if (!v) return OkStatus();  // whether it is 1 decides the rank
+      removed[i] = *v == 1;
+    }
+  }
+  Shape out;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!removed[i]) out.push_back((*in)[i]);
+  }
+  ctx.SetOutputShape(0, out);
+  if (const ConstValue* v = ctx.InputValue(0)) {
+    ConstValue reshaped = *v;
+    reshaped.dims.clear();
+    for (Dim d : out) reshaped.dims.push_back(d.const_value().value_or(0));
+    ctx.SetOutputValue(0, std::move(reshaped));
+  }
+  return OkStatus();
+}
+
+// Bounds this far out mean "from the start" / "to the end" (exporters write INT64_MAX,
+// INT32_MAX or their negatives); as for the constant case, no dim is assumed larger.
+constexpr int64_t kSliceToEnd = INT32_MAX;
+
+// The length of one axis sliced by a constant step where the dim, start or end is symbolic
+// (a start computed from a Shape). Each bound is clamped as ONNX clamps it, with Min/Max where
+// the order is not provable, so that the result holds for every value of the symbols. A
+// symbolic bound counted from the end (x[:, -S:], -S provably <= 0) is exact too: -k is
+// position Max(dim - k, 0) for k >= 1 but 0 for k = 0 (x[:, -0:] is all of x), which is
+// Max(dim - k, 0)*Min(1, k) when k may be 0. A bound of unknown sign leaves the length
+// unknown. The common "to the end" slices get the short forms Max(dim - start, 0),
+// Min(-start, dim), and dim + (Min(k, dim) - dim)*Min(1, k) for a start of -k.
+Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const InferenceContext& ctx) {
+  const symbolic::Assumptions* assumptions =
+      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
+  auto proven = [&](Dim a, Dim b) {  // a <= b for every value of the symbols
+    return symbolic::LessEqual(a, b, assumptions) == symbolic::Tri::kTrue;
+  };
+  const Dim zero = Dim::Const(0), one = Dim::Const(1);
+  // A symbolic bound is usable when it cannot be negative: provably, or being the dim.
+  auto non_negative = [&](Dim x) { return x == dim || proven(zero, x); };
+  auto min = [&](Dim a, Dim b) { return proven(a, b) ? a : proven(b, a) ? b : Dim::Min(a, b); };
+  auto max = [&](Dim a, Dim b) { return proven(a, b) ? b : proven(b, a) ? a : Dim::Max(a, b); };
+  // The position of a bound -k counted from the end (k >= 0), for a positive step.
+  auto from_end = [&](Dim k) -> Dim {
+    const Dim back = proven(k, dim) ? dim - k : Dim::Max(dim - k, zero);  // Max(dim - k, 0)
+    return proven(one, k) ? back : back * min(one, k);
+  };
+  // Clamps a bound into [lo, hi], where lo is 0 or -1 and hi is dim or dim - 1.
+  auto clamp = [&](Dim x, int64_t lo, Dim hi) -> Dim {
+    if (auto c = x.const_value()) {
+      if (*c >= kSliceToEnd) return hi;
+      if (*c <= -kSliceToEnd) return Dim::Const(lo);
+      if (*c < 0) return max(dim + x, Dim::Const(lo));  // below hi
+      return min(x, hi);
+    }
+    if (non_negative(x)) return min(x, hi);
+    if (lo == 0 && proven(x, zero)) return from_end(zero - x);
+    return Dim();
+  };
+  auto length = [&](Dim span, int64_t k) {  // ceil(span / k) for a span that may be negative
+    return Dim::CeilDiv(proven(zero, span) ? span : Dim::Max(span, zero), Dim::Const(k));
+  };
+  if (step > 0) {
+    auto e = end.const_value();
+    if ((e && *e >= kSliceToEnd) || end == dim) {
+      auto s = start.const_value();
+      if (s && *s >= kSliceToEnd) return zero;
+      if (s && *s <= -kSliceToEnd) return Dim::CeilDiv(dim, Dim::Const(step));
+      if (s && *s < 0) return Dim::CeilDiv(min(Dim::Const(-*s), dim), Dim::Const(step));
+      if (s || non_negative(start)) return length(dim - start, step);
+      if (proven(start, zero)) {
+        // The last k, but all of dim when k is 0: Min(k, dim) + (dim - Min(k, dim))*[k == 0],
+        // written so that it reads Min(k, dim) once k >= 1 is known or assumed.
+        const Dim k = zero - start;
+        const Dim last_k = min(k, dim);
+        const Dim taken = proven(one, k) ? last_k : dim + (last_k - dim) * min(one, k);
+        return Dim::CeilDiv(taken, Dim::Const(step));
+      }
+      return Dim();
+    }
+    return length(clamp(end, 0, dim) - clamp(start, 0, dim), step);
+  }
+  const Dim top = dim - one;
+  auto s = start.const_value(), e = end.const_value();
+  if ((s && (*s >= kSliceToEnd || *s == -1)) && e && *e <= -kSliceToEnd) {
+    return Dim::CeilDiv(dim, Dim::Const(-step));  // the whole axis, backwards
+  }
+  // On an empty dim the clamped start (0) passes the clamped end (-1); nothing is taken.
+  return min(length(clamp(start, 0, top) - clamp(end, -1, top), -step), dim);
+}
+
+// Slice: starts/ends/axes/steps as attributes (version 1) or inputs (from 10).
+Status InferSlice(InferenceContext& ctx) {
+  return InferSliceOf(ctx, /*from_inputs=*/ctx.opset_version() >= 10);
+}
+
+}  // namespace
+
+Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(in->size());
+  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  std::vector<Dim> start_dims, end_dims;
+  bool bounds_known = false;
+  if (!from_inputs) {
+    OI_ASSIGN_OR_RETURN(starts, ctx.OptionalIntsAttr("starts"));
+    OI_ASSIGN_OR_RETURN(ends, ctx.OptionalIntsAttr("ends"));
+    OI_ASSIGN_OR_RETURN(axes, ctx.OptionalIntsAttr("axes"));
+  } else {
+    starts = ConstInts(ctx, 1);
+    ends = ConstInts(ctx, 2);
+    // Symbolic starts and ends (Shape arithmetic) are Dims; constants are read as such too.
+    const std::vector<Dim>* start_values = IntValues(ctx, 1);
+    const std::vector<Dim>* end_values = IntValues(ctx, 2);
+    if (start_values && end_values) {
+      start_dims = *start_values;
+      end_dims = *end_values;
+      bounds_known = true;
+    }
+    if (ctx.HasInput(3)) {
+      axes = ConstInts(ctx, 3);
+      if (!axes) {  // which axes are sliced is not known
+        ctx.SetOutputShape(0, Shape(rank));
+        return OkStatus();
+      }
+    }
+    if (ctx.HasInput(4)) {
+      steps = ConstInts(ctx, 4);
+      if (!steps) steps = std::vector<int64_t>();  // known to exist, values unknown
+    }
+  }
+  if (starts && ends) {
+    start_dims.clear();
+    end_dims.clear();
+    for (int64_t v : *starts) start_dims.push_back(Dim::Const(v));
+    for (int64_t v : *ends) end_dims.push_back(Dim::Const(v));
+    bounds_known = true;
+  }
+  if (!bounds_known) {
+    // The sliced axes keep their place; their lengths are not known.
+    Shape out = *in;
+    if (axes) {
+      for (int64_t a : *axes) {
+        OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
+        out[axis] = Dim();
+      }
+    } else {
+      out = Shape(rank);
+    }
+    ctx.SetOutputShape(0, out);
+    return OkStatus();
+  }
+  if (start_dims.size() != end_dims.size()) {
+    return Status::Error(
+        StrCat("starts has ", start_dims.size(), " values but ends has ", end_dims.size()));
+  }
+  std::vector<int64_t> axis_list;
+  if (axes) {
+    axis_list = *axes;
+  } else {
+    for (size_t i = 0; i < start_dims.size(); ++i) axis_list.push_back(static_cast<int64_t>(i));
+  }
+  if (axis_list.size() != start_dims.size()) {
+    return Status::Error(
+        StrCat("axes has ", axis_list.size(), " values but starts has ", start_dims.size()));
+  }
+  const bool steps_known = !steps || steps->size() == start_dims.size();
+  Shape out = *in;
+  std::vector<bool> sliced(rank, false);
+  std::vector<int64_t> axis_of(axis_list.size()), step_of(axis_list.size(), 1);
+  for (size_t i = 0; i < axis_list.size(); ++i) {
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
+    if (sliced[axis]) return Status::Error(StrCat("axes: axis ", axis_list[i], " is repeated"));
+    sliced[axis] = true;
+    axis_of[i] = axis;
+    const int64_t step = steps && steps_known ? (*steps)[i] : 1;
+    if (step == 0) return Status::Error("steps: a step of 0");
+    step_of[i] = step;
+    auto dim = (*in)[axis].const_value();
+    auto s = start_dims[i].const_value(), e = end_dims[i].const_value();
+    if (!steps_known) {
+      out[axis] = Dim();
+    } else if (dim && s && e) {
+      out[axis] = Dim::Const(ResolveSliceAxis(*dim, *s, *e, step).count);
+    } else {
+      out[axis] = SymbolicSliceLength((*in)[axis], start_dims[i], end_dims[i], step, ctx);
+    }
+  }
+  ctx.SetOutputShape(0, out);
+  // Values of any rank, with constant bounds and steps (F.pad's pads reversed by step -1).
+  const ConstValue* value = ctx.InputValue(0);
+  if (!value || !steps_known || static_cast<int64_t>(value->dims.size()) != rank) {
+    return OkStatus();
+  }
+  std::vector<SliceAxis> slice_axes;
+  for (int64_t d : value->dims) slice_axes.push_back(SliceAxis{0, 1, d});
+  for (size_t i = 0; i < axis_list.size(); ++i) {
+    auto s = start_dims[i].const_value(), e = end_dims[i].const_value();
+    if (!s || !e) return OkStatus();
+    slice_axes[axis_of[i]] = ResolveSliceAxis(value->dims[axis_of[i]], *s, *e, step_of[i]);
+  }
+  if (auto v = SliceValue(*value, slice_axes, ctx.max_value_elements())) {
+    ctx.SetOutputValue(0, std::move(*v));
+  }
+  return OkStatus();
+}
+
+namespace {}  // namespace
+
+namespace {
+
+// Tile (from version 6): each dim times its repeat count.
+Status InferTile(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  if (ctx.opset_version() < 6) {  // version 1 repeats one axis: the rank stays
+    ctx.SetOutputShape(0, Shape(in->size()));
+    return OkStatus();
+  }
+  const std::vector<Dim>* repeats = IntValues(ctx, 1);
+  if (!repeats) {
+    ctx.SetOutputShape(0, Shape(in->size()));
+    return OkStatus();
+  }
+  if (repeats->size() != in->size()) {
+    return Status::Error(
+        StrCat(InputLabel(ctx, 1), ": expected ", in->size(), " values, got ", repeats->size()));
+  }
+  Shape out(in->size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = (*in)[i] * (*repeats)[i];
+  ctx.SetOutputShape(0, out);
+
+  // The value, for constant repeats: element (i0, i1, ...) of the output is element
+  // (i0 mod d0, i1 mod d1, ...) of the input.
+  const ConstValue* x = ctx.InputValue(0);
+  auto counts = ConstInts(ctx, 1);
+  if (x && counts) {
+    if (auto v = TileValue(*x, *counts, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
+  }
+  return OkStatus();
+}
+
+// Flatten: [product of dims before axis, product of dims from axis on].
+Status InferFlatten(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  if (!in) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(in->size());
+  OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
+  if (axis < -rank || axis > rank) {
+    return Status::Error(
+        StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank, "], got ", axis));
+  }
+  if (axis < 0) axis += rank;
+  ctx.SetOutputShape(0, Shape{Product(Shape(in->begin(), in->begin() + axis)),
+                              Product(Shape(in->begin() + axis, in->end()))});
+  if (const ConstValue* v = ctx.InputValue(0); v && v->dims.size() == in->size()) {
+    ConstValue flat = *v;
+    flat.dims = {1, 1};
+    for (int64_t i = 0; i < rank; ++i) flat.dims[i < axis ? 0 : 1] *= v->dims[i];
+    ctx.SetOutputValue(0, std::move(flat));
+  }
+  return OkStatus();
+}
+
+// Identity: the input's type and value.
+Status InferIdentity(InferenceContext& ctx) {
+  ctx.SetOutputType(0, ctx.InputType(0));
+  if (const ConstValue* v = ctx.InputValue(0)) ctx.SetOutputValue(0, *v);
+  return OkStatus();
+}
+
+// Expand: the input broadcast with the `shape` input's value. When that value is unknown, its
+// length still gives the output's rank.
+Status InferExpand(InferenceContext& ctx) {
+  ctx.PropagateElemType(0, 0);
+  const Shape* in = ctx.InputShape(0);
+  Shape target;
+  if (const ConstValue* v = ctx.InputValue(1)) {
+    if (v->dims.size() != 1) {
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", v->dims.size()));
+    }
+    if (static_cast<int64_t>(v->ints.size()) != v->NumElements()) return OkStatus();
+    for (size_t i = 0; i < v->ints.size(); ++i) {
+      auto c = v->ints[i].const_value();
+      if (c && *c < 0) {
+        return Status::Error(
+            StrCat(InputLabel(ctx, 1), ": expected dims >= 0, got ", *c, " at index ", i));
+      }
+    }
+    target.assign(v->ints.begin(), v->ints.end());
+  } else {
+    const Shape* s = ctx.InputShape(1);
+    if (!s) return OkStatus();
+    if (s->size() != 1) {
+      return Status::Error(
+          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", s->size()));
+    }
+    auto n = s->at(0).const_value();
+    if (!n) return OkStatus();
+    if (*n < 0 || *n > kMaxRank) {
+      return Status::Error(StrCat(InputLabel(ctx, 1), ": a shape of ", *n, " dims"));
+    }
+    target = Shape(*n);
+  }
+  if (!in) return OkStatus();
+  OI_ASSIGN_OR_RETURN(Shape out, BroadcastShapes(*in, target, &ctx));
+  ctx.SetOutputShape(0, out);
+  // The value: the input's elements repeated along the broadcast axes.
+  const ConstValue* x = ctx.InputValue(0);
+  if (x && IsStatic(out)) {
+    std::vector<int64_t> dims;
+    for (Dim d : out) dims.push_back(*d.const_value());
+    if (auto v = ExpandValue(*x, dims, ctx.max_value_elements())) {
+      ctx.SetOutputValue(0, std::move(*v));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status RegisterAiOnnxShapeRules(SchemaRegistry& r) {
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, InferShape));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Size", {1, 13, 19, 21, 23, 24, 25}, InferSize));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Gather", {1, 11, 13}, InferGather));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "GatherElements", {11, 13}, InferGatherElements));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, InferUnsqueeze));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Squeeze", {1, 11, 13, 21, 23, 24, 25}, InferSqueeze));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Slice", {1, 10, 11, 13}, InferSlice));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Tile", {1, 6, 13}, InferTile));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, InferFlatten));
+  OI_RETURN_IF_ERROR(
+      r.AttachRule("", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, InferIdentity));
+  OI_RETURN_IF_ERROR(r.AttachRule("", "Expand", {8, 13}, InferExpand));
+  return OkStatus();
+}
+
+}  // namespace onnx_infer

@@ -1,0 +1,93 @@
+// The attribute accessors of InferenceContext: every type, given, absent and of
+// the wrong type.
+#include "onnx_infer/schema/inference_context.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/registry.h"
+#include "onnx_infer/schema/test_util.h"
+
+namespace onnx_infer {
+namespace {
+
+using testing::FloatAttr;
+using testing::FloatsAttr;
+using testing::Node;
+using testing::RunRule;
+using testing::StrAttr;
+using testing::StrsAttr;
+
+// The rule reports what the accessors read as its error, so the test can compare it.
+Status ReportAttrs(InferenceContext& ctx) {
+  std::string out;
+  auto add = [&](const std::string& piece) { out += (out.empty() ? "" : "; ") + piece; };
+  auto f = ctx.FloatAttr("f");
+  add(f.ok() ? StrCat("f=", *f) : f.status().message());
+  auto s = ctx.StringAttr("s");
+  add(s.ok() ? StrCat("s=", *s) : s.status().message());
+  auto fs = ctx.FloatsAttr("fs");
+  add(fs.ok() ? StrCat("fs=", fs->size()) : fs.status().message());
+  auto ofs = ctx.OptionalFloatsAttr("fs");
+  add(ofs.ok() ? StrCat("ofs=", ofs->has_value() ? "set" : "none") : ofs.status().message());
+  auto ss = ctx.StringsAttr("ss");
+  add(ss.ok() ? StrCat("ss=", ss->empty() ? "" : ss->back()) : ss.status().message());
+  auto oss = ctx.OptionalStringsAttr("ss");
+  add(oss.ok() ? StrCat("oss=", oss->has_value() ? "set" : "none") : oss.status().message());
+  auto g = ctx.GraphAttr("g");
+  add(g.ok() ? StrCat("g=", *g ? (*g)->name() : "none") : g.status().message());
+  return Status::Error(out);
+}
+
+SchemaRegistry Registry() {
+  SchemaRegistry r;
+  OpSchema s("test", "Attrs", 1);
+  s.Input("X", "T").Output("Y", "T").TypeConstraint("T", {"tensor(float)"});
+  s.Attr("f", onnx::AttributeProto::FLOAT).Attr("s", onnx::AttributeProto::STRING);
+  s.Attr("fs", onnx::AttributeProto::FLOATS).Attr("ss", onnx::AttributeProto::STRINGS);
+  s.Attr("g", onnx::AttributeProto::GRAPH);
+  s.Rule(ReportAttrs);
+  EXPECT_TRUE(r.Register(std::move(s)).ok());
+  return r;
+}
+
+std::string RunAttrs(const std::string& attrs) {
+  const SchemaRegistry r = Registry();
+  auto run = RunRule(r, Node("Attrs", {"x"}, {"y"}, attrs, "test"), 1, {testing::T("float[2]")});
+  return run.status.message();
+}
+
+TEST(InferenceContextAttrTest, ReadsEveryTypeGiven) {
+  EXPECT_EQ(RunAttrs(FloatAttr("f", 0.5f) + StrAttr("s", "a") + FloatsAttr("fs", {1, 2}) +
+                     StrsAttr("ss", {"p", "q"}) +
+                     R"( attribute { name: "g" type: GRAPH g { name: "body" } })"),
+            "f=0.5; s=a; fs=2; ofs=set; ss=q; oss=set; g=body");
+}
+
+TEST(InferenceContextAttrTest, AbsentIsAnErrorOrNullopt) {
+  EXPECT_EQ(RunAttrs(""),
+            "attribute 'f': required but not given; attribute 's': required but not given; "
+            "attribute 'fs': required but not given; ofs=none; "
+            "attribute 'ss': required but not given; oss=none; g=none");
+}
+
+TEST(InferenceContextAttrTest, WrongTypeNamesBothTypes) {
+  const std::string out = RunAttrs(StrAttr("f", "x"));
+  EXPECT_NE(out.find("attribute 'f': expected type float, got string"), std::string::npos) << out;
+}
+
+TEST(AttributeTypeNameTest, ProtobufNamesInLowerCaseBothWays) {
+  EXPECT_EQ(AttributeTypeName(onnx::AttributeProto::SPARSE_TENSORS), "sparse_tensors");
+  EXPECT_EQ(AttributeTypeName(onnx::AttributeProto::UNDEFINED), "undefined");
+  EXPECT_EQ(AttributeTypeName(static_cast<AttrType>(99)), "unknown");
+  EXPECT_EQ(AttributeTypeFromName("type_proto"), onnx::AttributeProto::TYPE_PROTO);
+  EXPECT_EQ(AttributeTypeFromName("ints"), onnx::AttributeProto::INTS);
+  EXPECT_FALSE(AttributeTypeFromName("INTS").has_value());
+  EXPECT_FALSE(AttributeTypeFromName("undefined").has_value());
+  EXPECT_FALSE(AttributeTypeFromName("integer").has_value());
+}
+
+}  // namespace
+}  // namespace onnx_infer
