@@ -17,6 +17,9 @@ namespace strings_internal {
 template <typename T>
 void AppendPrinted(std::string& out, const T& value) {
   using U = std::remove_cv_t<T>;
+  static_assert(!std::is_function_v<std::remove_pointer_t<U>>,
+                "StrCat prints each argument on its own: a stream manipulator (std::hex) would "
+                "not apply to the next one; format the value first");
   if constexpr (std::is_convertible_v<const T&, std::string_view>) {
     out += std::string_view(value);
   } else if constexpr (std::is_same_v<U, char> || std::is_same_v<U, signed char> ||

@@ -429,6 +429,9 @@ class Driver {
       for (const auto& d : shape->dim()) {
         if (d.has_dim_value() || !d.has_dim_param()) continue;  // a constant or unknown
         if (!seen_params.insert(d.dim_param()).second) continue;
+        if (d.dim_param().size() > static_cast<size_t>(symbolic::kMaxDimNesting)) {
+          NoteDeepDimParam(d.dim_param());
+        }
         const Dim dim = DimFromParam(d.dim_param());
         if (dim.is_unknown() || dim.is_const()) continue;
         for (auto& name : dim.Symbols()) present.insert(std::move(name));
@@ -465,6 +468,19 @@ class Driver {
       Report(result_.diagnostics, Severity::kWarning, "main",
              StrCat("assumption '", text, "': the model has no symbol '", symbol, "'"));
     }
+  }
+
+  // A dim_param nested past the dim expression nesting limit is kept as an opaque symbol
+  // (as any text that is not an expression); the limit is said, since the model meant an
+  // expression. Only long texts can reach the limit, so short ones are not parsed again.
+  void NoteDeepDimParam(const std::string& text) {
+    std::string error;
+    if (symbolic::ParseDim(text, &error) || error.find("nested too deeply") == std::string::npos) {
+      return;
+    }
+    Report(result_.diagnostics, Severity::kWarning, "main",
+           StrCat("dim_param '", text.substr(0, 40), "...' (", text.size(), " characters) is ",
+                  error, "; it stays an opaque symbol"));
   }
 
   static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity,

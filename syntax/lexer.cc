@@ -183,8 +183,10 @@ StatusOr<std::vector<Token>> Tokenize(std::string_view text, std::string_view so
         ++i;
       } else {
         unsigned char u = static_cast<unsigned char>(c);
-        std::string shown = u >= 0x20 && u < 0x7f ? std::string("'") + c + "'"
-                                                  : StrCat("byte 0x", std::hex, int(u));
+        static constexpr char kHex[] = "0123456789abcdef";
+        std::string shown = u >= 0x20 && u < 0x7f
+                                ? std::string("'") + c + "'"
+                                : StrCat("byte 0x", kHex[u >> 4], kHex[u & 0xf]);
         return error(token.line, token.column, "unexpected character " + shown);
       }
     }
