@@ -31,7 +31,7 @@ inline Status OkStatus() { return Status(); }
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   StatusOr(Status status) : v_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(v_).ok() && "StatusOr needs an error status or a value");
   }
@@ -56,18 +56,18 @@ class [[nodiscard]] StatusOr {
 #define OI_CONCAT_(a, b) OI_CONCAT_INNER_(a, b)
 
 // Returns from the enclosing function when `expr` (a Status) is an error.
-#define OI_RETURN_IF_ERROR(expr)                               \
-  do {                                                      \
-    ::onnx_infer::Status oi_status_ = (expr);               \
-    if (!oi_status_.ok()) return oi_status_;                \
+#define OI_RETURN_IF_ERROR(expr)              \
+  do {                                        \
+    ::onnx_infer::Status oi_status_ = (expr); \
+    if (!oi_status_.ok()) return oi_status_;  \
   } while (0)
 
 // `OI_ASSIGN_OR_RETURN(auto x, F())`: declares x from a StatusOr or returns its error.
 #define OI_ASSIGN_OR_RETURN(lhs, expr) \
   OI_ASSIGN_OR_RETURN_IMPL_(OI_CONCAT_(oi_statusor_, __LINE__), lhs, expr)
 #define OI_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                           \
-  if (!tmp.ok()) return tmp.status();          \
+  auto tmp = (expr);                              \
+  if (!tmp.ok()) return tmp.status();             \
   lhs = std::move(tmp).value()
 
 #endif  // ONNX_INFER_BASE_STATUS_H_

@@ -2,11 +2,11 @@
 #ifndef ONNX_INFER_BASE_TEST_UTIL_H_
 #define ONNX_INFER_BASE_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace onnx_infer::testing {
 

@@ -14,6 +14,7 @@
 // phases and floor print one JSON object per repeat, times in seconds. In floor, the last
 // model is never freed: a process that only rewrites a model need not pay for that.
 #include <fcntl.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,8 +25,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include "onnx_infer/bench/workloads.h"
 #include "onnx_infer/inference/infer_shapes.h"

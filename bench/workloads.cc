@@ -1,6 +1,8 @@
 #include "onnx_infer/bench/workloads.h"
 
 #include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,9 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
-
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include "onnx_infer/base/strings.h"
 
@@ -171,8 +170,8 @@ std::string DecoderBlock(GraphWriter& g, int64_t i, const std::string& x) {
   const std::string w = StrCat("layers.", i);
   auto* proj = g.Node("MatMul", p + "/proj/MatMul",
                       {x, g.Weight(w + ".proj.weight", {kDecoderHidden, kDecoderHidden})});
-  auto* bias = g.Node("Add", p + "/proj/Add",
-                      {g.Out(proj), g.Weight(w + ".proj.bias", {kDecoderHidden})});
+  auto* bias =
+      g.Node("Add", p + "/proj/Add", {g.Out(proj), g.Weight(w + ".proj.bias", {kDecoderHidden})});
   const std::string& h = g.Out(bias);
   // The exporters' dynamic reshape: [B, S] from Shape, then [B, S, heads, head_dim].
   auto* shape = g.Node("Shape", p + "/attn/Shape", {h});
@@ -182,8 +181,8 @@ std::string DecoderBlock(GraphWriter& g, int64_t i, const std::string& x) {
   g.Int(seq, "axis", 0);
   auto* batch1 = g.Node("Unsqueeze", p + "/attn/Unsqueeze", {g.Out(batch), "const_axes_0"});
   auto* seq1 = g.Node("Unsqueeze", p + "/attn/Unsqueeze_1", {g.Out(seq), "const_axes_0"});
-  auto* heads_shape = g.Node("Concat", p + "/attn/Concat",
-                             {g.Out(batch1), g.Out(seq1), "const_heads_shape"});
+  auto* heads_shape =
+      g.Node("Concat", p + "/attn/Concat", {g.Out(batch1), g.Out(seq1), "const_heads_shape"});
   g.Int(heads_shape, "axis", 0);
   auto* heads = g.Node("Reshape", p + "/attn/Reshape", {h, g.Out(heads_shape)});
   auto* q = g.Node("Transpose", p + "/attn/Transpose", {g.Out(heads)});  // [B, 4, S, 16]
@@ -196,8 +195,8 @@ std::string DecoderBlock(GraphWriter& g, int64_t i, const std::string& x) {
   auto* context = g.Node("MatMul", p + "/attn/MatMul_1", {g.Out(probs), g.Out(q)});
   auto* merged = g.Node("Transpose", p + "/attn/Transpose_2", {g.Out(context)});
   g.Ints(merged, "perm", {0, 2, 1, 3});
-  auto* hidden_shape = g.Node("Concat", p + "/attn/Concat_1",
-                              {g.Out(batch1), g.Out(seq1), "const_hidden_shape"});
+  auto* hidden_shape =
+      g.Node("Concat", p + "/attn/Concat_1", {g.Out(batch1), g.Out(seq1), "const_hidden_shape"});
   g.Int(hidden_shape, "axis", 0);
   auto* out = g.Node("Reshape", p + "/attn/Reshape_1", {g.Out(merged), g.Out(hidden_shape)});
   auto* residual = g.Node("Add", p + "/Add", {g.Out(out), x});
@@ -230,8 +229,8 @@ void Decoder(GraphWriter& g, int64_t nodes, bool external, const WorkloadOptions
   }
   // The output projection whose weight makes the data file several GiB.
   const int64_t vocab = options.projection_bytes / (kDecoderHidden * int64_t{sizeof(float)});
-  auto* logits = g.Node("MatMul", "/lm_head/MatMul",
-                        {x, g.Weight("lm_head.weight", {kDecoderHidden, vocab})});
+  auto* logits =
+      g.Node("MatMul", "/lm_head/MatMul", {x, g.Weight("lm_head.weight", {kDecoderHidden, vocab})});
   GraphWriter::Declare(graph->add_output(), g.Out(logits), {"B", "S", std::to_string(vocab)});
 }
 
@@ -276,9 +275,10 @@ void Cnn(GraphWriter& g, int64_t nodes) {
     const std::string w = StrCat("layers.", i);
     auto conv_bn = [&](const std::string& in, int which) {
       const std::string n = StrCat(which);
-      auto* conv = g.Node("Conv", p + "/conv" + n + "/Conv",
-                          {in, g.Weight(w + ".conv" + n + ".weight", {kCnnChannels, kCnnChannels, 3, 3}),
-                           g.Weight(w + ".conv" + n + ".bias", {kCnnChannels})});
+      auto* conv =
+          g.Node("Conv", p + "/conv" + n + "/Conv",
+                 {in, g.Weight(w + ".conv" + n + ".weight", {kCnnChannels, kCnnChannels, 3, 3}),
+                  g.Weight(w + ".conv" + n + ".bias", {kCnnChannels})});
       g.Ints(conv, "kernel_shape", {3, 3});
       g.Ints(conv, "pads", {1, 1, 1, 1});
       auto* bn = g.Node("BatchNormalization", p + "/bn" + n + "/BatchNormalization",
@@ -302,10 +302,14 @@ void Cnn(GraphWriter& g, int64_t nodes) {
 
 std::string_view WorkloadKindName(WorkloadKind kind) {
   switch (kind) {
-    case WorkloadKind::kDecoder: return "decoder";
-    case WorkloadKind::kChain: return "chain";
-    case WorkloadKind::kCnn: return "cnn";
-    case WorkloadKind::kDecoderExternal: return "decoder-ext";
+    case WorkloadKind::kDecoder:
+      return "decoder";
+    case WorkloadKind::kChain:
+      return "chain";
+    case WorkloadKind::kCnn:
+      return "cnn";
+    case WorkloadKind::kDecoderExternal:
+      return "decoder-ext";
   }
   return "?";
 }
@@ -324,10 +328,14 @@ std::vector<WorkloadKind> AllWorkloadKinds() {
 
 int64_t MinimumNodes(WorkloadKind kind) {
   switch (kind) {
-    case WorkloadKind::kDecoder: return kDecoderBlock;
-    case WorkloadKind::kChain: return kChainBlock;
-    case WorkloadKind::kCnn: return kCnnStem + kCnnBlock;
-    case WorkloadKind::kDecoderExternal: return kDecoderBlock + 1;
+    case WorkloadKind::kDecoder:
+      return kDecoderBlock;
+    case WorkloadKind::kChain:
+      return kChainBlock;
+    case WorkloadKind::kCnn:
+      return kCnnStem + kCnnBlock;
+    case WorkloadKind::kDecoderExternal:
+      return kDecoderBlock + 1;
   }
   return 0;
 }

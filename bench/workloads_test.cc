@@ -3,13 +3,12 @@
 // shaped (so the benchmark times the path a real exporter's model takes, not error paths).
 #include "onnx_infer/bench/workloads.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
-
-#include <gtest/gtest.h>
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "onnx_infer/base/test_util.h"
 #include "onnx_infer/inference/infer_shapes.h"

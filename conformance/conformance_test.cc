@@ -1,12 +1,12 @@
 // The conformance gates (docs/conformance.md): no WRONG output outside known_wrong.txt (and
 // that list only shrinks), exact counts never below baseline.txt, and the committed report is
 // current. Needs SHARED_DIR; skips without it.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/conformance/report.h"
@@ -84,8 +84,8 @@ TEST_F(ConformanceTest, ExactCountsNeverDrop) {
   for (int m = 0; m < kNumModes; ++m) {
     GradeCounts node = CountCases(results_->by_mode[m], "node");
     std::cout << "node suite, " << ModeName(static_cast<Mode>(m)) << ": exact " << node[0]
-              << ", symbolic " << node[1] << ", rank-only " << node[2] << ", type-only "
-              << node[3] << ", none " << node[4] << ", WRONG " << node[5] << "\n";
+              << ", symbolic " << node[1] << ", rank-only " << node[2] << ", type-only " << node[3]
+              << ", none " << node[4] << ", WRONG " << node[5] << "\n";
   }
 }
 

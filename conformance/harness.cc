@@ -28,9 +28,9 @@ Grade Worst(Grade a, Grade b) { return static_cast<int>(a) > static_cast<int>(b)
 // What a test expects of one value, read from its .pb file.
 struct Expected {
   Type::Kind kind = Type::Kind::kTensor;
-  int32_t elem_type = 0;       // tensors; a map's key type
-  std::vector<int64_t> dims;   // tensors
-  bool has_value = true;       // optionals
+  int32_t elem_type = 0;           // tensors; a map's key type
+  std::vector<int64_t> dims;       // tensors
+  bool has_value = true;           // optionals
   std::vector<Expected> elements;  // a sequence's elements; an optional's value; a map's values
 
   std::string ToString() const {
@@ -249,7 +249,7 @@ std::string ProducerOp(const onnx::GraphProto& g) {
     for (const auto& o : n.output()) {
       if (o == g.output(0).name()) {
         return n.domain().empty() || n.domain() == "ai.onnx" ? n.op_type()
-                                                              : n.domain() + "::" + n.op_type();
+                                                             : n.domain() + "::" + n.op_type();
       }
     }
   }
@@ -321,8 +321,10 @@ std::vector<UnshapedValue> UnshapedValues(const onnx::GraphProto& graph,
       u.type = t->ToString();
       for (const auto& in : node.input()) {
         const Type* it = in.empty() ? nullptr : types.Find(in);
-        u.inputs.push_back(StrCat(in, ": ", it ? it->ToString()
-                                               : initializers.count(in) ? "(initializer)" : "?"));
+        u.inputs.push_back(StrCat(in, ": ",
+                                  it                       ? it->ToString()
+                                  : initializers.count(in) ? "(initializer)"
+                                                           : "?"));
       }
       u.cause = find_cause(o);
       out.push_back(std::move(u));
@@ -335,21 +337,30 @@ std::vector<UnshapedValue> UnshapedValues(const onnx::GraphProto& graph,
 
 std::string_view GradeName(Grade g) {
   switch (g) {
-    case Grade::kExact: return "exact";
-    case Grade::kSymbolic: return "symbolic";
-    case Grade::kRankOnly: return "rank-only";
-    case Grade::kTypeOnly: return "type-only";
-    case Grade::kNone: return "none";
-    case Grade::kWrong: return "WRONG";
+    case Grade::kExact:
+      return "exact";
+    case Grade::kSymbolic:
+      return "symbolic";
+    case Grade::kRankOnly:
+      return "rank-only";
+    case Grade::kTypeOnly:
+      return "type-only";
+    case Grade::kNone:
+      return "none";
+    case Grade::kWrong:
+      return "WRONG";
   }
   return "?";
 }
 
 std::string_view ModeName(Mode m) {
   switch (m) {
-    case Mode::kStatic: return "static";
-    case Mode::kSymbolic: return "symbolic";
-    case Mode::kValues: return "values";
+    case Mode::kStatic:
+      return "static";
+    case Mode::kSymbolic:
+      return "symbolic";
+    case Mode::kValues:
+      return "values";
   }
   return "?";
 }
@@ -381,7 +392,8 @@ std::vector<Case> FindCases(const std::string& shared_dir) {
       }
     }
   }
-  std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
+  std::sort(cases.begin(), cases.end(),
+            [](const Case& a, const Case& b) { return a.name < b.name; });
   return cases;
 }
 
@@ -466,8 +478,7 @@ std::vector<KnownInputValue> GivenInputValues(const onnx::GraphProto& graph, con
     if (initialized.count(vi.name())) continue;
     const int i = input_index++;
     if (i >= static_cast<int>(c.inputs.size())) break;
-    if (!vi.type().has_tensor_type() ||
-        !IsIntegerDataType(vi.type().tensor_type().elem_type())) {
+    if (!vi.type().has_tensor_type() || !IsIntegerDataType(vi.type().tensor_type().elem_type())) {
       continue;
     }
     onnx::TensorProto data;

@@ -42,8 +42,8 @@ inline constexpr Mode kModes[kNumModes] = {Mode::kStatic, Mode::kSymbolic, Mode:
 std::string_view ModeName(Mode m);
 
 struct Case {
-  std::string name;   // "node/test_add_bcast"
-  std::string model;  // path of model.onnx
+  std::string name;                          // "node/test_add_bcast"
+  std::string model;                         // path of model.onnx
   std::vector<std::string> inputs, outputs;  // paths of input_*.pb / output_*.pb, in order
 };
 

@@ -1,12 +1,12 @@
 // The harness's grading, on synthetic cases whose expected values are written by the test.
 #include "onnx_infer/conformance/harness.h"
 
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include <google/protobuf/text_format.h>
-#include <gtest/gtest.h>
 
 #include "onnx_infer/base/test_util.h"
 #include "onnx_infer/proto/model_io.h"
@@ -60,14 +60,19 @@ TEST_F(HarnessTest, ExactWhenEverythingMatches) {
 }
 
 TEST_F(HarnessTest, WrongDimElementTypeOrRank) {
-  EXPECT_EQ(RunCase(Make(kRelu, {2, 3}, "data_type: 1 dims: 2 dims: 4"), Mode::kStatic,
-                    BuiltinSchemas()).outputs[0].grade,
-            Grade::kWrong);
-  EXPECT_EQ(RunCase(Make(kRelu, {2, 3}, "data_type: 7 dims: 2 dims: 3"), Mode::kStatic,
-                    BuiltinSchemas()).outputs[0].grade,
-            Grade::kWrong);
-  EXPECT_EQ(RunCase(Make(kRelu, {2, 3}, "data_type: 1 dims: 6"), Mode::kStatic,
-                    BuiltinSchemas()).outputs[0].grade,
+  EXPECT_EQ(
+      RunCase(Make(kRelu, {2, 3}, "data_type: 1 dims: 2 dims: 4"), Mode::kStatic, BuiltinSchemas())
+          .outputs[0]
+          .grade,
+      Grade::kWrong);
+  EXPECT_EQ(
+      RunCase(Make(kRelu, {2, 3}, "data_type: 7 dims: 2 dims: 3"), Mode::kStatic, BuiltinSchemas())
+          .outputs[0]
+          .grade,
+      Grade::kWrong);
+  EXPECT_EQ(RunCase(Make(kRelu, {2, 3}, "data_type: 1 dims: 6"), Mode::kStatic, BuiltinSchemas())
+                .outputs[0]
+                .grade,
             Grade::kWrong);
 }
 
@@ -82,15 +87,16 @@ TEST_F(HarnessTest, NoneAndTypeOnly) {
   Case none = Make(R"(
     node { op_type: "Frobnicate" input: "x" output: "y" }
     input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
-    output { name: "y" })", {2}, "data_type: 1 dims: 2");
+    output { name: "y" })",
+                   {2}, "data_type: 1 dims: 2");
   EXPECT_EQ(RunCase(none, Mode::kStatic, BuiltinSchemas()).outputs[0].grade, Grade::kNone);
   // Relu of an input of unknown rank: the element type is known, the shape is not.
   Case type_only = Make(R"(
     node { op_type: "Relu" input: "x" output: "y" }
     input { name: "x" type { tensor_type { elem_type: 1 } } }
-    output { name: "y" })", {2}, "data_type: 1 dims: 2");
-  EXPECT_EQ(RunCase(type_only, Mode::kStatic, BuiltinSchemas()).outputs[0].grade,
-            Grade::kTypeOnly);
+    output { name: "y" })",
+                        {2}, "data_type: 1 dims: 2");
+  EXPECT_EQ(RunCase(type_only, Mode::kStatic, BuiltinSchemas()).outputs[0].grade, Grade::kTypeOnly);
 }
 
 TEST_F(HarnessTest, MissingExpectedValueIsNotRun) {
@@ -111,7 +117,8 @@ TEST_F(HarnessTest, ValuesModeGivesTheSmallIntegerInputs) {
       input { name: "shape" type { tensor_type { elem_type: 7 shape { dim { dim_value: 2 } } } } }
       input { name: "big" type { tensor_type { elem_type: 7 shape { dim { dim_value: 1025 } } } } }
       output { name: "y" type { tensor_type { elem_type: 1 } } }
-    })", &m));
+    })",
+                                                            &m));
   Case c;
   c.name = "node/synthetic_values";
   c.model = (dir_ / "model.onnx").string();
@@ -175,7 +182,8 @@ TEST_F(HarnessTest, RealModelUnshapedValuesAndTheirCauses) {
       output { name: "y" type { tensor_type { elem_type: 1 } } }
       output { name: "b" type { tensor_type { elem_type: 1 } } }
       output { name: "z" type { tensor_type { elem_type: 1 } } }
-    })", &m));
+    })",
+                                                            &m));
   const std::string path = (dir_ / "real.onnx").string();
   ASSERT_TRUE(SaveModel(m, path).ok());
   RealModelResult r = RunRealModel(path, BuiltinSchemas());
@@ -187,14 +195,12 @@ TEST_F(HarnessTest, RealModelUnshapedValuesAndTheirCauses) {
     cause[u.name] = u.cause;
     op[u.name] = u.op;
   }
-  EXPECT_EQ(cause, (std::map<std::string, std::string>{
-                       {"r", "r"}, {"y", "r"}, {"z", "r"}}));
+  EXPECT_EQ(cause, (std::map<std::string, std::string>{{"r", "r"}, {"y", "r"}, {"z", "r"}}));
   EXPECT_EQ(op["r"], "Reshape");
   ASSERT_FALSE(r.unshaped.empty());
   EXPECT_EQ(r.unshaped[0].name, "r");
   EXPECT_EQ(r.unshaped[0].type, "float[?, ?]");
-  EXPECT_EQ(r.unshaped[0].inputs,
-            (std::vector<std::string>{"x: float[2, 6]", "shape: int64[2]"}));
+  EXPECT_EQ(r.unshaped[0].inputs, (std::vector<std::string>{"x: float[2, 6]", "shape: int64[2]"}));
 }
 
 TEST(GradeAgainstDeclaredTest, SymbolsAcceptAnythingConstantsMustMatch) {

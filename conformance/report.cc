@@ -33,9 +33,11 @@ Results RunAll(const std::string& shared_dir, const SchemaRegistry& registry) {
   Results r;
   const std::vector<Case> cases = FindCases(shared_dir);
   for (Mode mode : kModes) {
-    for (const Case& c : cases) r.by_mode[static_cast<int>(mode)].push_back(RunCase(c, mode, registry));
+    for (const Case& c : cases)
+      r.by_mode[static_cast<int>(mode)].push_back(RunCase(c, mode, registry));
   }
-  for (const auto& path : FindRealModels(shared_dir)) r.real.push_back(RunRealModel(path, registry));
+  for (const auto& path : FindRealModels(shared_dir))
+    r.real.push_back(RunRealModel(path, registry));
   return r;
 }
 
@@ -94,7 +96,8 @@ std::set<std::string> WrongOutputs(const Results& r) {
   for (Mode mode : kModes) {
     for (const auto& c : r.by_mode[static_cast<int>(mode)]) {
       for (const auto& o : c.outputs) {
-        if (o.grade == Grade::kWrong) wrong.insert(StrCat(ModeName(mode), " ", c.name, " ", o.name));
+        if (o.grade == Grade::kWrong)
+          wrong.insert(StrCat(ModeName(mode), " ", c.name, " ", o.name));
       }
     }
   }
@@ -173,8 +176,8 @@ std::string RenderReport(const Results& r) {
       exact_with_values += !static_exact && values_exact;
       lost += static_exact && !values_exact;
     }
-    out << "\nOf the " << inexact << " `node` cases not exact in static mode, "
-        << exact_with_values << " are exact in values mode (they lacked only an input's value)"
+    out << "\nOf the " << inexact << " `node` cases not exact in static mode, " << exact_with_values
+        << " are exact in values mode (they lacked only an input's value)"
         << "; " << lost << " exact in static mode " << (lost == 1 ? "is" : "are")
         << " not in values mode.\n";
   }
@@ -195,9 +198,9 @@ std::string RenderReport(const Results& r) {
     values += m.values;
     shaped += m.shaped;
     out << "| " << m.name << (m.error.empty() ? "" : " (not run: " + m.error + ")") << " | "
-        << m.values << " | " << m.shaped << " | " << Percent(m.shaped, m.values) << " | "
-        << g[0] << " / " << g[1] << " / " << g[2] << " / " << g[3] << " / " << g[4] << " | "
-        << g[5] << " |\n";
+        << m.values << " | " << m.shaped << " | " << Percent(m.shaped, m.values) << " | " << g[0]
+        << " / " << g[1] << " / " << g[2] << " / " << g[3] << " / " << g[4] << " | " << g[5]
+        << " |\n";
     for (const auto& o : m.outputs) wrong_outputs += o.grade == Grade::kWrong;
   }
   out << "| **all " << r.real.size() << " models** | " << values << " | " << shaped << " | "
@@ -221,8 +224,7 @@ std::string RenderReport(const Results& r) {
     }
     std::string example = best ? best->text : "";
     if (example.size() > 160) example = example.substr(0, 157) + "...";
-    out << "| " << c.op << " | " << c.causes << " | " << c.values << " | `" << example
-        << "` |\n";
+    out << "| " << c.op << " | " << c.causes << " | " << c.values << " | `" << example << "` |\n";
   }
 
   out << "\n## Per operator (`node` suite)\n\n"

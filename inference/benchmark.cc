@@ -151,8 +151,7 @@ int main(int argc, char** argv) {
   }
   std::printf("best of %d runs; parse = protobuf parse of the bytes, infer = InferShapes\n\n",
               kRepeats);
-  std::printf("%-48s %7s %10s %10s %7s\n", "real model", "nodes", "parse ms", "infer ms",
-              "ratio");
+  std::printf("%-48s %7s %10s %10s %7s\n", "real model", "nodes", "parse ms", "infer ms", "ratio");
   double parse_total = 0, infer_total = 0;
   int64_t nodes_total = 0;
   for (const auto& p : real) {
@@ -184,8 +183,9 @@ int main(int argc, char** argv) {
               static_cast<long long>(suite_nodes), suite_parse, suite_infer,
               suite_parse > 0 ? suite_infer / suite_parse : 0.0);
   if (nodes_total + suite_nodes > 0) {
-    std::printf("\ninference: %.2f us per node over both corpora\n",
-                1000.0 * (infer_total + suite_infer) / static_cast<double>(nodes_total + suite_nodes));
+    std::printf(
+        "\ninference: %.2f us per node over both corpora\n",
+        1000.0 * (infer_total + suite_infer) / static_cast<double>(nodes_total + suite_nodes));
   }
   std::printf("\n%-48s %7s %10s %10s %10s\n", "generated model", "facts", "infer ms", "cpu ms",
               "cpu us/fact");

@@ -2,6 +2,8 @@
 // every model must be rejected with a message or inferred, never crash. (How well inference
 // does on the intact models is the conformance harness's job: //conformance.) And the shared
 // LLM decoders' KV caches: the lengths onnxruntime allocates, as relations between symbols.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -12,8 +14,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/model_io.h"

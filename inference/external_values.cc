@@ -15,11 +15,21 @@ namespace {
 // an external file (little-endian, as raw_data).
 int IntegerElementBytes(int32_t data_type) {
   switch (data_type) {
-    case kBool: case kInt8: case kUint8: return 1;
-    case kInt16: case kUint16: return 2;
-    case kInt32: case kUint32: return 4;
-    case kInt64: case kUint64: return 8;
-    default: return 0;
+    case kBool:
+    case kInt8:
+    case kUint8:
+      return 1;
+    case kInt16:
+    case kUint16:
+      return 2;
+    case kInt32:
+    case kUint32:
+      return 4;
+    case kInt64:
+    case kUint64:
+      return 8;
+    default:
+      return 0;
   }
 }
 

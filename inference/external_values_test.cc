@@ -2,16 +2,17 @@
 // once, and only inside the model's directory; anything else is never opened. A failed read
 // is a warning and the value stays unknown. The reader's own checks are tested in
 // proto/external_data_test.cc.
+#include "onnx_infer/inference/external_values.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-#include "onnx_infer/inference/external_values.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/type_proto.h"
@@ -26,7 +27,8 @@ using ::testing::HasSubstr;
 std::string Int64Bytes(const std::vector<int64_t>& values) {
   std::string bytes;
   for (int64_t v : values) {
-    for (int b = 0; b < 8; ++b) bytes += static_cast<char>((static_cast<uint64_t>(v) >> (8 * b)) & 0xff);
+    for (int b = 0; b < 8; ++b)
+      bytes += static_cast<char>((static_cast<uint64_t>(v) >> (8 * b)) & 0xff);
   }
   return bytes;
 }

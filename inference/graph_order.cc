@@ -1,11 +1,10 @@
 #include "onnx_infer/inference/graph_order.h"
 
 #include <algorithm>
-#include <iterator>
-
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 #include <boost/graph/topological_sort.hpp>
+#include <iterator>
 
 namespace onnx_infer {
 

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "onnx_infer/schema/builtin.h"
-#include "onnx_infer/schema/test_util.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/test_util.h"
 #include "onnx_infer/schema/type_proto.h"
 #include "onnx_infer/syntax/parser.h"
 
@@ -30,9 +30,9 @@ std::string Rendered(const NodeInferenceResult& r) {
 
 TEST(InferNodeOutputsTest, ReshapeUsesTheKnownShapeValue) {
   onnx::NodeProto node = Node("y = Reshape(x, shape)");
-  NodeInferenceResult r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}},
-                                           {T("float[B, S, 768]"), T("int64[4]")},
-                                           {std::nullopt, Int64s({0, 0, 12, -1})});
+  NodeInferenceResult r =
+      InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}}, {T("float[B, S, 768]"), T("int64[4]")},
+                       {std::nullopt, Int64s({0, 0, 12, -1})});
   EXPECT_EQ(Rendered(r), "");
   ASSERT_NE(r.schema, nullptr);
   EXPECT_EQ(r.schema->Id(), "ai.onnx::Reshape-14");
@@ -43,8 +43,7 @@ TEST(InferNodeOutputsTest, ReshapeUsesTheKnownShapeValue) {
   EXPECT_EQ(r.OutputType("z"), nullptr);
 
   // Without the value only the rank is known.
-  r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}},
-                       {T("float[B, S, 768]"), T("int64[4]")});
+  r = InferNodeOutputs(BuiltinSchemas(), node, {{"", 17}}, {T("float[B, S, 768]"), T("int64[4]")});
   EXPECT_EQ(r.output_types[0].ToString(), "float[?, ?, ?, ?]");
 }
 
@@ -54,9 +53,9 @@ TEST(InferNodeOutputsTest, ShapeValuesFlowOut) {
       InferNodeOutputs(BuiltinSchemas(), Node("s = Shape(x)"), {{"", 17}}, {T("float[N, 3]")});
   ASSERT_TRUE(shape.output_values[0].has_value());
   EXPECT_EQ(shape.output_values[0]->ToString(), "int64[2] {N, 3}");
-  NodeInferenceResult expand = InferNodeOutputs(
-      BuiltinSchemas(), Node("y = Expand(v, s)"), {{"", 17}},
-      {T("float[1]"), shape.output_types[0]}, {std::nullopt, shape.output_values[0]});
+  NodeInferenceResult expand = InferNodeOutputs(BuiltinSchemas(), Node("y = Expand(v, s)"),
+                                                {{"", 17}}, {T("float[1]"), shape.output_types[0]},
+                                                {std::nullopt, shape.output_values[0]});
   EXPECT_EQ(Rendered(expand), "");
   EXPECT_EQ(expand.output_types[0].ToString(), "float[N, 3]");
 }

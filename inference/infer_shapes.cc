@@ -232,7 +232,7 @@ struct GraphRun {
   onnx::GraphProto* graph;
   // "main", "main/If_3.then_branch", "main/Gelu_2.local::Gelu" (a function body at a call)
   std::string path;
-  const Scope* parent = nullptr;    // the enclosing graph's scope
+  const Scope* parent = nullptr;  // the enclosing graph's scope
   const Opsets* opsets = nullptr;
   const std::vector<Type>* input_types = nullptr;  // what the caller passes (subgraphs)
   // The values the caller passes (function calls), parallel to input_types; null entries are
@@ -240,7 +240,7 @@ struct GraphRun {
   const std::vector<const ConstValue*>* input_values = nullptr;
   // Values given for inputs by name (InferenceOptions::input_values; the main graph only).
   const std::map<std::string, ConstValue, std::less<>>* given_values = nullptr;
-  bool annotate_inputs = false;     // fill in undeclared input types (subgraphs)
+  bool annotate_inputs = false;  // fill in undeclared input types (subgraphs)
   int depth = 0;
   std::vector<Diagnostic>* diagnostics = nullptr;  // where findings go
   // Keep the graph's value types in InferenceResult::value_types (not for the body of an
@@ -285,7 +285,10 @@ class Driver {
   // Infers nodes on their own (InferLoneNode): no model, so no model-local functions.
   Driver(const SchemaRegistry& registry, const InferenceOptions& options, InferenceResult& result,
          Opsets opsets)
-      : registry_(registry), options_(options), result_(result), opsets_(std::move(opsets)),
+      : registry_(registry),
+        options_(options),
+        result_(result),
+        opsets_(std::move(opsets)),
         external_values_(options.model_dir, options.max_value_elements),
         expansion_budget_(options.max_expanded_nodes) {}
 
@@ -329,9 +332,9 @@ class Driver {
                              const onnx::ValueInfoProto& vi) {
       VisitSymbols(TypeFromProto(vi.type()), [&](const std::string& name, int64_t axis) {
         if (declared_symbols.count(name) || specialization.named_dims.count(name)) return;
-        declared_symbols[name] = StrCat(kind, " '", vi.name(), "'",
-                                        axis >= 0 ? StrCat(" dim ", axis) : std::string(),
-                                        " of graph '", path, "'");
+        declared_symbols[name] =
+            StrCat(kind, " '", vi.name(), "'", axis >= 0 ? StrCat(" dim ", axis) : std::string(),
+                   " of graph '", path, "'");
         declared_order_.push_back(name);
       });
     };
@@ -512,8 +515,7 @@ class Driver {
     switch (declared.kind()) {
       case Type::Kind::kTensor:
       case Type::Kind::kSparseTensor: {
-        if (!declared.has_shape() || !inferred.has_shape() ||
-            declared.rank() != inferred.rank()) {
+        if (!declared.has_shape() || !inferred.has_shape() || declared.rank() != inferred.rank()) {
           return OkStatus();
         }
         for (size_t axis = 0; axis < declared.shape().size(); ++axis) {
@@ -532,9 +534,7 @@ class Driver {
     }
   }
 
-  Severity StrictOr(Severity lenient) const {
-    return options_.strict ? Severity::kError : lenient;
-  }
+  Severity StrictOr(Severity lenient) const { return options_.strict ? Severity::kError : lenient; }
 
   // `value` with its symbolic elements resolved through the facts learnt so far (N reads as
   // 4 once N == 4 is known, as output shapes do), so that comparisons and shape arithmetic
@@ -633,8 +633,7 @@ class Driver {
   // The function body `schema` defines for a model importing `opset` of its domain: the one
   // written against the newest opset not after `opset`, else the oldest. Null when there is
   // none or it does not parse (`*error` then says why).
-  const onnx::FunctionProto* CatalogBody(const OpSchema& schema, int64_t opset,
-                                         std::string* error);
+  const onnx::FunctionProto* CatalogBody(const OpSchema& schema, int64_t opset, std::string* error);
   void WriteFunctionValueInfo();
 
   onnx::ModelProto* model_ = nullptr;  // null when inferring nodes on their own
@@ -642,7 +641,7 @@ class Driver {
   const InferenceOptions& options_;
   InferenceResult& result_;
   Opsets opsets_;
-  std::set<std::string> reported_once_;  // "no rule" / "no schema" findings, once per op
+  std::set<std::string> reported_once_;   // "no rule" / "no schema" findings, once per op
   std::map<std::string, int> functions_;  // FunctionKey -> index in model.functions
   // ResolveSchema's outcomes that reported nothing.
   std::unordered_map<ResolvedOpKey, ResolvedOp, ResolvedOpHash, ResolvedOpEq> resolved_;
@@ -661,7 +660,7 @@ class Driver {
   std::vector<std::pair<std::string, std::string>> assumed_symbols_;
   // The main graph's input values the options give, in the run's context.
   std::map<std::string, ConstValue, std::less<>> given_values_;
-  ExternalValues external_values_;  // read on first use, shared by every graph
+  ExternalValues external_values_;    // read on first use, shared by every graph
   ExpansionBudget expansion_budget_;  // nodes of function bodies and subgraphs, in all
 };
 
@@ -792,9 +791,9 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
   auto fn = functions_.find(FunctionKey(domain, node.op_type(), node.overload()));
   if (fn != functions_.end()) {
     auto opset = run.opsets->find(domain);
-    const OpSchema* schema =
-        opset == run.opsets->end() ? nullptr
-                                   : registry_.Lookup(domain, node.op_type(), opset->second);
+    const OpSchema* schema = opset == run.opsets->end()
+                                 ? nullptr
+                                 : registry_.Lookup(domain, node.op_type(), opset->second);
     if (schema && schema->has_rule()) {
       *opset_version = opset->second;
       return schema;
@@ -821,14 +820,13 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
   }
   auto versions = registry_.Versions(domain, node.op_type());
   if (!versions.empty()) {
-    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
-               StrCat(node.op_type(), " is not in opset ", opset->second, " of ",
-                      DisplayDomain(domain), " (its first version is ",
-                      versions.front()->since_version(), ")"));
+    ReportNode(
+        out, Severity::kError, run.path, index, node, nullptr,
+        StrCat(node.op_type(), " is not in opset ", opset->second, " of ", DisplayDomain(domain),
+               " (its first version is ", versions.front()->since_version(), ")"));
   } else if (IsOnnxDomain(domain)) {
     ReportNode(out, Severity::kError, run.path, index, node, nullptr,
-               StrCat("unknown operator '", node.op_type(), "' in domain ",
-                      DisplayDomain(domain)));
+               StrCat("unknown operator '", node.op_type(), "' in domain ", DisplayDomain(domain)));
   } else if (reported_once_.insert(StrCat("schema:", domain, "::", node.op_type())).second) {
     // A domain with schemas (com.microsoft, or one the user's schemas define) that lacks this
     // operator is not a custom domain: say so rather than call the operator custom.
@@ -873,8 +871,7 @@ const onnx::FunctionProto* Driver::CatalogBody(const OpSchema& schema, int64_t o
 
 CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx::NodeProto& node,
                                      const onnx::FunctionProto& f, int function_index,
-                                     const OpSchema* schema,
-                                     const std::vector<const Type*>& inputs,
+                                     const OpSchema* schema, const std::vector<const Type*>& inputs,
                                      const std::vector<const ConstValue*>& input_values) {
   auto& out = *run.diagnostics;
   const std::string id =
@@ -904,9 +901,8 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   }
   if (node.input_size() > f.input_size() || node.output_size() > f.output_size()) {
     ReportNode(out, Severity::kError, run.path, index, node, schema,
-               StrCat("function ", id, " takes ", f.input_size(), " inputs and ",
-                      f.output_size(), " outputs; the call gives ", node.input_size(), " and ",
-                      node.output_size()));
+               StrCat("function ", id, " takes ", f.input_size(), " inputs and ", f.output_size(),
+                      " outputs; the call gives ", node.input_size(), " and ", node.output_size()));
     return none;
   }
 
@@ -1016,8 +1012,8 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   } else if (schema) {
     SignatureCheck signature = CheckSignature(*node, *schema, input_types);
     for (const auto& issue : signature.issues) {
-      ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path,
-                 index, *node, schema, issue.message);
+      ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path, index,
+                 *node, schema, issue.message);
     }
     if (!signature.arity_error && inputs_defined) {
       std::string body_error;
@@ -1025,8 +1021,8 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
           schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
       if (body) {
         // No rule, but ONNX defines the operator as a function: infer through its body.
-        CallResult call = InferFunctionCall(run, index, *node, *body, -1, schema, input_types,
-                                            input_values);
+        CallResult call =
+            InferFunctionCall(run, index, *node, *body, -1, schema, input_types, input_values);
         outputs = std::move(call.types);
         if (options_.data_propagation) output_values = std::move(call.values);
       } else if (!schema->has_rule()) {
@@ -1037,7 +1033,9 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
                          ? "no inference rule for this operator yet; its output shapes are "
                            "left unknown (reported once per operator version)"
                          : StrCat("no inference rule for this operator, and its function body "
-                                  "does not parse (", body_error, "); its output shapes are "
+                                  "does not parse (",
+                                  body_error,
+                                  "); its output shapes are "
                                   "left unknown (reported once per operator version)"));
         }
       } else {
@@ -1225,8 +1223,8 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       auto merged = MergeTypes(v.type, type);
       if (!merged.ok()) {
         Report(out, Severity::kError, path,
-               StrCat("initializer '", init.name(), "' does not match its graph input: ",
-                      merged.status().message()));
+               StrCat("initializer '", init.name(),
+                      "' does not match its graph input: ", merged.status().message()));
       } else {
         v.type = *merged;
       }
@@ -1475,8 +1473,8 @@ void Driver::CountValue(const Type& type) {
 InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& registry,
                             const InferenceOptions& options) {
   InferenceResult result;
-  result.symbol_context = options.symbol_context ? options.symbol_context
-                                                 : std::make_shared<symbolic::SymbolContext>();
+  result.symbol_context =
+      options.symbol_context ? options.symbol_context : std::make_shared<symbolic::SymbolContext>();
   symbolic::SymbolContext::Scope symbols(*result.symbol_context);
   Driver(model, registry, options, result).Run();
   return result;

@@ -118,23 +118,23 @@ struct InferenceOptions {
 };
 
 struct InferenceStats {
-  int64_t nodes = 0;           // nodes inferred
-  int64_t values = 0;          // node outputs (the values inference is about)
-  int64_t typed = 0;           // ... whose type is known
-  int64_t shaped = 0;          // ... whose every dim is known (constant or symbol)
-  int64_t static_shaped = 0;   // ... whose every dim is a constant
-  int64_t symbolic = 0;        // ... fully shaped with at least one symbolic dim
-  int64_t partial = 0;         // ... typed, rank known but not every dim (or a sequence,
-                               // map or optional not fully known)
-  int64_t type_only = 0;       // ... typed tensors of unknown rank
-  int64_t unknown = 0;         // ... whose type (or element type) is not known
+  int64_t nodes = 0;          // nodes inferred
+  int64_t values = 0;         // node outputs (the values inference is about)
+  int64_t typed = 0;          // ... whose type is known
+  int64_t shaped = 0;         // ... whose every dim is known (constant or symbol)
+  int64_t static_shaped = 0;  // ... whose every dim is a constant
+  int64_t symbolic = 0;       // ... fully shaped with at least one symbolic dim
+  int64_t partial = 0;        // ... typed, rank known but not every dim (or a sequence,
+                              // map or optional not fully known)
+  int64_t type_only = 0;      // ... typed tensors of unknown rank
+  int64_t unknown = 0;        // ... whose type (or element type) is not known
   // values == static_shaped + symbolic + partial + type_only + unknown.
   int64_t nodes_without_rule = 0;  // nodes whose schema has no rule, or that have no schema
 };
 
 // A dimension symbol of the annotated model and where it comes from.
 struct SymbolInfo {
-  std::string name;    // "N", "y__d0"
+  std::string name;       // "N", "y__d0"
   bool declared = false;  // the model declares it (else inference introduced it)
   // "input 'x' dim 0 of graph 'main'", or the node and output a rule made it for:
   // "node 'if0' (If): output 0 'y' dim 0".

@@ -3,10 +3,10 @@
 // testdata/cases/ (docs/testing.md).
 #include "onnx_infer/inference/infer_shapes.h"
 
-#include <map>
-
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/type_proto.h"
@@ -39,9 +39,8 @@ const SchemaRegistry& WithRulelessOps() {
                                 .Output("Y", "T")
                                 .TypeConstraint("T", {"tensor(float)", "tensor(double)"}));
     EXPECT_TRUE(st.ok()) << st.message();
-    st = r->Register(OpSchema("test", "ToText", 1)
-                         .Input("X", "tensor(int64)")
-                         .Output("Y", "tensor(string)"));
+    st = r->Register(
+        OpSchema("test", "ToText", 1).Input("X", "tensor(int64)").Output("Y", "tensor(string)"));
     EXPECT_TRUE(st.ok()) << st.message();
     return r;
   }();
@@ -49,8 +48,8 @@ const SchemaRegistry& WithRulelessOps() {
 }
 
 onnx::ModelProto RulelessModel(const std::string& graph) {
-  auto m = syntax::ParseModelText(
-      "<ir_version: 8, opset_import: [\"\" : 17, \"test\" : 1]>\n" + graph);
+  auto m =
+      syntax::ParseModelText("<ir_version: 8, opset_import: [\"\" : 17, \"test\" : 1]>\n" + graph);
   EXPECT_TRUE(m.ok()) << m.status().message();
   return m.ok() ? *m : onnx::ModelProto();
 }
@@ -172,8 +171,8 @@ TEST(InferShapesTest, GraphOutputsAreNotRepeatedInValueInfo) {
 // ---- Tests on models in protobuf text format, for what the text syntax cannot say briefly
 // (functions with attribute references, subgraph attributes, opset ranges).
 
-onnx::ModelProto ProtoModel(const std::string& graph_text, const std::string& opsets =
-                                                          R"(opset_import { version: 17 })") {
+onnx::ModelProto ProtoModel(const std::string& graph_text,
+                            const std::string& opsets = R"(opset_import { version: 17 })") {
   onnx::ModelProto m;
   std::string text = "ir_version: 8 " + opsets + " graph { " + graph_text + " }";
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &m)) << text;
@@ -181,8 +180,8 @@ onnx::ModelProto ProtoModel(const std::string& graph_text, const std::string& op
 }
 
 std::string TensorInput(const std::string& name, const std::string& dims, int elem = 1) {
-  return "input { name: \"" + name + "\" type { tensor_type { elem_type: " +
-         std::to_string(elem) + " shape { " + dims + " } } } }";
+  return "input { name: \"" + name + "\" type { tensor_type { elem_type: " + std::to_string(elem) +
+         " shape { " + dims + " } } } }";
 }
 
 // A model-local function local::Flip(x) = Transpose(Relu(x), perm = p), with its imports.
@@ -234,8 +233,9 @@ Inferred InferProto(onnx::ModelProto model, bool strict = false) {
 }
 
 TEST(InferShapesTest, OpsetVersionsOutsideWhatExists) {
-  const std::string graph = TensorInput("x", "dim { dim_value: 3 }") +
-                            R"(node { op_type: "Relu" input: "x" output: "y" } output { name: "y" })";
+  const std::string graph =
+      TensorInput("x", "dim { dim_value: 3 }") +
+      R"(node { op_type: "Relu" input: "x" output: "y" } output { name: "y" })";
   auto r = InferProto(ProtoModel(graph, R"(opset_import { version: 99 })"));
   EXPECT_EQ(r.Diagnostics(),
             "m: warning: graph 'main': the model imports opset 99 of ai.onnx; this build knows "
@@ -250,8 +250,8 @@ TEST(InferShapesTest, OpsetVersionsOutsideWhatExists) {
 }
 
 TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
-  const std::string graph = TensorInput("a", "dim { dim_value: 3 }") +
-                            TensorInput("b", "dim { dim_value: 3 }", 7) + R"(
+  const std::string graph =
+      TensorInput("a", "dim { dim_value: 3 }") + TensorInput("b", "dim { dim_value: 3 }", 7) + R"(
       node { name: "add" op_type: "Add" input: "a" input: "b" output: "y"
              attribute { name: "alpha" type: FLOAT f: 1 } }
       output { name: "y" })";
@@ -292,11 +292,12 @@ TEST(InferShapesTest, ModelLocalFunctionsAreInferredThroughTheirBodies) {
   ASSERT_EQ(f.value_info_size(), 0) << "calls disagree on x and r, so nothing is written";
 
   // Calls with the same input types: value_info is written.
-  onnx::ModelProto same = ProtoModel(TensorInput("x", "dim { dim_value: 4 } dim { dim_value: 4 }") + R"(
+  onnx::ModelProto same =
+      ProtoModel(TensorInput("x", "dim { dim_value: 4 } dim { dim_value: 4 }") + R"(
       node { op_type: "Flip" domain: "local" input: "x" output: "a" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
       node { op_type: "Flip" domain: "local" input: "x" output: "y" attribute { name: "p" type: INTS ints: 1 ints: 0 } }
       output { name: "a" } output { name: "y" })",
-      kFlipFunction);
+                 kFlipFunction);
   auto r2 = InferProto(same);
   EXPECT_EQ(r2.Diagnostics(), "");
   std::map<std::string, std::string> fn_types;
@@ -340,9 +341,10 @@ TEST(InferShapesTest, OpsWithoutARuleAreInferredThroughTheirSchemaBody) {
 }
 
 TEST(InferShapesTest, RecursiveFunctionsAreDetected) {
-  onnx::ModelProto m = ProtoModel(TensorInput("x", "dim { dim_value: 2 }") + R"(
+  onnx::ModelProto m =
+      ProtoModel(TensorInput("x", "dim { dim_value: 2 }") + R"(
       node { op_type: "Loopy" domain: "local" input: "x" output: "y" } output { name: "y" })",
-      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+                 R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
          functions { name: "Loopy" domain: "local" input: "x" output: "y"
                      node { op_type: "Loopy" domain: "local" input: "x" output: "y" }
                      opset_import { version: 17 } opset_import { domain: "local" version: 1 } })");
@@ -365,10 +367,10 @@ constexpr char kIfBranches[] = R"(
       output { name: "e" } } })";
 
 TEST(SubgraphTest, IfMergesBranchesAndAnnotatesThem) {
-  auto r = InferProto(ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") +
-                       TensorInput("c", "", 9) +
-                       "node { op_type: \"If\" input: \"c\" output: \"y\" " + kIfBranches +
-                       " } output { name: \"y\" }"));
+  auto r = InferProto(
+      ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") +
+                 TensorInput("c", "", 9) + "node { op_type: \"If\" input: \"c\" output: \"y\" " +
+                 kIfBranches + " } output { name: \"y\" }"));
   EXPECT_EQ(r.Diagnostics(), "");
   // N and 5 differ, so the merged dim is a fresh symbol named after the output; 3 stays.
   EXPECT_EQ(r.types["y"], "float[y__d0, 3]");
@@ -378,9 +380,11 @@ TEST(SubgraphTest, IfMergesBranchesAndAnnotatesThem) {
 }
 
 TEST(SubgraphTest, AConstantConditionPicksItsBranch) {
-  auto r = InferProto(ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
+  auto r =
+      InferProto(ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
       node { op_type: "Constant" output: "c" attribute { name: "value" type: TENSOR t { data_type: 9 int32_data: 0 } } }
-      node { op_type: "If" input: "c" output: "y" )" + std::string(kIfBranches) + R"( }
+      node { op_type: "If" input: "c" output: "y" )" +
+                            std::string(kIfBranches) + R"( }
       output { name: "y" })"));
   EXPECT_EQ(r.Diagnostics(), "");
   EXPECT_EQ(r.types["y"], "float[5, 3]");
@@ -433,8 +437,9 @@ TEST(SubgraphTest, LoopCarriedValuesReachAFixpointAndScanOutputsStack) {
 }
 
 TEST(SubgraphTest, ScanSlicesAndStacks) {
-  auto r = InferProto(ProtoModel(TensorInput("init", "dim { dim_value: 2 }") +
-                       TensorInput("xs", R"(dim { dim_param: "T" } dim { dim_value: 2 })") + R"(
+  auto r = InferProto(
+      ProtoModel(TensorInput("init", "dim { dim_value: 2 }") +
+                     TensorInput("xs", R"(dim { dim_param: "T" } dim { dim_value: 2 })") + R"(
       node { op_type: "Scan" input: "init" input: "xs" output: "final" output: "ys"
         attribute { name: "num_scan_inputs" type: INT i: 1 }
         attribute { name: "body" type: GRAPH g { name: "body"
@@ -442,17 +447,19 @@ TEST(SubgraphTest, ScanSlicesAndStacks) {
           node { op_type: "Add" input: "s" input: "x" output: "s2" }
           node { op_type: "Identity" input: "s2" output: "y" }
           output { name: "s2" } output { name: "y" } } } }
-      output { name: "final" } output { name: "ys" })", R"(opset_import { version: 16 })"));
+      output { name: "final" } output { name: "ys" })",
+                 R"(opset_import { version: 16 })"));
   EXPECT_EQ(r.Diagnostics(), "");
   EXPECT_EQ(r.types["final"], "float[2]");
   EXPECT_EQ(r.types["ys"], "float[T, 2]");
 }
 
 TEST(SubgraphTest, NestedIfInsideLoopInsideAFunction) {
-  onnx::ModelProto m = ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
+  onnx::ModelProto m =
+      ProtoModel(TensorInput("x", R"(dim { dim_param: "N" } dim { dim_value: 3 })") + R"(
       node { op_type: "Body" domain: "local" input: "x" output: "y" }
       output { name: "y" })",
-      R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
+                 R"(opset_import { version: 17 } opset_import { domain: "local" version: 1 }
          functions { name: "Body" domain: "local" input: "x" output: "y"
            opset_import { version: 17 }
            node { op_type: "Constant" output: "m" attribute { name: "value_int" type: INT i: 2 } }
@@ -498,14 +505,14 @@ TEST(InferShapesTest, FactsFromOneNodeHoldAtTheNextAndContradictionsNameBoth) {
 }
 
 TEST(InferShapesTest, ExpressionDimParamsAndSums) {
-  auto r = InferProto(ProtoModel(TensorInput("a", R"(dim { dim_param: "N" } dim { dim_value: 2 })") +
-                       TensorInput("b", R"(dim { dim_param: "N+1" } dim { dim_value: 2 })") + R"(
+  auto r = InferProto(
+      ProtoModel(TensorInput("a", R"(dim { dim_param: "N" } dim { dim_value: 2 })") +
+                 TensorInput("b", R"(dim { dim_param: "N+1" } dim { dim_value: 2 })") + R"(
       node { op_type: "Concat" input: "a" input: "b" output: "y" attribute { name: "axis" type: INT i: 0 } }
       output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_param: "unk__0" } dim { dim_value: 2 } } } } })"));
   EXPECT_EQ(r.Diagnostics(), "");
   EXPECT_EQ(r.types["y"], "float[2*N + 1, 2]");
-  EXPECT_EQ(r.model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(),
-            "2*N + 1");
+  EXPECT_EQ(r.model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(), "2*N + 1");
 }
 
 // ---- InferenceResult::value_types: every value's type by graph path, and FormatValues.
@@ -631,8 +638,7 @@ TEST(ValueTypesTest, BodiesOfOperatorsDefinedAsFunctionsAreNotListed) {
 
 // InferenceOptions::input_values: a known input value folds the shape computations on it and
 // the input declares the value's shape; a contradiction or an unknown name is an error.
-KnownInputValue Int64Value(std::string name, std::vector<int64_t> dims,
-                           std::vector<int64_t> data) {
+KnownInputValue Int64Value(std::string name, std::vector<int64_t> dims, std::vector<int64_t> data) {
   KnownInputValue v;
   v.name = std::move(name);
   v.value.elem_type = onnx::TensorProto::INT64;

@@ -31,13 +31,13 @@ TEST(BytesOfTypeTest, ElementsTimesElementSize) {
       {"complex128[2]", "32"},
       {"float[]", "4"},
       {"float[0, 5]", "0"},
-      {"int4[3]", "2"},                     // packed two a byte, rounded up
-      {"uint4[N]", "floor((N + 1)/2)"},     // ceiling(N/2)
-      {"int2[5]", "2"},                     // four a byte
+      {"int4[3]", "2"},                  // packed two a byte, rounded up
+      {"uint4[N]", "floor((N + 1)/2)"},  // ceiling(N/2)
+      {"int2[5]", "2"},                  // four a byte
       {"float4e2m1[2, 3]", "3"},
-      {"float[N, ?]", "?"},                 // a dim unknown
-      {"float", "?"},                       // rank unknown
-      {"string[4]", "?"},                   // each string its own size
+      {"float[N, ?]", "?"},  // a dim unknown
+      {"float", "?"},        // rank unknown
+      {"string[4]", "?"},    // each string its own size
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.type);
@@ -65,8 +65,8 @@ struct Estimated {
 
 Estimated Estimate(const std::string& text, int opset = 17) {
   Estimated e;
-  auto m = syntax::ParseModelText("<ir_version: 10, opset_import: [\"\" : " +
-                                  std::to_string(opset) + "]>\n" + text);
+  auto m = syntax::ParseModelText(
+      "<ir_version: 10, opset_import: [\"\" : " + std::to_string(opset) + "]>\n" + text);
   EXPECT_TRUE(m.ok()) << m.status().message();
   if (m.ok()) e.model = *m;
   e.result = InferShapes(e.model, BuiltinSchemas(), InferenceOptions{});
@@ -89,7 +89,8 @@ TEST(EstimateMemoryTest, EveryKindOfWeight) {
       f = Constant <value_float = 1.0> ()
       t = Constant <value = int4[3] {1, 2, 3}> ()
       y = Relu(a)
-    })", 21);
+    })",
+                         21);
   // An external initializer counts by its dims: its file is never opened (there is none).
   auto* ext = e.model.mutable_graph()->add_initializer();
   ext->set_name("big");
@@ -117,9 +118,8 @@ TEST(EstimateMemoryTest, EveryKindOfWeight) {
   EXPECT_EQ(m.weights, 7);
   EXPECT_EQ(m.weights_unknown_size, 1);  // the strings
   // Constant nodes are weights, not activations: their steps hold only x and a.
-  EXPECT_EQ(Steps(m), (std::vector<std::string>{"MatMul: 32*N", "Constant: 16*N",
-                                                "Constant: 16*N", "Constant: 16*N",
-                                                "Relu: 32*N"}));
+  EXPECT_EQ(Steps(m), (std::vector<std::string>{"MatMul: 32*N", "Constant: 16*N", "Constant: 16*N",
+                                                "Constant: 16*N", "Relu: 32*N"}));
 }
 
 TEST(EstimateMemoryTest, LiveFromProducerToLastConsumer) {
@@ -134,8 +134,8 @@ TEST(EstimateMemoryTest, LiveFromProducerToLastConsumer) {
   const MemoryEstimate& m = e.memory;
   // x until its last consumer (step 0); a until d (step 3); each of b, c, d until its next
   // node; y, a graph output, to the end.
-  EXPECT_EQ(Steps(m), (std::vector<std::string>{"Relu: 8*N", "Neg: 8*N", "Abs: 12*N",
-                                                "Add: 12*N", "Sigmoid: 8*N"}));
+  EXPECT_EQ(Steps(m), (std::vector<std::string>{"Relu: 8*N", "Neg: 8*N", "Abs: 12*N", "Add: 12*N",
+                                                "Sigmoid: 8*N"}));
   EXPECT_EQ(m.peak_bytes.ToString(), "12*N");
   EXPECT_TRUE(m.peak_decided);
   EXPECT_EQ(m.peak_steps, (std::vector<int>{2}));

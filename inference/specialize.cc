@@ -88,8 +88,10 @@ StatusOr<Shape> DimsOfText(const std::vector<std::string>& dims) {
       }
       shape.push_back(*d);
     } else {
-      return Status::Error(StrCat("dim '", t, "' is neither a number, '?', a symbol nor an "
-                                  "expression (", error, ")"));
+      return Status::Error(StrCat("dim '", t,
+                                  "' is neither a number, '?', a symbol nor an "
+                                  "expression (",
+                                  error, ")"));
     }
   }
   return shape;
@@ -130,7 +132,8 @@ void VisitNodeDims(onnx::NodeProto* node, Visit& visit) {
 
 template <typename Visit>
 void VisitGraphDims(onnx::GraphProto* graph, Visit& visit) {
-  for (auto* list : {graph->mutable_input(), graph->mutable_output(), graph->mutable_value_info()}) {
+  for (auto* list :
+       {graph->mutable_input(), graph->mutable_output(), graph->mutable_value_info()}) {
     for (auto& vi : *list) {
       if (vi.has_type()) VisitDims(vi.mutable_type(), visit);
     }
@@ -190,19 +193,32 @@ onnx::TensorShapeProto* ShapeOf(onnx::TypeProto* type, bool create) {
 // The range of an integer element type.
 std::pair<int64_t, int64_t> IntRange(int32_t t) {
   switch (t) {
-    case kBool: return {0, 1};
-    case kInt8: return {-128, 127};
-    case kUint8: return {0, 255};
-    case kInt16: return {-32768, 32767};
-    case kUint16: return {0, 65535};
-    case kInt32: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-    case kUint32: return {0, std::numeric_limits<uint32_t>::max()};
-    case kInt4: return {-8, 7};
-    case kUint4: return {0, 15};
-    case kInt2: return {-2, 1};
-    case kUint2: return {0, 3};
-    case kUint64: return {0, std::numeric_limits<int64_t>::max()};
-    default: return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+    case kBool:
+      return {0, 1};
+    case kInt8:
+      return {-128, 127};
+    case kUint8:
+      return {0, 255};
+    case kInt16:
+      return {-32768, 32767};
+    case kUint16:
+      return {0, 65535};
+    case kInt32:
+      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    case kUint32:
+      return {0, std::numeric_limits<uint32_t>::max()};
+    case kInt4:
+      return {-8, 7};
+    case kUint4:
+      return {0, 15};
+    case kInt2:
+      return {-2, 1};
+    case kUint2:
+      return {0, 3};
+    case kUint64:
+      return {0, std::numeric_limits<int64_t>::max()};
+    default:
+      return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
   }
 }
 
@@ -236,8 +252,8 @@ StatusOr<ConstValue> ConvertElements(const ConstValue& given, int32_t type) {
     }
     for (double r : given.reals) {
       if (!std::isfinite(r) || r != std::floor(r) || std::fabs(r) > 9.0e18) {
-        return Status::Error(StrCat(r, " is not an integer, but the input is ",
-                                    DataTypeName(type)));
+        return Status::Error(
+            StrCat(r, " is not an integer, but the input is ", DataTypeName(type)));
       }
       const int64_t v = static_cast<int64_t>(r);
       OI_RETURN_IF_ERROR(check(v));
@@ -257,8 +273,7 @@ StatusOr<ConstValue> ConvertElements(const ConstValue& given, int32_t type) {
     for (double r : given.reals) out.reals.push_back(r);
     return out;
   }
-  return Status::Error(StrCat("values of element type ", DataTypeName(type),
-                              " cannot be given"));
+  return Status::Error(StrCat("values of element type ", DataTypeName(type), " cannot be given"));
 }
 
 // The value's dims: as given, or fitted to the declared shape (KnownInputValue::fit_dims).
@@ -273,8 +288,8 @@ StatusOr<std::vector<int64_t>> ValueDims(const KnownInputValue& given, int64_t c
       n *= d;
     }
     if (n != count) {
-      return Status::Error(StrCat("the value has dims [", StrJoin(given.value.dims, ", "),
-                                  "] but ", count, " elements"));
+      return Status::Error(StrCat("the value has dims [", StrJoin(given.value.dims, ", "), "] but ",
+                                  count, " elements"));
     }
     return given.value.dims;
   }
@@ -301,11 +316,12 @@ StatusOr<std::vector<int64_t>> ValueDims(const KnownInputValue& given, int64_t c
     return Status::Error(StrCat("the input is a scalar but ", count, " elements are given"));
   }
   if (all_const) {
-    return Status::Error(StrCat("the input's ", n, " elements are declared but ", count,
-                                " are given"));
+    return Status::Error(
+        StrCat("the input's ", n, " elements are declared but ", count, " are given"));
   }
   return Status::Error(StrCat("the input is declared ", declared_type.ToString(), ", of rank ",
-                              declared->size(), " with dims not known: state its shape with "
+                              declared->size(),
+                              " with dims not known: state its shape with "
                               "an input shape (--input-shape)"));
 }
 
@@ -340,8 +356,8 @@ StatusOr<std::map<std::string, int64_t, std::less<>>> ParseBindings(std::string_
     if (name.empty()) return Status::Error(StrCat("'", part, "' names no symbol"));
     auto value = ParseInt(value_text);
     if (!value || *value < 0) {
-      return Status::Error(StrCat("the value of ", name, " must be a non-negative integer, got '",
-                                  value_text, "'"));
+      return Status::Error(
+          StrCat("the value of ", name, " must be a non-negative integer, got '", value_text, "'"));
     }
     auto [it, inserted] = out.emplace(name, *value);
     if (!inserted && it->second != *value) {
@@ -442,8 +458,8 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
     }
     onnx::TensorShapeProto* proto = ShapeOf(vi->mutable_type(), /*create=*/true);
     if (!proto) {
-      out.errors.push_back(StrCat(where, "the input is a ", TypeFromProto(vi->type()).ToString(),
-                                  ", not a tensor"));
+      out.errors.push_back(
+          StrCat(where, "the input is a ", TypeFromProto(vi->type()).ToString(), ", not a tensor"));
       continue;
     }
     proto->clear_dim();
@@ -455,7 +471,8 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
     std::map<std::string, Dim, std::less<>> values;
     for (const auto& [name, value] : options.bind) {
       if (name.empty() || value < 0) {
-        out.errors.push_back(StrCat("bind ", name, "=", value, ": a dim is a non-negative integer "
+        out.errors.push_back(StrCat("bind ", name, "=", value,
+                                    ": a dim is a non-negative integer "
                                     "bound to a symbol"));
         continue;
       }
@@ -493,8 +510,8 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
       vi = graph->mutable_input(v.index);
       where = StrCat("input value for input #", v.index, " '", vi->name(), "': ");
     } else {
-      out.errors.push_back(StrCat(where, "the model's main graph has ", graph->input_size(),
-                                  " inputs"));
+      out.errors.push_back(
+          StrCat(where, "the model's main graph has ", graph->input_size(), " inputs"));
       continue;
     }
     if (given.count(vi->name())) {
@@ -545,8 +562,8 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
           const int64_t extent = (*dims)[axis];
           if (auto c = d.const_value()) {
             if (*c != extent) {
-              mismatch = StrCat("the value's dim ", axis, " is ", extent, ", the input is declared ",
-                                declared.ToString());
+              mismatch = StrCat("the value's dim ", axis, " is ", extent,
+                                ", the input is declared ", declared.ToString());
             }
           } else if (!d.is_unknown()) {
             facts.push_back({d, Dim::Const(extent),

@@ -238,7 +238,8 @@ TEST(SpecializeTest, ValuesAreFittedToTheirInputs) {
 TEST(SpecializeTest, AnonymousInputDimsGetStableNames) {
   onnx::ModelProto m = Model(R"(
     main (float[?, -1, N] "in.0", float[x_d0] y, float[?] x, float[?] w) => (z) { z = Relu(x) }
-    )", /*ir_version=*/8);
+    )",
+                             /*ir_version=*/8);
   auto* w = m.mutable_graph()->add_initializer();
   w->set_name("w");
   w->set_data_type(kFloat);
@@ -275,8 +276,7 @@ TEST(InferShapesSpecializationTest, ValueByIndexFromAnotherContext) {
     symbolic::SymbolContext::Scope scope(*other);
     given.value.elem_type = kInt64;
     given.value.dims = {3};
-    given.value.ints = {symbolic::Dim::Const(0), symbolic::Dim::Const(3),
-                        symbolic::Dim::Const(-1)};
+    given.value.ints = {symbolic::Dim::Const(0), symbolic::Dim::Const(3), symbolic::Dim::Const(-1)};
     InferenceOptions options;
     options.input_values.push_back(given);
     InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
@@ -324,16 +324,15 @@ TEST(InferShapesSpecializationTest, OptionsApplyInOrderAndFactsMustAgree) {
   EXPECT_EQ(OutputType(m2, 0), "float[3]");
 
   // Two values that bind N differently contradict each other: an error naming both.
-  onnx::ModelProto m3 = Model(R"(main (int64[N] pads, int64[N] axes) => (y) { y = Identity(pads) })");
+  onnx::ModelProto m3 =
+      Model(R"(main (int64[N] pads, int64[N] axes) => (y) { y = Identity(pads) })");
   options.input_values = {*ParseInputValue("pads=1,2,3"), *ParseInputValue("axes=0,1")};
   InferenceResult r3 = InferShapes(m3, BuiltinSchemas(), options);
   ASSERT_EQ(r3.diagnostics.size(), 1u);
   EXPECT_EQ(r3.diagnostics[0].severity, Severity::kError);
-  EXPECT_NE(r3.diagnostics[0].message.find("value given for input 'axes' dim 0"),
-            std::string::npos)
+  EXPECT_NE(r3.diagnostics[0].message.find("value given for input 'axes' dim 0"), std::string::npos)
       << r3.diagnostics[0].message;
-  EXPECT_NE(r3.diagnostics[0].message.find("value given for input 'pads' dim 0"),
-            std::string::npos)
+  EXPECT_NE(r3.diagnostics[0].message.find("value given for input 'pads' dim 0"), std::string::npos)
       << r3.diagnostics[0].message;
 }
 

@@ -172,8 +172,9 @@ StatusOr<ExternalDataRef> ParseExternalDataRef(const onnx::TensorProto& tensor) 
     return refuse("the location contains a NUL byte");
   }
   if (ref.location.front() == '/') {
-    return refuse("the location is an absolute path; it must be relative to the model's "
-                  "directory");
+    return refuse(
+        "the location is an absolute path; it must be relative to the model's "
+        "directory");
   }
   const std::vector<std::string> parts = Components(ref.location);
   for (const auto& part : parts) {
@@ -191,8 +192,8 @@ StatusOr<ExternalData> ReadExternalData(const onnx::TensorProto& tensor,
   refuse.set_location(ref.location);
   if (expected_bytes < 0) return refuse("the tensor's size is unknown");
   if (ref.length && *ref.length != expected_bytes) {
-    return refuse("length ", *ref.length, " does not match the tensor's size of ",
-                  expected_bytes, " bytes");
+    return refuse("length ", *ref.length, " does not match the tensor's size of ", expected_bytes,
+                  " bytes");
   }
   if (expected_bytes > options.max_bytes) {
     return refuse("the tensor's ", expected_bytes, " bytes are more than the limit of ",
@@ -204,8 +205,8 @@ StatusOr<ExternalData> ReadExternalData(const onnx::TensorProto& tensor,
   std::error_code ec;
   const fs::path base = fs::canonical(model_dir, ec);
   if (ec) {
-    return refuse("the model directory '", Printable(model_dir), "' cannot be resolved: ",
-                  ec.message());
+    return refuse("the model directory '", Printable(model_dir),
+                  "' cannot be resolved: ", ec.message());
   }
   if (!fs::is_directory(base, ec)) {
     return refuse("'", Printable(model_dir), "' is not a directory");
@@ -301,8 +302,8 @@ StatusOr<ExternalData> ReadExternalData(const onnx::TensorProto& tensor,
   }
   const int64_t length = ref.length ? *ref.length : size - ref.offset;
   if (length > size - ref.offset) {
-    return refuse("offset ", ref.offset, " + length ", length,
-                  " goes beyond the end of the file (", size, " bytes)");
+    return refuse("offset ", ref.offset, " + length ", length, " goes beyond the end of the file (",
+                  size, " bytes)");
   }
   if (length != expected_bytes) {
     return refuse("the ", length, " bytes from offset ", ref.offset,

@@ -3,6 +3,8 @@
 // openat2 and with the fallback used on kernels without it.
 #include "onnx_infer/proto/external_data.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,9 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 namespace onnx_infer {
 namespace {
 
@@ -23,8 +22,8 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
 // The bytes of data.bin: a 4-byte header, then two little-endian int32 (7, -1), then 4 more.
-const std::string kData = std::string("HEAD") + std::string("\x07\0\0\0\xff\xff\xff\xff", 8) +
-                          std::string("TAIL");
+const std::string kData =
+    std::string("HEAD") + std::string("\x07\0\0\0\xff\xff\xff\xff", 8) + std::string("TAIL");
 
 onnx::TensorProto Tensor(std::vector<std::pair<std::string, std::string>> entries) {
   onnx::TensorProto t;
@@ -116,8 +115,11 @@ TEST_P(ExternalDataTest, ChecksumAndBasepathAreAcceptedButBasepathIsNotADirector
                         {"length", "8"}}));
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("does not exist"));
-  r = Read(Tensor({{"location", "data.bin"}, {"basepath", "/etc"}, {"checksum", "0123"},
-                   {"offset", "4"}, {"length", "8"}}));
+  r = Read(Tensor({{"location", "data.bin"},
+                   {"basepath", "/etc"},
+                   {"checksum", "0123"},
+                   {"offset", "4"},
+                   {"length", "8"}}));
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_TRUE(r->ignored_keys.empty());
 }
@@ -134,14 +136,12 @@ TEST_P(ExternalDataTest, UnknownKeysAreIgnoredAndReported) {
 }
 
 TEST_P(ExternalDataTest, RefusesAnAbsolutePath) {
-  ExpectRefused(Tensor({{"location", (outside_ / "secret.bin").string()},
-                        {"offset", "4"},
-                        {"length", "8"}}),
-                "absolute path");
-  ExpectRefused(Tensor({{"location", (model_dir_ / "data.bin").string()},
-                        {"offset", "4"},
-                        {"length", "8"}}),
-                "absolute path");
+  ExpectRefused(
+      Tensor({{"location", (outside_ / "secret.bin").string()}, {"offset", "4"}, {"length", "8"}}),
+      "absolute path");
+  ExpectRefused(
+      Tensor({{"location", (model_dir_ / "data.bin").string()}, {"offset", "4"}, {"length", "8"}}),
+      "absolute path");
 }
 
 TEST_P(ExternalDataTest, RefusesDotDotTraversal) {
@@ -202,8 +202,9 @@ TEST_P(ExternalDataTest, RefusesALengthBeyondTheFile) {
                 "offset 12 + length 8 goes beyond the end of the file (16 bytes)");
   // Near the int64 limit, where offset + length would overflow.
   const int64_t huge = std::numeric_limits<int64_t>::max();
-  auto r = Read(Tensor({{"location", "data.bin"}, {"offset", "4"}, {"length", std::to_string(huge)}}),
-                /*expected_bytes=*/huge, /*max_bytes=*/huge);
+  auto r =
+      Read(Tensor({{"location", "data.bin"}, {"offset", "4"}, {"length", std::to_string(huge)}}),
+           /*expected_bytes=*/huge, /*max_bytes=*/huge);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("goes beyond the end of the file"));
 }
@@ -265,22 +266,21 @@ TEST_P(BadEntryTest, IsRefusedBeforeAnyFileIsTouched) {
 
 INSTANTIATE_TEST_SUITE_P(
     Entries, BadEntryTest,
-    ::testing::Values(
-        BadEntry{"offset", "-1", "offset '-1' is not a non-negative decimal integer"},
-        BadEntry{"length", "-1", "length '-1' is not a non-negative decimal integer"},
-        BadEntry{"offset", "abc", "offset 'abc' is not"},
-        BadEntry{"length", "eight", "length 'eight' is not"},
-        BadEntry{"offset", "", "offset '' is not"},
-        BadEntry{"offset", " 4", "offset ' 4' is not"},
-        BadEntry{"offset", "+4", "offset '+4' is not"},
-        BadEntry{"length", "0x8", "length '0x8' is not"},
-        BadEntry{"length", "1e3", "length '1e3' is not"},
-        BadEntry{"offset", "99999999999999999999", "fits in 64 bits"},
-        BadEntry{"location", "", "the location is empty"},
-        BadEntry{"location", std::string("data.bin\0../x", 13), "NUL byte"},
-        BadEntry{"location", "/etc/passwd", "absolute path"},
-        BadEntry{"location", "a/../../b", "'..'"},
-        BadEntry{"location", "./", "names the model's directory"}));
+    ::testing::Values(BadEntry{"offset", "-1", "offset '-1' is not a non-negative decimal integer"},
+                      BadEntry{"length", "-1", "length '-1' is not a non-negative decimal integer"},
+                      BadEntry{"offset", "abc", "offset 'abc' is not"},
+                      BadEntry{"length", "eight", "length 'eight' is not"},
+                      BadEntry{"offset", "", "offset '' is not"},
+                      BadEntry{"offset", " 4", "offset ' 4' is not"},
+                      BadEntry{"offset", "+4", "offset '+4' is not"},
+                      BadEntry{"length", "0x8", "length '0x8' is not"},
+                      BadEntry{"length", "1e3", "length '1e3' is not"},
+                      BadEntry{"offset", "99999999999999999999", "fits in 64 bits"},
+                      BadEntry{"location", "", "the location is empty"},
+                      BadEntry{"location", std::string("data.bin\0../x", 13), "NUL byte"},
+                      BadEntry{"location", "/etc/passwd", "absolute path"},
+                      BadEntry{"location", "a/../../b", "'..'"},
+                      BadEntry{"location", "./", "names the model's directory"}));
 
 TEST(ExternalDataRefTest, ParsesTheRecognizedKeys) {
   auto r = ParseExternalDataRef(Tensor({{"location", "w.bin"}, {"offset", "0"}, {"length", "8"}}));

@@ -1,14 +1,14 @@
 // Every model of the shared corpus parses with our onnx.proto and serializes back to an equal
 // message, with no field left unknown to our definition. Needs SHARED_DIR (the shared
 // reference folder); skips without it.
+#include <google/protobuf/util/field_comparator.h>
+#include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <google/protobuf/util/field_comparator.h>
-#include <google/protobuf/util/message_differencer.h>
-#include <gtest/gtest.h>
 
 #include "onnx_infer/proto/model_io.h"
 

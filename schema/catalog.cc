@@ -78,9 +78,11 @@ Status AddRows(SchemaRegistry& registry, const catalog::SchemaRow* rows, int num
     }
     for (int i = 0; i < row.num_constraints; ++i) {
       const auto& c = row.constraints[i];
-      schema.TypeConstraint(c.param, std::vector<std::string>(c.allowed, c.allowed + c.num_allowed));
+      schema.TypeConstraint(c.param,
+                            std::vector<std::string>(c.allowed, c.allowed + c.num_allowed));
     }
-    for (int i = 0; i < row.num_bodies; ++i) schema.Function(row.bodies[i].opset, row.bodies[i].text);
+    for (int i = 0; i < row.num_bodies; ++i)
+      schema.Function(row.bodies[i].opset, row.bodies[i].text);
     schema.ContextDependentFunction(row.context_dependent_function);
     schema.Arity(row.min_input, row.max_input, row.min_output, row.max_output);
     schema.Deprecated(row.deprecated);

@@ -8,8 +8,7 @@ namespace onnx_infer {
 namespace {
 
 bool NonNegative(symbolic::Dim d) {
-  return !d.is_unknown() &&
-         symbolic::LessEqual(symbolic::Dim::Const(0), d) == symbolic::Tri::kTrue;
+  return !d.is_unknown() && symbolic::LessEqual(symbolic::Dim::Const(0), d) == symbolic::Tri::kTrue;
 }
 
 // Whether |a.expr| <= a.bound follows from |b.expr| <= b.bound: both sides non-negative,

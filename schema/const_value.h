@@ -40,8 +40,8 @@ struct ExactnessCondition {
 void AddExactnessCondition(std::vector<ExactnessCondition>& list, const ExactnessCondition& c);
 
 struct ConstValue {
-  int32_t elem_type = 0;          // a DataType code
-  std::vector<int64_t> dims;      // the tensor's shape
+  int32_t elem_type = 0;            // a DataType code
+  std::vector<int64_t> dims;        // the tensor's shape
   std::vector<symbolic::Dim> ints;  // integer and bool elements, row-major
   std::vector<double> reals;        // floating-point elements, row-major
   // Floating-point elements instead of `reals` when some element is symbolic; row-major.

@@ -99,9 +99,8 @@ std::string CoverageReport(const SchemaRegistry& registry) {
       << "| --- | --- | --- | --- | --- | --- | --- |\n";
   Counts all;
   for (const auto& [domain, c] : totals) {
-    out << "| " << DisplayDomain(domain) << " | " << c.ops << " | " << c.versions << " | "
-        << c.rule << " | " << c.body << " | " << c.neither << " | "
-        << Percent(c.rule, c.versions) << " |\n";
+    out << "| " << DisplayDomain(domain) << " | " << c.ops << " | " << c.versions << " | " << c.rule
+        << " | " << c.body << " | " << c.neither << " | " << Percent(c.rule, c.versions) << " |\n";
     all.Add(c);
   }
   out << "| **all** | " << all.ops << " | " << all.versions << " | " << all.rule << " | "

@@ -1,11 +1,12 @@
 // The committed docs/op-coverage.md must be what the generator prints today.
-#include <fstream>
-#include <sstream>
+#include "onnx_infer/schema/coverage.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "onnx_infer/schema/builtin.h"
-#include "onnx_infer/schema/coverage.h"
 
 namespace onnx_infer {
 namespace {

@@ -76,13 +76,15 @@ TEST_F(CustomSchemasTest, SignatureIsRegistered) {
 
 TEST_F(CustomSchemasTest, ShapeRuleEvaluatesExpressions) {
   auto run = RunRule(registry_, R"(op_type: "SplitHeads" domain: "my.ops" input: "x" output: "y"
-      attribute { name: "heads" type: INT i: 12 })", 1, {T("float[B, S, 768]")});
+      attribute { name: "heads" type: INT i: 12 })",
+                     1, {T("float[B, S, 768]")});
   EXPECT_EQ(run.Summary(), "float[B, 12, S, 64]");
 }
 
 TEST_F(CustomSchemasTest, ShapeRuleErrorsNameTheProblem) {
   auto run = RunRule(registry_, R"(op_type: "SplitHeads" domain: "my.ops" input: "x" output: "y"
-      attribute { name: "heads" type: INT i: 12 })", 1, {T("float[B]")});
+      attribute { name: "heads" type: INT i: 12 })",
+                     1, {T("float[B]")});
   EXPECT_EQ(run.Summary(), "error: input 0 'x': the rule expects rank 3, got rank 1");
   run = RunRule(registry_, R"(op_type: "SplitHeads" domain: "my.ops" input: "x" output: "y")", 1,
                 {T("float[B, S, 768]")});
@@ -91,12 +93,16 @@ TEST_F(CustomSchemasTest, ShapeRuleErrorsNameTheProblem) {
 
 TEST_F(CustomSchemasTest, SameAsInputBroadcastAndElementwise) {
   EXPECT_EQ(RunRule(registry_, R"(op_type: "Passthrough" domain: "my.ops" input: "x" output: "y")",
-                    1, {T("float[N, 3]")}).Summary(),
+                    1, {T("float[N, 3]")})
+                .Summary(),
             "float[N, 3]");
-  EXPECT_EQ(RunRule(registry_,
-                    R"(op_type: "FusedAdd" domain: "my.ops" input: "a" input: "b" output: "y" output: "m")",
-                    1, {T("float[N, 1]"), T("float[4]")}).Summary(),
-            "float[N, 4]; bool[N, 1]");
+  EXPECT_EQ(
+      RunRule(
+          registry_,
+          R"(op_type: "FusedAdd" domain: "my.ops" input: "a" input: "b" output: "y" output: "m")",
+          1, {T("float[N, 1]"), T("float[4]")})
+          .Summary(),
+      "float[N, 4]; bool[N, 1]");
 }
 
 // ---- The `shape` rule: formulas, slices and ranks (custom_shape_rule.h).
@@ -152,7 +158,8 @@ TEST(ShapeRuleRanks, RuleForRank4OnRank3IsAnError) {
 TEST(ShapeRuleRanks, TheDiagnosticNamesOperatorAndInput) {
   SchemaRegistry registry = BuiltinSchemas();
   ASSERT_TRUE(LoadOp(registry, R"({"kind": "shape", "ranks": {"0": 4},
-      "dims": ["in0[0]", "in0[1]", "in0[-2] / 2", "in0[-1] / 2"]})").ok());
+      "dims": ["in0[0]", "in0[1]", "in0[-2] / 2", "in0[-1] / 2"]})")
+                  .ok());
   auto model = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17, "t" : 1]>
       main (float[3, H, W] img) => (y) { y = t.Op(img) })");
   ASSERT_TRUE(model.ok()) << model.status().message();
@@ -169,7 +176,8 @@ TEST(ShapeRuleRanks, TheDiagnosticNamesOperatorAndInput) {
 TEST(ShapeRuleRanks, FormulasEvaluateInTheRunsSymbolContext) {
   SchemaRegistry registry = BuiltinSchemas();
   ASSERT_TRUE(LoadOp(registry, R"({"kind": "shape", "ranks": {"0": 4},
-      "dims": ["in0[0]", "in0[1] * 2", "in0[-2] / 2", "in0[-1] / 2"]})").ok());
+      "dims": ["in0[0]", "in0[1] * 2", "in0[-2] / 2", "in0[-1] / 2"]})")
+                  .ok());
   auto model = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17, "t" : 1]>
       main (float[N, C, H, W] img) => (y) { y = t.Op(img) })");
   ASSERT_TRUE(model.ok()) << model.status().message();
@@ -215,7 +223,8 @@ TEST(ShapeRuleRanks, ExactMinAndMax) {
 TEST(ShapeRuleSlices, SpliceDimsOfAnyRank) {
   // A slice that runs to the input's end states how the output rank follows the input's,
   // so the rank need not be stated: the least rank at which every reference exists is.
-  const std::string pool = R"({"kind": "shape", "dims": ["in0[:-2]", "in0[-2] / 2", "in0[-1] / 2"]})";
+  const std::string pool =
+      R"({"kind": "shape", "dims": ["in0[:-2]", "in0[-2] / 2", "in0[-1] / 2"]})";
   EXPECT_EQ(Apply(pool, {T("float[N, C, H, W]")}), "float[N, C, floor(H/2), floor(W/2)]");
   EXPECT_EQ(Apply(pool, {T("float[H, 9]")}), "float[floor(H/2), 4]");
   EXPECT_EQ(Apply(pool, {T("float[W]")}),
@@ -224,9 +233,9 @@ TEST(ShapeRuleSlices, SpliceDimsOfAnyRank) {
   EXPECT_EQ(Apply(R"({"kind": "shape", "dims": ["in0[1:]", "in0[0]"]})", {T("float[A, B, C]")}),
             "float[B, C, A]");
   EXPECT_EQ(Apply(R"({"kind": "shape", "dims": ["in0[1:]"]})", {T("float[A]")}), "float[]");
-  EXPECT_EQ(Apply(R"({"kind": "shape", "dims": ["in0[:]", "in0[0] * attr.k"]})",
-                  {T("float[A, B]")}),
-            "float[A, B, 3*A]");
+  EXPECT_EQ(
+      Apply(R"({"kind": "shape", "dims": ["in0[:]", "in0[0] * attr.k"]})", {T("float[A, B]")}),
+      "float[A, B, 3*A]");
   const std::string middle = R"({"kind": "shape", "dims": ["in0[0]", "in0[2:-1]", "in0[-1]"]})";
   EXPECT_EQ(Apply(middle, {T("float[A, B, C, D, E]")}), "float[A, C, D, E]");
   EXPECT_EQ(Apply(middle, {T("float[A, B, C]")}), "float[A, C]");
@@ -238,14 +247,16 @@ TEST(ShapeRuleSlices, SpliceDimsOfAnyRank) {
             "the rank of input 0 and no slice of it runs to its end (like in0[1:] or in0[:-2]); "
             "add \"ranks\": {\"0\": R} for the rank R it is written for, or {\"0\": {\"min\": "
             "R1, \"max\": R2}}");
-  EXPECT_EQ(Apply(R"({"kind": "shape", "ranks": {"0": {"min": 2}}, "dims": ["in0[-2:]", "in0[0:1]"]})",
-                  {T("float[A, B, C]")}),
-            "float[B, C, A]");
+  EXPECT_EQ(
+      Apply(R"({"kind": "shape", "ranks": {"0": {"min": 2}}, "dims": ["in0[-2:]", "in0[0:1]"]})",
+            {T("float[A, B, C]")}),
+      "float[B, C, A]");
   // Each input on its own: a slice of input 0 does not excuse an index into input 1.
-  EXPECT_EQ(Apply(R"({"kind": "shape", "dims": ["in0[:]", "in1[-1]"]})",
-                  {T("float[A]"), T("float[B]")}).substr(0, 99),
-            "load error: t.json: operators[0].rule.dims[1]: in1[-1]: the rule does not state the "
-            "rank of input 1");
+  EXPECT_EQ(
+      Apply(R"({"kind": "shape", "dims": ["in0[:]", "in1[-1]"]})", {T("float[A]"), T("float[B]")})
+          .substr(0, 99),
+      "load error: t.json: operators[0].rule.dims[1]: in1[-1]: the rule does not state the "
+      "rank of input 1");
   EXPECT_EQ(Apply(R"({"kind": "shape", "ranks": {"1": 1}, "dims": ["in0[:]", "in1[-1]"]})",
                   {T("float[A]"), T("float[B]")}),
             "float[A, B]");
@@ -321,8 +332,8 @@ TEST(ShapeRuleErrors, SayWhereInTheFormula) {
   };
   for (const auto& [dims, error] : cases) {
     SchemaRegistry r;
-    Status st = LoadOp(r, std::string(R"({"kind": "shape", "ranks": {"0": 1}, "dims": )") + dims +
-                              "}");
+    Status st =
+        LoadOp(r, std::string(R"({"kind": "shape", "ranks": {"0": 1}, "dims": )") + dims + "}");
     ASSERT_FALSE(st.ok()) << dims;
     const std::string expected = std::string("t.json: operators[0].rule.") + error;
     EXPECT_EQ(st.message().substr(0, expected.size()), expected) << st.message();

@@ -7,12 +7,11 @@ namespace onnx_infer {
 namespace {
 
 constexpr std::array<std::string_view, kMaxDataType + 1> kNames = {
-    "undefined",    "float",          "uint8",      "int8",           "uint16",
-    "int16",        "int32",          "int64",      "string",         "bool",
-    "float16",      "double",         "uint32",     "uint64",         "complex64",
-    "complex128",   "bfloat16",       "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
-    "float8e5m2fnuz", "uint4",        "int4",       "float4e2m1",     "float8e8m0",
-    "uint2",        "int2",
+    "undefined",      "float",      "uint8",          "int8",       "uint16",   "int16",
+    "int32",          "int64",      "string",         "bool",       "float16",  "double",
+    "uint32",         "uint64",     "complex64",      "complex128", "bfloat16", "float8e4m3fn",
+    "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4",      "int4",     "float4e2m1",
+    "float8e8m0",     "uint2",      "int2",
 };
 
 }  // namespace
@@ -31,8 +30,18 @@ std::optional<int32_t> DataTypeFromName(std::string_view name) {
 
 bool IsIntegerDataType(int32_t t) {
   switch (t) {
-    case kUint8: case kInt8: case kUint16: case kInt16: case kInt32: case kInt64:
-    case kUint32: case kUint64: case kUint4: case kInt4: case kUint2: case kInt2:
+    case kUint8:
+    case kInt8:
+    case kUint16:
+    case kInt16:
+    case kInt32:
+    case kInt64:
+    case kUint32:
+    case kUint64:
+    case kUint4:
+    case kInt4:
+    case kUint2:
+    case kInt2:
       return true;
     default:
       return false;
@@ -41,8 +50,15 @@ bool IsIntegerDataType(int32_t t) {
 
 bool IsFloatDataType(int32_t t) {
   switch (t) {
-    case kFloat: case kFloat16: case kDouble: case kBfloat16: case kFloat8e4m3fn:
-    case kFloat8e4m3fnuz: case kFloat8e5m2: case kFloat8e5m2fnuz: case kFloat4e2m1:
+    case kFloat:
+    case kFloat16:
+    case kDouble:
+    case kBfloat16:
+    case kFloat8e4m3fn:
+    case kFloat8e4m3fnuz:
+    case kFloat8e5m2:
+    case kFloat8e5m2fnuz:
+    case kFloat4e2m1:
     case kFloat8e8m0:
       return true;
     default:
@@ -52,20 +68,37 @@ bool IsFloatDataType(int32_t t) {
 
 int DataTypeBits(int32_t t) {
   switch (t) {
-    case kBool: case kUint8: case kInt8: case kFloat8e4m3fn: case kFloat8e4m3fnuz:
-    case kFloat8e5m2: case kFloat8e5m2fnuz: case kFloat8e8m0:
+    case kBool:
+    case kUint8:
+    case kInt8:
+    case kFloat8e4m3fn:
+    case kFloat8e4m3fnuz:
+    case kFloat8e5m2:
+    case kFloat8e5m2fnuz:
+    case kFloat8e8m0:
       return 8;
-    case kUint16: case kInt16: case kFloat16: case kBfloat16:
+    case kUint16:
+    case kInt16:
+    case kFloat16:
+    case kBfloat16:
       return 16;
-    case kFloat: case kInt32: case kUint32:
+    case kFloat:
+    case kInt32:
+    case kUint32:
       return 32;
-    case kInt64: case kUint64: case kDouble: case kComplex64:
+    case kInt64:
+    case kUint64:
+    case kDouble:
+    case kComplex64:
       return 64;
     case kComplex128:
       return 128;
-    case kUint4: case kInt4: case kFloat4e2m1:
+    case kUint4:
+    case kInt4:
+    case kFloat4e2m1:
       return 4;
-    case kUint2: case kInt2:
+    case kUint2:
+    case kInt2:
       return 2;
     default:
       return 0;  // undefined, string, unknown codes

@@ -6,9 +6,12 @@ namespace onnx_infer {
 
 std::string_view SeverityName(Severity s) {
   switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
   }
   return "error";
 }
@@ -32,7 +35,8 @@ DiagnosticSubject SubjectOfMessage(std::string_view message) {
     }
   }
   if (subject.kind.empty()) return {};
-  if (subject.kind != "attribute" && !rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) {
+  if (subject.kind != "attribute" && !rest.empty() &&
+      std::isdigit(static_cast<unsigned char>(rest[0]))) {
     size_t digits = 0;
     while (digits < rest.size() && digits < 9 &&
            std::isdigit(static_cast<unsigned char>(rest[digits]))) {

@@ -28,12 +28,12 @@ DiagnosticSubject SubjectOfMessage(std::string_view message);
 
 struct Diagnostic {
   Severity severity = Severity::kError;
-  std::string graph;        // graph path: "main", "main/If_3.then_branch"
-  int node_index = -1;      // index in the graph's node list; -1 when not about a node
+  std::string graph;    // graph path: "main", "main/If_3.then_branch"
+  int node_index = -1;  // index in the graph's node list; -1 when not about a node
   std::string node_name;
-  std::string op;           // "ai.onnx::Concat-13" (domain::op_type-since_version)
+  std::string op;             // "ai.onnx::Concat-13" (domain::op_type-since_version)
   DiagnosticSubject subject;  // what of the node it concerns, if one thing
-  std::string message;      // what was expected and what was found
+  std::string message;        // what was expected and what was found
 
   // One line: "model.onnx: error: graph 'main' node #7 'cat0' (ai.onnx::Concat-13): ...".
   // The subject is part of the message.

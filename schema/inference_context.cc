@@ -69,14 +69,22 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
   // Old models may leave `type` unset; then the field that is present decides.
   AttrType actual = a->type();
   if (actual == onnx::AttributeProto::UNDEFINED) {
-    if (a->has_i()) actual = onnx::AttributeProto::INT;
-    else if (a->has_f()) actual = onnx::AttributeProto::FLOAT;
-    else if (a->has_s()) actual = onnx::AttributeProto::STRING;
-    else if (a->has_t()) actual = onnx::AttributeProto::TENSOR;
-    else if (a->has_g()) actual = onnx::AttributeProto::GRAPH;
-    else if (a->ints_size() || type == onnx::AttributeProto::INTS) actual = onnx::AttributeProto::INTS;
-    else if (a->floats_size()) actual = onnx::AttributeProto::FLOATS;
-    else if (a->strings_size()) actual = onnx::AttributeProto::STRINGS;
+    if (a->has_i())
+      actual = onnx::AttributeProto::INT;
+    else if (a->has_f())
+      actual = onnx::AttributeProto::FLOAT;
+    else if (a->has_s())
+      actual = onnx::AttributeProto::STRING;
+    else if (a->has_t())
+      actual = onnx::AttributeProto::TENSOR;
+    else if (a->has_g())
+      actual = onnx::AttributeProto::GRAPH;
+    else if (a->ints_size() || type == onnx::AttributeProto::INTS)
+      actual = onnx::AttributeProto::INTS;
+    else if (a->floats_size())
+      actual = onnx::AttributeProto::FLOATS;
+    else if (a->strings_size())
+      actual = onnx::AttributeProto::STRINGS;
   }
   if (actual != type) {
     return Status::Error(StrCat("attribute '", name, "': expected type ", AttributeTypeName(type),
@@ -103,8 +111,7 @@ StatusOr<float> InferenceContext::FloatAttr(std::string_view name, float fallbac
 
 StatusOr<std::string> InferenceContext::StringAttr(std::string_view name,
                                                    std::string fallback) const {
-  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a,
-                   TypedAttr(name, onnx::AttributeProto::STRING));
+  OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::STRING));
   return a ? a->s() : fallback;
 }
 
@@ -118,8 +125,8 @@ StatusOr<std::optional<std::vector<int64_t>>> InferenceContext::OptionalIntsAttr
     std::string_view name) const {
   OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INTS));
   if (!a) return std::optional<std::vector<int64_t>>();
-  return std::optional<std::vector<int64_t>>(std::vector<int64_t>(a->ints().begin(),
-                                                                  a->ints().end()));
+  return std::optional<std::vector<int64_t>>(
+      std::vector<int64_t>(a->ints().begin(), a->ints().end()));
 }
 
 namespace {
@@ -240,8 +247,8 @@ void InferenceContext::SetOutputValue(int i, ConstValue value) {
   if (i < 0 || i >= NumOutputs()) return;
   if (!value.conditions.empty() && value.elem_type != kFloat && value.elem_type != kDouble) {
     // Only a result that tells something relies on them.
-    const bool known = std::any_of(value.ints.begin(), value.ints.end(),
-                                   [](Dim d) { return !d.is_unknown(); });
+    const bool known =
+        std::any_of(value.ints.begin(), value.ints.end(), [](Dim d) { return !d.is_unknown(); });
     if (known) {
       for (const ExactnessCondition& c : value.conditions) RecordCondition(c.ToString());
     }

@@ -69,7 +69,8 @@ std::optional<std::pair<int, int>> SchemaRegistry::OpsetRange(std::string_view d
   if (it != opset_ranges_.end()) return it->second;
   int max_since = 0;
   for (const auto& [key, versions] : schemas_) {
-    if (key.first == d && !versions.empty()) max_since = std::max(max_since, versions.rbegin()->first);
+    if (key.first == d && !versions.empty())
+      max_since = std::max(max_since, versions.rbegin()->first);
   }
   if (max_since == 0) return std::nullopt;
   return std::make_pair(1, max_since);

@@ -7,9 +7,9 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "onnx_infer/base/status.h"

@@ -13,21 +13,36 @@ using symbolic::Tri;
 
 std::string_view AttrTypeName(AttrType t) {
   switch (t) {
-    case onnx::AttributeProto::UNDEFINED: return "undefined";
-    case onnx::AttributeProto::FLOAT: return "float";
-    case onnx::AttributeProto::INT: return "int";
-    case onnx::AttributeProto::STRING: return "string";
-    case onnx::AttributeProto::TENSOR: return "tensor";
-    case onnx::AttributeProto::GRAPH: return "graph";
-    case onnx::AttributeProto::SPARSE_TENSOR: return "sparse_tensor";
-    case onnx::AttributeProto::TYPE_PROTO: return "type_proto";
-    case onnx::AttributeProto::FLOATS: return "floats";
-    case onnx::AttributeProto::INTS: return "ints";
-    case onnx::AttributeProto::STRINGS: return "strings";
-    case onnx::AttributeProto::TENSORS: return "tensors";
-    case onnx::AttributeProto::GRAPHS: return "graphs";
-    case onnx::AttributeProto::SPARSE_TENSORS: return "sparse_tensors";
-    case onnx::AttributeProto::TYPE_PROTOS: return "type_protos";
+    case onnx::AttributeProto::UNDEFINED:
+      return "undefined";
+    case onnx::AttributeProto::FLOAT:
+      return "float";
+    case onnx::AttributeProto::INT:
+      return "int";
+    case onnx::AttributeProto::STRING:
+      return "string";
+    case onnx::AttributeProto::TENSOR:
+      return "tensor";
+    case onnx::AttributeProto::GRAPH:
+      return "graph";
+    case onnx::AttributeProto::SPARSE_TENSOR:
+      return "sparse_tensor";
+    case onnx::AttributeProto::TYPE_PROTO:
+      return "type_proto";
+    case onnx::AttributeProto::FLOATS:
+      return "floats";
+    case onnx::AttributeProto::INTS:
+      return "ints";
+    case onnx::AttributeProto::STRINGS:
+      return "strings";
+    case onnx::AttributeProto::TENSORS:
+      return "tensors";
+    case onnx::AttributeProto::GRAPHS:
+      return "graphs";
+    case onnx::AttributeProto::SPARSE_TENSORS:
+      return "sparse_tensors";
+    case onnx::AttributeProto::TYPE_PROTOS:
+      return "type_protos";
   }
   return "unknown";
 }
@@ -107,8 +122,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
   // Counts.
   const int num_inputs = node.input_size(), num_outputs = node.output_size();
   if (num_inputs < schema.min_inputs() || num_inputs > schema.max_inputs()) {
-    error(StrCat("expected ", ArityText(schema.min_inputs(), schema.max_inputs()),
-                 " inputs, got ", num_inputs));
+    error(StrCat("expected ", ArityText(schema.min_inputs(), schema.max_inputs()), " inputs, got ",
+                 num_inputs));
     check.arity_error = true;
   }
   if (num_outputs < schema.min_outputs() || num_outputs > schema.max_outputs()) {
@@ -159,8 +174,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     // An empty list carries no field to tell its type by.
     if (actual == onnx::AttributeProto::UNDEFINED && IsListType(spec->type)) continue;
     if (actual != spec->type) {
-      error(StrCat("attribute '", a.name(), "': expected type ", AttrTypeName(spec->type),
-                   ", got ", AttrTypeName(actual)));
+      error(StrCat("attribute '", a.name(), "': expected type ", AttrTypeName(spec->type), ", got ",
+                   AttrTypeName(actual)));
     }
   }
   for (const auto& spec : schema.attributes()) {

@@ -124,8 +124,7 @@ std::string Type::ToString() const {
       return "map(" + (elem_type_ ? DataTypeName(elem_type_) : std::string("?")) + ", " +
              element().ToString() + ")";
     case Kind::kOpaque:
-      return "opaque(" + opaque_domain_ + (opaque_domain_.empty() ? "" : ".") + opaque_name_ +
-             ")";
+      return "opaque(" + opaque_domain_ + (opaque_domain_.empty() ? "" : ".") + opaque_name_ + ")";
   }
   return "?";
 }
@@ -179,7 +178,8 @@ StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
       return b;
     case Type::Kind::kTensor:
     case Type::Kind::kSparseTensor: {
-      OI_ASSIGN_OR_RETURN(int32_t elem, MergeElemType(a.elem_type(), b.elem_type(), "element type"));
+      OI_ASSIGN_OR_RETURN(int32_t elem,
+                          MergeElemType(a.elem_type(), b.elem_type(), "element type"));
       out.set_elem_type(elem);
       if (!a.has_shape()) {
         out.set_shape(b.maybe_shape());
@@ -205,7 +205,8 @@ StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
       return merged;
     }
     case Type::Kind::kMap: {
-      OI_ASSIGN_OR_RETURN(int32_t key, MergeElemType(a.map_key_type(), b.map_key_type(), "map key"));
+      OI_ASSIGN_OR_RETURN(int32_t key,
+                          MergeElemType(a.map_key_type(), b.map_key_type(), "map key"));
       OI_ASSIGN_OR_RETURN(Type value, MergeTypes(a.element(), b.element()));
       Type merged = Type::Map(key, std::move(value));
       merged.set_denotation(out.denotation());

@@ -62,8 +62,9 @@ Type TypeFromProto(const onnx::TypeProto& proto) {
   Type t;
   switch (proto.value_case()) {
     case onnx::TypeProto::kTensorType:
-      t = Type::Tensor(proto.tensor_type().elem_type(),
-                       ShapeFromProto(proto.tensor_type().has_shape(), proto.tensor_type().shape()));
+      t = Type::Tensor(
+          proto.tensor_type().elem_type(),
+          ShapeFromProto(proto.tensor_type().has_shape(), proto.tensor_type().shape()));
       break;
     case onnx::TypeProto::kSparseTensorType:
       t = Type::SparseTensor(proto.sparse_tensor_type().elem_type(),
@@ -153,11 +154,23 @@ namespace {
 // Bytes per element of the types whose raw_data we decode; 0 for the others.
 int ElementSize(int32_t t) {
   switch (t) {
-    case kBool: case kInt8: case kUint8: return 1;
-    case kInt16: case kUint16: return 2;
-    case kInt32: case kUint32: case kFloat: return 4;
-    case kInt64: case kUint64: case kDouble: return 8;
-    default: return 0;
+    case kBool:
+    case kInt8:
+    case kUint8:
+      return 1;
+    case kInt16:
+    case kUint16:
+      return 2;
+    case kInt32:
+    case kUint32:
+    case kFloat:
+      return 4;
+    case kInt64:
+    case kUint64:
+    case kDouble:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -194,22 +207,42 @@ std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
     for (int64_t i = 0; i < n; ++i) {
       const char* p = raw.data() + i * size;
       switch (t) {
-        case kBool: case kUint8: push_int(ReadLittleEndian<uint8_t>(p)); break;
-        case kInt8: push_int(ReadLittleEndian<int8_t>(p)); break;
-        case kInt16: push_int(ReadLittleEndian<int16_t>(p)); break;
-        case kUint16: push_int(ReadLittleEndian<uint16_t>(p)); break;
-        case kInt32: push_int(ReadLittleEndian<int32_t>(p)); break;
-        case kUint32: push_int(ReadLittleEndian<uint32_t>(p)); break;
-        case kInt64: push_int(ReadLittleEndian<int64_t>(p)); break;
+        case kBool:
+        case kUint8:
+          push_int(ReadLittleEndian<uint8_t>(p));
+          break;
+        case kInt8:
+          push_int(ReadLittleEndian<int8_t>(p));
+          break;
+        case kInt16:
+          push_int(ReadLittleEndian<int16_t>(p));
+          break;
+        case kUint16:
+          push_int(ReadLittleEndian<uint16_t>(p));
+          break;
+        case kInt32:
+          push_int(ReadLittleEndian<int32_t>(p));
+          break;
+        case kUint32:
+          push_int(ReadLittleEndian<uint32_t>(p));
+          break;
+        case kInt64:
+          push_int(ReadLittleEndian<int64_t>(p));
+          break;
         case kUint64: {
           uint64_t u = ReadLittleEndian<uint64_t>(p);
           if (u > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
           push_int(static_cast<int64_t>(u));
           break;
         }
-        case kFloat: v.reals.push_back(ReadLittleEndian<float>(p)); break;
-        case kDouble: v.reals.push_back(ReadLittleEndian<double>(p)); break;
-        default: return std::nullopt;
+        case kFloat:
+          v.reals.push_back(ReadLittleEndian<float>(p));
+          break;
+        case kDouble:
+          v.reals.push_back(ReadLittleEndian<double>(p));
+          break;
+        default:
+          return std::nullopt;
       }
     }
   } else {
@@ -229,7 +262,12 @@ std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
         if (tensor.uint64_data_size() != n) return std::nullopt;
         for (uint64_t x : tensor.uint64_data()) push_int(static_cast<int64_t>(x));
         break;
-      case kBool: case kInt8: case kUint8: case kInt16: case kUint16: case kInt32:
+      case kBool:
+      case kInt8:
+      case kUint8:
+      case kInt16:
+      case kUint16:
+      case kInt32:
         if (tensor.int32_data_size() != n) return std::nullopt;
         for (int32_t x : tensor.int32_data()) push_int(x);
         break;

@@ -34,8 +34,7 @@ Type TypeOfSparseTensor(const onnx::SparseTensorProto& tensor);
 // Reads the elements of a tensor stored inside the model, when it has at most
 // `max_elements` of them and is of a numeric or bool type. Returns nothing for external data,
 // strings, 4/2-bit and 8-bit float types, or data that is missing or inconsistent.
-std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
-                                             int64_t max_elements);
+std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor, int64_t max_elements);
 
 }  // namespace onnx_infer
 

@@ -37,8 +37,7 @@ TEST(TypeTest, ToString) {
   EXPECT_EQ(Type::Tensor(kFloat).ToString(), "float");
   EXPECT_EQ(Type::Tensor(kInt64, Shape{}).ToString(), "int64[]");
   EXPECT_EQ(Type::Sequence(Type::Tensor(kInt64, Shape{Dim()})).ToString(), "seq(int64[?])");
-  EXPECT_EQ(Type::Map(kString, Type::Tensor(kFloat, Shape{})).ToString(),
-            "map(string, float[])");
+  EXPECT_EQ(Type::Map(kString, Type::Tensor(kFloat, Shape{})).ToString(), "map(string, float[])");
   EXPECT_EQ(Type::Optional(Type::Tensor(kFloat, Shape{C(2)})).ToString(), "optional(float[2])");
   EXPECT_EQ(Type::SparseTensor(kFloat, Shape{C(3), C(4)}).ToString(), "sparse_tensor(float[3, 4])");
   EXPECT_EQ(Type::Opaque("dom", "thing").ToString(), "opaque(dom.thing)");
@@ -170,13 +169,15 @@ TEST(TypeProtoTest, WritingInPlaceKeepsDimDenotations) {
 }
 
 TEST(ConstValueTest, ReadsEveryStorageOfSmallTensors) {
-  auto raw = Parse<onnx::TensorProto>(R"(data_type: 7 dims: 2 raw_data: "\003\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377")");
+  auto raw = Parse<onnx::TensorProto>(
+      R"(data_type: 7 dims: 2 raw_data: "\003\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377")");
   auto v = ConstValueOfTensor(raw, 100);
   ASSERT_TRUE(v.has_value());
   EXPECT_EQ(v->ConstInts(), (std::vector<int64_t>{3, -1}));
   EXPECT_EQ(v->dims, (std::vector<int64_t>{2}));
 
-  auto i64 = Parse<onnx::TensorProto>("data_type: 7 dims: 3 int64_data: 1 int64_data: 2 int64_data: 3");
+  auto i64 =
+      Parse<onnx::TensorProto>("data_type: 7 dims: 3 int64_data: 1 int64_data: 2 int64_data: 3");
   EXPECT_EQ(ConstValueOfTensor(i64, 100)->ConstInts(), (std::vector<int64_t>{1, 2, 3}));
   auto i32 = Parse<onnx::TensorProto>("data_type: 6 int32_data: -4");
   EXPECT_EQ(ConstValueOfTensor(i32, 100)->ConstInts(), (std::vector<int64_t>{-4}));

@@ -312,7 +312,7 @@ std::optional<std::vector<ConstValue>> SplitValue(const ConstValue& in, int64_t 
     std::vector<SliceAxis> axes;
     for (size_t i = 0; i < in.dims.size(); ++i) {
       axes.push_back(static_cast<int64_t>(i) == axis ? SliceAxis{at, 1, size}
-                                                      : SliceAxis{0, 1, in.dims[i]});
+                                                     : SliceAxis{0, 1, in.dims[i]});
     }
     auto piece = SliceValue(in, axes, in.NumElements());
     if (!piece) return std::nullopt;

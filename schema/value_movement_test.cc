@@ -89,12 +89,9 @@ TEST(ValueMovement, GatherElementsAndND) {
   ConstValue data = Ints({2, 2}, {"a", "b", "c", "d"});
   EXPECT_EQ(Text(GatherElementsValue(data, Ints({2, 2}, {"1", "0", "0", "0"}), 1, kMax)),
             "[2, 2] [b, a, c, c]");
-  EXPECT_EQ(Text(GatherElementsValue(data, Ints({1, 2}, {"1", "-2"}), 0, kMax)),
-            "[1, 2] [c, b]");
-  EXPECT_EQ(Text(GatherNDValue(data, Ints({2, 2}, {"0", "1", "1", "0"}), 0, kMax)),
-            "[2] [b, c]");
-  EXPECT_EQ(Text(GatherNDValue(data, Ints({2, 1}, {"1", "0"}), 0, kMax)),
-            "[2, 2] [c, d, a, b]");
+  EXPECT_EQ(Text(GatherElementsValue(data, Ints({1, 2}, {"1", "-2"}), 0, kMax)), "[1, 2] [c, b]");
+  EXPECT_EQ(Text(GatherNDValue(data, Ints({2, 2}, {"0", "1", "1", "0"}), 0, kMax)), "[2] [b, c]");
+  EXPECT_EQ(Text(GatherNDValue(data, Ints({2, 1}, {"1", "0"}), 0, kMax)), "[2, 2] [c, d, a, b]");
   // batch_dims = 1: row i of data indexed by indices[i].
   EXPECT_EQ(Text(GatherNDValue(data, Ints({2, 1}, {"1", "0"}), 1, kMax)), "[2] [b, c]");
   EXPECT_EQ(Text(GatherNDValue(data, Ints({1, 2}, {"2", "0"}), 0, kMax)), "none");

@@ -383,7 +383,8 @@ Dim IntBinary(ValueOp op, Dim a, Dim b, const Assumptions* as) {
     case ValueOp::kMax:
       // Min(N, 64) stays an expression; Min(N, N) is N; unknown stays unknown.
       if (a.is_unknown() || b.is_unknown()) return Dim();
-      if (av && bv) return Dim::Const(op == ValueOp::kMin ? std::min(*av, *bv) : std::max(*av, *bv));
+      if (av && bv)
+        return Dim::Const(op == ValueOp::kMin ? std::min(*av, *bv) : std::max(*av, *bv));
       return op == ValueOp::kMin ? Dim::Min(a, b) : Dim::Max(a, b);
     case ValueOp::kEqual:
     case ValueOp::kLess:

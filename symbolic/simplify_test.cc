@@ -260,9 +260,8 @@ TEST(Parse, SyntaxAndErrors) {
   for (int i = 0; i < 20000; ++i) mods += "Mod(";
   mods += "N";
   for (int i = 0; i < 20000; ++i) mods += ", 3)";
-  for (const std::string& deep :
-       {std::string(100000, '(') + "N" + std::string(100000, ')'), std::string(100000, '-') + "N",
-        floors, mods}) {
+  for (const std::string& deep : {std::string(100000, '(') + "N" + std::string(100000, ')'),
+                                  std::string(100000, '-') + "N", floors, mods}) {
     EXPECT_FALSE(ParseDim(deep, &at));
     EXPECT_EQ(at.message.rfind("nested too deeply: more than 100 levels", 0), 0u) << at.message;
   }

@@ -184,9 +184,8 @@ StatusOr<std::vector<Token>> Tokenize(std::string_view text, std::string_view so
       } else {
         unsigned char u = static_cast<unsigned char>(c);
         static constexpr char kHex[] = "0123456789abcdef";
-        std::string shown = u >= 0x20 && u < 0x7f
-                                ? std::string("'") + c + "'"
-                                : StrCat("byte 0x", kHex[u >> 4], kHex[u & 0xf]);
+        std::string shown = u >= 0x20 && u < 0x7f ? std::string("'") + c + "'"
+                                                  : StrCat("byte 0x", kHex[u >> 4], kHex[u & 0xf]);
         return error(token.line, token.column, "unexpected character " + shown);
       }
     }

@@ -101,13 +101,13 @@ void PrintGraph(const onnx::GraphProto& g, const std::string& indent, std::ostri
   section("outputs", g.output());
 }
 
-void PrintSubgraphs(const onnx::GraphProto& g, const std::string& path,
-                    std::ostringstream& out) {
+void PrintSubgraphs(const onnx::GraphProto& g, const std::string& path, std::ostringstream& out) {
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& node = g.node(i);
     for (const auto& a : node.attribute()) {
       if (!a.has_g()) continue;
-      const std::string sub = path + "/" + node.op_type() + "_" + std::to_string(i) + "." + a.name();
+      const std::string sub =
+          path + "/" + node.op_type() + "_" + std::to_string(i) + "." + a.name();
       out << "graph " << sub << ":\n";
       PrintGraph(a.g(), "  ", out);
       PrintSubgraphs(a.g(), sub, out);
@@ -266,8 +266,8 @@ int main(int argc, char** argv) {
   std::vector<fs::path> paths;
   if (fs::is_directory(cases)) {
     for (const auto& entry : fs::recursive_directory_iterator(cases)) {
-      if (entry.is_regular_file() && (entry.path().extension() == ".onnxtxt" ||
-                                      entry.path().extension() == ".textproto")) {
+      if (entry.is_regular_file() &&
+          (entry.path().extension() == ".onnxtxt" || entry.path().extension() == ".textproto")) {
         paths.push_back(entry.path());
       }
     }

@@ -22,6 +22,9 @@ if ((${#targets[@]} == 0)); then
     targets+=("//$dir/...")
   done
 fi
-[[ -d ../shared ]] && extra+=("--test_env=SHARED_DIR=$(realpath ../shared)")
+# ONNX_INFER_SANITIZE_CORPUS=0 leaves the shared corpus out (tools/test.sh does, for CI's time).
+if [[ -d ../shared && "${ONNX_INFER_SANITIZE_CORPUS:-1}" != 0 ]]; then
+  extra+=("--test_env=SHARED_DIR=$(realpath ../shared)")
+fi
 bazel --output_base="${TMPDIR:-/tmp}/onnx-infer-sanitize" test --config=asan --symlink_prefix=/ \
   --nocache_test_results "${extra[@]}" -- "${targets[@]}"

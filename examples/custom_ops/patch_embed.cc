@@ -31,7 +31,8 @@ Status InferPatchEmbed(InferenceContext& ctx) {
   const Dim n = (*x)[0], c = (*x)[1], h = (*x)[2], w = (*x)[3];
   for (Dim d : {h, w}) {
     if (auto v = d.const_value(); v && *v % patch != 0) {
-      return Status::Error(StrCat("input 0: ", *v, " pixels do not divide into patches of ", patch));
+      return Status::Error(
+          StrCat("input 0: ", *v, " pixels do not divide into patches of ", patch));
     }
   }
   ctx.SetOutputShape(0, Shape{n, Dim::FloorDiv(h, p) * Dim::FloorDiv(w, p), c * p * p});

@@ -53,12 +53,11 @@ std::shared_ptr<const SchemaRegistry> CurrentRegistry() {
   std::lock_guard<std::mutex> lock(registry_mutex);
   if (!*registry) {
     if (Status st = BuiltinSchemasStatus(); !st.ok()) {
-      throw std::runtime_error("onnx_infer: the built-in schemas failed to load: " +
-                               st.message());
+      throw std::runtime_error("onnx_infer: the built-in schemas failed to load: " + st.message());
     }
     // Not owned: the built-in registry lives as long as the process.
-    *registry = std::shared_ptr<const SchemaRegistry>(&BuiltinSchemas(),
-                                                      [](const SchemaRegistry*) {});
+    *registry =
+        std::shared_ptr<const SchemaRegistry>(&BuiltinSchemas(), [](const SchemaRegistry*) {});
   }
   return *registry;
 }
@@ -208,20 +207,29 @@ py::object AttrToPy(const onnx::AttributeProto& a) {
   };
   using A = onnx::AttributeProto;
   switch (a.type()) {
-    case A::INT: return py::int_(a.i());
-    case A::FLOAT: return py::float_(a.f());
-    case A::STRING: return str(a.s());
-    case A::INTS: return py::cast(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
-    case A::FLOATS: return py::cast(std::vector<float>(a.floats().begin(), a.floats().end()));
+    case A::INT:
+      return py::int_(a.i());
+    case A::FLOAT:
+      return py::float_(a.f());
+    case A::STRING:
+      return str(a.s());
+    case A::INTS:
+      return py::cast(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+    case A::FLOATS:
+      return py::cast(std::vector<float>(a.floats().begin(), a.floats().end()));
     case A::STRINGS: {
       py::list l;
       for (const auto& s : a.strings()) l.append(str(s));
       return std::move(l);
     }
-    case A::TENSOR: return message("tensor", a.t());
-    case A::SPARSE_TENSOR: return message("sparse_tensor", a.sparse_tensor());
-    case A::GRAPH: return message("graph", a.g());
-    case A::TYPE_PROTO: return message("type_proto", a.tp());
+    case A::TENSOR:
+      return message("tensor", a.t());
+    case A::SPARSE_TENSOR:
+      return message("sparse_tensor", a.sparse_tensor());
+    case A::GRAPH:
+      return message("graph", a.g());
+    case A::TYPE_PROTO:
+      return message("type_proto", a.tp());
     default: {
       py::list l;  // TENSORS, GRAPHS, SPARSE_TENSORS, TYPE_PROTOS
       for (const auto& t : a.tensors()) l.append(message("tensor", t));
@@ -272,8 +280,10 @@ InferenceRule PythonRule(py::function fn) {
                                   std::string(py::str(e.type().attr("__name__"))), ": ",
                                   std::string(py::str(e.value()))));
     } catch (const py::cast_error& e) {
-      return Status::Error(StrCat("the Python rule returned something else than a list of "
-                                  "types: ", e.what()));
+      return Status::Error(
+          StrCat("the Python rule returned something else than a list of "
+                 "types: ",
+                 e.what()));
     }
   };
 }
@@ -283,8 +293,8 @@ InferenceRule PythonRule(py::function fn) {
 // A known input value from Python: (name, integer elements, real elements, dims, fit_dims),
 // as KnownInputValue takes it; reals when any element is not an integer, dims ignored when
 // fit_dims.
-using PyInputValue = std::tuple<std::string, std::vector<int64_t>, std::vector<double>,
-                                std::vector<int64_t>, bool>;
+using PyInputValue =
+    std::tuple<std::string, std::vector<int64_t>, std::vector<double>, std::vector<int64_t>, bool>;
 
 struct CallOptions {
   bool strict = false;
@@ -330,7 +340,8 @@ InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
     }
     auto value = ConstValueOfTensor(tensor, call.max_value_elements);
     if (!value) {
-      throw py::value_error(StrCat("input value for '", name, "': the tensor's elements cannot "
+      throw py::value_error(StrCat("input value for '", name,
+                                   "': the tensor's elements cannot "
                                    "be read (a type other than numbers or bool, external data, "
                                    "or more than max_value_elements)"));
     }
@@ -558,9 +569,8 @@ PYBIND11_MODULE(_core, m) {
       .def("render", &Diagnostic::Render, py::arg("source") = "model",
            "One line: \"model.onnx: error: graph 'main' node #7 'cat0' (...): ...\".")
       .def("__str__", [](const Diagnostic& d) { return d.Render("model"); })
-      .def("__repr__", [](const Diagnostic& d) {
-        return "<onnx_infer.Diagnostic " + d.Render("model") + ">";
-      });
+      .def("__repr__",
+           [](const Diagnostic& d) { return "<onnx_infer.Diagnostic " + d.Render("model") + ">"; });
 
   py::class_<CallOptions>(m, "CallOptions", "Options of one inference call.")
       .def(py::init<>())
@@ -580,8 +590,7 @@ PYBIND11_MODULE(_core, m) {
                      "Known input values: (name, ints, reals, dims, fit_dims) tuples.")
       .def_readwrite("input_tensors", &CallOptions::input_tensors,
                      "Known input values as (name, serialized TensorProto) pairs.")
-      .def_readwrite("memory", &CallOptions::memory,
-                     "Add the memory estimate to the details.");
+      .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.");
 
   m.def(
       "parse_lower_bound",
@@ -627,8 +636,8 @@ PYBIND11_MODULE(_core, m) {
          int since_version, py::function rule) {
         auto wrapped = onnx_infer::PythonRule(std::move(rule));
         onnx_infer::ChangeRegistry([&](onnx_infer::SchemaRegistry& r) {
-          return onnx_infer::LoadReplacing(r, schema_json, "<register_op>", &wrapped, domain,
-                                           name, since_version);
+          return onnx_infer::LoadReplacing(r, schema_json, "<register_op>", &wrapped, domain, name,
+                                           since_version);
         });
       },
       py::arg("schema_json"), py::arg("domain"), py::arg("name"), py::arg("since_version"),

@@ -173,12 +173,12 @@ Status InferReshape(InferenceContext& ctx) {
     // A product of constants that overflows is unknown to the algebra, which would hide the
     // element-count error: no tensor has more than 2^63 - 1 elements.
     if (ConstantProductOverflows(known)) {
-      return Status::Error(StrCat("cannot reshape to ", target_text(),
-                                  ": its element count overflows int64"));
+      return Status::Error(
+          StrCat("cannot reshape to ", target_text(), ": its element count overflows int64"));
     }
     if (ConstantProductOverflows(*in)) {
-      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in),
-                                  ": its element count overflows int64"));
+      return Status::Error(
+          StrCat("cannot reshape ", ShapeToString(*in), ": its element count overflows int64"));
     }
     if (infer_at >= 0 && !n.is_unknown() && !d.is_unknown()) {
       Dim remainder = Dim::Mod(n, d);
