@@ -58,15 +58,19 @@ bool HasOption(const std::string& text, const std::string& option) {
   return text.find("\n" + line) != std::string::npos || text.rfind(line, 0) == 0;
 }
 
-// The arguments of every `# options: <option> ARG` line (`# options: bind B=1,S=128`).
-std::vector<std::string> OptionArgs(const std::string& text, const std::string& option) {
+// The rest of every line that starts with `prefix` (`# assume: ` gives "S >= 2").
+std::vector<std::string> LineArgs(const std::string& text, const std::string& prefix) {
   std::vector<std::string> args;
-  const std::string prefix = "# options: " + option + " ";
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind(prefix, 0) == 0) args.push_back(line.substr(prefix.size()));
   }
   return args;
+}
+
+// The arguments of every `# options: <option> ARG` line (`# options: bind B=1,S=128`).
+std::vector<std::string> OptionArgs(const std::string& text, const std::string& option) {
+  return LineArgs(text, "# options: " + option + " ");
 }
 
 // Specialization options of a case (docs/cli.md): `# options: bind B=1`, `# options:
@@ -158,12 +162,7 @@ std::string Annotations(const std::string& text, const std::string& name) {
   options.data_propagation = !HasOption(text, "no-data-prop");
   options.assume_positive = HasOption(text, "assume-positive");
   // `# assume: S >= 2` (repeatable), as --assume.
-  for (size_t at = text.find("# assume: "); at != std::string::npos;
-       at = text.find("# assume: ", at + 1)) {
-    if (at > 0 && text[at - 1] != '\n') continue;
-    const size_t begin = at + 10, end = text.find('\n', begin);
-    options.assumptions.push_back(text.substr(begin, end == std::string::npos ? end : end - begin));
-  }
+  options.assumptions = LineArgs(text, "# assume: ");
   if (Status st = SpecializationOptions(text, options); !st.ok()) {
     return "options error: " + st.message() + "\n";
   }
