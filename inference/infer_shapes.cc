@@ -246,10 +246,13 @@ struct GraphRun {
   // Keep the graph's value types in InferenceResult::value_types (not for the body of an
   // operator ONNX defines as a function, nor anything inside one).
   bool record = true;
-  // Out: the types of the graph's outputs, and of every input and node output.
+  // Out: the types of the graph's outputs.
   std::vector<Type> output_types;
   std::vector<std::optional<ConstValue>> output_values;
-  std::map<std::string, Type, std::less<>> value_types;
+  // Each graph input defined, with its type as defined (before an initializer of the same
+  // name refines it): what InferenceResult::value_types lists for it. Node outputs are read
+  // from the scope when the run is recorded, never copied per node.
+  std::vector<std::pair<std::string_view, Type>> defined_inputs;
 };
 
 // What the driver's per-node step gives a node's outputs.
@@ -352,7 +355,7 @@ class Driver {
     run.diagnostics = &result_.diagnostics;
     run.given_values = &given_values_;
     InferGraph(run, &main_scope, /*count_stats=*/true);
-    RecordValueTypes(run);
+    RecordValueTypes(run, main_scope);
     // Training graphs see the inference graph's values (its initializers in particular).
     for (int i = 0; i < model_->training_info_size(); ++i) {
       auto* info = model_->mutable_training_info(i);
@@ -366,7 +369,7 @@ class Driver {
         t.opsets = &opsets_;
         t.diagnostics = &result_.diagnostics;
         InferGraph(t, &scope, /*count_stats=*/true);
-        RecordValueTypes(t);
+        RecordValueTypes(t, scope);
       }
     }
     WriteFunctionValueInfo();
@@ -553,7 +556,7 @@ class Driver {
     return storage ? &*storage : &value;
   }
 
-  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types:
+  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types:
   // the phases below, in order.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
   // Which node produces each value (views of the nodes' output names).
@@ -583,8 +586,14 @@ class Driver {
   void WriteBack(GraphRun& run, const Scope& scope, bool count_stats);
   // Statistics: one node output's type into result_.stats.
   void CountValue(const Type& type);
-  // Moves run.value_types into the result, under run.path, when the run is recorded.
-  void RecordValueTypes(GraphRun& run);
+  // The type of every input and node output of the graph `run` inferred in `scope`, by name
+  // (a node output that redefines an earlier value is not there).
+  static std::map<std::string, Type, std::less<>> GraphValueTypeMap(const GraphRun& run,
+                                                                    const Scope& scope);
+  // Lists the graph's values and their types in the result, under run.path, when the run is
+  // recorded and the options ask for them (a later pass over the same graph replaces an
+  // earlier one's).
+  void RecordValueTypes(const GraphRun& run, const Scope& scope);
 
   // The per-node step, shared by InferGraph and InferLoneNode: resolves the schema of the
   // node at `index` of run.graph, checks its signature and infers its outputs (by its rule,
@@ -754,7 +763,7 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
   run.record = outer.record;
   Scope sub_scope(scope);
   InferGraph(run, &sub_scope, /*count_stats=*/false);
-  RecordValueTypes(run);
+  RecordValueTypes(run, sub_scope);
   if (output_values) *output_values = std::move(run.output_values);
   return run.output_types;
 }
@@ -962,13 +971,13 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
     // Keep each value's type per call; value_info is written where all calls agree.
     auto& seen = function_values_[function_index];
     auto first_call = seen.empty();
-    for (const auto& [name, type] : call.value_types) {
+    for (const auto& [name, type] : GraphValueTypeMap(call, scope)) {
       auto [it, inserted] = seen.try_emplace(name, type);
       if (!inserted && it->second && !(*it->second == type)) it->second.reset();
       if (inserted && !first_call) it->second.reset();  // absent from an earlier call
     }
   }
-  RecordValueTypes(call);
+  RecordValueTypes(call, scope);
   CallResult result = none;
   for (int o = 0; o < node.output_size() && o < static_cast<int>(call.output_types.size()); ++o) {
     result.types[o] = call.output_types[o];
@@ -1077,23 +1086,36 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   return {schema, std::move(outputs), std::move(output_values)};
 }
 
-void Driver::RecordValueTypes(GraphRun& run) {
-  if (!run.record) return;
-  const onnx::GraphProto& graph = *run.graph;
-  GraphValueTypes values;  // a later pass over the same graph replaces an earlier one's
-  values.types = std::move(run.value_types);
-  std::unordered_set<std::string_view> listed;
-  for (const auto& vi : graph.input()) {
-    if (values.types.count(vi.name()) && listed.insert(vi.name()).second) {
-      values.inputs.push_back(vi.name());
+std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,
+                                                                   const Scope& scope) {
+  std::map<std::string, Type, std::less<>> types;
+  for (const auto& [name, type] : run.defined_inputs) types.emplace(name, type);
+  for (const auto& node : run.graph->node()) {
+    for (const auto& name : node.output()) {
+      const Value* v = name.empty() ? nullptr : scope.FindHere(name);
+      if (v && v->from_node) types.emplace(name, v->type);
     }
+  }
+  return types;
+}
+
+void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
+  if (!run.record || !options_.record_value_types) return;
+  const onnx::GraphProto& graph = *run.graph;
+  GraphValueTypes values;
+  std::unordered_set<std::string_view> listed;
+  for (const auto& [name, type] : run.defined_inputs) {
+    values.types.emplace(name, type);
+    if (listed.insert(name).second) values.inputs.emplace_back(name);
   }
   for (const auto& vi : graph.output()) listed.insert(vi.name());  // listed as outputs
   for (const auto& node : graph.node()) {
     for (const auto& name : node.output()) {
-      if (!name.empty() && values.types.count(name) && listed.insert(name).second) {
-        values.values.push_back(name);
-      }
+      if (name.empty() || !listed.insert(name).second) continue;
+      const Value* v = scope.FindHere(name);
+      if (!v || !v->from_node) continue;  // on a cycle
+      values.types.emplace(name, v->type);
+      values.values.push_back(name);
     }
   }
   for (int i = 0; i < graph.output_size(); ++i) {
@@ -1205,7 +1227,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
     if (!define(vi->name(), type, "a graph input")) continue;
-    run.value_types[vi->name()] = type;
+    run.defined_inputs.emplace_back(vi->name(), type);
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
       (*scope)[vi->name()].data = *(*run.input_values)[i];
@@ -1368,7 +1390,6 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     if (decl != declared.end()) {
       type = MergeWithDeclared(run, index, *node, schema, o, decl->second, std::move(type));
     }
-    run.value_types[name] = type;
     Value& v = (*scope)[name];
     v.type = std::move(type);
     v.from_node = true;
