@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -356,12 +357,13 @@ Status OutputFile::Commit() {
 
 namespace {
 
-StatusOr<std::string> SerializeModel(const onnx::ModelProto& model, std::string_view name) {
-  std::string bytes;
-  if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX) || !model.SerializeToString(&bytes)) {
+// Sizes every message of the model (protobuf caches them for the write), refusing a model
+// protobuf cannot serialize, before any output is opened.
+Status SizeModel(const onnx::ModelProto& model, std::string_view name) {
+  if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX)) {
     return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
   }
-  return bytes;
+  return OkStatus();
 }
 
 Status WriteAndCommit(OutputFile& out, std::string_view bytes) {
@@ -371,16 +373,36 @@ Status WriteAndCommit(OutputFile& out, std::string_view bytes) {
 
 }  // namespace
 
+Status OutputFile::WriteModel(const onnx::ModelProto& model) {
+  bool ok;
+  int error = 0;
+  {
+    google::protobuf::io::FileOutputStream file(fd_);
+    {
+      google::protobuf::io::CodedOutputStream coded(&file);
+      model.SerializeWithCachedSizes(&coded);
+      ok = !coded.HadError();
+    }  // the coded stream hands its unused buffer back here
+    ok = file.Flush() && ok;
+    error = file.GetErrno();
+  }
+  if (ok) return OkStatus();
+  errno = error;
+  return Error("write");
+}
+
 Status SaveModel(const onnx::ModelProto& model, const std::string& path) {
-  OI_ASSIGN_OR_RETURN(std::string bytes, SerializeModel(model, path));
+  OI_RETURN_IF_ERROR(SizeModel(model, path));
   OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
-  return WriteAndCommit(out, bytes);
+  OI_RETURN_IF_ERROR(out.WriteModel(model));
+  return out.Commit();
 }
 
 Status SaveModelToDescriptor(const onnx::ModelProto& model, int fd, std::string_view name) {
-  OI_ASSIGN_OR_RETURN(std::string bytes, SerializeModel(model, name));
+  OI_RETURN_IF_ERROR(SizeModel(model, name));
   OutputFile out = OutputFile::Stream(fd, std::string(name));
-  return WriteAndCommit(out, bytes);
+  OI_RETURN_IF_ERROR(out.WriteModel(model));
+  return out.Commit();
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
