@@ -205,7 +205,10 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     bool any_unknown = false, any_match = false;
     for (const auto& pattern : *allowed) {
       Tri m = MatchesPattern(shapeless, pattern);
-      any_match |= m == Tri::kTrue;
+      if (m == Tri::kTrue) {
+        any_match = true;  // one match decides; what the rest say no longer matters
+        break;
+      }
       any_unknown |= m == Tri::kUnknown;
     }
     if (!any_match && !any_unknown) {
@@ -222,7 +225,7 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     auto [it, inserted] = check.bindings.try_emplace(p->type, shapeless);
     if (inserted) {
       bound_by.emplace_back(p->type, i);
-    } else if (!MergeTypes(it->second, shapeless).ok()) {
+    } else if (it->second != shapeless && !MergeTypes(it->second, shapeless).ok()) {
       const int first = first_binder(p->type);
       error(StrCat(label(i), ": ", p->type, " is ", shapeless.ToString(), " here but ",
                    it->second.ToString(), " for input ", first, " '", node.input(first), "'"));
