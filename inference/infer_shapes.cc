@@ -120,6 +120,13 @@ class Scope {
   std::unordered_map<std::string_view, Value> values_;
 };
 
+// Whether MergeTypes(type, from_signature) is `type` itself: the signature gives an element
+// type without a shape, and `type` is a tensor of that element type already.
+bool AddsNothing(const Type& from_signature, const Type& type) {
+  return from_signature.is_tensor() && type.is_tensor() && !from_signature.has_shape() &&
+         from_signature.denotation().empty() && type.elem_type() == from_signature.elem_type();
+}
+
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
 bool IsOnnxDomain(std::string_view domain) {
   return domain.empty() || domain == "ai.onnx.ml" || domain == "ai.onnx.preview" ||
@@ -1009,8 +1016,9 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   int64_t opset_version = 0;
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
-  std::vector<Type> outputs(node->output_size());
-  std::vector<std::optional<ConstValue>> output_values(node->output_size());
+  // Sized at the end unless a rule or function call gives them: moved, not copied.
+  std::vector<Type> outputs;
+  std::vector<std::optional<ConstValue>> output_values;
   if (function_index >= 0) {
     if (inputs_defined) {
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
@@ -1065,17 +1073,17 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
         } else {
           // Without data propagation only constants carry values.
           const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
-          for (int o = 0; o < node->output_size(); ++o) {
-            outputs[o] = ctx.OutputType(o);
-            if (keep_values) output_values[o] = ctx.OutputValue(o);
-          }
+          outputs = ctx.TakeOutputTypes();
+          if (keep_values) output_values = ctx.TakeOutputValues();
         }
       }
       // What the signature says of each output (a bound type parameter, a single allowed
       // type) completes what the rule left open, or stands alone when there is no rule.
+      outputs.resize(node->output_size());
       for (int o = 0; o < node->output_size(); ++o) {
         Type from_signature = TypeFromSignature(*schema, signature, o);
         if (from_signature.is_unknown()) continue;
+        if (AddsNothing(from_signature, outputs[o])) continue;  // the usual case, no copy
         auto merged = MergeTypes(outputs[o], from_signature);
         if (merged.ok()) outputs[o] = std::move(*merged);
       }
@@ -1083,6 +1091,8 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   } else if (count_stats) {
     result_.stats.nodes_without_rule++;
   }
+  outputs.resize(node->output_size());
+  output_values.resize(node->output_size());
   return {schema, std::move(outputs), std::move(output_values)};
 }
 
@@ -1349,7 +1359,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   const std::string& path = run.path;
   std::vector<const Type*> input_types(node->input_size(), nullptr);
   std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
-  std::vector<std::optional<ConstValue>> resolved(node->input_size());
+  std::vector<std::optional<ConstValue>> resolved;  // sized when an input has a value
   bool inputs_defined = true;
   for (int i = 0; i < node->input_size(); ++i) {
     const std::string& name = node->input(i);
@@ -1366,6 +1376,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     }
     input_types[i] = &v->type;
     if (v->data) {
+      if (resolved.empty()) resolved.resize(node->input_size());
       input_values[i] = Resolved(*v->data, resolved[i]);
     } else if (v->external) {
       // Straight into the result: a subgraph pass's findings may be replaced by the next
@@ -1437,8 +1448,9 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
 void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
   onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  std::unordered_map<std::string, onnx::ValueInfoProto*> infos;
-  std::set<std::string> graph_outputs;
+  // Views of the graph's own strings, which stay in place while value_info grows.
+  std::unordered_map<std::string_view, onnx::ValueInfoProto*> infos;
+  std::unordered_set<std::string_view> graph_outputs;
   for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
   for (auto& vi : *graph.mutable_value_info()) infos[vi.name()] = &vi;
   for (int i = 0; i < graph.output_size(); ++i) {
