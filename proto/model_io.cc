@@ -76,10 +76,23 @@ Status ReadAll(int fd, std::string_view source, const ReadLimits& limits, bool s
   for (;;) {
     if (out.size() > limits.max_bytes) return TooLarge(source, out.size(), limits, false);
     size_t old = out.size();
+    ssize_t n;
+    if (!stream && old > 0 && out.capacity() - old < kChunk) {
+      // A regular file read to its reserved size: probe for end of file (or growth) with a
+      // small buffer rather than grow the string, which would copy the whole model into a
+      // buffer twice its size.
+      char probe[4096];
+      n = ::read(fd, probe, sizeof probe);
+      if (n > 0) out.append(probe, static_cast<size_t>(n));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Status::Error(StrCat(source, ": cannot read: ", ErrnoText()));
+      if (n == 0) return OkStatus();
+      continue;
+    }
     size_t want = kChunk;
     if (out.capacity() > old) want = std::max(want, out.capacity() - old);
     out.resize(old + want);
-    ssize_t n = ::read(fd, out.data() + old, want);
+    n = ::read(fd, out.data() + old, want);
     if (n < 0) {
       out.resize(old);
       if (errno == EINTR) continue;
