@@ -104,6 +104,11 @@ class Scope {
   bool DefinedOutside(std::string_view name) const { return parent_ && parent_->Find(name); }
   // `name` must outlive the scope (a name in the graph's proto).
   Value& operator[](const std::string& name) { return values_[name]; }
+  // Defines `name` here unless it already is: the value, and whether it is new.
+  std::pair<Value*, bool> TryDefine(const std::string& name) {
+    auto [it, inserted] = values_.try_emplace(name);
+    return {&it->second, inserted};
+  }
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
@@ -1395,16 +1400,18 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
   for (int o = 0; o < node->output_size(); ++o) {
     const std::string& name = node->output(o);
-    if (name.empty() || scope->DefinesHere(name)) continue;
+    if (name.empty()) continue;
+    // One lookup: an input, initializer or earlier output of that name keeps its value.
+    auto [v, defined] = scope->TryDefine(name);
+    if (!defined) continue;
     Type type = std::move(outputs[o]);
     auto decl = declared.find(name);
     if (decl != declared.end()) {
       type = MergeWithDeclared(run, index, *node, schema, o, decl->second, std::move(type));
     }
-    Value& v = (*scope)[name];
-    v.type = std::move(type);
-    v.from_node = true;
-    v.data = std::move(output_values[o]);
+    v->type = std::move(type);
+    v->from_node = true;
+    v->data = std::move(output_values[o]);
   }
 }
 
