@@ -96,6 +96,8 @@ class Scope {
     return nullptr;
   }
   bool DefinesHere(std::string_view name) const { return values_.count(name) > 0; }
+  // Room for `n` values, so that defining them does not rehash the table as it grows.
+  void Reserve(size_t n) { values_.reserve(n); }
   const Value* FindHere(std::string_view name) const {
     auto it = values_.find(name);
     return it == values_.end() ? nullptr : &it->second;
@@ -1215,6 +1217,9 @@ Driver::DeclaredTypes Driver::ReadDeclaredTypes(const onnx::GraphProto& graph) {
 void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
+  // Inputs, initializers and (most often) one output per node.
+  scope->Reserve(static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
+                 graph.sparse_initializer_size() + graph.node_size());
   const std::string& path = run.path;
   auto define = [&](const std::string& name, Type type, std::string_view what) {
     if (scope->DefinesHere(name)) {
@@ -1294,6 +1299,7 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
   const std::string& path = run.path;
   const int num_nodes = graph.node_size();
   Producers producer;
+  producer.reserve(num_nodes);  // most nodes have one output
   for (int i = 0; i < num_nodes; ++i) {
     for (const auto& o : graph.node(i).output()) {
       if (o.empty()) continue;
@@ -1457,6 +1463,7 @@ void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
   const int num_nodes = graph.node_size();
   // Views of the graph's own strings, which stay in place while value_info grows.
   std::unordered_map<std::string_view, onnx::ValueInfoProto*> infos;
+  infos.reserve(static_cast<size_t>(graph.value_info_size()) + num_nodes);
   std::unordered_set<std::string_view> graph_outputs;
   for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
   for (auto& vi : *graph.mutable_value_info()) infos[vi.name()] = &vi;
