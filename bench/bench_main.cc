@@ -84,6 +84,7 @@ int Phases(int argc, char** argv) {
   const SchemaRegistry& registry = BuiltinSchemas();
   const double registry_s = Seconds(start, Clock::now());
   InferenceOptions options;
+  options.record_value_types = false;  // as infer-shapes without --values or --memory
   const std::filesystem::path dir = std::filesystem::path(args.model).parent_path();
   options.model_dir = dir.empty() ? std::filesystem::path(".") : dir;
   for (int r = 0; r < args.repeats; ++r) {

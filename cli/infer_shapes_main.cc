@@ -519,6 +519,8 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.max_expanded_nodes = flags.max_expanded_nodes;
   options.assumptions = flags.assumptions;
   options.assume_positive = flags.assume_positive;
+  // Only --values and --memory read the listing of every value's type.
+  options.record_value_types = flags.values || flags.memory;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
     return Fail(flags, error);
   }

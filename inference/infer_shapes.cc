@@ -96,6 +96,8 @@ class Scope {
     return nullptr;
   }
   bool DefinesHere(std::string_view name) const { return values_.count(name) > 0; }
+  // Room for `n` values, so that defining them does not rehash the table as it grows.
+  void Reserve(size_t n) { values_.reserve(n); }
   const Value* FindHere(std::string_view name) const {
     auto it = values_.find(name);
     return it == values_.end() ? nullptr : &it->second;
@@ -104,6 +106,11 @@ class Scope {
   bool DefinedOutside(std::string_view name) const { return parent_ && parent_->Find(name); }
   // `name` must outlive the scope (a name in the graph's proto).
   Value& operator[](const std::string& name) { return values_[name]; }
+  // Defines `name` here unless it already is: the value, and whether it is new.
+  std::pair<Value*, bool> TryDefine(const std::string& name) {
+    auto [it, inserted] = values_.try_emplace(name);
+    return {&it->second, inserted};
+  }
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
@@ -119,6 +126,13 @@ class Scope {
   bool open_ = false;
   std::unordered_map<std::string_view, Value> values_;
 };
+
+// Whether MergeTypes(type, from_signature) is `type` itself: the signature gives an element
+// type without a shape, and `type` is a tensor of that element type already.
+bool AddsNothing(const Type& from_signature, const Type& type) {
+  return from_signature.is_tensor() && type.is_tensor() && !from_signature.has_shape() &&
+         from_signature.denotation().empty() && type.elem_type() == from_signature.elem_type();
+}
 
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
 bool IsOnnxDomain(std::string_view domain) {
@@ -246,10 +260,13 @@ struct GraphRun {
   // Keep the graph's value types in InferenceResult::value_types (not for the body of an
   // operator ONNX defines as a function, nor anything inside one).
   bool record = true;
-  // Out: the types of the graph's outputs, and of every input and node output.
+  // Out: the types of the graph's outputs.
   std::vector<Type> output_types;
   std::vector<std::optional<ConstValue>> output_values;
-  std::map<std::string, Type, std::less<>> value_types;
+  // Each graph input defined, with its type as defined (before an initializer of the same
+  // name refines it): what InferenceResult::value_types lists for it. Node outputs are read
+  // from the scope when the run is recorded, never copied per node.
+  std::vector<std::pair<std::string_view, Type>> defined_inputs;
 };
 
 // What the driver's per-node step gives a node's outputs.
@@ -352,7 +369,7 @@ class Driver {
     run.diagnostics = &result_.diagnostics;
     run.given_values = &given_values_;
     InferGraph(run, &main_scope, /*count_stats=*/true);
-    RecordValueTypes(run);
+    RecordValueTypes(run, main_scope);
     // Training graphs see the inference graph's values (its initializers in particular).
     for (int i = 0; i < model_->training_info_size(); ++i) {
       auto* info = model_->mutable_training_info(i);
@@ -366,7 +383,7 @@ class Driver {
         t.opsets = &opsets_;
         t.diagnostics = &result_.diagnostics;
         InferGraph(t, &scope, /*count_stats=*/true);
-        RecordValueTypes(t);
+        RecordValueTypes(t, scope);
       }
     }
     WriteFunctionValueInfo();
@@ -553,7 +570,7 @@ class Driver {
     return storage ? &*storage : &value;
   }
 
-  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types and value_types:
+  // Infers `run.graph` in `scope`, annotates it, and fills run.output_types:
   // the phases below, in order.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
   // Which node produces each value (views of the nodes' output names).
@@ -586,8 +603,14 @@ class Driver {
   void WriteBack(GraphRun& run, const Scope& scope, bool count_stats);
   // Statistics: one node output's type into result_.stats.
   void CountValue(const Type& type);
-  // Moves run.value_types into the result, under run.path, when the run is recorded.
-  void RecordValueTypes(GraphRun& run);
+  // The type of every input and node output of the graph `run` inferred in `scope`, by name
+  // (a node output that redefines an earlier value is not there).
+  static std::map<std::string, Type, std::less<>> GraphValueTypeMap(const GraphRun& run,
+                                                                    const Scope& scope);
+  // Lists the graph's values and their types in the result, under run.path, when the run is
+  // recorded and the options ask for them (a later pass over the same graph replaces an
+  // earlier one's).
+  void RecordValueTypes(const GraphRun& run, const Scope& scope);
 
   // The per-node step, shared by InferGraph and InferLoneNode: resolves the schema of the
   // node at `index` of run.graph, checks its signature and infers its outputs (by its rule,
@@ -757,7 +780,7 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
   run.record = outer.record;
   Scope sub_scope(scope);
   InferGraph(run, &sub_scope, /*count_stats=*/false);
-  RecordValueTypes(run);
+  RecordValueTypes(run, sub_scope);
   if (output_values) *output_values = std::move(run.output_values);
   return run.output_types;
 }
@@ -965,13 +988,13 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
     // Keep each value's type per call; value_info is written where all calls agree.
     auto& seen = function_values_[function_index];
     auto first_call = seen.empty();
-    for (const auto& [name, type] : call.value_types) {
+    for (const auto& [name, type] : GraphValueTypeMap(call, scope)) {
       auto [it, inserted] = seen.try_emplace(name, type);
       if (!inserted && it->second && !(*it->second == type)) it->second.reset();
       if (inserted && !first_call) it->second.reset();  // absent from an earlier call
     }
   }
-  RecordValueTypes(call);
+  RecordValueTypes(call, scope);
   CallResult result = none;
   for (int o = 0; o < node.output_size() && o < static_cast<int>(call.output_types.size()); ++o) {
     result.types[o] = call.output_types[o];
@@ -1003,8 +1026,9 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   int64_t opset_version = 0;
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
-  std::vector<Type> outputs(node->output_size());
-  std::vector<std::optional<ConstValue>> output_values(node->output_size());
+  // Sized at the end unless a rule or function call gives them: moved, not copied.
+  std::vector<Type> outputs;
+  std::vector<std::optional<ConstValue>> output_values;
   if (function_index >= 0) {
     if (inputs_defined) {
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
@@ -1061,17 +1085,17 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
         } else {
           // Without data propagation only constants carry values.
           const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
-          for (int o = 0; o < node->output_size(); ++o) {
-            outputs[o] = ctx.OutputType(o);
-            if (keep_values) output_values[o] = ctx.OutputValue(o);
-          }
+          outputs = ctx.TakeOutputTypes();
+          if (keep_values) output_values = ctx.TakeOutputValues();
         }
       }
       // What the signature says of each output (a bound type parameter, a single allowed
       // type) completes what the rule left open, or stands alone when there is no rule.
+      outputs.resize(node->output_size());
       for (int o = 0; o < node->output_size(); ++o) {
         Type from_signature = TypeFromSignature(*schema, signature, o);
         if (from_signature.is_unknown()) continue;
+        if (AddsNothing(from_signature, outputs[o])) continue;  // the usual case, no copy
         auto merged = MergeTypes(outputs[o], from_signature);
         if (merged.ok()) outputs[o] = std::move(*merged);
       }
@@ -1079,26 +1103,41 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   } else if (count_stats) {
     result_.stats.nodes_without_rule++;
   }
+  outputs.resize(node->output_size());
+  output_values.resize(node->output_size());
   return {schema, std::move(outputs), std::move(output_values)};
 }
 
-void Driver::RecordValueTypes(GraphRun& run) {
-  if (!run.record) return;
-  const onnx::GraphProto& graph = *run.graph;
-  GraphValueTypes values;  // a later pass over the same graph replaces an earlier one's
-  values.types = std::move(run.value_types);
-  std::unordered_set<std::string_view> listed;
-  for (const auto& vi : graph.input()) {
-    if (values.types.count(vi.name()) && listed.insert(vi.name()).second) {
-      values.inputs.push_back(vi.name());
+std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,
+                                                                   const Scope& scope) {
+  std::map<std::string, Type, std::less<>> types;
+  for (const auto& [name, type] : run.defined_inputs) types.emplace(name, type);
+  for (const auto& node : run.graph->node()) {
+    for (const auto& name : node.output()) {
+      const Value* v = name.empty() ? nullptr : scope.FindHere(name);
+      if (v && v->from_node) types.emplace(name, v->type);
     }
+  }
+  return types;
+}
+
+void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
+  if (!run.record || !options_.record_value_types) return;
+  const onnx::GraphProto& graph = *run.graph;
+  GraphValueTypes values;
+  std::unordered_set<std::string_view> listed;
+  for (const auto& [name, type] : run.defined_inputs) {
+    values.types.emplace(name, type);
+    if (listed.insert(name).second) values.inputs.emplace_back(name);
   }
   for (const auto& vi : graph.output()) listed.insert(vi.name());  // listed as outputs
   for (const auto& node : graph.node()) {
     for (const auto& name : node.output()) {
-      if (!name.empty() && values.types.count(name) && listed.insert(name).second) {
-        values.values.push_back(name);
-      }
+      if (name.empty() || !listed.insert(name).second) continue;
+      const Value* v = scope.FindHere(name);
+      if (!v || !v->from_node) continue;  // on a cycle
+      values.types.emplace(name, v->type);
+      values.values.push_back(name);
     }
   }
   for (int i = 0; i < graph.output_size(); ++i) {
@@ -1199,6 +1238,9 @@ Driver::DeclaredTypes Driver::ReadDeclaredTypes(const onnx::GraphProto& graph) {
 void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
+  // Inputs, initializers and (most often) one output per node.
+  scope->Reserve(static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
+                 graph.sparse_initializer_size() + graph.node_size());
   const std::string& path = run.path;
   auto define = [&](const std::string& name, Type type, std::string_view what) {
     if (scope->DefinesHere(name)) {
@@ -1226,7 +1268,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
     if (!define(vi->name(), type, "a graph input")) continue;
-    run.value_types[vi->name()] = type;
+    run.defined_inputs.emplace_back(vi->name(), type);
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
       (*scope)[vi->name()].data = *(*run.input_values)[i];
@@ -1278,6 +1320,7 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
   const std::string& path = run.path;
   const int num_nodes = graph.node_size();
   Producers producer;
+  producer.reserve(num_nodes);  // most nodes have one output
   for (int i = 0; i < num_nodes; ++i) {
     for (const auto& o : graph.node(i).output()) {
       if (o.empty()) continue;
@@ -1348,7 +1391,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   const std::string& path = run.path;
   std::vector<const Type*> input_types(node->input_size(), nullptr);
   std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
-  std::vector<std::optional<ConstValue>> resolved(node->input_size());
+  std::vector<std::optional<ConstValue>> resolved;  // sized when an input has a value
   bool inputs_defined = true;
   for (int i = 0; i < node->input_size(); ++i) {
     const std::string& name = node->input(i);
@@ -1365,6 +1408,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     }
     input_types[i] = &v->type;
     if (v->data) {
+      if (resolved.empty()) resolved.resize(node->input_size());
       input_values[i] = Resolved(*v->data, resolved[i]);
     } else if (v->external) {
       // Straight into the result: a subgraph pass's findings may be replaced by the next
@@ -1383,17 +1427,18 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
   for (int o = 0; o < node->output_size(); ++o) {
     const std::string& name = node->output(o);
-    if (name.empty() || scope->DefinesHere(name)) continue;
+    if (name.empty()) continue;
+    // One lookup: an input, initializer or earlier output of that name keeps its value.
+    auto [v, defined] = scope->TryDefine(name);
+    if (!defined) continue;
     Type type = std::move(outputs[o]);
     auto decl = declared.find(name);
     if (decl != declared.end()) {
       type = MergeWithDeclared(run, index, *node, schema, o, decl->second, std::move(type));
     }
-    run.value_types[name] = type;
-    Value& v = (*scope)[name];
-    v.type = std::move(type);
-    v.from_node = true;
-    v.data = std::move(output_values[o]);
+    v->type = std::move(type);
+    v->from_node = true;
+    v->data = std::move(output_values[o]);
   }
 }
 
@@ -1437,8 +1482,10 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
 void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
   onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  std::unordered_map<std::string, onnx::ValueInfoProto*> infos;
-  std::set<std::string> graph_outputs;
+  // Views of the graph's own strings, which stay in place while value_info grows.
+  std::unordered_map<std::string_view, onnx::ValueInfoProto*> infos;
+  infos.reserve(static_cast<size_t>(graph.value_info_size()) + num_nodes);
+  std::unordered_set<std::string_view> graph_outputs;
   for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
   for (auto& vi : *graph.mutable_value_info()) infos[vi.name()] = &vi;
   for (int i = 0; i < graph.output_size(); ++i) {

@@ -90,6 +90,10 @@ struct InferenceOptions {
   // one thread or several at once (a context is thread-safe); it then grows with the
   // distinct expressions of all of them until the caller drops it.
   std::shared_ptr<symbolic::SymbolContext> symbol_context;
+  // Fill InferenceResult::value_types. A caller that reads only the annotated model (the CLI
+  // without --values or --memory) turns it off: the listing copies every value's name and
+  // type, a sizeable part of the run's time and memory on large models.
+  bool record_value_types = true;
 
   // ---- Specialization (docs/cli.md, "Specializing a model"). Applied to the model's
   // declarations before inference, in this order; each problem (an input the model does not

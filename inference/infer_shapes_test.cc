@@ -149,6 +149,27 @@ TEST(InferShapesTest, StrictTurnsWarningsIntoErrors) {
   EXPECT_EQ(r.diagnostics[0].severity, Severity::kError);
 }
 
+TEST(InferShapesTest, TheListingOfValueTypesCanBeLeftOut) {
+  const std::string text = R"(
+    main (float[N, 4] x) => (y) {
+      h = Relu(x)
+      y = Relu(h)
+    })";
+  onnx::ModelProto listed_model = Model(text), bare_model = Model(text);
+  InferenceResult listed = InferShapes(listed_model, BuiltinSchemas(), InferenceOptions{});
+  InferenceOptions options;
+  options.record_value_types = false;
+  InferenceResult bare = InferShapes(bare_model, BuiltinSchemas(), options);
+  ASSERT_EQ(listed.value_types.count("main"), 1u);
+  EXPECT_EQ(listed.value_types.at("main").values, std::vector<std::string>{"h"});
+  EXPECT_EQ(listed.TypeOf("main", "h")->ToString(), "float[N, 4]");
+  EXPECT_TRUE(bare.value_types.empty());
+  // The annotated model and the statistics do not depend on it.
+  EXPECT_EQ(bare_model.SerializeAsString(), listed_model.SerializeAsString());
+  EXPECT_EQ(bare.stats.values, listed.stats.values);
+  EXPECT_EQ(bare.stats.symbolic, listed.stats.symbolic);
+}
+
 TEST(InferShapesTest, ExistingValueInfoIsUpdatedNotRepeated) {
   onnx::ModelProto m = Model(R"(
     main (float[4] x) => (y) <float h> {

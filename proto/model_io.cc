@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,10 +76,23 @@ Status ReadAll(int fd, std::string_view source, const ReadLimits& limits, bool s
   for (;;) {
     if (out.size() > limits.max_bytes) return TooLarge(source, out.size(), limits, false);
     size_t old = out.size();
+    ssize_t n;
+    if (!stream && old > 0 && out.capacity() - old < kChunk) {
+      // A regular file read to its reserved size: probe for end of file (or growth) with a
+      // small buffer rather than grow the string, which would copy the whole model into a
+      // buffer twice its size.
+      char probe[4096];
+      n = ::read(fd, probe, sizeof probe);
+      if (n > 0) out.append(probe, static_cast<size_t>(n));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Status::Error(StrCat(source, ": cannot read: ", ErrnoText()));
+      if (n == 0) return OkStatus();
+      continue;
+    }
     size_t want = kChunk;
     if (out.capacity() > old) want = std::max(want, out.capacity() - old);
     out.resize(old + want);
-    ssize_t n = ::read(fd, out.data() + old, want);
+    n = ::read(fd, out.data() + old, want);
     if (n < 0) {
       out.resize(old);
       if (errno == EINTR) continue;
@@ -356,12 +370,13 @@ Status OutputFile::Commit() {
 
 namespace {
 
-StatusOr<std::string> SerializeModel(const onnx::ModelProto& model, std::string_view name) {
-  std::string bytes;
-  if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX) || !model.SerializeToString(&bytes)) {
+// Sizes every message of the model (protobuf caches them for the write), refusing a model
+// protobuf cannot serialize, before any output is opened.
+Status SizeModel(const onnx::ModelProto& model, std::string_view name) {
+  if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX)) {
     return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
   }
-  return bytes;
+  return OkStatus();
 }
 
 Status WriteAndCommit(OutputFile& out, std::string_view bytes) {
@@ -371,16 +386,36 @@ Status WriteAndCommit(OutputFile& out, std::string_view bytes) {
 
 }  // namespace
 
+Status OutputFile::WriteModel(const onnx::ModelProto& model) {
+  bool ok;
+  int error = 0;
+  {
+    google::protobuf::io::FileOutputStream file(fd_);
+    {
+      google::protobuf::io::CodedOutputStream coded(&file);
+      model.SerializeWithCachedSizes(&coded);
+      ok = !coded.HadError();
+    }  // the coded stream hands its unused buffer back here
+    ok = file.Flush() && ok;
+    error = file.GetErrno();
+  }
+  if (ok) return OkStatus();
+  errno = error;
+  return Error("write");
+}
+
 Status SaveModel(const onnx::ModelProto& model, const std::string& path) {
-  OI_ASSIGN_OR_RETURN(std::string bytes, SerializeModel(model, path));
+  OI_RETURN_IF_ERROR(SizeModel(model, path));
   OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
-  return WriteAndCommit(out, bytes);
+  OI_RETURN_IF_ERROR(out.WriteModel(model));
+  return out.Commit();
 }
 
 Status SaveModelToDescriptor(const onnx::ModelProto& model, int fd, std::string_view name) {
-  OI_ASSIGN_OR_RETURN(std::string bytes, SerializeModel(model, name));
+  OI_RETURN_IF_ERROR(SizeModel(model, name));
   OutputFile out = OutputFile::Stream(fd, std::string(name));
-  return WriteAndCommit(out, bytes);
+  OI_RETURN_IF_ERROR(out.WriteModel(model));
+  return out.Commit();
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view bytes) {

@@ -75,6 +75,10 @@ class OutputFile {
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
   Status Write(std::string_view bytes);
+  // Serializes `model` straight into the file, through a small buffer: no copy of the
+  // serialized model in memory. The model's sizes must be cached (ByteSizeLong, as SaveModel
+  // does before it opens the output) and it must not change in between.
+  Status WriteModel(const onnx::ModelProto& model);
   // Makes the output final: flush and rename (atomic targets), close (direct ones).
   Status Commit();
 
@@ -94,6 +98,8 @@ class OutputFile {
 };
 
 // Writes the model to `path` as OutputFile does: atomically, or directly to a device or FIFO.
+// The bytes are serialized straight into the output (OutputFile::WriteModel); a model
+// protobuf cannot serialize (2 GiB or more) is refused before the output is opened.
 Status SaveModel(const onnx::ModelProto& model, const std::string& path);
 // Writes the model to an open descriptor (standard output); `name` names it in messages.
 Status SaveModelToDescriptor(const onnx::ModelProto& model, int fd, std::string_view name);

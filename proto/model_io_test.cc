@@ -44,6 +44,32 @@ TEST_F(ModelIoTest, RoundTripsAModel) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 }
 
+// SaveModel serializes straight into the file through a small buffer: a model many times
+// its size comes back byte for byte, and reads back whole.
+TEST_F(ModelIoTest, RoundTripsAModelLargerThanTheWriteBuffer) {
+  onnx::ModelProto m = SmallModel();
+  for (int i = 0; i < 20000; ++i) {
+    auto* node = m.mutable_graph()->add_node();
+    node->set_op_type("Relu");
+    node->add_input(i == 0 ? "x" : "/layers." + std::to_string(i - 1) + "/act/Relu_output_0");
+    node->add_output("/layers." + std::to_string(i) + "/act/Relu_output_0");
+  }
+  const std::string path = (dir_ / "large.onnx").string();
+  ASSERT_TRUE(SaveModel(m, path).ok());
+  EXPECT_GT(fs::file_size(path), 1u << 20);
+  auto loaded = LoadBinaryModel(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->SerializeAsString(), m.SerializeAsString());
+}
+
+TEST_F(ModelIoTest, AFailedWriteSaysWhy) {
+  struct stat st;
+  if (::stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode)) GTEST_SKIP() << "no /dev/full";
+  Status s = SaveModel(SmallModel(), "/dev/full");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "/dev/full: cannot write (write): No space left on device");
+}
+
 TEST_F(ModelIoTest, MissingFile) {
   auto r = LoadBinaryModel((dir_ / "nope.onnx").string());
   ASSERT_FALSE(r.ok());

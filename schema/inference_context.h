@@ -109,6 +109,10 @@ class InferenceContext {
   // carry (ConstValue::conditions) here.
   void SetOutputValue(int i, ConstValue value);
   const std::optional<ConstValue>& OutputValue(int i) const { return output_values_.at(i); }
+  // For the driver, once the rule has run: the outputs' types and values, moved out (the
+  // context's own are left empty).
+  std::vector<Type> TakeOutputTypes() { return std::move(output_types_); }
+  std::vector<std::optional<ConstValue>> TakeOutputValues() { return std::move(output_values_); }
 
   // ---- Helpers for the common steps of a rule.
   // Output `out` becomes a tensor with input `in`'s element type (its shape is kept).

@@ -1,5 +1,6 @@
 #include "onnx_infer/schema/signature.h"
 
+#include <algorithm>
 #include <climits>
 #include <set>
 
@@ -98,6 +99,13 @@ bool IsTypeParam(const OpSchema& schema, std::string_view name) {
 
 }  // namespace
 
+const Type* SignatureCheck::Bound(std::string_view param) const {
+  for (const auto& b : bindings) {
+    if (b.param == param) return &b.type;
+  }
+  return nullptr;
+}
+
 bool SignatureCheck::HasErrors() const {
   for (const auto& i : issues) {
     if (i.severity == Severity::kError) return true;
@@ -185,14 +193,6 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
   }
 
   // Type constraints.
-  // The input that bound each type parameter (a few per schema: a linear search).
-  std::vector<std::pair<std::string_view, int>> bound_by;
-  auto first_binder = [&](std::string_view param) {
-    for (const auto& [p, i] : bound_by) {
-      if (p == param) return i;
-    }
-    return -1;
-  };
   // The message's subject, built only when there is something to report.
   auto label = [&](int i) { return StrCat("input ", i, " '", node.input(i), "'"); };
   for (int i = 0; i < num_inputs && i < static_cast<int>(input_types.size()); ++i) {
@@ -205,7 +205,10 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     bool any_unknown = false, any_match = false;
     for (const auto& pattern : *allowed) {
       Tri m = MatchesPattern(shapeless, pattern);
-      any_match |= m == Tri::kTrue;
+      if (m == Tri::kTrue) {
+        any_match = true;  // one match decides; what the rest say no longer matters
+        break;
+      }
       any_unknown |= m == Tri::kUnknown;
     }
     if (!any_match && !any_unknown) {
@@ -219,13 +222,15 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
         (p->option == ParamOption::kVariadic && !p->homogeneous)) {
       continue;
     }
-    auto [it, inserted] = check.bindings.try_emplace(p->type, shapeless);
-    if (inserted) {
-      bound_by.emplace_back(p->type, i);
-    } else if (!MergeTypes(it->second, shapeless).ok()) {
-      const int first = first_binder(p->type);
+    auto bound = std::find_if(check.bindings.begin(), check.bindings.end(),
+                              [&](const TypeBinding& b) { return b.param == p->type; });
+    if (bound == check.bindings.end()) {
+      if (check.bindings.empty()) check.bindings.reserve(schema.type_constraints().size());
+      check.bindings.push_back({p->type, std::move(shapeless), i});
+    } else if (bound->type != shapeless && !MergeTypes(bound->type, shapeless).ok()) {
+      const int first = bound->input;
       error(StrCat(label(i), ": ", p->type, " is ", shapeless.ToString(), " here but ",
-                   it->second.ToString(), " for input ", first, " '", node.input(first), "'"));
+                   bound->type.ToString(), " for input ", first, " '", node.input(first), "'"));
     }
   }
   return check;
@@ -239,8 +244,7 @@ Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int 
   if (p->option == ParamOption::kVariadic && !p->homogeneous) {
     return allowed && allowed->size() == 1 ? (*allowed)[0] : Type();
   }
-  auto bound = check.bindings.find(p->type);
-  if (bound != check.bindings.end()) return bound->second;
+  if (const Type* bound = check.Bound(p->type)) return *bound;
   if (allowed && allowed->size() == 1) return (*allowed)[0];
   return Type();
 }

@@ -5,8 +5,8 @@
 #ifndef ONNX_INFER_SCHEMA_SIGNATURE_H_
 #define ONNX_INFER_SCHEMA_SIGNATURE_H_
 
-#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onnx_infer/proto/onnx_proto.h"
@@ -23,10 +23,20 @@ struct SignatureIssue {
   bool strict_only = false;
 };
 
+// A type parameter bound by an input: "T" -> float (shapes removed), first by input 0.
+struct TypeBinding {
+  std::string_view param;  // a view of the schema's own string
+  Type type;
+  int input = -1;
+};
+
 struct SignatureCheck {
   std::vector<SignatureIssue> issues;
-  // Type parameters bound by the inputs, shapes removed: "T" -> float.
-  std::map<std::string, Type, std::less<>> bindings;
+  // Type parameters bound by the inputs, in the order bound: a schema has a few, so a flat
+  // list (no allocation per binding, as a map by name would make).
+  std::vector<TypeBinding> bindings;
+  // The type `param` is bound to; null when no input binds it.
+  const Type* Bound(std::string_view param) const;
   // The counts are wrong, so inputs cannot be matched to formal parameters: do not run the
   // rule.
   bool arity_error = false;

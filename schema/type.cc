@@ -53,9 +53,24 @@ Type Type::Optional(Type element) {
 Type Type::Opaque(std::string domain, std::string name) {
   Type t;
   t.kind_ = Kind::kOpaque;
-  t.opaque_domain_ = std::move(domain);
-  t.opaque_name_ = std::move(name);
+  if (!domain.empty() || !name.empty()) {
+    t.names_ = std::make_shared<const Names>(Names{std::move(domain), std::move(name), {}});
+  }
   return t;
+}
+
+const Type::Names& Type::names() const {
+  static const Names* const kNone = new Names();  // never freed: types outlive statics
+  return names_ ? *names_ : *kNone;
+}
+
+void Type::set_denotation(std::string d) {
+  if (d == denotation()) return;  // most often both empty: nothing to allocate
+  Names n = names();
+  n.denotation = std::move(d);
+  names_ = n.opaque_domain.empty() && n.opaque_name.empty() && n.denotation.empty()
+               ? nullptr
+               : std::make_shared<const Names>(std::move(n));
 }
 
 const Type& Type::element() const {
@@ -124,15 +139,17 @@ std::string Type::ToString() const {
       return "map(" + (elem_type_ ? DataTypeName(elem_type_) : std::string("?")) + ", " +
              element().ToString() + ")";
     case Kind::kOpaque:
-      return "opaque(" + opaque_domain_ + (opaque_domain_.empty() ? "" : ".") + opaque_name_ + ")";
+      return "opaque(" + opaque_domain() + (opaque_domain().empty() ? "" : ".") + opaque_name() +
+             ")";
   }
   return "?";
 }
 
 bool operator==(const Type& a, const Type& b) {
-  if (a.kind_ != b.kind_ || a.elem_type_ != b.elem_type_ || a.shape_ != b.shape_ ||
-      a.opaque_domain_ != b.opaque_domain_ || a.opaque_name_ != b.opaque_name_ ||
-      a.denotation_ != b.denotation_) {
+  if (a.kind_ != b.kind_ || a.elem_type_ != b.elem_type_ || a.shape_ != b.shape_) return false;
+  if (a.names_ != b.names_ &&
+      (a.opaque_domain() != b.opaque_domain() || a.opaque_name() != b.opaque_name() ||
+       a.denotation() != b.denotation())) {
     return false;
   }
   if (a.element_ == b.element_) return true;

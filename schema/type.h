@@ -66,11 +66,11 @@ class Type {
   const Type& element() const;
   // Map: the key's element type.
   int32_t map_key_type() const { return elem_type_; }
-  const std::string& opaque_domain() const { return opaque_domain_; }
-  const std::string& opaque_name() const { return opaque_name_; }
+  const std::string& opaque_domain() const { return names().opaque_domain; }
+  const std::string& opaque_name() const { return names().opaque_name; }
   // The denotation of the type (TypeProto.denotation), if any.
-  const std::string& denotation() const { return denotation_; }
-  void set_denotation(std::string d) { denotation_ = std::move(d); }
+  const std::string& denotation() const { return names().denotation; }
+  void set_denotation(std::string d);
 
   // Everything is known: the kind, every element type, and every shape with all dims
   // constant or symbolic.
@@ -90,7 +90,14 @@ class Type {
   int32_t elem_type_ = 0;
   std::optional<Shape> shape_;
   std::shared_ptr<const Type> element_;
-  std::string opaque_domain_, opaque_name_, denotation_;
+  // What few types have, kept apart so that a Type stays small to copy, move and store (a
+  // value's type is copied from the rule to the scope and to the write-back): shared and
+  // immutable like element_, null when all are empty.
+  struct Names {
+    std::string opaque_domain, opaque_name, denotation;
+  };
+  std::shared_ptr<const Names> names_;
+  const Names& names() const;
 };
 
 // Combines two descriptions of the same value (what the model declares and what inference

@@ -38,15 +38,18 @@ std::optional<Shape> ShapeFromProto(bool has_shape, const onnx::TensorShapeProto
 void WriteShape(const std::optional<Shape>& shape, bool* has, onnx::TensorShapeProto* proto) {
   if (!shape) return;  // an unknown shape leaves what the proto says (nothing, or more)
   *has = true;
-  if (proto->dim_size() != static_cast<int>(shape->size())) proto->clear_dim();
-  while (proto->dim_size() < static_cast<int>(shape->size())) proto->add_dim();
+  const int rank = static_cast<int>(shape->size());
+  if (proto->dim_size() != rank) proto->clear_dim();
+  if (proto->dim_size() < rank) proto->mutable_dim()->Reserve(rank);  // one allocation
+  while (proto->dim_size() < rank) proto->add_dim();
   for (size_t i = 0; i < shape->size(); ++i) {
     Dim d = (*shape)[i];
     auto* pd = proto->mutable_dim(static_cast<int>(i));
     if (auto v = d.const_value()) {
       pd->set_dim_value(*v);
     } else if (d.is_symbol()) {
-      pd->set_dim_param(std::string(d.symbol_name()));
+      const std::string_view name = d.symbol_name();
+      pd->set_dim_param(name.data(), name.size());  // no temporary string
     } else if (!d.is_unknown()) {
       pd->set_dim_param(d.ToString());
     } else {

@@ -70,7 +70,14 @@ Dim Unifier::ResolveUnder(Dim d, const Assumptions& as) const {
   return as.empty() ? s : Simplify(s, as);
 }
 
-Dim Unifier::Resolve(Dim d) const { return ResolveUnder(d, full_); }
+Dim Unifier::Resolve(Dim d) const {
+  if (logging_) return ResolveUnder(d, full_);  // the state is changing: nothing is kept
+  auto it = resolved_.find(d);
+  if (it != resolved_.end()) return it->second;
+  const Dim r = ResolveUnder(d, full_);
+  resolved_.emplace(d, r);
+  return r;
+}
 
 std::vector<std::pair<std::string, int64_t>> Unifier::UserBoundsOf(Dim d) const {
   std::vector<std::pair<std::string, int64_t>> out;
@@ -131,6 +138,7 @@ Tri Unifier::LessEqual(Dim a, Dim b) const {
 // ---- Recording -------------------------------------------------------------------------
 
 Status Unifier::Transaction(const std::function<Status()>& change) {
+  resolved_.clear();
   logging_ = true;
   Status s = change();
   for (size_t i = 0; i < queue_.size(); ++i) {

@@ -72,7 +72,7 @@ class Unifier {
 
   // `d` with each symbol replaced by its class's value, else its class's representative
   // (the smallest name), re-simplified under the lower bounds, the known multiples and the
-  // user's assumptions.
+  // user's assumptions. Remembered until the next change of what is known.
   Dim Resolve(Dim d) const;
   // The same; and when the result differs from what the model alone gives, `*used` is set to
   // the user's assumptions it needed ("S >= 2") and `*without` (if given) to what the model
@@ -183,6 +183,11 @@ class Unifier {
   std::vector<char> queued_;  // per equation: in queue_
   bool logging_ = false;
   std::vector<std::function<void()>> undo_;
+  // What Resolve(d) gave since the state last changed: every change goes through
+  // Transaction, which empties it. A model resolves the same few dims at every node (the
+  // driver resolves each output dim), and a resolution costs hundreds of instructions. Like
+  // the rest of a Unifier, not for use from several threads at once.
+  mutable std::unordered_map<Dim, Dim> resolved_;
 };
 
 }  // namespace onnx_infer::symbolic

@@ -22,6 +22,22 @@ TEST(UnifierTest, SymbolsMergeAndBind) {
   EXPECT_EQ(u.facts().size(), 2u);
 }
 
+// Resolve remembers its results; every fact or assumption learnt after must show through,
+// and a fact refused (rolled back) must change nothing.
+TEST(UnifierTest, AResolvedDimFollowsWhatIsLearntLater) {
+  Unifier u;
+  EXPECT_EQ(u.Resolve(P("N + 1")), P("N + 1"));
+  ASSERT_TRUE(u.Unify(P("N"), P("M"), "first").ok());
+  EXPECT_EQ(u.Resolve(P("N + 1")), P("M + 1"));
+  EXPECT_FALSE(u.Unify(P("M + 1"), P("M"), "impossible").ok());
+  EXPECT_EQ(u.Resolve(P("N + 1")), P("M + 1"));
+  ASSERT_TRUE(u.Unify(P("M"), P("4"), "second").ok());
+  EXPECT_EQ(u.Resolve(P("N + 1")), P("5"));
+  EXPECT_EQ(u.Resolve(P("Max(0, S - 2)")), P("Max(0, S - 2)"));
+  ASSERT_TRUE(u.AssumeUser("S", 2).ok());
+  EXPECT_EQ(u.Resolve(P("Max(0, S - 2)")), P("S - 2"));
+}
+
 TEST(UnifierTest, ContradictionNamesWhereEachFactCameFrom) {
   Unifier u;
   ASSERT_TRUE(u.Unify(P("N"), P("4"), "node 'a' input 0 dim 0").ok());
