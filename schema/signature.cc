@@ -11,42 +11,6 @@ namespace {
 
 using symbolic::Tri;
 
-std::string_view AttrTypeName(AttrType t) {
-  switch (t) {
-    case onnx::AttributeProto::UNDEFINED:
-      return "undefined";
-    case onnx::AttributeProto::FLOAT:
-      return "float";
-    case onnx::AttributeProto::INT:
-      return "int";
-    case onnx::AttributeProto::STRING:
-      return "string";
-    case onnx::AttributeProto::TENSOR:
-      return "tensor";
-    case onnx::AttributeProto::GRAPH:
-      return "graph";
-    case onnx::AttributeProto::SPARSE_TENSOR:
-      return "sparse_tensor";
-    case onnx::AttributeProto::TYPE_PROTO:
-      return "type_proto";
-    case onnx::AttributeProto::FLOATS:
-      return "floats";
-    case onnx::AttributeProto::INTS:
-      return "ints";
-    case onnx::AttributeProto::STRINGS:
-      return "strings";
-    case onnx::AttributeProto::TENSORS:
-      return "tensors";
-    case onnx::AttributeProto::GRAPHS:
-      return "graphs";
-    case onnx::AttributeProto::SPARSE_TENSORS:
-      return "sparse_tensors";
-    case onnx::AttributeProto::TYPE_PROTOS:
-      return "type_protos";
-  }
-  return "unknown";
-}
-
 // The type an attribute carries: its `type` field, or for old models that leave it unset,
 // the field that holds a value. UNDEFINED when nothing says.
 AttrType ActualAttrType(const onnx::AttributeProto& a) {
@@ -174,8 +138,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     // An empty list carries no field to tell its type by.
     if (actual == onnx::AttributeProto::UNDEFINED && IsListType(spec->type)) continue;
     if (actual != spec->type) {
-      error(StrCat("attribute '", a.name(), "': expected type ", AttrTypeName(spec->type), ", got ",
-                   AttrTypeName(actual)));
+      error(StrCat("attribute '", a.name(), "': expected type ", AttributeTypeName(spec->type),
+                   ", got ", AttributeTypeName(actual)));
     }
   }
   for (const auto& spec : schema.attributes()) {
