@@ -79,8 +79,8 @@ const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                               const std::vector<const Type*>& input_types) {
   SignatureCheck check;
-  auto error = [&](std::string message) {
-    check.issues.push_back({Severity::kError, std::move(message), false});
+  auto error = [&](std::string message, Subject subject = {}) {
+    check.issues.push_back({Severity::kError, std::move(message), false, std::move(subject)});
   };
 
   // Counts.
@@ -100,13 +100,15 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
   for (int i = 0; i < num_inputs; ++i) {
     const FormalParameter* p = FormalFor(schema.inputs(), i);
     if (p && node.input(i).empty() && p->option == ParamOption::kSingle) {
-      error(StrCat("input ", i, " ('", p->name, "') is required but omitted (empty name)"));
+      error(StrCat("input ", i, " ('", p->name, "') is required but omitted (empty name)"),
+            Subject::Input(i));
     }
   }
   for (int i = 0; i < num_outputs; ++i) {
     const FormalParameter* p = FormalFor(schema.outputs(), i);
     if (p && node.output(i).empty() && p->option == ParamOption::kSingle) {
-      error(StrCat("output ", i, " ('", p->name, "') is required but omitted (empty name)"));
+      error(StrCat("output ", i, " ('", p->name, "') is required but omitted (empty name)"),
+            Subject::Output(i));
     }
   }
 
@@ -122,7 +124,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
   for (int k = 0; k < attributes.size(); ++k) {
     const auto& a = attributes[k];
     if (given_before(k, a.name())) {
-      error(StrCat("attribute '", a.name(), "' is given more than once"));
+      error(StrCat("attribute '", a.name(), "' is given more than once"),
+            Subject::Attribute(a.name()));
       continue;
     }
     const AttributeSpec* spec = schema.FindAttribute(a.name());
@@ -130,7 +133,7 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
       check.issues.push_back({Severity::kWarning,
                               StrCat("attribute '", a.name(), "' is not an attribute of ",
                                      schema.name(), "-", schema.since_version()),
-                              true});
+                              true, Subject::Attribute(a.name())});
       continue;
     }
     if (!a.ref_attr_name().empty()) continue;  // bound when a function is called
@@ -139,12 +142,14 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     if (actual == onnx::AttributeProto::UNDEFINED && IsListType(spec->type)) continue;
     if (actual != spec->type) {
       error(StrCat("attribute '", a.name(), "': expected type ", AttributeTypeName(spec->type),
-                   ", got ", AttributeTypeName(actual)));
+                   ", got ", AttributeTypeName(actual)),
+            Subject::Attribute(a.name()));
     }
   }
   for (const auto& spec : schema.attributes()) {
     if (spec.required && !given_before(attributes.size(), spec.name)) {
-      error(StrCat("attribute '", spec.name, "' is required but not given"));
+      error(StrCat("attribute '", spec.name, "' is required but not given"),
+            Subject::Attribute(spec.name));
     }
   }
 
@@ -174,7 +179,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     }
     if (!any_match && !any_unknown) {
       error(StrCat(label(i), ": type ", shapeless.ToString(), " is not allowed for ", p->type,
-                   " (allowed: ", Allowed(*allowed), ")"));
+                   " (allowed: ", Allowed(*allowed), ")"),
+            Subject::Input(i, node.input(i)));
       continue;
     }
     // Only a fully known type binds its parameter; heterogeneous variadic inputs bind nothing,
@@ -189,7 +195,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     } else if (!MergeTypes(it->second, shapeless).ok()) {
       const int first = first_binder(p->type);
       error(StrCat(label(i), ": ", p->type, " is ", shapeless.ToString(), " here but ",
-                   it->second.ToString(), " for input ", first, " '", node.input(first), "'"));
+                   it->second.ToString(), " for input ", first, " '", node.input(first), "'"),
+            Subject::Input(i, node.input(i)));
     }
   }
   return check;

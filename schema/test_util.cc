@@ -138,6 +138,12 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
   InferenceContext ctx(node, *schema, opset, types, consts);
   if (unifier) ctx.set_unifier(unifier);
   run.status = schema->rule()(ctx);
+  // An error's subject (the driver's Diagnostic::subject) is what its message starts with.
+  const Subject& subject = run.status.subject();
+  if (!subject.empty() && run.status.message().rfind(subject.ToString(), 0) != 0) {
+    ADD_FAILURE() << "error subject " << subject.ToString()
+                  << " is not where the message starts: " << run.status.message();
+  }
   // As the driver does: what the signature says completes what the rule left open.
   SignatureCheck signature = CheckSignature(node, *schema, types);
   for (int i = 0; i < ctx.NumOutputs(); ++i) {

@@ -33,8 +33,9 @@ constexpr char kDomain[] = "com.microsoft";
 StatusOr<const Shape*> Ranked(const InferenceContext& ctx, int input, size_t rank) {
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (s && s->size() != rank) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ",
-                                s->size(), " ", ShapeToString(*s)));
+    return InputError(
+        ctx, input,
+        StrCat("expected rank ", rank, ", got rank ", s->size(), " ", ShapeToString(*s)));
   }
   return s;
 }
@@ -43,8 +44,9 @@ StatusOr<const Shape*> Ranked(const InferenceContext& ctx, int input, size_t ran
 StatusOr<const Shape*> RankedEither(const InferenceContext& ctx, int input, size_t r1, size_t r2) {
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (s && s->size() != r1 && s->size() != r2) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", r1, " or ", r2,
-                                ", got rank ", s->size(), " ", ShapeToString(*s)));
+    return InputError(
+        ctx, input,
+        StrCat("expected rank ", r1, " or ", r2, ", got rank ", s->size(), " ", ShapeToString(*s)));
   }
   return s;
 }
@@ -52,7 +54,7 @@ StatusOr<const Shape*> RankedEither(const InferenceContext& ctx, int input, size
 StatusOr<int64_t> PositiveIntAttr(const InferenceContext& ctx, const char* name) {
   OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
   if (v <= 0) {
-    return Status::Error(StrCat("attribute '", name, "': expected a positive count, got ", v));
+    return AttrError(name, StrCat("expected a positive count, got ", v));
   }
   return v;
 }
@@ -65,8 +67,9 @@ StatusOr<Dim> Divide(const InferenceContext& ctx, int input, Dim total, Dim part
   if (total.is_const() && parts.is_const()) {
     const int64_t p = *parts.const_value();
     if (p <= 0 || *total.const_value() % p != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, input), ": hidden size ", total.ToString(),
-                                  " is not a multiple of ", parts_what));
+      return InputError(
+          ctx, input,
+          StrCat("hidden size ", total.ToString(), " is not a multiple of ", parts_what));
     }
   }
   return Dim::FloorDiv(total, parts);
@@ -94,7 +97,8 @@ Status CheckCumulative(InferenceContext& ctx, int input, Dim batch) {
   OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, input, 1));
   if (!s) return OkStatus();
   Dim b1 = batch.is_unknown() ? Dim() : batch + Dim::Const(1);
-  return Agree(ctx, b1, (*s)[0], StrCat(InputLabel(ctx, input), " length and batch + 1"));
+  return Agree(ctx, b1, (*s)[0], StrCat(InputLabel(ctx, input), " length and batch + 1"),
+               InputSubject(ctx, input));
 }
 
 // An additive bias of QxK' [B or 1, N or 1, S, T]: its sequence dims must be S and T.
@@ -102,9 +106,11 @@ Status CheckAttentionBias(InferenceContext& ctx, int input, Dim seq, Dim total) 
   OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, input, 4));
   if (!s) return OkStatus();
   OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[2],
-                           StrCat(InputLabel(ctx, input), " dim 2 and the query sequence length")));
+                           StrCat(InputLabel(ctx, input), " dim 2 and the query sequence length"),
+                           InputSubject(ctx, input)));
   return Agree(ctx, total, (*s)[3],
-               StrCat(InputLabel(ctx, input), " dim 3 and the total sequence length"));
+               StrCat(InputLabel(ctx, input), " dim 3 and the total sequence length"),
+               InputSubject(ctx, input));
 }
 
 // ---- Merged Q/K/V projections: Attention, PackedAttention, DecoderMaskedSelfAttention, ...
@@ -122,18 +128,17 @@ StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Di
   if (ctx.Attr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
-      return Status::Error(
-          StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ", sizes.size()));
+      return AttrError("qkv_hidden_sizes", StrCat("expected 3 values, got ", sizes.size()));
     }
     for (int64_t s : sizes) {
       if (s <= 0 || s % heads != 0) {
-        return Status::Error(StrCat("attribute 'qkv_hidden_sizes': ", s,
-                                    " is not a positive multiple of num_heads = ", heads));
+        return AttrError("qkv_hidden_sizes",
+                         StrCat(s, " is not a positive multiple of num_heads = ", heads));
       }
     }
     if (sizes[0] != sizes[1]) {
-      return Status::Error(StrCat("attribute 'qkv_hidden_sizes': Q's hidden size ", sizes[0],
-                                  " differs from K's ", sizes[1]));
+      return AttrError("qkv_hidden_sizes",
+                       StrCat("Q's hidden size ", sizes[0], " differs from K's ", sizes[1]));
     }
     Dim sum = Dim::Const(sizes[0] + sizes[1] + sizes[2]);
     OI_RETURN_IF_ERROR(
@@ -142,9 +147,10 @@ StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Di
     return QkvHidden{Dim::Const(sizes[0]), Dim::Const(sizes[2])};
   }
   if (width.is_const() && *width.const_value() % 3 != 0) {
-    return Status::Error(StrCat(InputLabel(ctx, weights_input), ": width ", width.ToString(),
-                                " is not a multiple of 3 (Q, K and V of equal hidden size; "
-                                "otherwise qkv_hidden_sizes is required)"));
+    return InputError(ctx, weights_input,
+                      StrCat("width ", width.ToString(),
+                             " is not a multiple of 3 (Q, K and V of equal hidden size; "
+                             "otherwise qkv_hidden_sizes is required)"));
   }
   const Dim third = Dim::FloorDiv(width, Dim::Const(3));
   return QkvHidden{third, third};
@@ -177,8 +183,9 @@ StatusOr<Dim> ReadStackedPast(InferenceContext& ctx, int input, Dim& batch, Dim 
   OI_ASSIGN_OR_RETURN(const Shape* past, Ranked(ctx, input, 5));
   if (!past) return Dim();
   Dim two = Dim::Const(2);
-  OI_RETURN_IF_ERROR(
-      Agree(ctx, two, (*past)[0], StrCat(InputLabel(ctx, input), " dim 0 (key and value)")));
+  OI_RETURN_IF_ERROR(Agree(ctx, two, (*past)[0],
+                           StrCat(InputLabel(ctx, input), " dim 0 (key and value)"),
+                           InputSubject(ctx, input)));
   OI_RETURN_IF_ERROR(
       Agree(ctx, batch, (*past)[1], StrCat("batch of input and ", InputLabel(ctx, input))));
   OI_RETURN_IF_ERROR(
@@ -289,8 +296,9 @@ Status InferQAttention(InferenceContext& ctx) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (s && s->size() == 1 && !((*s)[0].is_const() && *(*s)[0].const_value() == 1)) {
       Dim w = in.width;
-      OI_RETURN_IF_ERROR(
-          Agree(ctx, w, (*s)[0], StrCat(InputLabel(ctx, i), " length and the Q/K/V width")));
+      OI_RETURN_IF_ERROR(Agree(ctx, w, (*s)[0],
+                               StrCat(InputLabel(ctx, i), " length and the Q/K/V width"),
+                               InputSubject(ctx, i)));
     }
   }
   ctx.SetOutputShape(0, {batch, seq, hidden.v});
@@ -375,8 +383,8 @@ Status InferPackedMultiHeadAttention(InferenceContext& ctx) {
 StatusOr<Dim> ReadPastPair(InferenceContext& ctx, int key_input, int value_input, Dim& batch,
                            Dim& heads, Dim& head_size, Dim& v_head_size) {
   if (ctx.HasInput(key_input) != ctx.HasInput(value_input)) {
-    return Status::Error(StrCat(InputLabel(ctx, ctx.HasInput(key_input) ? key_input : value_input),
-                                ": past_key and past_value must be given together"));
+    return InputError(ctx, ctx.HasInput(key_input) ? key_input : value_input,
+                      "past_key and past_value must be given together");
   }
   Dim past_len;
   OI_ASSIGN_OR_RETURN(const Shape* pk, Ranked(ctx, key_input, 4));
@@ -431,16 +439,16 @@ Status ReadKeyValue(InferenceContext& ctx, int key_input, int value_input, Dim n
       x.v_head_size = x.head_size;
       x.v_hidden = hidden;
     } else {
-      return Status::Error(StrCat(InputLabel(ctx, key_input), ": expected rank ",
-                                  allow_packed_kv ? "3, 4 or 5" : "3 or 4", ", got rank ",
-                                  k->size(), " ", ShapeToString(*k)));
+      return InputError(ctx, key_input,
+                        StrCat("expected rank ", allow_packed_kv ? "3, 4 or 5" : "3 or 4",
+                               ", got rank ", k->size(), " ", ShapeToString(*k)));
     }
   }
   if (v) {
     if (k && (k->size() == 4) != (v->size() == 4)) {
-      return Status::Error(StrCat(InputLabel(ctx, value_input), ": rank ", v->size(),
-                                  " does not match the key's rank ", k->size(),
-                                  " (both 4-D caches or neither)"));
+      return InputError(ctx, value_input,
+                        StrCat("rank ", v->size(), " does not match the key's rank ", k->size(),
+                               " (both 4-D caches or neither)"));
     }
     OI_RETURN_IF_ERROR(Agree(ctx, x.batch, (*v)[0], "batch of query and value"));
     if (v->size() == 3) {
@@ -487,8 +495,8 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
       hidden = x.v_hidden = n * x.head_size;
       x.kv_seq = x.seq;
       if (ctx.HasInput(1)) {
-        return Status::Error(StrCat(
-            InputLabel(ctx, 1), ": key must be absent with packed QKV query ", ShapeToString(*q)));
+        return InputError(ctx, 1,
+                          StrCat("key must be absent with packed QKV query ", ShapeToString(*q)));
       }
     } else if (ctx.HasInput(1)) {
       hidden = (*q)[2];
@@ -504,9 +512,8 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
   }
   const bool has_past = ctx.HasInput(6) || ctx.HasInput(7);
   if (has_past && x.kv_is_cache) {
-    return Status::Error(StrCat(InputLabel(ctx, 6),
-                                ": past_key and past_value must be absent "
-                                "when key and value are 4-D caches"));
+    return InputError(ctx, 6,
+                      "past_key and past_value must be absent when key and value are 4-D caches");
   }
   OI_ASSIGN_OR_RETURN(Dim past_len,
                       ReadPastPair(ctx, 6, 7, x.batch, n, x.head_size, x.v_head_size));
@@ -604,8 +611,7 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
   OI_ASSIGN_OR_RETURN(heads, PositiveIntAttr(ctx, "num_heads"));
   OI_ASSIGN_OR_RETURN(kv_heads, PositiveIntAttr(ctx, "kv_num_heads"));
   if (heads % kv_heads != 0) {
-    return Status::Error(StrCat("attribute 'num_heads': ", heads,
-                                " is not a multiple of kv_num_heads = ", kv_heads));
+    return AttrError("num_heads", StrCat(heads, " is not a multiple of kv_num_heads = ", kv_heads));
   }
   GroupedQuery g;
   g.packed = !ctx.HasInput(1);
@@ -636,9 +642,8 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
 StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQuery& g) {
   if (g.packed) {
     if (ctx.HasInput(2)) {
-      return Status::Error(StrCat(InputLabel(ctx, 2),
-                                  ": key and value must be given together "
-                                  "(both absent for packed QKV)"));
+      return InputError(ctx, 2,
+                        "key and value must be given together (both absent for packed QKV)");
     }
     return g.seq;
   }
@@ -653,7 +658,8 @@ StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQue
     }
     OI_RETURN_IF_ERROR(
         Agree(ctx, g.kv_hidden, s->back(),
-              StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
+              StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size"),
+              InputSubject(ctx, i)));
   }
   return kv_seq;
 }
@@ -729,8 +735,9 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
   for (int i : {14, 15}) {
     OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, i, 1));
     if (w)
-      OI_RETURN_IF_ERROR(
-          Agree(ctx, g.head_size, (*w)[0], StrCat(InputLabel(ctx, i), " length and head size")));
+      OI_RETURN_IF_ERROR(Agree(ctx, g.head_size, (*w)[0],
+                               StrCat(InputLabel(ctx, i), " length and head size"),
+                               InputSubject(ctx, i)));
   }
   const Dim total = GqaTotal(ctx);
   OI_RETURN_IF_ERROR(CheckAttentionBias(ctx, 10, g.seq, total));
@@ -751,8 +758,9 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
         "output 3 'output_qk': given, but attribute 'qk_output' is 0 (no QK output)");
   }
   if (!ctx.HasOutput(3) && qk_output != 0) {
-    return Status::Error(StrCat("attribute 'qk_output': ", qk_output,
-                                " asks for output 3 'output_qk', which the node does not have"));
+    return AttrError(
+        "qk_output",
+        StrCat(qk_output, " asks for output 3 'output_qk', which the node does not have"));
   }
   ctx.SetOutputShape(0, {g.batch, g.seq, g.out_hidden});
   ctx.SetOutputShape(1, {g.batch, nkv, present_len, cache_head});
@@ -783,8 +791,9 @@ Status InferSparseAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(
         Agree(ctx, layouts, (*cols)[0], "layouts of block_row_indices and block_col_indices"));
     if (layouts.is_const() && *layouts.const_value() > 0 && heads % *layouts.const_value() != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 5), ": num_heads = ", heads,
-                                  " is not a multiple of the layout count ", layouts.ToString()));
+      return InputError(ctx, 5,
+                        StrCat("num_heads = ", heads, " is not a multiple of the layout count ",
+                               layouts.ToString()));
     }
   }
   OI_ASSIGN_OR_RETURN(const Shape* lengths, Ranked(ctx, 8, 1));
@@ -812,13 +821,13 @@ Status InferPagedAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string layout, ctx.StringAttr("kv_cache_layout", "SEPARATE"));
   const bool latent = layout == "LATENT";
   if (!latent && layout != "SEPARATE") {
-    return Status::Error(
-        StrCat("attribute 'kv_cache_layout': expected 'SEPARATE' or 'LATENT', got '", layout, "'"));
+    return AttrError("kv_cache_layout",
+                     StrCat("expected 'SEPARATE' or 'LATENT', got '", layout, "'"));
   }
   if (latent && (ctx.HasInput(2) || ctx.HasInput(4) || ctx.HasOutput(2))) {
-    return Status::Error(
-        "attribute 'kv_cache_layout': 'LATENT' has one cache; value, value_cache "
-        "and value_cache_out must be absent");
+    return AttrError(
+        "kv_cache_layout",
+        "'LATENT' has one cache; value, value_cache and value_cache_out must be absent");
   }
   const Shape* q = ctx.InputShape(0);
   Dim tokens = q && q->size() == 2 ? (*q)[0] : Dim();
@@ -830,12 +839,11 @@ Status InferPagedAttention(InferenceContext& ctx) {
           Agree(ctx, tokens, (*s)[0], StrCat("token count of query and ", InputLabel(ctx, i))));
       OI_RETURN_IF_ERROR(
           Agree(ctx, g.kv_hidden, (*s)[1],
-                StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
+                StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size"),
+                InputSubject(ctx, i)));
     }
   } else if (ctx.HasInput(2)) {
-    return Status::Error(StrCat(InputLabel(ctx, 2),
-                                ": key and value must be given together "
-                                "(both absent for packed QKV)"));
+    return InputError(ctx, 2, "key and value must be given together (both absent for packed QKV)");
   }
   OI_ASSIGN_OR_RETURN(const Shape* kc, Ranked(ctx, 3, 4));
   OI_ASSIGN_OR_RETURN(const Shape* vc, Ranked(ctx, 4, 4));
@@ -955,8 +963,9 @@ Status InferLongformerAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(
         Divide(ctx, 0, hidden, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
     if (seq.is_const() && *seq.const_value() % (2 * window) != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": sequence length ", seq.ToString(),
-                                  " is not a multiple of 2 * window = ", 2 * window));
+      return InputError(ctx, 0,
+                        StrCat("sequence length ", seq.ToString(),
+                               " is not a multiple of 2 * window = ", 2 * window));
     }
   }
   for (int i : {1, 4}) {
@@ -1025,8 +1034,7 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
   if (ctx.Attr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
-      return Status::Error(
-          StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ", sizes.size()));
+      return AttrError("qkv_hidden_sizes", StrCat("expected 3 values, got ", sizes.size()));
     }
     for (int i = 0; i < 3; ++i) widths[i] = Dim::Const(sizes[i]);
   }
@@ -1079,7 +1087,7 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
   OI_ASSIGN_OR_RETURN(int64_t heads, ctx.IntAttr("num_heads", 0));
   if (rotary_dim > 0 && heads <= 0) {
-    return Status::Error("attribute 'num_heads': required when rotary_embedding_dim is set");
+    return AttrError("num_heads", "required when rotary_embedding_dim is set");
   }
   OI_ASSIGN_OR_RETURN(int64_t packed_batching, ctx.IntAttr("is_packed_batching", 0));
   const Shape* pos = ctx.InputShape(1);
@@ -1089,9 +1097,8 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       OI_RETURN_IF_ERROR(
           Agree(ctx, bs.second, (*pos)[1], "sequence length of input and position_ids"));
     } else if (pos->size() > 2) {
-      return Status::Error(StrCat(InputLabel(ctx, 1),
-                                  ": expected one position or [batch, sequence], got ",
-                                  ShapeToString(*pos)));
+      return InputError(
+          ctx, 1, StrCat("expected one position or [batch, sequence], got ", ShapeToString(*pos)));
     }
   }
   return CheckRotaryCaches(ctx, 2, 3);
@@ -1105,12 +1112,10 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto bs, RotaryBatchSeq(ctx));
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> section, ctx.IntsAttr("mrope_section"));
   if (section.size() != 3) {
-    return Status::Error(
-        StrCat("attribute 'mrope_section': expected 3 values (t, h, w), got ", section.size()));
+    return AttrError("mrope_section", StrCat("expected 3 values (t, h, w), got ", section.size()));
   }
   for (int64_t s : section) {
-    if (s < 0)
-      return Status::Error(StrCat("attribute 'mrope_section': expected values >= 0, got ", s));
+    if (s < 0) return AttrError("mrope_section", StrCat("expected values >= 0, got ", s));
   }
   OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 1, 3));
   if (pos) {
@@ -1126,8 +1131,8 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
   const int64_t sum = section[0] + section[1] + section[2];
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
   if (rotary_dim > 0 && 2 * sum != rotary_dim) {
-    return Status::Error(StrCat("attribute 'mrope_section': sums to ", sum,
-                                ", not rotary_embedding_dim / 2 = ", rotary_dim / 2));
+    return AttrError("mrope_section",
+                     StrCat("sums to ", sum, ", not rotary_embedding_dim / 2 = ", rotary_dim / 2));
   }
   if (const Shape* cos = ctx.InputShape(2); rotary_dim == 0 && cos && cos->size() == 2) {
     Dim s = Dim::Const(sum);
@@ -1182,11 +1187,11 @@ Status InferRelativePositionBias(InferenceContext& ctx) {
     const Shape* s = ctx.InputShape(i);
     if (!s || s->empty()) continue;
     if (s->size() > 1) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, i), ": expected a single length, got ", ShapeToString(*s)));
+      return InputError(ctx, i, StrCat("expected a single length, got ", ShapeToString(*s)));
     }
     Dim one = Dim::Const(1);
-    OI_RETURN_IF_ERROR(Agree(ctx, one, (*s)[0], StrCat(InputLabel(ctx, i), " element count")));
+    OI_RETURN_IF_ERROR(Agree(ctx, one, (*s)[0], StrCat(InputLabel(ctx, i), " element count"),
+                             InputSubject(ctx, i)));
   }
   Dim query_len = ScalarValue(ctx, 1), key_len = ScalarValue(ctx, 2);
   OI_RETURN_IF_ERROR(
@@ -1238,7 +1243,7 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*w)[0], "head size and weight dim 0"));
     Dim d = (*w)[1];
     if (d.is_const() && *d.const_value() % 2 != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 3), ": dim 1 ", d.ToString(), " is not even"));
+      return InputError(ctx, 3, StrCat("dim 1 ", d.ToString(), " is not even"));
     }
     if (b) OI_RETURN_IF_ERROR(Agree(ctx, d, (*b)[0], "weight dim 1 and bias length"));
   }

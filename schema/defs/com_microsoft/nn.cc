@@ -38,8 +38,9 @@ StatusOr<const Shape*> InputOfRank(const InferenceContext& ctx, int input,
   for (size_t r : ranks) {
     if (s->size() == r) return s;
   }
-  return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", StrJoin(ranks, " or "),
-                              ", got rank ", s->size(), " ", ShapeToString(*s)));
+  return InputError(ctx, input,
+                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size(), " ",
+                           ShapeToString(*s)));
 }
 
 // `acc` becomes the more specific of `acc` and `d`, which must be equal (recorded as a fact).
@@ -61,8 +62,9 @@ Status RequireShape(InferenceContext& ctx, int input, Shape& shape, const std::s
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (!s) return OkStatus();
   if (s->size() != shape.size()) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected ", ShapeToString(shape), " (",
-                                what, "), got ", ShapeToString(*s)));
+    return InputError(
+        ctx, input,
+        StrCat("expected ", ShapeToString(shape), " (", what, "), got ", ShapeToString(*s)));
   }
   for (size_t i = 0; i < s->size(); ++i) {
     OI_RETURN_IF_ERROR(
@@ -105,9 +107,9 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
   if (input) out = *input;
   if (input && skip) {
     if (skip->size() > input->size()) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": ", ShapeToString(*skip),
-                                  " has a higher rank than ", InputLabel(ctx, 0), " ",
-                                  ShapeToString(*input)));
+      return InputError(ctx, 1,
+                        StrCat(ShapeToString(*skip), " has a higher rank than ", InputLabel(ctx, 0),
+                               " ", ShapeToString(*input)));
     }
     for (size_t i = 1; i <= 2; ++i) {
       OI_RETURN_IF_ERROR(
@@ -121,8 +123,9 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
       const Dim sb = (*skip)[0], b = (*out)[0];
       if (symbolic::Equal(sb, Dim::Const(1)) == Tri::kFalse &&
           symbolic::Equal(sb, b) == Tri::kFalse) {
-        return Status::Error(StrCat(InputLabel(ctx, 1), ": batch ", sb.ToString(),
-                                    " is neither 1 nor input's batch ", b.ToString()));
+        return InputError(
+            ctx, 1,
+            StrCat("batch ", sb.ToString(), " is neither 1 nor input's batch ", b.ToString()));
       }
     }
   }
@@ -234,7 +237,8 @@ Status InferQEmbedLayerNormalization(InferenceContext& ctx) {
       return Status::Error(StrCat("input ", i, " (", name, ") is absent while ", InputLabel(ctx, j),
                                   " is given: segment_ids, segment_embedding, "
                                   "segment_embedding_scale and segment_embedding_zero_point come "
-                                  "together or not at all"));
+                                  "together or not at all"),
+                           Subject::Input(i));
     }
   }
   Dim batch, seq, hidden;
@@ -258,7 +262,7 @@ Status InferGroupNorm(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t groups, ctx.IntAttr("groups"));
   OI_ASSIGN_OR_RETURN(int64_t channels_last, ctx.IntAttr("channels_last", 1));
   if (groups <= 0) {
-    return Status::Error(StrCat("attribute 'groups': expected a positive count, got ", groups));
+    return AttrError("groups", StrCat("expected a positive count, got ", groups));
   }
   OI_ASSIGN_OR_RETURN(const Shape* x, InputOfRank(ctx, 0, {4}));
   std::optional<Shape> out;
@@ -283,8 +287,9 @@ Status InferGroupNorm(InferenceContext& ctx) {
     }
   }
   if (channels.is_const() && *channels.const_value() % groups != 0) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": channels ", channels.ToString(),
-                                " are not a multiple of groups = ", groups));
+    return InputError(
+        ctx, 0,
+        StrCat("channels ", channels.ToString(), " are not a multiple of groups = ", groups));
   }
   if (!out) return OkStatus();
   (*out)[c_axis] = channels;
@@ -299,7 +304,7 @@ Status InferGatedRMSNorm(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
   if (x && x->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
   }
   Dim c;
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, c, "C"));
@@ -309,9 +314,9 @@ Status InferGatedRMSNorm(InferenceContext& ctx) {
   const Dim last = out.back();
   if (last.is_const() && c.is_const() &&
       (*c.const_value() <= 0 || *last.const_value() % *c.const_value() != 0)) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": last dim ", last.ToString(),
-                                " is not a multiple of C = ", c.ToString(), " (the length of ",
-                                InputLabel(ctx, 1), ")"));
+    return InputError(ctx, 0,
+                      StrCat("last dim ", last.ToString(), " is not a multiple of C = ",
+                             c.ToString(), " (the length of ", InputLabel(ctx, 1), ")"));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -325,7 +330,7 @@ Status InferBiasedActivation(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
   if (x && x->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
   }
   Dim last = x ? x->back() : Dim();
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, last, StrCat("the last dim of ", InputLabel(ctx, 0))));
@@ -363,8 +368,8 @@ Status InferBiasSplitGelu(InferenceContext& ctx) {
   Dim d = x ? (*x)[2] : Dim();
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, d, "X's dim 2"));
   if (d.is_const() && *d.const_value() % 2 != 0) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": hidden dim ", d.ToString(),
-                                " is odd; it is split into two equal halves"));
+    return InputError(
+        ctx, 0, StrCat("hidden dim ", d.ToString(), " is odd; it is split into two equal halves"));
   }
   if (!x) return OkStatus();
   ctx.SetOutputShape(0, {(*x)[0], (*x)[1], Dim::FloorDiv(d, Dim::Const(2))});
@@ -378,7 +383,8 @@ Status InferBiasSoftmax(InferenceContext& ctx) {
   const Shape* data = ctx.InputShape(0);
   if (!data) return OkStatus();
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
-  return ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), "attribute 'axis'").status();
+  return ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), Subject::Attribute("axis"))
+      .status();
 }
 
 // BiasDropout and BitmaskBiasDropout (data, bias, residual, ratio, training_mode): output is
@@ -421,7 +427,7 @@ Status InferGatedAdd(InferenceContext& ctx) {
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
   if (x->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
   }
   Shape out = *x;
   OI_RETURN_IF_ERROR(RequireSameShape(ctx, 1, out, 0));
@@ -453,7 +459,7 @@ Status InferFusedMatMul(InferenceContext& ctx) {
   for (int i : {0, 1}) {
     const Shape* s = i == 0 ? a : b;
     if (s && s->empty()) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank >= 1, got a scalar"));
+      return InputError(ctx, i, "expected rank >= 1, got a scalar");
     }
   }
   if ((trans_batch_a || trans_batch_b) && a && b && (a->size() != b->size() || a->size() < 3)) {
@@ -507,7 +513,7 @@ Status InferFusedGemm(InferenceContext& ctx) {
 Status InferGemmFloat8(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", 0));
   if (dtype < 0 || dtype > kMaxDataType) {
-    return Status::Error(StrCat("attribute 'dtype': expected a data type, got ", dtype));
+    return AttrError("dtype", StrCat("expected a data type, got ", dtype));
   }
   ctx.SetOutputType(0, Type::Tensor(static_cast<int32_t>(dtype)));
   OI_ASSIGN_OR_RETURN(Shape out, GemmOutputShape(ctx, 0, 1, 2, /*exact_c=*/false));
@@ -556,12 +562,14 @@ Status InferConvTransposeWithDynamicPads(InferenceContext& ctx) {
     if (pads_shape) {
       OI_RETURN_IF_ERROR(
           RequireEqualDims(ctx, (*pads_shape)[0], expected,
-                           StrCat(InputLabel(ctx, 2), " length and 2 * X's spatial rank"))
+                           StrCat(InputLabel(ctx, 2), " length and 2 * X's spatial rank"),
+                           InputSubject(ctx, 2))
               .status());
     }
     if (pads && static_cast<int64_t>(pads->size()) != *expected.const_value()) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": expected ", expected.ToString(),
-                                  " values (2 * X's spatial rank), got ", pads->size()));
+      return InputError(ctx, 2,
+                        StrCat("expected ", expected.ToString(),
+                               " values (2 * X's spatial rank), got ", pads->size()));
     }
   }
   OI_ASSIGN_OR_RETURN(Shape out, ConvTransposeOutputShape(ctx, 3, pads));

@@ -65,15 +65,14 @@ Status RequireRank(const InferenceContext& ctx, int i, std::initializer_list<siz
   for (size_t r : ranks) {
     if (s->size() == r) return OkStatus();
   }
-  return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", StrJoin(ranks, " or "),
-                              ", got rank ", s->size()));
+  return InputError(ctx, i,
+                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size()));
 }
 
 Status RequireRankAtLeast(const InferenceContext& ctx, int i, size_t rank) {
   const Shape* s = ShapeOf(ctx, i);
   if (!s || s->size() >= rank) return OkStatus();
-  return Status::Error(
-      StrCat(InputLabel(ctx, i), ": expected rank >= ", rank, ", got rank ", s->size()));
+  return InputError(ctx, i, StrCat("expected rank >= ", rank, ", got rank ", s->size()));
 }
 
 // A dim the operator fixes: input `input`'s dim `axis`, times `pack`, is `want`; `what` says
@@ -107,7 +106,7 @@ Status Record(InferenceContext& ctx, const DimRule& r) {
 // Every rule holds (each recorded), or the first that provably fails is the error.
 Status CheckDims(InferenceContext& ctx, const std::vector<DimRule>& rules) {
   for (const DimRule& r : rules) {
-    if (auto v = Violation(ctx, r)) return Status::Error(*v);
+    if (auto v = Violation(ctx, r)) return Status::Error(*v, InputSubject(ctx, r.input));
     OI_RETURN_IF_ERROR(Record(ctx, r));
   }
   return OkStatus();
@@ -129,7 +128,7 @@ void SetLike(InferenceContext& ctx, int out, int in, int32_t elem) {
 // An INT attribute that must be positive.
 StatusOr<int64_t> PositiveAttr(const InferenceContext& ctx, const char* name) {
   OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
-  if (v <= 0) return Status::Error(StrCat("attribute '", name, "': expected > 0, got ", v));
+  if (v <= 0) return AttrError(name, StrCat("expected > 0, got ", v));
   return v;
 }
 
@@ -153,11 +152,10 @@ StatusOr<NBits> ReadNBits(const InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(q.bits, ctx.IntAttr("bits", 4));
   OI_ASSIGN_OR_RETURN(q.block_size, ctx.IntAttr("block_size"));
   if (q.bits < 2 || q.bits > 8) {
-    return Status::Error(StrCat("attribute 'bits': expected 2 to 8, got ", q.bits));
+    return AttrError("bits", StrCat("expected 2 to 8, got ", q.bits));
   }
   if (q.block_size < 16 || !IsPowerOfTwo(q.block_size)) {
-    return Status::Error(
-        StrCat("attribute 'block_size': expected a power of 2 >= 16, got ", q.block_size));
+    return AttrError("block_size", StrCat("expected a power of 2 >= 16, got ", q.block_size));
   }
   q.k_blocks = (q.k + q.block_size - 1) / q.block_size;
   q.blob_size = q.block_size * q.bits / 8;
@@ -219,9 +217,9 @@ Status CheckNBitsWeight(InferenceContext& ctx, const NBits& q, int64_t n, const 
       OI_RETURN_IF_ERROR(RequireRank(ctx, w.g_idx, {1}));
       const std::optional<int64_t> g = InputDim(ctx, w.g_idx, 0).const_value();
       if (g && *g != q.k && *g != q.k_blocks * q.block_size) {
-        return Status::Error(
-            StrCat(InputLabel(ctx, w.g_idx), ": dim 0 is ", *g, " but attribute K = ", q.k,
-                   " (or k_blocks * block_size = ", q.k_blocks * q.block_size, ")"));
+        return InputError(ctx, w.g_idx,
+                          StrCat("dim 0 is ", *g, " but attribute K = ", q.k,
+                                 " (or k_blocks * block_size = ", q.k_blocks * q.block_size, ")"));
       }
     }
   }
@@ -346,7 +344,8 @@ Status InferMatMulFpQ4(InferenceContext& ctx) {
   if (a->empty() || b.empty()) {
     return Status::Error(StrCat(InputLabel(ctx, a->empty() ? 0 : 2),
                                 a->empty() ? ": expected rank >= 1, got a scalar"
-                                           : ": expected a shape of rank >= 1, got none"));
+                                           : ": expected a shape of rank >= 1, got none"),
+                         InputSubject(ctx, a->empty() ? 0 : 2));
   }
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
@@ -361,7 +360,7 @@ Status InferBlockQuantizedMatMul(InferenceContext& ctx, int64_t values_per_byte,
                                  int64_t default_block_size) {
   OI_ASSIGN_OR_RETURN(int64_t block_size, ctx.IntAttr("block_size", default_block_size));
   if (block_size <= 0) {
-    return Status::Error(StrCat("attribute 'block_size': expected > 0, got ", block_size));
+    return AttrError("block_size", StrCat("expected > 0, got ", block_size));
   }
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, 1));
   OI_RETURN_IF_ERROR(RequireRank(ctx, 1, {2}));
@@ -423,32 +422,35 @@ Status InferGatherBlockQuantized(InferenceContext& ctx) {
   const int32_t data_type = ElemOf(ctx, 0);
   const bool fp = IsFloat8Or4(data_type);
   if (!fp && bits != 2 && bits != 4 && bits != 8) {
-    return Status::Error(StrCat("attribute 'bits': expected 2, 4 or 8, got ", bits));
+    return AttrError("bits", StrCat("expected 2, 4 or 8, got ", bits));
   }
   if (block_size < 0 || (block_size == 0 && !fp) ||
       (block_size > 0 && (block_size < 16 || !IsPowerOfTwo(block_size)))) {
-    return Status::Error(StrCat("attribute 'block_size': expected a power of 2 >= 16",
-                                fp ? " or 0" : "", ", got ", block_size));
+    return AttrError("block_size", StrCat("expected a power of 2 >= 16", fp ? " or 0" : "",
+                                          ", got ", block_size));
   }
   const Shape* data = ShapeOf(ctx, 0);
   if (!data) return OkStatus();
   const int64_t rank = static_cast<int64_t>(data->size());
-  if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
-  OI_ASSIGN_OR_RETURN(gather_axis, ctx.NormalizeAxis(gather_axis, rank, "attribute 'gather_axis'"));
+  if (rank == 0)
+    return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
+                         Subject::Input(0, "data"));
+  OI_ASSIGN_OR_RETURN(gather_axis,
+                      ctx.NormalizeAxis(gather_axis, rank, Subject::Attribute("gather_axis")));
   OI_ASSIGN_OR_RETURN(quantize_axis,
-                      ctx.NormalizeAxis(quantize_axis, rank, "attribute 'quantize_axis'"));
+                      ctx.NormalizeAxis(quantize_axis, rank, Subject::Attribute("quantize_axis")));
   // Values a stored element holds along the last dim: 0 when it is not known.
   int64_t per_element = 1;
   if (data_type == kUint8) {
     per_element = 8 / bits;
     if (gather_axis != 0) {
-      return Status::Error(
-          StrCat("attribute 'gather_axis': expected 0 for uint8 data, got ", gather_axis));
+      return AttrError("gather_axis", StrCat("expected 0 for uint8 data, got ", gather_axis));
     }
     // onnxruntime's check: a gather along the packed axis would pick bytes, not values.
     if (quantize_axis == gather_axis) {
-      return Status::Error(StrCat("attribute 'quantize_axis': expected an axis other than ",
-                                  "gather_axis 0 for uint8 data, got ", quantize_axis));
+      return AttrError("quantize_axis",
+                       StrCat("expected an axis other than ", "gather_axis 0 for uint8 data, got ",
+                              quantize_axis));
     }
   } else if (data_type == 0 && bits != 8) {
     per_element = 0;
@@ -514,8 +516,7 @@ Status InferIntegerMatMul(InferenceContext& ctx, int a, int b, int bias, int32_t
   }
   if (!sa || !sb) return OkStatus();
   if (sa->empty() || sb->empty()) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, sa->empty() ? a : b), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, sa->empty() ? a : b, "expected rank >= 1, got a scalar");
   }
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*sa, *sb, &ctx));
   ctx.SetOutputShape(0, std::move(out));
@@ -608,7 +609,7 @@ Status InferQLinearSoftmax(InferenceContext& ctx) {
   const Shape* x = ShapeOf(ctx, 0);
   if (!x) return OkStatus();
   const int64_t rank = static_cast<int64_t>(x->size());
-  return ctx.NormalizeAxis(axis, opset < 13 ? rank + 1 : rank, "attribute 'axis'").status();
+  return ctx.NormalizeAxis(axis, opset < 13 ? rank + 1 : rank, Subject::Attribute("axis")).status();
 }
 
 // QLinearConv (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point,
@@ -699,7 +700,7 @@ Status InferQuantizeWithOrder(InferenceContext& ctx) {
 Status InferDequantizeWithOrder(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
   if (to != kFloat && to != kFloat16) {
-    return Status::Error(StrCat("attribute 'to': expected 1 (float) or 10 (float16), got ", to));
+    return AttrError("to", StrCat("expected 1 (float) or 10 (float16), got ", to));
   }
   SetLike(ctx, 0, 0, static_cast<int32_t>(to));
   return OkStatus();
@@ -758,8 +759,8 @@ Status InferQuantizeBFP(InferenceContext& ctx) {
 Status InferDequantizeBFP(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kFloat));
   if (dtype != kFloat && dtype != kFloat16 && dtype != kBfloat16) {
-    return Status::Error(StrCat(
-        "attribute 'dtype': expected 1 (float), 10 (float16) or 16 (bfloat16), got ", dtype));
+    return AttrError("dtype",
+                     StrCat("expected 1 (float), 10 (float16) or 16 (bfloat16), got ", dtype));
   }
   ctx.SetOutputType(0, Type::Tensor(static_cast<int32_t>(dtype)));
   if (const std::vector<Dim>* v = IntValues(ctx, 1)) {
@@ -789,9 +790,8 @@ Status InferDynamicQuantizeLSTM(InferenceContext& ctx) {
   } else if (direction == "bidirectional") {
     num_directions = 2;
   } else {
-    return Status::Error(
-        StrCat("attribute 'direction': expected forward, reverse or bidirectional, got '",
-               direction, "'"));
+    return AttrError("direction",
+                     StrCat("expected forward, reverse or bidirectional, got '", direction, "'"));
   }
   for (int i : {kX, kW, kR, kInitialH, kInitialC}) OI_RETURN_IF_ERROR(RequireRank(ctx, i, {3}));
   for (int i : {kB, kP}) OI_RETURN_IF_ERROR(RequireRank(ctx, i, {2}));
@@ -943,15 +943,17 @@ Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t
   const std::vector<DimRule> doc = ExpertRules(ctx, in, false, hidden, fusion, pack, scale_block);
   const std::vector<DimRule> legacy = ExpertRules(ctx, in, true, hidden, fusion, pack, scale_block);
   std::optional<std::string> doc_violation, legacy_violation;
+  int doc_input = -1;  // the input the first violation is about
   for (const DimRule& r : doc) {
-    if (!doc_violation) doc_violation = Violation(ctx, r);
+    if (!doc_violation && (doc_violation = Violation(ctx, r))) doc_input = r.input;
   }
   for (const DimRule& r : legacy) {
     if (!legacy_violation) legacy_violation = Violation(ctx, r);
   }
   if (doc_violation && legacy_violation) {
-    return Status::Error(StrCat(
-        *doc_violation, " (nor do the weights fit the legacy layout: ", *legacy_violation, ")"));
+    return Status::Error(StrCat(*doc_violation, " (nor do the weights fit the legacy layout: ",
+                                *legacy_violation, ")"),
+                         InputSubject(ctx, doc_input));
   }
   // Facts only from the one layout that fits.
   if (doc_violation || legacy_violation) {
@@ -986,8 +988,7 @@ Status InferQMoE(InferenceContext& ctx) {
   int64_t pack = 0, scale_block = -1;
   if (quant_type == "int") {
     if (bits != 2 && bits != 4 && bits != 8) {
-      return Status::Error(
-          StrCat("attribute 'expert_weight_bits': expected 2, 4 or 8, got ", bits));
+      return AttrError("expert_weight_bits", StrCat("expected 2, 4 or 8, got ", bits));
     }
     pack = 8 / bits;
     scale_block = block_size;
@@ -997,8 +998,8 @@ Status InferQMoE(InferenceContext& ctx) {
   } else if (quant_type == "fp8") {
     pack = 1;
   } else {
-    return Status::Error(StrCat("attribute 'quant_type': expected 'int', 'fp4', 'nvfp4', 'fp8' ",
-                                "or 'wfp4afp8', got '", quant_type, "'"));
+    return AttrError("quant_type", StrCat("expected 'int', 'fp4', 'nvfp4', 'fp8' ",
+                                          "or 'wfp4afp8', got '", quant_type, "'"));
   }
   MoEInputs in;
   in.fc1_scales = 3;
