@@ -125,7 +125,7 @@ struct QkvHidden {
 // to K's, summing to the width), else a third of the width each.
 StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Dim width,
                                     int64_t heads) {
-  if (ctx.Attr("qkv_hidden_sizes")) {
+  if (ctx.HasAttr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
       return AttrError("qkv_hidden_sizes", StrCat("expected 3 values, got ", sizes.size()));
@@ -1031,7 +1031,7 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
     in_hidden = (*in)[2];
   }
   std::vector<Dim> widths(3);
-  if (ctx.Attr("qkv_hidden_sizes")) {
+  if (ctx.HasAttr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
       return AttrError("qkv_hidden_sizes", StrCat("expected 3 values, got ", sizes.size()));

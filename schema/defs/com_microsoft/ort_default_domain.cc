@@ -149,7 +149,7 @@ Status InferEfficientNMS(InferenceContext& ctx) {
   }
   const Dim batch = boxes ? (*boxes)[0] : Dim();
   Dim max_boxes;
-  if (ctx.Attr("max_output_boxes")) {
+  if (ctx.HasAttr("max_output_boxes")) {
     OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("max_output_boxes"));
     if (m < 0) return AttrError("max_output_boxes", StrCat("expected >= 0, got ", m));
     max_boxes = Dim::Const(m);
@@ -174,7 +174,7 @@ Status InferRoiPatches(InferenceContext& ctx) {
     }
   }
   Dim pooled;
-  if (ctx.Attr("pooled_size")) {
+  if (ctx.HasAttr("pooled_size")) {
     OI_ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("pooled_size"));
     if (p <= 0) return AttrError("pooled_size", StrCat("expected > 0, got ", p));
     pooled = Dim::Const(p);

@@ -60,7 +60,7 @@ Status InferAttnLSTM(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", "forward"));
   Dim dirs = Dim::Const(direction == "bidirectional" ? 2 : 1);
   Dim hidden, batch, input_size, am_attn, memory_depth;
-  if (ctx.Attr("hidden_size")) {
+  if (ctx.HasAttr("hidden_size")) {
     OI_ASSIGN_OR_RETURN(int64_t h, ctx.IntAttr("hidden_size"));
     hidden = Dim::Const(h);
   }

@@ -282,7 +282,7 @@ Status InferWordConvEmbedding(InferenceContext& ctx) {
                                                 {"conv_window_size", &window},
                                                 {"char_embedding_size", &char_embedding}};
   for (auto [name, dim] : attrs) {
-    if (!ctx.Attr(name)) continue;
+    if (!ctx.HasAttr(name)) continue;
     OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
     if (v != -1)
       OI_RETURN_IF_ERROR(Agree(ctx, *dim, Dim::Const(v), StrCat("attribute '", name, "'")));

@@ -24,7 +24,7 @@ namespace {
 
 // An int attribute as a dim: its value when given, else unknown.
 StatusOr<Dim> AttrDim(const InferenceContext& ctx, const char* name) {
-  if (!ctx.Attr(name)) return Dim();
+  if (!ctx.HasAttr(name)) return Dim();
   OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
   return Dim::Const(v);
 }
@@ -61,7 +61,7 @@ StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int in
   if (s->size() != 3) {
     return InputError(ctx, input, StrCat("expected rank 3 or 4, got rank ", s->size()));
   }
-  if (!ctx.Attr(heads_attr)) {
+  if (!ctx.HasAttr(heads_attr)) {
     return AttrError(heads_attr, StrCat("required when ", InputLabel(ctx, input), " is 3-D ",
                                         ShapeToString(*s)));
   }
@@ -198,7 +198,7 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       seq = (*x)[2];
       head_size = (*x)[3];
     } else if (x->size() == 3) {
-      if (!ctx.Attr("num_heads")) {
+      if (!ctx.HasAttr("num_heads")) {
         return AttrError("num_heads", StrCat("required when ", InputLabel(ctx, 0), " is 3-D ",
                                              ShapeToString(*x)));
       }
@@ -441,13 +441,13 @@ Status InferFlexAttention(InferenceContext& ctx) {
 
   const Type& qt = ctx.InputType(0);
   int32_t softmax_elem = qt.is_tensor() && qt.elem_type() == kDouble ? kDouble : kFloat;
-  if (ctx.Attr("softmax_precision")) {
+  if (ctx.HasAttr("softmax_precision")) {
     OI_ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("softmax_precision"));
     softmax_elem = static_cast<int32_t>(p);
   }
   const Type scores = Type::Tensor(softmax_elem, Shape{batch, q_heads, q_seq, kv_seq});
   for (const char* graph : {"score_mod", "prob_mod"}) {
-    if (!ctx.Attr(graph)) continue;
+    if (!ctx.HasAttr(graph)) continue;
     OI_ASSIGN_OR_RETURN(std::vector<Type> out, ctx.InferSubgraph(graph, {scores}));
     if (out.size() != 1) {
       return AttrError(graph, StrCat("expected 1 output, got ", out.size()));

@@ -246,7 +246,7 @@ Status InferUpsample(InferenceContext& ctx) {
     }
     scales = {1, 1, h, w};
     for (const char* name : {"height_scale", "width_scale"}) {
-      if (!ctx.Attr(name)) {
+      if (!ctx.HasAttr(name)) {
         return AttrError(name, "required but not given");
       }
     }
