@@ -145,12 +145,6 @@ Status InferSkipSimplifiedLayerNormalization(InferenceContext& ctx) {
   return InferSkipLayerNorm(ctx, -1, 3);
 }
 
-// Input `in`'s element type; 0 (unknown) when it is not a known tensor.
-int32_t ElemOf(const InferenceContext& ctx, int in) {
-  const Type& t = ctx.InputType(in);
-  return t.is_tensor() ? t.elem_type() : 0;
-}
-
 // onnxruntime's default-domain LayerNormalization-1 (X: T, Scale: V, B: V; Y: V; Mean and
 // InvStdDev: stash_type) has LayerNormalization-17's shapes; Y takes Scale's element type.
 // `ln17` is ai.onnx's LayerNormalization-17 rule.
@@ -162,7 +156,7 @@ int32_t ElemOf(const InferenceContext& ctx, int in) {
 // `axis` to 1, which differs for an axis other than the last. We follow the kernel.
 Status InferLayerNormalization1(const InferenceRule& ln17, InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(ln17(ctx));
-  Type y = Type::Tensor(ElemOf(ctx, 1));
+  Type y = Type::Tensor(InputElemType(ctx, 1));
   if (const Shape* x = ctx.InputShape(0)) y.set_shape(*x);
   ctx.SetOutputType(0, std::move(y));
   return OkStatus();

@@ -39,13 +39,6 @@ using symbolic::Tri;
 
 // ---- Helpers.
 
-// Input i's element type when it is present with a known tensor type; 0 otherwise.
-int32_t ElemOf(const InferenceContext& ctx, int i) {
-  if (i >= ctx.NumInputs() || !ctx.HasInput(i)) return 0;
-  const Type& t = ctx.InputType(i);
-  return t.is_tensor() ? t.elem_type() : 0;
-}
-
 // Input i's shape when it is present with a known rank; null otherwise.
 const Shape* ShapeOf(const InferenceContext& ctx, int i) {
   if (i >= ctx.NumInputs() || !ctx.HasInput(i)) return nullptr;
@@ -206,10 +199,10 @@ Status CheckNBitsWeight(InferenceContext& ctx, const NBits& q, int64_t n, const 
     };
     OI_RETURN_IF_ERROR(per_block(w.scales, q.k_blocks, blocks, "k_blocks"));
     const std::string zp_bytes = "ceil(k_blocks * bits / 8)";
-    if (w.zero_points >= 0 && ElemOf(ctx, w.zero_points) == kUint8) {
+    if (w.zero_points >= 0 && InputElemType(ctx, w.zero_points) == kUint8) {
       OI_RETURN_IF_ERROR(
           per_block(w.zero_points, (q.k_blocks * q.bits + 7) / 8, zp_bytes, zp_bytes));
-    } else if (w.zero_points >= 0 && ElemOf(ctx, w.zero_points) != 0) {
+    } else if (w.zero_points >= 0 && InputElemType(ctx, w.zero_points) != 0) {
       OI_RETURN_IF_ERROR(per_block(w.zero_points, q.k_blocks, blocks, "k_blocks"));
     }
     // g_idx (deprecated) has one of two lengths, so a symbolic one records nothing.
@@ -265,7 +258,7 @@ Status CheckFusedNorm(InferenceContext& ctx, int64_t k, int skip, int norm_scale
     rules.push_back({skip, s->size() - 1, Dim::Const(k), "attribute K"});
   OI_RETURN_IF_ERROR(CheckDims(ctx, rules));
   if (skip_sum_output < ctx.NumOutputs() && ctx.HasOutput(skip_sum_output)) {
-    SetLike(ctx, skip_sum_output, 0, ElemOf(ctx, 0));
+    SetLike(ctx, skip_sum_output, 0, InputElemType(ctx, 0));
   }
   return OkStatus();
 }
@@ -414,12 +407,12 @@ bool IsFloat8Or4(int32_t t) {
 // Attribute defaults are the kernel's: gather_axis 0, quantize_axis 1, block_size 128,
 // bits 4.
 Status InferGatherBlockQuantized(InferenceContext& ctx) {
-  ctx.SetOutputType(0, Type::Tensor(ElemOf(ctx, 2)));
+  ctx.SetOutputType(0, Type::Tensor(InputElemType(ctx, 2)));
   OI_ASSIGN_OR_RETURN(int64_t gather_axis, ctx.IntAttr("gather_axis", 0));
   OI_ASSIGN_OR_RETURN(int64_t quantize_axis, ctx.IntAttr("quantize_axis", 1));
   OI_ASSIGN_OR_RETURN(int64_t block_size, ctx.IntAttr("block_size", 128));
   OI_ASSIGN_OR_RETURN(int64_t bits, ctx.IntAttr("bits", 4));
-  const int32_t data_type = ElemOf(ctx, 0);
+  const int32_t data_type = InputElemType(ctx, 0);
   const bool fp = IsFloat8Or4(data_type);
   if (!fp && bits != 2 && bits != 4 && bits != 8) {
     return AttrError("bits", StrCat("expected 2, 4 or 8, got ", bits));
@@ -525,18 +518,18 @@ Status InferIntegerMatMul(InferenceContext& ctx, int a, int b, int bias, int32_t
 
 // DynamicQuantizeMatMul (A, B, b_scale, b_zero_point, bias): float A times int8 B.
 Status InferDynamicQuantizeMatMul(InferenceContext& ctx) {
-  return InferIntegerMatMul(ctx, 0, 1, 4, ElemOf(ctx, 0));
+  return InferIntegerMatMul(ctx, 0, 1, 4, InputElemType(ctx, 0));
 }
 
 // MatMulIntegerToFloat (A, B, a_scale, b_scale, a_zero_point, b_zero_point, bias): the
 // output has the scales' type (T3).
 Status InferMatMulIntegerToFloat(InferenceContext& ctx) {
-  return InferIntegerMatMul(ctx, 0, 1, 6, ElemOf(ctx, 2));
+  return InferIntegerMatMul(ctx, 0, 1, 6, InputElemType(ctx, 2));
 }
 
 // MatMulInteger16: uint32 when both operands are uint16, int32 when either is int16.
 Status InferMatMulInteger16(InferenceContext& ctx) {
-  const int32_t a = ElemOf(ctx, 0), b = ElemOf(ctx, 1);
+  const int32_t a = InputElemType(ctx, 0), b = InputElemType(ctx, 1);
   int32_t elem = 0;
   if (a == kInt16 || b == kInt16) {
     elem = kInt32;
@@ -572,7 +565,7 @@ Status InferMulInteger(InferenceContext& ctx) { return InferBroadcastOf(ctx, {0,
 // absent, y_scale or not).
 Status InferQGemm(InferenceContext& ctx) {
   const bool quantized = ctx.NumInputs() > 8 && ctx.HasInput(8);
-  ctx.SetOutputType(0, Type::Tensor(quantized ? ElemOf(ctx, 8) : kFloat));
+  ctx.SetOutputType(0, Type::Tensor(quantized ? InputElemType(ctx, 8) : kFloat));
   OI_ASSIGN_OR_RETURN(Shape out, GemmOutputShape(ctx, 0, 3, 6, /*exact_c=*/false));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -583,27 +576,27 @@ Status InferQGemm(InferenceContext& ctx) {
 // QLinearAdd, QLinearMul (A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale,
 // C_zero_point): the broadcast of A and B, in A's type.
 Status InferQLinearBinary(InferenceContext& ctx) {
-  return InferBroadcastOf(ctx, {0, 3}, ElemOf(ctx, 0));
+  return InferBroadcastOf(ctx, {0, 3}, InputElemType(ctx, 0));
 }
 
 // QLinearWhere (condition, X, x_scale, x_zero_point, Y, y_scale, y_zero_point, z_scale,
 // z_zero_point): the broadcast of condition, X and Y, in X's type.
 Status InferQLinearWhere(InferenceContext& ctx) {
-  return InferBroadcastOf(ctx, {0, 1, 4}, ElemOf(ctx, 1));
+  return InferBroadcastOf(ctx, {0, 1, 4}, InputElemType(ctx, 1));
 }
 
 // QLinearLeakyRelu, QLinearSigmoid, QOrderedGelu, QOrderedLayerNormalization,
 // QuantizeWithOrder's int8: elementwise, X's shape (the cublasLt order changes the layout in
 // memory, not the shape).
 Status InferSameShape(InferenceContext& ctx) {
-  SetLike(ctx, 0, 0, ElemOf(ctx, 0));
+  SetLike(ctx, 0, 0, InputElemType(ctx, 0));
   return OkStatus();
 }
 
 // QLinearSoftmax: X's shape. `axis` (default -1) names one of its dims; with `opset` < 13
 // the input is coerced to 2-D at axis, where axis = rank is allowed.
 Status InferQLinearSoftmax(InferenceContext& ctx) {
-  SetLike(ctx, 0, 0, ElemOf(ctx, 0));
+  SetLike(ctx, 0, 0, InputElemType(ctx, 0));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
   OI_ASSIGN_OR_RETURN(int64_t opset, ctx.IntAttr("opset", 13));
   const Shape* x = ShapeOf(ctx, 0);
@@ -617,7 +610,7 @@ Status InferQLinearSoftmax(InferenceContext& ctx) {
 // [N, out1, ..., M] while w keeps its [M, C/group, k1, ...] layout, as onnxruntime's kernel
 // reads it.
 Status InferQLinearConv(InferenceContext& ctx) {
-  ctx.SetOutputType(0, Type::Tensor(ElemOf(ctx, 7)));
+  ctx.SetOutputType(0, Type::Tensor(InputElemType(ctx, 7)));
   OI_ASSIGN_OR_RETURN(int64_t channels_last, ctx.IntAttr("channels_last", 0));
   OI_ASSIGN_OR_RETURN(Shape out, ConvOutputShape(ctx, 0, 3, 8, channels_last != 0));
   if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
@@ -652,7 +645,7 @@ Status InferQLinearGlobalAveragePool(InferenceContext& ctx) {
 // QLinearConcat (Y_scale, Y_zero_point, then a (tensor, scale, zero point) triple per
 // input): the tensors concatenated along `axis`, in Y_zero_point's type.
 Status InferQLinearConcat(InferenceContext& ctx) {
-  ctx.SetOutputType(0, Type::Tensor(ElemOf(ctx, 1)));
+  ctx.SetOutputType(0, Type::Tensor(InputElemType(ctx, 1)));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
   if ((ctx.NumInputs() - 2) % 3 != 0) {
     return Status::Error(StrCat("expected Y_scale, Y_zero_point and (tensor, scale, zero point) ",
@@ -672,7 +665,7 @@ Status InferQLinearReduceMean(InferenceContext& ctx) { return InferReduceWithAxe
 // ReduceSumInteger: the same reduction; int8 sums to int32, uint8 to uint32.
 Status InferReduceSumInteger(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(InferReduceWithAxesAttribute(ctx));
-  const int32_t in = ElemOf(ctx, 0);
+  const int32_t in = InputElemType(ctx, 0);
   Type out = ctx.OutputType(0);
   out.set_elem_type(in == kInt8 ? kInt32 : in == kUint8 ? kUint32 : 0);
   ctx.SetOutputType(0, std::move(out));
@@ -834,7 +827,7 @@ Status InferDynamicQuantizeLSTM(InferenceContext& ctx) {
   const Shape y = {seq, dirs, batch, hidden}, state = {dirs, batch, hidden};
   for (int o = 0; o < 3 && o < ctx.NumOutputs(); ++o) {
     if (!ctx.HasOutput(o)) continue;
-    ctx.SetOutputType(o, Type::Tensor(ElemOf(ctx, kX), o == 0 ? y : state));
+    ctx.SetOutputType(o, Type::Tensor(InputElemType(ctx, kX), o == 0 ? y : state));
   }
   return OkStatus();
 }
@@ -906,7 +899,7 @@ std::vector<DimRule> ExpertRules(const InferenceContext& ctx, const MoEInputs& i
 // absent (onnxruntime treats swiglu_fusion = 0 without fc3 as fused, for older exports).
 Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t pack,
                              int64_t scale_block) {
-  SetLike(ctx, 0, 0, ElemOf(ctx, 0));
+  SetLike(ctx, 0, 0, InputElemType(ctx, 0));
   OI_ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation_type", "relu"));
   const bool has_fc3 = in.fc3 >= 0 && ctx.HasInput(in.fc3);
   const int64_t fusion = activation == "swiglu" && !has_fc3 ? 2 : 1;
