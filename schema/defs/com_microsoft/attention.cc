@@ -28,19 +28,7 @@ namespace {
 
 constexpr char kDomain[] = "com.microsoft";
 
-// Input `input`'s shape when it is given with a known rank, which must be `rank`; null when
-// the input is absent or its rank unknown.
-StatusOr<const Shape*> Ranked(const InferenceContext& ctx, int input, size_t rank) {
-  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
-  if (s && s->size() != rank) {
-    return InputError(
-        ctx, input,
-        StrCat("expected rank ", rank, ", got rank ", s->size(), " ", ShapeToString(*s)));
-  }
-  return s;
-}
-
-// As Ranked, for an input of one of two ranks.
+// As RankedInput (rule_helpers.h), for an input of one of two ranks.
 StatusOr<const Shape*> RankedEither(const InferenceContext& ctx, int input, size_t r1, size_t r2) {
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (s && s->size() != r1 && s->size() != r2) {
@@ -94,7 +82,7 @@ std::optional<bool> FlagValue(const InferenceContext& ctx, int input) {
 
 // [B + 1] cumulative sequence lengths (packed and paged attention).
 Status CheckCumulative(InferenceContext& ctx, int input, Dim batch) {
-  OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, input, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, input, 1));
   if (!s) return OkStatus();
   Dim b1 = batch.is_unknown() ? Dim() : batch + Dim::Const(1);
   return Agree(ctx, b1, (*s)[0], StrCat(InputLabel(ctx, input), " length and batch + 1"),
@@ -103,7 +91,7 @@ Status CheckCumulative(InferenceContext& ctx, int input, Dim batch) {
 
 // An additive bias of QxK' [B or 1, N or 1, S, T]: its sequence dims must be S and T.
 Status CheckAttentionBias(InferenceContext& ctx, int input, Dim seq, Dim total) {
-  OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, input, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, input, 4));
   if (!s) return OkStatus();
   OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[2],
                            StrCat(InputLabel(ctx, input), " dim 2 and the query sequence length"),
@@ -165,9 +153,9 @@ struct MergedInputs {
 
 StatusOr<MergedInputs> ReadMergedInputs(InferenceContext& ctx, size_t input_rank) {
   MergedInputs m;
-  OI_ASSIGN_OR_RETURN(m.input, Ranked(ctx, 0, input_rank));
-  OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, 1, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 2, 1));
+  OI_ASSIGN_OR_RETURN(m.input, RankedInput(ctx, 0, input_rank));
+  OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, 1, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
   Dim in_hidden = m.input ? m.input->back() : Dim();
   if (w) {
     OI_RETURN_IF_ERROR(Agree(ctx, in_hidden, (*w)[0], "input hidden size of input and weights"));
@@ -180,7 +168,7 @@ StatusOr<MergedInputs> ReadMergedInputs(InferenceContext& ctx, size_t input_rank
 // past [2, B, N, P, H] of the merged-projection attentions; P, or unknown without a shape.
 StatusOr<Dim> ReadStackedPast(InferenceContext& ctx, int input, Dim& batch, Dim heads,
                               Dim& head_size) {
-  OI_ASSIGN_OR_RETURN(const Shape* past, Ranked(ctx, input, 5));
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, input, 5));
   if (!past) return Dim();
   Dim two = Dim::Const(2);
   OI_RETURN_IF_ERROR(Agree(ctx, two, (*past)[0],
@@ -317,7 +305,7 @@ Status InferPackedAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(QkvHidden hidden, MergedQkvHidden(ctx, 1, in.width, heads));
   OI_RETURN_IF_ERROR(
       Divide(ctx, 1, hidden.qk, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 3, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 3, 2));
   Dim batch, seq;
   if (offsets) {
     batch = (*offsets)[0];
@@ -337,8 +325,8 @@ Status InferPackedMultiHeadAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   const Dim n = Dim::Const(heads);
   OI_ASSIGN_OR_RETURN(const Shape* q, RankedEither(ctx, 0, 2, 4));
-  OI_ASSIGN_OR_RETURN(const Shape* k, Ranked(ctx, 1, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* v, Ranked(ctx, 2, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, 2, 2));
   Dim tokens, hidden, v_hidden;
   if (q) {
     tokens = (*q)[0];
@@ -360,12 +348,12 @@ Status InferPackedMultiHeadAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, tokens, (*v)[0], "token count of query and value"));
     v_hidden = (*v)[1];
   }
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 3, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 3, 1));
   if (bias && !hidden.is_unknown() && !v_hidden.is_unknown()) {
     Dim width = hidden + hidden + v_hidden;
     OI_RETURN_IF_ERROR(Agree(ctx, width, (*bias)[0], "bias length and D + D + Dv"));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 4, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 4, 2));
   Dim batch, seq;
   if (offsets) {
     batch = (*offsets)[0];
@@ -387,8 +375,8 @@ StatusOr<Dim> ReadPastPair(InferenceContext& ctx, int key_input, int value_input
                       "past_key and past_value must be given together");
   }
   Dim past_len;
-  OI_ASSIGN_OR_RETURN(const Shape* pk, Ranked(ctx, key_input, 4));
-  OI_ASSIGN_OR_RETURN(const Shape* pv, Ranked(ctx, value_input, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* pk, RankedInput(ctx, key_input, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* pv, RankedInput(ctx, value_input, 4));
   if (pk) {
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*pk)[0], "batch of query and past_key"));
     OI_RETURN_IF_ERROR(Agree(ctx, heads, (*pk)[1], "heads of query and past_key"));
@@ -505,7 +493,7 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
     // A 3-D query without key is not a layout the doc defines: its hidden size stays open.
   }
   OI_RETURN_IF_ERROR(ReadKeyValue(ctx, 1, 2, n, hidden, x, /*allow_packed_kv=*/true));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 3, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 3, 1));
   if (bias && !hidden.is_unknown() && !x.v_hidden.is_unknown()) {
     Dim width = hidden + hidden + x.v_hidden;
     OI_RETURN_IF_ERROR(Agree(ctx, width, (*bias)[0], "bias length and D + D + Dv"));
@@ -548,7 +536,7 @@ Status InferDecoderMaskedMultiHeadAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 2);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 3));
   QkvView x;
   x.seq = Dim::Const(1);
   Dim hidden;
@@ -568,7 +556,7 @@ Status InferDecoderMaskedMultiHeadAttention(InferenceContext& ctx) {
     if (packed) x.v_head_size = x.head_size;
   }
   if (!packed) OI_RETURN_IF_ERROR(ReadKeyValue(ctx, 1, 2, n, hidden, x, /*allow_packed_kv=*/false));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 10, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 10, 1));
   if (bias && !hidden.is_unknown() && !x.v_hidden.is_unknown()) {
     Dim width = hidden + hidden + x.v_hidden;
     OI_RETURN_IF_ERROR(Agree(ctx, width, (*bias)[0], "bias length and D + D + Dv"));
@@ -615,7 +603,7 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
   }
   GroupedQuery g;
   g.packed = !ctx.HasInput(1);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, rank));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, rank));
   if (!q) return g;
   if (rank == 3) {
     g.batch = (*q)[0];
@@ -649,7 +637,7 @@ StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQue
   }
   Dim kv_seq;
   for (int i : {1, 2}) {
-    OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, rank));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, rank));
     if (!s) continue;
     if (rank == 3) {
       OI_RETURN_IF_ERROR(
@@ -714,26 +702,26 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
                       ReadPastPair(ctx, 3, 4, g.batch, heads_kv, cache_head, value_cache_head));
   OI_RETURN_IF_ERROR(
       Agree(ctx, cache_head, value_cache_head, "head size of past_key and past_value"));
-  OI_ASSIGN_OR_RETURN(const Shape* seqlens, Ranked(ctx, 5, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* seqlens, RankedInput(ctx, 5, 1));
   if (seqlens)
     OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*seqlens)[0], "batch of query and seqlens_k"));
   // position_ids [B, >= S]: the runtime reads the first S positions of each row.
-  OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 9, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 9, 2));
   if (pos) OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*pos)[0], "batch of query and position_ids"));
-  OI_ASSIGN_OR_RETURN(const Shape* cos, Ranked(ctx, 7, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* sin, Ranked(ctx, 8, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* cos, RankedInput(ctx, 7, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* sin, RankedInput(ctx, 8, 2));
   if (cos && sin) {
     Dim rows = (*cos)[0], half = (*cos)[1];
     OI_RETURN_IF_ERROR(Agree(ctx, rows, (*sin)[0], "dim 0 of cos_cache and sin_cache"));
     OI_RETURN_IF_ERROR(Agree(ctx, half, (*sin)[1], "dim 1 of cos_cache and sin_cache"));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* sink, Ranked(ctx, 11, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* sink, RankedInput(ctx, 11, 1));
   if (sink) {
     Dim h = n;
     OI_RETURN_IF_ERROR(Agree(ctx, h, (*sink)[0], "head_sink length and num_heads"));
   }
   for (int i : {14, 15}) {
-    OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, i, 1));
+    OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, i, 1));
     if (w)
       OI_RETURN_IF_ERROR(Agree(ctx, g.head_size, (*w)[0],
                                StrCat(InputLabel(ctx, i), " length and head size"),
@@ -784,8 +772,8 @@ Status InferSparseAttention(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(Agree(ctx, kv_seq, g.seq, "sequence length of query and key"));
   Dim nkv = Dim::Const(kv_heads), v_head = g.head_size;
   OI_ASSIGN_OR_RETURN(Dim max_len, ReadPastPair(ctx, 3, 4, g.batch, nkv, g.head_size, v_head));
-  OI_ASSIGN_OR_RETURN(const Shape* rows, Ranked(ctx, 5, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* cols, Ranked(ctx, 6, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* rows, RankedInput(ctx, 5, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* cols, RankedInput(ctx, 6, 2));
   if (rows && cols) {
     Dim layouts = (*rows)[0];
     OI_RETURN_IF_ERROR(
@@ -796,7 +784,7 @@ Status InferSparseAttention(InferenceContext& ctx) {
                                layouts.ToString()));
     }
   }
-  OI_ASSIGN_OR_RETURN(const Shape* lengths, Ranked(ctx, 8, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* lengths, RankedInput(ctx, 8, 1));
   if (lengths) {
     OI_RETURN_IF_ERROR(
         Agree(ctx, g.batch, (*lengths)[0], "batch of query and key_total_sequence_lengths"));
@@ -833,7 +821,7 @@ Status InferPagedAttention(InferenceContext& ctx) {
   Dim tokens = q && q->size() == 2 ? (*q)[0] : Dim();
   if (!g.packed) {
     for (int i : {1, 2}) {
-      OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, 2));
+      OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 2));
       if (!s) continue;
       OI_RETURN_IF_ERROR(
           Agree(ctx, tokens, (*s)[0], StrCat("token count of query and ", InputLabel(ctx, i))));
@@ -845,8 +833,8 @@ Status InferPagedAttention(InferenceContext& ctx) {
   } else if (ctx.HasInput(2)) {
     return InputError(ctx, 2, "key and value must be given together (both absent for packed QKV)");
   }
-  OI_ASSIGN_OR_RETURN(const Shape* kc, Ranked(ctx, 3, 4));
-  OI_ASSIGN_OR_RETURN(const Shape* vc, Ranked(ctx, 4, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* kc, RankedInput(ctx, 3, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* vc, RankedInput(ctx, 4, 4));
   if (kc) {
     Dim nkv = Dim::Const(kv_heads);
     OI_RETURN_IF_ERROR(Agree(ctx, nkv, (*kc)[2], "kv_num_heads and key_cache dim 2"));
@@ -858,13 +846,13 @@ Status InferPagedAttention(InferenceContext& ctx) {
           Agree(ctx, d, (*vc)[i], StrCat("dim ", i, " of key_cache and value_cache")));
     }
   }
-  OI_ASSIGN_OR_RETURN(const Shape* table, Ranked(ctx, 7, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* table, RankedInput(ctx, 7, 2));
   Dim batch = table ? (*table)[0] : Dim();
-  OI_ASSIGN_OR_RETURN(const Shape* past, Ranked(ctx, 6, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 6, 1));
   if (past)
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of past_seqlens and block_table"));
   OI_RETURN_IF_ERROR(CheckCumulative(ctx, 5, batch));
-  OI_ASSIGN_OR_RETURN(const Shape* slots, Ranked(ctx, 10, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* slots, RankedInput(ctx, 10, 1));
   if (slots)
     OI_RETURN_IF_ERROR(Agree(ctx, tokens, (*slots)[0], "token count of query and slot_mapping"));
   OI_ASSIGN_OR_RETURN(int64_t v_head_size, ctx.IntAttr("v_head_size", 0));
@@ -889,8 +877,8 @@ Status InferDecoderAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 2);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   const Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, 3));
-  OI_ASSIGN_OR_RETURN(const Shape* k, Ranked(ctx, 1, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 3));
   Dim seq, batch, hidden, key_len;
   if (q) {
     seq = (*q)[0];
@@ -903,9 +891,9 @@ Status InferDecoderAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*k)[2], "hidden size of query and key"));
   }
   OI_ASSIGN_OR_RETURN(Dim head_size, Divide(ctx, 0, hidden, n, StrCat("num_heads = ", heads)));
-  OI_ASSIGN_OR_RETURN(const Shape* qw, Ranked(ctx, 2, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* kvw, Ranked(ctx, 3, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 4, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* qw, RankedInput(ctx, 2, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* kvw, RankedInput(ctx, 3, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 4, 1));
   if (qw) {
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*qw)[0], "hidden size and q_weight dim 0"));
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*qw)[1], "hidden size and q_weight dim 1"));
@@ -921,7 +909,7 @@ Status InferDecoderAttention(InferenceContext& ctx) {
   }
   Dim cache_len;
   for (int i : {6, 7}) {
-    OI_ASSIGN_OR_RETURN(const Shape* c, Ranked(ctx, i, 4));
+    OI_ASSIGN_OR_RETURN(const Shape* c, RankedInput(ctx, i, 4));
     if (!c) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, batch, (*c)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
@@ -954,7 +942,7 @@ Status InferLongformerAttention(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   OI_ASSIGN_OR_RETURN(int64_t window, PositiveIntAttr(ctx, "window"));
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
   Dim batch, seq, hidden;
   if (in) {
     batch = (*in)[0];
@@ -969,7 +957,7 @@ Status InferLongformerAttention(InferenceContext& ctx) {
     }
   }
   for (int i : {1, 4}) {
-    OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, i, 2));
     if (!w) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, hidden, (*w)[0], StrCat("hidden size and ", InputLabel(ctx, i), " dim 0")));
@@ -978,14 +966,14 @@ Status InferLongformerAttention(InferenceContext& ctx) {
         Agree(ctx, three_d, (*w)[1], StrCat("3 * hidden size and ", InputLabel(ctx, i), " dim 1")));
   }
   for (int i : {2, 5}) {
-    OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, i, 1));
+    OI_ASSIGN_OR_RETURN(const Shape* b, RankedInput(ctx, i, 1));
     if (!b) continue;
     Dim three_d = hidden * Dim::Const(3);
     OI_RETURN_IF_ERROR(Agree(ctx, three_d, (*b)[0],
                              StrCat("3 * hidden size and ", InputLabel(ctx, i), " length")));
   }
   for (int i : {3, 6}) {
-    OI_ASSIGN_OR_RETURN(const Shape* m, Ranked(ctx, i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* m, RankedInput(ctx, i, 2));
     if (!m) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
@@ -1001,13 +989,13 @@ Status InferLongformerAttention(InferenceContext& ctx) {
 Status InferQOrderedLongformerAttention(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
   if (!in) return OkStatus();
   Dim batch = (*in)[0], seq = (*in)[1];
   OI_RETURN_IF_ERROR(
       Divide(ctx, 0, (*in)[2], Dim::Const(heads), StrCat("num_heads = ", heads)).status());
   for (int i : {7, 12}) {
-    OI_ASSIGN_OR_RETURN(const Shape* m, Ranked(ctx, i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* m, RankedInput(ctx, i, 2));
     if (!m) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
@@ -1023,7 +1011,7 @@ Status InferQOrderedLongformerAttention(InferenceContext& ctx) {
 Status InferQOrderedAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
   Dim batch, seq, in_hidden;
   if (in) {
     batch = (*in)[0];
@@ -1040,14 +1028,14 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
   }
   const char* names[] = {"Q", "K", "V"};
   for (int i = 0; i < 3; ++i) {
-    OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, 5 + i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, 5 + i, 2));
     if (w) {
       OI_RETURN_IF_ERROR(Agree(ctx, in_hidden, (*w)[0],
                                StrCat("input hidden size of input and ", names[i], "_weight")));
       OI_RETURN_IF_ERROR(Agree(ctx, widths[i], (*w)[1],
                                StrCat(names[i], " hidden size of ", names[i], "_weight")));
     }
-    OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, 11 + i, 1));
+    OI_ASSIGN_OR_RETURN(const Shape* b, RankedInput(ctx, 11 + i, 1));
     if (b)
       OI_RETURN_IF_ERROR(
           Agree(ctx, widths[i], (*b)[0], StrCat(names[i], " hidden size of ", names[i], "_bias")));
@@ -1063,8 +1051,8 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
 
 // cos_cache and sin_cache [max_positions, rotary_dim / 2], of one shape.
 Status CheckRotaryCaches(InferenceContext& ctx, int cos_input, int sin_input) {
-  OI_ASSIGN_OR_RETURN(const Shape* cos, Ranked(ctx, cos_input, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* sin, Ranked(ctx, sin_input, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* cos, RankedInput(ctx, cos_input, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* sin, RankedInput(ctx, sin_input, 2));
   if (!cos || !sin) return OkStatus();
   Dim rows = (*cos)[0], half = (*cos)[1];
   OI_RETURN_IF_ERROR(Agree(ctx, rows, (*sin)[0], "dim 0 of cos_cache and sin_cache"));
@@ -1117,7 +1105,7 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
   for (int64_t s : section) {
     if (s < 0) return AttrError("mrope_section", StrCat("expected values >= 0, got ", s));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 1, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 1, 3));
   if (pos) {
     Dim three = Dim::Const(3);
     OI_RETURN_IF_ERROR(Agree(ctx, three, (*pos)[0], "position_ids dim 0 (t, h, w)"));
@@ -1146,7 +1134,7 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
 Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
   ctx.PropagateElemType(1, 0);
   ctx.PropagateElemType(3, 1);
-  OI_ASSIGN_OR_RETURN(const Shape* emb, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* emb, RankedInput(ctx, 0, 3));
   Dim batch, seq, dim;
   if (emb) {
     batch = (*emb)[0];
@@ -1157,7 +1145,7 @@ Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
   for (int pair = 0; pair < 2; ++pair) {
     Dim heads;
     for (int i : {1 + 2 * pair, 2 + 2 * pair}) {
-      OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, 4));
+      OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 4));
       if (!s) continue;
       OI_RETURN_IF_ERROR(
           Agree(ctx, batch, (*s)[0], StrCat("batch of emb and ", InputLabel(ctx, i))));
@@ -1182,7 +1170,7 @@ Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
 // requires the two lengths to be equal (the runtime rejects others).
 Status InferRelativePositionBias(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* table, Ranked(ctx, 0, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* table, RankedInput(ctx, 0, 2));
   for (int i : {1, 2}) {  // one length each: a scalar or [1]
     const Shape* s = ctx.InputShape(i);
     if (!s || s->empty()) continue;
@@ -1208,7 +1196,7 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   Dim n = Dim::Const(heads);
   const bool padding_removed = ctx.HasInput(6);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, padding_removed ? 2 : 3));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, padding_removed ? 2 : 3));
   Dim batch, seq, hidden;
   if (q) {
     hidden = q->back();
@@ -1218,17 +1206,17 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
       seq = (*q)[1];
     }
   }
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 6, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 6, 2));
   if (offsets) {
     batch = (*offsets)[0];
     seq = (*offsets)[1];
   }
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 1, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 1, 1));
   if (bias)
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*bias)[0], "hidden size of query_layer and query_bias"));
-  OI_ASSIGN_OR_RETURN(const Shape* eco, Ranked(ctx, 5, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* eco, RankedInput(ctx, 5, 4));
   if (eco) OI_RETURN_IF_ERROR(Agree(ctx, n, (*eco)[1], "num_heads and eco_a dim 1"));
-  OI_ASSIGN_OR_RETURN(const Shape* rel, Ranked(ctx, 2, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* rel, RankedInput(ctx, 2, 4));
   if (rel) {
     Dim one = Dim::Const(1);
     OI_RETURN_IF_ERROR(Agree(ctx, one, (*rel)[0], "rel_pos dim 0"));
@@ -1236,8 +1224,8 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, seq, (*rel)[2], "sequence length and rel_pos dim 2"));
     OI_RETURN_IF_ERROR(Agree(ctx, seq, (*rel)[3], "sequence length and rel_pos dim 3"));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, 3, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, 4, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, 3, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* b, RankedInput(ctx, 4, 1));
   if (w) {
     Dim head_size = hidden.is_unknown() ? Dim() : Dim::FloorDiv(hidden, n);
     OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*w)[0], "head size and weight dim 0"));
@@ -1257,8 +1245,8 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
 Status InferRemovePadding(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   for (int o : {1, 2, 3}) ctx.PropagateElemType(1, o);
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
-  OI_ASSIGN_OR_RETURN(const Shape* counts, Ranked(ctx, 1, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* counts, RankedInput(ctx, 1, 1));
   Dim batch, seq, hidden;
   if (in) {
     batch = (*in)[0];
@@ -1277,8 +1265,8 @@ Status InferRemovePadding(InferenceContext& ctx) {
 // RestorePadding: input [tokens, hidden] and token_offset [B, S] give output [B, S, hidden].
 Status InferRestorePadding(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 1, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 1, 2));
   ctx.SetOutputShape(
       0, {offsets ? (*offsets)[0] : Dim(), offsets ? (*offsets)[1] : Dim(), in ? (*in)[1] : Dim()});
   return OkStatus();
