@@ -100,6 +100,18 @@ StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_
   return s;
 }
 
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
+                                   std::initializer_list<size_t> ranks) {
+  const Shape* s = input >= 0 && ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+  if (!s) return s;
+  for (size_t r : ranks) {
+    if (s->size() == r) return s;
+  }
+  return InputError(ctx, input,
+                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size(), " ",
+                           ShapeToString(*s)));
+}
+
 Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
   if (shape.size() == rank) return OkStatus();
   return InputError(ctx, input, StrCat("expected rank ", rank, ", got rank ", shape.size()));

@@ -74,6 +74,9 @@ Status CheckDataType(int64_t type, const char* attr);
 // Input `input`'s shape when it is a tensor of exactly `rank`; null when it is absent or its
 // shape is unknown; an error naming the input for another rank.
 StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank);
+// The same for an input of any of `ranks` ("expected rank 3 or 4, got rank 2 [N, C]").
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
+                                   std::initializer_list<size_t> ranks);
 
 // Known input values. Each is null (nothing) when the value is not known or not of that kind.
 // Every element as a Dim (constant or symbolic): shapes, axes, repeats.

@@ -28,17 +28,6 @@ namespace {
 
 constexpr char kDomain[] = "com.microsoft";
 
-// As RankedInput (rule_helpers.h), for an input of one of two ranks.
-StatusOr<const Shape*> RankedEither(const InferenceContext& ctx, int input, size_t r1, size_t r2) {
-  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
-  if (s && s->size() != r1 && s->size() != r2) {
-    return InputError(
-        ctx, input,
-        StrCat("expected rank ", r1, " or ", r2, ", got rank ", s->size(), " ", ShapeToString(*s)));
-  }
-  return s;
-}
-
 StatusOr<int64_t> PositiveIntAttr(const InferenceContext& ctx, const char* name) {
   OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
   if (v <= 0) {
@@ -324,7 +313,7 @@ Status InferPackedMultiHeadAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   const Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, RankedEither(ctx, 0, 2, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, {2, 4}));
   OI_ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 2));
   OI_ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, 2, 2));
   Dim tokens, hidden, v_hidden;
@@ -404,7 +393,7 @@ struct QkvView {
 Status ReadKeyValue(InferenceContext& ctx, int key_input, int value_input, Dim n, Dim hidden,
                     QkvView& x, bool allow_packed_kv) {
   const Shape* k = ctx.HasInput(key_input) ? ctx.InputShape(key_input) : nullptr;
-  OI_ASSIGN_OR_RETURN(const Shape* v, RankedEither(ctx, value_input, 3, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, value_input, {3, 4}));
   if (k) {
     if (k->size() == 3) {
       OI_RETURN_IF_ERROR(Agree(ctx, x.batch, (*k)[0], "batch of query and key"));
@@ -469,7 +458,7 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 2);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, RankedEither(ctx, 0, 3, 5));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, {3, 5}));
   QkvView x;
   Dim hidden;
   if (q) {
@@ -1061,7 +1050,7 @@ Status CheckRotaryCaches(InferenceContext& ctx, int cos_input, int sin_input) {
 
 // (batch, sequence) of a rotary input [B, S, hidden] or [B, N, S, H].
 StatusOr<std::pair<Dim, Dim>> RotaryBatchSeq(const InferenceContext& ctx) {
-  OI_ASSIGN_OR_RETURN(const Shape* x, RankedEither(ctx, 0, 3, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {3, 4}));
   if (!x) return std::pair<Dim, Dim>();
   return std::pair<Dim, Dim>((*x)[0], x->size() == 4 ? (*x)[2] : (*x)[1]);
 }

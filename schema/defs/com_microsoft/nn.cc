@@ -30,19 +30,6 @@ constexpr const char* kMs = "com.microsoft";
 
 // ---- Helpers.
 
-// Input `input` when present with a known shape, which must have one of `ranks`; else null.
-StatusOr<const Shape*> InputOfRank(const InferenceContext& ctx, int input,
-                                   std::initializer_list<size_t> ranks) {
-  const Shape* s = input >= 0 && ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
-  if (!s) return s;
-  for (size_t r : ranks) {
-    if (s->size() == r) return s;
-  }
-  return InputError(ctx, input,
-                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size(), " ",
-                           ShapeToString(*s)));
-}
-
 // `acc` becomes the more specific of `acc` and `d`, which must be equal (recorded as a fact).
 Status Unify(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
   OI_ASSIGN_OR_RETURN(acc, RequireEqualDims(ctx, acc, d, what));
@@ -51,7 +38,7 @@ Status Unify(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
 
 // Input `input`, when present, is a vector [len].
 Status RequireVector(InferenceContext& ctx, int input, Dim& len, const std::string& len_name) {
-  OI_ASSIGN_OR_RETURN(const Shape* s, InputOfRank(ctx, input, {1}));
+  OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, input, {1}));
   if (!s) return OkStatus();
   return Unify(ctx, len, (*s)[0], StrCat(InputLabel(ctx, input), " dim 0 and ", len_name));
 }
@@ -101,8 +88,8 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
   ctx.PropagateElemType(0, 0);
   ctx.PropagateElemType(0, 3);
   for (int out : {1, 2}) ctx.SetOutputType(out, Type::Tensor(kFloat));
-  OI_ASSIGN_OR_RETURN(const Shape* input, InputOfRank(ctx, 0, {2, 3}));
-  OI_ASSIGN_OR_RETURN(const Shape* skip, InputOfRank(ctx, 1, {2, 3}));
+  OI_ASSIGN_OR_RETURN(const Shape* input, RankedInput(ctx, 0, {2, 3}));
+  OI_ASSIGN_OR_RETURN(const Shape* skip, RankedInput(ctx, 1, {2, 3}));
   std::optional<Shape> out;
   if (input) out = *input;
   if (input && skip) {
@@ -172,7 +159,7 @@ struct EmbedInputs {
 // embeddings [rows, hidden]; gamma and beta [hidden].
 Status EmbedShape(InferenceContext& ctx, const EmbedInputs& in, Dim& batch, Dim& seq, Dim& hidden) {
   for (int i : {in.input_ids, in.segment_ids, in.mask, in.position_ids}) {
-    OI_ASSIGN_OR_RETURN(const Shape* s, InputOfRank(ctx, i, {2}));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, {2}));
     if (!s) continue;
     if (i == in.position_ids) {
       OI_RETURN_IF_ERROR(
@@ -185,7 +172,7 @@ Status EmbedShape(InferenceContext& ctx, const EmbedInputs& in, Dim& batch, Dim&
         Unify(ctx, seq, (*s)[1], StrCat(InputLabel(ctx, i), " dim 1 and the sequence length")));
   }
   for (int i : {in.word, in.position, in.segment}) {
-    OI_ASSIGN_OR_RETURN(const Shape* s, InputOfRank(ctx, i, {2}));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, {2}));
     if (!s) continue;
     OI_RETURN_IF_ERROR(
         Unify(ctx, hidden, (*s)[1], StrCat(InputLabel(ctx, i), " dim 1 and the hidden size")));
@@ -258,7 +245,7 @@ Status InferGroupNorm(InferenceContext& ctx) {
   if (groups <= 0) {
     return AttrError("groups", StrCat("expected a positive count, got ", groups));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* x, InputOfRank(ctx, 0, {4}));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {4}));
   std::optional<Shape> out;
   if (x) out = *x;
   const size_t c_axis = channels_last ? 3 : 1;
@@ -267,7 +254,7 @@ Status InferGroupNorm(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireVector(ctx, 2, channels, "X's channels"));
   if (with_skip) {
     OI_RETURN_IF_ERROR(RequireVector(ctx, 4, channels, "X's channels"));
-    OI_ASSIGN_OR_RETURN(const Shape* skip, InputOfRank(ctx, 3, {2, 4}));
+    OI_ASSIGN_OR_RETURN(const Shape* skip, RankedInput(ctx, 3, {2, 4}));
     if (skip && out && channels_last) {
       const std::string what =
           StrCat(InputLabel(ctx, 3), " ", ShapeToString(*skip), " and X ", ShapeToString(*out));
@@ -338,8 +325,8 @@ Status InferBiasedActivation(InferenceContext& ctx) {
 // BiasAdd: X [N, S, C] + bias [C] + skip [N, S, C]; Y is X.
 Status InferBiasAdd(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* x, InputOfRank(ctx, 0, {3}));
-  OI_ASSIGN_OR_RETURN(const Shape* skip, InputOfRank(ctx, 2, {3}));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {3}));
+  OI_ASSIGN_OR_RETURN(const Shape* skip, RankedInput(ctx, 2, {3}));
   std::optional<Shape> out;
   if (x)
     out = *x;
@@ -358,7 +345,7 @@ Status InferBiasAdd(InferenceContext& ctx) {
 // must be even; a symbolic D gives floor(D / 2), exact for every valid D.
 Status InferBiasSplitGelu(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* x, InputOfRank(ctx, 0, {3}));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {3}));
   Dim d = x ? (*x)[2] : Dim();
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, d, "X's dim 2"));
   if (d.is_const() && *d.const_value() % 2 != 0) {
@@ -547,7 +534,7 @@ Status InferMsPool(InferenceContext& ctx) {
 // under VALID too, so without its value those dims stay unknown.
 Status InferConvTransposeWithDynamicPads(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* pads_shape, InputOfRank(ctx, 2, {1}));
+  OI_ASSIGN_OR_RETURN(const Shape* pads_shape, RankedInput(ctx, 2, {1}));
   std::optional<std::vector<int64_t>> pads;
   if (ctx.HasInput(2)) pads = ConstInts(ctx, 2);
   const Shape* x = ctx.InputShape(0);
