@@ -577,6 +577,9 @@ class Driver {
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
                          const OpSchema* schema, int o, const Type& declared, Type type);
+  // Reports each graph output that names no value (issue 17).
+  static void ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
+                                     const Producers& producer);
   // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
   void CollectGraphOutputs(GraphRun& run, const Scope& scope);
   // Write-back: graph outputs in place, every other node output into value_info; counts
@@ -1053,8 +1056,10 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
                      ctx.warning_subjects()[w]);
         }
         if (!status.ok()) {
-          ReportNode(out, Severity::kError, path, index, *node, schema, status.message(),
-                     status.subject());
+          if (!ctx.ReportedBySignature(status)) {
+            ReportNode(out, Severity::kError, path, index, *node, schema, status.message(),
+                       status.subject());
+          }
         } else {
           // Without data propagation only constants carry values.
           const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
@@ -1164,8 +1169,25 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     if (count_stats) result_.stats.nodes++;
     InferGraphNode(run, scope, index, producer, declared, count_stats);
   }
+  ReportUndefinedOutputs(run, *scope, producer);
   CollectGraphOutputs(run, *scope);
   WriteBack(run, *scope, count_stats);
+}
+
+// A graph output is a use (IR.md): of a node output, a graph input or initializer, or, in a
+// subgraph or training graph, a value of an enclosing graph. One that names none of these
+// is an error; its declared type is kept. (Nodes on a cycle count as producers.)
+void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
+                                    const Producers& producer) {
+  if (scope.IsOpen()) return;
+  for (int i = 0; i < run.graph->output_size(); ++i) {
+    const std::string& name = run.graph->output(i).name();
+    if (scope.Find(name) || producer.count(name)) continue;
+    Report(*run.diagnostics, Severity::kError, run.path,
+           StrCat("output ", i, " '", name,
+                  "' is not defined by any node, graph input or initializer"),
+           Subject::Output(i, name));
+  }
 }
 
 Driver::DeclaredTypes Driver::ReadDeclaredTypes(const onnx::GraphProto& graph) {

@@ -93,9 +93,21 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
   return a;
 }
 
+Status InferenceContext::Absent(std::string_view name) const {
+  Status status = AttrError(name, "required but not given");
+  const AttributeSpec* spec = schema_.FindAttribute(name);
+  if (spec && spec->required) reported_by_signature_ = status.message();
+  return status;
+}
+
+bool InferenceContext::ReportedBySignature(const Status& status) const {
+  return !status.ok() && !reported_by_signature_.empty() &&
+         status.message() == reported_by_signature_;
+}
+
 StatusOr<int64_t> InferenceContext::IntAttr(std::string_view name) const {
   OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::INT));
-  if (!a) return AttrError(name, "required but not given");
+  if (!a) return Absent(name);
   return a->i();
 }
 
@@ -117,7 +129,7 @@ StatusOr<std::string> InferenceContext::StringAttr(std::string_view name,
 
 StatusOr<std::vector<int64_t>> InferenceContext::IntsAttr(std::string_view name) const {
   OI_ASSIGN_OR_RETURN(auto v, OptionalIntsAttr(name));
-  if (!v) return AttrError(name, "required but not given");
+  if (!v) return Absent(name);
   return *v;
 }
 
@@ -128,10 +140,6 @@ StatusOr<std::optional<std::vector<int64_t>>> InferenceContext::OptionalIntsAttr
   return std::optional<std::vector<int64_t>>(
       std::vector<int64_t>(a->ints().begin(), a->ints().end()));
 }
-
-namespace {
-Status Absent(std::string_view name) { return AttrError(name, "required but not given"); }
-}  // namespace
 
 StatusOr<float> InferenceContext::FloatAttr(std::string_view name) const {
   OI_ASSIGN_OR_RETURN(const onnx::AttributeProto* a, TypedAttr(name, onnx::AttributeProto::FLOAT));

@@ -96,6 +96,9 @@ class InferenceContext {
       std::string_view name) const;
   // A graph attribute (a subgraph), or null when absent.
   StatusOr<const onnx::GraphProto*> GraphAttr(std::string_view name) const;
+  // Whether `status` is an accessor's "required but not given" for an attribute the schema
+  // marks required: the signature check, run before every rule, has reported it already.
+  bool ReportedBySignature(const Status& status) const;
 
   // ---- Outputs. An omitted optional output has an empty name.
   int NumOutputs() const { return static_cast<int>(output_types_.size()); }
@@ -168,6 +171,8 @@ class InferenceContext {
 
  private:
   StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
+  // The error for a required attribute the node does not give (see ReportedBySignature).
+  Status Absent(std::string_view name) const;
   // Resolves an output shape through the unifier and caps the size of its dims.
   void FinishShape(int out, Shape& shape);
   // "node 'mm' (MatMul)", or by its first output when the node has no name.
@@ -182,6 +187,7 @@ class InferenceContext {
   std::vector<std::optional<ConstValue>> output_values_;
   std::vector<std::string> warnings_;
   std::vector<Subject> warning_subjects_;  // parallel to warnings_
+  mutable std::string reported_by_signature_;
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
   symbolic::Unifier* unifier_ = nullptr;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of fuzz/ with Debian's clang (the whole library instrumented
-# with AddressSanitizer and UndefinedBehaviorSanitizer, in build-fuzz/) and runs them.
+# Builds the libFuzzer targets of fuzz/ (Bazel's --config=asan: Debian's clang, the whole
+# library instrumented with AddressSanitizer, UndefinedBehaviorSanitizer and the fuzzer's
+# coverage, in tools/sanitize.sh's output base, so a sanitizer run's build is reused) and
+# runs them.
 #
 #   tools/fuzz.sh [--time SECONDS] [--build-only | --no-build] [target...]
 #
@@ -24,7 +26,7 @@ while (($#)); do
     --time=*) time="${1#--time=}"; shift ;;
     --build-only) build_only=1; shift ;;
     --no-build) no_build=1; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -35,16 +37,15 @@ for t in "${targets[@]}"; do
   [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz.sh: no target $t (${all[*]})" >&2; exit 2; }
 done
 
+# Corpora, findings and logs; the binaries are Bazel's.
 build="${ONNX_INFER_FUZZ_BUILD:-build-fuzz}"
-flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
-if ((!no_build)) && [[ ! -f "$build/CMakeCache.txt" ]]; then
-  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DONNX_INFER_BUILD_FUZZERS=ON -DONNX_INFER_BUILD_TESTS=OFF -DONNX_INFER_BUILD_CLI=OFF \
-    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > "$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log"; exit 1; }
+mkdir -p "$build"
+asan_bazel=(bazel --output_base="${TMPDIR:-/tmp}/onnx-infer-sanitize")
+if ((!no_build)); then
+  "${asan_bazel[@]}" build --config=asan --symlink_prefix=/ --noshow_progress \
+    "${targets[@]/#/\/\/fuzz:}"
 fi
-((no_build)) || cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+bin="$("${asan_bazel[@]}" info --config=asan bazel-bin 2>/dev/null)/fuzz"
 ((build_only)) && exit 0
 
 # Seeds: the files of testdata/ (and ../shared) each target reads.
@@ -79,7 +80,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$findings"
   seed "$t" "$corpus"
   echo "fuzz: $t for ${time}s ($(ls "$corpus" | wc -l) corpus files)"
-  if "$build/fuzz/$t" -max_total_time="$time" -timeout=25 -rss_limit_mb=2048 -max_len=65536 \
+  if "$bin/$t" -max_total_time="$time" -timeout=25 -rss_limit_mb=2048 -max_len=65536 \
       -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" > "$build/$t.log" 2>&1; then
     echo "fuzz: $t ran clean for ${time}s ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/$t.log" | grep -o '[0-9]*$') runs)"
   else

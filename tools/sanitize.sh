@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole test suite under AddressSanitizer (with leak checks) and UndefinedBehavior-
-# Sanitizer (--config=asan in .bazelrc), in a separate Bazel output base so the normal build
-# cache is left alone. Any sanitizer report fails its test. tools/test.sh runs it as its `asan`
-# part (docs/testing.md has the time it adds). Extra arguments go to `bazel test`: targets
-# (//symbolic:all) replace the default //..., anything else is passed on.
+# Sanitizer (--config=asan in .bazelrc: Debian's clang), the shared corpus included, in a
+# separate Bazel output base so the normal build cache is left alone; tools/fuzz.sh links the
+# fuzz targets in the same one. Any sanitizer report fails its test. tools/test.sh runs it as
+# its `asan` part (docs/testing.md has the time it takes). Extra arguments go to `bazel test`:
+# targets (//symbolic:all) replace the default //..., anything else is passed on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh

@@ -2,7 +2,8 @@
 # Installs what building onnx-infer needs on Debian 12, if it is not there yet:
 # Bazel (bazel-bootstrap 4.2.3), CMake, a C++ compiler, protobuf, Boost.Graph, GoogleTest,
 # nlohmann/json, clang-format, and for the Python package Debian's Python with pybind11, pytest
-# and onnx; valgrind for the benchmark's instruction counts; clang for the fuzzers (tools/fuzz.sh).
+# and onnx; valgrind for the benchmark's instruction counts; clang for the sanitizer
+# and fuzz builds (tools/sanitize.sh, tools/fuzz.sh).
 # Installing needs root (or sudo); a machine that has everything installs nothing.
 set -euo pipefail
 
@@ -31,7 +32,8 @@ packages=(
   python3-numpy
   # bench/run.sh --callgrind: instruction counts (docs/performance.md).
   valgrind
-  # tools/fuzz.sh: libFuzzer and the sanitizer runtimes come with Debian's clang.
+  # tools/sanitize.sh and tools/fuzz.sh (--config=asan): libFuzzer and the sanitizer runtimes
+  # come with Debian's clang.
   clang
   libclang-rt-14-dev
 )

@@ -8,10 +8,10 @@
 #   format    tools/check_format.sh: every C++ file is what clang-format makes of it with the
 #             repository's .clang-format (one test; the files that differ are listed)
 #   tsan      the concurrency test under ThreadSanitizer (tools/tsan.sh), when it exists
-#   asan      the parsers, loaders, driver, golden and malformed cases under AddressSanitizer +
-#             UndefinedBehaviorSanitizer (tools/sanitize.sh, --config=asan; counts once)
+#   asan      every test target under AddressSanitizer + UndefinedBehaviorSanitizer, the
+#             shared corpus included (tools/sanitize.sh, --config=asan; counts once)
 #   fuzz      each libFuzzer target of fuzz/ for ONNX_INFER_FUZZ_SECONDS (default 20) seconds
-#             (tools/fuzz.sh; counts one per target)
+#             (tools/fuzz.sh, linked against the asan part's build; counts one per target)
 #   cmake     the CMake build in build/ and ctest (counts ctest's tests)
 #   frontend  examples/frontend/check.sh: the example front end built with Bazel and with
 #             CMake, each in both protobuf modes, against infer-shapes (counts comparisons)
@@ -71,11 +71,8 @@ if want tsan && [[ -x tools/tsan.sh ]]; then
 fi
 
 if want asan; then
-  # The code hostile input reaches (parsers, loaders, the driver, every rule through the
-  # golden and malformed cases), without the shared corpus: CI's time (docs/testing.md).
-  if ONNX_INFER_SANITIZE_CORPUS=0 tools/sanitize.sh --noshow_progress //symbolic/... \
-    //syntax/... //proto/... //inference/... //schema:custom_schemas_test \
-    //testdata:golden_test //testdata:malformed_test; then
+  # Every test target, the shared corpus included (docs/testing.md, "Sanitizers").
+  if tools/sanitize.sh --noshow_progress; then
     add 1 0 0
   else
     add 0 1 0

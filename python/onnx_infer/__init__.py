@@ -107,11 +107,19 @@ def _serialize_model(model: Any) -> bytes:
 
 def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 1024,
              schemas: Iterable[Any] = (), assume: Iterable[str] = (),
-             assume_positive: bool = False) -> "_core.CallOptions":
+             assume_positive: bool = False,
+             max_expanded_nodes: Optional[int] = None) -> "_core.CallOptions":
     options = _core.CallOptions()
     options.strict = bool(strict)
     options.data_propagation = bool(data_prop)
     options.max_value_elements = int(max_value_elements)
+    if max_expanded_nodes is not None:
+        if isinstance(max_expanded_nodes, bool) or not isinstance(max_expanded_nodes, int):
+            raise TypeError("max_expanded_nodes is an int, not "
+                            f"{type(max_expanded_nodes).__name__}")
+        if max_expanded_nodes < 0:
+            raise ValueError(f"max_expanded_nodes must be >= 0, not {max_expanded_nodes}")
+        options.max_expanded_nodes = max_expanded_nodes
     options.schemas = [_schema_text(s) for s in schemas]
     if isinstance(assume, str):
         assume = [assume]
@@ -172,6 +180,8 @@ def infer_shapes(
     check_type: bool = False,
     strict_mode: bool = False,
     data_prop: bool = False,
+    *,
+    max_expanded_nodes: Optional[int] = None,
 ) -> Any:
     """Infers the type and shape of every value of ``model``.
 
@@ -191,13 +201,18 @@ def infer_shapes(
     ``data_prop``: accepted for compatibility; the engine always propagates values computed
     from shapes (Shape, Gather, Concat, arithmetic...), so its results include those ONNX
     gets with ``data_prop=True`` either way.
+    ``max_expanded_nodes`` (keyword only, an onnx-infer extension): at most this many nodes
+    are inferred inside function bodies and subgraphs in all (default 200,000; the CLI's
+    ``--max-expanded-nodes``, docs/limits.md); past it, the calls left out give unknown
+    outputs and one error names the limit.
 
     Raises ``TypeError`` for another kind of ``model``, ``ValueError`` when the bytes are not
     a model or a ModelProto is too large to serialize (over 2 GiB with its weights inline:
     use :func:`infer_shapes_path`).
     """
+    options = _options(strict_mode, max_expanded_nodes=max_expanded_nodes)
     if isinstance(model, (bytes, bytearray, memoryview)):
-        data, diagnostics = _core.infer_bytes(bytes(model), _options(strict_mode), False)
+        data, diagnostics = _core.infer_bytes(bytes(model), options, False)
         if strict_mode:
             _raise_on_errors(diagnostics, "<bytes>")
         return data
@@ -205,7 +220,7 @@ def infer_shapes(
         raise TypeError(
             "infer_shapes only accepts onnx.ModelProto or bytes, "
             f"you passed a {type(model).__name__}")
-    data, diagnostics = _core.infer_bytes(_serialize_model(model), _options(strict_mode), False)
+    data, diagnostics = _core.infer_bytes(_serialize_model(model), options, False)
     if strict_mode:
         _raise_on_errors(diagnostics, "<model>")
     inferred = type(model)()
@@ -219,6 +234,8 @@ def infer_shapes_path(
     check_type: bool = False,
     strict_mode: bool = False,
     data_prop: bool = False,
+    *,
+    max_expanded_nodes: Optional[int] = None,
 ) -> None:
     """Infers the model file at ``model_path`` and writes the annotated model.
 
@@ -229,6 +246,7 @@ def infer_shapes_path(
     model (inside its directory) are read, when a node needs their values; so models whose
     weights exceed 2 GiB work. The parameters mean what they mean for :func:`infer_shapes`;
     in strict mode with errors nothing is written and :class:`InferenceError` is raised.
+    ``max_expanded_nodes`` as for :func:`infer_shapes`.
 
     Raises ``TypeError`` when given a ``ModelProto`` instead of a path, ``ValueError`` when
     the file cannot be read as a model or the output cannot be written.
@@ -239,7 +257,9 @@ def infer_shapes_path(
             f"you passed a {type(model_path).__name__}; use infer_shapes for a model")
     model_path = os.fspath(model_path)
     output_path = os.fspath(output_path) or model_path
-    diagnostics = _core.infer_file(model_path, output_path, _options(strict_mode), False)
+    diagnostics = _core.infer_file(model_path, output_path,
+                                   _options(strict_mode, max_expanded_nodes=max_expanded_nodes),
+                                   False)
     if strict_mode:
         _raise_on_errors(diagnostics, model_path)
 
@@ -411,6 +431,7 @@ def infer(
     input_shapes: Optional[Mapping[str, Sequence[Union[int, str, None]]]] = None,
     input_values: Optional[Mapping[str, Any]] = None,
     memory: bool = False,
+    max_expanded_nodes: Optional[int] = None,
 ) -> InferenceResult:
     """Infers ``model`` and returns everything the engine found (:class:`InferenceResult`).
 
@@ -421,8 +442,11 @@ def infer(
     that contradicts the inferred one, is an error rather than a warning (nothing raises:
     see ``result.errors`` and ``result.raise_for_errors()``). ``schemas``: custom operators
     for this call only, each a JSON file path, JSON text or a dict (docs/custom-ops.md).
-    ``max_value_elements``: the largest tensor whose value is tracked. ``output_path``: with
-    a path, where to write the annotated model (atomically).
+    ``max_value_elements``: the largest tensor whose value is tracked.
+    ``max_expanded_nodes``: at most this many nodes are inferred inside function bodies and
+    subgraphs in all (None: the engine's default, 200,000; the CLI's ``--max-expanded-nodes``);
+    past it, the calls left out give unknown outputs and one error names the limit.
+    ``output_path``: with a path, where to write the annotated model (atomically).
 
     ``assume``: lower bounds of dim symbols the model does not state, such as ``"S >= 2"``
     (also ``"S > 1"``, ``"2 <= S"``); ``assume_positive``: every dim symbol is at least 1, as
@@ -444,7 +468,8 @@ def infer(
     assumption is not a lower bound of one symbol, or a specialization option does not fit
     the model (an input it does not have, a value of the wrong length).
     """
-    options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive)
+    options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
+                       max_expanded_nodes)
     options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
     options.input_shapes = {str(name): [_dim_text(d) for d in dims]
                             for name, dims in (input_shapes or {}).items()}

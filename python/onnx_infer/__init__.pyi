@@ -81,6 +81,8 @@ def infer_shapes(
     check_type: bool = ...,
     strict_mode: bool = ...,
     data_prop: bool = ...,
+    *,
+    max_expanded_nodes: Optional[int] = ...,
 ) -> bytes: ...
 @overload
 def infer_shapes(
@@ -88,6 +90,8 @@ def infer_shapes(
     check_type: bool = ...,
     strict_mode: bool = ...,
     data_prop: bool = ...,
+    *,
+    max_expanded_nodes: Optional[int] = ...,
 ) -> Any: ...
 def infer_shapes_path(
     model_path: _PathLike,
@@ -95,6 +99,8 @@ def infer_shapes_path(
     check_type: bool = ...,
     strict_mode: bool = ...,
     data_prop: bool = ...,
+    *,
+    max_expanded_nodes: Optional[int] = ...,
 ) -> None: ...
 def infer_node_outputs(
     schema: Any,  # onnx.defs.OpSchema or the op_type
@@ -119,6 +125,7 @@ def infer(
     input_shapes: Optional[Mapping[str, Sequence[_Dim]]] = ...,  # {"x": (1, 3, "H", "W")}
     input_values: Optional[Mapping[str, Any]] = ...,  # {"sr": 16000, "pads": [0, 1, 0, 1]}
     memory: bool = ...,
+    max_expanded_nodes: Optional[int] = ...,
 ) -> InferenceResult: ...
 def register_schemas(path_or_text: Any) -> None: ...
 def register_op(

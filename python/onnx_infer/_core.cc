@@ -300,6 +300,7 @@ struct CallOptions {
   bool strict = false;
   bool data_propagation = true;
   int64_t max_value_elements = 1024;
+  int64_t max_expanded_nodes = InferenceOptions().max_expanded_nodes;
   std::vector<std::pair<std::string, std::string>> schemas;  // (JSON text, source name)
   std::vector<std::string> assumptions;                      // "S >= 2"
   bool assume_positive = false;
@@ -318,6 +319,7 @@ InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   options.strict = call.strict;
   options.data_propagation = call.data_propagation;
   options.max_value_elements = call.max_value_elements;
+  options.max_expanded_nodes = call.max_expanded_nodes;
   options.assumptions = call.assumptions;
   options.assume_positive = call.assume_positive;
   options.model_dir = std::move(model_dir);
@@ -577,6 +579,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("strict", &CallOptions::strict)
       .def_readwrite("data_propagation", &CallOptions::data_propagation)
       .def_readwrite("max_value_elements", &CallOptions::max_value_elements)
+      .def_readwrite("max_expanded_nodes", &CallOptions::max_expanded_nodes,
+                     "Nodes inferred inside function bodies and subgraphs, in all.")
       .def_readwrite("schemas", &CallOptions::schemas,
                      "Custom operator schemas for this call: (JSON text, source name) pairs.")
       .def_readwrite("assumptions", &CallOptions::assumptions,

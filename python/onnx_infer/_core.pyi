@@ -26,6 +26,7 @@ class CallOptions:
     strict: bool
     data_propagation: bool
     max_value_elements: int
+    max_expanded_nodes: int
     schemas: List[Tuple[str, str]]  # (JSON text, source name)
     assumptions: List[str]  # "S >= 2"
     assume_positive: bool

@@ -357,3 +357,61 @@ def test_in_memory_model_over_2gib_names_infer_shapes_path():
     for call in (onnx_infer.infer_shapes, onnx_infer.infer, SymbolicShapeInference.infer_shapes):
         with pytest.raises(ValueError, match="infer_shapes_path"):
             call(model)
+
+
+_NESTED_CALLS = """\
+<ir_version: 8, opset_import: ["" : 17, "local" : 1]>
+main (float[N, 3] x) => (y) { y = local.F2(x) }
+<domain: "local", opset_import: ["" : 17]>
+F0 (x) => (y) { y = Relu(x) }
+<domain: "local", opset_import: ["" : 17, "local" : 1]>
+F1 (x) => (y) { a = local.F0(x)
+ b = local.F0(a)
+ y = Add(a, b) }
+<domain: "local", opset_import: ["" : 17, "local" : 1]>
+F2 (x) => (y) { a = local.F1(x)
+ b = local.F1(a)
+ y = Add(a, b) }
+"""
+
+
+def test_max_expanded_nodes(tmp_path):
+    """The function call expansion budget (--max-expanded-nodes) from Python: F2 calls F1
+    twice, which calls F0 twice: 13 nodes in function bodies in all."""
+    path = tmp_path / "calls.onnxtxt"
+    path.write_text(_NESTED_CALLS)
+    limit = "function call expansion limit reached"
+
+    full = onnx_infer.infer(path)
+    assert not full.errors
+    assert str(full.type_of("y")) == "float[N, 3]"
+    for budget in (13, 1000):
+        assert not onnx_infer.infer(path, max_expanded_nodes=budget).errors
+
+    cut = onnx_infer.infer(path, max_expanded_nodes=5)
+    assert [limit in d.message for d in cut.errors] == [True]
+    assert "5 nodes" in cut.errors[0].message
+    assert cut.type_of("y") is None or not cut.type_of("y").fully_shaped
+
+    # The onnx.shape_inference-style functions take it as a keyword.
+    binary = tmp_path / "calls.onnx"
+    onnx_infer.infer_shapes_path(path, binary, max_expanded_nodes=1000)
+    data = binary.read_bytes()
+    out = tmp_path / "out.onnx"
+    onnx_infer.infer_shapes_path(binary, out, strict_mode=True, max_expanded_nodes=1000)
+    with pytest.raises(onnx_infer.InferenceError, match=limit):
+        onnx_infer.infer_shapes_path(binary, out, strict_mode=True, max_expanded_nodes=5)
+    with pytest.raises(onnx_infer.InferenceError, match=limit):
+        onnx_infer.infer_shapes(data, strict_mode=True, max_expanded_nodes=5)
+    assert onnx_infer.infer_shapes(data, strict_mode=True, max_expanded_nodes=13) == \
+        onnx_infer.infer_shapes(data, strict_mode=True)
+    model = onnx.load_from_string(data)
+    with pytest.raises(onnx_infer.InferenceError, match=limit):
+        onnx_infer.infer_shapes(model, strict_mode=True, max_expanded_nodes=0)
+
+    with pytest.raises(ValueError, match="max_expanded_nodes"):
+        onnx_infer.infer(path, max_expanded_nodes=-1)
+    with pytest.raises(TypeError, match="max_expanded_nodes"):
+        onnx_infer.infer(path, max_expanded_nodes="5")
+    with pytest.raises(TypeError):
+        onnx_infer.infer_shapes(data, False, False, False, 5)  # keyword only

@@ -150,11 +150,16 @@ def test_bad_arguments(tmp_path):
 def test_same_signature_as_onnx():
     onnx = _onnx()
     import inspect
+    # ONNX's parameters, in order, with ONNX's defaults; our extensions (max_expanded_nodes)
+    # only after them and keyword only, so every call ONNX accepts means the same here.
     for name in ("infer_shapes", "infer_shapes_path"):
-        ours = inspect.signature(getattr(onnx_infer, name)).parameters
-        theirs = inspect.signature(getattr(onnx.shape_inference, name)).parameters
-        assert [(p.name, p.default) for p in ours.values()] == \
-               [(p.name, p.default) for p in theirs.values()]
+        ours = list(inspect.signature(getattr(onnx_infer, name)).parameters.values())
+        theirs = list(inspect.signature(getattr(onnx.shape_inference, name)).parameters.values())
+        assert [(p.name, p.default) for p in ours[:len(theirs)]] == \
+               [(p.name, p.default) for p in theirs]
+        extra = ours[len(theirs):]
+        assert [p.name for p in extra] == ["max_expanded_nodes"]
+        assert all(p.kind == inspect.Parameter.KEYWORD_ONLY for p in extra)
     assert issubclass(onnx_infer.InferenceError, Exception)
 
 

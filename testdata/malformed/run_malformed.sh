@@ -32,7 +32,7 @@ while IFS= read -r expect; do
     fi
   done
   args="" want_exit="" stdin="" setup=()
-  stderr_wants=() stdout_wants=()
+  stderr_wants=() stdout_wants=() stderr_unwanted=()
   while IFS= read -r line || [[ -n "$line" ]]; do
     line="${line//\{tmp\}/$tmp}"
     line="${line//\{model\}/$model}"
@@ -43,6 +43,7 @@ while IFS= read -r expect; do
       stdin:*) stdin="${line#stdin: }" ;;
       setup:*) setup+=("${line#setup: }") ;;
       stderr:*) stderr_wants+=("${line#stderr: }") ;;
+      no-stderr:*) stderr_unwanted+=("${line#no-stderr: }") ;;
       stdout:*) stdout_wants+=("${line#stdout: }") ;;
       *) echo "FAIL $name: unknown line in the .expect file: $line"; failed=$((failed + 1)); continue 2 ;;
     esac
@@ -69,6 +70,9 @@ while IFS= read -r expect; do
   [[ "$got" != "$want_exit" ]] && problems+=("exit $got, expected $want_exit")
   for want in "${stderr_wants[@]}"; do
     grep -qF -- "$want" "$tmp/stderr" || problems+=("stderr lacks: $want")
+  done
+  for unwanted in "${stderr_unwanted[@]}"; do
+    grep -qF -- "$unwanted" "$tmp/stderr" && problems+=("stderr holds: $unwanted")
   done
   for want in "${stdout_wants[@]}"; do
     grep -qF -- "$want" "$tmp/stdout" || problems+=("stdout lacks: $want")
