@@ -5,24 +5,62 @@
 #define ONNX_INFER_BASE_STATUS_H_
 
 #include <cassert>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
 namespace onnx_infer {
 
+// The input, output or attribute of a node an error is about, set where the error is made
+// (InferenceContext::InputError, the signature check) and carried to the Diagnostic.
+struct Subject {
+  std::string kind;  // "input", "output", "attribute"; empty when about none in particular
+  int index = -1;    // the input's or output's position; -1 for attributes or when unknown
+  std::string name;  // the value's or attribute's name, when known
+
+  static Subject Input(int index, std::string name = "") { return {"input", index, name}; }
+  static Subject Output(int index, std::string name = "") { return {"output", index, name}; }
+  static Subject Attribute(std::string name) { return {"attribute", -1, std::move(name)}; }
+
+  bool empty() const { return kind.empty(); }
+  // "input 1 'b'", "output 'y'", "attribute 'axis'", "input 3" (no name): how a message
+  // about it starts.
+  std::string ToString() const {
+    if (kind.empty()) return "";
+    std::string out = kind;
+    if (index >= 0) out.append(" ").append(std::to_string(index));
+    if (!name.empty() || index < 0) out.append(" '").append(name).append("'");
+    return out;
+  }
+  bool operator==(const Subject&) const = default;
+};
+
 class [[nodiscard]] Status {
  public:
   Status() = default;  // ok
-  static Status Error(std::string message) { return Status(std::move(message)); }
+  static Status Error(std::string message) { return Status(std::move(message), nullptr); }
+  // An error about `subject`; the message names it too ("input 1 'b': expected rank 2, ...").
+  static Status Error(std::string message, Subject subject) {
+    if (subject.empty()) return Error(std::move(message));
+    return Status(std::move(message), std::make_shared<const Subject>(std::move(subject)));
+  }
 
   bool ok() const { return !error_; }
   const std::string& message() const { return message_; }
+  // What the error is about; empty when it names no input, output or attribute.
+  const Subject& subject() const {
+    static const Subject kNone;
+    return subject_ ? *subject_ : kNone;
+  }
 
  private:
-  explicit Status(std::string message) : error_(true), message_(std::move(message)) {}
+  Status(std::string message, std::shared_ptr<const Subject> subject)
+      : error_(true), message_(std::move(message)), subject_(std::move(subject)) {}
   bool error_ = false;
   std::string message_;
+  std::shared_ptr<const Subject> subject_;  // null for none: keeps Status small
 };
 
 inline Status OkStatus() { return Status(); }

@@ -503,20 +503,21 @@ class Driver {
                   error, "; it stays an opaque symbol"));
   }
 
+  // `subject`: the input, output or attribute the message is about, as its maker set it.
   static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity,
-                            const std::string& graph, std::string message) {
+                            const std::string& graph, std::string message, Subject subject = {}) {
     Diagnostic& d = out.emplace_back();
     d.severity = severity;
     d.graph = graph;
     d.message = std::move(message);
-    d.subject = SubjectOfMessage(d.message);
+    d.subject = std::move(subject);
     return d;
   }
 
   static Diagnostic& ReportNode(std::vector<Diagnostic>& out, Severity severity,
                                 const std::string& graph, int index, const onnx::NodeProto& node,
-                                const OpSchema* schema, std::string message) {
-    Diagnostic& d = Report(out, severity, graph, std::move(message));
+                                const OpSchema* schema, std::string message, Subject subject = {}) {
+    Diagnostic& d = Report(out, severity, graph, std::move(message), std::move(subject));
     d.node_index = index;
     d.node_name = node.name();
     d.op = schema ? schema->Id()
@@ -720,7 +721,7 @@ class NodeSubgraphs : public SubgraphInferencer {
       return driver_.InferSubgraph(run_, scope_, index_, a.mutable_g(), attribute, input_types,
                                    &staged, &values);
     }
-    return Status::Error(StrCat("attribute '", attribute, "': expected a graph"));
+    return AttrError(attribute, "expected a graph");
   }
 
   std::vector<std::optional<ConstValue>> SubgraphOutputValues(
@@ -756,17 +757,16 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
     std::vector<Diagnostic>* diagnostics, std::vector<std::optional<ConstValue>>* output_values) {
   const onnx::NodeProto& node = outer.graph->node(index);
   if (outer.depth + 1 > options_.max_nesting) {
-    return Status::Error(StrCat("attribute '", attribute, "': subgraphs nested deeper than ",
-                                options_.max_nesting,
-                                " levels are not inferred (the graph nesting limit, "
-                                "InferenceOptions::max_nesting)"));
+    return AttrError(attribute, StrCat("subgraphs nested deeper than ", options_.max_nesting,
+                                       " levels are not inferred (the graph nesting limit, "
+                                       "InferenceOptions::max_nesting)"));
   }
   if (!expansion_budget_.Charge(graph->node_size())) {
-    return Status::Error(StrCat("attribute '", attribute, "': ", expansion_budget_.Message()));
+    return AttrError(attribute, StrCat(expansion_budget_.Message()));
   }
   if (graph->input_size() != static_cast<int>(input_types.size())) {
-    return Status::Error(StrCat("attribute '", attribute, "': the graph has ", graph->input_size(),
-                                " inputs, expected ", input_types.size()));
+    return AttrError(attribute, StrCat("the graph has ", graph->input_size(), " inputs, expected ",
+                                       input_types.size()));
   }
   GraphRun run;
   run.graph = graph;
@@ -1040,7 +1040,7 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
     SignatureCheck signature = CheckSignature(*node, *schema, input_types);
     for (const auto& issue : signature.issues) {
       ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path, index,
-                 *node, schema, issue.message);
+                 *node, schema, issue.message, issue.subject);
     }
     if (!signature.arity_error && inputs_defined) {
       std::string body_error;
@@ -1075,12 +1075,14 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
         ctx.set_subgraph_inferencer(&subgraphs);
         Status status = schema->rule()(ctx);
         subgraphs.Flush(out);
-        for (const auto& w : ctx.warnings()) {
-          ReportNode(out, Severity::kWarning, path, index, *node, schema, w);
+        for (size_t w = 0; w < ctx.warnings().size(); ++w) {
+          ReportNode(out, Severity::kWarning, path, index, *node, schema, ctx.warnings()[w],
+                     ctx.warning_subjects()[w]);
         }
         if (!status.ok()) {
           if (!ctx.ReportedBySignature(status)) {
-            ReportNode(out, Severity::kError, path, index, *node, schema, status.message());
+            ReportNode(out, Severity::kError, path, index, *node, schema, status.message(),
+                       status.subject());
           }
         } else {
           // Without data propagation only constants carry values.
@@ -1222,7 +1224,8 @@ void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
     if (scope.Find(name) || producer.count(name)) continue;
     Report(*run.diagnostics, Severity::kError, run.path,
            StrCat("output ", i, " '", name,
-                  "' is not defined by any node, graph input or initializer"));
+                  "' is not defined by any node, graph input or initializer"),
+           Subject::Output(i, name));
   }
 }
 
@@ -1263,7 +1266,8 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       } else {
         Report(out, Severity::kError, path,
                StrCat("input ", i, " '", vi->name(), "' is declared ", type.ToString(),
-                      " but receives ", given.ToString(), " (", merged.status().message(), ")"));
+                      " but receives ", given.ToString(), " (", merged.status().message(), ")"),
+               Subject::Input(i, vi->name()));
       }
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
@@ -1326,19 +1330,22 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
       if (o.empty()) continue;
       if (scope.DefinesHere(o)) {
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' redefines a graph input or initializer"));
+                   StrCat("output '", o, "' redefines a graph input or initializer"),
+                   Subject::Output(-1, o));
         continue;
       }
       if (scope.DefinedOutside(o)) {
         // IR.md: node output names are unique across a graph and the graphs it is nested in
         // (SSA holds across scopes); inside, the node's output is what the subgraph sees.
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' redefines a value of an enclosing graph"));
+                   StrCat("output '", o, "' redefines a value of an enclosing graph"),
+                   Subject::Output(-1, o));
       }
       auto [it, inserted] = producer.try_emplace(o, i);
       if (!inserted) {
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' is also produced by node #", it->second));
+                   StrCat("output '", o, "' is also produced by node #", it->second),
+                   Subject::Output(-1, o));
       }
     }
   }
@@ -1401,7 +1408,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       if (!producer.count(name) && !scope->IsOpen()) {
         ReportNode(out, Severity::kError, path, index, *node, nullptr,
                    StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
-                          "input or initializer"));
+                          "input or initializer"),
+                   Subject::Input(i, name));
         inputs_defined = false;
       }
       continue;  // produced by a node on a cycle: unknown
@@ -1451,7 +1459,8 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
     ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
                StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
                       " contradicts the declared ", declared.ToString(), " (",
-                      merged.status().message(), "); keeping the declared type"));
+                      merged.status().message(), "); keeping the declared type"),
+               Subject::Output(o, name));
     return declared;
   }
   // Only where a node is inferred once: a subgraph or function body is inferred per pass
@@ -1461,7 +1470,7 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
                      : OkStatus();
   if (!bound.ok()) {
     ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
-               StrCat("output ", o, " '", name, "': ", bound.message()));
+               StrCat("output ", o, " '", name, "': ", bound.message()), Subject::Output(o, name));
   }
   return std::move(*merged);
 }

@@ -31,8 +31,8 @@ Status CheckInputRanks(const InferenceContext& ctx, const InputRanks& ranks) {
     if (!s) continue;
     const int64_t rank = static_cast<int64_t>(s->size());
     if (!range.Contains(rank)) {
-      return Status::Error(StrCat(InputLabel(ctx, input), ": the rule expects ", range.ToString(),
-                                  ", got rank ", rank));
+      return InputError(ctx, input,
+                        StrCat("the rule expects ", range.ToString(), ", got rank ", rank));
     }
   }
   return OkStatus();

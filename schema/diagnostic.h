@@ -5,26 +5,17 @@
 #include <string>
 #include <string_view>
 
+#include "onnx_infer/base/status.h"
+
 namespace onnx_infer {
 
 enum class Severity { kError, kWarning, kNote };
 
 std::string_view SeverityName(Severity s);  // "error", "warning", "note"
 
-// The input, output or attribute of a node a diagnostic is about.
-struct DiagnosticSubject {
-  std::string kind;  // "input", "output", "attribute"; empty when about none in particular
-  int index = -1;    // the input's or output's position; -1 for attributes or when unknown
-  std::string name;  // the value's or attribute's name, when known
-
-  bool empty() const { return kind.empty(); }
-  // "input 1 'b'", "output 'y'", "attribute 'axis'".
-  std::string ToString() const;
-};
-
-// The subject a message starts with, by the convention every rule and check follows
-// ("input 1 'b': expected rank 2, got rank 1", "attribute 'axis': ..."); empty otherwise.
-DiagnosticSubject SubjectOfMessage(std::string_view message);
+// The input, output or attribute of a node a diagnostic is about (base/status.h): set where
+// the error or warning is made, never read back from the message.
+using DiagnosticSubject = Subject;
 
 struct Diagnostic {
   Severity severity = Severity::kError;

@@ -1,4 +1,4 @@
-// Diagnostics: rendering, and the subject read from a message's first clause.
+// Diagnostics: rendering, and the subject an error carries.
 #include "onnx_infer/schema/diagnostic.h"
 
 #include <gtest/gtest.h>
@@ -22,35 +22,27 @@ TEST(DiagnosticTest, RendersOneLineWithEverythingKnown) {
   EXPECT_EQ(bare.Render(""), "error: something");
 }
 
-TEST(DiagnosticTest, SubjectOfMessage) {
-  struct Case {
-    const char* message;
-    const char* kind;
-    int index;
-    const char* name;
-  };
-  for (const Case& c : {
-           Case{"input 1 'b': expected rank 2, got rank 1", "input", 1, "b"},
-           Case{"input 0 'ghost' is not defined by any node", "input", 0, "ghost"},
-           Case{"input 2: expected a scalar", "input", 2, ""},
-           Case{"output 0 'y': inferred type float[4] contradicts", "output", 0, "y"},
-           Case{"output 'x' redefines a graph input", "output", -1, "x"},
-           Case{"attribute 'axis': expected an axis in [-2, 1]", "attribute", -1, "axis"},
-           Case{"expected 2 inputs, got 1", "", -1, ""},
-           Case{"input shapes differ", "", -1, ""},
-           Case{"input 1x: odd", "", -1, ""},
-           Case{"attribute 'unterminated", "", -1, ""},
-           Case{"", "", -1, ""},
-       }) {
-    DiagnosticSubject s = SubjectOfMessage(c.message);
-    EXPECT_EQ(s.kind, c.kind) << c.message;
-    EXPECT_EQ(s.index, c.index) << c.message;
-    EXPECT_EQ(s.name, c.name) << c.message;
-  }
-  EXPECT_EQ(SubjectOfMessage("input 1 'b': x").ToString(), "input 1 'b'");
-  EXPECT_EQ(SubjectOfMessage("attribute 'axis': x").ToString(), "attribute 'axis'");
-  EXPECT_EQ(SubjectOfMessage("input 3: x").ToString(), "input 3");
+TEST(DiagnosticTest, SubjectNamesItsThing) {
+  EXPECT_EQ(Subject::Input(1, "b").ToString(), "input 1 'b'");
+  EXPECT_EQ(Subject::Input(3).ToString(), "input 3");
+  EXPECT_EQ(Subject::Output(0, "y").ToString(), "output 0 'y'");
+  EXPECT_EQ(Subject::Output(-1, "x").ToString(), "output 'x'");
+  EXPECT_EQ(Subject::Attribute("axis").ToString(), "attribute 'axis'");
   EXPECT_EQ(DiagnosticSubject().ToString(), "");
+  EXPECT_TRUE(DiagnosticSubject().empty());
+}
+
+TEST(DiagnosticTest, StatusCarriesItsSubject) {
+  Status plain = Status::Error("expected 2 inputs, got 1");
+  EXPECT_TRUE(plain.subject().empty());
+  Status about = Status::Error("input 1 'b': expected rank 2", Subject::Input(1, "b"));
+  EXPECT_EQ(about.subject(), Subject::Input(1, "b"));
+  EXPECT_EQ(about.message(), "input 1 'b': expected rank 2");
+  // Through StatusOr and copies, as errors travel from a rule to the driver.
+  StatusOr<int> failed = about;
+  Status copy = failed.status();
+  EXPECT_EQ(copy.subject().ToString(), "input 1 'b'");
+  EXPECT_TRUE(OkStatus().subject().empty());
 }
 
 }  // namespace

@@ -87,14 +87,14 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
       actual = onnx::AttributeProto::STRINGS;
   }
   if (actual != type) {
-    return Status::Error(StrCat("attribute '", name, "': expected type ", AttributeTypeName(type),
-                                ", got ", AttributeTypeName(actual)));
+    return AttrError(name, StrCat("expected type ", AttributeTypeName(type), ", got ",
+                                  AttributeTypeName(actual)));
   }
   return a;
 }
 
 Status InferenceContext::Absent(std::string_view name) const {
-  Status status = Status::Error(StrCat("attribute '", name, "': required but not given"));
+  Status status = AttrError(name, "required but not given");
   const AttributeSpec* spec = schema_.FindAttribute(name);
   if (spec && spec->required) reported_by_signature_ = status.message();
   return status;
@@ -290,12 +290,22 @@ StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,
   return axis < 0 ? axis + rank : axis;
 }
 
+StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,
+                                                  const Subject& what) const {
+  if (axis < -rank || axis >= rank) {
+    return Status::Error(StrCat(what.ToString(), ": expected an axis in [", -rank, ", ", rank - 1,
+                                "] for rank ", rank, ", got ", axis),
+                         what);
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
 StatusOr<std::vector<Type>> InferenceContext::InferSubgraph(std::string_view attribute,
                                                             const std::vector<Type>& input_types) {
   if (!subgraphs_) return Status::Error("subgraphs are not inferred in this context");
   const onnx::AttributeProto* a = Attr(attribute);
   if (!a || !a->has_g()) {
-    return Status::Error(StrCat("attribute '", attribute, "': expected a graph"));
+    return AttrError(attribute, "expected a graph");
   }
   return subgraphs_->InferSubgraph(attribute, input_types);
 }
@@ -328,6 +338,27 @@ std::string InputLabel(const InferenceContext& ctx, int i) {
   std::string label = StrCat("input ", i);
   if (i < ctx.node().input_size()) label += StrCat(" '", ctx.node().input(i), "'");
   return label;
+}
+
+Subject InputSubject(const InferenceContext& ctx, int i) {
+  return Subject::Input(i, i < ctx.node().input_size() ? ctx.node().input(i) : "");
+}
+
+Status InputError(const InferenceContext& ctx, int i, std::string_view detail) {
+  return Status::Error(StrCat(InputLabel(ctx, i), ": ", detail), InputSubject(ctx, i));
+}
+
+Status OutputError(const InferenceContext& ctx, int i, std::string_view detail) {
+  std::string label = StrCat("output ", i);
+  if (i < ctx.node().output_size()) label += StrCat(" '", ctx.node().output(i), "'");
+  return Status::Error(
+      StrCat(label, ": ", detail),
+      Subject::Output(i, i < ctx.node().output_size() ? ctx.node().output(i) : ""));
+}
+
+Status AttrError(std::string_view name, std::string_view detail) {
+  return Status::Error(StrCat("attribute '", name, "': ", detail),
+                       Subject::Attribute(std::string(name)));
 }
 
 }  // namespace onnx_infer

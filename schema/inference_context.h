@@ -121,6 +121,8 @@ class InferenceContext {
   void SetOutputShape(int out, Shape shape);
   // Maps a possibly negative axis into [0, rank); an error names the attribute.
   StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, std::string_view what) const;
+  // The same about an attribute or input, which the error carries (Status::subject).
+  StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, const Subject& what) const;
 
   // ---- Subgraphs (control-flow operators).
   void set_subgraph_inferencer(SubgraphInferencer* s) { subgraphs_ = s; }
@@ -162,8 +164,14 @@ class InferenceContext {
   void set_max_value_elements(int64_t n) { max_value_elements_ = n; }
 
   // A finding that is not an error (a lossy step, a suspicious value).
-  void Warn(std::string message) { warnings_.push_back(std::move(message)); }
+  // A warning about an input, output or attribute names it in `subject` too (its message
+  // starts with it: "input 1 'b': ...").
+  void Warn(std::string message, Subject subject = {}) {
+    warnings_.push_back(std::move(message));
+    warning_subjects_.push_back(std::move(subject));
+  }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<Subject>& warning_subjects() const { return warning_subjects_; }
 
  private:
   StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
@@ -182,6 +190,7 @@ class InferenceContext {
   std::vector<Type> output_types_;
   std::vector<std::optional<ConstValue>> output_values_;
   std::vector<std::string> warnings_;
+  std::vector<Subject> warning_subjects_;  // parallel to warnings_
   mutable std::string reported_by_signature_;
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
@@ -193,6 +202,14 @@ class InferenceContext {
 
 // "input 1 'B'" / "output 0 'Y'": names a node's value in a message.
 std::string InputLabel(const InferenceContext& ctx, int i);
+Subject InputSubject(const InferenceContext& ctx, int i);
+
+// Errors about one input, output or attribute: the message starts with it ("input 1 'B':
+// <detail>", "output 0 'Y': ...", "attribute 'axis': ...") and the Status carries it as its
+// subject, which the driver reports (Diagnostic::subject).
+Status InputError(const InferenceContext& ctx, int i, std::string_view detail);
+Status OutputError(const InferenceContext& ctx, int i, std::string_view detail);
+Status AttrError(std::string_view name, std::string_view detail);
 
 }  // namespace onnx_infer
 

@@ -89,5 +89,38 @@ TEST(AttributeTypeNameTest, ProtobufNamesInLowerCaseBothWays) {
   EXPECT_FALSE(AttributeTypeFromName("integer").has_value());
 }
 
+// The errors the context makes carry what they are about, for Diagnostic::subject; the
+// message starts with it.
+Status ReportSubjects(InferenceContext& ctx) {
+  std::string out;
+  auto add = [&](const Status& st) {
+    out += StrCat(out.empty() ? "" : "; ", st.subject().ToString(), " | ", st.message());
+  };
+  add(InputError(ctx, 0, "in"));
+  add(OutputError(ctx, 0, "out"));
+  add(AttrError("g", "attr"));
+  add(ctx.FloatAttr("f").status());
+  add(ctx.NormalizeAxis(3, 2, Subject::Attribute("axis")).status());
+  add(ctx.NormalizeAxis(3, 2, "axes").status());
+  return Status::Error(out);
+}
+
+TEST(InferenceContextSubjectTest, ErrorsCarryTheirSubject) {
+  SchemaRegistry r;
+  OpSchema s("test", "Subjects", 1);
+  s.Input("X", "T").Output("Y", "T").TypeConstraint("T", {"tensor(float)"});
+  s.Attr("f", onnx::AttributeProto::FLOAT).Attr("g", onnx::AttributeProto::GRAPH);
+  s.Rule(ReportSubjects);
+  ASSERT_TRUE(r.Register(std::move(s)).ok());
+  auto run = RunRule(r, Node("Subjects", {"x"}, {"y"}, StrAttr("f", "z"), "test"), 1,
+                     {testing::T("float[2]")});
+  EXPECT_EQ(run.status.message(),
+            "input 0 'x' | input 0 'x': in; output 0 'y' | output 0 'y': out; "
+            "attribute 'g' | attribute 'g': attr; "
+            "attribute 'f' | attribute 'f': expected type float, got string; "
+            "attribute 'axis' | attribute 'axis': expected an axis in [-2, 1] for rank 2, got 3; "
+            " | axes: expected an axis in [-2, 1] for rank 2, got 3");
+}
+
 }  // namespace
 }  // namespace onnx_infer

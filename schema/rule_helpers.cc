@@ -74,37 +74,52 @@ Dim Product(const Shape& dims) {
   return p;
 }
 
-StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what) {
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what,
+                               const Subject& about) {
   auto u = UnifyDim(a, b);
-  if (!u.ok()) return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b));
+  if (!u.ok()) {
+    return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b), about);
+  }
   OI_RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
   return *u;
 }
 
-Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
-  OI_ASSIGN_OR_RETURN(acc, RequireEqualDims(ctx, acc, d, what));
+Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what,
+             const Subject& about) {
+  OI_ASSIGN_OR_RETURN(acc, RequireEqualDims(ctx, acc, d, what, about));
   return OkStatus();
 }
 
 StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank) {
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (s && s->size() != rank) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ",
-                                s->size(), " ", ShapeToString(*s)));
+    return InputError(
+        ctx, input,
+        StrCat("expected rank ", rank, ", got rank ", s->size(), " ", ShapeToString(*s)));
   }
   return s;
 }
 
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
+                                   std::initializer_list<size_t> ranks) {
+  const Shape* s = input >= 0 && ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+  if (!s) return s;
+  for (size_t r : ranks) {
+    if (s->size() == r) return s;
+  }
+  return InputError(ctx, input,
+                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size(), " ",
+                           ShapeToString(*s)));
+}
+
 Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
   if (shape.size() == rank) return OkStatus();
-  return Status::Error(
-      StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ", shape.size()));
+  return InputError(ctx, input, StrCat("expected rank ", rank, ", got rank ", shape.size()));
 }
 
 Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
   if (shape.size() >= rank) return OkStatus();
-  return Status::Error(
-      StrCat(InputLabel(ctx, input), ": expected rank >= ", rank, ", got rank ", shape.size()));
+  return InputError(ctx, input, StrCat("expected rank >= ", rank, ", got rank ", shape.size()));
 }
 
 Status RequireRank(const InferenceContext& ctx, int input, size_t rank) {
@@ -138,8 +153,9 @@ Status RequireKind(const InferenceContext& ctx, int input, std::initializer_list
   for (Type::Kind k : kinds) {
     if (t.kind() == k) return OkStatus();
   }
-  return Status::Error(StrCat(InputLabel(ctx, input), ": expected ", expected, ", got ",
-                              KindName(t.kind()), " (", t.ToString(), ")"));
+  return InputError(
+      ctx, input,
+      StrCat("expected ", expected, ", got ", KindName(t.kind()), " (", t.ToString(), ")"));
 }
 
 int32_t InputElemType(const InferenceContext& ctx, int input) {
@@ -150,8 +166,7 @@ int32_t InputElemType(const InferenceContext& ctx, int input) {
 
 Status CheckDataType(int64_t type, const char* attr) {
   if (type <= 0 || type > kMaxDataType) {
-    return Status::Error(StrCat("attribute '", attr, "': expected a data type in [1, ",
-                                kMaxDataType, "], got ", type));
+    return AttrError(attr, StrCat("expected a data type in [1, ", kMaxDataType, "], got ", type));
   }
   return OkStatus();
 }

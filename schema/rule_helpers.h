@@ -42,11 +42,14 @@ StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ct
 Dim Product(const Shape& dims);
 
 // a == b where the operator requires it (`what` names them): the more specific of the two,
-// with the equality recorded as a fact; provably different dims are an error.
-StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what);
+// with the equality recorded as a fact; provably different dims are an error, about `about`
+// when `what` starts with it ("input 1 'W' dim 0 and X's channels": InputSubject(ctx, 1)).
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what,
+                               const Subject& about = {});
 // The same, accumulating: `acc` becomes the more specific of `acc` and `d`, which must be
 // equal; `what` names them in the error ("what: <why they differ>") and the recorded fact.
-Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what);
+Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what,
+             const Subject& about = {});
 
 // Rank checks, one vocabulary for every rule. A shape already in hand (`shape`, input
 // `input`'s) of another rank is an error naming the input: "input 1 'W': expected rank 4,
@@ -71,6 +74,9 @@ Status CheckDataType(int64_t type, const char* attr);
 // Input `input`'s shape when it is a tensor of exactly `rank`; null when it is absent or its
 // shape is unknown; an error naming the input for another rank.
 StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank);
+// The same for an input of any of `ranks` ("expected rank 3 or 4, got rank 2 [N, C]").
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
+                                   std::initializer_list<size_t> ranks);
 
 // Known input values. Each is null (nothing) when the value is not known or not of that kind.
 // Every element as a Dim (constant or symbolic): shapes, axes, repeats.

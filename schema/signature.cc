@@ -12,42 +12,6 @@ namespace {
 
 using symbolic::Tri;
 
-std::string_view AttrTypeName(AttrType t) {
-  switch (t) {
-    case onnx::AttributeProto::UNDEFINED:
-      return "undefined";
-    case onnx::AttributeProto::FLOAT:
-      return "float";
-    case onnx::AttributeProto::INT:
-      return "int";
-    case onnx::AttributeProto::STRING:
-      return "string";
-    case onnx::AttributeProto::TENSOR:
-      return "tensor";
-    case onnx::AttributeProto::GRAPH:
-      return "graph";
-    case onnx::AttributeProto::SPARSE_TENSOR:
-      return "sparse_tensor";
-    case onnx::AttributeProto::TYPE_PROTO:
-      return "type_proto";
-    case onnx::AttributeProto::FLOATS:
-      return "floats";
-    case onnx::AttributeProto::INTS:
-      return "ints";
-    case onnx::AttributeProto::STRINGS:
-      return "strings";
-    case onnx::AttributeProto::TENSORS:
-      return "tensors";
-    case onnx::AttributeProto::GRAPHS:
-      return "graphs";
-    case onnx::AttributeProto::SPARSE_TENSORS:
-      return "sparse_tensors";
-    case onnx::AttributeProto::TYPE_PROTOS:
-      return "type_protos";
-  }
-  return "unknown";
-}
-
 // The type an attribute carries: its `type` field, or for old models that leave it unset,
 // the field that holds a value. UNDEFINED when nothing says.
 AttrType ActualAttrType(const onnx::AttributeProto& a) {
@@ -123,8 +87,8 @@ const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                               const std::vector<const Type*>& input_types) {
   SignatureCheck check;
-  auto error = [&](std::string message) {
-    check.issues.push_back({Severity::kError, std::move(message), false});
+  auto error = [&](std::string message, Subject subject = {}) {
+    check.issues.push_back({Severity::kError, std::move(message), false, std::move(subject)});
   };
 
   // Counts.
@@ -144,13 +108,15 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
   for (int i = 0; i < num_inputs; ++i) {
     const FormalParameter* p = FormalFor(schema.inputs(), i);
     if (p && node.input(i).empty() && p->option == ParamOption::kSingle) {
-      error(StrCat("input ", i, " ('", p->name, "') is required but omitted (empty name)"));
+      error(StrCat("input ", i, " ('", p->name, "') is required but omitted (empty name)"),
+            Subject::Input(i));
     }
   }
   for (int i = 0; i < num_outputs; ++i) {
     const FormalParameter* p = FormalFor(schema.outputs(), i);
     if (p && node.output(i).empty() && p->option == ParamOption::kSingle) {
-      error(StrCat("output ", i, " ('", p->name, "') is required but omitted (empty name)"));
+      error(StrCat("output ", i, " ('", p->name, "') is required but omitted (empty name)"),
+            Subject::Output(i));
     }
   }
 
@@ -166,7 +132,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
   for (int k = 0; k < attributes.size(); ++k) {
     const auto& a = attributes[k];
     if (given_before(k, a.name())) {
-      error(StrCat("attribute '", a.name(), "' is given more than once"));
+      error(StrCat("attribute '", a.name(), "' is given more than once"),
+            Subject::Attribute(a.name()));
       continue;
     }
     const AttributeSpec* spec = schema.FindAttribute(a.name());
@@ -174,7 +141,7 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
       check.issues.push_back({Severity::kWarning,
                               StrCat("attribute '", a.name(), "' is not an attribute of ",
                                      schema.name(), "-", schema.since_version()),
-                              true});
+                              true, Subject::Attribute(a.name())});
       continue;
     }
     if (!a.ref_attr_name().empty()) continue;  // bound when a function is called
@@ -182,13 +149,15 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     // An empty list carries no field to tell its type by.
     if (actual == onnx::AttributeProto::UNDEFINED && IsListType(spec->type)) continue;
     if (actual != spec->type) {
-      error(StrCat("attribute '", a.name(), "': expected type ", AttrTypeName(spec->type), ", got ",
-                   AttrTypeName(actual)));
+      error(StrCat("attribute '", a.name(), "': expected type ", AttributeTypeName(spec->type),
+                   ", got ", AttributeTypeName(actual)),
+            Subject::Attribute(a.name()));
     }
   }
   for (const auto& spec : schema.attributes()) {
     if (spec.required && !given_before(attributes.size(), spec.name)) {
-      error(StrCat("attribute '", spec.name, "' is required but not given"));
+      error(StrCat("attribute '", spec.name, "' is required but not given"),
+            Subject::Attribute(spec.name));
     }
   }
 
@@ -213,7 +182,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     }
     if (!any_match && !any_unknown) {
       error(StrCat(label(i), ": type ", shapeless.ToString(), " is not allowed for ", p->type,
-                   " (allowed: ", Allowed(*allowed), ")"));
+                   " (allowed: ", Allowed(*allowed), ")"),
+            Subject::Input(i, node.input(i)));
       continue;
     }
     // Only a fully known type binds its parameter; heterogeneous variadic inputs bind nothing,
@@ -230,7 +200,8 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     } else if (bound->type != shapeless && !MergeTypes(bound->type, shapeless).ok()) {
       const int first = bound->input;
       error(StrCat(label(i), ": ", p->type, " is ", shapeless.ToString(), " here but ",
-                   bound->type.ToString(), " for input ", first, " '", node.input(first), "'"));
+                   bound->type.ToString(), " for input ", first, " '", node.input(first), "'"),
+            Subject::Input(i, node.input(i)));
     }
   }
   return check;

@@ -21,6 +21,7 @@ struct SignatureIssue {
   std::string message;  // "input 1 'B': T is int64 here but float for input 0 'A'"
   // A finding a lenient run reports as a warning, --strict as an error (unknown attributes).
   bool strict_only = false;
+  Subject subject = {};  // the input, output or attribute the message starts with
 };
 
 // A type parameter bound by an input: "T" -> float (shapes removed), first by input 0.

@@ -253,6 +253,26 @@ INSTANTIATE_TEST_SUITE_P(
             "",
             "float"}));
 
+// Each issue about one input, output or attribute carries it as its subject.
+TEST(SignatureSubjectTest, IssuesNameWhatTheyAreAbout) {
+  onnx::NodeProto node;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"(op_type: "Concat" input: "a" input: "b" output: "y"
+         attribute { name: "axis" type: FLOAT f: 1 }
+         attribute { name: "bogus" type: INT i: 1 })",
+      &node));
+  const OpSchema* schema = BuiltinSchemas().Lookup("", "Concat", 13);
+  ASSERT_NE(schema, nullptr);
+  const Type f = testing::T("float"), i = testing::T("int64");
+  SignatureCheck check = CheckSignature(node, *schema, {&f, &i});
+  std::vector<std::string> subjects;
+  for (const auto& issue : check.issues) {
+    EXPECT_EQ(issue.message.rfind(issue.subject.ToString(), 0), 0u) << issue.message;
+    subjects.push_back(issue.subject.ToString());
+  }
+  EXPECT_EQ(StrJoin(subjects, "; "), "attribute 'axis'; attribute 'bogus'; input 1 'b'");
+}
+
 TEST(TypeStringTest, ParsesEveryFormOfTheCatalog) {
   EXPECT_EQ(ParseTypeString("tensor(float)")->ToString(), "float");
   EXPECT_EQ(ParseTypeString("seq(tensor(int64))")->ToString(), "seq(int64)");

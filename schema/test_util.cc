@@ -34,6 +34,28 @@ bool IsAllDigits(const std::string& s) {
 
 Type T(const std::string& text) {
   if (text == "?") return Type();
+  // The kinds Type::ToString writes as "kind(inner)".
+  auto inner = [&](size_t prefix) { return text.substr(prefix, text.size() - prefix - 1); };
+  auto starts = [&](const char* prefix) {
+    return text.rfind(prefix, 0) == 0 && text.back() == ')';
+  };
+  if (starts("seq(")) return Type::Sequence(T(inner(4)));
+  if (starts("optional(")) return Type::Optional(T(inner(9)));
+  if (starts("sparse_tensor(")) {
+    const Type dense = T(inner(14));
+    return Type::SparseTensor(dense.elem_type(), dense.maybe_shape());
+  }
+  if (starts("map(")) {
+    const std::string body = inner(4);
+    const size_t comma = body.find(',');
+    auto key =
+        comma == std::string::npos ? std::nullopt : DataTypeFromName(Trim(body.substr(0, comma)));
+    if (!key) {
+      ADD_FAILURE() << "bad map type " << text;
+      return Type();
+    }
+    return Type::Map(*key, T(Trim(body.substr(comma + 1))));
+  }
   size_t open = text.find('[');
   std::string elem = text.substr(0, open);
   auto code = DataTypeFromName(elem);
@@ -116,6 +138,12 @@ RuleRun RunRule(const SchemaRegistry& registry, const std::string& node_text, in
   InferenceContext ctx(node, *schema, opset, types, consts);
   if (unifier) ctx.set_unifier(unifier);
   run.status = schema->rule()(ctx);
+  // An error's subject (the driver's Diagnostic::subject) is what its message starts with.
+  const Subject& subject = run.status.subject();
+  if (!subject.empty() && run.status.message().rfind(subject.ToString(), 0) != 0) {
+    ADD_FAILURE() << "error subject " << subject.ToString()
+                  << " is not where the message starts: " << run.status.message();
+  }
   // As the driver does: what the signature says completes what the rule left open.
   SignatureCheck signature = CheckSignature(node, *schema, types);
   for (int i = 0; i < ctx.NumOutputs(); ++i) {
@@ -213,7 +241,18 @@ std::ostream& operator<<(std::ostream& os, const RuleCase& c) { return os << c.n
 ::testing::AssertionResult RunRuleCase(const SchemaRegistry& registry, const RuleCase& c) {
   std::vector<Type> inputs;
   for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
-  return RunMatches(RunRule(registry, c.node, c.opset, inputs, c.values), c.expected);
+  const RuleRun run = RunRule(registry, c.node, c.opset, inputs, c.values);
+  ::testing::AssertionResult matches = RunMatches(run, c.expected);
+  if (!matches || !c.expected_value || ExpectsError(c.expected)) return matches;
+  std::string value;
+  if (!run.values.empty() && run.values[0]) {
+    // "[B, 4]" compares the elements only; anything else the whole ConstValue::ToString.
+    value = c.expected_value->rfind('[', 0) == 0 ? ValueText(*run.values[0])
+                                                 : run.values[0]->ToString();
+  }
+  if (value == *c.expected_value) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "output 0's value: expected \"" << *c.expected_value << "\", got \"" << value << "\"";
 }
 
 }  // namespace onnx_infer::testing

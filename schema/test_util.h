@@ -17,8 +17,9 @@
 
 namespace onnx_infer::testing {
 
-// Reads a tensor type written as Type::ToString writes it: "float[N, 3, ?]", "int64[]",
-// "float" (rank unknown), "?" (unknown). Aborts the test on anything else.
+// Reads a type written as Type::ToString writes it: "float[N, 3, ?]", "int64[]", "float"
+// (rank unknown), "?" (unknown), "seq(float[N])", "optional(int64[])",
+// "sparse_tensor(float[M, K])", "map(string, float)". Fails the test on anything else.
 Type T(const std::string& text);
 
 // An int64 vector value, e.g. a Reshape's shape input.
@@ -71,7 +72,9 @@ std::string StrsAttr(const char* name, const std::vector<const char*>& values);
 
 // One row of a rule's table test: the node, the opset of its domain, the input types ("" for
 // an unknown one) and known values, and what RunMatches expects (RuleRun::Summary(), or
-// "error: <part of the message>"). A table test is its rows and two lines:
+// "error: <part of the message>"). With `expected_value`, output 0's value is checked too:
+// "" for none, "[B, 4]" for its elements (ValueText), or its whole ConstValue::ToString
+// ("int64[2] {B, 4}"). A table test is its rows and two lines:
 //   using XRuleTest = RuleTableTest;
 //   TEST_P(XRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
 struct RuleCase {
@@ -81,6 +84,7 @@ struct RuleCase {
   std::vector<const char*> inputs;
   std::vector<std::optional<ConstValue>> values;
   std::string expected;
+  std::optional<std::string> expected_value = std::nullopt;
 };
 std::ostream& operator<<(std::ostream& os, const RuleCase& c);  // the row's name
 class RuleTableTest : public ::testing::TestWithParam<RuleCase> {};

@@ -200,9 +200,9 @@ Status InferLoop(InferenceContext& ctx) {
     body_in.insert(body_in.end(), carried.begin(), carried.end());
     OI_ASSIGN_OR_RETURN(body_out, ctx.InferSubgraph("body", body_in));
     if (static_cast<int>(body_out.size()) != 1 + num_carried + num_scan) {
-      return Status::Error(StrCat("attribute 'body': expected ", 1 + num_carried + num_scan,
-                                  " outputs (condition, ", num_carried, " carried, ", num_scan,
-                                  " scan), got ", body_out.size()));
+      return AttrError(
+          "body", StrCat("expected ", 1 + num_carried + num_scan, " outputs (condition, ",
+                         num_carried, " carried, ", num_scan, " scan), got ", body_out.size()));
     }
     bool changed = false;
     for (int i = 0; i < num_carried; ++i) {
@@ -291,8 +291,7 @@ Status InferScan(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
   const int num_inputs = ctx.NumInputs();
   if (m < 1 || m > num_inputs) {
-    return Status::Error(
-        StrCat("attribute 'num_scan_inputs': expected 1 to ", num_inputs, ", got ", m));
+    return AttrError("num_scan_inputs", StrCat("expected 1 to ", num_inputs, ", got ", m));
   }
   const int n = num_inputs - static_cast<int>(m);
   const int k = ctx.NumOutputs() - n;
@@ -327,8 +326,7 @@ Status InferScan(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != n + k) {
-    return Status::Error(
-        StrCat("attribute 'body': expected ", n + k, " outputs, got ", body_out.size()));
+    return AttrError("body", StrCat("expected ", n + k, " outputs, got ", body_out.size()));
   }
   for (int i = 0; i < n; ++i) {
     OI_ASSIGN_OR_RETURN(Type joined, Join(ctx.InputType(i), body_out[i], ctx, i,
@@ -350,8 +348,7 @@ Status InferScan8(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("num_scan_inputs"));
   const int values = ctx.NumInputs() - 1;  // after sequence_lens
   if (m < 1 || m > values) {
-    return Status::Error(
-        StrCat("attribute 'num_scan_inputs': expected 1 to ", values, ", got ", m));
+    return AttrError("num_scan_inputs", StrCat("expected 1 to ", values, ", got ", m));
   }
   const int n = values - static_cast<int>(m);
   const int k = ctx.NumOutputs() - n;
@@ -373,8 +370,7 @@ Status InferScan8(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != n + k) {
-    return Status::Error(
-        StrCat("attribute 'body': expected ", n + k, " outputs, got ", body_out.size()));
+    return AttrError("body", StrCat("expected ", n + k, " outputs, got ", body_out.size()));
   }
   for (int i = 0; i < n; ++i) ctx.SetOutputType(i, Stacked(body_out[i], batch, 0));
   for (int j = 0; j < k; ++j) {
@@ -395,8 +391,8 @@ Status InferSequenceMap(InferenceContext& ctx) {
   }
   OI_ASSIGN_OR_RETURN(auto body_out, ctx.InferSubgraph("body", body_in));
   if (static_cast<int>(body_out.size()) != ctx.NumOutputs()) {
-    return Status::Error(
-        StrCat("attribute 'body': expected ", ctx.NumOutputs(), " outputs, got ", body_out.size()));
+    return AttrError("body",
+                     StrCat("expected ", ctx.NumOutputs(), " outputs, got ", body_out.size()));
   }
   for (int o = 0; o < ctx.NumOutputs(); ++o) ctx.SetOutputType(o, Type::Sequence(body_out[o]));
   return OkStatus();

@@ -61,13 +61,13 @@ Status InferEyeLike(InferenceContext& ctx) {
   if (ctx.HasAttr("dtype")) {
     OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype"));
     if (dtype <= 0 || dtype > kMaxDataType) {
-      return Status::Error(StrCat("attribute 'dtype': unknown type ", dtype));
+      return AttrError("dtype", StrCat("unknown type ", dtype));
     }
     elem = static_cast<int32_t>(dtype);
   }
   const Shape* in = ctx.InputShape(0);
   if (in && in->size() != 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 2, got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected rank 2, got rank ", in->size()));
   }
   ctx.SetOutputType(0, in ? Type::Tensor(elem, *in) : Type::Tensor(elem));
   return OkStatus();
@@ -89,7 +89,7 @@ Status InferConstant(InferenceContext& ctx) {
   const std::string& name = given->name();
   auto vector_of = [](int32_t elem, int64_t n) { return Type::Tensor(elem, Shape{Dim::Const(n)}); };
   if (name == "value") {
-    if (!given->has_t()) return Status::Error("attribute 'value': expected a tensor");
+    if (!given->has_t()) return AttrError("value", "expected a tensor");
     ctx.SetOutputType(0, TypeOfTensor(given->t()));
     if (auto v = ConstValueOfTensor(given->t(), ctx.max_value_elements())) {
       ctx.SetOutputValue(0, std::move(*v));
@@ -144,7 +144,7 @@ Status InferRandomFromAttrs(InferenceContext& ctx) {
   Shape shape;
   for (int64_t d : dims) {
     if (d < 0) {
-      return Status::Error(StrCat("attribute 'shape': expected dims >= 0, got ", d));
+      return AttrError("shape", StrCat("expected dims >= 0, got ", d));
     }
     shape.push_back(Dim::Const(d));
   }
@@ -159,14 +159,13 @@ Status InferMultinomial(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(CheckDataType(dtype, "dtype"));
   OI_ASSIGN_OR_RETURN(int64_t sample_size, ctx.IntAttr("sample_size", 1));
   if (sample_size < 0) {
-    return Status::Error(StrCat("attribute 'sample_size': expected >= 0, got ", sample_size));
+    return AttrError("sample_size", StrCat("expected >= 0, got ", sample_size));
   }
   Dim batch;
   if (const Shape* in = ctx.InputShape(0)) {
     if (in->size() != 2) {
-      return Status::Error(StrCat(InputLabel(ctx, 0),
-                                  ": expected rank 2 ([batch_size, class_size]), got rank ",
-                                  in->size()));
+      return InputError(
+          ctx, 0, StrCat("expected rank 2 ([batch_size, class_size]), got rank ", in->size()));
     }
     batch = (*in)[0];
   }
@@ -192,7 +191,7 @@ Status InferRange(InferenceContext& ctx) {
   }
   if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
     const int64_t s = (*start)[0], l = (*limit)[0], d = (*delta)[0];
-    if (d == 0) return Status::Error("input 2 'delta': 0");
+    if (d == 0) return Status::Error("input 2 'delta': 0", Subject::Input(2, "delta"));
     const int64_t n = std::max<int64_t>((l - s + d + (d > 0 ? -1 : 1)) / d, 0);
     ctx.SetOutputShape(0, Shape{Dim::Const(n)});
     if (n <= ctx.max_value_elements()) {
@@ -207,7 +206,7 @@ Status InferRange(InferenceContext& ctx) {
   const std::vector<Dim>* vl = IntValues(ctx, 1);
   if (vs && vl && delta && vs->size() == 1 && vl->size() == 1 && delta->size() == 1) {
     const int64_t d = (*delta)[0];
-    if (d == 0) return Status::Error("input 2 'delta': 0");
+    if (d == 0) return Status::Error("input 2 'delta': 0", Subject::Input(2, "delta"));
     if (d == INT64_MIN) return OkStatus();
     Dim span = d > 0 ? (*vl)[0] - (*vs)[0] : (*vs)[0] - (*vl)[0];
     Dim n = Dim::Max(Dim::CeilDiv(span, Dim::Const(d > 0 ? d : -d)), Dim::Const(0));
@@ -216,7 +215,7 @@ Status InferRange(InferenceContext& ctx) {
   }
   if (fs && fl && fd && fs->reals.size() == 1 && fl->reals.size() == 1 && fd->reals.size() == 1) {
     const double d = fd->reals[0];
-    if (d == 0) return Status::Error("input 2 'delta': 0");
+    if (d == 0) return Status::Error("input 2 'delta': 0", Subject::Input(2, "delta"));
     const double n = std::max(std::ceil((fl->reals[0] - fs->reals[0]) / d), 0.0);
     if (n <= static_cast<double>(INT64_MAX / 2)) {
       ctx.SetOutputShape(0, Shape{Dim::Const(static_cast<int64_t>(n))});

@@ -21,12 +21,10 @@ namespace {
 Status InferImageDecoder(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string format, ctx.StringAttr("pixel_format", "RGB"));
   if (format != "RGB" && format != "BGR" && format != "Grayscale") {
-    return Status::Error(
-        StrCat("attribute 'pixel_format': expected RGB, BGR or Grayscale, got '", format, "'"));
+    return AttrError("pixel_format", StrCat("expected RGB, BGR or Grayscale, got '", format, "'"));
   }
   if (const Shape* in = ctx.InputShape(0); in && in->size() != 1) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected rank 1 (a byte stream), got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected rank 1 (a byte stream), got rank ", in->size()));
   }
   ctx.SetOutputType(0, Type::Tensor(kUint8, Shape(3)));
   return OkStatus();

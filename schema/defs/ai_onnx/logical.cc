@@ -13,8 +13,8 @@ namespace {
 Status CheckBitShift(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", ""));
   if (direction != "LEFT" && direction != "RIGHT") {
-    return Status::Error(
-        StrCat("attribute 'direction': expected \"LEFT\" or \"RIGHT\", got \"", direction, "\""));
+    return AttrError("direction",
+                     StrCat("expected \"LEFT\" or \"RIGHT\", got \"", direction, "\""));
   }
   return OkStatus();
 }

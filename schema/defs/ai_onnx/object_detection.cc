@@ -29,9 +29,10 @@ Status InferRoiAlign(InferenceContext& ctx) {
   Dim n;
   if (rois) {
     OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
-    OI_RETURN_IF_ERROR(
-        RequireEqualDims(ctx, (*rois)[1], Dim::Const(4), StrCat(InputLabel(ctx, 1), " dim 1 (box)"))
-            .status());
+    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*rois)[1], Dim::Const(4),
+                                        StrCat(InputLabel(ctx, 1), " dim 1 (box)"),
+                                        InputSubject(ctx, 1))
+                           .status());
     n = (*rois)[0];
   }
   if (batch) {
@@ -50,29 +51,31 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
   const Shape* scores = ctx.InputShape(1);
   if (boxes) {
     if (boxes->size() != 3) {
-      return Status::Error(StrCat(InputLabel(ctx, 0),
-                                  ": expected rank 3 ([num_batches, spatial_dimension, 4]), got "
-                                  "rank ",
-                                  boxes->size()));
+      return InputError(ctx, 0,
+                        StrCat("expected rank 3 ([num_batches, spatial_dimension, 4]), got rank ",
+                               boxes->size()));
     }
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*boxes)[2], Dim::Const(4),
-                                        StrCat(InputLabel(ctx, 0), " dim 2 (box coordinates)"))
+                                        StrCat(InputLabel(ctx, 0), " dim 2 (box coordinates)"),
+                                        InputSubject(ctx, 0))
                            .status());
   }
   if (scores && scores->size() != 3) {
-    return Status::Error(StrCat(InputLabel(ctx, 1),
-                                ": expected rank 3 ([num_batches, num_classes, "
-                                "spatial_dimension]), got rank ",
-                                scores->size()));
+    return InputError(
+        ctx, 1,
+        StrCat("expected rank 3 ([num_batches, num_classes, spatial_dimension]), got rank ",
+               scores->size()));
   }
   if (boxes && scores) {
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*scores)[0], (*boxes)[0],
                                         StrCat(InputLabel(ctx, 1), " dim 0 and ",
-                                               InputLabel(ctx, 0), " dim 0 (num_batches)"))
+                                               InputLabel(ctx, 0), " dim 0 (num_batches)"),
+                                        InputSubject(ctx, 1))
                            .status());
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*scores)[2], (*boxes)[1],
                                         StrCat(InputLabel(ctx, 1), " dim 2 and ",
-                                               InputLabel(ctx, 0), " dim 1 (spatial_dimension)"))
+                                               InputLabel(ctx, 0), " dim 1 (spatial_dimension)"),
+                                        InputSubject(ctx, 1))
                            .status());
   }
   Dim selected;

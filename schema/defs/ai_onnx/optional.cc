@@ -24,13 +24,13 @@ Status InferOptional(InferenceContext& ctx) {
   std::optional<Type> declared;
   if (attr) {
     if (!attr->has_tp()) {
-      return Status::Error("attribute 'type': expected a type (TYPE_PROTO)");
+      return AttrError("type", "expected a type (TYPE_PROTO)");
     }
     declared = TypeFromProto(attr->tp());
   }
   if (!ctx.HasInput(0)) {
     if (!declared) {
-      return Status::Error("attribute 'type': required when input 0 is omitted");
+      return AttrError("type", "required when input 0 is omitted");
     }
     ctx.SetOutputType(0, Type::Optional(*declared));
     return OkStatus();
@@ -39,9 +39,9 @@ Status InferOptional(InferenceContext& ctx) {
   if (declared) {
     auto merged = MergeTypes(element, *declared);
     if (!merged.ok()) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": expected the type of attribute 'type' (",
-                                  declared->ToString(), "), got ", element.ToString(), ": ",
-                                  merged.status().message()));
+      return InputError(ctx, 0,
+                        StrCat("expected the type of attribute 'type' (", declared->ToString(),
+                               "), got ", element.ToString(), ": ", merged.status().message()));
     }
     element = *merged;
   }

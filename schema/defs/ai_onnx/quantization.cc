@@ -46,18 +46,20 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
     // point, and runtimes accept it.
     if (AllOnes(*scale) || AllOnes(*zero_point)) {
       if (!MaybeAllOnes(*scale) || !MaybeAllOnes(*zero_point)) {
-        return Status::Error(StrCat(InputLabel(ctx, 2), ": expected the shape of ", scale_label,
-                                    " ", ShapeToString(*scale), ", got ",
-                                    ShapeToString(*zero_point)));
+        return InputError(ctx, 2,
+                          StrCat("expected the shape of ", scale_label, " ", ShapeToString(*scale),
+                                 ", got ", ShapeToString(*zero_point)));
       }
     } else if (scale->size() != zero_point->size()) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": expected the shape of ", scale_label, " ",
-                                  ShapeToString(*scale), ", got ", ShapeToString(*zero_point)));
+      return InputError(ctx, 2,
+                        StrCat("expected the shape of ", scale_label, " ", ShapeToString(*scale),
+                               ", got ", ShapeToString(*zero_point)));
     } else {
       for (size_t i = 0; i < scale->size(); ++i) {
         OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*zero_point)[i], (*scale)[i],
                                             StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
-                                                   scale_label, " dim ", i))
+                                                   scale_label, " dim ", i),
+                                            InputSubject(ctx, 2))
                                .status());
       }
     }
@@ -66,7 +68,7 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
   if (version >= 21) {
     OI_ASSIGN_OR_RETURN(block_size, ctx.IntAttr("block_size", 0));
     if (block_size < 0) {
-      return Status::Error(StrCat("attribute 'block_size': expected >= 0, got ", block_size));
+      return AttrError("block_size", StrCat("expected >= 0, got ", block_size));
     }
   }
   if (!scale) return OkStatus();
@@ -89,7 +91,7 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
     // tensor whatever `axis` says.
     const Dim n = (*scale)[0];
     if (!n.is_const() || *n.const_value() == 1 || rank == 1) return OkStatus();
-    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
     return RequireEqualDims(ctx, n, (*x)[axis],
                             StrCat(scale_label, " length and input 0 'x' dim ", axis))
         .status();
@@ -99,7 +101,7 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
                                 " (the rank of x) for blocked quantization, got rank ",
                                 scale_rank));
   }
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   for (int64_t i = 0; i < rank; ++i) {
     const Dim want = i == axis ? Dim::CeilDiv((*x)[i], Dim::Const(block_size)) : (*x)[i];
     if (want.is_unknown()) continue;
@@ -125,9 +127,9 @@ Status QuantizeLinearAs(InferenceContext& ctx, int version) {
   if (ctx.HasInput(2)) {
     elem = InputElemType(ctx, 2);
     if (elem != 0 && output_dtype != 0 && elem != output_dtype) {
-      return Status::Error(StrCat("attribute 'output_dtype': expected ", DataTypeName(elem),
-                                  " (the type of ", InputLabel(ctx, 2), "), got ",
-                                  DataTypeName(static_cast<int32_t>(output_dtype))));
+      return AttrError("output_dtype",
+                       StrCat("expected ", DataTypeName(elem), " (the type of ", InputLabel(ctx, 2),
+                              "), got ", DataTypeName(static_cast<int32_t>(output_dtype))));
     }
     if (elem == 0) elem = static_cast<int32_t>(output_dtype);
   } else {
@@ -155,8 +157,8 @@ Status DequantizeLinearAs(InferenceContext& ctx, int version) {
       elem = static_cast<int32_t>(output_dtype);
     } else if (elem == kFloat8e8m0) {
       // The scale's type would be the output's, which float8e8m0 cannot be.
-      return Status::Error(StrCat("attribute 'output_dtype': required when ", InputLabel(ctx, 1),
-                                  " is float8e8m0 (not an output type), got none"));
+      return AttrError("output_dtype", StrCat("required when ", InputLabel(ctx, 1),
+                                              " is float8e8m0 (not an output type), got none"));
     }
   }
   ctx.SetOutputType(0, Type::Tensor(elem));

@@ -141,8 +141,9 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
         ctx.SetOutputShape(0, std::move(out));
       } else if (axes.count) {
         if (*axes.count > rank) {
-          return Status::Error(StrCat(InputLabel(ctx, 1), ": expected at most ", rank,
-                                      " axes for input rank ", rank, ", got ", *axes.count));
+          return InputError(ctx, 1,
+                            StrCat("expected at most ", rank, " axes for input rank ", rank,
+                                   ", got ", *axes.count));
         }
         ctx.SetOutputShape(0, Shape(rank - *axes.count));
       }
@@ -182,7 +183,7 @@ Status InferArgReduce(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   Shape out;
   for (int64_t d = 0; d < rank; ++d) {
     if (d != axis) {

@@ -34,7 +34,8 @@ Status Agree(InferenceContext& ctx, Dim& known, int i, size_t axis, std::string_
   auto unified = UnifyDim(known, d);
   if (!unified.ok()) {
     return Status::Error(StrCat(InputLabel(ctx, i), " dim ", axis, ": expected ", known, " (",
-                                meaning, "), got ", d));
+                                meaning, "), got ", d),
+                         InputSubject(ctx, i));
   }
   OI_RETURN_IF_ERROR(
       ctx.RecordEqual(known, d, StrCat(InputLabel(ctx, i), " dim ", axis, " and ", meaning)));
@@ -60,7 +61,8 @@ StatusOr<Dim> HiddenFromMultiple(const InferenceContext& ctx, int i, size_t axis
   if (rest == 0) return Dim::FloorDiv(d, f);
   if (rest) {
     return Status::Error(StrCat(InputLabel(ctx, i), " dim ", axis, ": expected a multiple of ",
-                                factor, " (", factor, " * hidden_size), got ", d));
+                                factor, " (", factor, " * hidden_size), got ", d),
+                         InputSubject(ctx, i));
   }
   return Dim();
 }
@@ -97,7 +99,7 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates, bool w_spans_input) 
   if (ctx.schema().since_version() >= 14) {
     OI_ASSIGN_OR_RETURN(layout, ctx.IntAttr("layout", 0));
     if (layout != 0 && layout != 1) {
-      return Status::Error(StrCat("attribute 'layout': expected 0 or 1, got ", layout));
+      return AttrError("layout", StrCat("expected 0 or 1, got ", layout));
     }
   }
   OI_ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", "forward"));
@@ -108,10 +110,8 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates, bool w_spans_input) 
   } else if (direction == "bidirectional") {
     num_directions = 2;
   } else {
-    return Status::Error(
-        StrCat("attribute 'direction': expected forward, reverse or "
-               "bidirectional, got '",
-               direction, "'"));
+    return AttrError("direction",
+                     StrCat("expected forward, reverse or bidirectional, got '", direction, "'"));
   }
   const std::vector<std::pair<int, size_t>> ranks = {
       {kX, 3}, {kW, 3}, {kR, 3}, {kB, 2}, {kSeqLens, 1}, {kInitialH, 3}, {kInitialC, 3}, {kP, 2}};
@@ -135,7 +135,7 @@ Status InferRecurrent(InferenceContext& ctx, int64_t gates, bool w_spans_input) 
   if (ctx.HasAttr("hidden_size")) {
     OI_ASSIGN_OR_RETURN(int64_t h, ctx.IntAttr("hidden_size"));
     if (h <= 0) {
-      return Status::Error(StrCat("attribute 'hidden_size': expected a positive number, got ", h));
+      return AttrError("hidden_size", StrCat("expected a positive number, got ", h));
     }
     hidden = Dim::Const(h);
   }

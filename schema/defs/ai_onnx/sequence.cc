@@ -28,8 +28,8 @@ namespace {
 Status RequireScalar(const InferenceContext& ctx, int i) {
   if (!ctx.HasInput(i)) return OkStatus();
   if (const Shape* s = ctx.InputShape(i); s && !s->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, i), ": expected a scalar, got rank ", s->size(),
-                                " ", ShapeToString(*s)));
+    return InputError(ctx, i,
+                      StrCat("expected a scalar, got rank ", s->size(), " ", ShapeToString(*s)));
   }
   return OkStatus();
 }
@@ -37,22 +37,24 @@ Status RequireScalar(const InferenceContext& ctx, int i) {
 // The element of a sequence that holds tensors of type `a` and also one of type `b`: the
 // element types must agree; dims both have stay, dims that differ become unknown, and ranks
 // that differ leave the shape unknown. Nothing known of `a` (or `b`) means its tensors may
-// have any shape, so only the element type survives. `subject` names `b` in an error.
-StatusOr<Type> JoinElements(const Type& a, const Type& b, std::string_view subject) {
+// have any shape, so only the element type survives. `b` is input `input` of the node.
+StatusOr<Type> JoinElements(const Type& a, const Type& b, const InferenceContext& ctx, int input) {
   if (a.is_unknown() && b.is_unknown()) return Type();
   for (const Type* t : {&a, &b}) {
     if (!t->is_unknown() && !t->is_tensor()) {
-      return Status::Error(StrCat(subject, ": expected a tensor element, got ", KindName(t->kind()),
-                                  " (", t->ToString(), ")"));
+      return InputError(
+          ctx, input,
+          StrCat("expected a tensor element, got ", KindName(t->kind()), " (", t->ToString(), ")"));
     }
   }
   if (a.is_unknown() || b.is_unknown()) {
     return Type::Tensor(a.is_unknown() ? b.elem_type() : a.elem_type());
   }
   if (a.elem_type() && b.elem_type() && a.elem_type() != b.elem_type()) {
-    return Status::Error(StrCat(subject, ": expected element type ", DataTypeName(a.elem_type()),
-                                " (as the sequence's other tensors), got ",
-                                DataTypeName(b.elem_type())));
+    return InputError(
+        ctx, input,
+        StrCat("expected element type ", DataTypeName(a.elem_type()),
+               " (as the sequence's other tensors), got ", DataTypeName(b.elem_type())));
   }
   Type out = Type::Tensor(a.elem_type() ? a.elem_type() : b.elem_type());
   if (!a.has_shape() || !b.has_shape() || a.rank() != b.rank()) return out;
@@ -79,7 +81,7 @@ Status InferSequenceConstruct(InferenceContext& ctx) {
       element = ctx.InputType(0);
       continue;
     }
-    OI_ASSIGN_OR_RETURN(element, JoinElements(element, ctx.InputType(i), InputLabel(ctx, i)));
+    OI_ASSIGN_OR_RETURN(element, JoinElements(element, ctx.InputType(i), ctx, i));
   }
   ctx.SetOutputType(0, Type::Sequence(std::move(element)));
   return OkStatus();
@@ -90,7 +92,7 @@ Status InferSequenceConstruct(InferenceContext& ctx) {
 Status InferSequenceEmpty(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kFloat));
   if (dtype <= kUndefined || dtype > kMaxDataType) {
-    return Status::Error(StrCat("attribute 'dtype': expected a tensor data type, got ", dtype));
+    return AttrError("dtype", StrCat("expected a tensor data type, got ", dtype));
   }
   ctx.SetOutputType(0, Type::Sequence(Type::Tensor(static_cast<int32_t>(dtype))));
   return OkStatus();
@@ -111,7 +113,7 @@ Status InferSequenceInsert(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireKind(ctx, 1, {Type::Kind::kTensor}, "a tensor"));
   OI_RETURN_IF_ERROR(RequireScalar(ctx, 2));
   OI_ASSIGN_OR_RETURN(Type element,
-                      JoinElements(SequenceElement(ctx, 0), ctx.InputType(1), InputLabel(ctx, 1)));
+                      JoinElements(SequenceElement(ctx, 0), ctx.InputType(1), ctx, 1));
   ctx.SetOutputType(0, Type::Sequence(std::move(element)));
   return OkStatus();
 }
@@ -139,20 +141,21 @@ StatusOr<Dim> SplitChunkDim(InferenceContext& ctx, Dim dim) {
   if (!ctx.HasInput(1)) return Dim::Const(1);
   const Shape* split_shape = ctx.InputShape(1);
   if (split_shape && split_shape->size() > 1) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a scalar or a 1-D tensor, got ",
-                                "rank ", split_shape->size(), " ", ShapeToString(*split_shape)));
+    return InputError(ctx, 1,
+                      StrCat("expected a scalar or a 1-D tensor, got ", "rank ",
+                             split_shape->size(), " ", ShapeToString(*split_shape)));
   }
   const ConstValue* v = ctx.InputValue(1);
   if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return Dim();
   for (Dim d : v->ints) {
     if (auto c = d.const_value(); c && *c < 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected lengths >= 0, got ", *c));
+      return InputError(ctx, 1, StrCat("expected lengths >= 0, got ", *c));
     }
   }
   if (v->dims.empty()) {  // a scalar: chunks of this size
     const Dim s = v->ints.at(0);
     if (s.const_value() == 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a chunk size > 0, got 0"));
+      return InputError(ctx, 1, "expected a chunk size > 0, got 0");
     }
     if (s.is_unknown() || dim.is_unknown()) return Dim();
     if (s.const_value() == 1) return s;
@@ -164,8 +167,9 @@ StatusOr<Dim> SplitChunkDim(InferenceContext& ctx, Dim dim) {
   for (Dim d : v->ints) sum = sum + d;
   if (!dim.is_unknown() && !sum.is_unknown()) {
     if (!UnifyDim(dim, sum).ok()) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected lengths adding up to ", dim,
-                                  " (the input's extent on the axis), got ", sum));
+      return InputError(ctx, 1,
+                        StrCat("expected lengths adding up to ", dim,
+                               " (the input's extent on the axis), got ", sum));
     }
     OI_RETURN_IF_ERROR(ctx.RecordEqual(dim, sum, "the split lengths' sum and the input's extent"));
   }
@@ -186,9 +190,9 @@ Status InferSplitToSequence(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t axis_attr, ctx.IntAttr("axis", 0));
   OI_ASSIGN_OR_RETURN(int64_t keepdims, ctx.IntAttr("keepdims", 1));
   if (shape) {
-    OI_ASSIGN_OR_RETURN(
-        int64_t axis,
-        ctx.NormalizeAxis(axis_attr, static_cast<int64_t>(shape->size()), "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(int64_t axis,
+                        ctx.NormalizeAxis(axis_attr, static_cast<int64_t>(shape->size()),
+                                          Subject::Attribute("axis")));
     Shape s = *shape;
     OI_ASSIGN_OR_RETURN(Dim chunk, SplitChunkDim(ctx, s[axis]));
     if (!ctx.HasInput(1) && keepdims == 0) {
@@ -212,14 +216,14 @@ Status InferConcatFromSequence(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
   OI_ASSIGN_OR_RETURN(int64_t new_axis, ctx.IntAttr("new_axis", 0));
   if (new_axis != 0 && new_axis != 1) {
-    return Status::Error(StrCat("attribute 'new_axis': expected 0 or 1, got ", new_axis));
+    return AttrError("new_axis", StrCat("expected 0 or 1, got ", new_axis));
   }
   const Type element = SequenceElement(ctx, 0);
   Type out = Type::Tensor(element.is_tensor() ? element.elem_type() : 0);
   if (element.is_tensor() && element.has_shape()) {
     Shape s = element.shape();
     const int64_t rank = static_cast<int64_t>(s.size()) + new_axis;
-    OI_ASSIGN_OR_RETURN(int64_t a, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(int64_t a, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
     if (new_axis) {
       s.insert(s.begin() + a, Dim());
     } else {

@@ -15,45 +15,16 @@ using testing::Node;
 using testing::RunMatches;
 using testing::RunRule;
 using testing::Scalar;
+using testing::StrAttr;
+using testing::StrsAttr;
 using testing::T;
 
-// T, plus "seq(...)" and "optional(...)" around a type.
-Type Ty(const std::string& text) {
-  auto inner = [&](size_t prefix) { return text.substr(prefix, text.size() - prefix - 1); };
-  if (text.rfind("seq(", 0) == 0) return Type::Sequence(Ty(inner(4)));
-  if (text.rfind("optional(", 0) == 0) return Type::Optional(Ty(inner(9)));
-  return T(text);
-}
+using Case = testing::RuleCase;
 
-struct Case {
-  const char* name;
-  std::string node;  // NodeProto text
-  int64_t opset;
-  std::vector<const char*> inputs;  // types, "" for an absent input
-  std::vector<std::optional<ConstValue>> values;
-  std::string expected;  // RuleRun::Summary()
-};
-
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
-
-class SequenceRnnRuleTest : public ::testing::TestWithParam<Case> {};
+using SequenceRnnRuleTest = testing::RuleTableTest;
 
 TEST_P(SequenceRnnRuleTest, Infers) {
-  const Case& c = GetParam();
-  std::vector<Type> inputs;
-  for (const char* t : c.inputs) inputs.push_back(*t ? Ty(t) : Type());
-  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  EXPECT_TRUE(RunMatches(run, c.expected));
-}
-
-std::string StrAttr(const char* name, const char* s) {
-  return std::string(R"( attribute { name: ")") + name + R"(" type: STRING s: ")" + s + R"(" })";
-}
-
-std::string StrsAttr(const char* name, std::vector<const char*> items) {
-  std::string s = std::string(R"( attribute { name: ")") + name + R"(" type: STRINGS)";
-  for (const char* i : items) s += std::string(R"( strings: ")") + i + R"(")";
-  return s + " }";
+  EXPECT_TRUE(testing::RunRuleCase(BuiltinSchemas(), GetParam()));
 }
 
 // A `type` attribute holding a float tensor of the given dims.

@@ -35,12 +35,12 @@ Status InferStringNormalizer(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 1 && in->size() != 2) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected [C] or [1, C], got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected [C] or [1, C], got rank ", in->size()));
   }
   if (in->size() == 2) {
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*in)[0], Dim::Const(1),
-                                        StrCat(InputLabel(ctx, 0), " dim 0 of [1, C]"))
+                                        StrCat(InputLabel(ctx, 0), " dim 0 of [1, C]"),
+                                        InputSubject(ctx, 0))
                            .status());
   }
   const onnx::AttributeProto* stopwords = ctx.Attr("stopwords");
@@ -58,7 +58,7 @@ Status InferStringNormalizer(InferenceContext& ctx) {
 Status InferStringSplit(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t maxsplit, ctx.IntAttr("maxsplit", 0));
   if (ctx.HasAttr("maxsplit") && maxsplit < 0) {
-    return Status::Error(StrCat("attribute 'maxsplit': expected >= 0, got ", maxsplit));
+    return AttrError("maxsplit", StrCat("expected >= 0, got ", maxsplit));
   }
   ctx.SetOutputType(0, Type::Tensor(kString));
   ctx.SetOutputType(1, Type::Tensor(kInt64));
@@ -78,7 +78,7 @@ Status InferTfIdfVectorizer(InferenceContext& ctx) {
   if (!indexes.empty()) {
     const int64_t low = *std::min_element(indexes.begin(), indexes.end());
     if (low < 0) {
-      return Status::Error(StrCat("attribute 'ngram_indexes': expected indexes >= 0, got ", low));
+      return AttrError("ngram_indexes", StrCat("expected indexes >= 0, got ", low));
     }
     width = Dim::Const(*std::max_element(indexes.begin(), indexes.end()) + 1);
   }
@@ -90,8 +90,7 @@ Status InferTfIdfVectorizer(InferenceContext& ctx) {
   } else if (in->size() == 2) {
     ctx.SetOutputShape(0, Shape{(*in)[0], width});
   } else {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected [C] or [N, C], got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected [C] or [N, C], got rank ", in->size()));
   }
   return OkStatus();
 }

@@ -56,7 +56,7 @@ Status InferAdam(InferenceContext& ctx) {
 // of `y` with respect to xs[i], which has that input's type.
 Status InferGradient(InferenceContext& ctx) {
   const onnx::AttributeProto* xs = ctx.Attr("xs");
-  if (!xs) return Status::Error("attribute 'xs': required");
+  if (!xs) return AttrError("xs", "required");
   const onnx::AttributeProto* zs = ctx.Attr("zs");
   const int num_xs = xs->strings_size();
   const int num_zs = zs ? zs->strings_size() : 0;

@@ -50,9 +50,9 @@ Status RequireElemType(const InferenceContext& ctx, const std::vector<int32_t>& 
   }
   std::vector<std::string> names;
   for (int32_t t : allowed) names.push_back(DataTypeName(t));
-  return Status::Error(StrCat(InputLabel(ctx, 0), ": expected element type ",
-                              StrJoin(names, " or "), " (", why, "), got ",
-                              DataTypeName(x.elem_type())));
+  return InputError(ctx, 0,
+                    StrCat("expected element type ", StrJoin(names, " or "), " (", why, "), got ",
+                           DataTypeName(x.elem_type())));
 }
 
 // The class labels of a classifier: their element type (string or int64) and their number.
@@ -66,16 +66,12 @@ StatusOr<ClassLabels> ReadClassLabels(const InferenceContext& ctx, std::string_v
   const std::optional<int64_t> ints = ListLength(ctx, ints_name);
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings && has_ints) {
-    return Status::Error(
-        StrCat("attribute 'classlabels_strings': expected one of "
-               "classlabels_strings and ",
-               ints_name, ", got both"));
+    return AttrError("classlabels_strings",
+                     StrCat("expected one of classlabels_strings and ", ints_name, ", got both"));
   }
   if (!has_strings && !has_ints) {
-    return Status::Error(
-        StrCat("attribute 'classlabels_strings': expected one of "
-               "classlabels_strings and ",
-               ints_name, ", got neither"));
+    return AttrError("classlabels_strings", StrCat("expected one of classlabels_strings and ",
+                                                   ints_name, ", got neither"));
   }
   return has_strings ? ClassLabels{kString, *strings} : ClassLabels{kInt64, *ints};
 }
@@ -139,15 +135,11 @@ Status InferCastMap(InferenceContext& ctx) {
   else if (to == "TO_INT64")
     elem = kInt64;
   else {
-    return Status::Error(
-        StrCat("attribute 'cast_to': expected TO_FLOAT, TO_STRING or TO_INT64, "
-               "got '",
-               to, "'"));
+    return AttrError("cast_to", StrCat("expected TO_FLOAT, TO_STRING or TO_INT64, got '", to, "'"));
   }
   OI_ASSIGN_OR_RETURN(std::string form, ctx.StringAttr("map_form", "DENSE"));
   if (form != "DENSE" && form != "SPARSE") {
-    return Status::Error(
-        StrCat("attribute 'map_form': expected DENSE or SPARSE, got '", form, "'"));
+    return AttrError("map_form", StrCat("expected DENSE or SPARSE, got '", form, "'"));
   }
   ctx.SetOutputType(0, Type::Tensor(elem));
   return OkStatus();
@@ -169,18 +161,17 @@ Status InferDictVectorizer(InferenceContext& ctx) {
   const std::optional<int64_t> ints = ListLength(ctx, "int64_vocabulary");
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings == has_ints) {
-    return Status::Error(
-        StrCat("attribute 'string_vocabulary': expected one of "
-               "string_vocabulary and int64_vocabulary, got ",
-               has_strings ? "both" : "neither"));
+    return AttrError("string_vocabulary",
+                     StrCat("expected one of string_vocabulary and int64_vocabulary, got ",
+                            has_strings ? "both" : "neither"));
   }
   const Type& x = ctx.InputType(0);
   if (x.kind() != Type::Kind::kMap) return OkStatus();
   const int32_t key = has_strings ? kString : kInt64;
   if (x.map_key_type() != 0 && x.map_key_type() != key) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected map keys of type ",
-                                DataTypeName(key), " (the vocabulary's), got ",
-                                DataTypeName(x.map_key_type())));
+    return InputError(ctx, 0,
+                      StrCat("expected map keys of type ", DataTypeName(key),
+                             " (the vocabulary's), got ", DataTypeName(x.map_key_type())));
   }
   if (x.element().is_tensor() && x.element().elem_type() != 0) {
     ctx.SetOutputType(0, Type::Tensor(x.element().elem_type()));
@@ -195,12 +186,12 @@ Status InferFeatureVectorizer(InferenceContext& ctx) {
   Dim width;
   if (dims) {
     if (static_cast<int>(dims->size()) != ctx.NumInputs()) {
-      return Status::Error(StrCat("attribute 'inputdimensions': expected ", ctx.NumInputs(),
-                                  " values (one per input), got ", dims->size()));
+      return AttrError("inputdimensions", StrCat("expected ", ctx.NumInputs(),
+                                                 " values (one per input), got ", dims->size()));
     }
     int64_t sum = 0;
     for (int64_t d : *dims) {
-      if (d < 0) return Status::Error(StrCat("attribute 'inputdimensions': a size of ", d));
+      if (d < 0) return AttrError("inputdimensions", StrCat("a size of ", d));
       sum += d;
     }
     width = Dim::Const(sum);
@@ -236,8 +227,8 @@ Status InferLabelEncoder(InferenceContext& ctx) {
     std::string found_name;
     auto consider = [&](const std::string& name, int32_t type) -> Status {
       if (found != 0) {
-        return Status::Error(StrCat("attribute '", name, "': expected only one of the ", prefix,
-                                    "_* attributes, got also '", found_name, "'"));
+        return AttrError(name, StrCat("expected only one of the ", prefix,
+                                      "_* attributes, got also '", found_name, "'"));
       }
       found = type;
       found_name = name;
@@ -253,7 +244,8 @@ Status InferLabelEncoder(InferenceContext& ctx) {
     }
     if (found == 0) {
       return Status::Error(StrCat("attribute '", prefix, "_*': expected one of the ", prefix,
-                                  "_* attributes, got none"));
+                                  "_* attributes, got none"),
+                           Subject::Attribute(StrCat(prefix, "_*")));
     }
     return found;
   };
@@ -276,7 +268,7 @@ Status InferLinearRegressor(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireElemType(ctx, kNumeric, "the regressor's inputs"));
   OI_ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("targets", 1));
   if (targets < 1) {
-    return Status::Error(StrCat("attribute 'targets': expected at least 1, got ", targets));
+    return AttrError("targets", StrCat("expected at least 1, got ", targets));
   }
   Type y = Type::Tensor(kFloat);
   if (const Shape* x = ctx.InputShape(0)) y.set_shape(Shape{BatchDim(*x), Dim::Const(targets)});
@@ -290,10 +282,8 @@ Status InferOneHotEncoder(InferenceContext& ctx) {
   const std::optional<int64_t> ints = ListLength(ctx, "cats_int64s");
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings == has_ints) {
-    return Status::Error(
-        StrCat("attribute 'cats_strings': expected one of cats_strings and "
-               "cats_int64s, got ",
-               has_strings ? "both" : "neither"));
+    return AttrError("cats_strings", StrCat("expected one of cats_strings and cats_int64s, got ",
+                                            has_strings ? "both" : "neither"));
   }
   Type y = Type::Tensor(kFloat);
   if (const Shape* x = ctx.InputShape(0)) {
@@ -332,8 +322,7 @@ Status InferTreeEnsemble(InferenceContext& ctx) {
   const Dim width = targets >= 0 ? Dim::Const(targets) : Dim();
   if (const Shape* x = ctx.InputShape(0)) {
     if (x->size() != 2) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 0), ": expected rank 2 ([N, F]), got rank ", x->size()));
+      return InputError(ctx, 0, StrCat("expected rank 2 ([N, F]), got rank ", x->size()));
     }
     ctx.SetOutputShape(0, Shape{(*x)[0], width});
   }
@@ -364,8 +353,9 @@ Status InferZipMap(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(ClassLabels labels, ReadClassLabels(ctx, "classlabels_int64s"));
   if (const Shape* x = ctx.InputShape(0); x && x->size() == 2) {
     if (auto c = (*x)[1].const_value(); c && *c != labels.count) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": expected ", labels.count,
-                                  " scores per row (one per class label), got ", *c));
+      return InputError(
+          ctx, 0,
+          StrCat("expected ", labels.count, " scores per row (one per class label), got ", *c));
     }
   }
   ctx.SetOutputType(0, Type::Sequence(Type::Map(labels.elem_type, Type::Tensor(kFloat))));

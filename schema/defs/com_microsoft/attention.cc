@@ -28,31 +28,10 @@ namespace {
 
 constexpr char kDomain[] = "com.microsoft";
 
-// Input `input`'s shape when it is given with a known rank, which must be `rank`; null when
-// the input is absent or its rank unknown.
-StatusOr<const Shape*> Ranked(const InferenceContext& ctx, int input, size_t rank) {
-  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
-  if (s && s->size() != rank) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", rank, ", got rank ",
-                                s->size(), " ", ShapeToString(*s)));
-  }
-  return s;
-}
-
-// As Ranked, for an input of one of two ranks.
-StatusOr<const Shape*> RankedEither(const InferenceContext& ctx, int input, size_t r1, size_t r2) {
-  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
-  if (s && s->size() != r1 && s->size() != r2) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", r1, " or ", r2,
-                                ", got rank ", s->size(), " ", ShapeToString(*s)));
-  }
-  return s;
-}
-
 StatusOr<int64_t> PositiveIntAttr(const InferenceContext& ctx, const char* name) {
   OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
   if (v <= 0) {
-    return Status::Error(StrCat("attribute '", name, "': expected a positive count, got ", v));
+    return AttrError(name, StrCat("expected a positive count, got ", v));
   }
   return v;
 }
@@ -65,8 +44,9 @@ StatusOr<Dim> Divide(const InferenceContext& ctx, int input, Dim total, Dim part
   if (total.is_const() && parts.is_const()) {
     const int64_t p = *parts.const_value();
     if (p <= 0 || *total.const_value() % p != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, input), ": hidden size ", total.ToString(),
-                                  " is not a multiple of ", parts_what));
+      return InputError(
+          ctx, input,
+          StrCat("hidden size ", total.ToString(), " is not a multiple of ", parts_what));
     }
   }
   return Dim::FloorDiv(total, parts);
@@ -91,20 +71,23 @@ std::optional<bool> FlagValue(const InferenceContext& ctx, int input) {
 
 // [B + 1] cumulative sequence lengths (packed and paged attention).
 Status CheckCumulative(InferenceContext& ctx, int input, Dim batch) {
-  OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, input, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, input, 1));
   if (!s) return OkStatus();
   Dim b1 = batch.is_unknown() ? Dim() : batch + Dim::Const(1);
-  return Agree(ctx, b1, (*s)[0], StrCat(InputLabel(ctx, input), " length and batch + 1"));
+  return Agree(ctx, b1, (*s)[0], StrCat(InputLabel(ctx, input), " length and batch + 1"),
+               InputSubject(ctx, input));
 }
 
 // An additive bias of QxK' [B or 1, N or 1, S, T]: its sequence dims must be S and T.
 Status CheckAttentionBias(InferenceContext& ctx, int input, Dim seq, Dim total) {
-  OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, input, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, input, 4));
   if (!s) return OkStatus();
   OI_RETURN_IF_ERROR(Agree(ctx, seq, (*s)[2],
-                           StrCat(InputLabel(ctx, input), " dim 2 and the query sequence length")));
+                           StrCat(InputLabel(ctx, input), " dim 2 and the query sequence length"),
+                           InputSubject(ctx, input)));
   return Agree(ctx, total, (*s)[3],
-               StrCat(InputLabel(ctx, input), " dim 3 and the total sequence length"));
+               StrCat(InputLabel(ctx, input), " dim 3 and the total sequence length"),
+               InputSubject(ctx, input));
 }
 
 // ---- Merged Q/K/V projections: Attention, PackedAttention, DecoderMaskedSelfAttention, ...
@@ -119,21 +102,20 @@ struct QkvHidden {
 // to K's, summing to the width), else a third of the width each.
 StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Dim width,
                                     int64_t heads) {
-  if (ctx.Attr("qkv_hidden_sizes")) {
+  if (ctx.HasAttr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
-      return Status::Error(
-          StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ", sizes.size()));
+      return AttrError("qkv_hidden_sizes", StrCat("expected 3 values, got ", sizes.size()));
     }
     for (int64_t s : sizes) {
       if (s <= 0 || s % heads != 0) {
-        return Status::Error(StrCat("attribute 'qkv_hidden_sizes': ", s,
-                                    " is not a positive multiple of num_heads = ", heads));
+        return AttrError("qkv_hidden_sizes",
+                         StrCat(s, " is not a positive multiple of num_heads = ", heads));
       }
     }
     if (sizes[0] != sizes[1]) {
-      return Status::Error(StrCat("attribute 'qkv_hidden_sizes': Q's hidden size ", sizes[0],
-                                  " differs from K's ", sizes[1]));
+      return AttrError("qkv_hidden_sizes",
+                       StrCat("Q's hidden size ", sizes[0], " differs from K's ", sizes[1]));
     }
     Dim sum = Dim::Const(sizes[0] + sizes[1] + sizes[2]);
     OI_RETURN_IF_ERROR(
@@ -142,9 +124,10 @@ StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Di
     return QkvHidden{Dim::Const(sizes[0]), Dim::Const(sizes[2])};
   }
   if (width.is_const() && *width.const_value() % 3 != 0) {
-    return Status::Error(StrCat(InputLabel(ctx, weights_input), ": width ", width.ToString(),
-                                " is not a multiple of 3 (Q, K and V of equal hidden size; "
-                                "otherwise qkv_hidden_sizes is required)"));
+    return InputError(ctx, weights_input,
+                      StrCat("width ", width.ToString(),
+                             " is not a multiple of 3 (Q, K and V of equal hidden size; "
+                             "otherwise qkv_hidden_sizes is required)"));
   }
   const Dim third = Dim::FloorDiv(width, Dim::Const(3));
   return QkvHidden{third, third};
@@ -159,9 +142,9 @@ struct MergedInputs {
 
 StatusOr<MergedInputs> ReadMergedInputs(InferenceContext& ctx, size_t input_rank) {
   MergedInputs m;
-  OI_ASSIGN_OR_RETURN(m.input, Ranked(ctx, 0, input_rank));
-  OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, 1, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 2, 1));
+  OI_ASSIGN_OR_RETURN(m.input, RankedInput(ctx, 0, input_rank));
+  OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, 1, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
   Dim in_hidden = m.input ? m.input->back() : Dim();
   if (w) {
     OI_RETURN_IF_ERROR(Agree(ctx, in_hidden, (*w)[0], "input hidden size of input and weights"));
@@ -174,11 +157,12 @@ StatusOr<MergedInputs> ReadMergedInputs(InferenceContext& ctx, size_t input_rank
 // past [2, B, N, P, H] of the merged-projection attentions; P, or unknown without a shape.
 StatusOr<Dim> ReadStackedPast(InferenceContext& ctx, int input, Dim& batch, Dim heads,
                               Dim& head_size) {
-  OI_ASSIGN_OR_RETURN(const Shape* past, Ranked(ctx, input, 5));
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, input, 5));
   if (!past) return Dim();
   Dim two = Dim::Const(2);
-  OI_RETURN_IF_ERROR(
-      Agree(ctx, two, (*past)[0], StrCat(InputLabel(ctx, input), " dim 0 (key and value)")));
+  OI_RETURN_IF_ERROR(Agree(ctx, two, (*past)[0],
+                           StrCat(InputLabel(ctx, input), " dim 0 (key and value)"),
+                           InputSubject(ctx, input)));
   OI_RETURN_IF_ERROR(
       Agree(ctx, batch, (*past)[1], StrCat("batch of input and ", InputLabel(ctx, input))));
   OI_RETURN_IF_ERROR(
@@ -289,8 +273,9 @@ Status InferQAttention(InferenceContext& ctx) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (s && s->size() == 1 && !((*s)[0].is_const() && *(*s)[0].const_value() == 1)) {
       Dim w = in.width;
-      OI_RETURN_IF_ERROR(
-          Agree(ctx, w, (*s)[0], StrCat(InputLabel(ctx, i), " length and the Q/K/V width")));
+      OI_RETURN_IF_ERROR(Agree(ctx, w, (*s)[0],
+                               StrCat(InputLabel(ctx, i), " length and the Q/K/V width"),
+                               InputSubject(ctx, i)));
     }
   }
   ctx.SetOutputShape(0, {batch, seq, hidden.v});
@@ -309,7 +294,7 @@ Status InferPackedAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(QkvHidden hidden, MergedQkvHidden(ctx, 1, in.width, heads));
   OI_RETURN_IF_ERROR(
       Divide(ctx, 1, hidden.qk, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 3, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 3, 2));
   Dim batch, seq;
   if (offsets) {
     batch = (*offsets)[0];
@@ -328,9 +313,9 @@ Status InferPackedMultiHeadAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   const Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, RankedEither(ctx, 0, 2, 4));
-  OI_ASSIGN_OR_RETURN(const Shape* k, Ranked(ctx, 1, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* v, Ranked(ctx, 2, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, {2, 4}));
+  OI_ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, 2, 2));
   Dim tokens, hidden, v_hidden;
   if (q) {
     tokens = (*q)[0];
@@ -352,12 +337,12 @@ Status InferPackedMultiHeadAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, tokens, (*v)[0], "token count of query and value"));
     v_hidden = (*v)[1];
   }
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 3, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 3, 1));
   if (bias && !hidden.is_unknown() && !v_hidden.is_unknown()) {
     Dim width = hidden + hidden + v_hidden;
     OI_RETURN_IF_ERROR(Agree(ctx, width, (*bias)[0], "bias length and D + D + Dv"));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 4, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 4, 2));
   Dim batch, seq;
   if (offsets) {
     batch = (*offsets)[0];
@@ -375,12 +360,12 @@ Status InferPackedMultiHeadAttention(InferenceContext& ctx) {
 StatusOr<Dim> ReadPastPair(InferenceContext& ctx, int key_input, int value_input, Dim& batch,
                            Dim& heads, Dim& head_size, Dim& v_head_size) {
   if (ctx.HasInput(key_input) != ctx.HasInput(value_input)) {
-    return Status::Error(StrCat(InputLabel(ctx, ctx.HasInput(key_input) ? key_input : value_input),
-                                ": past_key and past_value must be given together"));
+    return InputError(ctx, ctx.HasInput(key_input) ? key_input : value_input,
+                      "past_key and past_value must be given together");
   }
   Dim past_len;
-  OI_ASSIGN_OR_RETURN(const Shape* pk, Ranked(ctx, key_input, 4));
-  OI_ASSIGN_OR_RETURN(const Shape* pv, Ranked(ctx, value_input, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* pk, RankedInput(ctx, key_input, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* pv, RankedInput(ctx, value_input, 4));
   if (pk) {
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*pk)[0], "batch of query and past_key"));
     OI_RETURN_IF_ERROR(Agree(ctx, heads, (*pk)[1], "heads of query and past_key"));
@@ -408,7 +393,7 @@ struct QkvView {
 Status ReadKeyValue(InferenceContext& ctx, int key_input, int value_input, Dim n, Dim hidden,
                     QkvView& x, bool allow_packed_kv) {
   const Shape* k = ctx.HasInput(key_input) ? ctx.InputShape(key_input) : nullptr;
-  OI_ASSIGN_OR_RETURN(const Shape* v, RankedEither(ctx, value_input, 3, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* v, RankedInput(ctx, value_input, {3, 4}));
   if (k) {
     if (k->size() == 3) {
       OI_RETURN_IF_ERROR(Agree(ctx, x.batch, (*k)[0], "batch of query and key"));
@@ -431,16 +416,16 @@ Status ReadKeyValue(InferenceContext& ctx, int key_input, int value_input, Dim n
       x.v_head_size = x.head_size;
       x.v_hidden = hidden;
     } else {
-      return Status::Error(StrCat(InputLabel(ctx, key_input), ": expected rank ",
-                                  allow_packed_kv ? "3, 4 or 5" : "3 or 4", ", got rank ",
-                                  k->size(), " ", ShapeToString(*k)));
+      return InputError(ctx, key_input,
+                        StrCat("expected rank ", allow_packed_kv ? "3, 4 or 5" : "3 or 4",
+                               ", got rank ", k->size(), " ", ShapeToString(*k)));
     }
   }
   if (v) {
     if (k && (k->size() == 4) != (v->size() == 4)) {
-      return Status::Error(StrCat(InputLabel(ctx, value_input), ": rank ", v->size(),
-                                  " does not match the key's rank ", k->size(),
-                                  " (both 4-D caches or neither)"));
+      return InputError(ctx, value_input,
+                        StrCat("rank ", v->size(), " does not match the key's rank ", k->size(),
+                               " (both 4-D caches or neither)"));
     }
     OI_RETURN_IF_ERROR(Agree(ctx, x.batch, (*v)[0], "batch of query and value"));
     if (v->size() == 3) {
@@ -473,7 +458,7 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 2);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, RankedEither(ctx, 0, 3, 5));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, {3, 5}));
   QkvView x;
   Dim hidden;
   if (q) {
@@ -487,8 +472,8 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
       hidden = x.v_hidden = n * x.head_size;
       x.kv_seq = x.seq;
       if (ctx.HasInput(1)) {
-        return Status::Error(StrCat(
-            InputLabel(ctx, 1), ": key must be absent with packed QKV query ", ShapeToString(*q)));
+        return InputError(ctx, 1,
+                          StrCat("key must be absent with packed QKV query ", ShapeToString(*q)));
       }
     } else if (ctx.HasInput(1)) {
       hidden = (*q)[2];
@@ -497,16 +482,15 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
     // A 3-D query without key is not a layout the doc defines: its hidden size stays open.
   }
   OI_RETURN_IF_ERROR(ReadKeyValue(ctx, 1, 2, n, hidden, x, /*allow_packed_kv=*/true));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 3, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 3, 1));
   if (bias && !hidden.is_unknown() && !x.v_hidden.is_unknown()) {
     Dim width = hidden + hidden + x.v_hidden;
     OI_RETURN_IF_ERROR(Agree(ctx, width, (*bias)[0], "bias length and D + D + Dv"));
   }
   const bool has_past = ctx.HasInput(6) || ctx.HasInput(7);
   if (has_past && x.kv_is_cache) {
-    return Status::Error(StrCat(InputLabel(ctx, 6),
-                                ": past_key and past_value must be absent "
-                                "when key and value are 4-D caches"));
+    return InputError(ctx, 6,
+                      "past_key and past_value must be absent when key and value are 4-D caches");
   }
   OI_ASSIGN_OR_RETURN(Dim past_len,
                       ReadPastPair(ctx, 6, 7, x.batch, n, x.head_size, x.v_head_size));
@@ -541,7 +525,7 @@ Status InferDecoderMaskedMultiHeadAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 2);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 3));
   QkvView x;
   x.seq = Dim::Const(1);
   Dim hidden;
@@ -561,7 +545,7 @@ Status InferDecoderMaskedMultiHeadAttention(InferenceContext& ctx) {
     if (packed) x.v_head_size = x.head_size;
   }
   if (!packed) OI_RETURN_IF_ERROR(ReadKeyValue(ctx, 1, 2, n, hidden, x, /*allow_packed_kv=*/false));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 10, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 10, 1));
   if (bias && !hidden.is_unknown() && !x.v_hidden.is_unknown()) {
     Dim width = hidden + hidden + x.v_hidden;
     OI_RETURN_IF_ERROR(Agree(ctx, width, (*bias)[0], "bias length and D + D + Dv"));
@@ -604,12 +588,11 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
   OI_ASSIGN_OR_RETURN(heads, PositiveIntAttr(ctx, "num_heads"));
   OI_ASSIGN_OR_RETURN(kv_heads, PositiveIntAttr(ctx, "kv_num_heads"));
   if (heads % kv_heads != 0) {
-    return Status::Error(StrCat("attribute 'num_heads': ", heads,
-                                " is not a multiple of kv_num_heads = ", kv_heads));
+    return AttrError("num_heads", StrCat(heads, " is not a multiple of kv_num_heads = ", kv_heads));
   }
   GroupedQuery g;
   g.packed = !ctx.HasInput(1);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, rank));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, rank));
   if (!q) return g;
   if (rank == 3) {
     g.batch = (*q)[0];
@@ -636,15 +619,14 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
 StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQuery& g) {
   if (g.packed) {
     if (ctx.HasInput(2)) {
-      return Status::Error(StrCat(InputLabel(ctx, 2),
-                                  ": key and value must be given together "
-                                  "(both absent for packed QKV)"));
+      return InputError(ctx, 2,
+                        "key and value must be given together (both absent for packed QKV)");
     }
     return g.seq;
   }
   Dim kv_seq;
   for (int i : {1, 2}) {
-    OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, rank));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, rank));
     if (!s) continue;
     if (rank == 3) {
       OI_RETURN_IF_ERROR(
@@ -653,7 +635,8 @@ StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQue
     }
     OI_RETURN_IF_ERROR(
         Agree(ctx, g.kv_hidden, s->back(),
-              StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
+              StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size"),
+              InputSubject(ctx, i)));
   }
   return kv_seq;
 }
@@ -708,29 +691,30 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
                       ReadPastPair(ctx, 3, 4, g.batch, heads_kv, cache_head, value_cache_head));
   OI_RETURN_IF_ERROR(
       Agree(ctx, cache_head, value_cache_head, "head size of past_key and past_value"));
-  OI_ASSIGN_OR_RETURN(const Shape* seqlens, Ranked(ctx, 5, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* seqlens, RankedInput(ctx, 5, 1));
   if (seqlens)
     OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*seqlens)[0], "batch of query and seqlens_k"));
   // position_ids [B, >= S]: the runtime reads the first S positions of each row.
-  OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 9, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 9, 2));
   if (pos) OI_RETURN_IF_ERROR(Agree(ctx, g.batch, (*pos)[0], "batch of query and position_ids"));
-  OI_ASSIGN_OR_RETURN(const Shape* cos, Ranked(ctx, 7, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* sin, Ranked(ctx, 8, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* cos, RankedInput(ctx, 7, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* sin, RankedInput(ctx, 8, 2));
   if (cos && sin) {
     Dim rows = (*cos)[0], half = (*cos)[1];
     OI_RETURN_IF_ERROR(Agree(ctx, rows, (*sin)[0], "dim 0 of cos_cache and sin_cache"));
     OI_RETURN_IF_ERROR(Agree(ctx, half, (*sin)[1], "dim 1 of cos_cache and sin_cache"));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* sink, Ranked(ctx, 11, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* sink, RankedInput(ctx, 11, 1));
   if (sink) {
     Dim h = n;
     OI_RETURN_IF_ERROR(Agree(ctx, h, (*sink)[0], "head_sink length and num_heads"));
   }
   for (int i : {14, 15}) {
-    OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, i, 1));
+    OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, i, 1));
     if (w)
-      OI_RETURN_IF_ERROR(
-          Agree(ctx, g.head_size, (*w)[0], StrCat(InputLabel(ctx, i), " length and head size")));
+      OI_RETURN_IF_ERROR(Agree(ctx, g.head_size, (*w)[0],
+                               StrCat(InputLabel(ctx, i), " length and head size"),
+                               InputSubject(ctx, i)));
   }
   const Dim total = GqaTotal(ctx);
   OI_RETURN_IF_ERROR(CheckAttentionBias(ctx, 10, g.seq, total));
@@ -751,8 +735,9 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
         "output 3 'output_qk': given, but attribute 'qk_output' is 0 (no QK output)");
   }
   if (!ctx.HasOutput(3) && qk_output != 0) {
-    return Status::Error(StrCat("attribute 'qk_output': ", qk_output,
-                                " asks for output 3 'output_qk', which the node does not have"));
+    return AttrError(
+        "qk_output",
+        StrCat(qk_output, " asks for output 3 'output_qk', which the node does not have"));
   }
   ctx.SetOutputShape(0, {g.batch, g.seq, g.out_hidden});
   ctx.SetOutputShape(1, {g.batch, nkv, present_len, cache_head});
@@ -776,18 +761,19 @@ Status InferSparseAttention(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(Agree(ctx, kv_seq, g.seq, "sequence length of query and key"));
   Dim nkv = Dim::Const(kv_heads), v_head = g.head_size;
   OI_ASSIGN_OR_RETURN(Dim max_len, ReadPastPair(ctx, 3, 4, g.batch, nkv, g.head_size, v_head));
-  OI_ASSIGN_OR_RETURN(const Shape* rows, Ranked(ctx, 5, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* cols, Ranked(ctx, 6, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* rows, RankedInput(ctx, 5, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* cols, RankedInput(ctx, 6, 2));
   if (rows && cols) {
     Dim layouts = (*rows)[0];
     OI_RETURN_IF_ERROR(
         Agree(ctx, layouts, (*cols)[0], "layouts of block_row_indices and block_col_indices"));
     if (layouts.is_const() && *layouts.const_value() > 0 && heads % *layouts.const_value() != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 5), ": num_heads = ", heads,
-                                  " is not a multiple of the layout count ", layouts.ToString()));
+      return InputError(ctx, 5,
+                        StrCat("num_heads = ", heads, " is not a multiple of the layout count ",
+                               layouts.ToString()));
     }
   }
-  OI_ASSIGN_OR_RETURN(const Shape* lengths, Ranked(ctx, 8, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* lengths, RankedInput(ctx, 8, 1));
   if (lengths) {
     OI_RETURN_IF_ERROR(
         Agree(ctx, g.batch, (*lengths)[0], "batch of query and key_total_sequence_lengths"));
@@ -812,33 +798,32 @@ Status InferPagedAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string layout, ctx.StringAttr("kv_cache_layout", "SEPARATE"));
   const bool latent = layout == "LATENT";
   if (!latent && layout != "SEPARATE") {
-    return Status::Error(
-        StrCat("attribute 'kv_cache_layout': expected 'SEPARATE' or 'LATENT', got '", layout, "'"));
+    return AttrError("kv_cache_layout",
+                     StrCat("expected 'SEPARATE' or 'LATENT', got '", layout, "'"));
   }
   if (latent && (ctx.HasInput(2) || ctx.HasInput(4) || ctx.HasOutput(2))) {
-    return Status::Error(
-        "attribute 'kv_cache_layout': 'LATENT' has one cache; value, value_cache "
-        "and value_cache_out must be absent");
+    return AttrError(
+        "kv_cache_layout",
+        "'LATENT' has one cache; value, value_cache and value_cache_out must be absent");
   }
   const Shape* q = ctx.InputShape(0);
   Dim tokens = q && q->size() == 2 ? (*q)[0] : Dim();
   if (!g.packed) {
     for (int i : {1, 2}) {
-      OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, 2));
+      OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 2));
       if (!s) continue;
       OI_RETURN_IF_ERROR(
           Agree(ctx, tokens, (*s)[0], StrCat("token count of query and ", InputLabel(ctx, i))));
       OI_RETURN_IF_ERROR(
           Agree(ctx, g.kv_hidden, (*s)[1],
-                StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size")));
+                StrCat(InputLabel(ctx, i), " hidden size and kv_num_heads * head size"),
+                InputSubject(ctx, i)));
     }
   } else if (ctx.HasInput(2)) {
-    return Status::Error(StrCat(InputLabel(ctx, 2),
-                                ": key and value must be given together "
-                                "(both absent for packed QKV)"));
+    return InputError(ctx, 2, "key and value must be given together (both absent for packed QKV)");
   }
-  OI_ASSIGN_OR_RETURN(const Shape* kc, Ranked(ctx, 3, 4));
-  OI_ASSIGN_OR_RETURN(const Shape* vc, Ranked(ctx, 4, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* kc, RankedInput(ctx, 3, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* vc, RankedInput(ctx, 4, 4));
   if (kc) {
     Dim nkv = Dim::Const(kv_heads);
     OI_RETURN_IF_ERROR(Agree(ctx, nkv, (*kc)[2], "kv_num_heads and key_cache dim 2"));
@@ -850,13 +835,13 @@ Status InferPagedAttention(InferenceContext& ctx) {
           Agree(ctx, d, (*vc)[i], StrCat("dim ", i, " of key_cache and value_cache")));
     }
   }
-  OI_ASSIGN_OR_RETURN(const Shape* table, Ranked(ctx, 7, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* table, RankedInput(ctx, 7, 2));
   Dim batch = table ? (*table)[0] : Dim();
-  OI_ASSIGN_OR_RETURN(const Shape* past, Ranked(ctx, 6, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* past, RankedInput(ctx, 6, 1));
   if (past)
     OI_RETURN_IF_ERROR(Agree(ctx, batch, (*past)[0], "batch of past_seqlens and block_table"));
   OI_RETURN_IF_ERROR(CheckCumulative(ctx, 5, batch));
-  OI_ASSIGN_OR_RETURN(const Shape* slots, Ranked(ctx, 10, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* slots, RankedInput(ctx, 10, 1));
   if (slots)
     OI_RETURN_IF_ERROR(Agree(ctx, tokens, (*slots)[0], "token count of query and slot_mapping"));
   OI_ASSIGN_OR_RETURN(int64_t v_head_size, ctx.IntAttr("v_head_size", 0));
@@ -881,8 +866,8 @@ Status InferDecoderAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 2);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   const Dim n = Dim::Const(heads);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, 3));
-  OI_ASSIGN_OR_RETURN(const Shape* k, Ranked(ctx, 1, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* k, RankedInput(ctx, 1, 3));
   Dim seq, batch, hidden, key_len;
   if (q) {
     seq = (*q)[0];
@@ -895,9 +880,9 @@ Status InferDecoderAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*k)[2], "hidden size of query and key"));
   }
   OI_ASSIGN_OR_RETURN(Dim head_size, Divide(ctx, 0, hidden, n, StrCat("num_heads = ", heads)));
-  OI_ASSIGN_OR_RETURN(const Shape* qw, Ranked(ctx, 2, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* kvw, Ranked(ctx, 3, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 4, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* qw, RankedInput(ctx, 2, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* kvw, RankedInput(ctx, 3, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 4, 1));
   if (qw) {
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*qw)[0], "hidden size and q_weight dim 0"));
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*qw)[1], "hidden size and q_weight dim 1"));
@@ -913,7 +898,7 @@ Status InferDecoderAttention(InferenceContext& ctx) {
   }
   Dim cache_len;
   for (int i : {6, 7}) {
-    OI_ASSIGN_OR_RETURN(const Shape* c, Ranked(ctx, i, 4));
+    OI_ASSIGN_OR_RETURN(const Shape* c, RankedInput(ctx, i, 4));
     if (!c) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, batch, (*c)[0], StrCat("batch of query and ", InputLabel(ctx, i))));
@@ -946,7 +931,7 @@ Status InferLongformerAttention(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   OI_ASSIGN_OR_RETURN(int64_t window, PositiveIntAttr(ctx, "window"));
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
   Dim batch, seq, hidden;
   if (in) {
     batch = (*in)[0];
@@ -955,12 +940,13 @@ Status InferLongformerAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(
         Divide(ctx, 0, hidden, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
     if (seq.is_const() && *seq.const_value() % (2 * window) != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": sequence length ", seq.ToString(),
-                                  " is not a multiple of 2 * window = ", 2 * window));
+      return InputError(ctx, 0,
+                        StrCat("sequence length ", seq.ToString(),
+                               " is not a multiple of 2 * window = ", 2 * window));
     }
   }
   for (int i : {1, 4}) {
-    OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, i, 2));
     if (!w) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, hidden, (*w)[0], StrCat("hidden size and ", InputLabel(ctx, i), " dim 0")));
@@ -969,14 +955,14 @@ Status InferLongformerAttention(InferenceContext& ctx) {
         Agree(ctx, three_d, (*w)[1], StrCat("3 * hidden size and ", InputLabel(ctx, i), " dim 1")));
   }
   for (int i : {2, 5}) {
-    OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, i, 1));
+    OI_ASSIGN_OR_RETURN(const Shape* b, RankedInput(ctx, i, 1));
     if (!b) continue;
     Dim three_d = hidden * Dim::Const(3);
     OI_RETURN_IF_ERROR(Agree(ctx, three_d, (*b)[0],
                              StrCat("3 * hidden size and ", InputLabel(ctx, i), " length")));
   }
   for (int i : {3, 6}) {
-    OI_ASSIGN_OR_RETURN(const Shape* m, Ranked(ctx, i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* m, RankedInput(ctx, i, 2));
     if (!m) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
@@ -992,13 +978,13 @@ Status InferLongformerAttention(InferenceContext& ctx) {
 Status InferQOrderedLongformerAttention(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
   if (!in) return OkStatus();
   Dim batch = (*in)[0], seq = (*in)[1];
   OI_RETURN_IF_ERROR(
       Divide(ctx, 0, (*in)[2], Dim::Const(heads), StrCat("num_heads = ", heads)).status());
   for (int i : {7, 12}) {
-    OI_ASSIGN_OR_RETURN(const Shape* m, Ranked(ctx, i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* m, RankedInput(ctx, i, 2));
     if (!m) continue;
     OI_RETURN_IF_ERROR(
         Agree(ctx, batch, (*m)[0], StrCat("batch of input and ", InputLabel(ctx, i))));
@@ -1014,7 +1000,7 @@ Status InferQOrderedLongformerAttention(InferenceContext& ctx) {
 Status InferQOrderedAttention(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
   Dim batch, seq, in_hidden;
   if (in) {
     batch = (*in)[0];
@@ -1022,24 +1008,23 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
     in_hidden = (*in)[2];
   }
   std::vector<Dim> widths(3);
-  if (ctx.Attr("qkv_hidden_sizes")) {
+  if (ctx.HasAttr("qkv_hidden_sizes")) {
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.IntsAttr("qkv_hidden_sizes"));
     if (sizes.size() != 3) {
-      return Status::Error(
-          StrCat("attribute 'qkv_hidden_sizes': expected 3 values, got ", sizes.size()));
+      return AttrError("qkv_hidden_sizes", StrCat("expected 3 values, got ", sizes.size()));
     }
     for (int i = 0; i < 3; ++i) widths[i] = Dim::Const(sizes[i]);
   }
   const char* names[] = {"Q", "K", "V"};
   for (int i = 0; i < 3; ++i) {
-    OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, 5 + i, 2));
+    OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, 5 + i, 2));
     if (w) {
       OI_RETURN_IF_ERROR(Agree(ctx, in_hidden, (*w)[0],
                                StrCat("input hidden size of input and ", names[i], "_weight")));
       OI_RETURN_IF_ERROR(Agree(ctx, widths[i], (*w)[1],
                                StrCat(names[i], " hidden size of ", names[i], "_weight")));
     }
-    OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, 11 + i, 1));
+    OI_ASSIGN_OR_RETURN(const Shape* b, RankedInput(ctx, 11 + i, 1));
     if (b)
       OI_RETURN_IF_ERROR(
           Agree(ctx, widths[i], (*b)[0], StrCat(names[i], " hidden size of ", names[i], "_bias")));
@@ -1055,8 +1040,8 @@ Status InferQOrderedAttention(InferenceContext& ctx) {
 
 // cos_cache and sin_cache [max_positions, rotary_dim / 2], of one shape.
 Status CheckRotaryCaches(InferenceContext& ctx, int cos_input, int sin_input) {
-  OI_ASSIGN_OR_RETURN(const Shape* cos, Ranked(ctx, cos_input, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* sin, Ranked(ctx, sin_input, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* cos, RankedInput(ctx, cos_input, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* sin, RankedInput(ctx, sin_input, 2));
   if (!cos || !sin) return OkStatus();
   Dim rows = (*cos)[0], half = (*cos)[1];
   OI_RETURN_IF_ERROR(Agree(ctx, rows, (*sin)[0], "dim 0 of cos_cache and sin_cache"));
@@ -1065,7 +1050,7 @@ Status CheckRotaryCaches(InferenceContext& ctx, int cos_input, int sin_input) {
 
 // (batch, sequence) of a rotary input [B, S, hidden] or [B, N, S, H].
 StatusOr<std::pair<Dim, Dim>> RotaryBatchSeq(const InferenceContext& ctx) {
-  OI_ASSIGN_OR_RETURN(const Shape* x, RankedEither(ctx, 0, 3, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {3, 4}));
   if (!x) return std::pair<Dim, Dim>();
   return std::pair<Dim, Dim>((*x)[0], x->size() == 4 ? (*x)[2] : (*x)[1]);
 }
@@ -1079,7 +1064,7 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
   OI_ASSIGN_OR_RETURN(int64_t heads, ctx.IntAttr("num_heads", 0));
   if (rotary_dim > 0 && heads <= 0) {
-    return Status::Error("attribute 'num_heads': required when rotary_embedding_dim is set");
+    return AttrError("num_heads", "required when rotary_embedding_dim is set");
   }
   OI_ASSIGN_OR_RETURN(int64_t packed_batching, ctx.IntAttr("is_packed_batching", 0));
   const Shape* pos = ctx.InputShape(1);
@@ -1089,9 +1074,8 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       OI_RETURN_IF_ERROR(
           Agree(ctx, bs.second, (*pos)[1], "sequence length of input and position_ids"));
     } else if (pos->size() > 2) {
-      return Status::Error(StrCat(InputLabel(ctx, 1),
-                                  ": expected one position or [batch, sequence], got ",
-                                  ShapeToString(*pos)));
+      return InputError(
+          ctx, 1, StrCat("expected one position or [batch, sequence], got ", ShapeToString(*pos)));
     }
   }
   return CheckRotaryCaches(ctx, 2, 3);
@@ -1105,14 +1089,12 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto bs, RotaryBatchSeq(ctx));
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> section, ctx.IntsAttr("mrope_section"));
   if (section.size() != 3) {
-    return Status::Error(
-        StrCat("attribute 'mrope_section': expected 3 values (t, h, w), got ", section.size()));
+    return AttrError("mrope_section", StrCat("expected 3 values (t, h, w), got ", section.size()));
   }
   for (int64_t s : section) {
-    if (s < 0)
-      return Status::Error(StrCat("attribute 'mrope_section': expected values >= 0, got ", s));
+    if (s < 0) return AttrError("mrope_section", StrCat("expected values >= 0, got ", s));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* pos, Ranked(ctx, 1, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* pos, RankedInput(ctx, 1, 3));
   if (pos) {
     Dim three = Dim::Const(3);
     OI_RETURN_IF_ERROR(Agree(ctx, three, (*pos)[0], "position_ids dim 0 (t, h, w)"));
@@ -1126,8 +1108,8 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
   const int64_t sum = section[0] + section[1] + section[2];
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
   if (rotary_dim > 0 && 2 * sum != rotary_dim) {
-    return Status::Error(StrCat("attribute 'mrope_section': sums to ", sum,
-                                ", not rotary_embedding_dim / 2 = ", rotary_dim / 2));
+    return AttrError("mrope_section",
+                     StrCat("sums to ", sum, ", not rotary_embedding_dim / 2 = ", rotary_dim / 2));
   }
   if (const Shape* cos = ctx.InputShape(2); rotary_dim == 0 && cos && cos->size() == 2) {
     Dim s = Dim::Const(sum);
@@ -1141,7 +1123,7 @@ Status InferMRotaryEmbedding(InferenceContext& ctx) {
 Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
   ctx.PropagateElemType(1, 0);
   ctx.PropagateElemType(3, 1);
-  OI_ASSIGN_OR_RETURN(const Shape* emb, Ranked(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* emb, RankedInput(ctx, 0, 3));
   Dim batch, seq, dim;
   if (emb) {
     batch = (*emb)[0];
@@ -1152,7 +1134,7 @@ Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
   for (int pair = 0; pair < 2; ++pair) {
     Dim heads;
     for (int i : {1 + 2 * pair, 2 + 2 * pair}) {
-      OI_ASSIGN_OR_RETURN(const Shape* s, Ranked(ctx, i, 4));
+      OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, 4));
       if (!s) continue;
       OI_RETURN_IF_ERROR(
           Agree(ctx, batch, (*s)[0], StrCat("batch of emb and ", InputLabel(ctx, i))));
@@ -1177,16 +1159,16 @@ Status InferGemmaRotaryEmbedding(InferenceContext& ctx) {
 // requires the two lengths to be equal (the runtime rejects others).
 Status InferRelativePositionBias(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* table, Ranked(ctx, 0, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* table, RankedInput(ctx, 0, 2));
   for (int i : {1, 2}) {  // one length each: a scalar or [1]
     const Shape* s = ctx.InputShape(i);
     if (!s || s->empty()) continue;
     if (s->size() > 1) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, i), ": expected a single length, got ", ShapeToString(*s)));
+      return InputError(ctx, i, StrCat("expected a single length, got ", ShapeToString(*s)));
     }
     Dim one = Dim::Const(1);
-    OI_RETURN_IF_ERROR(Agree(ctx, one, (*s)[0], StrCat(InputLabel(ctx, i), " element count")));
+    OI_RETURN_IF_ERROR(Agree(ctx, one, (*s)[0], StrCat(InputLabel(ctx, i), " element count"),
+                             InputSubject(ctx, i)));
   }
   Dim query_len = ScalarValue(ctx, 1), key_len = ScalarValue(ctx, 2);
   OI_RETURN_IF_ERROR(
@@ -1203,7 +1185,7 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t heads, PositiveIntAttr(ctx, "num_heads"));
   Dim n = Dim::Const(heads);
   const bool padding_removed = ctx.HasInput(6);
-  OI_ASSIGN_OR_RETURN(const Shape* q, Ranked(ctx, 0, padding_removed ? 2 : 3));
+  OI_ASSIGN_OR_RETURN(const Shape* q, RankedInput(ctx, 0, padding_removed ? 2 : 3));
   Dim batch, seq, hidden;
   if (q) {
     hidden = q->back();
@@ -1213,17 +1195,17 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
       seq = (*q)[1];
     }
   }
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 6, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 6, 2));
   if (offsets) {
     batch = (*offsets)[0];
     seq = (*offsets)[1];
   }
-  OI_ASSIGN_OR_RETURN(const Shape* bias, Ranked(ctx, 1, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 1, 1));
   if (bias)
     OI_RETURN_IF_ERROR(Agree(ctx, hidden, (*bias)[0], "hidden size of query_layer and query_bias"));
-  OI_ASSIGN_OR_RETURN(const Shape* eco, Ranked(ctx, 5, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* eco, RankedInput(ctx, 5, 4));
   if (eco) OI_RETURN_IF_ERROR(Agree(ctx, n, (*eco)[1], "num_heads and eco_a dim 1"));
-  OI_ASSIGN_OR_RETURN(const Shape* rel, Ranked(ctx, 2, 4));
+  OI_ASSIGN_OR_RETURN(const Shape* rel, RankedInput(ctx, 2, 4));
   if (rel) {
     Dim one = Dim::Const(1);
     OI_RETURN_IF_ERROR(Agree(ctx, one, (*rel)[0], "rel_pos dim 0"));
@@ -1231,14 +1213,14 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, seq, (*rel)[2], "sequence length and rel_pos dim 2"));
     OI_RETURN_IF_ERROR(Agree(ctx, seq, (*rel)[3], "sequence length and rel_pos dim 3"));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* w, Ranked(ctx, 3, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* b, Ranked(ctx, 4, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* w, RankedInput(ctx, 3, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* b, RankedInput(ctx, 4, 1));
   if (w) {
     Dim head_size = hidden.is_unknown() ? Dim() : Dim::FloorDiv(hidden, n);
     OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*w)[0], "head size and weight dim 0"));
     Dim d = (*w)[1];
     if (d.is_const() && *d.const_value() % 2 != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 3), ": dim 1 ", d.ToString(), " is not even"));
+      return InputError(ctx, 3, StrCat("dim 1 ", d.ToString(), " is not even"));
     }
     if (b) OI_RETURN_IF_ERROR(Agree(ctx, d, (*b)[0], "weight dim 1 and bias length"));
   }
@@ -1252,8 +1234,8 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
 Status InferRemovePadding(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   for (int o : {1, 2, 3}) ctx.PropagateElemType(1, o);
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 3));
-  OI_ASSIGN_OR_RETURN(const Shape* counts, Ranked(ctx, 1, 1));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 3));
+  OI_ASSIGN_OR_RETURN(const Shape* counts, RankedInput(ctx, 1, 1));
   Dim batch, seq, hidden;
   if (in) {
     batch = (*in)[0];
@@ -1272,8 +1254,8 @@ Status InferRemovePadding(InferenceContext& ctx) {
 // RestorePadding: input [tokens, hidden] and token_offset [B, S] give output [B, S, hidden].
 Status InferRestorePadding(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* in, Ranked(ctx, 0, 2));
-  OI_ASSIGN_OR_RETURN(const Shape* offsets, Ranked(ctx, 1, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* in, RankedInput(ctx, 0, 2));
+  OI_ASSIGN_OR_RETURN(const Shape* offsets, RankedInput(ctx, 1, 2));
   ctx.SetOutputShape(
       0, {offsets ? (*offsets)[0] : Dim(), offsets ? (*offsets)[1] : Dim(), in ? (*in)[1] : Dim()});
   return OkStatus();

@@ -72,7 +72,7 @@ StatusOr<GenerationDims> ReadGeneration(InferenceContext& ctx, const GenerationI
   if (ids) g.batch = (*ids)[0];
   g.max_length = ScalarInputDim(ctx, 1);
   if (auto m = g.max_length.const_value(); m && *m <= 0) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a positive length, got ", *m));
+    return InputError(ctx, 1, StrCat("expected a positive length, got ", *m));
   }
   if (model_type == kGpt) {
     g.start_length = ids ? (*ids)[1] : Dim();
@@ -117,8 +117,8 @@ StatusOr<GenerationDims> ReadGeneration(InferenceContext& ctx, const GenerationI
 Status CheckMaxLength(const InferenceContext& ctx, const GenerationDims& g) {
   auto m = g.max_length.const_value(), s = g.start_length.const_value();
   if (m && s && *m <= *s) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected more than the ", *s,
-                                " tokens generation starts from, got ", *m));
+    return InputError(
+        ctx, 1, StrCat("expected more than the ", *s, " tokens generation starts from, got ", *m));
   }
   return OkStatus();
 }
@@ -139,11 +139,10 @@ Status InferBeamSearchOf(InferenceContext& ctx, bool whisper) {
   OI_RETURN_IF_ERROR(CheckMaxLength(ctx, g));
   const Dim beams = ScalarInputDim(ctx, 3), returned = ScalarInputDim(ctx, 4);
   auto b = beams.const_value(), r = returned.const_value();
-  if (b && *b < 1) return Status::Error(StrCat(InputLabel(ctx, 3), ": expected >= 1, got ", *b));
-  if (r && *r < 1) return Status::Error(StrCat(InputLabel(ctx, 4), ": expected >= 1, got ", *r));
+  if (b && *b < 1) return InputError(ctx, 3, StrCat("expected >= 1, got ", *b));
+  if (r && *r < 1) return InputError(ctx, 4, StrCat("expected >= 1, got ", *r));
   if (b && r && *r > *b) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 4), ": expected at most num_beams = ", *b, " sequences, got ", *r));
+    return InputError(ctx, 4, StrCat("expected at most num_beams = ", *b, " sequences, got ", *r));
   }
   ctx.SetOutputShape(0, {g.batch, returned, g.max_length});
   ctx.SetOutputShape(1, {g.batch, returned});
@@ -155,7 +154,8 @@ Status InferBeamSearchOf(InferenceContext& ctx, bool whisper) {
     pairs = (*layer_head)[0];
     Dim two = Dim::Const(2);
     OI_RETURN_IF_ERROR(Agree(ctx, two, (*layer_head)[1],
-                             StrCat(InputLabel(ctx, 12), " dim 1 ([layer, head] pairs)")));
+                             StrCat(InputLabel(ctx, 12), " dim 1 ([layer, head] pairs)"),
+                             InputSubject(ctx, 12)));
   }
   ctx.SetOutputShape(3, {g.batch, returned, pairs, Dim(), Dim()});
   ctx.SetOutputShape(4, {g.batch});

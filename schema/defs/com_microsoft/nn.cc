@@ -30,18 +30,6 @@ constexpr const char* kMs = "com.microsoft";
 
 // ---- Helpers.
 
-// Input `input` when present with a known shape, which must have one of `ranks`; else null.
-StatusOr<const Shape*> InputOfRank(const InferenceContext& ctx, int input,
-                                   std::initializer_list<size_t> ranks) {
-  const Shape* s = input >= 0 && ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
-  if (!s) return s;
-  for (size_t r : ranks) {
-    if (s->size() == r) return s;
-  }
-  return Status::Error(StrCat(InputLabel(ctx, input), ": expected rank ", StrJoin(ranks, " or "),
-                              ", got rank ", s->size(), " ", ShapeToString(*s)));
-}
-
 // `acc` becomes the more specific of `acc` and `d`, which must be equal (recorded as a fact).
 Status Unify(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
   OI_ASSIGN_OR_RETURN(acc, RequireEqualDims(ctx, acc, d, what));
@@ -50,7 +38,7 @@ Status Unify(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what) {
 
 // Input `input`, when present, is a vector [len].
 Status RequireVector(InferenceContext& ctx, int input, Dim& len, const std::string& len_name) {
-  OI_ASSIGN_OR_RETURN(const Shape* s, InputOfRank(ctx, input, {1}));
+  OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, input, {1}));
   if (!s) return OkStatus();
   return Unify(ctx, len, (*s)[0], StrCat(InputLabel(ctx, input), " dim 0 and ", len_name));
 }
@@ -61,8 +49,9 @@ Status RequireShape(InferenceContext& ctx, int input, Shape& shape, const std::s
   const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
   if (!s) return OkStatus();
   if (s->size() != shape.size()) {
-    return Status::Error(StrCat(InputLabel(ctx, input), ": expected ", ShapeToString(shape), " (",
-                                what, "), got ", ShapeToString(*s)));
+    return InputError(
+        ctx, input,
+        StrCat("expected ", ShapeToString(shape), " (", what, "), got ", ShapeToString(*s)));
   }
   for (size_t i = 0; i < s->size(); ++i) {
     OI_RETURN_IF_ERROR(
@@ -99,15 +88,15 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
   ctx.PropagateElemType(0, 0);
   ctx.PropagateElemType(0, 3);
   for (int out : {1, 2}) ctx.SetOutputType(out, Type::Tensor(kFloat));
-  OI_ASSIGN_OR_RETURN(const Shape* input, InputOfRank(ctx, 0, {2, 3}));
-  OI_ASSIGN_OR_RETURN(const Shape* skip, InputOfRank(ctx, 1, {2, 3}));
+  OI_ASSIGN_OR_RETURN(const Shape* input, RankedInput(ctx, 0, {2, 3}));
+  OI_ASSIGN_OR_RETURN(const Shape* skip, RankedInput(ctx, 1, {2, 3}));
   std::optional<Shape> out;
   if (input) out = *input;
   if (input && skip) {
     if (skip->size() > input->size()) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": ", ShapeToString(*skip),
-                                  " has a higher rank than ", InputLabel(ctx, 0), " ",
-                                  ShapeToString(*input)));
+      return InputError(ctx, 1,
+                        StrCat(ShapeToString(*skip), " has a higher rank than ", InputLabel(ctx, 0),
+                               " ", ShapeToString(*input)));
     }
     for (size_t i = 1; i <= 2; ++i) {
       OI_RETURN_IF_ERROR(
@@ -121,8 +110,9 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
       const Dim sb = (*skip)[0], b = (*out)[0];
       if (symbolic::Equal(sb, Dim::Const(1)) == Tri::kFalse &&
           symbolic::Equal(sb, b) == Tri::kFalse) {
-        return Status::Error(StrCat(InputLabel(ctx, 1), ": batch ", sb.ToString(),
-                                    " is neither 1 nor input's batch ", b.ToString()));
+        return InputError(
+            ctx, 1,
+            StrCat("batch ", sb.ToString(), " is neither 1 nor input's batch ", b.ToString()));
       }
     }
   }
@@ -142,12 +132,6 @@ Status InferSkipSimplifiedLayerNormalization(InferenceContext& ctx) {
   return InferSkipLayerNorm(ctx, -1, 3);
 }
 
-// Input `in`'s element type; 0 (unknown) when it is not a known tensor.
-int32_t ElemOf(const InferenceContext& ctx, int in) {
-  const Type& t = ctx.InputType(in);
-  return t.is_tensor() ? t.elem_type() : 0;
-}
-
 // onnxruntime's default-domain LayerNormalization-1 (X: T, Scale: V, B: V; Y: V; Mean and
 // InvStdDev: stash_type) has LayerNormalization-17's shapes; Y takes Scale's element type.
 // `ln17` is ai.onnx's LayerNormalization-17 rule.
@@ -159,7 +143,7 @@ int32_t ElemOf(const InferenceContext& ctx, int in) {
 // `axis` to 1, which differs for an axis other than the last. We follow the kernel.
 Status InferLayerNormalization1(const InferenceRule& ln17, InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(ln17(ctx));
-  Type y = Type::Tensor(ElemOf(ctx, 1));
+  Type y = Type::Tensor(InputElemType(ctx, 1));
   if (const Shape* x = ctx.InputShape(0)) y.set_shape(*x);
   ctx.SetOutputType(0, std::move(y));
   return OkStatus();
@@ -175,7 +159,7 @@ struct EmbedInputs {
 // embeddings [rows, hidden]; gamma and beta [hidden].
 Status EmbedShape(InferenceContext& ctx, const EmbedInputs& in, Dim& batch, Dim& seq, Dim& hidden) {
   for (int i : {in.input_ids, in.segment_ids, in.mask, in.position_ids}) {
-    OI_ASSIGN_OR_RETURN(const Shape* s, InputOfRank(ctx, i, {2}));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, {2}));
     if (!s) continue;
     if (i == in.position_ids) {
       OI_RETURN_IF_ERROR(
@@ -188,7 +172,7 @@ Status EmbedShape(InferenceContext& ctx, const EmbedInputs& in, Dim& batch, Dim&
         Unify(ctx, seq, (*s)[1], StrCat(InputLabel(ctx, i), " dim 1 and the sequence length")));
   }
   for (int i : {in.word, in.position, in.segment}) {
-    OI_ASSIGN_OR_RETURN(const Shape* s, InputOfRank(ctx, i, {2}));
+    OI_ASSIGN_OR_RETURN(const Shape* s, RankedInput(ctx, i, {2}));
     if (!s) continue;
     OI_RETURN_IF_ERROR(
         Unify(ctx, hidden, (*s)[1], StrCat(InputLabel(ctx, i), " dim 1 and the hidden size")));
@@ -234,7 +218,8 @@ Status InferQEmbedLayerNormalization(InferenceContext& ctx) {
       return Status::Error(StrCat("input ", i, " (", name, ") is absent while ", InputLabel(ctx, j),
                                   " is given: segment_ids, segment_embedding, "
                                   "segment_embedding_scale and segment_embedding_zero_point come "
-                                  "together or not at all"));
+                                  "together or not at all"),
+                           Subject::Input(i));
     }
   }
   Dim batch, seq, hidden;
@@ -258,9 +243,9 @@ Status InferGroupNorm(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t groups, ctx.IntAttr("groups"));
   OI_ASSIGN_OR_RETURN(int64_t channels_last, ctx.IntAttr("channels_last", 1));
   if (groups <= 0) {
-    return Status::Error(StrCat("attribute 'groups': expected a positive count, got ", groups));
+    return AttrError("groups", StrCat("expected a positive count, got ", groups));
   }
-  OI_ASSIGN_OR_RETURN(const Shape* x, InputOfRank(ctx, 0, {4}));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {4}));
   std::optional<Shape> out;
   if (x) out = *x;
   const size_t c_axis = channels_last ? 3 : 1;
@@ -269,7 +254,7 @@ Status InferGroupNorm(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireVector(ctx, 2, channels, "X's channels"));
   if (with_skip) {
     OI_RETURN_IF_ERROR(RequireVector(ctx, 4, channels, "X's channels"));
-    OI_ASSIGN_OR_RETURN(const Shape* skip, InputOfRank(ctx, 3, {2, 4}));
+    OI_ASSIGN_OR_RETURN(const Shape* skip, RankedInput(ctx, 3, {2, 4}));
     if (skip && out && channels_last) {
       const std::string what =
           StrCat(InputLabel(ctx, 3), " ", ShapeToString(*skip), " and X ", ShapeToString(*out));
@@ -283,8 +268,9 @@ Status InferGroupNorm(InferenceContext& ctx) {
     }
   }
   if (channels.is_const() && *channels.const_value() % groups != 0) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": channels ", channels.ToString(),
-                                " are not a multiple of groups = ", groups));
+    return InputError(
+        ctx, 0,
+        StrCat("channels ", channels.ToString(), " are not a multiple of groups = ", groups));
   }
   if (!out) return OkStatus();
   (*out)[c_axis] = channels;
@@ -299,7 +285,7 @@ Status InferGatedRMSNorm(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
   if (x && x->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
   }
   Dim c;
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, c, "C"));
@@ -309,9 +295,9 @@ Status InferGatedRMSNorm(InferenceContext& ctx) {
   const Dim last = out.back();
   if (last.is_const() && c.is_const() &&
       (*c.const_value() <= 0 || *last.const_value() % *c.const_value() != 0)) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": last dim ", last.ToString(),
-                                " is not a multiple of C = ", c.ToString(), " (the length of ",
-                                InputLabel(ctx, 1), ")"));
+    return InputError(ctx, 0,
+                      StrCat("last dim ", last.ToString(), " is not a multiple of C = ",
+                             c.ToString(), " (the length of ", InputLabel(ctx, 1), ")"));
   }
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -325,7 +311,7 @@ Status InferBiasedActivation(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
   if (x && x->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
   }
   Dim last = x ? x->back() : Dim();
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, last, StrCat("the last dim of ", InputLabel(ctx, 0))));
@@ -339,8 +325,8 @@ Status InferBiasedActivation(InferenceContext& ctx) {
 // BiasAdd: X [N, S, C] + bias [C] + skip [N, S, C]; Y is X.
 Status InferBiasAdd(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* x, InputOfRank(ctx, 0, {3}));
-  OI_ASSIGN_OR_RETURN(const Shape* skip, InputOfRank(ctx, 2, {3}));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {3}));
+  OI_ASSIGN_OR_RETURN(const Shape* skip, RankedInput(ctx, 2, {3}));
   std::optional<Shape> out;
   if (x)
     out = *x;
@@ -359,12 +345,12 @@ Status InferBiasAdd(InferenceContext& ctx) {
 // must be even; a symbolic D gives floor(D / 2), exact for every valid D.
 Status InferBiasSplitGelu(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* x, InputOfRank(ctx, 0, {3}));
+  OI_ASSIGN_OR_RETURN(const Shape* x, RankedInput(ctx, 0, {3}));
   Dim d = x ? (*x)[2] : Dim();
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, d, "X's dim 2"));
   if (d.is_const() && *d.const_value() % 2 != 0) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": hidden dim ", d.ToString(),
-                                " is odd; it is split into two equal halves"));
+    return InputError(
+        ctx, 0, StrCat("hidden dim ", d.ToString(), " is odd; it is split into two equal halves"));
   }
   if (!x) return OkStatus();
   ctx.SetOutputShape(0, {(*x)[0], (*x)[1], Dim::FloorDiv(d, Dim::Const(2))});
@@ -378,7 +364,8 @@ Status InferBiasSoftmax(InferenceContext& ctx) {
   const Shape* data = ctx.InputShape(0);
   if (!data) return OkStatus();
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
-  return ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), "attribute 'axis'").status();
+  return ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), Subject::Attribute("axis"))
+      .status();
 }
 
 // BiasDropout and BitmaskBiasDropout (data, bias, residual, ratio, training_mode): output is
@@ -421,7 +408,7 @@ Status InferGatedAdd(InferenceContext& ctx) {
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
   if (x->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
   }
   Shape out = *x;
   OI_RETURN_IF_ERROR(RequireSameShape(ctx, 1, out, 0));
@@ -453,7 +440,7 @@ Status InferFusedMatMul(InferenceContext& ctx) {
   for (int i : {0, 1}) {
     const Shape* s = i == 0 ? a : b;
     if (s && s->empty()) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank >= 1, got a scalar"));
+      return InputError(ctx, i, "expected rank >= 1, got a scalar");
     }
   }
   if ((trans_batch_a || trans_batch_b) && a && b && (a->size() != b->size() || a->size() < 3)) {
@@ -507,7 +494,7 @@ Status InferFusedGemm(InferenceContext& ctx) {
 Status InferGemmFloat8(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", 0));
   if (dtype < 0 || dtype > kMaxDataType) {
-    return Status::Error(StrCat("attribute 'dtype': expected a data type, got ", dtype));
+    return AttrError("dtype", StrCat("expected a data type, got ", dtype));
   }
   ctx.SetOutputType(0, Type::Tensor(static_cast<int32_t>(dtype)));
   OI_ASSIGN_OR_RETURN(Shape out, GemmOutputShape(ctx, 0, 1, 2, /*exact_c=*/false));
@@ -547,7 +534,7 @@ Status InferMsPool(InferenceContext& ctx) {
 // under VALID too, so without its value those dims stay unknown.
 Status InferConvTransposeWithDynamicPads(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  OI_ASSIGN_OR_RETURN(const Shape* pads_shape, InputOfRank(ctx, 2, {1}));
+  OI_ASSIGN_OR_RETURN(const Shape* pads_shape, RankedInput(ctx, 2, {1}));
   std::optional<std::vector<int64_t>> pads;
   if (ctx.HasInput(2)) pads = ConstInts(ctx, 2);
   const Shape* x = ctx.InputShape(0);
@@ -556,12 +543,14 @@ Status InferConvTransposeWithDynamicPads(InferenceContext& ctx) {
     if (pads_shape) {
       OI_RETURN_IF_ERROR(
           RequireEqualDims(ctx, (*pads_shape)[0], expected,
-                           StrCat(InputLabel(ctx, 2), " length and 2 * X's spatial rank"))
+                           StrCat(InputLabel(ctx, 2), " length and 2 * X's spatial rank"),
+                           InputSubject(ctx, 2))
               .status());
     }
     if (pads && static_cast<int64_t>(pads->size()) != *expected.const_value()) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": expected ", expected.ToString(),
-                                  " values (2 * X's spatial rank), got ", pads->size()));
+      return InputError(ctx, 2,
+                        StrCat("expected ", expected.ToString(),
+                               " values (2 * X's spatial rank), got ", pads->size()));
     }
   }
   OI_ASSIGN_OR_RETURN(Shape out, ConvTransposeOutputShape(ctx, 3, pads));

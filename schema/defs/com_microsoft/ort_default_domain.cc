@@ -31,8 +31,7 @@ Status InferNchw(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() < 4) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected [N, C, H, W], got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected [N, C, H, W], got rank ", in->size()));
   }
   Shape out(in->begin(), in->begin() + 4);
   if (const onnx::AttributeProto* bias = ctx.Attr("bias"); bias && bias->floats_size() > 0) {
@@ -60,12 +59,11 @@ Status InferCrop(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto border, ctx.OptionalIntsAttr("border"));
   OI_ASSIGN_OR_RETURN(auto scale, ctx.OptionalIntsAttr("scale"));
   if (border && border->size() != 4) {
-    return Status::Error(StrCat(
-        "attribute 'border': expected 4 values (left, top, right, bottom), got ", border->size()));
+    return AttrError("border",
+                     StrCat("expected 4 values (left, top, right, bottom), got ", border->size()));
   }
   if (scale && scale->size() != 2) {
-    return Status::Error(
-        StrCat("attribute 'scale': expected 2 values (height, width), got ", scale->size()));
+    return AttrError("scale", StrCat("expected 2 values (height, width), got ", scale->size()));
   }
   Shape out = in ? *in : Shape(4);
   if (!border) {  // the crop is not known
@@ -80,7 +78,8 @@ Status InferCrop(InferenceContext& ctx) {
   for (auto [axis, needed] : kept) {
     if (auto d = out[axis].const_value(); d && *d < needed) {
       return Status::Error(StrCat(InputLabel(ctx, 0), " dim ", axis, ": expected at least ", needed,
-                                  " (the border", scale ? " and the scale" : "", "), got ", *d));
+                                  " (the border", scale ? " and the scale" : "", "), got ", *d),
+                           InputSubject(ctx, 0));
     }
   }
   if (scale) {
@@ -107,7 +106,7 @@ Status InferGivenTensorFill(InferenceContext& ctx) {
   if (shape) {
     Shape out;
     for (int64_t d : *shape) {
-      if (d < 0) return Status::Error(StrCat("attribute 'shape': a dim of ", d));
+      if (d < 0) return AttrError("shape", StrCat("a dim of ", d));
       out.push_back(Dim::Const(d));
     }
     ctx.SetOutputShape(0, std::move(out));
@@ -119,7 +118,7 @@ Status InferGivenTensorFill(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto extra, ctx.OptionalIntsAttr("extra_shape"));
   Shape out = *in;
   for (int64_t d : extra.value_or(std::vector<int64_t>())) {
-    if (d < 0) return Status::Error(StrCat("attribute 'extra_shape': a dim of ", d));
+    if (d < 0) return AttrError("extra_shape", StrCat("a dim of ", d));
     out.push_back(Dim::Const(d));
   }
   ctx.SetOutputShape(0, std::move(out));
@@ -146,13 +145,13 @@ Status InferEfficientNMS(InferenceContext& ctx) {
   ctx.SetOutputType(3, Type::Tensor(kInt32));
   const Shape* boxes = ctx.InputShape(0);
   if (boxes && boxes->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [batch, ...], got a scalar"));
+    return InputError(ctx, 0, "expected [batch, ...], got a scalar");
   }
   const Dim batch = boxes ? (*boxes)[0] : Dim();
   Dim max_boxes;
-  if (ctx.Attr("max_output_boxes")) {
+  if (ctx.HasAttr("max_output_boxes")) {
     OI_ASSIGN_OR_RETURN(int64_t m, ctx.IntAttr("max_output_boxes"));
-    if (m < 0) return Status::Error(StrCat("attribute 'max_output_boxes': expected >= 0, got ", m));
+    if (m < 0) return AttrError("max_output_boxes", StrCat("expected >= 0, got ", m));
     max_boxes = Dim::Const(m);
   }
   ctx.SetOutputShape(0, {batch, Dim::Const(1)});
@@ -171,14 +170,13 @@ Status InferRoiPatches(InferenceContext& ctx) {
   const Shape* features = ctx.InputShape(1);
   for (auto [i, s] : {std::pair{0, boxes}, std::pair{1, features}}) {
     if (s && s->size() < 2) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, i), ": expected rank >= 2, got rank ", s->size()));
+      return InputError(ctx, i, StrCat("expected rank >= 2, got rank ", s->size()));
     }
   }
   Dim pooled;
-  if (ctx.Attr("pooled_size")) {
+  if (ctx.HasAttr("pooled_size")) {
     OI_ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("pooled_size"));
-    if (p <= 0) return Status::Error(StrCat("attribute 'pooled_size': expected > 0, got ", p));
+    if (p <= 0) return AttrError("pooled_size", StrCat("expected > 0, got ", p));
     pooled = Dim::Const(p);
   }
   Dim batch = boxes ? (*boxes)[0] : Dim();

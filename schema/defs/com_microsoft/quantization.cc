@@ -39,13 +39,6 @@ using symbolic::Tri;
 
 // ---- Helpers.
 
-// Input i's element type when it is present with a known tensor type; 0 otherwise.
-int32_t ElemOf(const InferenceContext& ctx, int i) {
-  if (i >= ctx.NumInputs() || !ctx.HasInput(i)) return 0;
-  const Type& t = ctx.InputType(i);
-  return t.is_tensor() ? t.elem_type() : 0;
-}
-
 // Input i's shape when it is present with a known rank; null otherwise.
 const Shape* ShapeOf(const InferenceContext& ctx, int i) {
   if (i >= ctx.NumInputs() || !ctx.HasInput(i)) return nullptr;
@@ -65,15 +58,14 @@ Status RequireRank(const InferenceContext& ctx, int i, std::initializer_list<siz
   for (size_t r : ranks) {
     if (s->size() == r) return OkStatus();
   }
-  return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", StrJoin(ranks, " or "),
-                              ", got rank ", s->size()));
+  return InputError(ctx, i,
+                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size()));
 }
 
 Status RequireRankAtLeast(const InferenceContext& ctx, int i, size_t rank) {
   const Shape* s = ShapeOf(ctx, i);
   if (!s || s->size() >= rank) return OkStatus();
-  return Status::Error(
-      StrCat(InputLabel(ctx, i), ": expected rank >= ", rank, ", got rank ", s->size()));
+  return InputError(ctx, i, StrCat("expected rank >= ", rank, ", got rank ", s->size()));
 }
 
 // A dim the operator fixes: input `input`'s dim `axis`, times `pack`, is `want`; `what` says
@@ -107,7 +99,7 @@ Status Record(InferenceContext& ctx, const DimRule& r) {
 // Every rule holds (each recorded), or the first that provably fails is the error.
 Status CheckDims(InferenceContext& ctx, const std::vector<DimRule>& rules) {
   for (const DimRule& r : rules) {
-    if (auto v = Violation(ctx, r)) return Status::Error(*v);
+    if (auto v = Violation(ctx, r)) return Status::Error(*v, InputSubject(ctx, r.input));
     OI_RETURN_IF_ERROR(Record(ctx, r));
   }
   return OkStatus();
@@ -129,7 +121,7 @@ void SetLike(InferenceContext& ctx, int out, int in, int32_t elem) {
 // An INT attribute that must be positive.
 StatusOr<int64_t> PositiveAttr(const InferenceContext& ctx, const char* name) {
   OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
-  if (v <= 0) return Status::Error(StrCat("attribute '", name, "': expected > 0, got ", v));
+  if (v <= 0) return AttrError(name, StrCat("expected > 0, got ", v));
   return v;
 }
 
@@ -153,11 +145,10 @@ StatusOr<NBits> ReadNBits(const InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(q.bits, ctx.IntAttr("bits", 4));
   OI_ASSIGN_OR_RETURN(q.block_size, ctx.IntAttr("block_size"));
   if (q.bits < 2 || q.bits > 8) {
-    return Status::Error(StrCat("attribute 'bits': expected 2 to 8, got ", q.bits));
+    return AttrError("bits", StrCat("expected 2 to 8, got ", q.bits));
   }
   if (q.block_size < 16 || !IsPowerOfTwo(q.block_size)) {
-    return Status::Error(
-        StrCat("attribute 'block_size': expected a power of 2 >= 16, got ", q.block_size));
+    return AttrError("block_size", StrCat("expected a power of 2 >= 16, got ", q.block_size));
   }
   q.k_blocks = (q.k + q.block_size - 1) / q.block_size;
   q.blob_size = q.block_size * q.bits / 8;
@@ -208,10 +199,10 @@ Status CheckNBitsWeight(InferenceContext& ctx, const NBits& q, int64_t n, const 
     };
     OI_RETURN_IF_ERROR(per_block(w.scales, q.k_blocks, blocks, "k_blocks"));
     const std::string zp_bytes = "ceil(k_blocks * bits / 8)";
-    if (w.zero_points >= 0 && ElemOf(ctx, w.zero_points) == kUint8) {
+    if (w.zero_points >= 0 && InputElemType(ctx, w.zero_points) == kUint8) {
       OI_RETURN_IF_ERROR(
           per_block(w.zero_points, (q.k_blocks * q.bits + 7) / 8, zp_bytes, zp_bytes));
-    } else if (w.zero_points >= 0 && ElemOf(ctx, w.zero_points) != 0) {
+    } else if (w.zero_points >= 0 && InputElemType(ctx, w.zero_points) != 0) {
       OI_RETURN_IF_ERROR(per_block(w.zero_points, q.k_blocks, blocks, "k_blocks"));
     }
     // g_idx (deprecated) has one of two lengths, so a symbolic one records nothing.
@@ -219,9 +210,9 @@ Status CheckNBitsWeight(InferenceContext& ctx, const NBits& q, int64_t n, const 
       OI_RETURN_IF_ERROR(RequireRank(ctx, w.g_idx, {1}));
       const std::optional<int64_t> g = InputDim(ctx, w.g_idx, 0).const_value();
       if (g && *g != q.k && *g != q.k_blocks * q.block_size) {
-        return Status::Error(
-            StrCat(InputLabel(ctx, w.g_idx), ": dim 0 is ", *g, " but attribute K = ", q.k,
-                   " (or k_blocks * block_size = ", q.k_blocks * q.block_size, ")"));
+        return InputError(ctx, w.g_idx,
+                          StrCat("dim 0 is ", *g, " but attribute K = ", q.k,
+                                 " (or k_blocks * block_size = ", q.k_blocks * q.block_size, ")"));
       }
     }
   }
@@ -267,7 +258,7 @@ Status CheckFusedNorm(InferenceContext& ctx, int64_t k, int skip, int norm_scale
     rules.push_back({skip, s->size() - 1, Dim::Const(k), "attribute K"});
   OI_RETURN_IF_ERROR(CheckDims(ctx, rules));
   if (skip_sum_output < ctx.NumOutputs() && ctx.HasOutput(skip_sum_output)) {
-    SetLike(ctx, skip_sum_output, 0, ElemOf(ctx, 0));
+    SetLike(ctx, skip_sum_output, 0, InputElemType(ctx, 0));
   }
   return OkStatus();
 }
@@ -346,7 +337,8 @@ Status InferMatMulFpQ4(InferenceContext& ctx) {
   if (a->empty() || b.empty()) {
     return Status::Error(StrCat(InputLabel(ctx, a->empty() ? 0 : 2),
                                 a->empty() ? ": expected rank >= 1, got a scalar"
-                                           : ": expected a shape of rank >= 1, got none"));
+                                           : ": expected a shape of rank >= 1, got none"),
+                         InputSubject(ctx, a->empty() ? 0 : 2));
   }
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
@@ -361,7 +353,7 @@ Status InferBlockQuantizedMatMul(InferenceContext& ctx, int64_t values_per_byte,
                                  int64_t default_block_size) {
   OI_ASSIGN_OR_RETURN(int64_t block_size, ctx.IntAttr("block_size", default_block_size));
   if (block_size <= 0) {
-    return Status::Error(StrCat("attribute 'block_size': expected > 0, got ", block_size));
+    return AttrError("block_size", StrCat("expected > 0, got ", block_size));
   }
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, 1));
   OI_RETURN_IF_ERROR(RequireRank(ctx, 1, {2}));
@@ -415,40 +407,43 @@ bool IsFloat8Or4(int32_t t) {
 // Attribute defaults are the kernel's: gather_axis 0, quantize_axis 1, block_size 128,
 // bits 4.
 Status InferGatherBlockQuantized(InferenceContext& ctx) {
-  ctx.SetOutputType(0, Type::Tensor(ElemOf(ctx, 2)));
+  ctx.SetOutputType(0, Type::Tensor(InputElemType(ctx, 2)));
   OI_ASSIGN_OR_RETURN(int64_t gather_axis, ctx.IntAttr("gather_axis", 0));
   OI_ASSIGN_OR_RETURN(int64_t quantize_axis, ctx.IntAttr("quantize_axis", 1));
   OI_ASSIGN_OR_RETURN(int64_t block_size, ctx.IntAttr("block_size", 128));
   OI_ASSIGN_OR_RETURN(int64_t bits, ctx.IntAttr("bits", 4));
-  const int32_t data_type = ElemOf(ctx, 0);
+  const int32_t data_type = InputElemType(ctx, 0);
   const bool fp = IsFloat8Or4(data_type);
   if (!fp && bits != 2 && bits != 4 && bits != 8) {
-    return Status::Error(StrCat("attribute 'bits': expected 2, 4 or 8, got ", bits));
+    return AttrError("bits", StrCat("expected 2, 4 or 8, got ", bits));
   }
   if (block_size < 0 || (block_size == 0 && !fp) ||
       (block_size > 0 && (block_size < 16 || !IsPowerOfTwo(block_size)))) {
-    return Status::Error(StrCat("attribute 'block_size': expected a power of 2 >= 16",
-                                fp ? " or 0" : "", ", got ", block_size));
+    return AttrError("block_size", StrCat("expected a power of 2 >= 16", fp ? " or 0" : "",
+                                          ", got ", block_size));
   }
   const Shape* data = ShapeOf(ctx, 0);
   if (!data) return OkStatus();
   const int64_t rank = static_cast<int64_t>(data->size());
-  if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
-  OI_ASSIGN_OR_RETURN(gather_axis, ctx.NormalizeAxis(gather_axis, rank, "attribute 'gather_axis'"));
+  if (rank == 0)
+    return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
+                         Subject::Input(0, "data"));
+  OI_ASSIGN_OR_RETURN(gather_axis,
+                      ctx.NormalizeAxis(gather_axis, rank, Subject::Attribute("gather_axis")));
   OI_ASSIGN_OR_RETURN(quantize_axis,
-                      ctx.NormalizeAxis(quantize_axis, rank, "attribute 'quantize_axis'"));
+                      ctx.NormalizeAxis(quantize_axis, rank, Subject::Attribute("quantize_axis")));
   // Values a stored element holds along the last dim: 0 when it is not known.
   int64_t per_element = 1;
   if (data_type == kUint8) {
     per_element = 8 / bits;
     if (gather_axis != 0) {
-      return Status::Error(
-          StrCat("attribute 'gather_axis': expected 0 for uint8 data, got ", gather_axis));
+      return AttrError("gather_axis", StrCat("expected 0 for uint8 data, got ", gather_axis));
     }
     // onnxruntime's check: a gather along the packed axis would pick bytes, not values.
     if (quantize_axis == gather_axis) {
-      return Status::Error(StrCat("attribute 'quantize_axis': expected an axis other than ",
-                                  "gather_axis 0 for uint8 data, got ", quantize_axis));
+      return AttrError("quantize_axis",
+                       StrCat("expected an axis other than ", "gather_axis 0 for uint8 data, got ",
+                              quantize_axis));
     }
   } else if (data_type == 0 && bits != 8) {
     per_element = 0;
@@ -514,8 +509,7 @@ Status InferIntegerMatMul(InferenceContext& ctx, int a, int b, int bias, int32_t
   }
   if (!sa || !sb) return OkStatus();
   if (sa->empty() || sb->empty()) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, sa->empty() ? a : b), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, sa->empty() ? a : b, "expected rank >= 1, got a scalar");
   }
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*sa, *sb, &ctx));
   ctx.SetOutputShape(0, std::move(out));
@@ -524,18 +518,18 @@ Status InferIntegerMatMul(InferenceContext& ctx, int a, int b, int bias, int32_t
 
 // DynamicQuantizeMatMul (A, B, b_scale, b_zero_point, bias): float A times int8 B.
 Status InferDynamicQuantizeMatMul(InferenceContext& ctx) {
-  return InferIntegerMatMul(ctx, 0, 1, 4, ElemOf(ctx, 0));
+  return InferIntegerMatMul(ctx, 0, 1, 4, InputElemType(ctx, 0));
 }
 
 // MatMulIntegerToFloat (A, B, a_scale, b_scale, a_zero_point, b_zero_point, bias): the
 // output has the scales' type (T3).
 Status InferMatMulIntegerToFloat(InferenceContext& ctx) {
-  return InferIntegerMatMul(ctx, 0, 1, 6, ElemOf(ctx, 2));
+  return InferIntegerMatMul(ctx, 0, 1, 6, InputElemType(ctx, 2));
 }
 
 // MatMulInteger16: uint32 when both operands are uint16, int32 when either is int16.
 Status InferMatMulInteger16(InferenceContext& ctx) {
-  const int32_t a = ElemOf(ctx, 0), b = ElemOf(ctx, 1);
+  const int32_t a = InputElemType(ctx, 0), b = InputElemType(ctx, 1);
   int32_t elem = 0;
   if (a == kInt16 || b == kInt16) {
     elem = kInt32;
@@ -571,7 +565,7 @@ Status InferMulInteger(InferenceContext& ctx) { return InferBroadcastOf(ctx, {0,
 // absent, y_scale or not).
 Status InferQGemm(InferenceContext& ctx) {
   const bool quantized = ctx.NumInputs() > 8 && ctx.HasInput(8);
-  ctx.SetOutputType(0, Type::Tensor(quantized ? ElemOf(ctx, 8) : kFloat));
+  ctx.SetOutputType(0, Type::Tensor(quantized ? InputElemType(ctx, 8) : kFloat));
   OI_ASSIGN_OR_RETURN(Shape out, GemmOutputShape(ctx, 0, 3, 6, /*exact_c=*/false));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -582,33 +576,33 @@ Status InferQGemm(InferenceContext& ctx) {
 // QLinearAdd, QLinearMul (A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale,
 // C_zero_point): the broadcast of A and B, in A's type.
 Status InferQLinearBinary(InferenceContext& ctx) {
-  return InferBroadcastOf(ctx, {0, 3}, ElemOf(ctx, 0));
+  return InferBroadcastOf(ctx, {0, 3}, InputElemType(ctx, 0));
 }
 
 // QLinearWhere (condition, X, x_scale, x_zero_point, Y, y_scale, y_zero_point, z_scale,
 // z_zero_point): the broadcast of condition, X and Y, in X's type.
 Status InferQLinearWhere(InferenceContext& ctx) {
-  return InferBroadcastOf(ctx, {0, 1, 4}, ElemOf(ctx, 1));
+  return InferBroadcastOf(ctx, {0, 1, 4}, InputElemType(ctx, 1));
 }
 
 // QLinearLeakyRelu, QLinearSigmoid, QOrderedGelu, QOrderedLayerNormalization,
 // QuantizeWithOrder's int8: elementwise, X's shape (the cublasLt order changes the layout in
 // memory, not the shape).
 Status InferSameShape(InferenceContext& ctx) {
-  SetLike(ctx, 0, 0, ElemOf(ctx, 0));
+  SetLike(ctx, 0, 0, InputElemType(ctx, 0));
   return OkStatus();
 }
 
 // QLinearSoftmax: X's shape. `axis` (default -1) names one of its dims; with `opset` < 13
 // the input is coerced to 2-D at axis, where axis = rank is allowed.
 Status InferQLinearSoftmax(InferenceContext& ctx) {
-  SetLike(ctx, 0, 0, ElemOf(ctx, 0));
+  SetLike(ctx, 0, 0, InputElemType(ctx, 0));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
   OI_ASSIGN_OR_RETURN(int64_t opset, ctx.IntAttr("opset", 13));
   const Shape* x = ShapeOf(ctx, 0);
   if (!x) return OkStatus();
   const int64_t rank = static_cast<int64_t>(x->size());
-  return ctx.NormalizeAxis(axis, opset < 13 ? rank + 1 : rank, "attribute 'axis'").status();
+  return ctx.NormalizeAxis(axis, opset < 13 ? rank + 1 : rank, Subject::Attribute("axis")).status();
 }
 
 // QLinearConv (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point,
@@ -616,7 +610,7 @@ Status InferQLinearSoftmax(InferenceContext& ctx) {
 // [N, out1, ..., M] while w keeps its [M, C/group, k1, ...] layout, as onnxruntime's kernel
 // reads it.
 Status InferQLinearConv(InferenceContext& ctx) {
-  ctx.SetOutputType(0, Type::Tensor(ElemOf(ctx, 7)));
+  ctx.SetOutputType(0, Type::Tensor(InputElemType(ctx, 7)));
   OI_ASSIGN_OR_RETURN(int64_t channels_last, ctx.IntAttr("channels_last", 0));
   OI_ASSIGN_OR_RETURN(Shape out, ConvOutputShape(ctx, 0, 3, 8, channels_last != 0));
   if (!out.empty()) ctx.SetOutputShape(0, std::move(out));
@@ -651,7 +645,7 @@ Status InferQLinearGlobalAveragePool(InferenceContext& ctx) {
 // QLinearConcat (Y_scale, Y_zero_point, then a (tensor, scale, zero point) triple per
 // input): the tensors concatenated along `axis`, in Y_zero_point's type.
 Status InferQLinearConcat(InferenceContext& ctx) {
-  ctx.SetOutputType(0, Type::Tensor(ElemOf(ctx, 1)));
+  ctx.SetOutputType(0, Type::Tensor(InputElemType(ctx, 1)));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
   if ((ctx.NumInputs() - 2) % 3 != 0) {
     return Status::Error(StrCat("expected Y_scale, Y_zero_point and (tensor, scale, zero point) ",
@@ -671,7 +665,7 @@ Status InferQLinearReduceMean(InferenceContext& ctx) { return InferReduceWithAxe
 // ReduceSumInteger: the same reduction; int8 sums to int32, uint8 to uint32.
 Status InferReduceSumInteger(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(InferReduceWithAxesAttribute(ctx));
-  const int32_t in = ElemOf(ctx, 0);
+  const int32_t in = InputElemType(ctx, 0);
   Type out = ctx.OutputType(0);
   out.set_elem_type(in == kInt8 ? kInt32 : in == kUint8 ? kUint32 : 0);
   ctx.SetOutputType(0, std::move(out));
@@ -699,7 +693,7 @@ Status InferQuantizeWithOrder(InferenceContext& ctx) {
 Status InferDequantizeWithOrder(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
   if (to != kFloat && to != kFloat16) {
-    return Status::Error(StrCat("attribute 'to': expected 1 (float) or 10 (float16), got ", to));
+    return AttrError("to", StrCat("expected 1 (float) or 10 (float16), got ", to));
   }
   SetLike(ctx, 0, 0, static_cast<int32_t>(to));
   return OkStatus();
@@ -758,8 +752,8 @@ Status InferQuantizeBFP(InferenceContext& ctx) {
 Status InferDequantizeBFP(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t dtype, ctx.IntAttr("dtype", kFloat));
   if (dtype != kFloat && dtype != kFloat16 && dtype != kBfloat16) {
-    return Status::Error(StrCat(
-        "attribute 'dtype': expected 1 (float), 10 (float16) or 16 (bfloat16), got ", dtype));
+    return AttrError("dtype",
+                     StrCat("expected 1 (float), 10 (float16) or 16 (bfloat16), got ", dtype));
   }
   ctx.SetOutputType(0, Type::Tensor(static_cast<int32_t>(dtype)));
   if (const std::vector<Dim>* v = IntValues(ctx, 1)) {
@@ -789,9 +783,8 @@ Status InferDynamicQuantizeLSTM(InferenceContext& ctx) {
   } else if (direction == "bidirectional") {
     num_directions = 2;
   } else {
-    return Status::Error(
-        StrCat("attribute 'direction': expected forward, reverse or bidirectional, got '",
-               direction, "'"));
+    return AttrError("direction",
+                     StrCat("expected forward, reverse or bidirectional, got '", direction, "'"));
   }
   for (int i : {kX, kW, kR, kInitialH, kInitialC}) OI_RETURN_IF_ERROR(RequireRank(ctx, i, {3}));
   for (int i : {kB, kP}) OI_RETURN_IF_ERROR(RequireRank(ctx, i, {2}));
@@ -834,7 +827,7 @@ Status InferDynamicQuantizeLSTM(InferenceContext& ctx) {
   const Shape y = {seq, dirs, batch, hidden}, state = {dirs, batch, hidden};
   for (int o = 0; o < 3 && o < ctx.NumOutputs(); ++o) {
     if (!ctx.HasOutput(o)) continue;
-    ctx.SetOutputType(o, Type::Tensor(ElemOf(ctx, kX), o == 0 ? y : state));
+    ctx.SetOutputType(o, Type::Tensor(InputElemType(ctx, kX), o == 0 ? y : state));
   }
   return OkStatus();
 }
@@ -906,7 +899,7 @@ std::vector<DimRule> ExpertRules(const InferenceContext& ctx, const MoEInputs& i
 // absent (onnxruntime treats swiglu_fusion = 0 without fc3 as fused, for older exports).
 Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t pack,
                              int64_t scale_block) {
-  SetLike(ctx, 0, 0, ElemOf(ctx, 0));
+  SetLike(ctx, 0, 0, InputElemType(ctx, 0));
   OI_ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation_type", "relu"));
   const bool has_fc3 = in.fc3 >= 0 && ctx.HasInput(in.fc3);
   const int64_t fusion = activation == "swiglu" && !has_fc3 ? 2 : 1;
@@ -943,15 +936,17 @@ Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t
   const std::vector<DimRule> doc = ExpertRules(ctx, in, false, hidden, fusion, pack, scale_block);
   const std::vector<DimRule> legacy = ExpertRules(ctx, in, true, hidden, fusion, pack, scale_block);
   std::optional<std::string> doc_violation, legacy_violation;
+  int doc_input = -1;  // the input the first violation is about
   for (const DimRule& r : doc) {
-    if (!doc_violation) doc_violation = Violation(ctx, r);
+    if (!doc_violation && (doc_violation = Violation(ctx, r))) doc_input = r.input;
   }
   for (const DimRule& r : legacy) {
     if (!legacy_violation) legacy_violation = Violation(ctx, r);
   }
   if (doc_violation && legacy_violation) {
-    return Status::Error(StrCat(
-        *doc_violation, " (nor do the weights fit the legacy layout: ", *legacy_violation, ")"));
+    return Status::Error(StrCat(*doc_violation, " (nor do the weights fit the legacy layout: ",
+                                *legacy_violation, ")"),
+                         InputSubject(ctx, doc_input));
   }
   // Facts only from the one layout that fits.
   if (doc_violation || legacy_violation) {
@@ -986,8 +981,7 @@ Status InferQMoE(InferenceContext& ctx) {
   int64_t pack = 0, scale_block = -1;
   if (quant_type == "int") {
     if (bits != 2 && bits != 4 && bits != 8) {
-      return Status::Error(
-          StrCat("attribute 'expert_weight_bits': expected 2, 4 or 8, got ", bits));
+      return AttrError("expert_weight_bits", StrCat("expected 2, 4 or 8, got ", bits));
     }
     pack = 8 / bits;
     scale_block = block_size;
@@ -997,8 +991,8 @@ Status InferQMoE(InferenceContext& ctx) {
   } else if (quant_type == "fp8") {
     pack = 1;
   } else {
-    return Status::Error(StrCat("attribute 'quant_type': expected 'int', 'fp4', 'nvfp4', 'fp8' ",
-                                "or 'wfp4afp8', got '", quant_type, "'"));
+    return AttrError("quant_type", StrCat("expected 'int', 'fp4', 'nvfp4', 'fp8' ",
+                                          "or 'wfp4afp8', got '", quant_type, "'"));
   }
   MoEInputs in;
   in.fc1_scales = 3;

@@ -40,9 +40,10 @@ Status RequireInputFor(const InferenceContext& ctx, int output, int input) {
   if (output >= ctx.NumOutputs() || !ctx.HasOutput(output) || ctx.HasInput(input)) {
     return OkStatus();
   }
-  return Status::Error(StrCat("input ", input, " '", ctx.schema().inputs()[input].name,
-                              "': required when output ", output, " '", ctx.node().output(output),
-                              "' is requested"));
+  return Status::Error(
+      StrCat("input ", input, " '", ctx.schema().inputs()[input].name, "': required when output ",
+             output, " '", ctx.node().output(output), "' is requested"),
+      Subject::Input(input, ctx.schema().inputs()[input].name));
 }
 
 // ---- AttnLSTM
@@ -59,7 +60,7 @@ Status InferAttnLSTM(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string direction, ctx.StringAttr("direction", "forward"));
   Dim dirs = Dim::Const(direction == "bidirectional" ? 2 : 1);
   Dim hidden, batch, input_size, am_attn, memory_depth;
-  if (ctx.Attr("hidden_size")) {
+  if (ctx.HasAttr("hidden_size")) {
     OI_ASSIGN_OR_RETURN(int64_t h, ctx.IntAttr("hidden_size"));
     hidden = Dim::Const(h);
   }
@@ -131,8 +132,7 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t capacity, ctx.IntAttr("state_update_capacity", 0));
   if (capacity < 0 || capacity > 8) {
-    return Status::Error(
-        StrCat("attribute 'state_update_capacity': expected a value in [0, 8], got ", capacity));
+    return AttrError("state_update_capacity", StrCat("expected a value in [0, 8], got ", capacity));
   }
   const Shape* q = ctx.InputShape(0);
   const Shape* k = ctx.InputShape(1);
@@ -142,18 +142,17 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
     const Shape* s = ctx.InputShape(i);
     if (!s) continue;
     if ((s->size() != 3 && s->size() != 4) || (rank && s->size() != rank)) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ",
-                                  rank ? StrCat(rank, " (query's)") : std::string("3 or 4"),
-                                  ", got rank ", s->size()));
+      return InputError(
+          ctx, i,
+          StrCat("expected rank ", rank ? StrCat(rank, " (query's)") : std::string("3 or 4"),
+                 ", got rank ", s->size()));
     }
     rank = s->size();
   }
   if (rank == 0) return OkStatus();
   const size_t lead = rank - 2;  // the token dims: [N] or [B, S]
   if (lead == 2 && ctx.HasInput(3)) {
-    return Status::Error(StrCat(InputLabel(ctx, 3),
-                                ": ragged packing needs rank-3 query, key and "
-                                "value, got rank 4"));
+    return InputError(ctx, 3, "ragged packing needs rank-3 query, key and value, got rank 4");
   }
   Shape tokens(lead);
   Dim hq, hk, hv, dk, dv;
@@ -173,19 +172,19 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   if (q && k)
     OI_RETURN_IF_ERROR(Agree(ctx, hq, hk, "num_heads_q (query dim 1) and num_heads_k (key dim 1)"));
   if (auto a = hq.const_value(), b = hv.const_value(); a && b && (*a <= 0 || *b % *a != 0)) {
-    return Status::Error(StrCat(InputLabel(ctx, 2),
-                                ": expected num_heads_v a positive multiple of "
-                                "num_heads_q = ",
-                                *a, ", got ", *b));
+    return InputError(
+        ctx, 2,
+        StrCat("expected num_heads_v a positive multiple of num_heads_q = ", *a, ", got ", *b));
   }
   // decay [N.., hv] or [N.., hv, dk]; beta [N.., hv].
   for (int i : {4, 5}) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (!s) continue;
     if (s->size() != lead + 1 && !(i == 4 && s->size() == lead + 2)) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", lead + 1,
-                                  i == 4 ? StrCat(" or ", lead + 2) : std::string(), ", got rank ",
-                                  s->size()));
+      return InputError(
+          ctx, i,
+          StrCat("expected rank ", lead + 1, i == 4 ? StrCat(" or ", lead + 2) : std::string(),
+                 ", got rank ", s->size()));
     }
     for (size_t d = 0; d < lead; ++d) {
       OI_RETURN_IF_ERROR(AgreeDim(ctx, tokens[d], i, d, StrCat("token dim ", d, " of query")));
@@ -231,16 +230,14 @@ Status InferVarlenCausalConvWithState(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 2);
   OI_ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation", "none"));
   if (activation != "none" && activation != "silu" && activation != "swish") {
-    return Status::Error(StrCat("attribute 'activation': expected 'none', 'silu' or 'swish', got '",
-                                activation, "'"));
+    return AttrError("activation",
+                     StrCat("expected 'none', 'silu' or 'swish', got '", activation, "'"));
   }
   OI_ASSIGN_OR_RETURN(int64_t dilation, ctx.IntAttr("dilation", 1));
-  if (dilation < 1)
-    return Status::Error(StrCat("attribute 'dilation': expected >= 1, got ", dilation));
+  if (dilation < 1) return AttrError("dilation", StrCat("expected >= 1, got ", dilation));
   OI_ASSIGN_OR_RETURN(int64_t capacity, ctx.IntAttr("state_update_capacity", 0));
   if (capacity < 0 || capacity > 8) {
-    return Status::Error(
-        StrCat("attribute 'state_update_capacity': expected a value in [0, 8], got ", capacity));
+    return AttrError("state_update_capacity", StrCat("expected a value in [0, 8], got ", capacity));
   }
   const std::vector<std::pair<int, size_t>> ranks = {{0, 2}, {1, 3}, {3, 1}, {4, 3}, {5, 1}};
   for (auto [i, rank] : ranks) OI_RETURN_IF_ERROR(RankedInput(ctx, i, rank).status());
@@ -303,16 +300,16 @@ StatusOr<NGramDims> ReadNGram(InferenceContext& ctx, int offsets) {
   OI_ASSIGN_OR_RETURN(int64_t max_ngram, ctx.IntAttr("max_ngram_size"));
   OI_ASSIGN_OR_RETURN(int64_t per_ngram, ctx.IntAttr("n_head_per_ngram"));
   if (max_ngram < 2) {
-    return Status::Error(StrCat("attribute 'max_ngram_size': expected >= 2, got ", max_ngram));
+    return AttrError("max_ngram_size", StrCat("expected >= 2, got ", max_ngram));
   }
   if (per_ngram < 1) {
-    return Status::Error(StrCat("attribute 'n_head_per_ngram': expected >= 1, got ", per_ngram));
+    return AttrError("n_head_per_ngram", StrCat("expected >= 1, got ", per_ngram));
   }
   NGramDims n{Dim::Const(max_ngram - 1), Dim::Const((max_ngram - 1) * per_ngram)};
   OI_ASSIGN_OR_RETURN(const Shape* multipliers, RankedInput(ctx, 1, 1));
   if (auto m = multipliers ? (*multipliers)[0].const_value() : std::nullopt; m && *m < max_ngram) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected at least max_ngram_size = ",
-                                max_ngram, " values, got ", *m));
+    return InputError(
+        ctx, 1, StrCat("expected at least max_ngram_size = ", max_ngram, " values, got ", *m));
   }
   for (int i : {2, offsets}) {
     OI_RETURN_IF_ERROR(RankedInput(ctx, i, 1).status());

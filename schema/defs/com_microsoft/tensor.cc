@@ -33,7 +33,8 @@ Status RequireDim(InferenceContext& ctx, int i, size_t axis, int64_t expected,
   const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
   if (!s || axis >= s->size()) return OkStatus();
   Dim d = Dim::Const(expected);
-  return Agree(ctx, d, (*s)[axis], StrCat(InputLabel(ctx, i), " dim ", axis, " (", what, ")"));
+  return Agree(ctx, d, (*s)[axis], StrCat(InputLabel(ctx, i), " dim ", axis, " (", what, ")"),
+               InputSubject(ctx, i));
 }
 
 // ---- ONNX operators under com.microsoft
@@ -43,8 +44,8 @@ Status InferPad(InferenceContext& ctx) {
   if (const Shape* p = ctx.InputShape(1);
       p && (p->size() < 1 || p->size() > 2 ||
             (p->size() == 2 && (*p)[0].is_const() && (*p)[0] != Dim::Const(1)))) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected [2 * rank] or [1, 2 * rank], got ",
-                                ShapeToString(*p)));
+    return InputError(ctx, 1,
+                      StrCat("expected [2 * rank] or [1, 2 * rank], got ", ShapeToString(*p)));
   }
   return InferPadOf(ctx, PadForm{.pads_input = true});
 }
@@ -56,8 +57,7 @@ Status InferExpandDims(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   if (const Shape* a = ctx.InputShape(1);
       a && (a->size() > 1 || (a->size() == 1 && (*a)[0].is_const() && (*a)[0] != Dim::Const(1)))) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 1), ": expected a scalar, got ", ShapeToString(*a)));
+    return InputError(ctx, 1, StrCat("expected a scalar, got ", ShapeToString(*a)));
   }
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
@@ -68,8 +68,9 @@ Status InferExpandDims(InferenceContext& ctx) {
     return OkStatus();
   }
   if (*axis < -rank || *axis > rank) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected an axis in [", -rank, ", ", rank,
-                                "] for rank ", rank, ", got ", *axis));
+    return InputError(
+        ctx, 1,
+        StrCat("expected an axis in [", -rank, ", ", rank, "] for rank ", rank, ", got ", *axis));
   }
   return UnsqueezeAt(ctx, *in, {*axis >= 0 ? *axis : *axis + rank + 1});
 }
@@ -108,11 +109,12 @@ Status InferInverse(InferenceContext& ctx) {
 StatusOr<int64_t> SignalNdim(const InferenceContext& ctx, const Shape* in, int64_t extra) {
   OI_ASSIGN_OR_RETURN(int64_t ndim, ctx.IntAttr("signal_ndim", 1));
   if (ndim < 1 || ndim > 3) {
-    return Status::Error(StrCat("attribute 'signal_ndim': expected 1, 2 or 3, got ", ndim));
+    return AttrError("signal_ndim", StrCat("expected 1, 2 or 3, got ", ndim));
   }
   if (in && static_cast<int64_t>(in->size()) < ndim + extra) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= ", ndim + extra,
-                                " for signal_ndim = ", ndim, ", got rank ", in->size()));
+    return InputError(ctx, 0,
+                      StrCat("expected rank >= ", ndim + extra, " for signal_ndim = ", ndim,
+                             ", got rank ", in->size()));
   }
   return ndim;
 }
@@ -158,7 +160,7 @@ Status InferComplexMul(InferenceContext& ctx) {
   for (int i : {0, 1}) {
     const Shape* s = ctx.InputShape(i);
     if (s && s->empty()) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected a last dim of 2, got a scalar"));
+      return InputError(ctx, i, "expected a last dim of 2, got a scalar");
     }
     if (s) OI_RETURN_IF_ERROR(RequireDim(ctx, i, s->size() - 1, 2, "real and imaginary parts"));
   }
@@ -238,7 +240,7 @@ Status InferCropAndResize(InferenceContext& ctx) {
   if (const std::vector<Dim>* crop = IntValues(ctx, 3); crop && crop->size() == 2) {
     for (Dim d : *crop) {
       if (auto c = d.const_value(); c && *c <= 0) {
-        return Status::Error(StrCat(InputLabel(ctx, 3), ": expected positive sizes, got ", *c));
+        return InputError(ctx, 3, StrCat("expected positive sizes, got ", *c));
       }
     }
     crop_height = (*crop)[0];
@@ -280,7 +282,7 @@ Status InferWordConvEmbedding(InferenceContext& ctx) {
                                                 {"conv_window_size", &window},
                                                 {"char_embedding_size", &char_embedding}};
   for (auto [name, dim] : attrs) {
-    if (!ctx.Attr(name)) continue;
+    if (!ctx.HasAttr(name)) continue;
     OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
     if (v != -1)
       OI_RETURN_IF_ERROR(Agree(ctx, *dim, Dim::Const(v), StrCat("attribute '", name, "'")));
@@ -296,16 +298,16 @@ Status InferUnfoldTensor(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t size, ctx.IntAttr("size"));
   OI_ASSIGN_OR_RETURN(int64_t step, ctx.IntAttr("step", 1));
   OI_ASSIGN_OR_RETURN(int64_t dim, ctx.IntAttr("dim", -1));
-  if (size <= 0) return Status::Error(StrCat("attribute 'size': expected > 0, got ", size));
-  if (step <= 0) return Status::Error(StrCat("attribute 'step': expected > 0, got ", step));
+  if (size <= 0) return AttrError("size", StrCat("expected > 0, got ", size));
+  if (step <= 0) return AttrError("step", StrCat("expected > 0, got ", step));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
-  OI_ASSIGN_OR_RETURN(dim,
-                      ctx.NormalizeAxis(dim, static_cast<int64_t>(in->size()), "attribute 'dim'"));
+  OI_ASSIGN_OR_RETURN(
+      dim, ctx.NormalizeAxis(dim, static_cast<int64_t>(in->size()), Subject::Attribute("dim")));
   const Dim d = (*in)[dim];
   if (auto c = d.const_value(); c && *c < size) {
-    return Status::Error(StrCat("attribute 'size': expected at most ", InputLabel(ctx, 0), " dim ",
-                                dim, " = ", *c, ", got ", size));
+    return AttrError("size", StrCat("expected at most ", InputLabel(ctx, 0), " dim ", dim, " = ",
+                                    *c, ", got ", size));
   }
   Shape out = *in;
   out[dim] = Dim::FloorDiv(d - Dim::Const(size), Dim::Const(step)) + Dim::Const(1);
@@ -325,8 +327,7 @@ Status InferTokenizer(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 1 && in->size() != 2) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected [C] or [N, C], got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected [C] or [N, C], got rank ", in->size()));
   }
   if (Product(*in) == Dim::Const(0)) {
     Shape out = in->size() == 2 ? Shape{(*in)[0]} : Shape{};
@@ -348,8 +349,7 @@ Status InferDynamicTimeWarping(InferenceContext& ctx) {
   Dim length;
   if (in) {
     if (in->size() != 2 && in->size() != 3) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 0), ": expected [M, N] or [1, M, N], got rank ", in->size()));
+      return InputError(ctx, 0, StrCat("expected [M, N] or [1, M, N], got rank ", in->size()));
     }
     if (in->size() == 3) OI_RETURN_IF_ERROR(RequireDim(ctx, 0, 0, 1, "[1, M, N]"));
     const Dim m = (*in)[in->size() - 2], n = in->back();

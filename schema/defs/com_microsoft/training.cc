@@ -46,7 +46,7 @@ Status InferAtenEmbeddingBackward(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* grad = ctx.InputShape(0);
   if (grad && grad->empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
   }
   const Dim num_weights = ctx.NumInputs() > 2 ? ScalarInputDim(ctx, 2) : Dim();
   ctx.SetOutputShape(0, {num_weights, grad ? grad->back() : Dim()});
@@ -78,7 +78,7 @@ Status InferConcatTraining(InferenceContext& ctx) {
   if (!out) return OkStatus();
   const int64_t rank = static_cast<int64_t>(out->size());
   ctx.SetOutputShape(0, std::move(*out));
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   std::vector<const ConstValue*> values;
   for (int i = 0; i < ctx.NumInputs(); ++i) {
     const ConstValue* v = ctx.InputValue(i);

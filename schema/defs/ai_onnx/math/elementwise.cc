@@ -73,7 +73,7 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
     int64_t start = rank_a - rank_b;
     if (ctx.HasAttr("axis")) {
       OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
-      OI_ASSIGN_OR_RETURN(start, ctx.NormalizeAxis(axis, rank_a, "attribute 'axis'"));
+      OI_ASSIGN_OR_RETURN(start, ctx.NormalizeAxis(axis, rank_a, Subject::Attribute("axis")));
     }
     if (start < 0 || start + rank_b > rank_a) {
       return Status::Error(StrCat("B ", ShapeToString(*b), " does not fit in A ", ShapeToString(*a),
@@ -170,8 +170,8 @@ Status InferBroadcast(const BroadcastOpSpec& op, InferenceContext& ctx) {
 Status CheckGelu(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::string approximate, ctx.StringAttr("approximate", "none"));
   if (approximate != "none" && approximate != "tanh") {
-    return Status::Error(StrCat("attribute 'approximate': expected \"none\" or \"tanh\", got \"",
-                                approximate, "\""));
+    return AttrError("approximate",
+                     StrCat("expected \"none\" or \"tanh\", got \"", approximate, "\""));
   }
   return OkStatus();
 }
@@ -180,8 +180,7 @@ Status CheckMod(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t fmod, ctx.IntAttr("fmod", 0));
   const int32_t t = InputElemType(ctx, 0);
   if (fmod == 0 && IsFloatDataType(t)) {
-    return Status::Error(
-        StrCat("attribute 'fmod': expected 1 for ", DataTypeName(t), " inputs, got 0"));
+    return AttrError("fmod", StrCat("expected 1 for ", DataTypeName(t), " inputs, got 0"));
   }
   return OkStatus();
 }
@@ -198,12 +197,12 @@ Status InferClip(InferenceContext& ctx) {
     if (!s || s->empty()) continue;
     Dim n = Product(*s);
     if (n.is_const() && n != Dim::Const(1)) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, i), ": expected a scalar, got ", ShapeToString(*s)));
+      return InputError(ctx, i, StrCat("expected a scalar, got ", ShapeToString(*s)));
     }
     if (n.is_const()) {
       ctx.Warn(StrCat(InputLabel(ctx, i), ": expected a scalar, got one element of shape ",
-                      ShapeToString(*s)));
+                      ShapeToString(*s)),
+               InputSubject(ctx, i));
     }
   }
   return OkStatus();

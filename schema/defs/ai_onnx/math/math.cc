@@ -29,10 +29,10 @@ Status InferSoftmaxFamily(InferenceContext& ctx) {
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
   if (ctx.schema().since_version() >= 11) {
-    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
+    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")).status());
   } else if (axis < -rank || axis > rank) {
-    return Status::Error(StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank,
-                                "] for rank ", rank, ", got ", axis));
+    return AttrError("axis", StrCat("expected an axis in [", -rank, ", ", rank, "] for rank ", rank,
+                                    ", got ", axis));
   }
   return OkStatus();
 }
@@ -147,9 +147,9 @@ Status InferEinsum(InferenceContext& ctx) {
     const int64_t n = static_cast<int64_t>(t.labels.size());
     const int64_t rank = static_cast<int64_t>(s->size());
     if (t.ellipsis_at < 0 ? rank != n : rank < n) {
-      return Status::Error(StrCat(InputLabel(ctx, static_cast<int>(i)), ": term '",
-                                  SplitTerms(lhs)[i], "' expects rank ",
-                                  t.ellipsis_at < 0 ? "" : ">= ", n, ", got rank ", rank));
+      return InputError(ctx, static_cast<int>(i),
+                        StrCat("term '", SplitTerms(lhs)[i], "' expects rank ",
+                               t.ellipsis_at < 0 ? "" : ">= ", n, ", got rank ", rank));
     }
     const int64_t extra = rank - n;
     for (int64_t j = 0; j < n; ++j) {
@@ -214,7 +214,7 @@ Status InferTopK(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   auto n = (*in)[axis].const_value();
   if (n && k.const_value() && *k.const_value() > *n) {
     return Status::Error(
@@ -242,13 +242,11 @@ Status InferCumulative(InferenceContext& ctx) {
 
 StatusOr<Dim> SquareMatrixDim(InferenceContext& ctx, int input, const Shape& in) {
   if (in.size() < 2) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, input), ": expected rank >= 2, got rank ", in.size()));
+    return InputError(ctx, input, StrCat("expected rank >= 2, got rank ", in.size()));
   }
   auto m = UnifyDim(in[in.size() - 2], in.back());
   if (!m.ok()) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, input), ": expected square matrices, got ", ShapeToString(in)));
+    return InputError(ctx, input, StrCat("expected square matrices, got ", ShapeToString(in)));
   }
   OI_RETURN_IF_ERROR(ctx.RecordEqual(in[in.size() - 2], in.back(), "square matrices"));
   return *m;
@@ -280,12 +278,12 @@ Status InferDFT(InferenceContext& ctx) {
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
   if (rank < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ", rank));
+    return InputError(ctx, 0, StrCat("expected rank >= 2, got rank ", rank));
   }
   auto last = in->back().const_value();
   if (last && *last != 1 && *last != 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected a last dim of 1 (real) or 2 ",
-                                "(complex), got ", *last));
+    return InputError(ctx, 0,
+                      StrCat("expected a last dim of 1 (real) or 2 ", "(complex), got ", *last));
   }
   std::optional<int64_t> axis;
   if (ctx.schema().since_version() < 20) {
@@ -329,14 +327,13 @@ Status InferSTFT(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 1));
   const Shape* signal = ctx.InputShape(0);
   if (signal && signal->size() != 3) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected rank 3, got rank ", signal->size()));
+    return InputError(ctx, 0, StrCat("expected rank 3, got rank ", signal->size()));
   }
   Dim n = ctx.HasInput(3) ? ScalarInputDim(ctx, 3) : Dim();
   if (ctx.HasInput(2)) {
     if (const Shape* w = ctx.InputShape(2)) {
       if (w->size() != 1) {
-        return Status::Error(StrCat(InputLabel(ctx, 2), ": expected rank 1, got rank ", w->size()));
+        return InputError(ctx, 2, StrCat("expected rank 1, got rank ", w->size()));
       }
       auto u = UnifyDim(n, (*w)[0]);
       if (!u.ok()) {
@@ -388,7 +385,7 @@ Status InferLoss(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   const Shape* target = ctx.InputShape(1);
   if (in && in->size() < 2) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank >= 2, got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected rank >= 2, got rank ", in->size()));
   }
   std::optional<Shape> per_element;
   if (in) {
@@ -397,9 +394,9 @@ Status InferLoss(InferenceContext& ctx) {
   }
   if (target) {
     if (per_element && target->size() != per_element->size()) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected rank ", per_element->size(),
-                                  " for input ", ShapeToString(*in), ", got rank ",
-                                  target->size()));
+      return InputError(ctx, 1,
+                        StrCat("expected rank ", per_element->size(), " for input ",
+                               ShapeToString(*in), ", got rank ", target->size()));
     }
     if (!per_element) {
       per_element = *target;
@@ -407,8 +404,8 @@ Status InferLoss(InferenceContext& ctx) {
       for (size_t i = 0; i < target->size(); ++i) {
         auto u = UnifyDim((*per_element)[i], (*target)[i]);
         if (!u.ok()) {
-          return Status::Error(StrCat(InputLabel(ctx, 1), ": ", ShapeToString(*target),
-                                      " does not match input ", ShapeToString(*in)));
+          return InputError(
+              ctx, 1, StrCat(ShapeToString(*target), " does not match input ", ShapeToString(*in)));
         }
         OI_RETURN_IF_ERROR(ctx.RecordEqual((*per_element)[i], (*target)[i],
                                            StrCat(InputLabel(ctx, 1), " dim ", i)));
@@ -431,8 +428,7 @@ Status InferMatMul(InferenceContext& ctx) {
   const Shape* b = ctx.InputShape(1);
   if (!a || !b) return OkStatus();
   if (a->empty() || b->empty()) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, a->empty() ? 0 : 1), ": expected rank >= 1, got a scalar"));
+    return InputError(ctx, a->empty() ? 0 : 1, "expected rank >= 1, got a scalar");
   }
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
@@ -450,7 +446,7 @@ StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index,
   for (int i : {a_index, b_index}) {
     const Shape* s = i == a_index ? a : b;
     if (s && s->size() != 2) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 2, got rank ", s->size()));
+      return InputError(ctx, i, StrCat("expected rank 2, got rank ", s->size()));
     }
   }
   Shape out = {a ? (*a)[trans_a ? 1 : 0] : Dim(), b ? (*b)[trans_b ? 0 : 1] : Dim()};
@@ -467,9 +463,9 @@ StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index,
   const Shape* c = c_index >= 0 && ctx.HasInput(c_index) ? ctx.InputShape(c_index) : nullptr;
   if (c) {
     if (c->size() > 2 || (exact_c && c->size() != 2)) {
-      return Status::Error(StrCat(InputLabel(ctx, c_index), ": expected ",
-                                  exact_c ? "rank 2" : "rank <= 2", " to broadcast to [M, N], ",
-                                  "got ", ShapeToString(*c)));
+      return InputError(ctx, c_index,
+                        StrCat("expected ", exact_c ? "rank 2" : "rank <= 2",
+                               " to broadcast to [M, N], ", "got ", ShapeToString(*c)));
     }
     for (size_t i = 0; i < c->size(); ++i) {
       Dim cd = (*c)[c->size() - 1 - i];
@@ -477,8 +473,9 @@ StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index,
       if (!exact_c && !(cd.is_const() && cd.const_value() != 1)) continue;
       auto u = UnifyDim(od, cd);
       if (!u.ok()) {
-        return Status::Error(StrCat(InputLabel(ctx, c_index), ": ", ShapeToString(*c),
-                                    " does not broadcast to [", StrJoin(out, ", "), "]"));
+        return InputError(
+            ctx, c_index,
+            StrCat(ShapeToString(*c), " does not broadcast to [", StrJoin(out, ", "), "]"));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(
           od, cd,

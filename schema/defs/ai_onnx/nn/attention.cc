@@ -24,7 +24,7 @@ namespace {
 
 // An int attribute as a dim: its value when given, else unknown.
 StatusOr<Dim> AttrDim(const InferenceContext& ctx, const char* name) {
-  if (!ctx.Attr(name)) return Dim();
+  if (!ctx.HasAttr(name)) return Dim();
   OI_ASSIGN_OR_RETURN(int64_t v, ctx.IntAttr(name));
   return Dim::Const(v);
 }
@@ -37,8 +37,9 @@ StatusOr<Dim> HeadSize(const InferenceContext& ctx, int input, Dim hidden, Dim h
   if (hidden.is_const() && heads.is_const()) {
     const int64_t h = *heads.const_value();
     if (h <= 0 || *hidden.const_value() % h != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, input), ": hidden size ", hidden.ToString(),
-                                  " is not a multiple of ", heads_attr, " = ", h));
+      return InputError(ctx, input,
+                        StrCat("hidden size ", hidden.ToString(), " is not a multiple of ",
+                               heads_attr, " = ", h));
     }
   }
   return Dim::FloorDiv(hidden, heads);
@@ -58,12 +59,11 @@ StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int in
   if (s->size() == 4)
     return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
   if (s->size() != 3) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, input), ": expected rank 3 or 4, got rank ", s->size()));
+    return InputError(ctx, input, StrCat("expected rank 3 or 4, got rank ", s->size()));
   }
-  if (!ctx.Attr(heads_attr)) {
-    return Status::Error(StrCat("attribute '", heads_attr, "': required when ",
-                                InputLabel(ctx, input), " is 3-D ", ShapeToString(*s)));
+  if (!ctx.HasAttr(heads_attr)) {
+    return AttrError(heads_attr, StrCat("required when ", InputLabel(ctx, input), " is 3-D ",
+                                        ShapeToString(*s)));
   }
   OI_ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, heads_attr));
   OI_ASSIGN_OR_RETURN(Dim head_size, HeadSize(ctx, input, (*s)[2], heads, heads_attr));
@@ -87,15 +87,14 @@ Status InferAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto v, ViewHeads(ctx, 2, "kv_num_heads"));
   const bool has_past_key = ctx.HasInput(4), has_past_value = ctx.HasInput(5);
   if (has_past_key != has_past_value) {
-    return Status::Error(StrCat(InputLabel(ctx, has_past_key ? 4 : 5),
-                                ": past_key and past_value must be given together"));
+    return InputError(ctx, has_past_key ? 4 : 5, "past_key and past_value must be given together");
   }
   const Shape* past_key = has_past_key ? ctx.InputShape(4) : nullptr;
   const Shape* past_value = has_past_value ? ctx.InputShape(5) : nullptr;
   for (int i : {4, 5}) {
     const Shape* s = i == 4 ? past_key : past_value;
     if (s && s->size() != 4) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 4, got rank ", s->size()));
+      return InputError(ctx, i, StrCat("expected rank 4, got rank ", s->size()));
     }
   }
 
@@ -142,8 +141,7 @@ Status InferAttention(InferenceContext& ctx) {
   if (ctx.schema().since_version() >= 24 && ctx.HasInput(6)) {
     if (const Shape* nonpad = ctx.InputShape(6)) {
       if (nonpad->size() != 1) {
-        return Status::Error(
-            StrCat(InputLabel(ctx, 6), ": expected rank 1 [batch], got rank ", nonpad->size()));
+        return InputError(ctx, 6, StrCat("expected rank 1 [batch], got rank ", nonpad->size()));
       }
       OI_RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
     }
@@ -155,16 +153,16 @@ Status InferAttention(InferenceContext& ctx) {
       // Broadcastable to [b, qh, qs, total]; from 24 the last dim may also be shorter.
       const Shape target = {batch, q_heads, q_seq, total_seq};
       if (mask->size() > 4) {
-        return Status::Error(
-            StrCat(InputLabel(ctx, 3), ": expected rank <= 4, got rank ", mask->size()));
+        return InputError(ctx, 3, StrCat("expected rank <= 4, got rank ", mask->size()));
       }
       for (size_t i = 0; i < mask->size(); ++i) {
         const Dim m = (*mask)[mask->size() - 1 - i], t = target[3 - i];
         if (!m.is_const() || !t.is_const() || *m.const_value() == 1) continue;
         const bool shorter_ok = i == 0 && ctx.schema().since_version() >= 24;
         if (shorter_ok ? *m.const_value() > *t.const_value() : m != t) {
-          return Status::Error(StrCat(InputLabel(ctx, 3), ": ", ShapeToString(*mask),
-                                      " does not broadcast to ", ShapeToString(target)));
+          return InputError(
+              ctx, 3,
+              StrCat(ShapeToString(*mask), " does not broadcast to ", ShapeToString(target)));
         }
       }
     }
@@ -200,17 +198,16 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       seq = (*x)[2];
       head_size = (*x)[3];
     } else if (x->size() == 3) {
-      if (!ctx.Attr("num_heads")) {
-        return Status::Error(StrCat("attribute 'num_heads': required when ", InputLabel(ctx, 0),
-                                    " is 3-D ", ShapeToString(*x)));
+      if (!ctx.HasAttr("num_heads")) {
+        return AttrError("num_heads", StrCat("required when ", InputLabel(ctx, 0), " is 3-D ",
+                                             ShapeToString(*x)));
       }
       OI_ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, "num_heads"));
       OI_ASSIGN_OR_RETURN(head_size, HeadSize(ctx, 0, (*x)[2], heads, "num_heads"));
       batch = (*x)[0];
       seq = (*x)[1];
     } else {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 0), ": expected rank 3 or 4, got rank ", x->size()));
+      return InputError(ctx, 0, StrCat("expected rank 3 or 4, got rank ", x->size()));
     }
   }
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
@@ -235,7 +232,8 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
     }
     Dim h = half;
     OI_RETURN_IF_ERROR(Agree(ctx, h, cache->back(),
-                             StrCat(InputLabel(ctx, i), " last dim and half the rotary dim")));
+                             StrCat(InputLabel(ctx, i), " last dim and half the rotary dim"),
+                             InputSubject(ctx, i)));
   }
   return OkStatus();
 }
@@ -254,32 +252,31 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 1);
   OI_ASSIGN_OR_RETURN(std::string activation, ctx.StringAttr("activation", "none"));
   if (activation != "none" && activation != "silu" && activation != "swish") {
-    return Status::Error(StrCat("attribute 'activation': expected 'none', 'silu' or 'swish', got '",
-                                activation, "'"));
+    return AttrError("activation",
+                     StrCat("expected 'none', 'silu' or 'swish', got '", activation, "'"));
   }
   OI_ASSIGN_OR_RETURN(int64_t ndim, ctx.IntAttr("ndim", 1));
   OI_ASSIGN_OR_RETURN(int64_t dilation, ctx.IntAttr("dilation", 1));
   OI_ASSIGN_OR_RETURN(int64_t channels_last, ctx.IntAttr("channels_last", 0));
   OI_ASSIGN_OR_RETURN(int64_t window, ctx.IntAttr("state_window", 0));
   if (ndim < 1 || ndim > 3) {
-    return Status::Error(StrCat("attribute 'ndim': expected 1, 2 or 3, got ", ndim));
+    return AttrError("ndim", StrCat("expected 1, 2 or 3, got ", ndim));
   }
   if (dilation < 1) {
-    return Status::Error(StrCat("attribute 'dilation': expected >= 1, got ", dilation));
+    return AttrError("dilation", StrCat("expected >= 1, got ", dilation));
   }
   if (channels_last != 0 && (channels_last != 1 || ndim != 1)) {
-    return Status::Error(StrCat("attribute 'channels_last': expected 0, or 1 with ndim = 1, got ",
-                                channels_last, " with ndim = ", ndim));
+    return AttrError("channels_last", StrCat("expected 0, or 1 with ndim = 1, got ", channels_last,
+                                             " with ndim = ", ndim));
   }
   if (window < 0 || window > 8) {
-    return Status::Error(
-        StrCat("attribute 'state_window': expected a value in [0, 8], got ", window));
+    return AttrError("state_window", StrCat("expected a value in [0, 8], got ", window));
   }
   const Shape* in = ctx.InputShape(0);
   if (in && (channels_last ? in->size() < 3 : in->size() != static_cast<size_t>(2 + ndim))) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank ",
-                                channels_last ? ">= 3" : StrCat(2 + ndim), ", got rank ",
-                                in->size(), " ", ShapeToString(*in)));
+    return InputError(ctx, 0,
+                      StrCat("expected rank ", channels_last ? ">= 3" : StrCat(2 + ndim),
+                             ", got rank ", in->size(), " ", ShapeToString(*in)));
   }
   OI_ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 2 + ndim));
   OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));
@@ -338,14 +335,14 @@ Status InferLinearAttentionOf(InferenceContext& ctx, LinearAttentionForm form) {
   OI_ASSIGN_OR_RETURN(int64_t kvh, ctx.IntAttr("kv_num_heads"));
   const bool inverse = form == LinearAttentionForm::kContrib && qh > 0 && kvh > qh;
   if (inverse ? kvh % qh != 0 : (qh <= 0 || kvh <= 0 || qh % kvh != 0)) {
-    return Status::Error(
-        StrCat("attribute 'q_num_heads': expected a positive multiple of kv_num_heads = ", kvh,
+    return AttrError(
+        "q_num_heads",
+        StrCat("expected a positive multiple of kv_num_heads = ", kvh,
                form == LinearAttentionForm::kContrib ? " (or a divisor of it)" : "", ", got ", qh));
   }
   OI_ASSIGN_OR_RETURN(int64_t window, ctx.IntAttr("state_window", 0));
   if (window < 0 || window > 8) {
-    return Status::Error(
-        StrCat("attribute 'state_window': expected a value in [0, 8], got ", window));
+    return AttrError("state_window", StrCat("expected a value in [0, 8], got ", window));
   }
   const Dim q_heads = Dim::Const(qh), kv_heads = Dim::Const(kvh);
   Dim batch, seq, dk, dv;
@@ -444,20 +441,19 @@ Status InferFlexAttention(InferenceContext& ctx) {
 
   const Type& qt = ctx.InputType(0);
   int32_t softmax_elem = qt.is_tensor() && qt.elem_type() == kDouble ? kDouble : kFloat;
-  if (ctx.Attr("softmax_precision")) {
+  if (ctx.HasAttr("softmax_precision")) {
     OI_ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("softmax_precision"));
     softmax_elem = static_cast<int32_t>(p);
   }
   const Type scores = Type::Tensor(softmax_elem, Shape{batch, q_heads, q_seq, kv_seq});
   for (const char* graph : {"score_mod", "prob_mod"}) {
-    if (!ctx.Attr(graph)) continue;
+    if (!ctx.HasAttr(graph)) continue;
     OI_ASSIGN_OR_RETURN(std::vector<Type> out, ctx.InferSubgraph(graph, {scores}));
     if (out.size() != 1) {
-      return Status::Error(StrCat("attribute '", graph, "': expected 1 output, got ", out.size()));
+      return AttrError(graph, StrCat("expected 1 output, got ", out.size()));
     }
     if (out[0].is_tensor() && out[0].has_shape() && out[0].shape().size() != 4) {
-      return Status::Error(
-          StrCat("attribute '", graph, "': expected a rank 4 output, got ", out[0].ToString()));
+      return AttrError(graph, StrCat("expected a rank 4 output, got ", out[0].ToString()));
     }
   }
   return OkStatus();

@@ -35,13 +35,11 @@ StatusOr<std::vector<int64_t>> SpatialInts(const InferenceContext& ctx, const ch
   OI_ASSIGN_OR_RETURN(auto v, ctx.OptionalIntsAttr(name));
   if (!v || v->empty()) return std::vector<int64_t>(count, fill);
   if (v->size() != count) {
-    return Status::Error(
-        StrCat("attribute '", name, "': expected ", count, " values, got ", v->size()));
+    return AttrError(name, StrCat("expected ", count, " values, got ", v->size()));
   }
   for (int64_t x : *v) {
     if (x < min) {
-      return Status::Error(
-          StrCat("attribute '", name, "': expected values >= ", min, ", got ", StrJoin(*v, ", ")));
+      return AttrError(name, StrCat("expected values >= ", min, ", got ", StrJoin(*v, ", ")));
     }
   }
   return *v;
@@ -55,8 +53,8 @@ StatusOr<AutoPad> ReadAutoPad(const InferenceContext& ctx) {
   if (s == "SAME_UPPER") return AutoPad::kSameUpper;
   if (s == "SAME_LOWER") return AutoPad::kSameLower;
   if (s == "VALID") return AutoPad::kValid;
-  return Status::Error(StrCat(
-      "attribute 'auto_pad': expected NOTSET, SAME_UPPER, SAME_LOWER or VALID, got '", s, "'"));
+  return AttrError("auto_pad",
+                   StrCat("expected NOTSET, SAME_UPPER, SAME_LOWER or VALID, got '", s, "'"));
 }
 
 // The window of a convolution or pooling: per spatial axis the kernel extent (symbolic for a
@@ -146,7 +144,7 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
   const Shape* w = ctx.InputShape(w_index);
   const Shape* b = b_index >= 0 && ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
   OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
-  if (group < 1) return Status::Error(StrCat("attribute 'group': expected >= 1, got ", group));
+  if (group < 1) return AttrError("group", StrCat("expected >= 1, got ", group));
   OI_ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
   if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, x_index, *x, 2));
   if (w) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, w_index, *w, 2));
@@ -154,9 +152,10 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
   if (b) OI_RETURN_IF_ERROR(RequireRank(ctx, b_index, *b, 1));
   Dim m = w ? (*w)[0] : Dim();
   if (b) {
-    OI_ASSIGN_OR_RETURN(m,
-                        RequireEqualDims(ctx, m, (*b)[0],
-                                         StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0")));
+    OI_ASSIGN_OR_RETURN(
+        m,
+        RequireEqualDims(ctx, m, (*b)[0], StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0"),
+                         InputSubject(ctx, b_index)));
   }
   if (x && w) {
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[1] * Dim::Const(group),
@@ -168,8 +167,9 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
   OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
   if (kernel_attr && !kernel_attr->empty()) {
     if (kernel_attr->size() != count) {
-      return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
-                                  " values (the input's spatial rank), got ", kernel_attr->size()));
+      return AttrError("kernel_shape",
+                       StrCat("expected ", count, " values (the input's spatial rank), got ",
+                              kernel_attr->size()));
     }
     for (size_t i = 0; i < count; ++i) {
       Dim k = Dim::Const((*kernel_attr)[i]);
@@ -219,7 +219,7 @@ Status InferDeformConv(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t offset_group, ctx.IntAttr("offset_group", 1));
   if (offset_group < 1) {
-    return Status::Error(StrCat("attribute 'offset_group': expected >= 1, got ", offset_group));
+    return AttrError("offset_group", StrCat("expected >= 1, got ", offset_group));
   }
   Shape out;
   std::vector<Dim> kernel;
@@ -235,7 +235,8 @@ Status InferDeformConv(InferenceContext& ctx) {
         out[0], RequireEqualDims(ctx, out[0], (*s)[0], StrCat("X's and ", name, "'s dim 0")));
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[1], positions * Dim::Const(per_position),
                                         StrCat(InputLabel(ctx, input), " dim 1 (offset_group * ",
-                                               per_position == 2 ? "2 * " : "", "kernel size)"))
+                                               per_position == 2 ? "2 * " : "", "kernel size)"),
+                                        InputSubject(ctx, input))
                            .status());
     for (size_t i = 2; i < out.size(); ++i) {
       OI_ASSIGN_OR_RETURN(out[i],
@@ -258,7 +259,7 @@ StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
   const Shape* w = ctx.InputShape(1);
   const Shape* b = ctx.HasInput(b_index) ? ctx.InputShape(b_index) : nullptr;
   OI_ASSIGN_OR_RETURN(int64_t group, ctx.IntAttr("group", 1));
-  if (group < 1) return Status::Error(StrCat("attribute 'group': expected >= 1, got ", group));
+  if (group < 1) return AttrError("group", StrCat("expected >= 1, got ", group));
   if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2));
   if (w) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *w, 2));
   if (x && w) OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *w, x->size()));
@@ -267,7 +268,8 @@ StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
   if (b) {
     OI_ASSIGN_OR_RETURN(
         m, RequireEqualDims(ctx, m, (*b)[0],
-                            StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 1 * group")));
+                            StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 1 * group"),
+                            InputSubject(ctx, b_index)));
   }
   if (x && w)
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[0], "X's dim 1 and W's dim 0").status());
@@ -284,8 +286,8 @@ StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
   const bool pads_unknown = dynamic_pads && !*dynamic_pads;
   OI_ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
   if (kernel_attr && !kernel_attr->empty() && kernel_attr->size() != count) {
-    return Status::Error(
-        StrCat("attribute 'kernel_shape': expected ", count, " values, got ", kernel_attr->size()));
+    return AttrError("kernel_shape",
+                     StrCat("expected ", count, " values, got ", kernel_attr->size()));
   }
   for (size_t i = 0; i < count; ++i) {
     Dim k = w ? (*w)[2 + i] : Dim();
@@ -304,9 +306,9 @@ StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
     const Dim s = Dim::Const(win.strides[i]);
     if (output_shape && !output_shape->empty()) {
       if (output_shape->size() != count) {
-        return Status::Error(StrCat("attribute 'output_shape': expected ", count,
-                                    " values (the input's spatial rank), got ",
-                                    output_shape->size()));
+        return AttrError("output_shape",
+                         StrCat("expected ", count, " values (the input's spatial rank), got ",
+                                output_shape->size()));
       }
       out.push_back(Dim::Const((*output_shape)[i]));
     } else if (win.auto_pad == AutoPad::kSameUpper || win.auto_pad == AutoPad::kSameLower) {
@@ -341,14 +343,14 @@ StatusOr<Shape> PoolShape(InferenceContext& ctx, const Shape* x, int x_index) {
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, x_index, *x, 2));
   const size_t count = x->size() - 2;
   if (kernel.size() != count) {
-    return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
-                                " values (the input's spatial rank), got ", kernel.size()));
+    return AttrError(
+        "kernel_shape",
+        StrCat("expected ", count, " values (the input's spatial rank), got ", kernel.size()));
   }
   OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
   for (int64_t k : kernel) {
     if (k < 1) {
-      return Status::Error(
-          StrCat("attribute 'kernel_shape': expected values >= 1, got ", StrJoin(kernel, ", ")));
+      return AttrError("kernel_shape", StrCat("expected values >= 1, got ", StrJoin(kernel, ", ")));
     }
     win.kernel.push_back(Dim::Const(k));
   }
@@ -400,8 +402,8 @@ Status InferMaxUnpool(InferenceContext& ctx) {
     if (const Shape* s = ctx.InputShape(2)) OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *s, 1));
     if (v && static_cast<int64_t>(v->ints.size()) == v->NumElements()) {
       if (x && v->ints.size() != x->size()) {
-        return Status::Error(StrCat(InputLabel(ctx, 2), ": expected ", x->size(),
-                                    " values (X's rank), got ", v->ints.size()));
+        return InputError(
+            ctx, 2, StrCat("expected ", x->size(), " values (X's rank), got ", v->ints.size()));
       }
       ctx.SetOutputShape(0, v->ints);
     } else if (x) {
@@ -419,8 +421,9 @@ Status InferMaxUnpool(InferenceContext& ctx) {
   if (!x) return OkStatus();
   const size_t count = x->size() - 2;
   if (kernel.size() != count) {
-    return Status::Error(StrCat("attribute 'kernel_shape': expected ", count,
-                                " values (the input's spatial rank), got ", kernel.size()));
+    return AttrError(
+        "kernel_shape",
+        StrCat("expected ", count, " values (the input's spatial rank), got ", kernel.size()));
   }
   OI_ASSIGN_OR_RETURN(auto strides, SpatialInts(ctx, "strides", count, 1, 1));
   OI_ASSIGN_OR_RETURN(auto pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
@@ -439,8 +442,7 @@ Status InferMaxRoiPool(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> pooled, ctx.IntsAttr("pooled_shape"));
   if (pooled.size() != 2) {
-    return Status::Error(
-        StrCat("attribute 'pooled_shape': expected 2 values, got ", pooled.size()));
+    return AttrError("pooled_shape", StrCat("expected 2 values, got ", pooled.size()));
   }
   const Shape* x = ctx.InputShape(0);
   const Shape* rois = ctx.InputShape(1);
@@ -448,7 +450,8 @@ Status InferMaxRoiPool(InferenceContext& ctx) {
   if (rois) {
     OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *rois, 2));
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*rois)[1], Dim::Const(5),
-                                        StrCat(InputLabel(ctx, 1), " dim 1 (batch index and box)"))
+                                        StrCat(InputLabel(ctx, 1), " dim 1 (batch index and box)"),
+                                        InputSubject(ctx, 1))
                            .status());
   }
   ctx.SetOutputShape(0, {rois ? (*rois)[0] : Dim(), x ? (*x)[1] : Dim(), Dim::Const(pooled[0]),

@@ -30,7 +30,7 @@ Status InferDropout(InferenceContext& ctx) {
   for (int i = 1; i < 3 && i < ctx.NumInputs(); ++i) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (s && !s->empty()) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected a scalar, got rank ", s->size()));
+      return InputError(ctx, i, StrCat("expected a scalar, got rank ", s->size()));
     }
   }
   return OkStatus();

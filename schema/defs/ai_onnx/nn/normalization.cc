@@ -28,7 +28,8 @@ Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
                   ShapeToString(x));
   };
   if (s->size() > x.size()) {
-    return Status::Error(StrCat(what(), ": rank ", s->size(), " exceeds rank ", x.size()));
+    return Status::Error(StrCat(what(), ": rank ", s->size(), " exceeds rank ", x.size()),
+                         InputSubject(ctx, input));
   }
   for (size_t i = 0; i < s->size(); ++i) {
     const Dim d = (*s)[s->size() - 1 - i];
@@ -44,7 +45,7 @@ Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
 Status InferLRN(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t size, ctx.IntAttr("size"));
-  if (size < 1) return Status::Error(StrCat("attribute 'size': expected >= 1, got ", size));
+  if (size < 1) return AttrError("size", StrCat("expected >= 1, got ", size));
   return OkStatus();
 }
 
@@ -53,10 +54,11 @@ Status InferLpNormalization(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
   OI_ASSIGN_OR_RETURN(int64_t p, ctx.IntAttr("p", 2));
-  if (p != 1 && p != 2) return Status::Error(StrCat("attribute 'p': expected 1 or 2, got ", p));
+  if (p != 1 && p != 2) return AttrError("p", StrCat("expected 1 or 2, got ", p));
   if (const Shape* x = ctx.InputShape(0)) {
     OI_RETURN_IF_ERROR(
-        ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'").status());
+        ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), Subject::Attribute("axis"))
+            .status());
   }
   return OkStatus();
 }
@@ -70,7 +72,8 @@ Status RequireChannelVectors(InferenceContext& ctx, int first, int last) {
     OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 1));
     if (x && x->size() >= 2) {
       OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[0], (*x)[1],
-                                          StrCat(InputLabel(ctx, i), " dim 0 and X's channels"))
+                                          StrCat(InputLabel(ctx, i), " dim 0 and X's channels"),
+                                          InputSubject(ctx, i))
                              .status());
     }
   }
@@ -109,14 +112,14 @@ Status InferLayerNormalization(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t stash_type, ctx.IntAttr("stash_type", kFloat));
   if (stash_type <= 0 || stash_type > kMaxDataType) {
-    return Status::Error(StrCat("attribute 'stash_type': expected a data type, got ", stash_type));
+    return AttrError("stash_type", StrCat("expected a data type, got ", stash_type));
   }
   for (int out : {1, 2}) ctx.SetOutputType(out, Type::Tensor(static_cast<int32_t>(stash_type)));
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
-  OI_ASSIGN_OR_RETURN(axis,
-                      ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(
+      axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), Subject::Attribute("axis")));
   OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
   OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 2, *x));
   Shape stats = *x;
@@ -133,7 +136,8 @@ Status InferRMSNormalization(InferenceContext& ctx) {
   if (!x) return OkStatus();
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
   OI_RETURN_IF_ERROR(
-      ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), "attribute 'axis'").status());
+      ctx.NormalizeAxis(axis, static_cast<int64_t>(x->size()), Subject::Attribute("axis"))
+          .status());
   OI_RETURN_IF_ERROR(CheckUnidirectional(ctx, 1, *x));
   ctx.SetOutputShape(0, *x);
   return OkStatus();
@@ -145,17 +149,17 @@ Status InferGroupNormalization(InferenceContext& ctx) {
   ctx.SetOutputType(0, ctx.InputType(0));
   OI_ASSIGN_OR_RETURN(int64_t groups, ctx.IntAttr("num_groups"));
   if (groups <= 0) {
-    return Status::Error(StrCat("attribute 'num_groups': expected a positive count, got ", groups));
+    return AttrError("num_groups", StrCat("expected a positive count, got ", groups));
   }
   const Shape* x = ctx.InputShape(0);
   if (x && x->size() < 2) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 0), ": expected rank >= 2 [N, C, ...], got rank ", x->size()));
+    return InputError(ctx, 0, StrCat("expected rank >= 2 [N, C, ...], got rank ", x->size()));
   }
   Dim channels = x ? (*x)[1] : Dim();
   if (channels.is_const() && *channels.const_value() % groups != 0) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": channels ", channels.ToString(),
-                                " are not a multiple of num_groups = ", groups));
+    return InputError(
+        ctx, 0,
+        StrCat("channels ", channels.ToString(), " are not a multiple of num_groups = ", groups));
   }
   const bool per_group = ctx.schema().since_version() < 21;
   for (int i : {1, 2}) {
@@ -163,10 +167,12 @@ Status InferGroupNormalization(InferenceContext& ctx) {
     if (!s) continue;
     if (per_group) {
       Dim g = Dim::Const(groups);
-      OI_RETURN_IF_ERROR(Agree(ctx, g, (*s)[0], StrCat(InputLabel(ctx, i), " and num_groups")));
+      OI_RETURN_IF_ERROR(Agree(ctx, g, (*s)[0], StrCat(InputLabel(ctx, i), " and num_groups"),
+                               InputSubject(ctx, i)));
     } else {
-      OI_RETURN_IF_ERROR(
-          Agree(ctx, channels, (*s)[0], StrCat(InputLabel(ctx, i), " and X's channels")));
+      OI_RETURN_IF_ERROR(Agree(ctx, channels, (*s)[0],
+                               StrCat(InputLabel(ctx, i), " and X's channels"),
+                               InputSubject(ctx, i)));
     }
   }
   return OkStatus();

@@ -34,8 +34,7 @@ Status CastInputTo(InferenceContext& ctx, int64_t to) {
 
 Status InferCast(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t to, ctx.IntAttr("to"));
-  if (to <= 0 || to > kMaxDataType)
-    return Status::Error(StrCat("attribute 'to': unknown type ", to));
+  if (to <= 0 || to > kMaxDataType) return AttrError("to", StrCat("unknown type ", to));
   return CastInputTo(ctx, to);
 }
 
@@ -99,9 +98,9 @@ Status InferBitCast(InferenceContext& ctx) {
   const int to_bits = BitWidth(static_cast<int32_t>(to));
   const int from_bits = BitWidth(from);
   if (from != 0 && to_bits != 0 && from_bits != 0 && to_bits != from_bits) {
-    return Status::Error(StrCat("attribute 'to': expected a ", from_bits, "-bit type (",
-                                InputLabel(ctx, 0), " is ", DataTypeName(from), "), got ",
-                                DataTypeName(static_cast<int32_t>(to)), " (", to_bits, " bits)"));
+    return AttrError("to", StrCat("expected a ", from_bits, "-bit type (", InputLabel(ctx, 0),
+                                  " is ", DataTypeName(from), "), got ",
+                                  DataTypeName(static_cast<int32_t>(to)), " (", to_bits, " bits)"));
   }
   Type out = Type::Tensor(static_cast<int32_t>(to));
   if (const Shape* in = ctx.InputShape(0)) out.set_shape(*in);

@@ -64,8 +64,8 @@ StatusOr<std::string> OneOf(const InferenceContext& ctx, std::string_view name,
                             std::string fallback, const std::vector<std::string>& allowed) {
   OI_ASSIGN_OR_RETURN(std::string value, ctx.StringAttr(name, std::move(fallback)));
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-    return Status::Error(StrCat("attribute '", name, "': expected one of ", StrJoin(allowed, ", "),
-                                ", got '", value, "'"));
+    return AttrError(name,
+                     StrCat("expected one of ", StrJoin(allowed, ", "), ", got '", value, "'"));
   }
   return value;
 }
@@ -79,6 +79,7 @@ struct SplitSizes {
   bool given = false;
   std::optional<std::vector<Dim>> sizes;
   std::string subject;  // "attribute 'split'" or "input 1 's'"
+  Subject about;
 };
 
 StatusOr<SplitSizes> GetSplitSizes(const InferenceContext& ctx) {
@@ -89,6 +90,7 @@ StatusOr<SplitSizes> GetSplitSizes(const InferenceContext& ctx) {
     if (attr) {
       s.given = true;
       s.subject = "attribute 'split'";
+      s.about = Subject::Attribute("split");
       std::vector<Dim> dims;
       for (int64_t v : *attr) dims.push_back(Dim::Const(v));
       s.sizes = std::move(dims);
@@ -98,6 +100,7 @@ StatusOr<SplitSizes> GetSplitSizes(const InferenceContext& ctx) {
   if ((version == 1 || version >= 13) && ctx.HasInput(1)) {
     s.given = true;
     s.subject = InputLabel(ctx, 1);
+    s.about = InputSubject(ctx, 1);
     if (const std::vector<Dim>* v = IntValues(ctx, 1)) s.sizes = *v;
   }
   return s;
@@ -118,25 +121,27 @@ Status InferSplit(InferenceContext& ctx) {
       return Status::Error("expected input 'split' or attribute 'num_outputs', got both");
     }
     if (*num_outputs != n) {
-      return Status::Error(StrCat("attribute 'num_outputs': expected ", n,
-                                  " (the number of outputs), got ", *num_outputs));
+      return AttrError("num_outputs",
+                       StrCat("expected ", n, " (the number of outputs), got ", *num_outputs));
     }
   }
   if (split.sizes) {
     if (static_cast<int64_t>(split.sizes->size()) != n) {
       return Status::Error(StrCat(split.subject, ": expected ", n, " sizes (one per output), got ",
-                                  split.sizes->size()));
+                                  split.sizes->size()),
+                           split.about);
     }
     for (Dim d : *split.sizes) {
       if (auto c = d.const_value(); c && *c < 0) {
-        return Status::Error(StrCat(split.subject, ": expected sizes >= 0, got ", *c));
+        return Status::Error(StrCat(split.subject, ": expected sizes >= 0, got ", *c), split.about);
       }
     }
   } else if (split.given) {
     const Shape* s = ctx.InputShape(1);
     if (s && s->size() == 1 && (*s)[0].is_const() && *(*s)[0].const_value() != n) {
       return Status::Error(StrCat(split.subject, ": expected ", n, " sizes (one per output), got ",
-                                  *(*s)[0].const_value()));
+                                  *(*s)[0].const_value()),
+                           split.about);
     }
   } else if (ctx.schema().since_version() >= 18 && !num_outputs) {
     ctx.Warn(
@@ -149,7 +154,7 @@ Status InferSplit(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 1));
   const int64_t rank = static_cast<int64_t>(in->size());
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   const Dim total = (*in)[axis];
 
   std::vector<Dim> sizes(n);
@@ -158,9 +163,10 @@ Status InferSplit(InferenceContext& ctx) {
     Dim sum = Dim::Const(0);
     for (Dim d : sizes) sum = sum + d;
     if (!UnifyDim(total, sum).ok()) {
-      return Status::Error(StrCat(split.subject, ": expected sizes adding up to dim ", axis, " of ",
-                                  InputLabel(ctx, 0), " (", total, "), got ", StrJoin(sizes, " + "),
-                                  " = ", sum));
+      return Status::Error(
+          StrCat(split.subject, ": expected sizes adding up to dim ", axis, " of ",
+                 InputLabel(ctx, 0), " (", total, "), got ", StrJoin(sizes, " + "), " = ", sum),
+          split.about);
     }
     OI_RETURN_IF_ERROR(ctx.RecordEqual(
         total, sum,
@@ -171,17 +177,16 @@ Status InferSplit(InferenceContext& ctx) {
     const Dim chunk = Dim::CeilDiv(total, Dim::Const(n));
     const Dim last = total - chunk * Dim::Const(n - 1);
     if (symbolic::LessEqual(Dim::Const(0), last) == Tri::kFalse) {
-      return Status::Error(StrCat("attribute 'num_outputs': dim ", axis, " (", total,
-                                  ") cannot be cut into ", n, " parts of ", chunk,
-                                  " with a smaller last one"));
+      return AttrError("num_outputs", StrCat("dim ", axis, " (", total, ") cannot be cut into ", n,
+                                             " parts of ", chunk, " with a smaller last one"));
     }
     std::fill(sizes.begin(), sizes.end(), chunk);
     sizes[n - 1] = last;
   } else if (n > 0) {
     const std::optional<Dim> part = ExactQuotient(ctx, total, n);
     if (!part) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": dim ", axis, " (", total,
-                                  ") does not split into ", n, " equal parts"));
+      return InputError(
+          ctx, 0, StrCat("dim ", axis, " (", total, ") does not split into ", n, " equal parts"));
     }
     std::fill(sizes.begin(), sizes.end(), *part);
   }
@@ -215,8 +220,7 @@ Status InferTrilu(InferenceContext& ctx) {
   // k is a scalar; a one-element tensor is tolerated, anything else is an error.
   if (const Shape* k = ctx.HasInput(1) ? ctx.InputShape(1) : nullptr;
       k && (k->size() > 1 || (k->size() == 1 && (*k)[0].is_const() && (*k)[0] != Dim::Const(1)))) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 1), ": expected a scalar, got ", ShapeToString(*k)));
+    return InputError(ctx, 1, StrCat("expected a scalar, got ", ShapeToString(*k)));
   }
   return OkStatus();
 }
@@ -246,24 +250,28 @@ Status InferScatterElements(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
     OI_RETURN_IF_ERROR(
-        ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), "attribute 'axis'").status());
+        ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), Subject::Attribute("axis"))
+            .status());
     for (int i : {1, 2}) {
       const Shape* s = ctx.InputShape(i);
       if (s && s->size() != data->size()) {
-        return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank ", data->size(),
-                                    " (the rank of data), got rank ", s->size()));
+        return InputError(
+            ctx, i,
+            StrCat("expected rank ", data->size(), " (the rank of data), got rank ", s->size()));
       }
     }
   }
   if (indices && updates) {
     if (indices->size() != updates->size()) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": expected rank ", indices->size(),
-                                  " (the rank of indices), got rank ", updates->size()));
+      return InputError(ctx, 2,
+                        StrCat("expected rank ", indices->size(),
+                               " (the rank of indices), got rank ", updates->size()));
     }
     for (size_t i = 0; i < indices->size(); ++i) {
       OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*indices)[i], (*updates)[i],
                                           StrCat(InputLabel(ctx, 1), " dim ", i, " and ",
-                                                 InputLabel(ctx, 2), " dim ", i))
+                                                 InputLabel(ctx, 2), " dim ", i),
+                                          InputSubject(ctx, 1))
                              .status());
     }
   }
@@ -284,16 +292,17 @@ Status InferScatterND(InferenceContext& ctx) {
   if (data && indices) {
     const auto k = indices->back().const_value();
     if (k && (*k < 1 || *k > static_cast<int64_t>(data->size()))) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a last dim in [1, ", data->size(),
-                                  "] (the rank of data), got ", *k));
+      return InputError(
+          ctx, 1,
+          StrCat("expected a last dim in [1, ", data->size(), "] (the rank of data), got ", *k));
     }
     if (k && updates) {
       Shape expected(indices->begin(), indices->end() - 1);
       expected.insert(expected.end(), data->begin() + *k, data->end());
       if (updates->size() != expected.size()) {
-        return Status::Error(StrCat(InputLabel(ctx, 2), ": expected rank ", expected.size(),
-                                    " (indices[:-1] + data[", *k, ":]), got rank ",
-                                    updates->size()));
+        return InputError(ctx, 2,
+                          StrCat("expected rank ", expected.size(), " (indices[:-1] + data[", *k,
+                                 ":]), got rank ", updates->size()));
       }
       const int64_t lead = static_cast<int64_t>(indices->size()) - 1;
       for (int64_t i = 0; i < static_cast<int64_t>(expected.size()); ++i) {
@@ -301,7 +310,8 @@ Status InferScatterND(InferenceContext& ctx) {
         OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*updates)[i], expected[i],
                                             StrCat(InputLabel(ctx, 2), " dim ", i, " and ",
                                                    InputLabel(ctx, from_indices ? 1 : 0), " dim ",
-                                                   from_indices ? i : i - lead + *k))
+                                                   from_indices ? i : i - lead + *k),
+                                            InputSubject(ctx, 2))
                                .status());
       }
     }
@@ -323,37 +333,36 @@ Status InferTensorScatter(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, known_input, *known, 2));
   const int64_t rank = static_cast<int64_t>(known->size());
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -2));
-  OI_ASSIGN_OR_RETURN(int64_t seq_axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(int64_t seq_axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   if (seq_axis == 0) {
-    return Status::Error(
-        StrCat("attribute 'axis': expected a sequence axis other than the batch "
-               "axis 0, got ",
-               axis));
+    return AttrError("axis",
+                     StrCat("expected a sequence axis other than the batch axis 0, got ", axis));
   }
   Shape out = *known;
   if (!past) out[seq_axis] = Dim();
   if (past && update) {
     if (update->size() != past->size()) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected rank ", rank,
-                                  " (the rank of past_cache), got rank ", update->size()));
+      return InputError(
+          ctx, 1,
+          StrCat("expected rank ", rank, " (the rank of past_cache), got rank ", update->size()));
     }
     for (int64_t i = 0; i < rank; ++i) {
       if (i == seq_axis) continue;
       OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*update)[i],
                                                    StrCat(InputLabel(ctx, 0), " dim ", i, " and ",
-                                                          InputLabel(ctx, 1), " dim ", i)));
+                                                          InputLabel(ctx, 1), " dim ", i),
+                                                   InputSubject(ctx, 0)));
     }
     if (mode == "linear" &&
         symbolic::LessEqual((*update)[seq_axis], (*past)[seq_axis]) == Tri::kFalse) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a sequence length (dim ",
-                                  seq_axis, ") at most ", (*past)[seq_axis],
-                                  " (past_cache's), got ", (*update)[seq_axis]));
+      return InputError(ctx, 1,
+                        StrCat("expected a sequence length (dim ", seq_axis, ") at most ",
+                               (*past)[seq_axis], " (past_cache's), got ", (*update)[seq_axis]));
     }
   }
   if (const Shape* w = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr) {
     if (w->size() != 1) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 2), ": expected rank 1 ([batch]), got rank ", w->size()));
+      return InputError(ctx, 2, StrCat("expected rank 1 ([batch]), got rank ", w->size()));
     }
     OI_ASSIGN_OR_RETURN(
         out[0], RequireEqualDims(ctx, out[0], (*w)[0],
@@ -375,7 +384,7 @@ Status InferGatherND(InferenceContext& ctx) {
   int64_t b = 0;
   if (ctx.schema().since_version() >= 12) {
     OI_ASSIGN_OR_RETURN(b, ctx.IntAttr("batch_dims", 0));
-    if (b < 0) return Status::Error(StrCat("attribute 'batch_dims': expected >= 0, got ", b));
+    if (b < 0) return AttrError("batch_dims", StrCat("expected >= 0, got ", b));
   }
   const Shape* data = ctx.InputShape(0);
   const Shape* indices = ctx.InputShape(1);
@@ -385,21 +394,23 @@ Status InferGatherND(InferenceContext& ctx) {
   const int64_t r = static_cast<int64_t>(data->size());
   const int64_t q = static_cast<int64_t>(indices->size());
   if (b >= std::min(q, r)) {
-    return Status::Error(StrCat("attribute 'batch_dims': expected less than the ranks of data (", r,
-                                ") and indices (", q, "), got ", b));
+    return AttrError("batch_dims", StrCat("expected less than the ranks of data (", r,
+                                          ") and indices (", q, "), got ", b));
   }
   Shape out(indices->begin(), indices->end() - 1);
   for (int64_t i = 0; i < b; ++i) {
     OI_ASSIGN_OR_RETURN(
         out[i], RequireEqualDims(ctx, (*data)[i], (*indices)[i],
                                  StrCat(InputLabel(ctx, 0), " dim ", i, " and ", InputLabel(ctx, 1),
-                                        " dim ", i, " (a batch dim)")));
+                                        " dim ", i, " (a batch dim)"),
+                                 InputSubject(ctx, 0)));
   }
   const auto m = indices->back().const_value();
   if (!m) return OkStatus();  // the output's rank depends on it
   if (*m < 1 || *m > r - b) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a last dim in [1, ", r - b,
-                                "] (rank of data - batch_dims), got ", *m));
+    return InputError(
+        ctx, 1,
+        StrCat("expected a last dim in [1, ", r - b, "] (rank of data - batch_dims), got ", *m));
   }
   out.insert(out.end(), data->begin() + b + *m, data->end());
   ctx.SetOutputShape(0, std::move(out));
@@ -435,23 +446,21 @@ Status InferOneHot(InferenceContext& ctx) {
   ctx.PropagateElemType(2, 0);
   if (const Shape* d = ctx.InputShape(1);
       d && (d->size() > 1 || (d->size() == 1 && (*d)[0].is_const() && (*d)[0] != Dim::Const(1)))) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 1), ": expected a scalar or one element, got ", ShapeToString(*d)));
+    return InputError(ctx, 1, StrCat("expected a scalar or one element, got ", ShapeToString(*d)));
   }
   if (const Shape* v = ctx.InputShape(2);
       v && (v->size() != 1 || ((*v)[0].is_const() && (*v)[0] != Dim::Const(2)))) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 2), ": expected [2] ([off, on]), got ", ShapeToString(*v)));
+    return InputError(ctx, 2, StrCat("expected [2] ([off, on]), got ", ShapeToString(*v)));
   }
   const Dim depth = ScalarValue(ctx, 1);
   if (auto c = depth.const_value(); c && *c < 0) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected a depth >= 0, got ", *c));
+    return InputError(ctx, 1, StrCat("expected a depth >= 0, got ", *c));
   }
   const Shape* indices = ctx.InputShape(0);
   if (!indices) return OkStatus();
   const int64_t rank = static_cast<int64_t>(indices->size()) + 1;
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   Shape out = *indices;
   out.insert(out.begin() + axis, depth);
   ctx.SetOutputShape(0, std::move(out));
@@ -513,8 +522,8 @@ Status InferUnique(InferenceContext& ctx) {
   }
   const Shape* x = ctx.InputShape(0);
   if (axis && x) {
-    OI_ASSIGN_OR_RETURN(
-        axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(x->size()), "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(x->size()),
+                                                Subject::Attribute("axis")));
   }
   // The length that is split into unique pieces: X's element count, or its dim at `axis`.
   Dim length;
@@ -539,7 +548,7 @@ Status InferUnique(InferenceContext& ctx) {
 Status InferCompress(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   if (const Shape* c = ctx.InputShape(1); c && c->size() != 1) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected rank 1, got rank ", c->size()));
+    return InputError(ctx, 1, StrCat("expected rank 1, got rank ", c->size()));
   }
   const Shape* in = ctx.InputShape(0);
   std::optional<int64_t> axis;
@@ -548,8 +557,8 @@ Status InferCompress(InferenceContext& ctx) {
   }
   if (axis && !in) return OkStatus();
   if (axis) {
-    OI_ASSIGN_OR_RETURN(
-        axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(in->size()), "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(*axis, static_cast<int64_t>(in->size()),
+                                                Subject::Attribute("axis")));
   }
   // How many slices are kept: the true entries among the first `length` of the condition.
   Dim kept;
@@ -602,8 +611,7 @@ Status InferNonZero(InferenceContext& ctx) {
 StatusOr<int64_t> BlockSize(const InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t b, ctx.IntAttr("blocksize"));
   if (b <= 0 || b > INT32_MAX) {
-    return Status::Error(
-        StrCat("attribute 'blocksize': expected a value in [1, ", INT32_MAX, "], got ", b));
+    return AttrError("blocksize", StrCat("expected a value in [1, ", INT32_MAX, "], got ", b));
   }
   return b;
 }
@@ -625,7 +633,7 @@ Status InferDepthToSpace(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 4) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 4, got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected rank 4, got rank ", in->size()));
   }
   const Dim block = Dim::Const(b);
   OI_ASSIGN_OR_RETURN(
@@ -641,7 +649,7 @@ Status InferSpaceToDepth(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 4) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 4, got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected rank 4, got rank ", in->size()));
   }
   OI_ASSIGN_OR_RETURN(Dim h, DivideExactly(ctx, (*in)[2], b, StrCat(InputLabel(ctx, 0), " dim 2")));
   OI_ASSIGN_OR_RETURN(Dim w, DivideExactly(ctx, (*in)[3], b, StrCat(InputLabel(ctx, 0), " dim 3")));
@@ -659,7 +667,7 @@ Status InferReverseSequence(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t time_axis, ctx.IntAttr("time_axis", 0));
   for (auto [name, value] : {std::pair{"batch_axis", batch_axis}, {"time_axis", time_axis}}) {
     if (value != 0 && value != 1) {
-      return Status::Error(StrCat("attribute '", name, "': expected 0 or 1, got ", value));
+      return AttrError(name, StrCat("expected 0 or 1, got ", value));
     }
   }
   if (batch_axis == time_axis) {
@@ -672,7 +680,7 @@ Status InferReverseSequence(InferenceContext& ctx) {
   const Shape* lens = ctx.InputShape(1);
   if (in) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
   if (lens && lens->size() != 1) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected rank 1, got rank ", lens->size()));
+    return InputError(ctx, 1, StrCat("expected rank 1, got rank ", lens->size()));
   }
   if (in && lens) {
     Shape out = *in;
@@ -680,7 +688,8 @@ Status InferReverseSequence(InferenceContext& ctx) {
         out[batch_axis],
         RequireEqualDims(ctx, (*in)[batch_axis], (*lens)[0],
                          StrCat(InputLabel(ctx, 0), " dim ", batch_axis, " (the batch axis) and ",
-                                InputLabel(ctx, 1), " dim 0")));
+                                InputLabel(ctx, 1), " dim 0"),
+                         InputSubject(ctx, 0)));
     ctx.SetOutputShape(0, std::move(out));
   }
   return OkStatus();

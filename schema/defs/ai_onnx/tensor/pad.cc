@@ -36,21 +36,24 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
   const Shape* in = ctx.InputShape(0);
   std::optional<std::vector<Dim>> pads;
   std::string pads_subject;
+  Subject pads_about;
   if (!form.pads_input) {
     const char* name = version < 2 ? "paddings" : "pads";
     OI_ASSIGN_OR_RETURN(std::vector<int64_t> given, ctx.IntsAttr(name));
     pads.emplace();
     for (int64_t p : given) pads->push_back(Dim::Const(p));
     pads_subject = StrCat("attribute '", name, "'");
+    pads_about = Subject::Attribute(name);
   } else {
     if (const std::vector<Dim>* v = IntValues(ctx, 1)) pads = *v;
     pads_subject = InputLabel(ctx, 1);
+    pads_about = InputSubject(ctx, 1);
   }
   OI_ASSIGN_OR_RETURN(std::string mode, ctx.StringAttr("mode", "constant"));
   if (mode != "constant" && mode != "reflect" && mode != "edge" &&
       !(mode == "wrap" && form.wrap_mode)) {
-    return Status::Error(StrCat("attribute 'mode': expected constant, reflect, edge",
-                                form.wrap_mode ? " or wrap" : "", ", got '", mode, "'"));
+    return AttrError("mode", StrCat("expected constant, reflect, edge",
+                                    form.wrap_mode ? " or wrap" : "", ", got '", mode, "'"));
   }
   const bool has_axes = form.axes_input && ctx.HasInput(3);
   if (!in) {
@@ -71,9 +74,9 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     }
     std::vector<bool> seen(rank, false);
     for (int64_t a : *given) {
-      OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, InputLabel(ctx, 3)));
+      OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, InputSubject(ctx, 3)));
       if (seen[axis]) {
-        return Status::Error(StrCat(InputLabel(ctx, 3), ": axis ", a, " is repeated"));
+        return InputError(ctx, 3, StrCat("axis ", a, " is repeated"));
       }
       seen[axis] = true;
       axes.push_back(axis);
@@ -85,9 +88,10 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
   if (!pads) {
     const int64_t length = KnownLength(ctx, 1);
     if (length >= 0 && length != static_cast<int64_t>(2 * n)) {
-      return Status::Error(StrCat(pads_subject, ": expected ", 2 * n, " values (twice ",
-                                  has_axes ? "the number of axes" : "the rank of data", "), got ",
-                                  length));
+      return Status::Error(
+          StrCat(pads_subject, ": expected ", 2 * n, " values (twice ",
+                 has_axes ? "the number of axes" : "the rank of data", "), got ", length),
+          pads_about);
     }
     Shape out = *in;
     for (int64_t axis : axes) out[axis] = Dim();
@@ -95,9 +99,10 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     return OkStatus();
   }
   if (pads->size() != 2 * n) {
-    return Status::Error(StrCat(pads_subject, ": expected ", 2 * n, " values (twice ",
-                                has_axes ? "the number of axes" : "the rank of data", "), got ",
-                                pads->size()));
+    return Status::Error(
+        StrCat(pads_subject, ": expected ", 2 * n, " values (twice ",
+               has_axes ? "the number of axes" : "the rank of data", "), got ", pads->size()),
+        pads_about);
   }
   Shape out = *in;
   for (size_t i = 0; i < n; ++i) {
@@ -106,7 +111,8 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     if (auto c = out[axis].const_value(); c && *c < 0) {
       return Status::Error(StrCat(pads_subject, ": dim ", axis, " of data (", (*in)[axis],
                                   ") is cropped by more than its size: ", (*pads)[i],
-                                  " at the start, ", (*pads)[n + i], " at the end"));
+                                  " at the start, ", (*pads)[n + i], " at the end"),
+                           pads_about);
     }
   }
   ctx.SetOutputShape(0, out);

@@ -30,7 +30,7 @@ Status InferConcat(InferenceContext& ctx) {
   ctx.SetOutputShape(0, std::move(*out));
   // Values of any rank joined along the axis: the exporters' Concat of Unsqueezes, or shape
   // vectors stacked into a [2, k] tensor.
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   std::vector<const ConstValue*> values;
   for (int i = 0; i < ctx.NumInputs(); ++i) {
     const ConstValue* v = ctx.InputValue(i);
@@ -60,8 +60,8 @@ Status InferTranspose(InferenceContext& ctx) {
     for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
   }
   if (static_cast<int64_t>(perm.size()) != rank) {
-    return Status::Error(StrCat("attribute 'perm': expected ", rank, " axes for input rank ", rank,
-                                ", got ", perm.size()));
+    return AttrError(
+        "perm", StrCat("expected ", rank, " axes for input rank ", rank, ", got ", perm.size()));
   }
   std::vector<bool> seen(rank, false);
   Shape out(rank);
@@ -69,8 +69,8 @@ Status InferTranspose(InferenceContext& ctx) {
     int64_t p = perm[i];
     if (p < 0) p += rank;  // negative axes are accepted by some producers
     if (p < 0 || p >= rank || seen[p]) {
-      return Status::Error(StrCat("attribute 'perm': expected a permutation of 0..", rank - 1,
-                                  ", got [", StrJoin(perm, ", "), "]"));
+      return AttrError("perm", StrCat("expected a permutation of 0..", rank - 1, ", got [",
+                                      StrJoin(perm, ", "), "]"));
     }
     seen[p] = true;
     out[i] = (*in)[p];
@@ -111,8 +111,7 @@ Status InferReshape(InferenceContext& ctx) {
     for (int64_t v : *attr) target.push_back(Dim::Const(v));
   } else if (const ConstValue* value = ctx.InputValue(1)) {
     if (value->dims.size() != 1) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", value->dims.size()));
+      return InputError(ctx, 1, StrCat("expected a 1-D shape, got rank ", value->dims.size()));
     }
     target = value->ints;
   } else {
@@ -121,7 +120,7 @@ Status InferReshape(InferenceContext& ctx) {
     if (s && s->size() == 1 && s->at(0).is_const()) {
       const int64_t rank = *s->at(0).const_value();
       if (rank < 0 || rank > kMaxRank) {
-        return Status::Error(StrCat(InputLabel(ctx, 1), ": a shape of ", rank, " dims"));
+        return InputError(ctx, 1, StrCat("a shape of ", rank, " dims"));
       }
       ctx.SetOutputShape(0, Shape(rank));
     }
@@ -135,20 +134,20 @@ Status InferReshape(InferenceContext& ctx) {
     auto v = target[i].const_value();
     if (v == -1) {
       if (infer_at >= 0) {
-        return Status::Error(StrCat(InputLabel(ctx, 1), ": more than one -1 in the shape"));
+        return InputError(ctx, 1, "more than one -1 in the shape");
       }
       infer_at = static_cast<int>(i);
     } else if (v == 0 && !allowzero) {
       if (in) {
         if (i >= in->size()) {
-          return Status::Error(StrCat(InputLabel(ctx, 1), ": 0 at index ", i,
-                                      " copies a dim the input of rank ", in->size(),
-                                      " does not have"));
+          return InputError(ctx, 1,
+                            StrCat("0 at index ", i, " copies a dim the input of rank ", in->size(),
+                                   " does not have"));
         }
         out[i] = (*in)[i];
       }
     } else if (v && *v < -1) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": invalid dim ", *v, " at index ", i));
+      return InputError(ctx, 1, StrCat("invalid dim ", *v, " at index ", i));
     } else {
       out[i] = target[i];
     }
@@ -156,7 +155,7 @@ Status InferReshape(InferenceContext& ctx) {
   if (infer_at >= 0 && allowzero) {
     for (Dim d : target) {
       if (d.const_value() == 0) {
-        return Status::Error(StrCat(InputLabel(ctx, 1), ": -1 and 0 together with allowzero=1"));
+        return InputError(ctx, 1, "-1 and 0 together with allowzero=1");
       }
     }
   }
@@ -217,7 +216,7 @@ StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
   if (!first) return std::optional<Shape>();
   const int64_t rank = static_cast<int64_t>(first->size());
   if (rank == 0) return Status::Error("expected inputs of rank >= 1, got scalars");
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   Shape out(rank);
   Dim sum = Dim::Const(0);
   for (int i : inputs) {
@@ -227,15 +226,15 @@ StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
       continue;
     }
     if (static_cast<int64_t>(s->size()) != rank) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, i), ": expected rank ", rank, ", got rank ", s->size()));
+      return InputError(ctx, i, StrCat("expected rank ", rank, ", got rank ", s->size()));
     }
     for (int64_t d = 0; d < rank; ++d) {
       if (d == axis) continue;
       auto u = UnifyDim(out[d], (*s)[d]);
       if (!u.ok()) {
-        return Status::Error(StrCat(InputLabel(ctx, i), ": dim ", d, " differs from the other ",
-                                    "inputs' (", u.status().message(), ")"));
+        return InputError(
+            ctx, i,
+            StrCat("dim ", d, " differs from the other ", "inputs' (", u.status().message(), ")"));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));
       out[d] = *u;

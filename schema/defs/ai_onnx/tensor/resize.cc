@@ -60,12 +60,14 @@ Shape ScaleShape(const Shape& in, const std::vector<int64_t>& axes,
 Status CheckScales(const InferenceContext& ctx, int input, const std::vector<double>& scales,
                    size_t expected, const char* of_what) {
   const std::string subject = input < 0 ? "attribute 'scales'" : InputLabel(ctx, input);
+  const Subject about = input < 0 ? Subject::Attribute("scales") : InputSubject(ctx, input);
   if (scales.size() != expected) {
     return Status::Error(
-        StrCat(subject, ": expected ", expected, " values (", of_what, "), got ", scales.size()));
+        StrCat(subject, ": expected ", expected, " values (", of_what, "), got ", scales.size()),
+        about);
   }
   for (double s : scales) {
-    if (!(s > 0)) return Status::Error(StrCat(subject, ": expected scales > 0, got ", s));
+    if (!(s > 0)) return Status::Error(StrCat(subject, ": expected scales > 0, got ", s), about);
   }
   return OkStatus();
 }
@@ -81,8 +83,8 @@ StatusOr<std::vector<int64_t>> AxesAttr(const InferenceContext& ctx, int64_t ran
   }
   std::vector<bool> seen(rank, false);
   for (int64_t a : *given) {
-    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "attribute 'axes'"));
-    if (seen[axis]) return Status::Error(StrCat("attribute 'axes': axis ", a, " is repeated"));
+    OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, Subject::Attribute("axes")));
+    if (seen[axis]) return AttrError("axes", StrCat("axis ", a, " is repeated"));
     seen[axis] = true;
     axes.push_back(axis);
   }
@@ -139,16 +141,13 @@ Status InferResize(InferenceContext& ctx) {
                       ctx.StringAttr("coordinate_transformation_mode", "half_pixel"));
   OI_ASSIGN_OR_RETURN(std::string policy, ctx.StringAttr("keep_aspect_ratio_policy", "stretch"));
   if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller") {
-    return Status::Error(
-        StrCat("attribute 'keep_aspect_ratio_policy': expected stretch, "
-               "not_larger or not_smaller, got '",
-               policy, "'"));
+    return AttrError("keep_aspect_ratio_policy",
+                     StrCat("expected stretch, not_larger or not_smaller, got '", policy, "'"));
   }
   const Presence scales = PresenceOf(ctx, scales_input);
   const Presence sizes = sizes_input < 0 ? Presence::kAbsent : PresenceOf(ctx, sizes_input);
   if (scales == Presence::kNonEmpty && sizes == Presence::kNonEmpty) {
-    return Status::Error(StrCat(InputLabel(ctx, sizes_input),
-                                ": expected no sizes when scales are given, got both"));
+    return InputError(ctx, sizes_input, "expected no sizes when scales are given, got both");
   }
   if (version >= 11 && (scales == Presence::kAbsent || scales == Presence::kEmpty) &&
       (sizes == Presence::kAbsent || sizes == Presence::kEmpty)) {
@@ -185,13 +184,13 @@ Status InferResize(InferenceContext& ctx) {
     const std::vector<Dim>* v = IntValues(ctx, sizes_input);
     if (v) {
       if (v->size() != axes.size()) {
-        return Status::Error(StrCat(InputLabel(ctx, sizes_input), ": expected ", axes.size(),
-                                    " values (", of_what, "), got ", v->size()));
+        return InputError(
+            ctx, sizes_input,
+            StrCat("expected ", axes.size(), " values (", of_what, "), got ", v->size()));
       }
       for (Dim d : *v) {
         if (auto c = d.const_value(); c && *c < 0) {
-          return Status::Error(
-              StrCat(InputLabel(ctx, sizes_input), ": expected sizes >= 0, got ", *c));
+          return InputError(ctx, sizes_input, StrCat("expected sizes >= 0, got ", *c));
         }
       }
       if (policy == "stretch") {
@@ -201,8 +200,8 @@ Status InferResize(InferenceContext& ctx) {
       }
     } else if (const int64_t n = KnownLength(ctx, sizes_input);
                n > 0 && n != static_cast<int64_t>(axes.size())) {
-      return Status::Error(StrCat(InputLabel(ctx, sizes_input), ": expected ", axes.size(),
-                                  " values (", of_what, "), got ", n));
+      return InputError(ctx, sizes_input,
+                        StrCat("expected ", axes.size(), " values (", of_what, "), got ", n));
     }
   } else if (use_scales && !use_sizes) {
     const std::vector<double>* v = RealValues(ctx, scales_input);
@@ -221,8 +220,8 @@ Status InferResize(InferenceContext& ctx) {
       if (whole) out = ScaleShape(*in, axes, *v);
     } else if (const int64_t n = KnownLength(ctx, scales_input);
                n > 0 && n != static_cast<int64_t>(axes.size())) {
-      return Status::Error(StrCat(InputLabel(ctx, scales_input), ": expected ", axes.size(),
-                                  " values (", of_what, "), got ", n));
+      return InputError(ctx, scales_input,
+                        StrCat("expected ", axes.size(), " values (", of_what, "), got ", n));
     }
   }
   ctx.SetOutputShape(0, out);
@@ -242,21 +241,22 @@ Status InferUpsample(InferenceContext& ctx) {
     OI_ASSIGN_OR_RETURN(float w, ctx.FloatAttr("width_scale", 0));
     if (in && in->size() != 4) {
       return Status::Error(
-          StrCat("input 0 'X': expected rank 4 ([N, C, H, W]), got rank ", in->size()));
+          StrCat("input 0 'X': expected rank 4 ([N, C, H, W]), got rank ", in->size()),
+          Subject::Input(0, "X"));
     }
     scales = {1, 1, h, w};
     for (const char* name : {"height_scale", "width_scale"}) {
-      if (!ctx.Attr(name)) {
-        return Status::Error(StrCat("attribute '", name, "': required but not given"));
+      if (!ctx.HasAttr(name)) {
+        return AttrError(name, "required but not given");
       }
     }
     if (!(h > 0) || !(w > 0)) {
-      return Status::Error(StrCat("attribute '", h > 0 ? "width_scale" : "height_scale",
-                                  "': expected a scale > 0, got ", h > 0 ? w : h));
+      return AttrError(h > 0 ? "width_scale" : "height_scale",
+                       StrCat("expected a scale > 0, got ", h > 0 ? w : h));
     }
   } else if (version < 9) {
     const onnx::AttributeProto* a = ctx.Attr("scales");
-    if (!a) return Status::Error("attribute 'scales': required but not given");
+    if (!a) return AttrError("scales", "required but not given");
     scales.assign(a->floats().begin(), a->floats().end());
     if (in) OI_RETURN_IF_ERROR(CheckScales(ctx, -1, scales, in->size(), "the rank of X"));
   } else if (const std::vector<double>* v = RealValues(ctx, 1)) {
@@ -301,15 +301,16 @@ Status InferCenterCropPad(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> axes, AxesAttr(ctx, static_cast<int64_t>(in->size())));
   const int64_t length = shape ? static_cast<int64_t>(shape->size()) : KnownLength(ctx, 1);
   if (length >= 0 && length != static_cast<int64_t>(axes.size())) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected ", axes.size(), " values (",
-                                ctx.HasAttr("axes") ? "the length of axes" : "the rank of input",
-                                "), got ", length));
+    return InputError(ctx, 1,
+                      StrCat("expected ", axes.size(), " values (",
+                             ctx.HasAttr("axes") ? "the length of axes" : "the rank of input",
+                             "), got ", length));
   }
   Shape out = *in;
   for (size_t i = 0; i < axes.size(); ++i) {
     out[axes[i]] = shape ? (*shape)[i] : Dim();
     if (auto c = out[axes[i]].const_value(); c && *c < 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected sizes >= 0, got ", *c));
+      return InputError(ctx, 1, StrCat("expected sizes >= 0, got ", *c));
     }
   }
   ctx.SetOutputShape(0, out);
@@ -329,16 +330,15 @@ Status InferGridSample(InferenceContext& ctx) {
     const Shape* s = i == 0 ? x : grid;
     if (!s) continue;
     if (only_2d && s->size() != 4) {
-      return Status::Error(StrCat(InputLabel(ctx, i), ": expected rank 4, got rank ", s->size()));
+      return InputError(ctx, i, StrCat("expected rank 4, got rank ", s->size()));
     }
     if (s->size() < 3) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, i), ": expected rank >= 3, got rank ", s->size()));
+      return InputError(ctx, i, StrCat("expected rank >= 3, got rank ", s->size()));
     }
   }
   if (x && grid && x->size() != grid->size()) {
-    return Status::Error(StrCat(InputLabel(ctx, 1), ": expected rank ", x->size(),
-                                " (the rank of X), got rank ", grid->size()));
+    return InputError(
+        ctx, 1, StrCat("expected rank ", x->size(), " (the rank of X), got rank ", grid->size()));
   }
   if (!x && !grid) return OkStatus();
   const size_t rank = x ? x->size() : grid->size();
@@ -350,16 +350,15 @@ Status InferGridSample(InferenceContext& ctx) {
   }
   if (grid) {
     if (auto c = grid->back().const_value(); c && *c != spatial) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected last dim ", spatial,
-                                  " (the number of spatial dims), got ", *c));
+      return InputError(
+          ctx, 1, StrCat("expected last dim ", spatial, " (the number of spatial dims), got ", *c));
     }
     OI_RETURN_IF_ERROR(ctx.RecordEqual(grid->back(), Dim::Const(spatial),
                                        "grid's last dim and the number of spatial dims"));
     for (size_t i = 1; i + 1 < rank; ++i) out[i + 1] = (*grid)[i];
     auto n = UnifyDim(out[0], (*grid)[0]);
     if (!n.ok()) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 1), ": expected batch dim ", out[0], " (X's), got ", (*grid)[0]));
+      return InputError(ctx, 1, StrCat("expected batch dim ", out[0], " (X's), got ", (*grid)[0]));
     }
     if (x) OI_RETURN_IF_ERROR(ctx.RecordEqual((*x)[0], (*grid)[0], "batch dims of X and grid"));
     out[0] = *n;
@@ -376,19 +375,18 @@ Status InferAffineGrid(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* theta = ctx.InputShape(0);
   if (theta && theta->size() != 3) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3, got rank ", theta->size()));
+    return InputError(ctx, 0, StrCat("expected rank 3, got rank ", theta->size()));
   }
   const std::vector<Dim>* size = IntValues(ctx, 1);
   int64_t spatial = -1;  // 2 or 3, when known
   if (size) {
     if (size->size() != 4 && size->size() != 5) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 1), ": expected 4 or 5 values, got ", size->size()));
+      return InputError(ctx, 1, StrCat("expected 4 or 5 values, got ", size->size()));
     }
     spatial = static_cast<int64_t>(size->size()) - 2;
   } else if (const int64_t n = KnownLength(ctx, 1); n >= 0) {
     if (n != 4 && n != 5) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected 4 or 5 values, got ", n));
+      return InputError(ctx, 1, StrCat("expected 4 or 5 values, got ", n));
     }
     spatial = n - 2;
   } else if (theta && (*theta)[1].is_const()) {
@@ -399,8 +397,9 @@ Status InferAffineGrid(InferenceContext& ctx) {
     for (int i : {1, 2}) {
       const int64_t want = spatial + (i - 1);
       if (auto c = (*theta)[i].const_value(); c && *c != want) {
-        return Status::Error(StrCat(InputLabel(ctx, 0), ": expected [N, ", spatial, ", ",
-                                    spatial + 1, "], got ", ShapeToString(*theta)));
+        return InputError(
+            ctx, 0,
+            StrCat("expected [N, ", spatial, ", ", spatial + 1, "], got ", ShapeToString(*theta)));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual((*theta)[i], Dim::Const(want), "theta's matrix dims"));
     }
@@ -412,8 +411,8 @@ Status InferAffineGrid(InferenceContext& ctx) {
   if (size) {
     auto n = UnifyDim(out[0], (*size)[0]);
     if (!n.ok()) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": expected batch size ", out[0],
-                                  " (theta's), got ", (*size)[0]));
+      return InputError(ctx, 1,
+                        StrCat("expected batch size ", out[0], " (theta's), got ", (*size)[0]));
     }
     if (theta)
       OI_RETURN_IF_ERROR(ctx.RecordEqual((*theta)[0], (*size)[0], "batch of theta and size"));
@@ -430,15 +429,16 @@ Status InferCol2Im(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* in = ctx.InputShape(0);
   if (in && in->size() != 3) {
-    return Status::Error(StrCat(InputLabel(ctx, 0), ": expected rank 3, got rank ", in->size()));
+    return InputError(ctx, 0, StrCat("expected rank 3, got rank ", in->size()));
   }
   const std::vector<Dim>* image = IntValues(ctx, 1);
   const std::vector<Dim>* block = IntValues(ctx, 2);
   int64_t spatial = image ? static_cast<int64_t>(image->size()) : KnownLength(ctx, 1);
   const int64_t block_length = block ? static_cast<int64_t>(block->size()) : KnownLength(ctx, 2);
   if (spatial >= 0 && block_length >= 0 && spatial != block_length) {
-    return Status::Error(StrCat(InputLabel(ctx, 2), ": expected ", spatial,
-                                " values (as many as image_shape), got ", block_length));
+    return InputError(
+        ctx, 2,
+        StrCat("expected ", spatial, " values (as many as image_shape), got ", block_length));
   }
   if (spatial < 0) spatial = block_length;
   if (spatial < 0 || spatial > kMaxRank) return OkStatus();
@@ -450,8 +450,7 @@ Status InferCol2Im(InferenceContext& ctx) {
   for (const auto& [name, list] : lists) {
     const size_t want = static_cast<size_t>(spatial) * (list == &pads ? 2 : 1);
     if (*list && (*list)->size() != want) {
-      return Status::Error(
-          StrCat("attribute '", name, "': expected ", want, " values, got ", (*list)->size()));
+      return AttrError(name, StrCat("expected ", want, " values, got ", (*list)->size()));
     }
   }
   Shape out(spatial + 2);
@@ -462,12 +461,13 @@ Status InferCol2Im(InferenceContext& ctx) {
   if (in && block) {
     const Dim per_channel = Product(*block);
     if (auto c = per_channel.const_value(); c && *c == 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 2), ": a block of 0 elements"));
+      return InputError(ctx, 2, "a block of 0 elements");
     }
     auto channels = (*in)[1].const_value();
     if (channels && per_channel.is_const() && *channels % *per_channel.const_value() != 0) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), ": dim 1 (", *channels,
-                                  ") is not a multiple of the block size ", per_channel));
+      return InputError(
+          ctx, 0,
+          StrCat("dim 1 (", *channels, ") is not a multiple of the block size ", per_channel));
     }
     out[1] = Dim::FloorDiv((*in)[1], per_channel);
     if (image) {
@@ -477,8 +477,8 @@ Status InferCol2Im(InferenceContext& ctx) {
         const int64_t d = dilations ? (*dilations)[i] : 1;
         const int64_t s = strides ? (*strides)[i] : 1;
         if (s <= 0 || d <= 0) {
-          return Status::Error(StrCat("attribute '", s <= 0 ? "strides" : "dilations",
-                                      "': expected values > 0, got ", s <= 0 ? s : d));
+          return AttrError(s <= 0 ? "strides" : "dilations",
+                           StrCat("expected values > 0, got ", s <= 0 ? s : d));
         }
         const Dim padded = (*image)[i] + Dim::Const(pads ? (*pads)[i] + (*pads)[spatial + i] : 0);
         const Dim span = Dim::Const(d) * ((*block)[i] - Dim::Const(1)) + Dim::Const(1);
@@ -486,10 +486,11 @@ Status InferCol2Im(InferenceContext& ctx) {
       }
       auto l = UnifyDim((*in)[2], blocks);
       if (!l.ok()) {
-        return Status::Error(StrCat(InputLabel(ctx, 0), ": expected ", blocks,
-                                    " blocks in dim 2 (from image_shape, block_shape, pads, "
-                                    "strides and dilations), got ",
-                                    (*in)[2]));
+        return InputError(ctx, 0,
+                          StrCat("expected ", blocks,
+                                 " blocks in dim 2 (from image_shape, block_shape, pads, "
+                                 "strides and dilations), got ",
+                                 (*in)[2]));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual((*in)[2], blocks, "the number of blocks"));
     }

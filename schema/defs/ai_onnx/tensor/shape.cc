@@ -63,12 +63,15 @@ Status InferGatherElements(InferenceContext& ctx) {
   const Shape* indices = ctx.InputShape(1);
   if (data) {
     const int64_t rank = static_cast<int64_t>(data->size());
-    if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
+    if (rank == 0)
+      return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
+                           Subject::Input(0, "data"));
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, "attribute 'axis'").status());
+    OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")).status());
     if (indices && indices->size() != data->size()) {
       return Status::Error(StrCat("input 1 'indices': expected rank ", rank,
-                                  " (the rank of data), got rank ", indices->size()));
+                                  " (the rank of data), got rank ", indices->size()),
+                           Subject::Input(1, "indices"));
     }
   }
   if (indices) ctx.SetOutputShape(0, *indices);
@@ -76,8 +79,8 @@ Status InferGatherElements(InferenceContext& ctx) {
   const ConstValue* index_value = ctx.InputValue(1);
   if (data && data_value && index_value && data_value->dims.size() == data->size()) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-    OI_ASSIGN_OR_RETURN(
-        axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()), "attribute 'axis'"));
+    OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, static_cast<int64_t>(data->size()),
+                                                Subject::Attribute("axis")));
     if (auto v = GatherElementsValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
       ctx.SetOutputValue(0, std::move(*v));
     }
@@ -91,9 +94,11 @@ Status InferGather(InferenceContext& ctx) {
   const Shape* indices = ctx.InputShape(1);
   if (!data || !indices) return OkStatus();
   const int64_t rank = static_cast<int64_t>(data->size());
-  if (rank == 0) return Status::Error("input 0 'data': expected rank >= 1, got a scalar");
+  if (rank == 0)
+    return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
+                         Subject::Input(0, "data"));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
-  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, "attribute 'axis'"));
+  OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   Shape out(data->begin(), data->begin() + axis);
   out.insert(out.end(), indices->begin(), indices->end());
   out.insert(out.end(), data->begin() + axis + 1, data->end());
@@ -110,7 +115,8 @@ Status InferGather(InferenceContext& ctx) {
     for (int64_t i : *index_ints) {
       if (i < -n || i >= n) {
         return Status::Error(
-            StrCat("input 1 'indices': index ", i, " is out of range for ", n, " elements"));
+            StrCat("input 1 'indices': index ", i, " is out of range for ", n, " elements"),
+            Subject::Input(1, "indices"));
       }
     }
     if (auto v = GatherValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
@@ -432,8 +438,7 @@ Status InferTile(InferenceContext& ctx) {
     return OkStatus();
   }
   if (repeats->size() != in->size()) {
-    return Status::Error(
-        StrCat(InputLabel(ctx, 1), ": expected ", in->size(), " values, got ", repeats->size()));
+    return InputError(ctx, 1, StrCat("expected ", in->size(), " values, got ", repeats->size()));
   }
   Shape out(in->size());
   for (size_t i = 0; i < out.size(); ++i) out[i] = (*in)[i] * (*repeats)[i];
@@ -459,8 +464,7 @@ Status InferFlatten(InferenceContext& ctx) {
   const int64_t rank = static_cast<int64_t>(in->size());
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
   if (axis < -rank || axis > rank) {
-    return Status::Error(
-        StrCat("attribute 'axis': expected an axis in [", -rank, ", ", rank, "], got ", axis));
+    return AttrError("axis", StrCat("expected an axis in [", -rank, ", ", rank, "], got ", axis));
   }
   if (axis < 0) axis += rank;
   ctx.SetOutputShape(0, Shape{Product(Shape(in->begin(), in->begin() + axis)),
@@ -489,15 +493,13 @@ Status InferExpand(InferenceContext& ctx) {
   Shape target;
   if (const ConstValue* v = ctx.InputValue(1)) {
     if (v->dims.size() != 1) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", v->dims.size()));
+      return InputError(ctx, 1, StrCat("expected a 1-D shape, got rank ", v->dims.size()));
     }
     if (static_cast<int64_t>(v->ints.size()) != v->NumElements()) return OkStatus();
     for (size_t i = 0; i < v->ints.size(); ++i) {
       auto c = v->ints[i].const_value();
       if (c && *c < 0) {
-        return Status::Error(
-            StrCat(InputLabel(ctx, 1), ": expected dims >= 0, got ", *c, " at index ", i));
+        return InputError(ctx, 1, StrCat("expected dims >= 0, got ", *c, " at index ", i));
       }
     }
     target.assign(v->ints.begin(), v->ints.end());
@@ -505,13 +507,12 @@ Status InferExpand(InferenceContext& ctx) {
     const Shape* s = ctx.InputShape(1);
     if (!s) return OkStatus();
     if (s->size() != 1) {
-      return Status::Error(
-          StrCat(InputLabel(ctx, 1), ": expected a 1-D shape, got rank ", s->size()));
+      return InputError(ctx, 1, StrCat("expected a 1-D shape, got rank ", s->size()));
     }
     auto n = s->at(0).const_value();
     if (!n) return OkStatus();
     if (*n < 0 || *n > kMaxRank) {
-      return Status::Error(StrCat(InputLabel(ctx, 1), ": a shape of ", *n, " dims"));
+      return InputError(ctx, 1, StrCat("a shape of ", *n, " dims"));
     }
     target = Shape(*n);
   }

@@ -15,20 +15,11 @@ using testing::ExpectsError;
 using testing::Int64s;
 using testing::RunMatches;
 using testing::RunRule;
+using testing::Scalar;
 using testing::T;
 using testing::ValueText;
 
-struct Case {
-  const char* name;
-  const char* node;
-  int64_t opset;
-  std::vector<const char*> inputs;
-  std::vector<std::optional<ConstValue>> values;
-  std::string expected;        // output types, or "error: ..."
-  std::string expected_value;  // output 0's value as "[a, b]", or "" for none
-};
-
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+using Case = testing::RuleCase;
 
 // A value of symbols and constants: Dims("B", "3").
 ConstValue Dims(std::vector<std::string> items) {
@@ -42,8 +33,6 @@ ConstValue Dims(std::vector<std::string> items) {
   }
   return v;
 }
-
-ConstValue Scalar(int64_t x) { return ConstValue{kInt64, {}, {Dim::Const(x)}, {}}; }
 
 // An int64 value of any shape, elements as for Dims: Ints({3, 2}, {"0", "0", "N", ...}).
 ConstValue Ints(std::vector<int64_t> dims, std::vector<std::string> items) {
@@ -64,19 +53,9 @@ ConstValue FloatSize(const char* dim) {
   return v;
 }
 
-class ShapeOpsTest : public ::testing::TestWithParam<Case> {};
+using ShapeOpsTest = testing::RuleTableTest;
 
-TEST_P(ShapeOpsTest, Infers) {
-  const Case& c = GetParam();
-  std::vector<Type> inputs;
-  for (const char* t : c.inputs) inputs.push_back(*t ? T(t) : Type());
-  auto run = RunRule(BuiltinSchemas(), c.node, c.opset, inputs, c.values);
-  EXPECT_TRUE(RunMatches(run, c.expected));
-  if (ExpectsError(c.expected)) return;
-  std::string value;
-  if (!run.values.empty() && run.values[0]) value = ValueText(*run.values[0]);
-  EXPECT_EQ(value, c.expected_value);
-}
+TEST_P(ShapeOpsTest, Infers) { EXPECT_TRUE(testing::RunRuleCase(BuiltinSchemas(), GetParam())); }
 
 #define NODE(op, ins) R"(op_type: ")" op R"(" )" ins R"( output: "y")"
 
