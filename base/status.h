@@ -34,7 +34,11 @@ struct Subject {
     if (!name.empty() || index < 0) out.append(" '").append(name).append("'");
     return out;
   }
-  bool operator==(const Subject&) const = default;
+  // Written out, not defaulted: public headers stay C++17.
+  bool operator==(const Subject& other) const {
+    return kind == other.kind && index == other.index && name == other.name;
+  }
+  bool operator!=(const Subject& other) const { return !(*this == other); }
 };
 
 class [[nodiscard]] Status {
