@@ -3,6 +3,7 @@
 #define ONNX_INFER_BASE_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
+#include <stdlib.h>  // mkdtemp
 
 #include <filesystem>
 #include <fstream>
@@ -10,14 +11,24 @@
 
 namespace onnx_infer::testing {
 
-// A fixture whose dir_ is <test temp dir>/<test name>, made empty before each test.
+// A fixture whose dir_ is a fresh directory under the test temp dir, named after the test
+// (`<TempDir>/<test name>-XXXXXX`, unique, so runs outside Bazel — ctest, by hand — neither
+// collide nor see each other's files), removed after the test unless it failed.
 class ScratchDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    std::string pattern = (std::filesystem::path(::testing::TempDir()) /
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name())
+                              .string() +
+                          "-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr) << "cannot make " << pattern;
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    if (!HasFailure()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir_, ignored);
+    }
   }
   // Writes `bytes` to dir_/name and returns its path.
   std::string Write(const std::string& name, const std::string& bytes) const {
