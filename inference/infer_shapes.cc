@@ -494,13 +494,11 @@ class Driver {
   // (as any text that is not an expression); the limit is said, since the model meant an
   // expression. Only long texts can reach the limit, so short ones are not parsed again.
   void NoteDeepDimParam(const std::string& text) {
-    std::string error;
-    if (symbolic::ParseDim(text, &error) || error.find("nested too deeply") == std::string::npos) {
-      return;
-    }
+    symbolic::ParseError error;
+    if (symbolic::ParseDim(text, &error) || !error.too_deep) return;
     Report(result_.diagnostics, Severity::kWarning, "main",
            StrCat("dim_param '", text.substr(0, 40), "...' (", text.size(), " characters) is ",
-                  error, "; it stays an opaque symbol"));
+                  error.message, " at offset ", error.offset, "; it stays an opaque symbol"));
   }
 
   // `subject`: the input, output or attribute the message is about, as its maker set it.

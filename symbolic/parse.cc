@@ -31,8 +31,8 @@ class Parser {
 
  private:
   template <typename T = Dim>
-  std::optional<T> Fail(std::string message) {
-    if (error_.message.empty()) error_ = {std::move(message), pos_};
+  std::optional<T> Fail(std::string message, bool too_deep = false) {
+    if (error_.message.empty()) error_ = {std::move(message), pos_, too_deep};
     return std::nullopt;
   }
 
@@ -106,7 +106,8 @@ class Parser {
   std::optional<Frac> Unary() {
     if (depth_ >= kMaxDimNesting) {
       return Fail<Frac>(StrCat("nested too deeply: more than ", kMaxDimNesting,
-                               " levels (the dim expression nesting limit, docs/limits.md)"));
+                               " levels (the dim expression nesting limit, docs/limits.md)"),
+                        /*too_deep=*/true);
     }
     ++depth_;
     auto v = UnaryBody();

@@ -29,6 +29,7 @@ inline constexpr int kMaxDimNesting = 100;
 struct ParseError {
   std::string message;
   size_t offset = 0;
+  bool too_deep = false;  // the nesting limit (kMaxDimNesting) was what failed
 };
 std::optional<Dim> ParseDim(std::string_view text, ParseError* error);
 

@@ -264,7 +264,10 @@ TEST(Parse, SyntaxAndErrors) {
                                   std::string(100000, '-') + "N", floors, mods}) {
     EXPECT_FALSE(ParseDim(deep, &at));
     EXPECT_EQ(at.message.rfind("nested too deeply: more than 100 levels", 0), 0u) << at.message;
+    EXPECT_TRUE(at.too_deep);
   }
+  EXPECT_FALSE(ParseDim("floor(N", &at));
+  EXPECT_FALSE(at.too_deep) << "an error other than the nesting limit";
   EXPECT_TRUE(ParseDim(std::string(kMaxDimNesting - 1, '-') + "N"));
   EXPECT_TRUE(IsIdentifier("unk__3"));
   EXPECT_FALSE(IsIdentifier("N + 1"));
