@@ -80,6 +80,15 @@ const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                               const std::vector<const Type*>& input_types) {
   SignatureCheck check;
+  CheckSignature(node, schema, input_types, check);
+  return check;
+}
+
+void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
+                    const std::vector<const Type*>& input_types, SignatureCheck& check) {
+  check.issues.clear();
+  check.bindings.clear();
+  check.arity_error = false;
   auto error = [&](std::string message, Subject subject = {}) {
     check.issues.push_back({Severity::kError, std::move(message), false, std::move(subject)});
   };
@@ -189,7 +198,6 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
             Subject::Input(i, node.input(i)));
     }
   }
-  return check;
 }
 
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {
