@@ -242,6 +242,17 @@ struct ResolvedOpEq {
 
 // One inference of one graph: the main graph, a subgraph, a function body or a training
 // graph.
+// A node's inputs as the per-node step reads them, and its signature check. Kept from node to
+// node of a graph run and cleared in between, so that these lists are allocated once per
+// run, not once per node. A subgraph or function body has a run of its own: its nodes are
+// inferred while the outer node's lists are still in use.
+struct NodeInputs {
+  std::vector<const Type*> types;  // null: absent or not defined
+  std::vector<const ConstValue*> values;
+  std::vector<std::optional<ConstValue>> resolved;  // what `values` points to, when resolved
+  SignatureCheck signature;
+};
+
 struct GraphRun {
   onnx::GraphProto* graph;
   // "main", "main/If_3.then_branch", "main/Gelu_2.local::Gelu" (a function body at a call)
@@ -267,6 +278,7 @@ struct GraphRun {
   // name refines it): what InferenceResult::value_types lists for it. Node outputs are read
   // from the scope when the run is recorded, never copied per node.
   std::vector<std::pair<std::string_view, Type>> defined_inputs;
+  NodeInputs node_inputs;  // the current node's (InferGraphNode)
 };
 
 // What the driver's per-node step gives a node's outputs.
@@ -616,9 +628,7 @@ class Driver {
   // a model-local function or the function body its schema has). `inputs_defined` false
   // (an input names nothing) keeps the rule from running.
   NodeOutcome InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
-                        std::vector<const Type*> input_types,
-                        std::vector<const ConstValue*> input_values, bool inputs_defined,
-                        bool count_stats);
+                        NodeInputs& inputs, bool inputs_defined, bool count_stats);
 
   // InferNodeOutputs: `node` on its own, its inputs' types and values given.
   NodeInferenceResult InferLoneNode(const onnx::NodeProto& node,
@@ -1016,10 +1026,11 @@ void Driver::WriteFunctionValueInfo() {
 }
 
 NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index,
-                              onnx::NodeProto* node, std::vector<const Type*> input_types,
-                              std::vector<const ConstValue*> input_values, bool inputs_defined,
+                              onnx::NodeProto* node, NodeInputs& inputs, bool inputs_defined,
                               bool count_stats) {
   auto& out = *run.diagnostics;
+  const std::vector<const Type*>& input_types = inputs.types;
+  const std::vector<const ConstValue*>& input_values = inputs.values;
   const std::string& path = run.path;
   int64_t opset_version = 0;
   int function_index = -1;
@@ -1035,7 +1046,8 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
       if (options_.data_propagation) output_values = std::move(call.values);
     }
   } else if (schema) {
-    SignatureCheck signature = CheckSignature(*node, *schema, input_types);
+    SignatureCheck& signature = inputs.signature;
+    CheckSignature(*node, *schema, input_types, signature);
     for (const auto& issue : signature.issues) {
       ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path, index,
                  *node, schema, issue.message, issue.subject);
@@ -1064,8 +1076,7 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
                                   "left unknown (reported once per operator version)"));
         }
       } else {
-        InferenceContext ctx(*node, *schema, opset_version, std::move(input_types),
-                             std::move(input_values));
+        InferenceContext ctx(*node, *schema, opset_version, input_types, input_values);
         ctx.set_max_value_elements(options_.max_value_elements);
         ctx.set_unifier(&unifier_);
         ctx.set_symbol_log(&introduced_);
@@ -1172,22 +1183,22 @@ NodeInferenceResult Driver::InferLoneNode(
     if (i < static_cast<int>(input_types.size())) v.type = input_types[i];
     if (i < static_cast<int>(input_values.size())) v.data = input_values[i];
   }
-  std::vector<const Type*> types(node.input_size(), nullptr);
-  std::vector<const ConstValue*> values(node.input_size(), nullptr);
+  NodeInputs inputs;
+  inputs.types.assign(node.input_size(), nullptr);
+  inputs.values.assign(node.input_size(), nullptr);
   for (int i = 0; i < node.input_size(); ++i) {
     if (node.input(i).empty()) continue;
     const Value* v = scope.Find(node.input(i));
-    types[i] = &v->type;
-    if (v->data) values[i] = &*v->data;
+    inputs.types[i] = &v->type;
+    if (v->data) inputs.values[i] = &*v->data;
   }
   GraphRun run;
   run.graph = &graph;
   run.opsets = &opsets_;
   run.diagnostics = &out;
   run.record = false;
-  NodeOutcome outcome = InferNode(run, &scope, /*index=*/0, copy, std::move(types),
-                                  std::move(values), /*inputs_defined=*/true,
-                                  /*count_stats=*/false);
+  NodeOutcome outcome = InferNode(run, &scope, /*index=*/0, copy, inputs,
+                                  /*inputs_defined=*/true, /*count_stats=*/false);
   NodeInferenceResult result;
   result.schema = outcome.schema;
   result.output_names.assign(node.output().begin(), node.output().end());
@@ -1394,9 +1405,13 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   onnx::NodeProto* node = run.graph->mutable_node(index);
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
-  std::vector<const Type*> input_types(node->input_size(), nullptr);
-  std::vector<const ConstValue*> input_values(node->input_size(), nullptr);
-  std::vector<std::optional<ConstValue>> resolved;  // sized when an input has a value
+  NodeInputs& inputs = run.node_inputs;  // the previous node's, cleared
+  std::vector<const Type*>& input_types = inputs.types;
+  std::vector<const ConstValue*>& input_values = inputs.values;
+  std::vector<std::optional<ConstValue>>& resolved = inputs.resolved;  // sized when needed
+  input_types.assign(node->input_size(), nullptr);
+  input_values.assign(node->input_size(), nullptr);
+  resolved.clear();
   bool inputs_defined = true;
   for (int i = 0; i < node->input_size(); ++i) {
     const std::string& name = node->input(i);
@@ -1426,8 +1441,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       }
     }
   }
-  NodeOutcome outcome = InferNode(run, scope, index, node, std::move(input_types),
-                                  std::move(input_values), inputs_defined, count_stats);
+  NodeOutcome outcome = InferNode(run, scope, index, node, inputs, inputs_defined, count_stats);
   const OpSchema* schema = outcome.schema;
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;

@@ -16,17 +16,16 @@ const Type& UnknownType() {
 }  // namespace
 
 InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& schema,
-                                   int64_t opset_version, std::vector<const Type*> input_types,
-                                   std::vector<const ConstValue*> input_values)
+                                   int64_t opset_version,
+                                   const std::vector<const Type*>& input_types,
+                                   const std::vector<const ConstValue*>& input_values)
     : node_(node),
       schema_(schema),
       opset_version_(opset_version),
-      input_types_(std::move(input_types)),
-      input_values_(std::move(input_values)),
+      input_types_(input_types),
+      input_values_(input_values),
       output_types_(node.output_size()),
-      output_values_(node.output_size()) {
-  input_values_.resize(input_types_.size(), nullptr);
-}
+      output_values_(node.output_size()) {}
 
 bool InferenceContext::HasInput(int i) const {
   return i >= 0 && i < node_.input_size() && !node_.input(i).empty();
@@ -47,7 +46,7 @@ const Shape* InferenceContext::InputShape(int i) const {
 }
 
 const ConstValue* InferenceContext::InputValue(int i) const {
-  if (i < 0 || i >= NumInputs()) return nullptr;
+  if (i < 0 || i >= static_cast<int>(input_values_.size())) return nullptr;
   return input_values_[i];
 }
 

@@ -54,10 +54,11 @@ class SubgraphInferencer {
 
 class InferenceContext {
  public:
-  // `input_types[i]` / `input_values[i]` may be null (input absent, or nothing known).
+  // `input_types[i]` / `input_values[i]` may be null (input absent, or nothing known). The
+  // context keeps references to both lists: they must outlive it.
   InferenceContext(const onnx::NodeProto& node, const OpSchema& schema, int64_t opset_version,
-                   std::vector<const Type*> input_types,
-                   std::vector<const ConstValue*> input_values);
+                   const std::vector<const Type*>& input_types,
+                   const std::vector<const ConstValue*>& input_values);
 
   const onnx::NodeProto& node() const { return node_; }
   const OpSchema& schema() const { return schema_; }
@@ -185,8 +186,10 @@ class InferenceContext {
   const onnx::NodeProto& node_;
   const OpSchema& schema_;
   int64_t opset_version_;
-  std::vector<const Type*> input_types_;
-  std::vector<const ConstValue*> input_values_;
+  // The caller's lists, not copies (the driver reuses its lists from node to node): they
+  // outlive the context. input_values_ may be shorter than input_types_.
+  const std::vector<const Type*>& input_types_;
+  const std::vector<const ConstValue*>& input_values_;
   std::vector<Type> output_types_;
   std::vector<std::optional<ConstValue>> output_values_;
   std::vector<std::string> warnings_;

@@ -177,7 +177,23 @@ std::string OpSchema::Id() const {
 namespace onnx_infer {
 
 Status OpSchema::Finalize() {
+  allowed_sets_.clear();
   allowed_.clear();
+  auto add_set = [&](const std::string& formal_type, std::vector<Type> types, bool type_param) {
+    AllowedTypeSet set;
+    set.types = std::move(types);
+    set.type_param = type_param;
+    for (const Type& t : set.types) {
+      if (!t.is_tensor()) continue;
+      if (t.elem_type() > 0 && t.elem_type() < 64) {
+        set.tensor_elem_types |= uint64_t{1} << t.elem_type();
+      } else {
+        set.tensor_bits_exact = false;
+      }
+    }
+    allowed_[formal_type] = static_cast<int>(allowed_sets_.size());
+    allowed_sets_.push_back(std::move(set));
+  };
   for (const auto& c : type_constraints_) {
     std::vector<Type> types;
     for (const auto& text : c.allowed) {
@@ -187,17 +203,22 @@ Status OpSchema::Finalize() {
             StrCat(Id(), ": type constraint ", c.param, ": ", t.status().message()));
       types.push_back(std::move(*t));
     }
-    allowed_[c.param] = std::move(types);
+    add_set(c.param, std::move(types), /*type_param=*/true);
   }
-  for (const auto* params : {&inputs_, &outputs_}) {
-    for (const auto& p : *params) {
-      if (allowed_.count(p.type)) continue;
-      auto t = ParseTypeString(p.type);
-      if (!t.ok()) {
-        return Status::Error(StrCat(Id(), ": '", p.name, "' has type '", p.type,
-                                    "', which is neither a constrained type parameter nor a type"));
+  for (auto* params : {&inputs_, &outputs_}) {
+    for (auto& p : *params) {
+      auto known = allowed_.find(p.type);
+      if (known == allowed_.end()) {
+        auto t = ParseTypeString(p.type);
+        if (!t.ok()) {
+          return Status::Error(
+              StrCat(Id(), ": '", p.name, "' has type '", p.type,
+                     "', which is neither a constrained type parameter nor a type"));
+        }
+        add_set(p.type, {std::move(*t)}, /*type_param=*/false);
+        known = allowed_.find(p.type);
       }
-      allowed_[p.type] = {std::move(*t)};
+      p.allowed_index = known->second;
     }
   }
   return OkStatus();
@@ -205,7 +226,23 @@ Status OpSchema::Finalize() {
 
 const std::vector<Type>* OpSchema::AllowedTypes(std::string_view formal_type) const {
   auto it = allowed_.find(formal_type);
-  return it == allowed_.end() ? nullptr : &it->second;
+  return it == allowed_.end() ? nullptr : &allowed_sets_[it->second].types;
+}
+
+symbolic::Tri AllowedTypeSet::Matches(const Type& type) const {
+  using symbolic::Tri;
+  // A tensor of a known element type, the usual input: a bit says it. A pattern of another
+  // kind could not match it either.
+  if (tensor_bits_exact && type.is_tensor() && type.elem_type() > 0 && type.elem_type() < 64) {
+    return (tensor_elem_types >> type.elem_type()) & 1 ? Tri::kTrue : Tri::kFalse;
+  }
+  bool any_unknown = false;
+  for (const auto& pattern : types) {
+    Tri m = MatchesPattern(type, pattern);
+    if (m == Tri::kTrue) return Tri::kTrue;  // one match decides
+    any_unknown |= m == Tri::kUnknown;
+  }
+  return any_unknown ? Tri::kUnknown : Tri::kFalse;
 }
 
 }  // namespace onnx_infer

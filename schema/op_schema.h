@@ -39,6 +39,8 @@ struct FormalParameter {
   ParamOption option = ParamOption::kSingle;
   bool homogeneous = true;  // variadic: all of one type
   int min_arity = 1;        // variadic: at least this many
+  // Set by OpSchema::Finalize(): where its allowed types are (OpSchema::Allowed).
+  int allowed_index = -1;
 };
 
 using AttrType = onnx::AttributeProto::AttributeType;
@@ -60,6 +62,22 @@ struct AttributeSpec {
 struct FunctionBody {
   int opset = 0;
   std::string text;
+};
+
+// The types a formal parameter may take, resolved once by OpSchema::Finalize() so that
+// checking a node's input against them is a bit test for a tensor (the usual case): no
+// allocation and no lookup by name.
+struct AllowedTypeSet {
+  std::vector<Type> types;  // shapeless
+  // Bit e is set when tensor(e) is among `types`; exact when every tensor among them has an
+  // element type below 64 (all of ONNX's do), else Matches() compares them one by one.
+  uint64_t tensor_elem_types = 0;
+  bool tensor_bits_exact = true;
+  bool type_param = false;  // a constrained type parameter ("T"), not a literal type
+
+  // Whether `type` (shapes ignored) is an instance of one of `types`: kTrue when one matches,
+  // kUnknown when none does but the unknown parts of `type` could make one, else kFalse.
+  symbolic::Tri Matches(const Type& type) const;
 };
 
 struct TypeConstraint {
@@ -130,6 +148,11 @@ class OpSchema {
   // parameter ("T"), the type itself for a literal ("tensor(int64)"). Shapeless. Null before
   // Finalize() or for an unknown name.
   const std::vector<Type>* AllowedTypes(std::string_view formal_type) const;
+  // The same for one of this schema's own formal parameters, without a lookup. Null before
+  // Finalize().
+  const AllowedTypeSet* Allowed(const FormalParameter& param) const {
+    return param.allowed_index < 0 ? nullptr : &allowed_sets_[param.allowed_index];
+  }
 
  private:
   std::string domain_, name_;
@@ -142,7 +165,10 @@ class OpSchema {
   std::vector<FunctionBody> function_bodies_;
   bool context_dependent_function_ = false;
   int arity_[4] = {-1, -1, -1, -1};  // min/max inputs, min/max outputs; -1: implied
-  std::map<std::string, std::vector<Type>, std::less<>> allowed_;  // filled by Finalize()
+  // Filled by Finalize(): the allowed types of each type parameter and literal type, and
+  // where each is by name.
+  std::vector<AllowedTypeSet> allowed_sets_;
+  std::map<std::string, int, std::less<>> allowed_;
 };
 
 }  // namespace onnx_infer

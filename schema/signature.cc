@@ -46,19 +46,12 @@ std::string ArityText(int lo, int hi) {
   return StrCat(lo, " to ", hi);
 }
 
-std::string Allowed(const std::vector<Type>& types) {
+std::string AllowedList(const std::vector<Type>& types) {
   std::vector<std::string> names;
   for (size_t i = 0; i < types.size() && i < 8; ++i) names.push_back(types[i].ToString());
   std::string s = StrJoin(names, ", ");
   if (types.size() > 8) s += StrCat(", ... (", types.size(), " in all)");
   return s;
-}
-
-bool IsTypeParam(const OpSchema& schema, std::string_view name) {
-  for (const auto& c : schema.type_constraints()) {
-    if (c.param == name) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -87,6 +80,15 @@ const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                               const std::vector<const Type*>& input_types) {
   SignatureCheck check;
+  CheckSignature(node, schema, input_types, check);
+  return check;
+}
+
+void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
+                    const std::vector<const Type*>& input_types, SignatureCheck& check) {
+  check.issues.clear();
+  check.bindings.clear();
+  check.arity_error = false;
   auto error = [&](std::string message, Subject subject = {}) {
     check.issues.push_back({Severity::kError, std::move(message), false, std::move(subject)});
   };
@@ -168,30 +170,22 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
     const FormalParameter* p = FormalFor(schema.inputs(), i);
     const Type* t = input_types[i];
     if (!p || !t || t->is_unknown() || node.input(i).empty()) continue;
-    const std::vector<Type>* allowed = schema.AllowedTypes(p->type);
+    const AllowedTypeSet* allowed = schema.Allowed(*p);
     if (!allowed) continue;
-    Type shapeless = StripShapes(*t);
-    bool any_unknown = false, any_match = false;
-    for (const auto& pattern : *allowed) {
-      Tri m = MatchesPattern(shapeless, pattern);
-      if (m == Tri::kTrue) {
-        any_match = true;  // one match decides; what the rest say no longer matters
-        break;
-      }
-      any_unknown |= m == Tri::kUnknown;
-    }
-    if (!any_match && !any_unknown) {
-      error(StrCat(label(i), ": type ", shapeless.ToString(), " is not allowed for ", p->type,
-                   " (allowed: ", Allowed(*allowed), ")"),
+    const Tri match = allowed->Matches(*t);
+    if (match == Tri::kFalse) {
+      error(StrCat(label(i), ": type ", StripShapes(*t).ToString(), " is not allowed for ", p->type,
+                   " (allowed: ", AllowedList(allowed->types), ")"),
             Subject::Input(i, node.input(i)));
       continue;
     }
     // Only a fully known type binds its parameter; heterogeneous variadic inputs bind nothing,
     // since each may differ.
-    if (!any_match || !IsTypeParam(schema, p->type) ||
+    if (match != Tri::kTrue || !allowed->type_param ||
         (p->option == ParamOption::kVariadic && !p->homogeneous)) {
       continue;
     }
+    Type shapeless = StripShapes(*t);
     auto bound = std::find_if(check.bindings.begin(), check.bindings.end(),
                               [&](const TypeBinding& b) { return b.param == p->type; });
     if (bound == check.bindings.end()) {
@@ -204,13 +198,13 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
             Subject::Input(i, node.input(i)));
     }
   }
-  return check;
 }
 
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {
   const FormalParameter* p = FormalFor(schema.outputs(), index);
   if (!p) return Type();
-  const std::vector<Type>* allowed = schema.AllowedTypes(p->type);
+  const AllowedTypeSet* set = schema.Allowed(*p);
+  const std::vector<Type>* allowed = set ? &set->types : nullptr;
   // Each output of a heterogeneous variadic may be a different instance of its parameter.
   if (p->option == ParamOption::kVariadic && !p->homogeneous) {
     return allowed && allowed->size() == 1 ? (*allowed)[0] : Type();

@@ -50,6 +50,10 @@ const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int
 
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                               const std::vector<const Type*>& input_types);
+// The same into `check`, cleared first: a caller checking many nodes reuses one
+// SignatureCheck, so that a check that finds nothing allocates nothing.
+void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
+                    const std::vector<const Type*>& input_types, SignatureCheck& check);
 
 // The type the signature alone gives output `index`: its bound type parameter, or the only
 // type its constraint allows. Unknown when the signature leaves a choice.
