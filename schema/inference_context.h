@@ -59,6 +59,11 @@ class InferenceContext {
   InferenceContext(const onnx::NodeProto& node, const OpSchema& schema, int64_t opset_version,
                    const std::vector<const Type*>& input_types,
                    const std::vector<const ConstValue*>& input_values);
+  // Temporaries would dangle: refused at compile time.
+  InferenceContext(const onnx::NodeProto&, const OpSchema&, int64_t, std::vector<const Type*>&&,
+                   const std::vector<const ConstValue*>&) = delete;
+  InferenceContext(const onnx::NodeProto&, const OpSchema&, int64_t,
+                   const std::vector<const Type*>&, std::vector<const ConstValue*>&&) = delete;
 
   const onnx::NodeProto& node() const { return node_; }
   const OpSchema& schema() const { return schema_; }
