@@ -1,5 +1,5 @@
-// Operators that compute and rearrange shape tensors (Shape, Size, Gather, Slice, Unsqueeze,
-// Squeeze, Cast, ConstantOfShape, Range, Tile, Where, Flatten, Identity): their type rules,
+// Operators that compute and rearrange shape tensors (Shape, Size, Gather, GatherElements,
+// Slice, Unsqueeze, Squeeze, Tile, Flatten, Identity, Expand): their type rules,
 // and the propagation of their values. Values are Dims, so an exporter's
 // Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain carries the symbols of the input
 // ([B, S]) through to the Reshape, instead of unknowns.
