@@ -93,9 +93,7 @@ Status InferAttention(InferenceContext& ctx) {
   const Shape* past_value = has_past_value ? ctx.InputShape(5) : nullptr;
   for (int i : {4, 5}) {
     const Shape* s = i == 4 ? past_key : past_value;
-    if (s && s->size() != 4) {
-      return InputError(ctx, i, StrCat("expected rank 4, got rank ", s->size()));
-    }
+    if (s) OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 4));
   }
 
   Dim batch, q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size, past_seq;
@@ -140,9 +138,7 @@ Status InferAttention(InferenceContext& ctx) {
   }
   if (ctx.schema().since_version() >= 24 && ctx.HasInput(6)) {
     if (const Shape* nonpad = ctx.InputShape(6)) {
-      if (nonpad->size() != 1) {
-        return InputError(ctx, 6, StrCat("expected rank 1 [batch], got rank ", nonpad->size()));
-      }
+      OI_RETURN_IF_ERROR(RequireRank(ctx, 6, *nonpad, 1, "[batch]"));
       OI_RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
     }
   }

@@ -63,9 +63,7 @@ Status InferGatherElements(InferenceContext& ctx) {
   const Shape* indices = ctx.InputShape(1);
   if (data) {
     const int64_t rank = static_cast<int64_t>(data->size());
-    if (rank == 0)
-      return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
-                           Subject::Input(0, "data"));
+    OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
     OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")).status());
     if (indices && indices->size() != data->size()) {
@@ -94,9 +92,7 @@ Status InferGather(InferenceContext& ctx) {
   const Shape* indices = ctx.InputShape(1);
   if (!data || !indices) return OkStatus();
   const int64_t rank = static_cast<int64_t>(data->size());
-  if (rank == 0)
-    return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
-                         Subject::Input(0, "data"));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
   OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   Shape out(data->begin(), data->begin() + axis);
