@@ -98,6 +98,18 @@ std::string RankMessage(std::string_view expected, std::string_view layout, size
                 ", got rank ", got);
 }
 
+// "3", "3 or 4", "3, 4 or 5".
+std::string RankList(std::initializer_list<size_t> ranks) {
+  std::string out;
+  size_t i = 0;
+  for (size_t r : ranks) {
+    if (i > 0) out += i + 1 == ranks.size() ? " or " : ", ";
+    out += StrCat(r);
+    ++i;
+  }
+  return out;
+}
+
 const Shape* PresentShape(const InferenceContext& ctx, int input) {
   return ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
 }
@@ -122,8 +134,7 @@ StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
     if (s->size() == r) return s;
   }
   return InputError(
-      ctx, input,
-      StrCat(RankMessage(StrJoin(ranks, " or "), layout, s->size()), " ", ShapeToString(*s)));
+      ctx, input, StrCat(RankMessage(RankList(ranks), layout, s->size()), " ", ShapeToString(*s)));
 }
 
 Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank,

@@ -383,10 +383,9 @@ Status InferLoss(InferenceContext& ctx) {
     per_element->insert(per_element->end(), in->begin() + 2, in->end());
   }
   if (target) {
-    if (per_element && target->size() != per_element->size()) {
-      return InputError(ctx, 1,
-                        StrCat("expected rank ", per_element->size(), " for input ",
-                               ShapeToString(*in), ", got rank ", target->size()));
+    if (per_element) {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *target, per_element->size(),
+                                     StrCat("for input ", ShapeToString(*in))));
     }
     if (!per_element) {
       per_element = *target;

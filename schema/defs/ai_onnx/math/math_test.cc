@@ -485,7 +485,7 @@ INSTANTIATE_TEST_SUITE_P(
              13,
              {"float[N, C, 3]", "int64[N]"},
              {},
-             "error: input 1 't': expected rank 2 for input [N, C, 3], got rank 1"},
+             "error: input 1 't': expected rank 2 (for input [N, C, 3]), got rank 1"},
         Case{"nll_target_dim_mismatch",
              Node("NegativeLogLikelihoodLoss", {"x", "t"}, {"loss"}, StrAttr("reduction", "none")),
              13,

@@ -58,9 +58,7 @@ StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int in
   if (!s) return std::optional<HeadsView>();
   if (s->size() == 4)
     return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
-  if (s->size() != 3) {
-    return InputError(ctx, input, StrCat("expected rank 3 or 4, got rank ", s->size()));
-  }
+  OI_RETURN_IF_ERROR(RequireRank(ctx, input, {3, 4}));
   if (!ctx.HasAttr(heads_attr)) {
     return AttrError(heads_attr, StrCat("required when ", InputLabel(ctx, input), " is 3-D ",
                                         ShapeToString(*s)));
@@ -203,7 +201,7 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       batch = (*x)[0];
       seq = (*x)[1];
     } else {
-      return InputError(ctx, 0, StrCat("expected rank 3 or 4, got rank ", x->size()));
+      return RequireRank(ctx, 0, {3, 4});
     }
   }
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));

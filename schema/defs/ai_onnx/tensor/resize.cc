@@ -239,11 +239,7 @@ Status InferUpsample(InferenceContext& ctx) {
   if (version < 7) {
     OI_ASSIGN_OR_RETURN(float h, ctx.FloatAttr("height_scale", 0));
     OI_ASSIGN_OR_RETURN(float w, ctx.FloatAttr("width_scale", 0));
-    if (in && in->size() != 4) {
-      return Status::Error(
-          StrCat("input 0 'X': expected rank 4 ([N, C, H, W]), got rank ", in->size()),
-          Subject::Input(0, "X"));
-    }
+    if (in) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 4, "[N, C, H, W]"));
     scales = {1, 1, h, w};
     for (const char* name : {"height_scale", "width_scale"}) {
       if (!ctx.HasAttr(name)) {

@@ -282,7 +282,7 @@ INSTANTIATE_TEST_SUITE_P(
              1,
              {"float[C, H, 5]"},
              {},
-             "error: input 0 'X': expected rank 4 ([N, C, H, W]), got rank 3"},
+             "error: input 0 'x': expected rank 4 ([N, C, H, W]), got rank 3"},
         Case{"upsample1_scale_required",
              Node("Upsample", {"x"}, FloatAttr("height_scale", 2)),
              1,

@@ -66,10 +66,8 @@ Status InferGatherElements(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
     OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")).status());
-    if (indices && indices->size() != data->size()) {
-      return Status::Error(StrCat("input 1 'indices': expected rank ", rank,
-                                  " (the rank of data), got rank ", indices->size()),
-                           Subject::Input(1, "indices"));
+    if (indices) {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *indices, data->size(), "the rank of data"));
     }
   }
   if (indices) ctx.SetOutputShape(0, *indices);

@@ -106,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
              11,
              {"float[N, 5]", "int64[3]"},
              {},
-             "error: input 1 'indices': expected rank 2 (the rank of data), got rank 1",
+             "error: input 1 'i': expected rank 2 (the rank of data), got rank 1",
              ""},
         Case{
             "gather_elements_axis_out_of_range",
