@@ -267,10 +267,10 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
     return AttrError("state_window", StrCat("expected a value in [0, 8], got ", window));
   }
   const Shape* in = ctx.InputShape(0);
-  if (in && (channels_last ? in->size() < 3 : in->size() != static_cast<size_t>(2 + ndim))) {
-    return InputError(ctx, 0,
-                      StrCat("expected rank ", channels_last ? ">= 3" : StrCat(2 + ndim),
-                             ", got rank ", in->size(), " ", ShapeToString(*in)));
+  if (channels_last) {
+    OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, 3));
+  } else {
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 0, static_cast<size_t>(2 + ndim)));
   }
   OI_ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 2 + ndim));
   OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));

@@ -291,11 +291,8 @@ Status InferScatterND(InferenceContext& ctx) {
     if (k && updates) {
       Shape expected(indices->begin(), indices->end() - 1);
       expected.insert(expected.end(), data->begin() + *k, data->end());
-      if (updates->size() != expected.size()) {
-        return InputError(ctx, 2,
-                          StrCat("expected rank ", expected.size(), " (indices[:-1] + data[", *k,
-                                 ":]), got rank ", updates->size()));
-      }
+      OI_RETURN_IF_ERROR(
+          RequireRank(ctx, 2, *updates, expected.size(), StrCat("indices[:-1] + data[", *k, ":]")));
       const int64_t lead = static_cast<int64_t>(indices->size()) - 1;
       for (int64_t i = 0; i < static_cast<int64_t>(expected.size()); ++i) {
         const bool from_indices = i < lead;
