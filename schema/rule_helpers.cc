@@ -90,40 +90,81 @@ Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what,
   return OkStatus();
 }
 
-StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank) {
-  const Shape* s = ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+namespace {
+
+// "expected rank 3 ([N, C, L]), got rank 2": `expected` is "3", ">= 3" or "3 or 4".
+std::string RankMessage(std::string_view expected, std::string_view layout, size_t got) {
+  return StrCat("expected rank ", expected, layout.empty() ? "" : StrCat(" (", layout, ")"),
+                ", got rank ", got);
+}
+
+// "3", "3 or 4", "3, 4 or 5".
+std::string RankList(std::initializer_list<size_t> ranks) {
+  std::string out;
+  size_t i = 0;
+  for (size_t r : ranks) {
+    if (i > 0) out += i + 1 == ranks.size() ? " or " : ", ";
+    out += StrCat(r);
+    ++i;
+  }
+  return out;
+}
+
+const Shape* PresentShape(const InferenceContext& ctx, int input) {
+  return ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+}
+
+}  // namespace
+
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank,
+                                   std::string_view layout) {
+  const Shape* s = PresentShape(ctx, input);
   if (s && s->size() != rank) {
-    return InputError(
-        ctx, input,
-        StrCat("expected rank ", rank, ", got rank ", s->size(), " ", ShapeToString(*s)));
+    return InputError(ctx, input,
+                      StrCat(RankMessage(StrCat(rank), layout, s->size()), " ", ShapeToString(*s)));
   }
   return s;
 }
 
 StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
-                                   std::initializer_list<size_t> ranks) {
-  const Shape* s = input >= 0 && ctx.HasInput(input) ? ctx.InputShape(input) : nullptr;
+                                   std::initializer_list<size_t> ranks, std::string_view layout) {
+  const Shape* s = PresentShape(ctx, input);
   if (!s) return s;
   for (size_t r : ranks) {
     if (s->size() == r) return s;
   }
-  return InputError(ctx, input,
-                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size(), " ",
-                           ShapeToString(*s)));
+  return InputError(
+      ctx, input, StrCat(RankMessage(RankList(ranks), layout, s->size()), " ", ShapeToString(*s)));
 }
 
-Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
+Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank,
+                   std::string_view layout) {
   if (shape.size() == rank) return OkStatus();
-  return InputError(ctx, input, StrCat("expected rank ", rank, ", got rank ", shape.size()));
+  return InputError(ctx, input, RankMessage(StrCat(rank), layout, shape.size()));
 }
 
-Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank) {
+Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank,
+                          std::string_view layout) {
   if (shape.size() >= rank) return OkStatus();
-  return InputError(ctx, input, StrCat("expected rank >= ", rank, ", got rank ", shape.size()));
+  return InputError(ctx, input, RankMessage(StrCat(">= ", rank), layout, shape.size()));
 }
 
-Status RequireRank(const InferenceContext& ctx, int input, size_t rank) {
-  return RankedInput(ctx, input, rank).status();
+Status RequireRank(const InferenceContext& ctx, int input, size_t rank, std::string_view layout) {
+  return RankedInput(ctx, input, rank, layout).status();
+}
+
+Status RequireRank(const InferenceContext& ctx, int input, std::initializer_list<size_t> ranks,
+                   std::string_view layout) {
+  return RankedInput(ctx, input, ranks, layout).status();
+}
+
+Status RequireRankAtLeast(const InferenceContext& ctx, int input, size_t rank,
+                          std::string_view layout) {
+  const Shape* s = PresentShape(ctx, input);
+  if (!s || s->size() >= rank) return OkStatus();
+  return InputError(
+      ctx, input,
+      StrCat(RankMessage(StrCat(">= ", rank), layout, s->size()), " ", ShapeToString(*s)));
 }
 
 std::string_view KindName(Type::Kind kind) {

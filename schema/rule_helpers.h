@@ -53,12 +53,22 @@ Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what,
 
 // Rank checks, one vocabulary for every rule. A shape already in hand (`shape`, input
 // `input`'s) of another rank is an error naming the input: "input 1 'W': expected rank 4,
-// got rank 3" (at least: "expected rank >= 3, got rank 2").
-Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank);
-Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank);
-// Input `input`, when present with a known shape, has rank `rank`; the error also shows the
-// shape ("expected rank 3, got rank 2 [N, C]"). RankedInput below also returns the shape.
-Status RequireRank(const InferenceContext& ctx, int input, size_t rank);
+// got rank 3" (at least: "expected rank >= 3, got rank 2"). Each takes an optional `layout`
+// that says what the dims are, shown after the rank: "expected rank 3 ([batch, seq, hidden]),
+// got rank 2"; it may be any short explanation ("the rank of X", "a byte stream").
+Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank,
+                   std::string_view layout = {});
+Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank,
+                          std::string_view layout = {});
+// Input `input`, when present with a known shape, has rank `rank` (one of `ranks`, at least
+// `rank`); the error also shows the shape ("expected rank 3, got rank 2 [N, C]"). RankedInput
+// below also returns the shape.
+Status RequireRank(const InferenceContext& ctx, int input, size_t rank,
+                   std::string_view layout = {});
+Status RequireRank(const InferenceContext& ctx, int input, std::initializer_list<size_t> ranks,
+                   std::string_view layout = {});
+Status RequireRankAtLeast(const InferenceContext& ctx, int input, size_t rank,
+                          std::string_view layout = {});
 
 // Input `input`, when its kind is known, is one of `kinds`; `expected` says which ("a
 // sequence"). KindName is a kind as a message says it ("an optional").
@@ -73,10 +83,12 @@ Status CheckDataType(int64_t type, const char* attr);
 
 // Input `input`'s shape when it is a tensor of exactly `rank`; null when it is absent or its
 // shape is unknown; an error naming the input for another rank.
-StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank);
+StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_t rank,
+                                   std::string_view layout = {});
 // The same for an input of any of `ranks` ("expected rank 3 or 4, got rank 2 [N, C]").
 StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
-                                   std::initializer_list<size_t> ranks);
+                                   std::initializer_list<size_t> ranks,
+                                   std::string_view layout = {});
 
 // Known input values. Each is null (nothing) when the value is not known or not of that kind.
 // Every element as a Dim (constant or symbolic): shapes, axes, repeats.

@@ -194,6 +194,34 @@ ConstValue Scalar(Dim d) {
 
 ConstValue Scalar(int64_t i) { return Scalar(Dim::Const(i)); }
 
+ConstValue Dims(const std::vector<std::string>& items) {
+  ConstValue v;
+  v.elem_type = kInt64;
+  v.dims = {static_cast<int64_t>(items.size())};
+  for (const auto& i : items) {
+    const bool integer = i.find_first_not_of("-0123456789") == std::string::npos;
+    v.ints.push_back(integer ? Dim::Const(std::stoll(i))
+                             : T("int64[" + i + "]").shape()[0]);  // a symbol or an expression
+  }
+  return v;
+}
+
+ConstValue Ints(std::vector<int64_t> dims, const std::vector<std::string>& items) {
+  ConstValue v = Dims(items);
+  v.dims = std::move(dims);
+  return v;
+}
+
+ConstValue Reals(int32_t type, std::vector<int64_t> dims, std::vector<double> items) {
+  return ConstValue{type, std::move(dims), {}, std::move(items)};
+}
+
+ConstValue FloatSize(const char* dim) {
+  ConstValue v{kFloat, {}, {}, {}};
+  v.quotients.push_back(RealQuotient{T(std::string("int64[") + dim + "]").shape()[0], 1, false});
+  return v;
+}
+
 std::string Node(const char* op, const std::vector<const char*>& inputs,
                  const std::vector<const char*>& outputs, const std::string& attrs,
                  const char* domain) {

@@ -58,6 +58,15 @@ std::string ValueText(const ConstValue& v);
 ConstValue Scalar(Dim d);
 ConstValue Scalar(int64_t i);
 
+// An int64 vector of integers, symbols and expressions, as `int64[...]` dims read them:
+// Dims({"B", "S + 1", "768"}). Ints gives it any shape: Ints({3, 2}, {"0", "N", ...}).
+ConstValue Dims(const std::vector<std::string>& items);
+ConstValue Ints(std::vector<int64_t> dims, const std::vector<std::string>& items);
+// A float or double value of any shape.
+ConstValue Reals(int32_t type, std::vector<int64_t> dims, std::vector<double> items);
+// A float scalar holding a symbolic size, as Cast(Shape(x)[i]) to float makes it.
+ConstValue FloatSize(const char* dim);
+
 // NodeProto text: op_type (and domain, when not empty), inputs and outputs ("" for an
 // omitted one), then `attrs` as made by IntAttr / IntsAttr.
 std::string Node(const char* op, const std::vector<const char*>& inputs,

@@ -66,9 +66,7 @@ Status InferEyeLike(InferenceContext& ctx) {
     elem = static_cast<int32_t>(dtype);
   }
   const Shape* in = ctx.InputShape(0);
-  if (in && in->size() != 2) {
-    return InputError(ctx, 0, StrCat("expected rank 2, got rank ", in->size()));
-  }
+  if (in) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 2));
   ctx.SetOutputType(0, in ? Type::Tensor(elem, *in) : Type::Tensor(elem));
   return OkStatus();
 }
@@ -163,10 +161,7 @@ Status InferMultinomial(InferenceContext& ctx) {
   }
   Dim batch;
   if (const Shape* in = ctx.InputShape(0)) {
-    if (in->size() != 2) {
-      return InputError(
-          ctx, 0, StrCat("expected rank 2 ([batch_size, class_size]), got rank ", in->size()));
-    }
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 2, "[batch_size, class_size]"));
     batch = (*in)[0];
   }
   ctx.SetOutputType(

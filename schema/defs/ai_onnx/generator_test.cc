@@ -1,5 +1,6 @@
-// Table tests of the generator rules (generator.cc): the random generators (RandomNormal,
-// RandomUniform, their Like forms, Bernoulli, Multinomial).
+// Table tests of the generator rules (generator.cc): Constant, ConstantOfShape, Range,
+// EyeLike and the random generators (RandomNormal, RandomUniform, their Like forms,
+// Bernoulli, Multinomial).
 #include <gtest/gtest.h>
 
 #include "onnx_infer/schema/builtin.h"
@@ -9,12 +10,17 @@
 namespace onnx_infer {
 namespace {
 
+using testing::Dims;
 using testing::FloatAttr;
+using testing::FloatSize;
 using testing::Int64s;
 using testing::IntAttr;
 using testing::IntsAttr;
 using testing::Node;
+using testing::Reals;
+using testing::RunRule;
 using testing::RunRuleCase;
+using testing::Scalar;
 using testing::StrAttr;
 using testing::StrsAttr;
 
@@ -110,6 +116,215 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[10]"},
              {},
              "error: input 0 'x': expected rank 2 ([batch_size, class_size]), got rank 1"}));
+
+#define NODE(op, ins) R"(op_type: ")" op R"(" )" ins R"( output: "y")"
+
+INSTANTIATE_TEST_SUITE_P(
+    ConstantOfShapeAndRange, GeneratorRuleTest,
+    ::testing::Values(
+        Case{"constant_of_shape_symbolic",
+             NODE("ConstantOfShape", R"(input: "s")"),
+             9,
+             {"int64[2]"},
+             {Dims({"B", "4"})},
+             "float[B, 4]",
+             ""},
+        Case{
+            "constant_of_shape_typed_value",
+            R"(op_type: "ConstantOfShape" input: "s" output: "y" attribute { name: "value" type: TENSOR t { data_type: 7 dims: 1 int64_data: 5 } })",
+            9,
+            {"int64[1]"},
+            {Int64s({3})},
+            "int64[3]",
+            "[5, 5, 5]"},
+        Case{"constant_of_shape_rank_only",
+             NODE("ConstantOfShape", R"(input: "s")"),
+             9,
+             {"int64[3]"},
+             {},
+             "float[?, ?, ?]",
+             ""},
+        Case{"range_ints",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"int64[]", "int64[]", "int64[]"},
+             {Scalar(1), Scalar(10), Scalar(3)},
+             "int64[3]",
+             "[1, 4, 7]"},
+        Case{"range_negative_delta",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"int64[]", "int64[]", "int64[]"},
+             {Scalar(10), Scalar(4), Scalar(-3)},
+             "int64[2]",
+             "[10, 7]"},
+        Case{"range_symbolic_limit",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"int64[]", "int64[]", "int64[]"},
+             {Scalar(0), Dims({"N"}), Scalar(1)},
+             "int64[N]",
+             ""},
+        Case{"range_symbolic_step_two",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"int64[]", "int64[]", "int64[]"},
+             {Scalar(1), Dims({"N"}), Scalar(2)},
+             "int64[floor(N/2)]",
+             ""},
+        Case{"range_symbolic_negative_step",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"int64[]", "int64[]", "int64[]"},
+             {Dims({"N"}), Scalar(0), Scalar(-1)},
+             "int64[N]",
+             ""},
+        Case{"range_unknown",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"float[]", "float[]", "float[]"},
+             {},
+             "float[?]",
+             ""},
+        Case{"constant_of_shape_default_float_zeros",
+             NODE("ConstantOfShape", R"(input: "s")"),
+             9,
+             {"int64[1]"},
+             {Int64s({2})},
+             "float[2]",
+             "[0, 0]"},
+        Case{
+            "constant_of_shape_untracked_fill_type",
+            R"(op_type: "ConstantOfShape" input: "s" output: "y" attribute { name: "value" type: TENSOR t { data_type: 10 dims: 1 int32_data: 15360 } })",
+            9,
+            {"int64[1]"},
+            {Int64s({2})},
+            "float16[2]",
+            ""},
+
+        // Float bounds holding sizes (pattern 4): Range(0.0, Cast(H), 1.0) has H elements.
+        Case{"range_float_symbolic_limit",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {0}), FloatSize("H"), Reals(kFloat, {}, {1})},
+             "float[H]",
+             ""},
+        Case{"range_float_symbolic_step_half",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {0}), FloatSize("H"), Reals(kFloat, {}, {0.5})},
+             "float[2*H]",
+             ""},
+        Case{"range_float_symbolic_step_three",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {1}), FloatSize("H"), Reals(kFloat, {}, {3})},
+             "float[floor((H + 1)/3)]",
+             ""},
+        Case{"range_float_tenth_step_stays_unknown",
+             NODE("Range", R"(input: "a" input: "b" input: "c")"),
+             11,
+             {"float[]", "float[]", "float[]"},
+             {Reals(kFloat, {}, {0}), FloatSize("H"), Reals(kFloat, {}, {0.1})},
+             "float[?]",
+             ""}));
+
+INSTANTIATE_TEST_SUITE_P(EyeLike, GeneratorRuleTest,
+                         ::testing::Values(Case{"eyelike_9_input_type",
+                                                Node("EyeLike", {"x"}, {"y"}),
+                                                9,
+                                                {"int32[4, 4]"},
+                                                {},
+                                                "int32[4, 4]"},
+                                           Case{"eyelike_22_dtype",
+                                                Node("EyeLike", {"x"}, {"y"}, IntAttr("dtype", 11)),
+                                                22,
+                                                {"int32[N, M]"},
+                                                {},
+                                                "double[N, M]"},
+                                           Case{"eyelike_dtype_without_input_type",
+                                                Node("EyeLike", {"x"}, {"y"}, IntAttr("dtype", 1)),
+                                                22,
+                                                {"?"},
+                                                {},
+                                                "float"},
+                                           Case{"eyelike_rank_3",
+                                                Node("EyeLike", {"x"}, {"y"}),
+                                                9,
+                                                {"float[2, 3, 4]"},
+                                                {},
+                                                "error: input 0 'x': expected rank 2, got rank 3"},
+                                           Case{"eyelike_bad_dtype",
+                                                Node("EyeLike", {"x"}, {"y"}, IntAttr("dtype", 99)),
+                                                22,
+                                                {"float[2, 2]"},
+                                                {},
+                                                "error: attribute 'dtype': unknown type 99"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    Constant, GeneratorRuleTest,
+    ::testing::Values(
+        Case{
+            "constant_tensor",
+            R"(op_type: "Constant" output: "y" attribute { name: "value" type: TENSOR t { data_type: 7 dims: 2 int64_data: 4 int64_data: 5 } })",
+            13,
+            {},
+            {},
+            "int64[2]"},
+        Case{
+            "constant_value_ints",
+            R"(op_type: "Constant" output: "y" attribute { name: "value_ints" type: INTS ints: 1 ints: 2 ints: 3 })",
+            13,
+            {},
+            {},
+            "int64[3]"},
+        Case{
+            "constant_value_float",
+            R"(op_type: "Constant" output: "y" attribute { name: "value_float" type: FLOAT f: 1 })",
+            13,
+            {},
+            {},
+            "float[]"},
+        Case{
+            "constant_value_strings",
+            R"(op_type: "Constant" output: "y" attribute { name: "value_strings" type: STRINGS strings: "a" strings: "b" })",
+            13,
+            {},
+            {},
+            "string[2]"},
+        Case{
+            "constant_sparse",
+            R"(op_type: "Constant" output: "y" attribute { name: "sparse_value" type: SPARSE_TENSOR sparse_tensor { dims: 3 dims: 4 values { data_type: 1 dims: 1 float_data: 1 } indices { data_type: 7 dims: 1 int64_data: 5 } } })",
+            13,
+            {},
+            {},
+            "float[3, 4]"},
+        Case{"constant_none",
+             R"(op_type: "Constant" output: "y")",
+             13,
+             {},
+             {},
+             "error: expected one value attribute, got none"},
+        Case{
+            "constant_two",
+            R"(op_type: "Constant" output: "y" attribute { name: "value_int" type: INT i: 1 } attribute { name: "value_float" type: FLOAT f: 1 })",
+            13,
+            {},
+            {},
+            "error: expected exactly one value attribute"}));
+
+TEST(ConstantRuleTest, RecordsSmallIntegerValues) {
+  auto run = RunRule(
+      BuiltinSchemas(),
+      R"(op_type: "Constant" output: "y" attribute { name: "value_ints" type: INTS ints: 0 ints: -1 })",
+      13, {});
+  ASSERT_TRUE(run.status.ok());
+  ASSERT_TRUE(run.values[0].has_value());
+  EXPECT_EQ(run.values[0]->ConstInts(), (std::vector<int64_t>{0, -1}));
+}
 
 }  // namespace
 }  // namespace onnx_infer

@@ -23,8 +23,8 @@ Status InferImageDecoder(InferenceContext& ctx) {
   if (format != "RGB" && format != "BGR" && format != "Grayscale") {
     return AttrError("pixel_format", StrCat("expected RGB, BGR or Grayscale, got '", format, "'"));
   }
-  if (const Shape* in = ctx.InputShape(0); in && in->size() != 1) {
-    return InputError(ctx, 0, StrCat("expected rank 1 (a byte stream), got rank ", in->size()));
+  if (const Shape* in = ctx.InputShape(0)) {
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 1, "a byte stream"));
   }
   ctx.SetOutputType(0, Type::Tensor(kUint8, Shape(3)));
   return OkStatus();

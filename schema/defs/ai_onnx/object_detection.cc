@@ -50,22 +50,15 @@ Status InferNonMaxSuppression(InferenceContext& ctx) {
   const Shape* boxes = ctx.InputShape(0);
   const Shape* scores = ctx.InputShape(1);
   if (boxes) {
-    if (boxes->size() != 3) {
-      return InputError(ctx, 0,
-                        StrCat("expected rank 3 ([num_batches, spatial_dimension, 4]), got rank ",
-                               boxes->size()));
-    }
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *boxes, 3, "[num_batches, spatial_dimension, 4]"));
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*boxes)[2], Dim::Const(4),
                                         StrCat(InputLabel(ctx, 0), " dim 2 (box coordinates)"),
                                         InputSubject(ctx, 0))
                            .status());
   }
-  if (scores && scores->size() != 3) {
-    return InputError(
-        ctx, 1,
-        StrCat("expected rank 3 ([num_batches, num_classes, spatial_dimension]), got rank ",
-               scores->size()));
-  }
+  if (scores)
+    OI_RETURN_IF_ERROR(
+        RequireRank(ctx, 1, *scores, 3, "[num_batches, num_classes, spatial_dimension]"));
   if (boxes && scores) {
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*scores)[0], (*boxes)[0],
                                         StrCat(InputLabel(ctx, 1), " dim 0 and ",

@@ -1,4 +1,5 @@
-// Table tests of the object detection rules (object_detection.cc): NonMaxSuppression.
+// Table tests of the object detection rules (object_detection.cc): RoiAlign,
+// NonMaxSuppression.
 #include <gtest/gtest.h>
 
 #include "onnx_infer/schema/builtin.h"
@@ -79,6 +80,28 @@ INSTANTIATE_TEST_SUITE_P(
                            {},
                            "error: input 1 's': expected rank 3 ([num_batches, num_classes, "
                            "spatial_dimension]), got rank 2"}));
+
+INSTANTIATE_TEST_SUITE_P(RoiAlign, ObjectDetectionRuleTest,
+                         ::testing::Values(Case{"roialign_default",
+                                                Node("RoiAlign", {"x", "rois", "bi"}, {"y"}),
+                                                10,
+                                                {"float[N, C, H, W]", "float[R, 4]", "int64[?]"},
+                                                {},
+                                                "float[R, C, 1, 1]"},
+                                           Case{"roialign_sizes",
+                                                Node("RoiAlign", {"x", "rois", "bi"}, {"y"},
+                                                     IntAttr("output_height", 5) +
+                                                         IntAttr("output_width", 3)),
+                                                16,
+                                                {"float[1, 2, 10, 10]", "float[?, 4]", "int64[R]"},
+                                                {},
+                                                "float[R, 2, 5, 3]"},
+                                           Case{"roialign_batch_mismatch",
+                                                Node("RoiAlign", {"x", "rois", "bi"}, {"y"}),
+                                                22,
+                                                {"float[1, 2, 10, 10]", "float[3, 4]", "int64[4]"},
+                                                {},
+                                                "error: rois' dim 0 and batch_indices' dim 0"}));
 
 }  // namespace
 }  // namespace onnx_infer

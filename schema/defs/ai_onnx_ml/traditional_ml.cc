@@ -321,9 +321,7 @@ Status InferTreeEnsemble(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t targets, ctx.IntAttr("n_targets", -1));
   const Dim width = targets >= 0 ? Dim::Const(targets) : Dim();
   if (const Shape* x = ctx.InputShape(0)) {
-    if (x->size() != 2) {
-      return InputError(ctx, 0, StrCat("expected rank 2 ([N, F]), got rank ", x->size()));
-    }
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *x, 2, "[N, F]"));
     ctx.SetOutputShape(0, Shape{(*x)[0], width});
   }
   return OkStatus();

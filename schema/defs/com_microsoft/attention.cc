@@ -416,9 +416,8 @@ Status ReadKeyValue(InferenceContext& ctx, int key_input, int value_input, Dim n
       x.v_head_size = x.head_size;
       x.v_hidden = hidden;
     } else {
-      return InputError(ctx, key_input,
-                        StrCat("expected rank ", allow_packed_kv ? "3, 4 or 5" : "3 or 4",
-                               ", got rank ", k->size(), " ", ShapeToString(*k)));
+      return allow_packed_kv ? RequireRank(ctx, key_input, {3, 4, 5})
+                             : RequireRank(ctx, key_input, {3, 4});
     }
   }
   if (v) {

@@ -284,9 +284,7 @@ Status InferGroupNorm(InferenceContext& ctx) {
 Status InferGatedRMSNorm(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
-  if (x && x->empty()) {
-    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
-  }
+  if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 1));
   Dim c;
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, c, "C"));
   if (!x) return OkStatus();
@@ -310,9 +308,7 @@ Status InferGatedRMSNorm(InferenceContext& ctx) {
 Status InferBiasedActivation(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
-  if (x && x->empty()) {
-    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
-  }
+  if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 1));
   Dim last = x ? x->back() : Dim();
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, last, StrCat("the last dim of ", InputLabel(ctx, 0))));
   if (!x) return OkStatus();
@@ -407,9 +403,7 @@ Status InferGatedAdd(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* x = ctx.InputShape(0);
   if (!x) return OkStatus();
-  if (x->empty()) {
-    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
-  }
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 1));
   Shape out = *x;
   OI_RETURN_IF_ERROR(RequireSameShape(ctx, 1, out, 0));
   if (ctx.InputShape(2)) {
@@ -439,9 +433,7 @@ Status InferFusedMatMul(InferenceContext& ctx) {
   const Shape* b = ctx.InputShape(1);
   for (int i : {0, 1}) {
     const Shape* s = i == 0 ? a : b;
-    if (s && s->empty()) {
-      return InputError(ctx, i, "expected rank >= 1, got a scalar");
-    }
+    if (s) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, i, *s, 1));
   }
   if ((trans_batch_a || trans_batch_b) && a && b && (a->size() != b->size() || a->size() < 3)) {
     return Status::Error(StrCat("transBatchA/transBatchB need A and B of one rank >= 3, got A ",

@@ -169,9 +169,7 @@ Status InferRoiPatches(InferenceContext& ctx) {
   const Shape* boxes = ctx.InputShape(0);
   const Shape* features = ctx.InputShape(1);
   for (auto [i, s] : {std::pair{0, boxes}, std::pair{1, features}}) {
-    if (s && s->size() < 2) {
-      return InputError(ctx, i, StrCat("expected rank >= 2, got rank ", s->size()));
-    }
+    if (s) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, i, *s, 2));
   }
   Dim pooled;
   if (ctx.HasAttr("pooled_size")) {

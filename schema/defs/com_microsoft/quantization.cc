@@ -51,23 +51,6 @@ Dim InputDim(const InferenceContext& ctx, int i, size_t axis) {
   return s && axis < s->size() ? (*s)[axis] : Dim();
 }
 
-// An error unless input i (when present and ranked) has one of `ranks`.
-Status RequireRank(const InferenceContext& ctx, int i, std::initializer_list<size_t> ranks) {
-  const Shape* s = ShapeOf(ctx, i);
-  if (!s) return OkStatus();
-  for (size_t r : ranks) {
-    if (s->size() == r) return OkStatus();
-  }
-  return InputError(ctx, i,
-                    StrCat("expected rank ", StrJoin(ranks, " or "), ", got rank ", s->size()));
-}
-
-Status RequireRankAtLeast(const InferenceContext& ctx, int i, size_t rank) {
-  const Shape* s = ShapeOf(ctx, i);
-  if (!s || s->size() >= rank) return OkStatus();
-  return InputError(ctx, i, StrCat("expected rank >= ", rank, ", got rank ", s->size()));
-}
-
 // A dim the operator fixes: input `input`'s dim `axis`, times `pack`, is `want`; `what` says
 // where `want` comes from ("attribute N", "k_blocks = ceil(K / block_size)").
 struct DimRule {
@@ -425,9 +408,7 @@ Status InferGatherBlockQuantized(InferenceContext& ctx) {
   const Shape* data = ShapeOf(ctx, 0);
   if (!data) return OkStatus();
   const int64_t rank = static_cast<int64_t>(data->size());
-  if (rank == 0)
-    return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
-                         Subject::Input(0, "data"));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
   OI_ASSIGN_OR_RETURN(gather_axis,
                       ctx.NormalizeAxis(gather_axis, rank, Subject::Attribute("gather_axis")));
   OI_ASSIGN_OR_RETURN(quantize_axis,
@@ -508,9 +489,8 @@ Status InferIntegerMatMul(InferenceContext& ctx, int a, int b, int bias, int32_t
         CheckDims(ctx, {{bias, 0, sb->back(), StrCat("the last dim of ", InputLabel(ctx, b))}}));
   }
   if (!sa || !sb) return OkStatus();
-  if (sa->empty() || sb->empty()) {
-    return InputError(ctx, sa->empty() ? a : b, "expected rank >= 1, got a scalar");
-  }
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, a, *sa, 1));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, b, *sb, 1));
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*sa, *sb, &ctx));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();

@@ -141,11 +141,10 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   for (int i : {0, 1, 2}) {
     const Shape* s = ctx.InputShape(i);
     if (!s) continue;
-    if ((s->size() != 3 && s->size() != 4) || (rank && s->size() != rank)) {
-      return InputError(
-          ctx, i,
-          StrCat("expected rank ", rank ? StrCat(rank, " (query's)") : std::string("3 or 4"),
-                 ", got rank ", s->size()));
+    if (rank) {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, rank, "query's"));
+    } else {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, i, {3, 4}));
     }
     rank = s->size();
   }
@@ -180,11 +179,10 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   for (int i : {4, 5}) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (!s) continue;
-    if (s->size() != lead + 1 && !(i == 4 && s->size() == lead + 2)) {
-      return InputError(
-          ctx, i,
-          StrCat("expected rank ", lead + 1, i == 4 ? StrCat(" or ", lead + 2) : std::string(),
-                 ", got rank ", s->size()));
+    if (i == 4) {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, i, {lead + 1, lead + 2}));
+    } else {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, lead + 1));
     }
     for (size_t d = 0; d < lead; ++d) {
       OI_RETURN_IF_ERROR(AgreeDim(ctx, tokens[d], i, d, StrCat("token dim ", d, " of query")));

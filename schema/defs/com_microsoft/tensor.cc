@@ -111,10 +111,9 @@ StatusOr<int64_t> SignalNdim(const InferenceContext& ctx, const Shape* in, int64
   if (ndim < 1 || ndim > 3) {
     return AttrError("signal_ndim", StrCat("expected 1, 2 or 3, got ", ndim));
   }
-  if (in && static_cast<int64_t>(in->size()) < ndim + extra) {
-    return InputError(ctx, 0,
-                      StrCat("expected rank >= ", ndim + extra, " for signal_ndim = ", ndim,
-                             ", got rank ", in->size()));
+  if (in) {
+    OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, static_cast<size_t>(ndim + extra),
+                                          StrCat("signal_ndim = ", ndim)));
   }
   return ndim;
 }

@@ -169,7 +169,7 @@ INSTANTIATE_TEST_SUITE_P(
              1,
              {"float[N]"},
              {},
-             "error: input 0 'x': expected rank >= 2 for signal_ndim = 2",
+             "error: input 0 'x': expected rank >= 2 (signal_ndim = 2), got rank 1",
              ""},
         Case{"irfft_allocates_2m_minus_1",
              Ms("Irfft", {"x"}, {"y"}, IntAttr("signal_ndim", 1)),

@@ -45,9 +45,7 @@ Status InferAtenEmbedding(InferenceContext& ctx) {
 Status InferAtenEmbeddingBackward(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* grad = ctx.InputShape(0);
-  if (grad && grad->empty()) {
-    return InputError(ctx, 0, "expected rank >= 1, got a scalar");
-  }
+  if (grad) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *grad, 1));
   const Dim num_weights = ctx.NumInputs() > 2 ? ScalarInputDim(ctx, 2) : Dim();
   ctx.SetOutputShape(0, {num_weights, grad ? grad->back() : Dim()});
   return OkStatus();

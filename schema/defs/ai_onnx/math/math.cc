@@ -241,9 +241,7 @@ Status InferCumulative(InferenceContext& ctx) {
 }  // namespace
 
 StatusOr<Dim> SquareMatrixDim(InferenceContext& ctx, int input, const Shape& in) {
-  if (in.size() < 2) {
-    return InputError(ctx, input, StrCat("expected rank >= 2, got rank ", in.size()));
-  }
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, input, in, 2));
   auto m = UnifyDim(in[in.size() - 2], in.back());
   if (!m.ok()) {
     return InputError(ctx, input, StrCat("expected square matrices, got ", ShapeToString(in)));
@@ -277,9 +275,7 @@ Status InferDFT(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
-  if (rank < 2) {
-    return InputError(ctx, 0, StrCat("expected rank >= 2, got rank ", rank));
-  }
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
   auto last = in->back().const_value();
   if (last && *last != 1 && *last != 2) {
     return InputError(ctx, 0,
@@ -326,15 +322,11 @@ Status InferSTFT(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 1));
   const Shape* signal = ctx.InputShape(0);
-  if (signal && signal->size() != 3) {
-    return InputError(ctx, 0, StrCat("expected rank 3, got rank ", signal->size()));
-  }
+  if (signal) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *signal, 3));
   Dim n = ctx.HasInput(3) ? ScalarInputDim(ctx, 3) : Dim();
   if (ctx.HasInput(2)) {
     if (const Shape* w = ctx.InputShape(2)) {
-      if (w->size() != 1) {
-        return InputError(ctx, 2, StrCat("expected rank 1, got rank ", w->size()));
-      }
+      OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *w, 1));
       auto u = UnifyDim(n, (*w)[0]);
       if (!u.ok()) {
         return Status::Error(
@@ -384,19 +376,16 @@ Status InferLoss(InferenceContext& ctx) {
   if (ctx.NumOutputs() > 1) ctx.SetOutputType(1, ctx.InputType(0));
   const Shape* in = ctx.InputShape(0);
   const Shape* target = ctx.InputShape(1);
-  if (in && in->size() < 2) {
-    return InputError(ctx, 0, StrCat("expected rank >= 2, got rank ", in->size()));
-  }
+  if (in) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
   std::optional<Shape> per_element;
   if (in) {
     per_element = Shape{(*in)[0]};
     per_element->insert(per_element->end(), in->begin() + 2, in->end());
   }
   if (target) {
-    if (per_element && target->size() != per_element->size()) {
-      return InputError(ctx, 1,
-                        StrCat("expected rank ", per_element->size(), " for input ",
-                               ShapeToString(*in), ", got rank ", target->size()));
+    if (per_element) {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *target, per_element->size(),
+                                     StrCat("for input ", ShapeToString(*in))));
     }
     if (!per_element) {
       per_element = *target;
@@ -427,9 +416,8 @@ Status InferMatMul(InferenceContext& ctx) {
   const Shape* a = ctx.InputShape(0);
   const Shape* b = ctx.InputShape(1);
   if (!a || !b) return OkStatus();
-  if (a->empty() || b->empty()) {
-    return InputError(ctx, a->empty() ? 0 : 1, "expected rank >= 1, got a scalar");
-  }
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *a, 1));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 1, *b, 1));
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, *b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
@@ -445,9 +433,7 @@ StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index,
   const Shape* b = ctx.InputShape(b_index);
   for (int i : {a_index, b_index}) {
     const Shape* s = i == a_index ? a : b;
-    if (s && s->size() != 2) {
-      return InputError(ctx, i, StrCat("expected rank 2, got rank ", s->size()));
-    }
+    if (s) OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 2));
   }
   Shape out = {a ? (*a)[trans_a ? 1 : 0] : Dim(), b ? (*b)[trans_b ? 0 : 1] : Dim()};
   if (a && b) {

@@ -58,9 +58,7 @@ StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int in
   if (!s) return std::optional<HeadsView>();
   if (s->size() == 4)
     return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
-  if (s->size() != 3) {
-    return InputError(ctx, input, StrCat("expected rank 3 or 4, got rank ", s->size()));
-  }
+  OI_RETURN_IF_ERROR(RequireRank(ctx, input, {3, 4}));
   if (!ctx.HasAttr(heads_attr)) {
     return AttrError(heads_attr, StrCat("required when ", InputLabel(ctx, input), " is 3-D ",
                                         ShapeToString(*s)));
@@ -93,9 +91,7 @@ Status InferAttention(InferenceContext& ctx) {
   const Shape* past_value = has_past_value ? ctx.InputShape(5) : nullptr;
   for (int i : {4, 5}) {
     const Shape* s = i == 4 ? past_key : past_value;
-    if (s && s->size() != 4) {
-      return InputError(ctx, i, StrCat("expected rank 4, got rank ", s->size()));
-    }
+    if (s) OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 4));
   }
 
   Dim batch, q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size, past_seq;
@@ -140,9 +136,7 @@ Status InferAttention(InferenceContext& ctx) {
   }
   if (ctx.schema().since_version() >= 24 && ctx.HasInput(6)) {
     if (const Shape* nonpad = ctx.InputShape(6)) {
-      if (nonpad->size() != 1) {
-        return InputError(ctx, 6, StrCat("expected rank 1 [batch], got rank ", nonpad->size()));
-      }
+      OI_RETURN_IF_ERROR(RequireRank(ctx, 6, *nonpad, 1, "[batch]"));
       OI_RETURN_IF_ERROR(Agree(ctx, batch, (*nonpad)[0], "batch of Q and nonpad_kv_seqlen"));
     }
   }
@@ -207,7 +201,7 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       batch = (*x)[0];
       seq = (*x)[1];
     } else {
-      return InputError(ctx, 0, StrCat("expected rank 3 or 4, got rank ", x->size()));
+      return RequireRank(ctx, 0, {3, 4});
     }
   }
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
@@ -273,10 +267,10 @@ Status InferCausalConvWithState(InferenceContext& ctx) {
     return AttrError("state_window", StrCat("expected a value in [0, 8], got ", window));
   }
   const Shape* in = ctx.InputShape(0);
-  if (in && (channels_last ? in->size() < 3 : in->size() != static_cast<size_t>(2 + ndim))) {
-    return InputError(ctx, 0,
-                      StrCat("expected rank ", channels_last ? ">= 3" : StrCat(2 + ndim),
-                             ", got rank ", in->size(), " ", ShapeToString(*in)));
+  if (channels_last) {
+    OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, 3));
+  } else {
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 0, static_cast<size_t>(2 + ndim)));
   }
   OI_ASSIGN_OR_RETURN(const Shape* weight, RankedInput(ctx, 1, 2 + ndim));
   OI_ASSIGN_OR_RETURN(const Shape* bias, RankedInput(ctx, 2, 1));

@@ -152,9 +152,7 @@ Status InferGroupNormalization(InferenceContext& ctx) {
     return AttrError("num_groups", StrCat("expected a positive count, got ", groups));
   }
   const Shape* x = ctx.InputShape(0);
-  if (x && x->size() < 2) {
-    return InputError(ctx, 0, StrCat("expected rank >= 2 [N, C, ...], got rank ", x->size()));
-  }
+  if (x) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *x, 2, "[N, C, ...]"));
   Dim channels = x ? (*x)[1] : Dim();
   if (channels.is_const() && *channels.const_value() % groups != 0) {
     return InputError(

@@ -254,19 +254,11 @@ Status InferScatterElements(InferenceContext& ctx) {
             .status());
     for (int i : {1, 2}) {
       const Shape* s = ctx.InputShape(i);
-      if (s && s->size() != data->size()) {
-        return InputError(
-            ctx, i,
-            StrCat("expected rank ", data->size(), " (the rank of data), got rank ", s->size()));
-      }
+      if (s) OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, data->size(), "the rank of data"));
     }
   }
   if (indices && updates) {
-    if (indices->size() != updates->size()) {
-      return InputError(ctx, 2,
-                        StrCat("expected rank ", indices->size(),
-                               " (the rank of indices), got rank ", updates->size()));
-    }
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *updates, indices->size(), "the rank of indices"));
     for (size_t i = 0; i < indices->size(); ++i) {
       OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*indices)[i], (*updates)[i],
                                           StrCat(InputLabel(ctx, 1), " dim ", i, " and ",
@@ -299,11 +291,8 @@ Status InferScatterND(InferenceContext& ctx) {
     if (k && updates) {
       Shape expected(indices->begin(), indices->end() - 1);
       expected.insert(expected.end(), data->begin() + *k, data->end());
-      if (updates->size() != expected.size()) {
-        return InputError(ctx, 2,
-                          StrCat("expected rank ", expected.size(), " (indices[:-1] + data[", *k,
-                                 ":]), got rank ", updates->size()));
-      }
+      OI_RETURN_IF_ERROR(
+          RequireRank(ctx, 2, *updates, expected.size(), StrCat("indices[:-1] + data[", *k, ":]")));
       const int64_t lead = static_cast<int64_t>(indices->size()) - 1;
       for (int64_t i = 0; i < static_cast<int64_t>(expected.size()); ++i) {
         const bool from_indices = i < lead;
@@ -341,11 +330,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
   Shape out = *known;
   if (!past) out[seq_axis] = Dim();
   if (past && update) {
-    if (update->size() != past->size()) {
-      return InputError(
-          ctx, 1,
-          StrCat("expected rank ", rank, " (the rank of past_cache), got rank ", update->size()));
-    }
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *update, past->size(), "the rank of past_cache"));
     for (int64_t i = 0; i < rank; ++i) {
       if (i == seq_axis) continue;
       OI_ASSIGN_OR_RETURN(out[i], RequireEqualDims(ctx, out[i], (*update)[i],
@@ -361,9 +346,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
     }
   }
   if (const Shape* w = ctx.HasInput(2) ? ctx.InputShape(2) : nullptr) {
-    if (w->size() != 1) {
-      return InputError(ctx, 2, StrCat("expected rank 1 ([batch]), got rank ", w->size()));
-    }
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *w, 1, "[batch]"));
     OI_ASSIGN_OR_RETURN(
         out[0], RequireEqualDims(ctx, out[0], (*w)[0],
                                  StrCat("the batch dim and ", InputLabel(ctx, 2), " dim 0")));
@@ -547,9 +530,7 @@ Status InferUnique(InferenceContext& ctx) {
 // the condition's value.
 Status InferCompress(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  if (const Shape* c = ctx.InputShape(1); c && c->size() != 1) {
-    return InputError(ctx, 1, StrCat("expected rank 1, got rank ", c->size()));
-  }
+  if (const Shape* c = ctx.InputShape(1)) OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *c, 1));
   const Shape* in = ctx.InputShape(0);
   std::optional<int64_t> axis;
   if (ctx.HasAttr("axis")) {
@@ -632,9 +613,7 @@ Status InferDepthToSpace(InferenceContext& ctx) {
   }
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
-  if (in->size() != 4) {
-    return InputError(ctx, 0, StrCat("expected rank 4, got rank ", in->size()));
-  }
+  OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 4));
   const Dim block = Dim::Const(b);
   OI_ASSIGN_OR_RETURN(
       Dim c, DivideExactly(ctx, (*in)[1], b * b, StrCat(InputLabel(ctx, 0), " dim 1 (channels)")));
@@ -648,9 +627,7 @@ Status InferSpaceToDepth(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t b, BlockSize(ctx));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
-  if (in->size() != 4) {
-    return InputError(ctx, 0, StrCat("expected rank 4, got rank ", in->size()));
-  }
+  OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 4));
   OI_ASSIGN_OR_RETURN(Dim h, DivideExactly(ctx, (*in)[2], b, StrCat(InputLabel(ctx, 0), " dim 2")));
   OI_ASSIGN_OR_RETURN(Dim w, DivideExactly(ctx, (*in)[3], b, StrCat(InputLabel(ctx, 0), " dim 3")));
   ctx.SetOutputShape(0, Shape{(*in)[0], (*in)[1] * Dim::Const(b * b), h, w});
@@ -679,9 +656,7 @@ Status InferReverseSequence(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   const Shape* lens = ctx.InputShape(1);
   if (in) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
-  if (lens && lens->size() != 1) {
-    return InputError(ctx, 1, StrCat("expected rank 1, got rank ", lens->size()));
-  }
+  if (lens) OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *lens, 1));
   if (in && lens) {
     Shape out = *in;
     OI_ASSIGN_OR_RETURN(

@@ -1,5 +1,4 @@
-// Table tests of the split, scatter, gather and rearranging rules
-// (tensor/indexing.cc) and EyeLike (generator.cc).
+// Table tests of the split, scatter, gather, rearranging and Where rules (tensor/indexing.cc).
 #include <gtest/gtest.h>
 
 #include "onnx_infer/base/strings.h"
@@ -10,8 +9,10 @@
 namespace onnx_infer {
 namespace {
 
+using testing::Dims;
 using testing::Int64s;
 using testing::IntAttr;
+using testing::Ints;
 using testing::IntsAttr;
 using testing::Node;
 using testing::RuleCase;
@@ -28,19 +29,6 @@ using Case = RuleCase;
 using IndexingRuleTest = RuleTableTest;
 
 TEST_P(IndexingRuleTest, Infers) { EXPECT_TRUE(RunRuleCase(BuiltinSchemas(), GetParam())); }
-
-// A 1-D value of symbols and constants: Dims({"B", "3"}).
-ConstValue Dims(const std::vector<std::string>& items) {
-  ConstValue v;
-  v.elem_type = kInt64;
-  v.dims = {static_cast<int64_t>(items.size())};
-  for (const auto& i : items) {
-    v.ints.push_back(std::isdigit(static_cast<unsigned char>(i[0])) || i[0] == '-'
-                         ? Dim::Const(std::stoll(i))
-                         : Dim::Symbol(i));
-  }
-  return v;
-}
 
 ConstValue Floats(const std::vector<double>& values) {
   ConstValue v;
@@ -686,36 +674,6 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     Rearrange, IndexingRuleTest,
     ::testing::Values(
-        Case{"eyelike_9_input_type",
-             Node("EyeLike", {"x"}, {"y"}),
-             9,
-             {"int32[4, 4]"},
-             {},
-             "int32[4, 4]"},
-        Case{"eyelike_22_dtype",
-             Node("EyeLike", {"x"}, {"y"}, IntAttr("dtype", 11)),
-             22,
-             {"int32[N, M]"},
-             {},
-             "double[N, M]"},
-        Case{"eyelike_dtype_without_input_type",
-             Node("EyeLike", {"x"}, {"y"}, IntAttr("dtype", 1)),
-             22,
-             {"?"},
-             {},
-             "float"},
-        Case{"eyelike_rank_3",
-             Node("EyeLike", {"x"}, {"y"}),
-             9,
-             {"float[2, 3, 4]"},
-             {},
-             "error: input 0 'x': expected rank 2, got rank 3"},
-        Case{"eyelike_bad_dtype",
-             Node("EyeLike", {"x"}, {"y"}, IntAttr("dtype", 99)),
-             22,
-             {"float[2, 2]"},
-             {},
-             "error: attribute 'dtype': unknown type 99"},
         Case{"depthtospace_1",
              Node("DepthToSpace", {"x"}, {"y"}, IntAttr("blocksize", 2)),
              1,
@@ -820,6 +778,33 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[4]", "int64[4]"},
              {},
              "error: input 0 'x': expected rank >= 2, got rank 1"}));
+
+#define NODE(op, ins) R"(op_type: ")" op R"(" )" ins R"( output: "y")"
+
+INSTANTIATE_TEST_SUITE_P(
+    Where, IndexingRuleTest,
+    ::testing::Values(Case{"where_broadcasts_and_selects",
+                           NODE("Where", R"(input: "c" input: "x" input: "y")"),
+                           16,
+                           {"bool[2]", "int64[2]", "int64[2]"},
+                           {Int64s({1, 0}), Dims({"B", "1"}), Dims({"7", "S"})},
+                           "int64[2]",
+                           "[B, S]"},
+                      Case{
+                          "where_rank2_broadcast_condition",
+                          NODE("Where", R"(input: "c" input: "x" input: "y")"),
+                          16,
+                          {"bool[2, 1]", "int64[2, 2]", "int64[]"},
+                          {Ints({2, 1}, {"1", "0"}), Ints({2, 2}, {"B", "S", "H", "W"}), Scalar(0)},
+                          "int64[2, 2]",
+                          "[B, S, 0, 0]"},
+                      Case{"where_unknown_condition_drops_value",
+                           NODE("Where", R"(input: "c" input: "x" input: "y")"),
+                           16,
+                           {"bool[1]", "int64[1]", "int64[1]"},
+                           {std::nullopt, Dims({"B"}), Dims({"S"})},
+                           "int64[1]",
+                           ""}));
 
 }  // namespace
 }  // namespace onnx_infer

@@ -225,9 +225,7 @@ StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
       sum = Dim();
       continue;
     }
-    if (static_cast<int64_t>(s->size()) != rank) {
-      return InputError(ctx, i, StrCat("expected rank ", rank, ", got rank ", s->size()));
-    }
+    OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, static_cast<size_t>(rank)));
     for (int64_t d = 0; d < rank; ++d) {
       if (d == axis) continue;
       auto u = UnifyDim(out[d], (*s)[d]);

@@ -239,11 +239,7 @@ Status InferUpsample(InferenceContext& ctx) {
   if (version < 7) {
     OI_ASSIGN_OR_RETURN(float h, ctx.FloatAttr("height_scale", 0));
     OI_ASSIGN_OR_RETURN(float w, ctx.FloatAttr("width_scale", 0));
-    if (in && in->size() != 4) {
-      return Status::Error(
-          StrCat("input 0 'X': expected rank 4 ([N, C, H, W]), got rank ", in->size()),
-          Subject::Input(0, "X"));
-    }
+    if (in) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 4, "[N, C, H, W]"));
     scales = {1, 1, h, w};
     for (const char* name : {"height_scale", "width_scale"}) {
       if (!ctx.HasAttr(name)) {
@@ -329,17 +325,10 @@ Status InferGridSample(InferenceContext& ctx) {
   for (int i : {0, 1}) {
     const Shape* s = i == 0 ? x : grid;
     if (!s) continue;
-    if (only_2d && s->size() != 4) {
-      return InputError(ctx, i, StrCat("expected rank 4, got rank ", s->size()));
-    }
-    if (s->size() < 3) {
-      return InputError(ctx, i, StrCat("expected rank >= 3, got rank ", s->size()));
-    }
+    if (only_2d) OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 4));
+    OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, i, *s, 3));
   }
-  if (x && grid && x->size() != grid->size()) {
-    return InputError(
-        ctx, 1, StrCat("expected rank ", x->size(), " (the rank of X), got rank ", grid->size()));
-  }
+  if (x && grid) OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *grid, x->size(), "the rank of X"));
   if (!x && !grid) return OkStatus();
   const size_t rank = x ? x->size() : grid->size();
   const int64_t spatial = static_cast<int64_t>(rank) - 2;
@@ -374,9 +363,7 @@ namespace {
 Status InferAffineGrid(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* theta = ctx.InputShape(0);
-  if (theta && theta->size() != 3) {
-    return InputError(ctx, 0, StrCat("expected rank 3, got rank ", theta->size()));
-  }
+  if (theta) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *theta, 3));
   const std::vector<Dim>* size = IntValues(ctx, 1);
   int64_t spatial = -1;  // 2 or 3, when known
   if (size) {
@@ -428,9 +415,7 @@ Status InferAffineGrid(InferenceContext& ctx) {
 Status InferCol2Im(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   const Shape* in = ctx.InputShape(0);
-  if (in && in->size() != 3) {
-    return InputError(ctx, 0, StrCat("expected rank 3, got rank ", in->size()));
-  }
+  if (in) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *in, 3));
   const std::vector<Dim>* image = IntValues(ctx, 1);
   const std::vector<Dim>* block = IntValues(ctx, 2);
   int64_t spatial = image ? static_cast<int64_t>(image->size()) : KnownLength(ctx, 1);

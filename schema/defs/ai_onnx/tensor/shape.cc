@@ -1,5 +1,5 @@
-// Operators that compute and rearrange shape tensors (Shape, Size, Gather, Slice, Unsqueeze,
-// Squeeze, Cast, ConstantOfShape, Range, Tile, Where, Flatten, Identity): their type rules,
+// Operators that compute and rearrange shape tensors (Shape, Size, Gather, GatherElements,
+// Slice, Unsqueeze, Squeeze, Tile, Flatten, Identity, Expand): their type rules,
 // and the propagation of their values. Values are Dims, so an exporter's
 // Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain carries the symbols of the input
 // ([B, S]) through to the Reshape, instead of unknowns.
@@ -63,15 +63,11 @@ Status InferGatherElements(InferenceContext& ctx) {
   const Shape* indices = ctx.InputShape(1);
   if (data) {
     const int64_t rank = static_cast<int64_t>(data->size());
-    if (rank == 0)
-      return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
-                           Subject::Input(0, "data"));
+    OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
     OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")).status());
-    if (indices && indices->size() != data->size()) {
-      return Status::Error(StrCat("input 1 'indices': expected rank ", rank,
-                                  " (the rank of data), got rank ", indices->size()),
-                           Subject::Input(1, "indices"));
+    if (indices) {
+      OI_RETURN_IF_ERROR(RequireRank(ctx, 1, *indices, data->size(), "the rank of data"));
     }
   }
   if (indices) ctx.SetOutputShape(0, *indices);
@@ -94,9 +90,7 @@ Status InferGather(InferenceContext& ctx) {
   const Shape* indices = ctx.InputShape(1);
   if (!data || !indices) return OkStatus();
   const int64_t rank = static_cast<int64_t>(data->size());
-  if (rank == 0)
-    return Status::Error("input 0 'data': expected rank >= 1, got a scalar",
-                         Subject::Input(0, "data"));
+  OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *data, 1));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 0));
   OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   Shape out(data->begin(), data->begin() + axis);
