@@ -43,8 +43,8 @@ Status InferStringNormalizer(InferenceContext& ctx) {
                                         InputSubject(ctx, 0))
                            .status());
   }
-  const onnx::AttributeProto* stopwords = ctx.Attr("stopwords");
-  const bool removes = stopwords && stopwords->strings_size() > 0;
+  OI_ASSIGN_OR_RETURN(auto stopwords, ctx.OptionalStringsAttr("stopwords"));
+  const bool removes = stopwords && !stopwords->empty();
   const Dim c = in->back();
   Shape out = *in;
   out.back() = removes || c.is_unknown() ? Dim() : Dim::Max(c, Dim::Const(1));

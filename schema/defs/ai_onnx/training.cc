@@ -55,11 +55,10 @@ Status InferAdam(InferenceContext& ctx) {
 // Gradient: the inputs are values for the names in `xs` then `zs`; output i is the gradient
 // of `y` with respect to xs[i], which has that input's type.
 Status InferGradient(InferenceContext& ctx) {
-  const onnx::AttributeProto* xs = ctx.Attr("xs");
-  if (!xs) return AttrError("xs", "required");
-  const onnx::AttributeProto* zs = ctx.Attr("zs");
-  const int num_xs = xs->strings_size();
-  const int num_zs = zs ? zs->strings_size() : 0;
+  OI_ASSIGN_OR_RETURN(std::vector<std::string> xs, ctx.StringsAttr("xs"));
+  OI_ASSIGN_OR_RETURN(auto zs, ctx.OptionalStringsAttr("zs"));
+  const int num_xs = static_cast<int>(xs.size());
+  const int num_zs = zs ? static_cast<int>(zs->size()) : 0;
   if (ctx.NumInputs() != num_xs + num_zs) {
     return Status::Error(StrCat("expected ", num_xs + num_zs,
                                 " inputs (one per name in 'xs' "

@@ -114,7 +114,19 @@ INSTANTIATE_TEST_SUITE_P(
              1,
              {"float[2]", "float[2]"},
              {},
-             "error: expected at most 1 outputs (one per name in 'xs'), got 2"}));
+             "error: expected at most 1 outputs (one per name in 'xs'), got 2"},
+        Case{"gradient_xs_required",
+             Node("Gradient", {"a"}, {"da"}, StrAttr("y", "y"), kTraining),
+             1,
+             {"float[2]"},
+             {},
+             "error: attribute 'xs'"},
+        Case{"gradient_xs_of_another_type",
+             Node("Gradient", {"a"}, {"da"}, StrAttr("xs", "a") + StrAttr("y", "y"), kTraining),
+             1,
+             {"float[2]"},
+             {},
+             "error: attribute 'xs'"}));
 
 }  // namespace
 }  // namespace onnx_infer

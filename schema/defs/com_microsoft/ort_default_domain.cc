@@ -34,8 +34,9 @@ Status InferNchw(InferenceContext& ctx) {
     return InputError(ctx, 0, StrCat("expected [N, C, H, W], got rank ", in->size()));
   }
   Shape out(in->begin(), in->begin() + 4);
-  if (const onnx::AttributeProto* bias = ctx.Attr("bias"); bias && bias->floats_size() > 0) {
-    OI_RETURN_IF_ERROR(Agree(ctx, out[1], Dim::Const(bias->floats_size()),
+  OI_ASSIGN_OR_RETURN(auto bias, ctx.OptionalFloatsAttr("bias"));
+  if (bias && !bias->empty()) {
+    OI_RETURN_IF_ERROR(Agree(ctx, out[1], Dim::Const(static_cast<int64_t>(bias->size())),
                              "channels of input (dim 1) and the length of attribute 'bias'"));
   }
   ctx.SetOutputShape(0, std::move(out));

@@ -251,9 +251,8 @@ Status InferUpsample(InferenceContext& ctx) {
                        StrCat("expected a scale > 0, got ", h > 0 ? w : h));
     }
   } else if (version < 9) {
-    const onnx::AttributeProto* a = ctx.Attr("scales");
-    if (!a) return AttrError("scales", "required but not given");
-    scales.assign(a->floats().begin(), a->floats().end());
+    OI_ASSIGN_OR_RETURN(std::vector<float> given, ctx.FloatsAttr("scales"));
+    scales.assign(given.begin(), given.end());
     if (in) OI_RETURN_IF_ERROR(CheckScales(ctx, -1, scales, in->size(), "the rank of X"));
   } else if (const std::vector<double>* v = RealValues(ctx, 1)) {
     scales = *v;
