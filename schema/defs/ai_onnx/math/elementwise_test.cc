@@ -717,7 +717,7 @@ INSTANTIATE_TEST_SUITE_P(
              "error: expected equal shapes"}));
 
 // A float result made from sizes carries what it needs to be exact; a cast back to an
-// integer type records it (shape_ops_rules_test).
+// integer type records it (tensor/cast_test.cc).
 TEST(ValueOpsTest, FloatSizesCarryTheirExactnessConditions) {
   ConstValue sizes = Quotients(kFloat, {2}, {Q(kH), Q(kW)});
   ConstValue scales = Reals(kFloat, {2}, {3, 0.25});
