@@ -78,16 +78,26 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
       actual = onnx::AttributeProto::TENSOR;
     else if (a->has_g())
       actual = onnx::AttributeProto::GRAPH;
-    else if (a->ints_size() || type == onnx::AttributeProto::INTS)
+    else if (a->ints_size())
       actual = onnx::AttributeProto::INTS;
     else if (a->floats_size())
       actual = onnx::AttributeProto::FLOATS;
     else if (a->strings_size())
       actual = onnx::AttributeProto::STRINGS;
+    else if (type == onnx::AttributeProto::INTS || type == onnx::AttributeProto::FLOATS ||
+             type == onnx::AttributeProto::STRINGS)
+      actual = type;  // an empty list carries no field to tell its type by
   }
   if (actual != type) {
-    return AttrError(name, StrCat("expected type ", AttributeTypeName(type), ", got ",
-                                  AttributeTypeName(actual)));
+    Status status = AttrError(name, StrCat("expected type ", AttributeTypeName(type), ", got ",
+                                           AttributeTypeName(actual)));
+    // The signature check, run before every rule, has said the same of an attribute given on
+    // the node with a type other than the schema's.
+    const AttributeSpec* spec = schema_.FindAttribute(name);
+    if (spec && spec->type == type && a->ref_attr_name().empty()) {
+      reported_by_signature_ = status.message();
+    }
+    return status;
   }
   return a;
 }

@@ -102,8 +102,10 @@ class InferenceContext {
       std::string_view name) const;
   // A graph attribute (a subgraph), or null when absent.
   StatusOr<const onnx::GraphProto*> GraphAttr(std::string_view name) const;
-  // Whether `status` is an accessor's "required but not given" for an attribute the schema
-  // marks required: the signature check, run before every rule, has reported it already.
+  // Whether `status` is an accessor's error that the signature check, run before every rule,
+  // has reported already: "required but not given" for an attribute the schema marks
+  // required, or "expected type ..." for one the node gives with another type than the
+  // schema's.
   bool ReportedBySignature(const Status& status) const;
 
   // ---- Outputs. An omitted optional output has an empty name.

@@ -78,6 +78,14 @@ TEST(InferenceContextAttrTest, WrongTypeNamesBothTypes) {
   EXPECT_NE(out.find("attribute 'f': expected type float, got string"), std::string::npos) << out;
 }
 
+// An empty list whose `type` is unset (older exporters) carries no field to tell its type
+// by: it is the empty list the accessor asks for, as the signature check takes it too.
+TEST(InferenceContextAttrTest, EmptyListWithoutTypeIsEmpty) {
+  EXPECT_EQ(RunAttrs(FloatAttr("f", 1) + StrAttr("s", "a") + R"( attribute { name: "fs" })" +
+                     R"( attribute { name: "ss" })"),
+            "f=1; s=a; fs=0; ofs=set; ss=; oss=set; g=none");
+}
+
 TEST(AttributeTypeNameTest, ProtobufNamesInLowerCaseBothWays) {
   EXPECT_EQ(AttributeTypeName(onnx::AttributeProto::SPARSE_TENSORS), "sparse_tensors");
   EXPECT_EQ(AttributeTypeName(onnx::AttributeProto::UNDEFINED), "undefined");
