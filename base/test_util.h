@@ -17,10 +17,11 @@ namespace onnx_infer::testing {
 class ScratchDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (std::filesystem::path(::testing::TempDir()) /
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name())
-                              .string() +
-                          "-XXXXXX";
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : name) {
+      if (c == '/') c = '_';  // a parameterized test's "Name/0"
+    }
+    std::string pattern = (std::filesystem::path(::testing::TempDir()) / name).string() + "-XXXXXX";
     ASSERT_NE(mkdtemp(pattern.data()), nullptr) << "cannot make " << pattern;
     dir_ = pattern;
   }

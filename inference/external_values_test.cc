@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_infer/base/test_util.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/type_proto.h"
@@ -33,18 +34,15 @@ std::string Int64Bytes(const std::vector<int64_t>& values) {
   return bytes;
 }
 
-class ExternalValuesTest : public ::testing::Test {
+class ExternalValuesTest : public testing::ScratchDirTest {
  protected:
   void SetUp() override {
-    root_ = fs::path(::testing::TempDir()) /
-            ("external_values_" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(root_);
+    ScratchDirTest::SetUp();
+    root_ = dir_;
     model_dir_ = root_ / "model";
     fs::create_directories(model_dir_);
     fs::create_directories(root_ / "outside");
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   static void Write(const fs::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "onnx_infer/base/test_util.h"
+
 namespace onnx_infer {
 namespace {
 
@@ -39,15 +41,12 @@ onnx::TensorProto Tensor(std::vector<std::pair<std::string, std::string>> entrie
   return t;
 }
 
-class ExternalDataTest : public ::testing::TestWithParam<bool> {
+class ExternalDataTest : public testing::ScratchDirTest,
+                         public ::testing::WithParamInterface<bool> {
  protected:
   void SetUp() override {
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : name) {
-      if (c == '/') c = '_';
-    }
-    root_ = fs::path(::testing::TempDir()) / ("external_data_" + name);
-    fs::remove_all(root_);
+    ScratchDirTest::SetUp();
+    root_ = dir_;
     model_dir_ = root_ / "model";
     outside_ = root_ / "outside";
     fs::create_directories(model_dir_ / "sub");
@@ -56,7 +55,6 @@ class ExternalDataTest : public ::testing::TestWithParam<bool> {
     Write(model_dir_ / "sub" / "inner.bin", kData);
     Write(outside_ / "secret.bin", kData);
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   static void Write(const fs::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
