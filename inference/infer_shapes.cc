@@ -77,40 +77,75 @@ struct Value {
   std::optional<ConstValue> data;
   // An initializer whose value is in an external file, read only if a node consumes it.
   const onnx::TensorProto* external = nullptr;
+  // Where the graph declares the value's type (an output or value_info): an index in
+  // GraphRun::declared_types, or -1.
+  int32_t declared = -1;
+  // Defined so far: by an input or initializer, or by a node already inferred.
+  bool defined = false;
   // Defined by a node of this graph (its type is written back), not by an input or
   // initializer.
   bool from_node = false;
 };
 
-// The values visible in one graph, and through `parent` those of the enclosing graphs
-// (subgraphs see outer names lexically, as the IR says). Names are views of the graph's own
-// strings (a graph outlives its scope, and names are never edited): no copy per value.
+// The values of one graph, and through `parent` those of the enclosing graphs (subgraphs see
+// outer names lexically, as the IR says). Each name the graph defines gets a dense id once,
+// when the scope is built (inputs, initializers, node outputs); the values are a flat list
+// indexed by id, so the per-node steps look nothing up by name. Names are views of the
+// graph's own strings (a graph outlives its scope, and names are never edited): kept once,
+// in the name -> id table. A name is found only once it is defined: until then (a node not
+// inferred yet, or on a cycle) the enclosing graphs' value of that name is what it reads.
 class Scope {
  public:
   explicit Scope(const Scope* parent) : parent_(parent) {}
-  const Value* Find(std::string_view name) const {
-    for (const Scope* s = this; s; s = s->parent_) {
-      auto it = s->values_.find(name);
-      if (it != s->values_.end()) return &it->second;
-    }
-    return nullptr;
+
+  // ---- Building: ids are assigned before any value is defined, and never after inference
+  // starts (values_ does not move while the per-node steps hold pointers into it).
+  // Room for `n` names, so that assigning them does not rehash the table as it grows.
+  void Reserve(size_t n) {
+    ids_.reserve(n);
+    values_.reserve(n);
   }
-  bool DefinesHere(std::string_view name) const { return values_.count(name) > 0; }
-  // Room for `n` values, so that defining them does not rehash the table as it grows.
-  void Reserve(size_t n) { values_.reserve(n); }
-  const Value* FindHere(std::string_view name) const {
-    auto it = values_.find(name);
-    return it == values_.end() ? nullptr : &it->second;
+  // The id of `name` in this graph, assigned on first use. `name` must outlive the scope (a
+  // name in the graph's proto).
+  int Intern(std::string_view name) {
+    auto [it, inserted] = ids_.try_emplace(name, static_cast<int>(values_.size()));
+    if (inserted) values_.emplace_back();
+    return it->second;
   }
+  // The id of `name` in this graph, or -1 when the graph has no value of that name.
+  int IdOf(std::string_view name) const {
+    auto it = ids_.find(name);
+    return it == ids_.end() ? -1 : it->second;
+  }
+  int size() const { return static_cast<int>(values_.size()); }
+
+  // ---- By id (this graph's values).
+  Value& at(int id) { return values_[id]; }
+  const Value& at(int id) const { return values_[id]; }
+  const Value* FindHere(int id) const {
+    return id >= 0 && values_[id].defined ? &values_[id] : nullptr;
+  }
+  // Defines the value of `id` unless it already is: the value, and whether it is new.
+  std::pair<Value*, bool> Define(int id) {
+    Value& v = values_[id];
+    const bool fresh = !v.defined;
+    v.defined = true;
+    return {&v, fresh};
+  }
+  // The value a node input reads: this graph's (`id`, -1 when the graph has no value of that
+  // name), else the enclosing graphs' value of `name`.
+  const Value* Find(int id, std::string_view name) const {
+    if (const Value* v = FindHere(id)) return v;
+    return parent_ ? parent_->Find(name) : nullptr;
+  }
+
+  // ---- By name (graph outputs, subgraphs reading outer values, nodes inferred alone).
+  const Value* FindHere(std::string_view name) const { return FindHere(IdOf(name)); }
+  bool DefinesHere(std::string_view name) const { return FindHere(name) != nullptr; }
+  const Value* Find(std::string_view name) const { return Find(IdOf(name), name); }
   // Whether an enclosing graph's scope defines `name` (not this one).
   bool DefinedOutside(std::string_view name) const { return parent_ && parent_->Find(name); }
-  // `name` must outlive the scope (a name in the graph's proto).
-  Value& operator[](const std::string& name) { return values_[name]; }
-  // Defines `name` here unless it already is: the value, and whether it is new.
-  std::pair<Value*, bool> TryDefine(const std::string& name) {
-    auto [it, inserted] = values_.try_emplace(name);
-    return {&it->second, inserted};
-  }
+
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
@@ -124,7 +159,20 @@ class Scope {
  private:
   const Scope* parent_;
   bool open_ = false;
-  std::unordered_map<std::string_view, Value> values_;
+  std::unordered_map<std::string_view, int> ids_;
+  std::vector<Value> values_;  // by id
+};
+
+// Each node's input and output ids in its graph's scope, in one flat list per graph run:
+// node i's inputs, then its outputs, from offsets[i]. -1 for an empty name, and for an input
+// the graph does not define (a value of an enclosing graph, or of nothing).
+struct NodeValueIds {
+  std::vector<int> ids;
+  std::vector<size_t> offsets;  // one per node
+  const int* inputs(int node) const { return ids.data() + offsets[node]; }
+  const int* outputs(int node, const onnx::NodeProto& proto) const {
+    return ids.data() + offsets[node] + proto.input_size();
+  }
 };
 
 // Whether MergeTypes(type, from_signature) is `type` itself: the signature gives an element
@@ -279,6 +327,10 @@ struct GraphRun {
   // from the scope when the run is recorded, never copied per node.
   std::vector<std::pair<std::string_view, Type>> defined_inputs;
   NodeInputs node_inputs;  // the current node's (InferGraphNode)
+  // The ids of each node's inputs and outputs in the run's scope (IndexNodeValues).
+  NodeValueIds node_ids;
+  // The types the graph declares for its outputs and in value_info (Value::declared).
+  std::vector<Type> declared_types;
 };
 
 // What the driver's per-node step gives a node's outputs.
@@ -584,22 +636,23 @@ class Driver {
   // Infers `run.graph` in `scope`, annotates it, and fills run.output_types:
   // the phases below, in order.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
-  // Which node produces each value (views of the nodes' output names).
-  using Producers = std::unordered_map<std::string_view, int>;
-  // The types the graph declares for its outputs and in value_info.
-  using DeclaredTypes = std::unordered_map<std::string, Type>;
-  static DeclaredTypes ReadDeclaredTypes(const onnx::GraphProto& graph);
+  // Which node produces each value, by id (-1: none).
+  using Producers = std::vector<int>;
   // Scope building: the graph's inputs (merged with what the caller passes), initializers
-  // and sparse initializers.
+  // and sparse initializers, defined; then an id for every node output, and each node's
+  // input and output ids (IndexNodeValues).
   void DefineGraphValues(GraphRun& run, Scope* scope);
+  static void IndexNodeValues(GraphRun& run, Scope* scope);
+  // The types the graph declares for its outputs and in value_info, for the values it has.
+  static void ReadDeclaredTypes(GraphRun& run, Scope* scope);
   // Each node output's producer; reports outputs defined twice.
   Producers FindProducers(const GraphRun& run, const Scope& scope);
   // An order in which producers come first (subgraph references count); reports cycles.
-  NodeOrder OrderGraphNodes(const GraphRun& run, const Producers& producer);
+  NodeOrder OrderGraphNodes(const GraphRun& run, const Scope& scope, const Producers& producer);
   // Per-node inference: gathers the node's inputs, infers it, merges each output with its
   // declared type and defines it in the scope.
   void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
-                      const DeclaredTypes& declared, bool count_stats);
+                      bool count_stats);
   // Merge with declared types: output `o` of the node at `index` against its declared
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
@@ -1178,10 +1231,11 @@ NodeInferenceResult Driver::InferLoneNode(
   scope.set_open();
   for (int i = 0; i < node.input_size(); ++i) {
     const std::string& name = node.input(i);
-    if (name.empty() || scope.DefinesHere(name)) continue;
-    Value& v = scope[name];
-    if (i < static_cast<int>(input_types.size())) v.type = input_types[i];
-    if (i < static_cast<int>(input_values.size())) v.data = input_values[i];
+    if (name.empty()) continue;
+    auto [v, fresh] = scope.Define(scope.Intern(name));
+    if (!fresh) continue;
+    if (i < static_cast<int>(input_types.size())) v->type = input_types[i];
+    if (i < static_cast<int>(input_values.size())) v->data = input_values[i];
   }
   NodeInputs inputs;
   inputs.types.assign(node.input_size(), nullptr);
@@ -1210,12 +1264,13 @@ NodeInferenceResult Driver::InferLoneNode(
 
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   DefineGraphValues(run, scope);
+  IndexNodeValues(run, scope);
   const Producers producer = FindProducers(run, *scope);
-  const NodeOrder order = OrderGraphNodes(run, producer);
-  const DeclaredTypes declared = ReadDeclaredTypes(*run.graph);
+  const NodeOrder order = OrderGraphNodes(run, *scope, producer);
+  ReadDeclaredTypes(run, scope);
   for (int index : order.order) {
     if (count_stats) result_.stats.nodes++;
-    InferGraphNode(run, scope, index, producer, declared, count_stats);
+    InferGraphNode(run, scope, index, producer, count_stats);
   }
   ReportUndefinedOutputs(run, *scope, producer);
   CollectGraphOutputs(run, *scope);
@@ -1230,7 +1285,8 @@ void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
   if (scope.IsOpen()) return;
   for (int i = 0; i < run.graph->output_size(); ++i) {
     const std::string& name = run.graph->output(i).name();
-    if (scope.Find(name) || producer.count(name)) continue;
+    const int id = scope.IdOf(name);
+    if (scope.Find(id, name) || (id >= 0 && producer[id] >= 0)) continue;
     Report(*run.diagnostics, Severity::kError, run.path,
            StrCat("output ", i, " '", name,
                   "' is not defined by any node, graph input or initializer"),
@@ -1238,30 +1294,68 @@ void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
   }
 }
 
-Driver::DeclaredTypes Driver::ReadDeclaredTypes(const onnx::GraphProto& graph) {
-  DeclaredTypes declared;
-  for (const auto& vi : graph.output()) declared[vi.name()] = TypeFromProto(vi.type());
-  for (const auto& vi : graph.value_info()) {
-    if (vi.has_type()) declared[vi.name()] = TypeFromProto(vi.type());
+void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) {
+  run.declared_types.clear();
+  // A later declaration of the same name replaces an earlier one.
+  auto declare = [&](const onnx::ValueInfoProto& vi) {
+    const int id = scope->IdOf(vi.name());
+    if (id < 0) return;  // not a value of this graph: no node output to merge with
+    scope->at(id).declared = static_cast<int32_t>(run.declared_types.size());
+    run.declared_types.push_back(TypeFromProto(vi.type()));
+  };
+  for (const auto& vi : run.graph->output()) declare(vi);
+  for (const auto& vi : run.graph->value_info()) {
+    if (vi.has_type()) declare(vi);
   }
-  return declared;
+}
+
+void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
+  const onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
+  NodeValueIds& ids = run.node_ids;
+  ids.offsets.resize(num_nodes);
+  size_t total = 0;
+  for (int i = 0; i < num_nodes; ++i) {
+    ids.offsets[i] = total;
+    total += graph.node(i).input_size() + graph.node(i).output_size();
+  }
+  ids.ids.assign(total, -1);
+  // Outputs first, so that an input names a node output wherever that node is.
+  for (int i = 0; i < num_nodes; ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    int* out = ids.ids.data() + ids.offsets[i] + node.input_size();
+    for (int o = 0; o < node.output_size(); ++o) {
+      if (!node.output(o).empty()) out[o] = scope->Intern(node.output(o));
+    }
+  }
+  for (int i = 0; i < num_nodes; ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    int* in = ids.ids.data() + ids.offsets[i];
+    for (int k = 0; k < node.input_size(); ++k) {
+      if (!node.input(k).empty()) in[k] = scope->IdOf(node.input(k));
+    }
+  }
 }
 
 void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
-  // Inputs, initializers and (most often) one output per node.
-  scope->Reserve(static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
-                 graph.sparse_initializer_size() + graph.node_size());
+  // Inputs, initializers and node outputs: every name the scope holds.
+  size_t names = static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
+                 graph.sparse_initializer_size();
+  for (const auto& node : graph.node()) names += node.output_size();
+  scope->Reserve(names);
   const std::string& path = run.path;
-  auto define = [&](const std::string& name, Type type, std::string_view what) {
-    if (scope->DefinesHere(name)) {
+  // The value `name` defines, or null (reported) when it is defined already.
+  auto define = [&](const std::string& name, Type type, std::string_view what) -> Value* {
+    auto [v, fresh] = scope->Define(scope->Intern(name));
+    if (!fresh) {
       Report(out, Severity::kError, path,
              StrCat("'", name, "' is defined more than once (again as ", what, ")"));
-      return false;
+      return nullptr;
     }
-    (*scope)[name].type = std::move(type);
-    return true;
+    v->type = std::move(type);
+    return v;
   };
 
   for (int i = 0; i < graph.input_size(); ++i) {
@@ -1280,22 +1374,24 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       }
       if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
     }
-    if (!define(vi->name(), type, "a graph input")) continue;
+    Value* v = define(vi->name(), type, "a graph input");
+    if (!v) continue;
     run.defined_inputs.emplace_back(vi->name(), type);
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
-      (*scope)[vi->name()].data = *(*run.input_values)[i];
+      v->data = *(*run.input_values)[i];
     }
     if (run.given_values) {
       auto given = run.given_values->find(vi->name());
-      if (given != run.given_values->end()) (*scope)[vi->name()].data = given->second;
+      if (given != run.given_values->end()) v->data = given->second;
     }
   }
   for (const auto& init : graph.initializer()) {
     Type type = TypeOfTensor(init);
-    if (scope->DefinesHere(init.name())) {
+    const int id = scope->Intern(init.name());
+    if (scope->at(id).defined) {
       // A graph input with a default value: the two descriptions must agree.
-      Value& v = (*scope)[init.name()];
+      Value& v = scope->at(id);
       auto merged = MergeTypes(v.type, type);
       if (!merged.ok()) {
         Report(out, Severity::kError, path,
@@ -1316,10 +1412,10 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       if (external_values_.IsCandidate(init)) v.external = &init;
       continue;
     }
-    if (!define(init.name(), type, "an initializer")) continue;
-    Value& v = (*scope)[init.name()];
-    v.data = ConstValueOfTensor(init, options_.max_value_elements);
-    if (external_values_.IsCandidate(init)) v.external = &init;
+    Value* v = define(init.name(), type, "an initializer");
+    if (!v) continue;
+    v->data = ConstValueOfTensor(init, options_.max_value_elements);
+    if (external_values_.IsCandidate(init)) v->external = &init;
   }
   for (const auto& sparse : graph.sparse_initializer()) {
     if (scope->DefinesHere(sparse.values().name())) continue;
@@ -1332,12 +1428,13 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
   const int num_nodes = graph.node_size();
-  Producers producer;
-  producer.reserve(num_nodes);  // most nodes have one output
+  Producers producer(scope.size(), -1);
   for (int i = 0; i < num_nodes; ++i) {
-    for (const auto& o : graph.node(i).output()) {
+    const int* ids = run.node_ids.outputs(i, graph.node(i));
+    for (int k = 0; k < graph.node(i).output_size(); ++k) {
+      const std::string& o = graph.node(i).output(k);
       if (o.empty()) continue;
-      if (scope.DefinesHere(o)) {
+      if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
                    StrCat("output '", o, "' redefines a graph input or initializer"),
                    Subject::Output(-1, o));
@@ -1350,25 +1447,28 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
                    StrCat("output '", o, "' redefines a value of an enclosing graph"),
                    Subject::Output(-1, o));
       }
-      auto [it, inserted] = producer.try_emplace(o, i);
-      if (!inserted) {
+      int& first = producer[ids[k]];
+      if (first >= 0) {
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' is also produced by node #", it->second),
+                   StrCat("output '", o, "' is also produced by node #", first),
                    Subject::Output(-1, o));
+      } else {
+        first = i;
       }
     }
   }
   return producer;
 }
 
-NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer) {
+NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
+                                  const Producers& producer) {
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
   std::vector<std::vector<int>> producers(num_nodes);
   for (int i = 0; i < num_nodes; ++i) {
-    for (const auto& in : graph.node(i).input()) {
-      auto it = producer.find(in);
-      if (it != producer.end()) producers[i].push_back(it->second);
+    const int* ids = run.node_ids.inputs(i);
+    for (int k = 0; k < graph.node(i).input_size(); ++k) {
+      if (ids[k] >= 0 && producer[ids[k]] >= 0) producers[i].push_back(producer[ids[k]]);
     }
     // A subgraph's references to this graph's values are dependencies of its node too.
     for (const auto& a : graph.node(i).attribute()) {
@@ -1378,8 +1478,10 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer
       for (const auto* g : subgraphs) {
         for (const auto& n : g->node()) {
           for (const auto& in : n.input()) {
-            auto it = producer.find(in);
-            if (it != producer.end() && it->second != i) producers[i].push_back(it->second);
+            const int id = scope.IdOf(in);
+            if (id >= 0 && producer[id] >= 0 && producer[id] != i) {
+              producers[i].push_back(producer[id]);
+            }
           }
         }
       }
@@ -1401,7 +1503,7 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer
 }
 
 void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
-                            const DeclaredTypes& declared, bool count_stats) {
+                            bool count_stats) {
   onnx::NodeProto* node = run.graph->mutable_node(index);
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
@@ -1413,12 +1515,14 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   input_values.assign(node->input_size(), nullptr);
   resolved.clear();
   bool inputs_defined = true;
+  const int* input_ids = run.node_ids.inputs(index);
   for (int i = 0; i < node->input_size(); ++i) {
     const std::string& name = node->input(i);
     if (name.empty()) continue;
-    const Value* v = scope->Find(name);
+    const int id = input_ids[i];
+    const Value* v = scope->Find(id, name);
     if (!v) {
-      if (!producer.count(name) && !scope->IsOpen()) {
+      if (!(id >= 0 && producer[id] >= 0) && !scope->IsOpen()) {
         ReportNode(out, Severity::kError, path, index, *node, nullptr,
                    StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
                           "input or initializer"),
@@ -1445,16 +1549,16 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   const OpSchema* schema = outcome.schema;
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
+  const int* output_ids = run.node_ids.outputs(index, *node);
   for (int o = 0; o < node->output_size(); ++o) {
-    const std::string& name = node->output(o);
-    if (name.empty()) continue;
-    // One lookup: an input, initializer or earlier output of that name keeps its value.
-    auto [v, defined] = scope->TryDefine(name);
+    if (output_ids[o] < 0) continue;  // an omitted output
+    // An input, initializer or earlier output of that name keeps its value.
+    auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
     Type type = std::move(outputs[o]);
-    auto decl = declared.find(name);
-    if (decl != declared.end()) {
-      type = MergeWithDeclared(run, index, *node, schema, o, decl->second, std::move(type));
+    if (v->declared >= 0) {
+      type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
+                               std::move(type));
     }
     v->type = std::move(type);
     v->from_node = true;
@@ -1503,35 +1607,41 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
 void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
   onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  // Views of the graph's own strings, which stay in place while value_info grows.
-  std::unordered_map<std::string_view, onnx::ValueInfoProto*> infos;
-  infos.reserve(static_cast<size_t>(graph.value_info_size()) + num_nodes);
-  std::unordered_set<std::string_view> graph_outputs;
-  for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
-  for (auto& vi : *graph.mutable_value_info()) infos[vi.name()] = &vi;
+  // Per value id: where its type goes. The value_info entry of that name (the last one, when
+  // a name has several), to be added when there is none, or none for a graph output (written
+  // in place from run.output_types).
+  constexpr int32_t kAdd = -1, kGraphOutput = -2;
+  std::vector<int32_t> info(scope.size(), kAdd);
+  for (int i = 0; i < graph.value_info_size(); ++i) {
+    const int id = scope.IdOf(graph.value_info(i).name());
+    if (id >= 0) info[id] = i;
+  }
+  for (const auto& vi : graph.output()) {
+    const int id = scope.IdOf(vi.name());
+    if (id >= 0) info[id] = kGraphOutput;
+  }
   for (int i = 0; i < graph.output_size(); ++i) {
     const Type& t = run.output_types[i];
     if (!t.is_unknown()) WriteTypeToProto(t, graph.mutable_output(i)->mutable_type());
   }
   for (int index = 0; index < num_nodes; ++index) {
-    for (const auto& name : graph.node(index).output()) {
-      const Value* inferred = scope.FindHere(name);
+    const onnx::NodeProto& node = graph.node(index);
+    const int* ids = run.node_ids.outputs(index, node);
+    for (int o = 0; o < node.output_size(); ++o) {
+      const Value* inferred = scope.FindHere(ids[o]);
       if (!inferred || !inferred->from_node) continue;
       const Type& type = inferred->type;
       if (count_stats) CountValue(type);
       if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
         continue;
       }
-      if (graph_outputs.count(name)) continue;
-      auto vi = infos.find(name);
-      if (vi == infos.end()) {
-        onnx::ValueInfoProto* added = graph.add_value_info();
-        added->set_name(name);
-        infos[name] = added;
-        WriteTypeToProto(type, added->mutable_type());
-      } else {
-        WriteTypeToProto(type, vi->second->mutable_type());
+      int32_t& where = info[ids[o]];
+      if (where == kGraphOutput) continue;
+      if (where == kAdd) {
+        where = graph.value_info_size();
+        graph.add_value_info()->set_name(node.output(o));
       }
+      WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type());
     }
   }
 }

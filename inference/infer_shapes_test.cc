@@ -616,6 +616,29 @@ TEST(ValueTypesTest, SubgraphsByTheirPath) {
   EXPECT_EQ(TypeText(r, "main", "y"), "float[N, 3]");
 }
 
+// A subgraph reads a name of its own where it defines one (wherever the defining node is in
+// the graph's list: the shadowing is reported, the inner value still wins), and the enclosing
+// graph's value otherwise.
+TEST(ValueTypesTest, ASubgraphReadsItsOwnValueBeforeAnOuterOne) {
+  auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (bool[] c, float[N] x) => (y) {
+      t = Relu(x)
+      y = If (c) <then_branch = then_g () => (u) { u = Identity(t)  t = Shape(x) },
+                  else_branch = else_g () => (v) { v = Identity(t) }>
+    })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  InferenceResult r = Infer(*m);
+  EXPECT_EQ(TypeText(r, "main/If_1.then_branch", "t"), "int64[1]");
+  EXPECT_EQ(TypeText(r, "main/If_1.then_branch", "u"), "int64[1]");
+  EXPECT_EQ(TypeText(r, "main/If_1.else_branch", "v"), "float[N]");
+  EXPECT_EQ(TypeText(r, "main", "t"), "float[N]");
+  int redefinitions = 0;
+  for (const auto& d : r.diagnostics) {
+    redefinitions += d.message == "output 't' redefines a value of an enclosing graph";
+  }
+  EXPECT_EQ(redefinitions, 1);
+}
+
 TEST(ValueTypesTest, ALoopBodyHasItsLastPassTypes) {
   const std::string graph = TensorInput("acc0", "dim { dim_value: 2 }") +
                             TensorInput("one", "dim { dim_value: 1 }") +
