@@ -301,6 +301,14 @@ struct NodeInputs {
   SignatureCheck signature;
 };
 
+// What the driver's per-node step gives a node's outputs. Kept from node to node of a graph
+// run like NodeInputs: the rule sets the outputs in these lists, whose capacity stays.
+struct NodeOutcome {
+  const OpSchema* schema = nullptr;
+  std::vector<Type> types;
+  std::vector<std::optional<ConstValue>> values;
+};
+
 struct GraphRun {
   onnx::GraphProto* graph;
   // "main", "main/If_3.then_branch", "main/Gelu_2.local::Gelu" (a function body at a call)
@@ -326,18 +334,12 @@ struct GraphRun {
   // name refines it): what InferenceResult::value_types lists for it. Node outputs are read
   // from the scope when the run is recorded, never copied per node.
   std::vector<std::pair<std::string_view, Type>> defined_inputs;
-  NodeInputs node_inputs;  // the current node's (InferGraphNode)
+  NodeInputs node_inputs;    // the current node's (InferGraphNode)
+  NodeOutcome node_outcome;  // likewise
   // The ids of each node's inputs and outputs in the run's scope (IndexNodeValues).
   NodeValueIds node_ids;
   // The types the graph declares for its outputs and in value_info (Value::declared).
   std::vector<Type> declared_types;
-};
-
-// What the driver's per-node step gives a node's outputs.
-struct NodeOutcome {
-  const OpSchema* schema = nullptr;
-  std::vector<Type> types;
-  std::vector<std::optional<ConstValue>> values;
 };
 
 // What a function call gives its node's outputs.
@@ -679,9 +681,10 @@ class Driver {
   // The per-node step, shared by InferGraph and InferLoneNode: resolves the schema of the
   // node at `index` of run.graph, checks its signature and infers its outputs (by its rule,
   // a model-local function or the function body its schema has). `inputs_defined` false
-  // (an input names nothing) keeps the rule from running.
-  NodeOutcome InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
-                        NodeInputs& inputs, bool inputs_defined, bool count_stats);
+  // (an input names nothing) keeps the rule from running. The outputs go to `outcome`, whose
+  // lists are reused (one per output, unknown where nothing is inferred).
+  void InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
+                 NodeInputs& inputs, bool inputs_defined, bool count_stats, NodeOutcome& outcome);
 
   // InferNodeOutputs: `node` on its own, its inputs' types and values given.
   NodeInferenceResult InferLoneNode(const onnx::NodeProto& node,
@@ -1078,9 +1081,9 @@ void Driver::WriteFunctionValueInfo() {
   }
 }
 
-NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index,
-                              onnx::NodeProto* node, NodeInputs& inputs, bool inputs_defined,
-                              bool count_stats) {
+void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
+                       NodeInputs& inputs, bool inputs_defined, bool count_stats,
+                       NodeOutcome& outcome) {
   auto& out = *run.diagnostics;
   const std::vector<const Type*>& input_types = inputs.types;
   const std::vector<const ConstValue*>& input_values = inputs.values;
@@ -1088,9 +1091,12 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   int64_t opset_version = 0;
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
-  // Sized at the end unless a rule or function call gives them: moved, not copied.
-  std::vector<Type> outputs;
-  std::vector<std::optional<ConstValue>> output_values;
+  outcome.schema = schema;
+  // Emptied, not freed; sized at the end unless a rule or function call sets them.
+  std::vector<Type>& outputs = outcome.types;
+  std::vector<std::optional<ConstValue>>& output_values = outcome.values;
+  outputs.clear();
+  output_values.clear();
   if (function_index >= 0) {
     if (inputs_defined) {
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
@@ -1129,7 +1135,9 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
                                   "left unknown (reported once per operator version)"));
         }
       } else {
-        InferenceContext ctx(*node, *schema, opset_version, input_types, input_values);
+        // The rule sets the outputs in place, in lists kept from node to node.
+        InferenceContext ctx(*node, *schema, opset_version, input_types, input_values, &outputs,
+                             &output_values);
         ctx.set_max_value_elements(options_.max_value_elements);
         ctx.set_unifier(&unifier_);
         ctx.set_symbol_log(&introduced_);
@@ -1146,11 +1154,10 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
             ReportNode(out, Severity::kError, path, index, *node, schema, status.message(),
                        status.subject());
           }
-        } else {
-          // Without data propagation only constants carry values.
-          const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
-          outputs = ctx.TakeOutputTypes();
-          if (keep_values) output_values = ctx.TakeOutputValues();
+          outputs.clear();  // what the rule set before it failed is not kept
+          output_values.clear();
+        } else if (!options_.data_propagation && node->op_type() != "Constant") {
+          output_values.clear();  // without data propagation only constants carry values
         }
       }
       // What the signature says of each output (a bound type parameter, a single allowed
@@ -1169,7 +1176,6 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   }
   outputs.resize(node->output_size());
   output_values.resize(node->output_size());
-  return {schema, std::move(outputs), std::move(output_values)};
 }
 
 std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,
@@ -1251,8 +1257,9 @@ NodeInferenceResult Driver::InferLoneNode(
   run.opsets = &opsets_;
   run.diagnostics = &out;
   run.record = false;
-  NodeOutcome outcome = InferNode(run, &scope, /*index=*/0, copy, inputs,
-                                  /*inputs_defined=*/true, /*count_stats=*/false);
+  NodeOutcome outcome;
+  InferNode(run, &scope, /*index=*/0, copy, inputs, /*inputs_defined=*/true,
+            /*count_stats=*/false, outcome);
   NodeInferenceResult result;
   result.schema = outcome.schema;
   result.output_names.assign(node.output().begin(), node.output().end());
@@ -1545,7 +1552,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       }
     }
   }
-  NodeOutcome outcome = InferNode(run, scope, index, node, inputs, inputs_defined, count_stats);
+  NodeOutcome& outcome = run.node_outcome;
+  InferNode(run, scope, index, node, inputs, inputs_defined, count_stats, outcome);
   const OpSchema* schema = outcome.schema;
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;

@@ -59,6 +59,18 @@ class InferenceContext {
   InferenceContext(const onnx::NodeProto& node, const OpSchema& schema, int64_t opset_version,
                    const std::vector<const Type*>& input_types,
                    const std::vector<const ConstValue*>& input_values);
+  // The same, with the outputs' types and values set in the caller's lists rather than lists
+  // of the context's own: sized to the node's outputs here (all unknown), their capacity kept,
+  // so that a caller inferring node after node (the driver) allocates them once. The lists
+  // must outlive the context.
+  InferenceContext(const onnx::NodeProto& node, const OpSchema& schema, int64_t opset_version,
+                   const std::vector<const Type*>& input_types,
+                   const std::vector<const ConstValue*>& input_values,
+                   std::vector<Type>* output_types,
+                   std::vector<std::optional<ConstValue>>* output_values);
+  // It refers to its lists (its own or the caller's): not copied.
+  InferenceContext(const InferenceContext&) = delete;
+  InferenceContext& operator=(const InferenceContext&) = delete;
   // Temporaries would dangle: refused at compile time.
   InferenceContext(const onnx::NodeProto&, const OpSchema&, int64_t, std::vector<const Type*>&&,
                    const std::vector<const ConstValue*>&) = delete;
@@ -197,8 +209,11 @@ class InferenceContext {
   // outlive the context. input_values_ may be shorter than input_types_.
   const std::vector<const Type*>& input_types_;
   const std::vector<const ConstValue*>& input_values_;
-  std::vector<Type> output_types_;
-  std::vector<std::optional<ConstValue>> output_values_;
+  // The outputs: in the context's own lists, or the caller's (see the constructors).
+  std::vector<Type> own_output_types_;
+  std::vector<std::optional<ConstValue>> own_output_values_;
+  std::vector<Type>& output_types_;
+  std::vector<std::optional<ConstValue>>& output_values_;
   std::vector<std::string> warnings_;
   std::vector<Subject> warning_subjects_;  // parallel to warnings_
   mutable std::string reported_by_signature_;
