@@ -753,6 +753,8 @@ class Driver {
   std::map<std::string, ConstValue, std::less<>> given_values_;
   ExternalValues external_values_;    // read on first use, shared by every graph
   ExpansionBudget expansion_budget_;  // nodes of function bodies and subgraphs, in all
+  // The text of each expression dim the write-back has printed (the run's context's nodes).
+  DimTextCache dim_texts_;
 };
 
 // The driver's side of the subgraph hook for one node.
@@ -1076,7 +1078,7 @@ void Driver::WriteFunctionValueInfo() {
       if (!type || type->is_unknown()) continue;
       onnx::ValueInfoProto* vi = existing.count(name) ? existing[name] : f->add_value_info();
       vi->set_name(name);
-      WriteTypeToProto(*type, vi->mutable_type());
+      WriteTypeToProto(*type, vi->mutable_type(), &dim_texts_);
     }
   }
 }
@@ -1379,7 +1381,9 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
                       " but receives ", given.ToString(), " (", merged.status().message(), ")"),
                Subject::Input(i, vi->name()));
       }
-      if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
+      if (run.annotate_inputs && !type.is_unknown()) {
+        WriteTypeToProto(type, vi->mutable_type(), &dim_texts_);
+      }
     }
     Value* v = define(vi->name(), type, "a graph input");
     if (!v) continue;
@@ -1630,7 +1634,9 @@ void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
   }
   for (int i = 0; i < graph.output_size(); ++i) {
     const Type& t = run.output_types[i];
-    if (!t.is_unknown()) WriteTypeToProto(t, graph.mutable_output(i)->mutable_type());
+    if (!t.is_unknown()) {
+      WriteTypeToProto(t, graph.mutable_output(i)->mutable_type(), &dim_texts_);
+    }
   }
   for (int index = 0; index < num_nodes; ++index) {
     const onnx::NodeProto& node = graph.node(index);
@@ -1649,7 +1655,7 @@ void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
         where = graph.value_info_size();
         graph.add_value_info()->set_name(node.output(o));
       }
-      WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type());
+      WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type(), &dim_texts_);
     }
   }
 }
