@@ -100,22 +100,28 @@ class Scope {
 
   // ---- Building: ids are assigned before any value is defined, and never after inference
   // starts (values_ does not move while the per-node steps hold pointers into it).
-  // Room for `n` names, so that assigning them does not rehash the table as it grows.
+  // Room for `n` names, so that assigning them neither grows the table nor moves values.
   void Reserve(size_t n) {
-    ids_.reserve(n);
+    names_.reserve(n);
     values_.reserve(n);
+    if (2 * n > slots_.size()) Rehash(2 * n);
   }
   // The id of `name` in this graph, assigned on first use. `name` must outlive the scope (a
   // name in the graph's proto).
   int Intern(std::string_view name) {
-    auto [it, inserted] = ids_.try_emplace(name, static_cast<int>(values_.size()));
-    if (inserted) values_.emplace_back();
-    return it->second;
+    if (2 * (names_.size() + 1) > slots_.size()) Rehash(2 * (names_.size() + 1));
+    const uint32_t hash = Hash(name);
+    Slot& slot = slots_[FindSlot(name, hash)];
+    if (slot.id < 0) {
+      slot = {hash, static_cast<int32_t>(names_.size())};
+      names_.push_back(name);
+      values_.emplace_back();
+    }
+    return slot.id;
   }
   // The id of `name` in this graph, or -1 when the graph has no value of that name.
   int IdOf(std::string_view name) const {
-    auto it = ids_.find(name);
-    return it == ids_.end() ? -1 : it->second;
+    return slots_.empty() ? -1 : slots_[FindSlot(name, Hash(name))].id;
   }
   int size() const { return static_cast<int>(values_.size()); }
 
@@ -157,10 +163,42 @@ class Scope {
   }
 
  private:
+  // The name -> id table: open addressing with linear probing over a power of two of slots,
+  // at most half full. A flat list rather than a node per name: one allocation per graph
+  // instead of one per value, and a lookup compares a name only when its hash matches.
+  struct Slot {
+    uint32_t hash = 0;
+    int32_t id = -1;  // -1: empty
+  };
+  static uint32_t Hash(std::string_view name) {
+    return static_cast<uint32_t>(std::hash<std::string_view>()(name));
+  }
+  // The slot holding `name`, or the empty one where it goes. Requires an empty slot.
+  size_t FindSlot(std::string_view name, uint32_t hash) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.id < 0 || (s.hash == hash && names_[s.id] == name)) return i;
+    }
+  }
+  // At least `n` slots (a power of two), every name placed again.
+  void Rehash(size_t n) {
+    size_t size = 16;
+    while (size < n) size *= 2;
+    slots_.assign(size, Slot{});
+    for (int32_t id = 0; id < static_cast<int32_t>(names_.size()); ++id) {
+      const uint32_t hash = Hash(names_[id]);
+      size_t i = hash & (size - 1);
+      while (slots_[i].id >= 0) i = (i + 1) & (size - 1);
+      slots_[i] = {hash, id};
+    }
+  }
+
   const Scope* parent_;
   bool open_ = false;
-  std::unordered_map<std::string_view, int> ids_;
-  std::vector<Value> values_;  // by id
+  std::vector<Slot> slots_;
+  std::vector<std::string_view> names_;  // by id: views of the graph's strings
+  std::vector<Value> values_;            // by id
 };
 
 // Each node's input and output ids in its graph's scope, in one flat list per graph run:
