@@ -74,7 +74,13 @@ namespace {
 // What the driver knows about one named value.
 struct Value {
   Type type;
-  std::optional<ConstValue> data;
+  // Mutable with `unread`: reading an initializer's elements on first use (ValueData) changes
+  // what the value holds, not what it is, and happens through the const views the per-node
+  // steps have (of this graph's scope and the enclosing ones').
+  mutable std::optional<ConstValue> data;
+  // An initializer whose elements are not decoded yet: `data` is read from it the first time
+  // a rule asks for the value (most weights are never asked for).
+  mutable const onnx::TensorProto* unread = nullptr;
   // An initializer whose value is in an external file, read only if a node consumes it.
   const onnx::TensorProto* external = nullptr;
   // Where the graph declares the value's type (an output or value_info): an index in
@@ -200,6 +206,15 @@ class Scope {
   std::vector<std::string_view> names_;  // by id: views of the graph's strings
   std::vector<Value> values_;            // by id
 };
+
+// The value `v` holds, its initializer's elements decoded now if they were not yet.
+const std::optional<ConstValue>& ValueData(const Value& v, int64_t max_elements) {
+  if (v.unread) {
+    v.data = ConstValueOfTensor(*v.unread, max_elements);
+    v.unread = nullptr;
+  }
+  return v.data;
+}
 
 // Each node's input and output ids in its graph's scope, in one flat list per graph run:
 // node i's inputs, then its outputs, from offsets[i]. -1 for an empty name, and for an input
@@ -332,11 +347,28 @@ struct ResolvedOpEq {
 // node of a graph run and cleared in between, so that these lists are allocated once per
 // run, not once per node. A subgraph or function body has a run of its own: its nodes are
 // inferred while the outer node's lists are still in use.
-struct NodeInputs {
+// The values of initializers the node reads are decoded when its rule asks for them (Read),
+// or before a function call, whose body sees them all (ReadAll).
+struct NodeInputs : InputValueReader {
   std::vector<const Type*> types;  // null: absent or not defined
   std::vector<const ConstValue*> values;
   std::vector<std::optional<ConstValue>> resolved;  // what `values` points to, when resolved
+  // Per input, the value whose initializer is not decoded yet (null: none); empty when the
+  // node has none.
+  std::vector<const Value*> unread;
+  int64_t max_value_elements = 0;
   SignatureCheck signature;
+
+  const ConstValue* Read(int i) override {
+    if (i >= static_cast<int>(unread.size()) || !unread[i]) return nullptr;
+    const std::optional<ConstValue>& data = ValueData(*unread[i], max_value_elements);
+    unread[i] = nullptr;
+    values[i] = data ? &*data : nullptr;
+    return values[i];
+  }
+  void ReadAll() {
+    for (size_t i = 0; i < unread.size(); ++i) Read(static_cast<int>(i));
+  }
 };
 
 // What the driver's per-node step gives a node's outputs. Kept from node to node of a graph
@@ -1139,6 +1171,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
   output_values.clear();
   if (function_index >= 0) {
     if (inputs_defined) {
+      inputs.ReadAll();
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
                                           function_index, nullptr, input_types, input_values);
       outputs = std::move(call.types);
@@ -1157,6 +1190,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
           schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
       if (body) {
         // No rule, but ONNX defines the operator as a function: infer through its body.
+        inputs.ReadAll();
         CallResult call =
             InferFunctionCall(run, index, *node, *body, -1, schema, input_types, input_values);
         outputs = std::move(call.types);
@@ -1183,6 +1217,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         ctx.set_symbol_log(&introduced_);
         NodeSubgraphs subgraphs(*this, run, scope, index, node);
         ctx.set_subgraph_inferencer(&subgraphs);
+        ctx.set_input_value_reader(&inputs);
         Status status = schema->rule()(ctx);
         subgraphs.Flush(out);
         for (size_t w = 0; w < ctx.warnings().size(); ++w) {
@@ -1457,14 +1492,20 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
           (run.given_values && run.given_values->count(init.name()))) {
         continue;
       }
-      v.data = ConstValueOfTensor(init, options_.max_value_elements);
-      if (external_values_.IsCandidate(init)) v.external = &init;
+      if (external_values_.IsCandidate(init)) {
+        v.external = &init;
+      } else {
+        v.unread = &init;  // decoded on first use
+      }
       continue;
     }
     Value* v = define(init.name(), type, "an initializer");
     if (!v) continue;
-    v->data = ConstValueOfTensor(init, options_.max_value_elements);
-    if (external_values_.IsCandidate(init)) v->external = &init;
+    if (external_values_.IsCandidate(init)) {
+      v->external = &init;
+    } else {
+      v->unread = &init;  // decoded on first use
+    }
   }
   for (const auto& sparse : graph.sparse_initializer()) {
     if (scope->DefinesHere(sparse.values().name())) continue;
@@ -1563,6 +1604,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   input_types.assign(node->input_size(), nullptr);
   input_values.assign(node->input_size(), nullptr);
   resolved.clear();
+  inputs.unread.clear();
+  inputs.max_value_elements = options_.max_value_elements;
   bool inputs_defined = true;
   const int* input_ids = run.node_ids.inputs(index);
   for (int i = 0; i < node->input_size(); ++i) {
@@ -1581,7 +1624,12 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       continue;  // produced by a node on a cycle: unknown
     }
     input_types[i] = &v->type;
-    if (v->data) {
+    if (v->unread) {
+      // An initializer's elements, decoded only if the rule asks for them (the facts do not
+      // change them: they are constants).
+      if (inputs.unread.empty()) inputs.unread.resize(node->input_size());
+      inputs.unread[i] = v;
+    } else if (v->data) {
       if (resolved.empty()) resolved.resize(node->input_size());
       input_values[i] = Resolved(*v->data, resolved[i]);
     } else if (v->external) {
@@ -1650,7 +1698,7 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
     run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
-    run.output_values.push_back(v ? v->data : std::nullopt);
+    run.output_values.push_back(v ? ValueData(*v, options_.max_value_elements) : std::nullopt);
   }
 }
 

@@ -738,6 +738,30 @@ TEST(InferShapesTest, GivenInputValueMustMatchTheDeclaredTypeAndName) {
   EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[?, ?]");
 }
 
+// An initializer's elements are read when something asks for them: a rule inside a subgraph
+// (through the enclosing scope), a function body (all its inputs' values), a branch whose
+// output is the initializer itself.
+TEST(InferShapesTest, InitializerValuesReachWhatAsksForThem) {
+  auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17, "local" : 1]>
+    main (bool c, float[2, 12] x) => (y, z, w) <int64[2] s = {4, 6}, int64[2] s2 = {4, 6}> {
+      y = If (c) <then_branch = g1 () => (a) { a = Reshape(x, s) },
+                  else_branch = g2 () => (b) { b = Reshape(x, s) }>
+      z = local.ReshapeBy(x, s)
+      t = Constant <value = bool {1}> ()
+      u = If (t) <then_branch = g3 () => (s2) { },
+                  else_branch = g4 () => (v) { v = Constant <value = int64[2] {3, 8}> () }>
+      w = Reshape(x, u)
+    }
+    <domain: "local", opset_import: ["" : 17]>
+    ReshapeBy (data, shape) => (out) { out = Reshape(data, shape) })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  InferenceResult r = Infer(*m);
+  EXPECT_EQ(r.CountOf(Severity::kError), 0);
+  EXPECT_EQ(TypeFromProto(m->graph().output(0).type()).ToString(), "float[4, 6]");
+  EXPECT_EQ(TypeFromProto(m->graph().output(1).type()).ToString(), "float[4, 6]");
+  EXPECT_EQ(TypeFromProto(m->graph().output(2).type()).ToString(), "float[4, 6]");
+}
+
 // A value given for an input that has an initializer overrides the initializer, at any IR
 // version (before IR 4 such initializers are otherwise constants).
 TEST(InferShapesTest, GivenInputValueOverridesAnInitializer) {

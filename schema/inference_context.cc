@@ -68,8 +68,10 @@ const Shape* InferenceContext::InputShape(int i) const {
 }
 
 const ConstValue* InferenceContext::InputValue(int i) const {
-  if (i < 0 || i >= static_cast<int>(input_values_.size())) return nullptr;
-  return input_values_[i];
+  const ConstValue* v =
+      i >= 0 && i < static_cast<int>(input_values_.size()) ? input_values_[i] : nullptr;
+  if (!v && value_reader_ && i >= 0 && i < NumInputs()) v = value_reader_->Read(i);
+  return v;
 }
 
 const onnx::AttributeProto* InferenceContext::Attr(std::string_view name) const {

@@ -52,6 +52,16 @@ class SubgraphInferencer {
   }
 };
 
+// Implemented by the driver: the value of an input the driver has not read yet (an
+// initializer's elements are decoded the first time a rule asks for them, not for every
+// weight a rule never looks at).
+class InputValueReader {
+ public:
+  virtual ~InputValueReader() = default;
+  // Input i's value, or null when it has none.
+  virtual const ConstValue* Read(int i) = 0;
+};
+
 class InferenceContext {
  public:
   // `input_types[i]` / `input_values[i]` may be null (input absent, or nothing known). The
@@ -146,6 +156,8 @@ class InferenceContext {
 
   // ---- Subgraphs (control-flow operators).
   void set_subgraph_inferencer(SubgraphInferencer* s) { subgraphs_ = s; }
+  // Where InputValue reads a value the input lists leave null (null: nowhere).
+  void set_input_value_reader(InputValueReader* r) { value_reader_ = r; }
   // Infers the graph in attribute `attribute`; an error when the driver offers no subgraph
   // inference or the attribute holds no graph.
   StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
@@ -219,6 +231,7 @@ class InferenceContext {
   mutable std::string reported_by_signature_;
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
+  InputValueReader* value_reader_ = nullptr;
   symbolic::Unifier* unifier_ = nullptr;
   SymbolLog* symbol_log_ = nullptr;
   // Notes a symbol introduced for output `out`, axis `axis`.
