@@ -740,13 +740,14 @@ TEST(InferShapesTest, GivenInputValueMustMatchTheDeclaredTypeAndName) {
 
 // An initializer's elements are read when something asks for them: a rule inside a subgraph
 // (through the enclosing scope), a function body (all its inputs' values), a branch whose
-// output is the initializer itself.
+// output is the initializer itself. Each reads an initializer of its own, which nothing read
+// before.
 TEST(InferShapesTest, InitializerValuesReachWhatAsksForThem) {
   auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17, "local" : 1]>
-    main (bool c, float[2, 12] x) => (y, z, w) <int64[2] s = {4, 6}, int64[2] s2 = {4, 6}> {
+    main (bool c, float[2, 12] x) => (y, z, w) <int64[2] s = {4, 6}, int64[2] s2 = {4, 6}, int64[2] s3 = {4, 6}> {
       y = If (c) <then_branch = g1 () => (a) { a = Reshape(x, s) },
                   else_branch = g2 () => (b) { b = Reshape(x, s) }>
-      z = local.ReshapeBy(x, s)
+      z = local.ReshapeBy(x, s3)
       t = Constant <value = bool {1}> ()
       u = If (t) <then_branch = g3 () => (s2) { },
                   else_branch = g4 () => (v) { v = Constant <value = int64[2] {3, 8}> () }>
