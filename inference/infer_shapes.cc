@@ -74,43 +74,90 @@ namespace {
 // What the driver knows about one named value.
 struct Value {
   Type type;
-  std::optional<ConstValue> data;
+  // Mutable with `unread`: reading an initializer's elements on first use (ValueData) changes
+  // what the value holds, not what it is, and happens through the const views the per-node
+  // steps have (of this graph's scope and the enclosing ones').
+  mutable std::optional<ConstValue> data;
+  // An initializer whose elements are not decoded yet: `data` is read from it the first time
+  // a rule asks for the value (most weights are never asked for).
+  mutable const onnx::TensorProto* unread = nullptr;
   // An initializer whose value is in an external file, read only if a node consumes it.
   const onnx::TensorProto* external = nullptr;
+  // Where the graph declares the value's type (an output or value_info): an index in
+  // GraphRun::declared_types, or -1.
+  int32_t declared = -1;
+  // Defined so far: by an input or initializer, or by a node already inferred.
+  bool defined = false;
   // Defined by a node of this graph (its type is written back), not by an input or
   // initializer.
   bool from_node = false;
 };
 
-// The values visible in one graph, and through `parent` those of the enclosing graphs
-// (subgraphs see outer names lexically, as the IR says). Names are views of the graph's own
-// strings (a graph outlives its scope, and names are never edited): no copy per value.
+// The values of one graph, and through `parent` those of the enclosing graphs (subgraphs see
+// outer names lexically, as the IR says). Each name the graph defines gets a dense id once,
+// when the scope is built (inputs, initializers, node outputs); the values are a flat list
+// indexed by id, so the per-node steps look nothing up by name. Names are views of the
+// graph's own strings (a graph outlives its scope, and names are never edited): kept once,
+// in the name -> id table. A name is found only once it is defined: until then (a node not
+// inferred yet, or on a cycle) the enclosing graphs' value of that name is what it reads.
 class Scope {
  public:
   explicit Scope(const Scope* parent) : parent_(parent) {}
-  const Value* Find(std::string_view name) const {
-    for (const Scope* s = this; s; s = s->parent_) {
-      auto it = s->values_.find(name);
-      if (it != s->values_.end()) return &it->second;
+
+  // ---- Building: ids are assigned before any value is defined, and never after inference
+  // starts (values_ does not move while the per-node steps hold pointers into it).
+  // Room for `n` names, so that assigning them neither grows the table nor moves values.
+  void Reserve(size_t n) {
+    names_.reserve(n);
+    values_.reserve(n);
+    if (2 * n > slots_.size()) Rehash(2 * n);
+  }
+  // The id of `name` in this graph, assigned on first use. `name` must outlive the scope (a
+  // name in the graph's proto).
+  int Intern(std::string_view name) {
+    if (2 * (names_.size() + 1) > slots_.size()) Rehash(2 * (names_.size() + 1));
+    const uint32_t hash = Hash(name);
+    Slot& slot = slots_[FindSlot(name, hash)];
+    if (slot.id < 0) {
+      slot = {hash, static_cast<int32_t>(names_.size())};
+      names_.push_back(name);
+      values_.emplace_back();
     }
-    return nullptr;
+    return slot.id;
   }
-  bool DefinesHere(std::string_view name) const { return values_.count(name) > 0; }
-  // Room for `n` values, so that defining them does not rehash the table as it grows.
-  void Reserve(size_t n) { values_.reserve(n); }
-  const Value* FindHere(std::string_view name) const {
-    auto it = values_.find(name);
-    return it == values_.end() ? nullptr : &it->second;
+  // The id of `name` in this graph, or -1 when the graph has no value of that name.
+  int IdOf(std::string_view name) const {
+    return slots_.empty() ? -1 : slots_[FindSlot(name, Hash(name))].id;
   }
+  int size() const { return static_cast<int>(values_.size()); }
+
+  // ---- By id (this graph's values).
+  Value& at(int id) { return values_[id]; }
+  const Value& at(int id) const { return values_[id]; }
+  const Value* FindHere(int id) const {
+    return id >= 0 && values_[id].defined ? &values_[id] : nullptr;
+  }
+  // Defines the value of `id` unless it already is: the value, and whether it is new.
+  std::pair<Value*, bool> Define(int id) {
+    Value& v = values_[id];
+    const bool fresh = !v.defined;
+    v.defined = true;
+    return {&v, fresh};
+  }
+  // The value a node input reads: this graph's (`id`, -1 when the graph has no value of that
+  // name), else the enclosing graphs' value of `name`.
+  const Value* Find(int id, std::string_view name) const {
+    if (const Value* v = FindHere(id)) return v;
+    return parent_ ? parent_->Find(name) : nullptr;
+  }
+
+  // ---- By name (graph outputs, subgraphs reading outer values, nodes inferred alone).
+  const Value* FindHere(std::string_view name) const { return FindHere(IdOf(name)); }
+  bool DefinesHere(std::string_view name) const { return FindHere(name) != nullptr; }
+  const Value* Find(std::string_view name) const { return Find(IdOf(name), name); }
   // Whether an enclosing graph's scope defines `name` (not this one).
   bool DefinedOutside(std::string_view name) const { return parent_ && parent_->Find(name); }
-  // `name` must outlive the scope (a name in the graph's proto).
-  Value& operator[](const std::string& name) { return values_[name]; }
-  // Defines `name` here unless it already is: the value, and whether it is new.
-  std::pair<Value*, bool> TryDefine(const std::string& name) {
-    auto [it, inserted] = values_.try_emplace(name);
-    return {&it->second, inserted};
-  }
+
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
@@ -122,9 +169,63 @@ class Scope {
   }
 
  private:
+  // The name -> id table: open addressing with linear probing over a power of two of slots,
+  // at most half full. A flat list rather than a node per name: one allocation per graph
+  // instead of one per value, and a lookup compares a name only when its hash matches.
+  struct Slot {
+    uint32_t hash = 0;
+    int32_t id = -1;  // -1: empty
+  };
+  static uint32_t Hash(std::string_view name) {
+    return static_cast<uint32_t>(std::hash<std::string_view>()(name));
+  }
+  // The slot holding `name`, or the empty one where it goes. Requires an empty slot.
+  size_t FindSlot(std::string_view name, uint32_t hash) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.id < 0 || (s.hash == hash && names_[s.id] == name)) return i;
+    }
+  }
+  // At least `n` slots (a power of two), every name placed again.
+  void Rehash(size_t n) {
+    size_t size = 16;
+    while (size < n) size *= 2;
+    slots_.assign(size, Slot{});
+    for (int32_t id = 0; id < static_cast<int32_t>(names_.size()); ++id) {
+      const uint32_t hash = Hash(names_[id]);
+      size_t i = hash & (size - 1);
+      while (slots_[i].id >= 0) i = (i + 1) & (size - 1);
+      slots_[i] = {hash, id};
+    }
+  }
+
   const Scope* parent_;
   bool open_ = false;
-  std::unordered_map<std::string_view, Value> values_;
+  std::vector<Slot> slots_;
+  std::vector<std::string_view> names_;  // by id: views of the graph's strings
+  std::vector<Value> values_;            // by id
+};
+
+// The value `v` holds, its initializer's elements decoded now if they were not yet.
+const std::optional<ConstValue>& ValueData(const Value& v, int64_t max_elements) {
+  if (v.unread) {
+    v.data = ConstValueOfTensor(*v.unread, max_elements);
+    v.unread = nullptr;
+  }
+  return v.data;
+}
+
+// Each node's input and output ids in its graph's scope, in one flat list per graph run:
+// node i's inputs, then its outputs, from offsets[i]. -1 for an empty name, and for an input
+// the graph does not define (a value of an enclosing graph, or of nothing).
+struct NodeValueIds {
+  std::vector<int> ids;
+  std::vector<size_t> offsets;  // one per node
+  const int* inputs(int node) const { return ids.data() + offsets[node]; }
+  const int* outputs(int node, const onnx::NodeProto& proto) const {
+    return ids.data() + offsets[node] + proto.input_size();
+  }
 };
 
 // Whether MergeTypes(type, from_signature) is `type` itself: the signature gives an element
@@ -246,11 +347,36 @@ struct ResolvedOpEq {
 // node of a graph run and cleared in between, so that these lists are allocated once per
 // run, not once per node. A subgraph or function body has a run of its own: its nodes are
 // inferred while the outer node's lists are still in use.
-struct NodeInputs {
+// The values of initializers the node reads are decoded when its rule asks for them (Read),
+// or before a function call, whose body sees them all (ReadAll).
+struct NodeInputs : InputValueReader {
   std::vector<const Type*> types;  // null: absent or not defined
   std::vector<const ConstValue*> values;
   std::vector<std::optional<ConstValue>> resolved;  // what `values` points to, when resolved
+  // Per input, the value whose initializer is not decoded yet (null: none); empty when the
+  // node has none.
+  std::vector<const Value*> unread;
+  int64_t max_value_elements = 0;
   SignatureCheck signature;
+
+  const ConstValue* Read(int i) override {
+    if (i >= static_cast<int>(unread.size()) || !unread[i]) return nullptr;
+    const std::optional<ConstValue>& data = ValueData(*unread[i], max_value_elements);
+    unread[i] = nullptr;
+    values[i] = data ? &*data : nullptr;
+    return values[i];
+  }
+  void ReadAll() {
+    for (size_t i = 0; i < unread.size(); ++i) Read(static_cast<int>(i));
+  }
+};
+
+// What the driver's per-node step gives a node's outputs. Kept from node to node of a graph
+// run like NodeInputs: the rule sets the outputs in these lists, whose capacity stays.
+struct NodeOutcome {
+  const OpSchema* schema = nullptr;
+  std::vector<Type> types;
+  std::vector<std::optional<ConstValue>> values;
 };
 
 struct GraphRun {
@@ -278,14 +404,12 @@ struct GraphRun {
   // name refines it): what InferenceResult::value_types lists for it. Node outputs are read
   // from the scope when the run is recorded, never copied per node.
   std::vector<std::pair<std::string_view, Type>> defined_inputs;
-  NodeInputs node_inputs;  // the current node's (InferGraphNode)
-};
-
-// What the driver's per-node step gives a node's outputs.
-struct NodeOutcome {
-  const OpSchema* schema = nullptr;
-  std::vector<Type> types;
-  std::vector<std::optional<ConstValue>> values;
+  NodeInputs node_inputs;    // the current node's (InferGraphNode)
+  NodeOutcome node_outcome;  // likewise
+  // The ids of each node's inputs and outputs in the run's scope (IndexNodeValues).
+  NodeValueIds node_ids;
+  // The types the graph declares for its outputs and in value_info (Value::declared).
+  std::vector<Type> declared_types;
 };
 
 // What a function call gives its node's outputs.
@@ -584,22 +708,23 @@ class Driver {
   // Infers `run.graph` in `scope`, annotates it, and fills run.output_types:
   // the phases below, in order.
   void InferGraph(GraphRun& run, Scope* scope, bool count_stats);
-  // Which node produces each value (views of the nodes' output names).
-  using Producers = std::unordered_map<std::string_view, int>;
-  // The types the graph declares for its outputs and in value_info.
-  using DeclaredTypes = std::unordered_map<std::string, Type>;
-  static DeclaredTypes ReadDeclaredTypes(const onnx::GraphProto& graph);
+  // Which node produces each value, by id (-1: none).
+  using Producers = std::vector<int>;
   // Scope building: the graph's inputs (merged with what the caller passes), initializers
-  // and sparse initializers.
+  // and sparse initializers, defined; then an id for every node output, and each node's
+  // input and output ids (IndexNodeValues).
   void DefineGraphValues(GraphRun& run, Scope* scope);
+  static void IndexNodeValues(GraphRun& run, Scope* scope);
+  // The types the graph declares for its outputs and in value_info, for the values it has.
+  static void ReadDeclaredTypes(GraphRun& run, Scope* scope);
   // Each node output's producer; reports outputs defined twice.
   Producers FindProducers(const GraphRun& run, const Scope& scope);
   // An order in which producers come first (subgraph references count); reports cycles.
-  NodeOrder OrderGraphNodes(const GraphRun& run, const Producers& producer);
+  NodeOrder OrderGraphNodes(const GraphRun& run, const Scope& scope, const Producers& producer);
   // Per-node inference: gathers the node's inputs, infers it, merges each output with its
   // declared type and defines it in the scope.
   void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
-                      const DeclaredTypes& declared, bool count_stats);
+                      bool count_stats);
   // Merge with declared types: output `o` of the node at `index` against its declared
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
@@ -626,9 +751,10 @@ class Driver {
   // The per-node step, shared by InferGraph and InferLoneNode: resolves the schema of the
   // node at `index` of run.graph, checks its signature and infers its outputs (by its rule,
   // a model-local function or the function body its schema has). `inputs_defined` false
-  // (an input names nothing) keeps the rule from running.
-  NodeOutcome InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
-                        NodeInputs& inputs, bool inputs_defined, bool count_stats);
+  // (an input names nothing) keeps the rule from running. The outputs go to `outcome`, whose
+  // lists are reused (one per output, unknown where nothing is inferred).
+  void InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
+                 NodeInputs& inputs, bool inputs_defined, bool count_stats, NodeOutcome& outcome);
 
   // InferNodeOutputs: `node` on its own, its inputs' types and values given.
   NodeInferenceResult InferLoneNode(const onnx::NodeProto& node,
@@ -697,6 +823,8 @@ class Driver {
   std::map<std::string, ConstValue, std::less<>> given_values_;
   ExternalValues external_values_;    // read on first use, shared by every graph
   ExpansionBudget expansion_budget_;  // nodes of function bodies and subgraphs, in all
+  // The text of each expression dim the write-back has printed (the run's context's nodes).
+  DimTextCache dim_texts_;
 };
 
 // The driver's side of the subgraph hook for one node.
@@ -1020,14 +1148,14 @@ void Driver::WriteFunctionValueInfo() {
       if (!type || type->is_unknown()) continue;
       onnx::ValueInfoProto* vi = existing.count(name) ? existing[name] : f->add_value_info();
       vi->set_name(name);
-      WriteTypeToProto(*type, vi->mutable_type());
+      WriteTypeToProto(*type, vi->mutable_type(), &dim_texts_);
     }
   }
 }
 
-NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index,
-                              onnx::NodeProto* node, NodeInputs& inputs, bool inputs_defined,
-                              bool count_stats) {
+void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx::NodeProto* node,
+                       NodeInputs& inputs, bool inputs_defined, bool count_stats,
+                       NodeOutcome& outcome) {
   auto& out = *run.diagnostics;
   const std::vector<const Type*>& input_types = inputs.types;
   const std::vector<const ConstValue*>& input_values = inputs.values;
@@ -1035,11 +1163,15 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   int64_t opset_version = 0;
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
-  // Sized at the end unless a rule or function call gives them: moved, not copied.
-  std::vector<Type> outputs;
-  std::vector<std::optional<ConstValue>> output_values;
+  outcome.schema = schema;
+  // Emptied, not freed; sized at the end unless a rule or function call sets them.
+  std::vector<Type>& outputs = outcome.types;
+  std::vector<std::optional<ConstValue>>& output_values = outcome.values;
+  outputs.clear();
+  output_values.clear();
   if (function_index >= 0) {
     if (inputs_defined) {
+      inputs.ReadAll();
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
                                           function_index, nullptr, input_types, input_values);
       outputs = std::move(call.types);
@@ -1058,6 +1190,7 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
           schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
       if (body) {
         // No rule, but ONNX defines the operator as a function: infer through its body.
+        inputs.ReadAll();
         CallResult call =
             InferFunctionCall(run, index, *node, *body, -1, schema, input_types, input_values);
         outputs = std::move(call.types);
@@ -1076,12 +1209,15 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
                                   "left unknown (reported once per operator version)"));
         }
       } else {
-        InferenceContext ctx(*node, *schema, opset_version, input_types, input_values);
+        // The rule sets the outputs in place, in lists kept from node to node.
+        InferenceContext ctx(*node, *schema, opset_version, input_types, input_values, &outputs,
+                             &output_values);
         ctx.set_max_value_elements(options_.max_value_elements);
         ctx.set_unifier(&unifier_);
         ctx.set_symbol_log(&introduced_);
         NodeSubgraphs subgraphs(*this, run, scope, index, node);
         ctx.set_subgraph_inferencer(&subgraphs);
+        ctx.set_input_value_reader(&inputs);
         Status status = schema->rule()(ctx);
         subgraphs.Flush(out);
         for (size_t w = 0; w < ctx.warnings().size(); ++w) {
@@ -1093,11 +1229,10 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
             ReportNode(out, Severity::kError, path, index, *node, schema, status.message(),
                        status.subject());
           }
-        } else {
-          // Without data propagation only constants carry values.
-          const bool keep_values = options_.data_propagation || node->op_type() == "Constant";
-          outputs = ctx.TakeOutputTypes();
-          if (keep_values) output_values = ctx.TakeOutputValues();
+          outputs.clear();  // what the rule set before it failed is not kept
+          output_values.clear();
+        } else if (!options_.data_propagation && node->op_type() != "Constant") {
+          output_values.clear();  // without data propagation only constants carry values
         }
       }
       // What the signature says of each output (a bound type parameter, a single allowed
@@ -1116,7 +1251,6 @@ NodeOutcome Driver::InferNode(const GraphRun& run, const Scope* scope, int index
   }
   outputs.resize(node->output_size());
   output_values.resize(node->output_size());
-  return {schema, std::move(outputs), std::move(output_values)};
 }
 
 std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,
@@ -1178,10 +1312,11 @@ NodeInferenceResult Driver::InferLoneNode(
   scope.set_open();
   for (int i = 0; i < node.input_size(); ++i) {
     const std::string& name = node.input(i);
-    if (name.empty() || scope.DefinesHere(name)) continue;
-    Value& v = scope[name];
-    if (i < static_cast<int>(input_types.size())) v.type = input_types[i];
-    if (i < static_cast<int>(input_values.size())) v.data = input_values[i];
+    if (name.empty()) continue;
+    auto [v, fresh] = scope.Define(scope.Intern(name));
+    if (!fresh) continue;
+    if (i < static_cast<int>(input_types.size())) v->type = input_types[i];
+    if (i < static_cast<int>(input_values.size())) v->data = input_values[i];
   }
   NodeInputs inputs;
   inputs.types.assign(node.input_size(), nullptr);
@@ -1197,8 +1332,9 @@ NodeInferenceResult Driver::InferLoneNode(
   run.opsets = &opsets_;
   run.diagnostics = &out;
   run.record = false;
-  NodeOutcome outcome = InferNode(run, &scope, /*index=*/0, copy, inputs,
-                                  /*inputs_defined=*/true, /*count_stats=*/false);
+  NodeOutcome outcome;
+  InferNode(run, &scope, /*index=*/0, copy, inputs, /*inputs_defined=*/true,
+            /*count_stats=*/false, outcome);
   NodeInferenceResult result;
   result.schema = outcome.schema;
   result.output_names.assign(node.output().begin(), node.output().end());
@@ -1210,12 +1346,13 @@ NodeInferenceResult Driver::InferLoneNode(
 
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   DefineGraphValues(run, scope);
+  IndexNodeValues(run, scope);
   const Producers producer = FindProducers(run, *scope);
-  const NodeOrder order = OrderGraphNodes(run, producer);
-  const DeclaredTypes declared = ReadDeclaredTypes(*run.graph);
+  const NodeOrder order = OrderGraphNodes(run, *scope, producer);
+  ReadDeclaredTypes(run, scope);
   for (int index : order.order) {
     if (count_stats) result_.stats.nodes++;
-    InferGraphNode(run, scope, index, producer, declared, count_stats);
+    InferGraphNode(run, scope, index, producer, count_stats);
   }
   ReportUndefinedOutputs(run, *scope, producer);
   CollectGraphOutputs(run, *scope);
@@ -1230,7 +1367,8 @@ void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
   if (scope.IsOpen()) return;
   for (int i = 0; i < run.graph->output_size(); ++i) {
     const std::string& name = run.graph->output(i).name();
-    if (scope.Find(name) || producer.count(name)) continue;
+    const int id = scope.IdOf(name);
+    if (scope.Find(id, name) || (id >= 0 && producer[id] >= 0)) continue;
     Report(*run.diagnostics, Severity::kError, run.path,
            StrCat("output ", i, " '", name,
                   "' is not defined by any node, graph input or initializer"),
@@ -1238,30 +1376,68 @@ void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
   }
 }
 
-Driver::DeclaredTypes Driver::ReadDeclaredTypes(const onnx::GraphProto& graph) {
-  DeclaredTypes declared;
-  for (const auto& vi : graph.output()) declared[vi.name()] = TypeFromProto(vi.type());
-  for (const auto& vi : graph.value_info()) {
-    if (vi.has_type()) declared[vi.name()] = TypeFromProto(vi.type());
+void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) {
+  run.declared_types.clear();
+  // A later declaration of the same name replaces an earlier one.
+  auto declare = [&](const onnx::ValueInfoProto& vi) {
+    const int id = scope->IdOf(vi.name());
+    if (id < 0) return;  // not a value of this graph: no node output to merge with
+    scope->at(id).declared = static_cast<int32_t>(run.declared_types.size());
+    run.declared_types.push_back(TypeFromProto(vi.type()));
+  };
+  for (const auto& vi : run.graph->output()) declare(vi);
+  for (const auto& vi : run.graph->value_info()) {
+    if (vi.has_type()) declare(vi);
   }
-  return declared;
+}
+
+void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
+  const onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
+  NodeValueIds& ids = run.node_ids;
+  ids.offsets.resize(num_nodes);
+  size_t total = 0;
+  for (int i = 0; i < num_nodes; ++i) {
+    ids.offsets[i] = total;
+    total += graph.node(i).input_size() + graph.node(i).output_size();
+  }
+  ids.ids.assign(total, -1);
+  // Outputs first, so that an input names a node output wherever that node is.
+  for (int i = 0; i < num_nodes; ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    int* out = ids.ids.data() + ids.offsets[i] + node.input_size();
+    for (int o = 0; o < node.output_size(); ++o) {
+      if (!node.output(o).empty()) out[o] = scope->Intern(node.output(o));
+    }
+  }
+  for (int i = 0; i < num_nodes; ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    int* in = ids.ids.data() + ids.offsets[i];
+    for (int k = 0; k < node.input_size(); ++k) {
+      if (!node.input(k).empty()) in[k] = scope->IdOf(node.input(k));
+    }
+  }
 }
 
 void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
-  // Inputs, initializers and (most often) one output per node.
-  scope->Reserve(static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
-                 graph.sparse_initializer_size() + graph.node_size());
+  // Inputs, initializers and node outputs: every name the scope holds.
+  size_t names = static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
+                 graph.sparse_initializer_size();
+  for (const auto& node : graph.node()) names += node.output_size();
+  scope->Reserve(names);
   const std::string& path = run.path;
-  auto define = [&](const std::string& name, Type type, std::string_view what) {
-    if (scope->DefinesHere(name)) {
+  // The value `name` defines, or null (reported) when it is defined already.
+  auto define = [&](const std::string& name, Type type, std::string_view what) -> Value* {
+    auto [v, fresh] = scope->Define(scope->Intern(name));
+    if (!fresh) {
       Report(out, Severity::kError, path,
              StrCat("'", name, "' is defined more than once (again as ", what, ")"));
-      return false;
+      return nullptr;
     }
-    (*scope)[name].type = std::move(type);
-    return true;
+    v->type = std::move(type);
+    return v;
   };
 
   for (int i = 0; i < graph.input_size(); ++i) {
@@ -1278,24 +1454,28 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
                       " but receives ", given.ToString(), " (", merged.status().message(), ")"),
                Subject::Input(i, vi->name()));
       }
-      if (run.annotate_inputs && !type.is_unknown()) WriteTypeToProto(type, vi->mutable_type());
+      if (run.annotate_inputs && !type.is_unknown()) {
+        WriteTypeToProto(type, vi->mutable_type(), &dim_texts_);
+      }
     }
-    if (!define(vi->name(), type, "a graph input")) continue;
+    Value* v = define(vi->name(), type, "a graph input");
+    if (!v) continue;
     run.defined_inputs.emplace_back(vi->name(), type);
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
-      (*scope)[vi->name()].data = *(*run.input_values)[i];
+      v->data = *(*run.input_values)[i];
     }
     if (run.given_values) {
       auto given = run.given_values->find(vi->name());
-      if (given != run.given_values->end()) (*scope)[vi->name()].data = given->second;
+      if (given != run.given_values->end()) v->data = given->second;
     }
   }
   for (const auto& init : graph.initializer()) {
     Type type = TypeOfTensor(init);
-    if (scope->DefinesHere(init.name())) {
+    const int id = scope->Intern(init.name());
+    if (scope->at(id).defined) {
       // A graph input with a default value: the two descriptions must agree.
-      Value& v = (*scope)[init.name()];
+      Value& v = scope->at(id);
       auto merged = MergeTypes(v.type, type);
       if (!merged.ok()) {
         Report(out, Severity::kError, path,
@@ -1312,14 +1492,20 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
           (run.given_values && run.given_values->count(init.name()))) {
         continue;
       }
-      v.data = ConstValueOfTensor(init, options_.max_value_elements);
-      if (external_values_.IsCandidate(init)) v.external = &init;
+      if (external_values_.IsCandidate(init)) {
+        v.external = &init;
+      } else {
+        v.unread = &init;  // decoded on first use
+      }
       continue;
     }
-    if (!define(init.name(), type, "an initializer")) continue;
-    Value& v = (*scope)[init.name()];
-    v.data = ConstValueOfTensor(init, options_.max_value_elements);
-    if (external_values_.IsCandidate(init)) v.external = &init;
+    Value* v = define(init.name(), type, "an initializer");
+    if (!v) continue;
+    if (external_values_.IsCandidate(init)) {
+      v->external = &init;
+    } else {
+      v->unread = &init;  // decoded on first use
+    }
   }
   for (const auto& sparse : graph.sparse_initializer()) {
     if (scope->DefinesHere(sparse.values().name())) continue;
@@ -1332,12 +1518,13 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
   const int num_nodes = graph.node_size();
-  Producers producer;
-  producer.reserve(num_nodes);  // most nodes have one output
+  Producers producer(scope.size(), -1);
   for (int i = 0; i < num_nodes; ++i) {
-    for (const auto& o : graph.node(i).output()) {
+    const int* ids = run.node_ids.outputs(i, graph.node(i));
+    for (int k = 0; k < graph.node(i).output_size(); ++k) {
+      const std::string& o = graph.node(i).output(k);
       if (o.empty()) continue;
-      if (scope.DefinesHere(o)) {
+      if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
                    StrCat("output '", o, "' redefines a graph input or initializer"),
                    Subject::Output(-1, o));
@@ -1350,25 +1537,28 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
                    StrCat("output '", o, "' redefines a value of an enclosing graph"),
                    Subject::Output(-1, o));
       }
-      auto [it, inserted] = producer.try_emplace(o, i);
-      if (!inserted) {
+      int& first = producer[ids[k]];
+      if (first >= 0) {
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' is also produced by node #", it->second),
+                   StrCat("output '", o, "' is also produced by node #", first),
                    Subject::Output(-1, o));
+      } else {
+        first = i;
       }
     }
   }
   return producer;
 }
 
-NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer) {
+NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
+                                  const Producers& producer) {
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
   std::vector<std::vector<int>> producers(num_nodes);
   for (int i = 0; i < num_nodes; ++i) {
-    for (const auto& in : graph.node(i).input()) {
-      auto it = producer.find(in);
-      if (it != producer.end()) producers[i].push_back(it->second);
+    const int* ids = run.node_ids.inputs(i);
+    for (int k = 0; k < graph.node(i).input_size(); ++k) {
+      if (ids[k] >= 0 && producer[ids[k]] >= 0) producers[i].push_back(producer[ids[k]]);
     }
     // A subgraph's references to this graph's values are dependencies of its node too.
     for (const auto& a : graph.node(i).attribute()) {
@@ -1378,8 +1568,10 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer
       for (const auto* g : subgraphs) {
         for (const auto& n : g->node()) {
           for (const auto& in : n.input()) {
-            auto it = producer.find(in);
-            if (it != producer.end() && it->second != i) producers[i].push_back(it->second);
+            const int id = scope.IdOf(in);
+            if (id >= 0 && producer[id] >= 0 && producer[id] != i) {
+              producers[i].push_back(producer[id]);
+            }
           }
         }
       }
@@ -1401,7 +1593,7 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Producers& producer
 }
 
 void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
-                            const DeclaredTypes& declared, bool count_stats) {
+                            bool count_stats) {
   onnx::NodeProto* node = run.graph->mutable_node(index);
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
@@ -1412,13 +1604,17 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   input_types.assign(node->input_size(), nullptr);
   input_values.assign(node->input_size(), nullptr);
   resolved.clear();
+  inputs.unread.clear();
+  inputs.max_value_elements = options_.max_value_elements;
   bool inputs_defined = true;
+  const int* input_ids = run.node_ids.inputs(index);
   for (int i = 0; i < node->input_size(); ++i) {
     const std::string& name = node->input(i);
     if (name.empty()) continue;
-    const Value* v = scope->Find(name);
+    const int id = input_ids[i];
+    const Value* v = scope->Find(id, name);
     if (!v) {
-      if (!producer.count(name) && !scope->IsOpen()) {
+      if (!(id >= 0 && producer[id] >= 0) && !scope->IsOpen()) {
         ReportNode(out, Severity::kError, path, index, *node, nullptr,
                    StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
                           "input or initializer"),
@@ -1428,7 +1624,12 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       continue;  // produced by a node on a cycle: unknown
     }
     input_types[i] = &v->type;
-    if (v->data) {
+    if (v->unread) {
+      // An initializer's elements, decoded only if the rule asks for them (the facts do not
+      // change them: they are constants).
+      if (inputs.unread.empty()) inputs.unread.resize(node->input_size());
+      inputs.unread[i] = v;
+    } else if (v->data) {
       if (resolved.empty()) resolved.resize(node->input_size());
       input_values[i] = Resolved(*v->data, resolved[i]);
     } else if (v->external) {
@@ -1441,20 +1642,21 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       }
     }
   }
-  NodeOutcome outcome = InferNode(run, scope, index, node, inputs, inputs_defined, count_stats);
+  NodeOutcome& outcome = run.node_outcome;
+  InferNode(run, scope, index, node, inputs, inputs_defined, count_stats, outcome);
   const OpSchema* schema = outcome.schema;
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
+  const int* output_ids = run.node_ids.outputs(index, *node);
   for (int o = 0; o < node->output_size(); ++o) {
-    const std::string& name = node->output(o);
-    if (name.empty()) continue;
-    // One lookup: an input, initializer or earlier output of that name keeps its value.
-    auto [v, defined] = scope->TryDefine(name);
+    if (output_ids[o] < 0) continue;  // an omitted output
+    // An input, initializer or earlier output of that name keeps its value.
+    auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
     Type type = std::move(outputs[o]);
-    auto decl = declared.find(name);
-    if (decl != declared.end()) {
-      type = MergeWithDeclared(run, index, *node, schema, o, decl->second, std::move(type));
+    if (v->declared >= 0) {
+      type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
+                               std::move(type));
     }
     v->type = std::move(type);
     v->from_node = true;
@@ -1496,42 +1698,50 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
     run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
-    run.output_values.push_back(v ? v->data : std::nullopt);
+    run.output_values.push_back(v ? ValueData(*v, options_.max_value_elements) : std::nullopt);
   }
 }
 
 void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
   onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  // Views of the graph's own strings, which stay in place while value_info grows.
-  std::unordered_map<std::string_view, onnx::ValueInfoProto*> infos;
-  infos.reserve(static_cast<size_t>(graph.value_info_size()) + num_nodes);
-  std::unordered_set<std::string_view> graph_outputs;
-  for (auto& vi : *graph.mutable_output()) graph_outputs.insert(vi.name());
-  for (auto& vi : *graph.mutable_value_info()) infos[vi.name()] = &vi;
+  // Per value id: where its type goes. The value_info entry of that name (the last one, when
+  // a name has several), to be added when there is none, or none for a graph output (written
+  // in place from run.output_types).
+  constexpr int32_t kAdd = -1, kGraphOutput = -2;
+  std::vector<int32_t> info(scope.size(), kAdd);
+  for (int i = 0; i < graph.value_info_size(); ++i) {
+    const int id = scope.IdOf(graph.value_info(i).name());
+    if (id >= 0) info[id] = i;
+  }
+  for (const auto& vi : graph.output()) {
+    const int id = scope.IdOf(vi.name());
+    if (id >= 0) info[id] = kGraphOutput;
+  }
   for (int i = 0; i < graph.output_size(); ++i) {
     const Type& t = run.output_types[i];
-    if (!t.is_unknown()) WriteTypeToProto(t, graph.mutable_output(i)->mutable_type());
+    if (!t.is_unknown()) {
+      WriteTypeToProto(t, graph.mutable_output(i)->mutable_type(), &dim_texts_);
+    }
   }
   for (int index = 0; index < num_nodes; ++index) {
-    for (const auto& name : graph.node(index).output()) {
-      const Value* inferred = scope.FindHere(name);
+    const onnx::NodeProto& node = graph.node(index);
+    const int* ids = run.node_ids.outputs(index, node);
+    for (int o = 0; o < node.output_size(); ++o) {
+      const Value* inferred = scope.FindHere(ids[o]);
       if (!inferred || !inferred->from_node) continue;
       const Type& type = inferred->type;
       if (count_stats) CountValue(type);
       if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
         continue;
       }
-      if (graph_outputs.count(name)) continue;
-      auto vi = infos.find(name);
-      if (vi == infos.end()) {
-        onnx::ValueInfoProto* added = graph.add_value_info();
-        added->set_name(name);
-        infos[name] = added;
-        WriteTypeToProto(type, added->mutable_type());
-      } else {
-        WriteTypeToProto(type, vi->second->mutable_type());
+      int32_t& where = info[ids[o]];
+      if (where == kGraphOutput) continue;
+      if (where == kAdd) {
+        where = graph.value_info_size();
+        graph.add_value_info()->set_name(node.output(o));
       }
+      WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type(), &dim_texts_);
     }
   }
 }

@@ -616,6 +616,29 @@ TEST(ValueTypesTest, SubgraphsByTheirPath) {
   EXPECT_EQ(TypeText(r, "main", "y"), "float[N, 3]");
 }
 
+// A subgraph reads a name of its own where it defines one (wherever the defining node is in
+// the graph's list: the shadowing is reported, the inner value still wins), and the enclosing
+// graph's value otherwise.
+TEST(ValueTypesTest, ASubgraphReadsItsOwnValueBeforeAnOuterOne) {
+  auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17]>
+    main (bool[] c, float[N] x) => (y) {
+      t = Relu(x)
+      y = If (c) <then_branch = then_g () => (u) { u = Identity(t)  t = Shape(x) },
+                  else_branch = else_g () => (v) { v = Identity(t) }>
+    })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  InferenceResult r = Infer(*m);
+  EXPECT_EQ(TypeText(r, "main/If_1.then_branch", "t"), "int64[1]");
+  EXPECT_EQ(TypeText(r, "main/If_1.then_branch", "u"), "int64[1]");
+  EXPECT_EQ(TypeText(r, "main/If_1.else_branch", "v"), "float[N]");
+  EXPECT_EQ(TypeText(r, "main", "t"), "float[N]");
+  int redefinitions = 0;
+  for (const auto& d : r.diagnostics) {
+    redefinitions += d.message == "output 't' redefines a value of an enclosing graph";
+  }
+  EXPECT_EQ(redefinitions, 1);
+}
+
 TEST(ValueTypesTest, ALoopBodyHasItsLastPassTypes) {
   const std::string graph = TensorInput("acc0", "dim { dim_value: 2 }") +
                             TensorInput("one", "dim { dim_value: 1 }") +
@@ -713,6 +736,31 @@ TEST(InferShapesTest, GivenInputValueMustMatchTheDeclaredTypeAndName) {
       << messages[1];
   // The contradicting value is not used.
   EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), "float[?, ?]");
+}
+
+// An initializer's elements are read when something asks for them: a rule inside a subgraph
+// (through the enclosing scope), a function body (all its inputs' values), a branch whose
+// output is the initializer itself. Each reads an initializer of its own, which nothing read
+// before.
+TEST(InferShapesTest, InitializerValuesReachWhatAsksForThem) {
+  auto m = syntax::ParseModelText(R"(<ir_version: 8, opset_import: ["" : 17, "local" : 1]>
+    main (bool c, float[2, 12] x) => (y, z, w) <int64[2] s = {4, 6}, int64[2] s2 = {4, 6}, int64[2] s3 = {4, 6}> {
+      y = If (c) <then_branch = g1 () => (a) { a = Reshape(x, s) },
+                  else_branch = g2 () => (b) { b = Reshape(x, s) }>
+      z = local.ReshapeBy(x, s3)
+      t = Constant <value = bool {1}> ()
+      u = If (t) <then_branch = g3 () => (s2) { },
+                  else_branch = g4 () => (v) { v = Constant <value = int64[2] {3, 8}> () }>
+      w = Reshape(x, u)
+    }
+    <domain: "local", opset_import: ["" : 17]>
+    ReshapeBy (data, shape) => (out) { out = Reshape(data, shape) })");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  InferenceResult r = Infer(*m);
+  EXPECT_EQ(r.CountOf(Severity::kError), 0);
+  EXPECT_EQ(TypeFromProto(m->graph().output(0).type()).ToString(), "float[4, 6]");
+  EXPECT_EQ(TypeFromProto(m->graph().output(1).type()).ToString(), "float[4, 6]");
+  EXPECT_EQ(TypeFromProto(m->graph().output(2).type()).ToString(), "float[4, 6]");
 }
 
 // A value given for an input that has an initializer overrides the initializer, at any IR

@@ -24,8 +24,30 @@ InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& 
       opset_version_(opset_version),
       input_types_(input_types),
       input_values_(input_values),
-      output_types_(node.output_size()),
-      output_values_(node.output_size()) {}
+      own_output_types_(node.output_size()),
+      own_output_values_(node.output_size()),
+      output_types_(own_output_types_),
+      output_values_(own_output_values_) {}
+
+InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& schema,
+                                   int64_t opset_version,
+                                   const std::vector<const Type*>& input_types,
+                                   const std::vector<const ConstValue*>& input_values,
+                                   std::vector<Type>* output_types,
+                                   std::vector<std::optional<ConstValue>>* output_values)
+    : node_(node),
+      schema_(schema),
+      opset_version_(opset_version),
+      input_types_(input_types),
+      input_values_(input_values),
+      output_types_(*output_types),
+      output_values_(*output_values) {
+  // clear() then resize(): every element unknown, whatever the previous node left.
+  output_types_.clear();
+  output_types_.resize(node.output_size());
+  output_values_.clear();
+  output_values_.resize(node.output_size());
+}
 
 bool InferenceContext::HasInput(int i) const {
   return i >= 0 && i < node_.input_size() && !node_.input(i).empty();
@@ -46,8 +68,10 @@ const Shape* InferenceContext::InputShape(int i) const {
 }
 
 const ConstValue* InferenceContext::InputValue(int i) const {
-  if (i < 0 || i >= static_cast<int>(input_values_.size())) return nullptr;
-  return input_values_[i];
+  const ConstValue* v =
+      i >= 0 && i < static_cast<int>(input_values_.size()) ? input_values_[i] : nullptr;
+  if (!v && value_reader_ && i >= 0 && i < NumInputs()) v = value_reader_->Read(i);
+  return v;
 }
 
 const onnx::AttributeProto* InferenceContext::Attr(std::string_view name) const {

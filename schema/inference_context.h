@@ -52,6 +52,16 @@ class SubgraphInferencer {
   }
 };
 
+// Implemented by the driver: the value of an input the driver has not read yet (an
+// initializer's elements are decoded the first time a rule asks for them, not for every
+// weight a rule never looks at).
+class InputValueReader {
+ public:
+  virtual ~InputValueReader() = default;
+  // Input i's value, or null when it has none.
+  virtual const ConstValue* Read(int i) = 0;
+};
+
 class InferenceContext {
  public:
   // `input_types[i]` / `input_values[i]` may be null (input absent, or nothing known). The
@@ -59,6 +69,18 @@ class InferenceContext {
   InferenceContext(const onnx::NodeProto& node, const OpSchema& schema, int64_t opset_version,
                    const std::vector<const Type*>& input_types,
                    const std::vector<const ConstValue*>& input_values);
+  // The same, with the outputs' types and values set in the caller's lists rather than lists
+  // of the context's own: sized to the node's outputs here (all unknown), their capacity kept,
+  // so that a caller inferring node after node (the driver) allocates them once. The lists
+  // must outlive the context.
+  InferenceContext(const onnx::NodeProto& node, const OpSchema& schema, int64_t opset_version,
+                   const std::vector<const Type*>& input_types,
+                   const std::vector<const ConstValue*>& input_values,
+                   std::vector<Type>* output_types,
+                   std::vector<std::optional<ConstValue>>* output_values);
+  // It refers to its lists (its own or the caller's): not copied.
+  InferenceContext(const InferenceContext&) = delete;
+  InferenceContext& operator=(const InferenceContext&) = delete;
   // Temporaries would dangle: refused at compile time.
   InferenceContext(const onnx::NodeProto&, const OpSchema&, int64_t, std::vector<const Type*>&&,
                    const std::vector<const ConstValue*>&) = delete;
@@ -134,6 +156,8 @@ class InferenceContext {
 
   // ---- Subgraphs (control-flow operators).
   void set_subgraph_inferencer(SubgraphInferencer* s) { subgraphs_ = s; }
+  // Where InputValue reads a value the input lists leave null (null: nowhere).
+  void set_input_value_reader(InputValueReader* r) { value_reader_ = r; }
   // Infers the graph in attribute `attribute`; an error when the driver offers no subgraph
   // inference or the attribute holds no graph.
   StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
@@ -197,13 +221,17 @@ class InferenceContext {
   // outlive the context. input_values_ may be shorter than input_types_.
   const std::vector<const Type*>& input_types_;
   const std::vector<const ConstValue*>& input_values_;
-  std::vector<Type> output_types_;
-  std::vector<std::optional<ConstValue>> output_values_;
+  // The outputs: in the context's own lists, or the caller's (see the constructors).
+  std::vector<Type> own_output_types_;
+  std::vector<std::optional<ConstValue>> own_output_values_;
+  std::vector<Type>& output_types_;
+  std::vector<std::optional<ConstValue>>& output_values_;
   std::vector<std::string> warnings_;
   std::vector<Subject> warning_subjects_;  // parallel to warnings_
   mutable std::string reported_by_signature_;
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
+  InputValueReader* value_reader_ = nullptr;
   symbolic::Unifier* unifier_ = nullptr;
   SymbolLog* symbol_log_ = nullptr;
   // Notes a symbol introduced for output `out`, axis `axis`.

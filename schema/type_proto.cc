@@ -35,7 +35,8 @@ std::optional<Shape> ShapeFromProto(bool has_shape, const onnx::TensorShapeProto
   return shape;
 }
 
-void WriteShape(const std::optional<Shape>& shape, bool* has, onnx::TensorShapeProto* proto) {
+void WriteShape(const std::optional<Shape>& shape, bool* has, onnx::TensorShapeProto* proto,
+                DimTextCache* texts) {
   if (!shape) return;  // an unknown shape leaves what the proto says (nothing, or more)
   *has = true;
   const int rank = static_cast<int>(shape->size());
@@ -51,7 +52,11 @@ void WriteShape(const std::optional<Shape>& shape, bool* has, onnx::TensorShapeP
       const std::string_view name = d.symbol_name();
       pd->set_dim_param(name.data(), name.size());  // no temporary string
     } else if (!d.is_unknown()) {
-      pd->set_dim_param(d.ToString());
+      if (texts) {
+        pd->set_dim_param(texts->TextOf(d));
+      } else {
+        pd->set_dim_param(d.ToString());
+      }
     } else {
       pd->clear_dim_value();
       pd->clear_dim_param();
@@ -60,6 +65,12 @@ void WriteShape(const std::optional<Shape>& shape, bool* has, onnx::TensorShapeP
 }
 
 }  // namespace
+
+const std::string& DimTextCache::TextOf(Dim d) {
+  auto [it, inserted] = texts_.try_emplace(d);
+  if (inserted) it->second = d.ToString();
+  return it->second;
+}
 
 Type TypeFromProto(const onnx::TypeProto& proto) {
   Type t;
@@ -93,7 +104,7 @@ Type TypeFromProto(const onnx::TypeProto& proto) {
   return t;
 }
 
-void WriteTypeToProto(const Type& type, onnx::TypeProto* proto) {
+void WriteTypeToProto(const Type& type, onnx::TypeProto* proto, DimTextCache* texts) {
   if (!type.denotation().empty()) proto->set_denotation(type.denotation());
   switch (type.kind()) {
     case Type::Kind::kUnknown:
@@ -102,26 +113,26 @@ void WriteTypeToProto(const Type& type, onnx::TypeProto* proto) {
       auto* t = proto->mutable_tensor_type();
       if (type.elem_type() != 0) t->set_elem_type(type.elem_type());
       bool has = t->has_shape();
-      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape());
+      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape(), texts);
       return;
     }
     case Type::Kind::kSparseTensor: {
       auto* t = proto->mutable_sparse_tensor_type();
       if (type.elem_type() != 0) t->set_elem_type(type.elem_type());
       bool has = t->has_shape();
-      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape());
+      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape(), texts);
       return;
     }
     case Type::Kind::kSequence:
-      WriteTypeToProto(type.element(), proto->mutable_sequence_type()->mutable_elem_type());
+      WriteTypeToProto(type.element(), proto->mutable_sequence_type()->mutable_elem_type(), texts);
       return;
     case Type::Kind::kOptional:
-      WriteTypeToProto(type.element(), proto->mutable_optional_type()->mutable_elem_type());
+      WriteTypeToProto(type.element(), proto->mutable_optional_type()->mutable_elem_type(), texts);
       return;
     case Type::Kind::kMap: {
       auto* m = proto->mutable_map_type();
       if (type.map_key_type() != 0) m->set_key_type(type.map_key_type());
-      WriteTypeToProto(type.element(), m->mutable_value_type());
+      WriteTypeToProto(type.element(), m->mutable_value_type(), texts);
       return;
     }
     case Type::Kind::kOpaque: {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/const_value.h"
@@ -22,9 +23,23 @@ Dim DimFromProto(const onnx::TensorShapeProto::Dimension& d);
 Dim DimFromParam(const std::string& param);
 Type TypeFromProto(const onnx::TypeProto& proto);
 
+// The dim_param text of the expression dims written so far ("floor((H + 1)/2)"): a write-back
+// of many values meets the same few expressions again and again, and printing one costs far
+// more than copying its text. Dims are interned, so the text is kept per node. Keys are the
+// nodes of the current symbol context: a cache must not outlive it (the driver keeps one per
+// run), and is not shared between threads.
+class DimTextCache {
+ public:
+  const std::string& TextOf(Dim d);
+
+ private:
+  std::unordered_map<Dim, std::string> texts_;
+};
+
 // Writes `type` into `proto`, updating it in place where the kind matches, so that what the
-// type does not describe (dim denotations) survives. Unknown parts are left empty.
-void WriteTypeToProto(const Type& type, onnx::TypeProto* proto);
+// type does not describe (dim denotations) survives. Unknown parts are left empty. `texts`
+// (optional) keeps the text of expression dims from one call to the next.
+void WriteTypeToProto(const Type& type, onnx::TypeProto* proto, DimTextCache* texts = nullptr);
 onnx::TypeProto TypeToProto(const Type& type);
 
 // The type of a tensor literal: its data_type and dims.

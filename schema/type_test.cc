@@ -168,6 +168,29 @@ TEST(TypeProtoTest, WritingInPlaceKeepsDimDenotations) {
   EXPECT_EQ(proto.tensor_type().shape().dim_size(), 2);
 }
 
+// A write-back with a DimTextCache writes what one without writes, printing each distinct
+// expression once (nested types included).
+TEST(TypeProtoTest, ACacheOfDimTextsWritesTheSameProto) {
+  const Dim half = Dim::FloorDiv(S("H") + C(1), C(2));
+  const Type types[] = {
+      Type::Tensor(kFloat, Shape{S("N"), half, C(3), Dim(), S("W") * C(2)}),
+      Type::Sequence(Type::Tensor(kInt64, Shape{half, half})),
+      Type::Map(kInt64, Type::Optional(Type::Tensor(kFloat, Shape{S("W") * C(2)}))),
+  };
+  DimTextCache texts;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const Type& t : types) {
+      SCOPED_TRACE(t.ToString());
+      onnx::TypeProto cached;
+      WriteTypeToProto(t, &cached, &texts);
+      EXPECT_EQ(cached.SerializeAsString(), TypeToProto(t).SerializeAsString());
+      EXPECT_EQ(TypeFromProto(cached), t);
+    }
+  }
+  EXPECT_EQ(texts.TextOf(half), "floor((H + 1)/2)");
+  EXPECT_EQ(&texts.TextOf(half), &texts.TextOf(Dim::FloorDiv(S("H") + C(1), C(2))));
+}
+
 TEST(ConstValueTest, ReadsEveryStorageOfSmallTensors) {
   auto raw = Parse<onnx::TensorProto>(
       R"(data_type: 7 dims: 2 raw_data: "\003\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377")");
