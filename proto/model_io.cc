@@ -150,7 +150,32 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
   return bytes;
 }
 
+std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path) {
+  // As ReadFile opens: O_NONBLOCK so that a FIFO is not waited on (it is left to ReadFile).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  struct stat st;
+  std::optional<onnx::ModelProto> model;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      static_cast<uint64_t>(st.st_size) <= kMaxModelBytes) {
+    constexpr int kBufferBytes = 256 << 10;
+    google::protobuf::io::FileInputStream file(fd, kBufferBytes);
+    google::protobuf::io::CodedInputStream in(&file);
+    in.SetTotalBytesLimit(INT_MAX);
+    in.SetRecursionLimit(kRecursionLimit);
+    model.emplace();
+    if (!model->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage() || !model->has_graph()) {
+      model.reset();
+    }
+  }
+  ::close(fd);
+  return model;
+}
+
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {
+  if (std::optional<onnx::ModelProto> model = TryParseModelFromFile(path)) {
+    return std::move(*model);
+  }
   OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
   return ParseModel(bytes, path);
 }
