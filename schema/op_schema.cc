@@ -2,6 +2,10 @@
 
 #include <cctype>
 #include <climits>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/type_constraint.h"
@@ -176,46 +180,68 @@ std::string OpSchema::Id() const {
 
 namespace onnx_infer {
 
-Status OpSchema::Finalize() {
-  allowed_sets_.clear();
-  allowed_.clear();
-  auto add_set = [&](const std::string& formal_type, std::vector<Type> types, bool type_param) {
-    AllowedTypeSet set;
-    set.types = std::move(types);
-    set.type_param = type_param;
-    for (const Type& t : set.types) {
-      if (!t.is_tensor()) continue;
+StatusOr<std::shared_ptr<const AllowedTypeSet>> AllowedTypeSetPool::Get(
+    std::span<const std::string> texts, bool type_param) {
+  // The key spells each text after its length: no two lists share one.
+  key_.assign(1, type_param ? 'P' : 'L');
+  for (const std::string& text : texts) {
+    const auto size = static_cast<uint32_t>(text.size());
+    key_.append(reinterpret_cast<const char*>(&size), sizeof size);
+    key_ += text;
+  }
+  if (auto it = sets_.find(key_); it != sets_.end()) return it->second;
+  auto set = std::make_shared<AllowedTypeSet>();
+  set->type_param = type_param;
+  set->types.reserve(texts.size());
+  for (const std::string& text : texts) {
+    auto parsed = types_.find(text);
+    if (parsed == types_.end()) {
+      OI_ASSIGN_OR_RETURN(Type t, ParseTypeString(text));
+      parsed = types_.emplace(text, std::move(t)).first;
+    }
+    const Type& t = parsed->second;
+    if (t.is_tensor()) {
       if (t.elem_type() > 0 && t.elem_type() < 64) {
-        set.tensor_elem_types |= uint64_t{1} << t.elem_type();
+        set->tensor_elem_types |= uint64_t{1} << t.elem_type();
       } else {
-        set.tensor_bits_exact = false;
+        set->tensor_bits_exact = false;
       }
     }
+    set->types.push_back(t);
+  }
+  std::shared_ptr<const AllowedTypeSet> shared = std::move(set);
+  sets_.emplace(key_, shared);
+  return shared;
+}
+
+Status OpSchema::Finalize(AllowedTypeSetPool* pool) {
+  AllowedTypeSetPool own;
+  if (!pool) pool = &own;
+  allowed_sets_.clear();
+  allowed_.clear();
+  auto add_set = [&](const std::string& formal_type, std::shared_ptr<const AllowedTypeSet> set) {
     allowed_[formal_type] = static_cast<int>(allowed_sets_.size());
     allowed_sets_.push_back(std::move(set));
   };
   for (const auto& c : type_constraints_) {
-    std::vector<Type> types;
-    for (const auto& text : c.allowed) {
-      auto t = ParseTypeString(text);
-      if (!t.ok())
-        return Status::Error(
-            StrCat(Id(), ": type constraint ", c.param, ": ", t.status().message()));
-      types.push_back(std::move(*t));
+    auto set = pool->Get(c.allowed, /*type_param=*/true);
+    if (!set.ok()) {
+      return Status::Error(
+          StrCat(Id(), ": type constraint ", c.param, ": ", set.status().message()));
     }
-    add_set(c.param, std::move(types), /*type_param=*/true);
+    add_set(c.param, std::move(*set));
   }
   for (auto* params : {&inputs_, &outputs_}) {
     for (auto& p : *params) {
       auto known = allowed_.find(p.type);
       if (known == allowed_.end()) {
-        auto t = ParseTypeString(p.type);
-        if (!t.ok()) {
+        auto set = pool->Get(std::span<const std::string>(&p.type, 1), /*type_param=*/false);
+        if (!set.ok()) {
           return Status::Error(
               StrCat(Id(), ": '", p.name, "' has type '", p.type,
                      "', which is neither a constrained type parameter nor a type"));
         }
-        add_set(p.type, {std::move(*t)}, /*type_param=*/false);
+        add_set(p.type, std::move(*set));
         known = allowed_.find(p.type);
       }
       p.allowed_index = known->second;
@@ -226,7 +252,7 @@ Status OpSchema::Finalize() {
 
 const std::vector<Type>* OpSchema::AllowedTypes(std::string_view formal_type) const {
   auto it = allowed_.find(formal_type);
-  return it == allowed_.end() ? nullptr : &allowed_sets_[it->second].types;
+  return it == allowed_.end() ? nullptr : &allowed_sets_[it->second]->types;
 }
 
 symbolic::Tri AllowedTypeSet::Matches(const Type& type) const {
