@@ -121,6 +121,8 @@ class OpSchema {
  public:
   OpSchema(std::string domain, std::string name, int since_version);
 
+  // Room for the signature's parts, when their numbers are known (the catalog's rows).
+  OpSchema& Reserve(int inputs, int outputs, int attributes, int type_constraints);
   OpSchema& Input(std::string name, std::string type, ParamOption option = ParamOption::kSingle,
                   bool homogeneous = true, int min_arity = 1);
   OpSchema& Output(std::string name, std::string type, ParamOption option = ParamOption::kSingle,
@@ -193,10 +195,13 @@ class OpSchema {
   std::vector<FunctionBody> function_bodies_;
   bool context_dependent_function_ = false;
   int arity_[4] = {-1, -1, -1, -1};  // min/max inputs, min/max outputs; -1: implied
-  // Filled by Finalize(): the allowed types of each type parameter and literal type (shared
-  // with other schemas, immutable), and where each is by name.
+  // The index of the type constraint on `param`, or -1.
+  int ConstraintIndex(std::string_view param) const;
+
+  // Filled by Finalize(): the allowed types of each type constraint (in their order), then of
+  // each distinct literal type of the formal parameters (FormalParameter::allowed_index);
+  // shared with other schemas, immutable.
   std::vector<std::shared_ptr<const AllowedTypeSet>> allowed_sets_;
-  std::map<std::string, int, std::less<>> allowed_;
 };
 
 }  // namespace onnx_infer
