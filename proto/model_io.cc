@@ -151,10 +151,12 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
 }
 
 std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path) {
-  // As ReadFile opens: O_NONBLOCK so that a FIFO is not waited on (it is left to ReadFile).
+  // Only a regular file is opened here: opening a FIFO, even without blocking, would let a
+  // writer waiting on it go ahead and write into a reader that is about to close.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return std::nullopt;
-  struct stat st;
   std::optional<onnx::ModelProto> model;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
       static_cast<uint64_t>(st.st_size) <= kMaxModelBytes) {

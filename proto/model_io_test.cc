@@ -93,7 +93,7 @@ TEST_F(ModelIoTest, WhatIsNotABinaryModelInARegularFileIsLeftToTheBufferedRead) 
   EXPECT_TRUE(TryParseModelFromFile(Write("m.onnx", bytes)));
   std::string fifo = (dir_ / "fifo").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_FALSE(TryParseModelFromFile(fifo));  // not opened for reading: no wait for a writer
+  EXPECT_FALSE(TryParseModelFromFile(fifo));  // left to ReadFile, unopened
   const std::string huge = (dir_ / "huge.onnx").string();
   { std::ofstream f(huge); }
   fs::resize_file(huge, (uint64_t{3} << 30));  // sparse; refused by its size, unread
