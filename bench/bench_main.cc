@@ -4,18 +4,18 @@
 //       writes a workload of bench/workloads.h (decoder-ext: its data file beside OUT, named
 //       after it, DATA_GIB GiB of output projection, default 4)
 //   onnx-infer-bench phases MODEL [OUT] [REPEATS]
-//       what infer-shapes does, phase by phase: read, parse, InferShapes, serialize, write
-//       (when OUT is given; atomically, flushed to disk, as the CLI does), free the model
+//       what infer-shapes does, phase by phase: load (LoadModel: parsed from the file),
+//       InferShapes, serialize, write (when OUT is given; atomically, flushed to disk, as the
+//       CLI does), free the model
 //   onnx-infer-bench floor MODEL [OUT] [REPEATS]
-//       no inference: the least any tool that reads and rewrites the model does (one read
-//       into a buffer of the file's size, parse, free the bytes, serialize straight into the
-//       output file, flushed to disk and renamed as the CLI does)
+//       no inference: the least any tool that reads and rewrites the model does (parse
+//       straight from the file, through a small buffer, as infer-shapes does; serialize
+//       straight into the output file, flushed to disk and renamed as the CLI does)
 //
 // phases and floor print one JSON object per repeat, times in seconds. In floor, the last
 // model is never freed: a process that only rewrites a model need not pay for that.
 #include <fcntl.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -28,6 +28,7 @@
 
 #include "onnx_infer/bench/workloads.h"
 #include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/builtin.h"
 
@@ -88,11 +89,8 @@ int Phases(int argc, char** argv) {
   const std::filesystem::path dir = std::filesystem::path(args.model).parent_path();
   options.model_dir = dir.empty() ? std::filesystem::path(".") : dir;
   for (int r = 0; r < args.repeats; ++r) {
-    const auto t0 = Clock::now();
-    auto bytes = ReadFile(args.model);
-    if (!bytes.ok()) return Fail(bytes.status().message());
     const auto t1 = Clock::now();
-    auto parsed = ParseModel(*bytes, args.model);
+    auto parsed = LoadModel(args.model);
     if (!parsed.ok()) return Fail(parsed.status().message());
     auto model = std::make_unique<onnx::ModelProto>(std::move(*parsed));
     const auto t2 = Clock::now();
@@ -112,32 +110,14 @@ int Phases(int argc, char** argv) {
     model.reset();
     const auto t6 = Clock::now();
     std::printf(
-        "{\"registry\": %.6f, \"read\": %.6f, \"parse\": %.6f, \"infer\": %.6f, "
+        "{\"registry\": %.6f, \"load\": %.6f, \"infer\": %.6f, "
         "\"serialize\": %.6f, \"write\": %.6f, \"free\": %.6f, \"nodes\": %lld, "
         "\"errors\": %lld}\n",
-        registry_s, Seconds(t0, t1), Seconds(t1, t2), Seconds(t2, t3), Seconds(t3, t4),
-        Seconds(t4, t5), Seconds(t5, t6), nodes, errors);
+        registry_s, Seconds(t1, t2), Seconds(t2, t3), Seconds(t3, t4), Seconds(t4, t5),
+        Seconds(t5, t6), nodes, errors);
     std::fflush(stdout);
   }
   return 0;
-}
-
-// The whole file in one read into a buffer of its size (ReadFile's stream would grow and
-// copy it).
-StatusOr<std::string> ReadWhole(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || ::fstat(fd, &st) != 0) return Status::Error(path + ": cannot open");
-  std::string bytes(static_cast<size_t>(st.st_size), '\0');
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  if (done != bytes.size()) return Status::Error(path + ": short read");
-  return bytes;
 }
 
 // Serializes straight into a temporary file beside `path`, flushed to disk and renamed over
@@ -159,27 +139,23 @@ Status WriteStraight(const onnx::ModelProto& model, const std::string& path) {
 }
 
 // The least a tool that reads and rewrites the model must do, each step in its leanest form:
-// one read, one parse, the input bytes freed, the output serialized straight to the file.
+// the model parsed straight from the file (the file's bytes never in memory whole), the
+// output serialized straight to the file.
 int Floor(int argc, char** argv) {
   if (argc < 3) return Fail("usage: floor MODEL [OUT] [REPEATS]");
   const Args args = ReadArgs(argc, argv);
   for (int r = 0; r < args.repeats; ++r) {
-    const auto t0 = Clock::now();
-    auto bytes = ReadWhole(args.model);
-    if (!bytes.ok()) return Fail(bytes.status().message());
     const auto t1 = Clock::now();
-    auto parsed = ParseModel(*bytes, args.model);
+    auto parsed = LoadBinaryModel(args.model);
     if (!parsed.ok()) return Fail(parsed.status().message());
     auto* model = new onnx::ModelProto(std::move(*parsed));
-    bytes = std::string();
     const auto t2 = Clock::now();
     if (!args.out.empty()) {
       Status st = WriteStraight(*model, args.out);
       if (!st.ok()) return Fail(st.message());
     }
     const auto t3 = Clock::now();
-    std::printf("{\"read\": %.6f, \"parse\": %.6f, \"write\": %.6f}\n", Seconds(t0, t1),
-                Seconds(t1, t2), Seconds(t2, t3));
+    std::printf("{\"load\": %.6f, \"write\": %.6f}\n", Seconds(t1, t2), Seconds(t2, t3));
     std::fflush(stdout);
     if (r + 1 < args.repeats) delete model;  // the last one is left to the exit
   }

@@ -3,13 +3,14 @@
 Run it through bench/run.sh, which builds what it needs first. Per workload it prints:
 
   ours      infer-shapes MODEL -o OUT, end to end (a child process: wall time, peak RSS),
-            and in process, phase by phase (onnx-infer-bench phases): parse (read + parse),
-            infer (InferShapes), write (serialize + write), and microseconds per node;
-  floor     onnx-infer-bench floor: read, parse, serialize, write, nothing else (the least
-            a tool that rewrites the model does): its wall time and peak RSS;
+            and in process, phase by phase (onnx-infer-bench phases): parse (the model
+            parsed from the file), infer (InferShapes), write (serialize + write), and
+            microseconds per node;
+  floor     onnx-infer-bench floor: parse from the file, serialize, write, nothing else (the
+            least a tool that rewrites the model does): its wall time and peak RSS;
   ONNX      onnx.shape_inference.infer_shapes_path(check_type, strict_mode, data_prop) of
             Debian's python3-onnx, timed inside its own child process, and that process's
-            peak RSS; its inference alone is estimated as that time less our read + parse
+            peak RSS; its inference alone is estimated as that time less our parse
             and serialize phases (the same libprotobuf, the same annotated output), and
             measured exactly in instructions by --callgrind;
 
@@ -164,7 +165,7 @@ def measure(w, bins, scratch, runs, with_onnx):
     if rows:
         w.nodes = rows[0]["nodes"]
         f["errors"] = rows[0]["errors"]
-        f["parse"] = median([r["read"] + r["parse"] for r in rows])
+        f["parse"] = median([r["load"] for r in rows])
         f["infer"] = median([r["infer"] for r in rows])
         f["write"] = median([r["serialize"] + r["write"] for r in rows])
         f["free"] = median([r["free"] for r in rows])
@@ -172,7 +173,7 @@ def measure(w, bins, scratch, runs, with_onnx):
     frows = [r for c in floor for r in c.json_lines()]
     f["floor"] = median([c.wall for c in floor])
     f["floor_rss"] = median([c.rss_kb for c in floor])
-    f["floor_parse"] = median([r["read"] + r["parse"] for r in frows])
+    f["floor_parse"] = median([r["load"] for r in frows])
     f["floor_write"] = median([r["write"] for r in frows])
     if with_onnx:
         ok = [c for c in onnx if c.rc == 0 and c.json_lines() and "seconds" in c.json_lines()[0]]

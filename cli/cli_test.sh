@@ -363,6 +363,12 @@ expect_in dev-zero-msg "$TMP/err" "/dev/zero: is a character device, not a file"
 mkfifo "$TMP/fifo"
 check fifo-no-writer 2 timeout 5 "$BIN" "$TMP/fifo"
 expect_in fifo-no-writer-msg "$TMP/err" "read nothing: a FIFO or pipe without a writer"
+# A writer already waiting on the FIFO: the model is read from it whole (a regular file's
+# loader must not open it first and let the writer write into a reader that goes away).
+mkfifo "$TMP/fifo-with-writer"
+(cat "$demo" >"$TMP/fifo-with-writer" &)
+sleep 0.2
+check fifo-with-writer 0 timeout 10 "$BIN" "$TMP/fifo-with-writer" --quiet
 truncate -s 3G "$TMP/huge.onnx"
 check huge 2 timeout 5 "$BIN" "$TMP/huge.onnx"
 expect_in huge-msg "$TMP/err" "the file is 3221225472 bytes, over the limit of 2147483647 bytes (2 GiB, the most protobuf can parse; store large tensors as external data); nothing was read"

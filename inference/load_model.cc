@@ -1,5 +1,8 @@
 #include "onnx_infer/inference/load_model.h"
 
+#include <optional>
+#include <utility>
+
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/syntax/parser.h"
@@ -41,6 +44,13 @@ Status ModelHeadCheck(std::string_view head, std::string_view source) {
 }
 
 StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
+  // A binary model in a regular file is parsed from the file; everything else, and every
+  // error, takes the buffered path (TryParseModelFromFile).
+  if (!path.ends_with(".onnxtxt")) {
+    if (std::optional<onnx::ModelProto> model = TryParseModelFromFile(path)) {
+      return std::move(*model);
+    }
+  }
   OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path, ModelReadLimits(path)));
   return ParseModelAnyFormat(bytes, path);
 }

@@ -150,7 +150,34 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
   return bytes;
 }
 
+std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path) {
+  // Only a regular file is opened here: opening a FIFO, even without blocking, would let a
+  // writer waiting on it go ahead and write into a reader that is about to close.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  std::optional<onnx::ModelProto> model;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      static_cast<uint64_t>(st.st_size) <= kMaxModelBytes) {
+    constexpr int kBufferBytes = 256 << 10;
+    google::protobuf::io::FileInputStream file(fd, kBufferBytes);
+    google::protobuf::io::CodedInputStream in(&file);
+    in.SetTotalBytesLimit(INT_MAX);
+    in.SetRecursionLimit(kRecursionLimit);
+    model.emplace();
+    if (!model->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage() || !model->has_graph()) {
+      model.reset();
+    }
+  }
+  ::close(fd);
+  return model;
+}
+
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {
+  if (std::optional<onnx::ModelProto> model = TryParseModelFromFile(path)) {
+    return std::move(*model);
+  }
   OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
   return ParseModel(bytes, path);
 }

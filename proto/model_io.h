@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,16 @@ inline constexpr uint64_t kMaxModelBytes = INT_MAX;  // 2 GiB - 1
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path);
 // The same for bytes in memory; `source` names them in messages.
 StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view source);
+
+// Parses a binary model straight from the regular file at `path`, read through a buffer of
+// 256 KiB: the file's bytes are never in memory whole beside the parsed model (on a large
+// model that halves the peak of the load). Only a regular, non-empty file within
+// kMaxModelBytes is read so, with ParseModel's limits; anything else (a pipe, a directory, a
+// missing file), and any file that does not parse as a model, gives nullopt, and the caller
+// reads it the buffered way (ReadFile, then ParseModel or the text syntax), whose messages
+// say what is wrong: one path for errors, so they are the same whichever way a file is read.
+// LoadBinaryModel and LoadModel (inference/load_model.h) try this first.
+std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path);
 
 // How much ReadFile reads, and an early look at a stream's first bytes.
 struct ReadLimits {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "onnx_infer/base/test_util.h"
 
@@ -60,6 +61,43 @@ TEST_F(ModelIoTest, RoundTripsAModelLargerThanTheWriteBuffer) {
   auto loaded = LoadBinaryModel(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   EXPECT_EQ(loaded->SerializeAsString(), m.SerializeAsString());
+}
+
+// A regular file is parsed straight from the file, through a buffer smaller than the model:
+// a large model (with a tensor spanning many buffers) comes back byte for byte.
+TEST_F(ModelIoTest, ParsesALargeModelFromTheFile) {
+  onnx::ModelProto m = SmallModel();
+  auto* weight = m.mutable_graph()->add_initializer();
+  weight->set_name("w");
+  weight->set_data_type(1);
+  weight->add_dims(1 << 18);
+  std::string raw(std::size_t{1} << 20, '\0');
+  for (std::size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<char>(i * 7);
+  weight->set_raw_data(raw);
+  for (int i = 0; i < 5000; ++i) m.mutable_graph()->add_node()->set_op_type("Relu");
+  const std::string path = (dir_ / "large.onnx").string();
+  ASSERT_TRUE(SaveModel(m, path).ok());
+  std::optional<onnx::ModelProto> parsed = TryParseModelFromFile(path);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->SerializeAsString(), m.SerializeAsString());
+}
+
+// What cannot be parsed from the file is left to the buffered read, whose errors say why.
+TEST_F(ModelIoTest, WhatIsNotABinaryModelInARegularFileIsLeftToTheBufferedRead) {
+  EXPECT_FALSE(TryParseModelFromFile((dir_ / "nope.onnx").string()));
+  EXPECT_FALSE(TryParseModelFromFile(dir_.string()));
+  EXPECT_FALSE(TryParseModelFromFile(Write("empty.onnx", "")));
+  EXPECT_FALSE(TryParseModelFromFile(Write("hello.onnx", "hello\n")));  // parses; no graph
+  std::string bytes = SmallModel().SerializeAsString();
+  EXPECT_FALSE(TryParseModelFromFile(Write("cut.onnx", bytes.substr(0, bytes.size() - 3))));
+  EXPECT_TRUE(TryParseModelFromFile(Write("m.onnx", bytes)));
+  std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(TryParseModelFromFile(fifo));  // left to ReadFile, unopened
+  const std::string huge = (dir_ / "huge.onnx").string();
+  { std::ofstream f(huge); }
+  fs::resize_file(huge, (uint64_t{3} << 30));  // sparse; refused by its size, unread
+  EXPECT_FALSE(TryParseModelFromFile(huge));
 }
 
 TEST_F(ModelIoTest, AFailedWriteSaysWhy) {
@@ -125,6 +163,10 @@ TEST_F(ModelIoTest, DeeplyNestedGraphsAreRefusedNotACrash) {
   auto r = ParseModel(bytes, "deep.onnx");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("nested too deeply"), std::string::npos);
+  // The same limit when parsed from the file.
+  const std::string path = Write("deep.onnx", bytes);
+  EXPECT_FALSE(TryParseModelFromFile(path));
+  EXPECT_EQ(LoadBinaryModel(path).status().message(), path + r.status().message().substr(9));
 }
 
 TEST_F(ModelIoTest, ADirectoryTargetIsRefusedUntouched) {

@@ -24,31 +24,30 @@ std::vector<std::string> SplitList(std::string_view text) {
   return items;
 }
 
-// Reads a catalog default (see AttrRow::default_text) into an AttributeProto.
-StatusOr<onnx::AttributeProto> ParseDefault(const catalog::AttrRow& row) {
-  onnx::AttributeProto a;
+// Reads a catalog default (see AttrRow::default_text) into `a`, a new AttributeProto.
+Status ParseDefault(const catalog::AttrRow& row, onnx::AttributeProto& a) {
   a.set_name(row.name);
   a.set_type(row.type);
-  const std::string text = row.default_text;
+  const char* text = row.default_text;
   switch (row.type) {
     case onnx::AttributeProto::INT:
-      a.set_i(std::strtoll(text.c_str(), nullptr, 10));
-      return a;
+      a.set_i(std::strtoll(text, nullptr, 10));
+      return OkStatus();
     case onnx::AttributeProto::FLOAT:
-      a.set_f(std::strtof(text.c_str(), nullptr));
-      return a;
+      a.set_f(std::strtof(text, nullptr));
+      return OkStatus();
     case onnx::AttributeProto::STRING:
       a.set_s(text);
-      return a;
+      return OkStatus();
     case onnx::AttributeProto::INTS:
       for (const auto& item : SplitList(text)) a.add_ints(std::strtoll(item.c_str(), nullptr, 10));
-      return a;
+      return OkStatus();
     case onnx::AttributeProto::FLOATS:
       for (const auto& item : SplitList(text)) a.add_floats(std::strtof(item.c_str(), nullptr));
-      return a;
+      return OkStatus();
     case onnx::AttributeProto::STRINGS:
       for (const auto& item : SplitList(text)) a.add_strings(item);
-      return a;
+      return OkStatus();
     default:
       return Status::Error(StrCat("attribute '", row.name, "': the catalog gives a default of a ",
                                   "type that cannot have one"));
@@ -59,6 +58,7 @@ Status AddRows(SchemaRegistry& registry, const catalog::SchemaRow* rows, int num
   for (int r = 0; r < num_rows; ++r) {
     const catalog::SchemaRow& row = rows[r];
     OpSchema schema(row.domain, row.name, row.since_version);
+    schema.Reserve(row.num_inputs, row.num_outputs, row.num_attributes, row.num_constraints);
     for (int i = 0; i < row.num_inputs; ++i) {
       const auto& p = row.inputs[i];
       schema.Input(p.name, p.type, p.option, p.homogeneous, p.min_arity);
@@ -70,7 +70,8 @@ Status AddRows(SchemaRegistry& registry, const catalog::SchemaRow* rows, int num
     for (int i = 0; i < row.num_attributes; ++i) {
       const auto& a = row.attributes[i];
       if (a.default_text) {
-        OI_ASSIGN_OR_RETURN(onnx::AttributeProto value, ParseDefault(a));
+        onnx::AttributeProto value;
+        OI_RETURN_IF_ERROR(ParseDefault(a, value));
         schema.AttrDefault(std::move(value));
       } else {
         schema.Attr(a.name, a.type, a.required);

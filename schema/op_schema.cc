@@ -2,6 +2,10 @@
 
 #include <cctype>
 #include <climits>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/type_constraint.h"
@@ -38,6 +42,14 @@ std::string_view DisplayDomain(std::string_view domain) {
 OpSchema::OpSchema(std::string domain, std::string name, int since_version)
     : domain_(CanonicalDomain(domain)), name_(std::move(name)), since_version_(since_version) {}
 
+OpSchema& OpSchema::Reserve(int inputs, int outputs, int attributes, int type_constraints) {
+  inputs_.reserve(inputs);
+  outputs_.reserve(outputs);
+  attributes_.reserve(attributes);
+  type_constraints_.reserve(type_constraints);
+  return *this;
+}
+
 OpSchema& OpSchema::Input(std::string name, std::string type, ParamOption option, bool homogeneous,
                           int min_arity) {
   inputs_.push_back({std::move(name), std::move(type), option, homogeneous, min_arity});
@@ -56,9 +68,10 @@ OpSchema& OpSchema::Attr(std::string name, AttrType type, bool required) {
 }
 
 OpSchema& OpSchema::AttrDefault(onnx::AttributeProto value) {
-  AttributeSpec spec{value.name(), value.type(), false, std::nullopt};
-  spec.default_value = std::move(value);
-  attributes_.push_back(std::move(spec));
+  AttributeSpec& spec = attributes_.emplace_back();  // built in place: one move of the value
+  spec.name = value.name();
+  spec.type = value.type();
+  spec.default_value.emplace(std::move(value));
   return *this;
 }
 
@@ -176,57 +189,93 @@ std::string OpSchema::Id() const {
 
 namespace onnx_infer {
 
-Status OpSchema::Finalize() {
-  allowed_sets_.clear();
-  allowed_.clear();
-  auto add_set = [&](const std::string& formal_type, std::vector<Type> types, bool type_param) {
-    AllowedTypeSet set;
-    set.types = std::move(types);
-    set.type_param = type_param;
-    for (const Type& t : set.types) {
-      if (!t.is_tensor()) continue;
+StatusOr<std::shared_ptr<const AllowedTypeSet>> AllowedTypeSetPool::Get(
+    std::span<const std::string> texts, bool type_param) {
+  // The key spells each text after its length: no two lists share one.
+  key_.assign(1, type_param ? 'P' : 'L');
+  for (const std::string& text : texts) {
+    const auto size = static_cast<uint32_t>(text.size());
+    key_.append(reinterpret_cast<const char*>(&size), sizeof size);
+    key_ += text;
+  }
+  if (auto it = sets_.find(key_); it != sets_.end()) return it->second;
+  auto set = std::make_shared<AllowedTypeSet>();
+  set->type_param = type_param;
+  set->types.reserve(texts.size());
+  for (const std::string& text : texts) {
+    auto parsed = types_.find(text);
+    if (parsed == types_.end()) {
+      OI_ASSIGN_OR_RETURN(Type t, ParseTypeString(text));
+      parsed = types_.emplace(text, std::move(t)).first;
+    }
+    const Type& t = parsed->second;
+    if (t.is_tensor()) {
       if (t.elem_type() > 0 && t.elem_type() < 64) {
-        set.tensor_elem_types |= uint64_t{1} << t.elem_type();
+        set->tensor_elem_types |= uint64_t{1} << t.elem_type();
       } else {
-        set.tensor_bits_exact = false;
+        set->tensor_bits_exact = false;
       }
     }
-    allowed_[formal_type] = static_cast<int>(allowed_sets_.size());
-    allowed_sets_.push_back(std::move(set));
-  };
-  for (const auto& c : type_constraints_) {
-    std::vector<Type> types;
-    for (const auto& text : c.allowed) {
-      auto t = ParseTypeString(text);
-      if (!t.ok())
-        return Status::Error(
-            StrCat(Id(), ": type constraint ", c.param, ": ", t.status().message()));
-      types.push_back(std::move(*t));
-    }
-    add_set(c.param, std::move(types), /*type_param=*/true);
+    set->types.push_back(t);
   }
+  std::shared_ptr<const AllowedTypeSet> shared = std::move(set);
+  sets_.emplace(key_, shared);
+  return shared;
+}
+
+int OpSchema::ConstraintIndex(std::string_view param) const {
+  // The last constraint of a name wins, as it always has.
+  for (int i = static_cast<int>(type_constraints_.size()) - 1; i >= 0; --i) {
+    if (type_constraints_[i].param == param) return i;
+  }
+  return -1;
+}
+
+Status OpSchema::Finalize(AllowedTypeSetPool* pool) {
+  AllowedTypeSetPool own;
+  if (!pool) pool = &own;
+  // Set i is constraint i's; then one per distinct literal type of the formal parameters.
+  allowed_sets_.clear();
+  for (const auto& c : type_constraints_) {
+    auto set = pool->Get(c.allowed, /*type_param=*/true);
+    if (!set.ok()) {
+      return Status::Error(
+          StrCat(Id(), ": type constraint ", c.param, ": ", set.status().message()));
+    }
+    allowed_sets_.push_back(std::move(*set));
+  }
+  std::vector<const FormalParameter*> literals;  // the first parameter of each literal type
   for (auto* params : {&inputs_, &outputs_}) {
     for (auto& p : *params) {
-      auto known = allowed_.find(p.type);
-      if (known == allowed_.end()) {
-        auto t = ParseTypeString(p.type);
-        if (!t.ok()) {
-          return Status::Error(
-              StrCat(Id(), ": '", p.name, "' has type '", p.type,
-                     "', which is neither a constrained type parameter nor a type"));
-        }
-        add_set(p.type, {std::move(*t)}, /*type_param=*/false);
-        known = allowed_.find(p.type);
+      p.allowed_index = ConstraintIndex(p.type);
+      if (p.allowed_index >= 0) continue;
+      for (const FormalParameter* seen : literals) {
+        if (seen->type == p.type) p.allowed_index = seen->allowed_index;
       }
-      p.allowed_index = known->second;
+      if (p.allowed_index >= 0) continue;
+      auto set = pool->Get(std::span<const std::string>(&p.type, 1), /*type_param=*/false);
+      if (!set.ok()) {
+        return Status::Error(StrCat(Id(), ": '", p.name, "' has type '", p.type,
+                                    "', which is neither a constrained type parameter nor a type"));
+      }
+      p.allowed_index = static_cast<int>(allowed_sets_.size());
+      allowed_sets_.push_back(std::move(*set));
+      literals.push_back(&p);
     }
   }
   return OkStatus();
 }
 
 const std::vector<Type>* OpSchema::AllowedTypes(std::string_view formal_type) const {
-  auto it = allowed_.find(formal_type);
-  return it == allowed_.end() ? nullptr : &allowed_sets_[it->second].types;
+  if (allowed_sets_.empty()) return nullptr;  // not finalized
+  int index = ConstraintIndex(formal_type);
+  for (auto* params : {&inputs_, &outputs_}) {
+    for (const auto& p : *params) {
+      if (index < 0 && p.type == formal_type) index = p.allowed_index;
+    }
+  }
+  if (index < 0 || index >= static_cast<int>(allowed_sets_.size())) return nullptr;
+  return &allowed_sets_[index]->types;
 }
 
 symbolic::Tri AllowedTypeSet::Matches(const Type& type) const {

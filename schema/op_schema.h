@@ -14,9 +14,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -80,6 +83,30 @@ struct AllowedTypeSet {
   symbolic::Tri Matches(const Type& type) const;
 };
 
+// The allowed type sets of many schemas, each built once. The catalog's constraints repeat
+// (the same list of float types under "T" in hundreds of schemas), so the schemas a pool
+// finalizes share one set per distinct list, parsed once. SchemaRegistry keeps one for the
+// schemas it registers. Not thread-safe: used while schemas are being registered.
+class AllowedTypeSetPool {
+ public:
+  // The set of the types `texts` name: a type parameter's allowed types (`type_param`), or
+  // a literal type alone. An error is ParseTypeString's for the first text that does not
+  // parse (no set is kept then).
+  StatusOr<std::shared_ptr<const AllowedTypeSet>> Get(std::span<const std::string> texts,
+                                                      bool type_param);
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, std::shared_ptr<const AllowedTypeSet>, Hash, std::equal_to<>>
+      sets_;
+  // Each distinct type string, parsed: the distinct lists share most of them.
+  std::unordered_map<std::string, Type, Hash, std::equal_to<>> types_;
+  std::string key_;  // reused for each lookup
+};
+
 struct TypeConstraint {
   std::string param;                 // "T"
   std::vector<std::string> allowed;  // "tensor(float)", "seq(tensor(int64))", ...
@@ -94,6 +121,8 @@ class OpSchema {
  public:
   OpSchema(std::string domain, std::string name, int since_version);
 
+  // Room for the signature's parts, when their numbers are known (the catalog's rows).
+  OpSchema& Reserve(int inputs, int outputs, int attributes, int type_constraints);
   OpSchema& Input(std::string name, std::string type, ParamOption option = ParamOption::kSingle,
                   bool homogeneous = true, int min_arity = 1);
   OpSchema& Output(std::string name, std::string type, ParamOption option = ParamOption::kSingle,
@@ -142,8 +171,9 @@ class OpSchema {
   std::string Id() const;
 
   // Parses the type strings of the signature; SchemaRegistry::Register calls it. An error
-  // names the string that does not parse or a type parameter without a constraint.
-  Status Finalize();
+  // names the string that does not parse or a type parameter without a constraint. With a
+  // pool, the allowed type sets are shared with the other schemas the pool finalized.
+  Status Finalize(AllowedTypeSetPool* pool = nullptr);
   // The types a formal parameter's type may take: the constraint's allowed types for a type
   // parameter ("T"), the type itself for a literal ("tensor(int64)"). Shapeless. Null before
   // Finalize() or for an unknown name.
@@ -151,7 +181,7 @@ class OpSchema {
   // The same for one of this schema's own formal parameters, without a lookup. Null before
   // Finalize().
   const AllowedTypeSet* Allowed(const FormalParameter& param) const {
-    return param.allowed_index < 0 ? nullptr : &allowed_sets_[param.allowed_index];
+    return param.allowed_index < 0 ? nullptr : allowed_sets_[param.allowed_index].get();
   }
 
  private:
@@ -165,10 +195,13 @@ class OpSchema {
   std::vector<FunctionBody> function_bodies_;
   bool context_dependent_function_ = false;
   int arity_[4] = {-1, -1, -1, -1};  // min/max inputs, min/max outputs; -1: implied
-  // Filled by Finalize(): the allowed types of each type parameter and literal type, and
-  // where each is by name.
-  std::vector<AllowedTypeSet> allowed_sets_;
-  std::map<std::string, int, std::less<>> allowed_;
+  // The index of the type constraint on `param`, or -1.
+  int ConstraintIndex(std::string_view param) const;
+
+  // Filled by Finalize(): the allowed types of each type constraint (in their order), then of
+  // each distinct literal type of the formal parameters (FormalParameter::allowed_index);
+  // shared with other schemas, immutable.
+  std::vector<std::shared_ptr<const AllowedTypeSet>> allowed_sets_;
 };
 
 }  // namespace onnx_infer

@@ -7,7 +7,7 @@
 namespace onnx_infer {
 
 Status SchemaRegistry::Register(OpSchema schema) {
-  OI_RETURN_IF_ERROR(schema.Finalize());
+  OI_RETURN_IF_ERROR(schema.Finalize(&type_sets_));
   auto& versions = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
   if (versions.count(v)) {
@@ -18,7 +18,7 @@ Status SchemaRegistry::Register(OpSchema schema) {
 }
 
 Status SchemaRegistry::RegisterOrReplace(OpSchema schema) {
-  OI_RETURN_IF_ERROR(schema.Finalize());
+  OI_RETURN_IF_ERROR(schema.Finalize(&type_sets_));
   auto& versions = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
   versions.insert_or_assign(v, std::move(schema));

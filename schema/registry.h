@@ -48,6 +48,9 @@ class SchemaRegistry {
   using Key = std::pair<std::string, std::string>;  // canonical domain, op type
   std::map<Key, std::map<int, OpSchema>, std::less<>> schemas_;
   std::map<std::string, std::pair<int, int>, std::less<>> opset_ranges_;
+  // The allowed type sets of the registered schemas, one per distinct list (the catalog's
+  // repeat): each list of type strings parsed once.
+  AllowedTypeSetPool type_sets_;
 };
 
 }  // namespace onnx_infer

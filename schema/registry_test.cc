@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/catalog_data.h"
@@ -70,6 +72,57 @@ TEST(RegistryTest, ArityFromFormalParameters) {
   s.Arity(0, 5, 1, 1);
   EXPECT_EQ(s.min_inputs(), 0);
   EXPECT_EQ(s.max_inputs(), 5);
+}
+
+// Schemas registered together share one allowed type set per distinct list of type strings,
+// each string parsed once; a list that does not parse is still refused, naming it.
+TEST(RegistryTest, SchemasShareTheAllowedTypeSetsOfTheSameList) {
+  SchemaRegistry r;
+  const std::vector<std::string> floats = {"tensor(float)", "tensor(double)"};
+  ASSERT_TRUE(
+      r.Register(OpSchema("", "A", 1).Input("X", "T").Output("Y", "T").TypeConstraint("T", floats))
+          .ok());
+  ASSERT_TRUE(r.Register(OpSchema("", "B", 1)
+                             .Input("X", "U")
+                             .Input("shape", "tensor(int64)")
+                             .Output("Y", "tensor(int64)")
+                             .TypeConstraint("U", floats))
+                  .ok());
+  ASSERT_TRUE(r.Register(OpSchema("", "C", 1)
+                             .Input("X", "T")
+                             .Output("Y", "T")
+                             .TypeConstraint("T", {"tensor(float)"}))
+                  .ok());
+  const OpSchema* a = r.Lookup("", "A", 1);
+  const OpSchema* b = r.Lookup("", "B", 1);
+  const OpSchema* c = r.Lookup("", "C", 1);
+  const AllowedTypeSet* a_t = a->Allowed(a->inputs()[0]);
+  ASSERT_NE(a_t, nullptr);
+  EXPECT_EQ(a_t, b->Allowed(b->inputs()[0]));
+  EXPECT_EQ(a_t->types.size(), 2u);
+  EXPECT_TRUE(a_t->type_param);
+  EXPECT_NE(a_t, c->Allowed(c->inputs()[0]));
+  EXPECT_EQ(c->Allowed(c->inputs()[0])->types.size(), 1u);
+  // A literal type is a set of its own, not the type parameter's of the same one type.
+  const AllowedTypeSet* shape = b->Allowed(b->inputs()[1]);
+  EXPECT_EQ(shape, b->Allowed(b->outputs()[0]));
+  EXPECT_FALSE(shape->type_param);
+  EXPECT_EQ(a->AllowedTypes("T"), &a_t->types);
+  // A copy of the registry (custom schemas on top of the built-in ones) shares them too.
+  SchemaRegistry copy = r;
+  EXPECT_EQ(copy.Lookup("", "A", 1)->Allowed(copy.Lookup("", "A", 1)->inputs()[0]), a_t);
+
+  Status bad =
+      r.Register(OpSchema("", "D", 1).Input("X", "T").TypeConstraint("T", {"tensor(float)", "x"}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(),
+            "ai.onnx::D-1: type constraint T: type string 'x' at 0: expected a "
+            "type, got 'x'");
+  Status literal = r.Register(OpSchema("", "E", 1).Input("X", "tensor(floaty)"));
+  ASSERT_FALSE(literal.ok());
+  EXPECT_EQ(literal.message(),
+            "ai.onnx::E-1: 'X' has type 'tensor(floaty)', which is neither a "
+            "constrained type parameter nor a type");
 }
 
 TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
