@@ -1,8 +1,8 @@
 // The arithmetic builders' shortcuts (monomials multiplied without polynomials, sums merged
 // without sorting, Sub without interning the negation, Dim::Product folding constants, the
-// small-constant cache) against the general construction they replace: for every pair of a
-// pool of dims, and for products of many, the same interned node (so the same text), and
-// unknown exactly where the general path gives unknown (overflow, the size cap).
+// small-constant cache, Broadcast against a 1) against the general construction they replace: for
+// every pair of a pool of dims, and for products of many, the same interned node (so the same
+// text), and unknown exactly where the general path gives unknown (overflow, the size cap).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "onnx_infer/symbolic/broadcast.h"
 #include "onnx_infer/symbolic/context.h"
 #include "onnx_infer/symbolic/dim.h"
 #include "onnx_infer/symbolic/expr.h"
@@ -97,6 +98,59 @@ Dim RefProduct(const std::vector<Dim>& dims) {
   const DimNode* p = Const(1);
   for (Dim d : dims) p = RefMul(p, d.node());
   return Dim::FromNode(p);
+}
+
+// Broadcast() as it was before its shortcuts for a 1 on either side.
+BroadcastResult RefBroadcast(Dim a, Dim b, const Assumptions* as) {
+  BroadcastResult r;
+  const Dim one = Dim::Const(1);
+  if (a == b || Equal(a, b, as) == Tri::kTrue) {
+    r.dim = a;
+    return r;
+  }
+  if (a == one) {
+    r.dim = b;
+    return r;
+  }
+  if (b == one) {
+    r.dim = a;
+    return r;
+  }
+  if (a.is_const() && b.is_const()) {
+    r.ok = false;
+    r.error = "cannot broadcast " + a.ToString() + " with " + b.ToString();
+    return r;
+  }
+  const bool a_not_one = Equal(a, one, as) == Tri::kFalse;
+  const bool b_not_one = Equal(b, one, as) == Tri::kFalse;
+  if (a_not_one && b_not_one) {
+    if (Equal(a, b, as) == Tri::kFalse) {
+      r.ok = false;
+      r.error = "cannot broadcast " + a.ToString() + " with " + b.ToString() +
+                ": neither can be 1 and they differ";
+      return r;
+    }
+    r.dim = a.is_unknown() ? b : a;
+    if (!a.is_unknown() && !b.is_unknown()) {
+      r.condition = a.ToString() + " == " + b.ToString();
+      r.must_be_equal = true;
+    }
+    return r;
+  }
+  if (a_not_one || b_not_one) {
+    Dim wins = a_not_one ? a : b, other = a_not_one ? b : a;
+    r.dim = wins;
+    if (!other.is_unknown()) {
+      r.condition =
+          other.ToString() + " == " + wins.ToString() + " or " + other.ToString() + " == 1";
+    }
+    return r;
+  }
+  if (a.is_unknown() || b.is_unknown()) return r;  // the unknown could be 1 or the other
+  r.dim = Dim::Max(a, b);
+  r.condition = a.ToString() + " == " + b.ToString() + " or " + a.ToString() + " == 1 or " +
+                b.ToString() + " == 1";
+  return r;
 }
 
 std::string Text(const DimNode* n) { return Dim::FromNode(n).ToString(); }
@@ -291,6 +345,32 @@ TEST_F(ArithmeticTest, ProductAtTheSizeCapIsTheLeftFold) {
     std::string text;
     for (Dim d : dims) text += d.is_unknown() ? "?; " : std::to_string(d.size()) + "; ";
     EXPECT_EQ(Dim::Product(dims), RefProduct(dims)) << text;
+  }
+}
+
+TEST_F(ArithmeticTest, BroadcastOfEveryPairIsTheGeneralResult) {
+  auto pool = Pool(/*wide=*/false);
+  // A 1 that is not the constant 1 once C is known even: Equal(1, it) is kTrue then.
+  const Dim c = Dim::Symbol("C");
+  const Dim odd_one = Dim::Const(2) * Dim::FloorDiv(c, Dim::Const(2)) - c + Dim::Const(1);
+  pool.push_back(odd_one.node());
+  pool.push_back(c.node());
+  Assumptions positive, even;
+  positive.SetDefaultLowerBound(1);
+  even.AddMultipleOf(c, 2);
+  ASSERT_EQ(Equal(Dim::Const(1), odd_one, &even), Tri::kTrue);
+  for (const Assumptions* as : std::vector<const Assumptions*>{nullptr, &positive, &even}) {
+    for (const DimNode* x : pool) {
+      for (const DimNode* y : pool) {
+        const Dim a = Dim::FromNode(x), b = Dim::FromNode(y);
+        const BroadcastResult got = Broadcast(a, b, as), want = RefBroadcast(a, b, as);
+        EXPECT_EQ(got.ok, want.ok) << a << " with " << b;
+        EXPECT_EQ(got.dim, want.dim) << a << " with " << b << ": " << got.dim << " vs " << want.dim;
+        EXPECT_EQ(got.error, want.error);
+        EXPECT_EQ(got.condition, want.condition);
+        EXPECT_EQ(got.must_be_equal, want.must_be_equal);
+      }
+    }
   }
 }
 

@@ -180,13 +180,24 @@ std::optional<Monomial> AsMonomial(const DimNode* n) {
   return std::nullopt;
 }
 
-// Appends the factors of `term` (see Factors()) to `out`.
-void AppendFactors(const DimNode* term, std::vector<std::pair<const DimNode*, int64_t>>* out) {
-  if (term->kind == Kind::kProduct) {
-    out->insert(out->end(), term->terms.begin(), term->terms.end());
-  } else {
-    out->emplace_back(term, 1);
+// Merges the factors of `term` (see Factors()) into `out`, which is sorted and merged, and
+// stays so: what SortAndMerge() would make of both lists. False on exponent overflow.
+bool MergeFactorsInto(const DimNode* term, std::vector<std::pair<const DimNode*, int64_t>>* out) {
+  const std::pair<const DimNode*, int64_t> one{term, 1};
+  const auto* factors = term->kind == Kind::kProduct ? term->terms.data() : &one;
+  const size_t count = term->kind == Kind::kProduct ? term->terms.size() : 1;
+  size_t at = 0;  // factors are sorted too: each goes after the previous one
+  for (size_t k = 0; k < count; ++k) {
+    const auto& [atom, exp] = factors[k];
+    while (at < out->size() && Compare((*out)[at].first, atom) < 0) ++at;
+    if (at < out->size() && (*out)[at].first == atom) {
+      if (__builtin_add_overflow((*out)[at].second, exp, &(*out)[at].second)) return false;
+    } else {
+      out->insert(out->begin() + at, {atom, exp});
+    }
+    ++at;
   }
+  return true;
 }
 
 // The product of two terms: their factor lists are sorted, so one merge gives what
@@ -419,6 +430,7 @@ const DimNode* Product(std::span<const Dim> dims) {
   int total = 0;
   bool monomials = true;
   std::vector<std::pair<const DimNode*, int64_t>> factors;
+  factors.reserve(dims.size() + 2);
   for (Dim dim : dims) {
     const DimNode* d = dim.node();
     if (d->kind == Kind::kConst) {
@@ -432,11 +444,12 @@ const DimNode* Product(std::span<const Dim> dims) {
       break;
     }
     if (__builtin_mul_overflow(coeff, m->coeff, &coeff)) return nullptr;
-    AppendFactors(m->term, &factors);
+    // Exponents only grow: an overflow here is one the left fold meets too.
+    if (!MergeFactorsInto(m->term, &factors)) return nullptr;
   }
   if (monomials) {
     if (factors.empty()) return Const(coeff);
-    return ScaledTerm(FromFactors(std::move(factors)), coeff);
+    return ScaledTerm(FromSortedFactors(std::move(factors)), coeff);
   }
   const DimNode* p = Const(1);
   for (Dim d : dims) p = Mul(p, d.node());
