@@ -2,12 +2,12 @@
 #ifndef ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 #define ONNX_INFER_SCHEMA_RULE_HELPERS_H_
 
-#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -51,16 +51,15 @@ StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::s
 // record a fact about dims that are not the same node. Dims that are the same, or an unknown
 // one, need neither, and that is the common case: hot rules pass lambdas, and build no label
 // on success.
-template <typename What, typename About>
-requires std::invocable<What> && std::invocable<About> StatusOr<Dim> RequireEqualDims(
-    InferenceContext& ctx, Dim a, Dim b, What what, About about) {
+template <typename What, typename About,
+          typename = std::enable_if_t<std::is_invocable_v<What> && std::is_invocable_v<About>>>
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, What what, About about) {
   if (a == b || b.is_unknown()) return a;  // what UnifyDim gives; RecordEqual records nothing
   if (a.is_unknown()) return b;
   return RequireEqualDims(ctx, a, b, std::string(what()), Subject(about()));
 }
-template <typename What>
-requires std::invocable<What> StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b,
-                                                             What what) {
+template <typename What, typename = std::enable_if_t<std::is_invocable_v<What>>>
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, What what) {
   return RequireEqualDims(ctx, a, b, what, [] { return Subject(); });
 }
 // The same, accumulating: `acc` becomes the more specific of `acc` and `d`, which must be
