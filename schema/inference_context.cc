@@ -237,7 +237,10 @@ void InferenceContext::SetOutputType(int i, Type type) {
 }
 
 void InferenceContext::FinishShape(int out, Shape& shape) {
-  const std::string name = out < node_.output_size() ? node_.output(out) : StrCat("output", out);
+  std::string fallback;  // a view of the output's name: no copy for every shape
+  const std::string_view name = out < node_.output_size()
+                                    ? std::string_view(node_.output(out))
+                                    : std::string_view(fallback = StrCat("output", out));
   for (size_t axis = 0; axis < shape.size(); ++axis) {
     Dim& d = shape[axis];
     if (d.is_unknown() || d.is_const()) continue;

@@ -68,11 +68,7 @@ StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ct
   return out;
 }
 
-Dim Product(const Shape& dims) {
-  Dim p = Dim::Const(1);
-  for (Dim d : dims) p = p * d;
-  return p;
-}
+Dim Product(const Shape& dims) { return Dim::Product(dims); }
 
 StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what,
                                const Subject& about) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -46,6 +47,21 @@ Dim Product(const Shape& dims);
 // when `what` starts with it ("input 1 'W' dim 0 and X's channels": InputSubject(ctx, 1)).
 StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::string& what,
                                const Subject& about = {});
+// The same with `what()` and `about()` called only when they are used: for a mismatch, or to
+// record a fact about dims that are not the same node. Dims that are the same, or an unknown
+// one, need neither, and that is the common case: hot rules pass lambdas, and build no label
+// on success.
+template <typename What, typename About,
+          typename = std::enable_if_t<std::is_invocable_v<What> && std::is_invocable_v<About>>>
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, What what, About about) {
+  if (a == b || b.is_unknown()) return a;  // what UnifyDim gives; RecordEqual records nothing
+  if (a.is_unknown()) return b;
+  return RequireEqualDims(ctx, a, b, std::string(what()), Subject(about()));
+}
+template <typename What, typename = std::enable_if_t<std::is_invocable_v<What>>>
+StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, What what) {
+  return RequireEqualDims(ctx, a, b, what, [] { return Subject(); });
+}
 // The same, accumulating: `acc` becomes the more specific of `acc` and `d`, which must be
 // equal; `what` names them in the error ("what: <why they differ>") and the recorded fact.
 Status Agree(InferenceContext& ctx, Dim& acc, Dim d, const std::string& what,

@@ -216,6 +216,21 @@ ConstValue Reals(int32_t type, std::vector<int64_t> dims, std::vector<double> it
   return ConstValue{type, std::move(dims), {}, std::move(items)};
 }
 
+ConstValue Ints(int32_t type, std::vector<int64_t> dims, std::vector<Dim> items) {
+  return ConstValue{type, std::move(dims), std::move(items), {}};
+}
+
+ConstValue Quotients(int32_t type, std::vector<int64_t> dims, std::vector<RealQuotient> items) {
+  ConstValue v{type, std::move(dims), {}, {}};
+  v.quotients = std::move(items);
+  return v;
+}
+
+RealQuotient Q(Dim num, int64_t den, bool rounded) { return RealQuotient{num, den, rounded}; }
+
+const Dim kH = Dim::Symbol("H");
+const Dim kW = Dim::Symbol("W");
+
 ConstValue FloatSize(const char* dim) {
   ConstValue v{kFloat, {}, {}, {}};
   v.quotients.push_back(RealQuotient{T(std::string("int64[") + dim + "]").shape()[0], 1, false});
@@ -230,6 +245,12 @@ std::string Node(const char* op, const std::vector<const char*>& inputs,
   for (const char* i : inputs) s += std::string(R"( input: ")") + i + R"(")";
   for (const char* o : outputs) s += std::string(R"( output: ")") + o + R"(")";
   return s + attrs;
+}
+
+std::string OpNode(const std::string& op, int n, const std::string& attrs) {
+  std::string s = "op_type: \"" + op + "\"";
+  for (int i = 0; i < n; ++i) s += " input: \"" + std::string(1, static_cast<char>('a' + i)) + "\"";
+  return s + " output: \"y\" " + attrs;
 }
 
 std::string IntAttr(const char* name, int64_t i) {

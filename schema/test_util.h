@@ -66,12 +66,25 @@ ConstValue Ints(std::vector<int64_t> dims, const std::vector<std::string>& items
 ConstValue Reals(int32_t type, std::vector<int64_t> dims, std::vector<double> items);
 // A float scalar holding a symbolic size, as Cast(Shape(x)[i]) to float makes it.
 ConstValue FloatSize(const char* dim);
+// An integer or bool value of element type `type` and any shape, elements given as dims:
+// Ints(kBool, {2}, {Dim::Const(0), Dim::Const(1)}).
+ConstValue Ints(int32_t type, std::vector<int64_t> dims, std::vector<Dim> items);
+// A float or double value whose elements hold sizes, as a Cast of Shape(x) to float makes
+// them: each a quotient Q(num, den), `rounded` when the float could not hold it exactly.
+ConstValue Quotients(int32_t type, std::vector<int64_t> dims, std::vector<RealQuotient> items);
+RealQuotient Q(Dim num, int64_t den = 1, bool rounded = false);
+// The symbols H and W, for spatial sizes in value tables.
+extern const Dim kH;
+extern const Dim kW;
 
 // NodeProto text: op_type (and domain, when not empty), inputs and outputs ("" for an
 // omitted one), then `attrs` as made by IntAttr / IntsAttr.
 std::string Node(const char* op, const std::vector<const char*>& inputs,
                  const std::vector<const char*>& outputs, const std::string& attrs = "",
                  const char* domain = "");
+// A node of `op` with `n` inputs a, b, c... and the output y, then `attrs`: the nodes of
+// the elementwise tables, OpNode("Add", 2).
+std::string OpNode(const std::string& op, int n, const std::string& attrs = "");
 std::string IntAttr(const char* name, int64_t i);
 std::string IntsAttr(const char* name, const std::vector<int64_t>& values);
 std::string FloatAttr(const char* name, float f);

@@ -1,6 +1,8 @@
 #include "onnx_infer/schema/type_proto.h"
 
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/symbolic/parse.h"
@@ -195,6 +197,27 @@ T ReadLittleEndian(const char* p) {
   return v;
 }
 
+// The `n` elements of type T at `p` appended to `out` as integers; false when one does not
+// fit int64 (a uint64 above INT64_MAX). One loop per type, reserved once.
+template <typename T>
+bool ReadInts(const char* p, int64_t n, std::vector<Dim>* out) {
+  out->reserve(out->size() + n);
+  for (int64_t i = 0; i < n; ++i, p += sizeof(T)) {
+    const T x = ReadLittleEndian<T>(p);
+    if constexpr (std::is_same_v<T, uint64_t>) {
+      if (x > static_cast<uint64_t>(INT64_MAX)) return false;
+    }
+    out->push_back(Dim::Const(static_cast<int64_t>(x)));
+  }
+  return true;
+}
+
+template <typename T>
+void ReadReals(const char* p, int64_t n, std::vector<double>* out) {
+  out->reserve(out->size() + n);
+  for (int64_t i = 0; i < n; ++i, p += sizeof(T)) out->push_back(ReadLittleEndian<T>(p));
+}
+
 }  // namespace
 
 std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
@@ -218,51 +241,49 @@ std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
   if (tensor.has_raw_data()) {
     const std::string& raw = tensor.raw_data();
     if (static_cast<int64_t>(raw.size()) != n * size) return std::nullopt;
-    for (int64_t i = 0; i < n; ++i) {
-      const char* p = raw.data() + i * size;
-      switch (t) {
-        case kBool:
-        case kUint8:
-          push_int(ReadLittleEndian<uint8_t>(p));
-          break;
-        case kInt8:
-          push_int(ReadLittleEndian<int8_t>(p));
-          break;
-        case kInt16:
-          push_int(ReadLittleEndian<int16_t>(p));
-          break;
-        case kUint16:
-          push_int(ReadLittleEndian<uint16_t>(p));
-          break;
-        case kInt32:
-          push_int(ReadLittleEndian<int32_t>(p));
-          break;
-        case kUint32:
-          push_int(ReadLittleEndian<uint32_t>(p));
-          break;
-        case kInt64:
-          push_int(ReadLittleEndian<int64_t>(p));
-          break;
-        case kUint64: {
-          uint64_t u = ReadLittleEndian<uint64_t>(p);
-          if (u > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
-          push_int(static_cast<int64_t>(u));
-          break;
-        }
-        case kFloat:
-          v.reals.push_back(ReadLittleEndian<float>(p));
-          break;
-        case kDouble:
-          v.reals.push_back(ReadLittleEndian<double>(p));
-          break;
-        default:
-          return std::nullopt;
-      }
+    const char* p = raw.data();
+    bool ok = true;
+    switch (t) {
+      case kBool:
+      case kUint8:
+        ok = ReadInts<uint8_t>(p, n, &v.ints);
+        break;
+      case kInt8:
+        ok = ReadInts<int8_t>(p, n, &v.ints);
+        break;
+      case kInt16:
+        ok = ReadInts<int16_t>(p, n, &v.ints);
+        break;
+      case kUint16:
+        ok = ReadInts<uint16_t>(p, n, &v.ints);
+        break;
+      case kInt32:
+        ok = ReadInts<int32_t>(p, n, &v.ints);
+        break;
+      case kUint32:
+        ok = ReadInts<uint32_t>(p, n, &v.ints);
+        break;
+      case kInt64:
+        ok = ReadInts<int64_t>(p, n, &v.ints);
+        break;
+      case kUint64:
+        ok = ReadInts<uint64_t>(p, n, &v.ints);
+        break;
+      case kFloat:
+        ReadReals<float>(p, n, &v.reals);
+        break;
+      case kDouble:
+        ReadReals<double>(p, n, &v.reals);
+        break;
+      default:  // ElementSize() refused the others already
+        return std::nullopt;
     }
+    if (!ok) return std::nullopt;
   } else {
     switch (t) {
       case kInt64:
         if (tensor.int64_data_size() != n) return std::nullopt;
+        v.ints.reserve(n);
         for (int64_t x : tensor.int64_data()) push_int(x);
         break;
       case kUint64:
@@ -283,14 +304,17 @@ std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor,
       case kUint16:
       case kInt32:
         if (tensor.int32_data_size() != n) return std::nullopt;
+        v.ints.reserve(n);
         for (int32_t x : tensor.int32_data()) push_int(x);
         break;
       case kFloat:
         if (tensor.float_data_size() != n) return std::nullopt;
+        v.reals.reserve(n);
         for (float x : tensor.float_data()) v.reals.push_back(x);
         break;
       case kDouble:
         if (tensor.double_data_size() != n) return std::nullopt;
+        v.reals.reserve(n);
         for (double x : tensor.double_data()) v.reals.push_back(x);
         break;
       default:

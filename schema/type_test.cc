@@ -229,5 +229,44 @@ TEST(ConstValueTest, RefusesWhatItCannotOrShouldNotRead) {
   EXPECT_FALSE(ConstValueOfTensor(overflow, 100).has_value());
 }
 
+// A tensor of `count` elements of type T in raw_data (little-endian, as the machine is).
+template <typename T>
+onnx::TensorProto RawTensor(int32_t data_type, const std::vector<T>& items) {
+  onnx::TensorProto t;
+  t.set_data_type(data_type);
+  t.add_dims(static_cast<int64_t>(items.size()));
+  t.set_raw_data(
+      std::string(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T)));
+  return t;
+}
+
+TEST(ConstValueTest, ReadsRawDataOfEveryNumericType) {
+  using Ints = std::vector<int64_t>;
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<int8_t>(kInt8, {-1, 2}), 100)->ConstInts(), (Ints{-1, 2}));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<uint8_t>(kUint8, {255, 0}), 100)->ConstInts(),
+            (Ints{255, 0}));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<int16_t>(kInt16, {-2}), 100)->ConstInts(), (Ints{-2}));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<uint16_t>(kUint16, {65535}), 100)->ConstInts(),
+            (Ints{65535}));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<int32_t>(kInt32, {-3, 7}), 100)->ConstInts(),
+            (Ints{-3, 7}));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<uint32_t>(kUint32, {4294967295u}), 100)->ConstInts(),
+            (Ints{4294967295}));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<int64_t>(kInt64, {INT64_MIN, 5}), 100)->ConstInts(),
+            (Ints{INT64_MIN, 5}));
+  EXPECT_EQ(
+      ConstValueOfTensor(RawTensor<uint64_t>(kUint64, {uint64_t{INT64_MAX}}), 100)->ConstInts(),
+      (Ints{INT64_MAX}));
+  // A uint64 above INT64_MAX is no int64: the value is not read.
+  EXPECT_FALSE(ConstValueOfTensor(RawTensor<uint64_t>(kUint64, {1, uint64_t{INT64_MAX} + 1}), 100));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<float>(kFloat, {0.5f, -3.0f}), 100)->reals,
+            (std::vector<double>{0.5, -3.0}));
+  EXPECT_EQ(ConstValueOfTensor(RawTensor<double>(kDouble, {-2.25}), 100)->reals,
+            (std::vector<double>{-2.25}));
+  // Element types without a reading are refused.
+  EXPECT_FALSE(ConstValueOfTensor(RawTensor<uint16_t>(kFloat16, {15360}), 100));
+  EXPECT_FALSE(ConstValueOfTensor(RawTensor<uint16_t>(kFloat16, {}), 100));
+}
+
 }  // namespace
 }  // namespace onnx_infer

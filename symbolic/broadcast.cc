@@ -5,16 +5,23 @@ namespace onnx_infer::symbolic {
 BroadcastResult Broadcast(Dim a, Dim b, const Assumptions* as) {
   BroadcastResult r;
   const Dim one = Dim::Const(1);
-  if (a == b || Equal(a, b, as) == Tri::kTrue) {
+  // Against a 1 the answer is the other side, whatever Equal() would say: a 1 on the right
+  // gives a either way, and a 1 on the left gives b unless Equal(1, b) is kTrue, which for
+  // b != 1 takes known multiples (2*floor(C/2) - C + 1). Neither builds a difference.
+  if (a == b || b == one) {
+    r.dim = a;
+    return r;
+  }
+  if (a == one && !(as && as->has_multiples())) {
+    r.dim = b;
+    return r;
+  }
+  if (Equal(a, b, as) == Tri::kTrue) {
     r.dim = a;
     return r;
   }
   if (a == one) {
     r.dim = b;
-    return r;
-  }
-  if (b == one) {
-    r.dim = a;
     return r;
   }
   if (a.is_const() && b.is_const()) {

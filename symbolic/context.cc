@@ -2,6 +2,7 @@
 // in the table of the calling thread's current context.
 #include "onnx_infer/symbolic/context.h"
 
+#include <array>
 #include <atomic>
 #include <cassert>
 #include <deque>
@@ -68,6 +69,23 @@ class InternTable {
     return stored;
   }
 
+  // Constants in [kLowConst, kLowConst + kCachedConsts) are looked up in an array before the
+  // table: they are most of the nodes rules ask for (the 1 of every broadcast, the 0 of every
+  // comparison), and a table lookup hashes and locks. A slot is filled once, with the node
+  // the table holds, so a cached constant is the same pointer as an interned one.
+  const DimNode* InternConst(int64_t value) {
+    const bool cached = value >= kLowConst && value < kLowConst + kCachedConsts;
+    std::atomic<const DimNode*>* slot = cached ? &consts_[value - kLowConst] : nullptr;
+    if (slot) {
+      if (const DimNode* n = slot->load(std::memory_order_acquire)) return n;
+    }
+    DimNode node{Kind::kConst};
+    node.value = value;
+    const DimNode* n = Intern(std::move(node));
+    if (slot) slot->store(n, std::memory_order_release);
+    return n;
+  }
+
   size_t size() {
     std::lock_guard<std::mutex> lock(mu_);
     return nodes_.size();
@@ -89,7 +107,11 @@ class InternTable {
     return own(node.lhs) && own(node.rhs);
   }
 
+  static constexpr int64_t kLowConst = -16;
+  static constexpr int64_t kCachedConsts = 1040;  // -16 .. 1023
+
   std::mutex mu_;
+  std::array<std::atomic<const DimNode*>, kCachedConsts> consts_{};
   std::deque<DimNode> nodes_;  // stable addresses
   std::unordered_set<const DimNode*, NodeHash, NodeEq> set_;
 };
@@ -128,6 +150,10 @@ int64_t SymbolContext::LiveContexts() { return live_contexts.load(std::memory_or
 
 const DimNode* Intern(DimNode node) {
   return SymbolContext::Current().table_->Intern(std::move(node));
+}
+
+const DimNode* InternConst(int64_t value) {
+  return SymbolContext::Current().table_->InternConst(value);
 }
 
 }  // namespace onnx_infer::symbolic

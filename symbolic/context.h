@@ -80,6 +80,7 @@ class SymbolContext {
 
  private:
   friend const DimNode* Intern(DimNode node);
+  friend const DimNode* InternConst(int64_t value);
   std::unique_ptr<InternTable> table_;
 };
 

@@ -108,6 +108,7 @@ Dim Dim::CeilDiv(Dim a, Dim b) { return Dim(symbolic::CeilDiv(a.node(), b.node()
 Dim Dim::Mod(Dim a, Dim b) { return Dim(symbolic::Mod(a.node(), b.node(), nullptr)); }
 Dim Dim::Min(Dim a, Dim b) { return Dim(symbolic::Min(a.node(), b.node(), nullptr)); }
 Dim Dim::Max(Dim a, Dim b) { return Dim(symbolic::Max(a.node(), b.node(), nullptr)); }
+Dim Dim::Product(const std::vector<Dim>& dims) { return Dim(symbolic::Product(dims)); }
 
 Dim FreshSymbol(std::string_view value_name, int64_t axis) {
   std::string name;

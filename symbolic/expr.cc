@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace onnx_infer::symbolic {
 namespace {
@@ -49,11 +50,7 @@ int CompareTerms(const std::vector<std::pair<const DimNode*, int64_t>>& a,
 
 }  // namespace
 
-const DimNode* Const(int64_t v) {
-  DimNode n{Kind::kConst};
-  n.value = v;
-  return Intern(std::move(n));
-}
+const DimNode* Const(int64_t v) { return InternConst(v); }
 
 int Compare(const DimNode* a, const DimNode* b) {
   if (a == b) return 0;
@@ -133,8 +130,10 @@ std::vector<std::pair<const DimNode*, int64_t>> Factors(const DimNode* term) {
   return {{term, 1}};
 }
 
-const DimNode* FromFactors(std::vector<std::pair<const DimNode*, int64_t>> factors) {
-  if (!SortAndMerge(&factors, /*drop_zero=*/true)) return nullptr;
+namespace {
+
+// FromFactors() of factors already sorted, merged and without zero exponents.
+const DimNode* FromSortedFactors(std::vector<std::pair<const DimNode*, int64_t>> factors) {
   if (factors.empty()) return Const(1);
   if (factors.size() == 1 && factors[0].second == 1) return factors[0].first;
   DimNode n{Kind::kProduct};
@@ -144,8 +143,104 @@ const DimNode* FromFactors(std::vector<std::pair<const DimNode*, int64_t>> facto
   return Intern(std::move(n));
 }
 
-const DimNode* FromPoly(Poly p) {
-  if (!SortAndMerge(&p.terms, /*drop_zero=*/true)) return nullptr;
+// `coeff`·term for a term (an atom or a product, not a constant or a sum) and coeff != 0:
+// what FromPoly() makes of the one-term polynomial, without building it.
+const DimNode* ScaledTerm(const DimNode* term, int64_t coeff) {
+  if (!term) return nullptr;
+  if (coeff == 1) return term;
+  DimNode n{Kind::kSum};
+  n.size = 2 + term->size;
+  if (n.size > kHardSizeCap) return nullptr;
+  n.terms.emplace_back(term, coeff);
+  return Intern(std::move(n));
+}
+
+// A monomial is coeff·term with a term as above: an atom or a product (coeff 1), or a sum
+// with no constant and one term. Constants and other sums are not monomials.
+struct Monomial {
+  int64_t coeff = 0;
+  const DimNode* term = nullptr;
+};
+std::optional<Monomial> AsMonomial(const DimNode* n) {
+  switch (n->kind) {
+    case Kind::kConst:
+      return std::nullopt;
+    case Kind::kSum:
+      if (n->value != 0 || n->terms.size() != 1) return std::nullopt;
+      return Monomial{n->terms[0].second, n->terms[0].first};
+    case Kind::kSymbol:
+    case Kind::kProduct:
+    case Kind::kFloorDiv:
+    case Kind::kCeilDiv:
+    case Kind::kMod:
+    case Kind::kMin:
+    case Kind::kMax:
+      return Monomial{1, n};
+  }
+  return std::nullopt;
+}
+
+// Merges the factors of `term` (see Factors()) into `out`, which is sorted and merged, and
+// stays so: what SortAndMerge() would make of both lists. False on exponent overflow.
+bool MergeFactorsInto(const DimNode* term, std::vector<std::pair<const DimNode*, int64_t>>* out) {
+  const std::pair<const DimNode*, int64_t> one{term, 1};
+  const auto* factors = term->kind == Kind::kProduct ? term->terms.data() : &one;
+  const size_t count = term->kind == Kind::kProduct ? term->terms.size() : 1;
+  size_t at = 0;  // factors are sorted too: each goes after the previous one
+  for (size_t k = 0; k < count; ++k) {
+    const auto& [atom, exp] = factors[k];
+    while (at < out->size() && Compare((*out)[at].first, atom) < 0) ++at;
+    if (at < out->size() && (*out)[at].first == atom) {
+      if (__builtin_add_overflow((*out)[at].second, exp, &(*out)[at].second)) return false;
+    } else {
+      out->insert(out->begin() + at, {atom, exp});
+    }
+    ++at;
+  }
+  return true;
+}
+
+// The product of two terms: their factor lists are sorted, so one merge gives what
+// FromFactors() of both lists gives (null on exponent overflow or past kHardSizeCap).
+const DimNode* MulTerms(const DimNode* a, const DimNode* b) {
+  const std::pair<const DimNode*, int64_t> one_a{a, 1}, one_b{b, 1};
+  const auto* xa = a->kind == Kind::kProduct ? a->terms.data() : &one_a;
+  const auto* xb = b->kind == Kind::kProduct ? b->terms.data() : &one_b;
+  const size_t na = a->kind == Kind::kProduct ? a->terms.size() : 1;
+  const size_t nb = b->kind == Kind::kProduct ? b->terms.size() : 1;
+  std::vector<std::pair<const DimNode*, int64_t>> out;
+  out.reserve(na + nb);
+  size_t i = 0, j = 0;
+  while (i < na && j < nb) {
+    const int c = Compare(xa[i].first, xb[j].first);
+    if (c < 0) {
+      out.push_back(xa[i++]);
+    } else if (c > 0) {
+      out.push_back(xb[j++]);
+    } else {
+      int64_t exp;
+      if (__builtin_add_overflow(xa[i].second, xb[j].second, &exp)) return nullptr;
+      out.emplace_back(xa[i].first, exp);
+      ++i;
+      ++j;
+    }
+  }
+  out.insert(out.end(), xa + i, xa + na);
+  out.insert(out.end(), xb + j, xb + nb);
+  return FromSortedFactors(std::move(out));
+}
+
+}  // namespace
+
+const DimNode* FromFactors(std::vector<std::pair<const DimNode*, int64_t>> factors) {
+  if (!SortAndMerge(&factors, /*drop_zero=*/true)) return nullptr;
+  return FromSortedFactors(std::move(factors));
+}
+
+namespace {
+
+// FromPoly() of terms already sorted, merged and without zero coefficients.
+const DimNode* FromSortedPoly(Poly p) {
   if (p.terms.empty()) return Const(p.constant);
   if (p.constant == 0 && p.terms.size() == 1 && p.terms[0].second == 1) return p.terms[0].first;
   DimNode n{Kind::kSum};
@@ -156,29 +251,98 @@ const DimNode* FromPoly(Poly p) {
   return Intern(std::move(n));
 }
 
+// A node as constant + Σ coeff·term without copying its terms (AsPoly() copies).
+struct PolyView {
+  int64_t constant = 0;
+  const std::pair<const DimNode*, int64_t>* terms = nullptr;
+  size_t size = 0;
+  std::pair<const DimNode*, int64_t> single;  // the one term of a non-sum
+
+  explicit PolyView(const DimNode* n) {
+    if (n->kind == Kind::kConst) {
+      constant = n->value;
+    } else if (n->kind == Kind::kSum) {
+      constant = n->value;
+      terms = n->terms.data();
+      size = n->terms.size();
+    } else {
+      single = {n, 1};
+      terms = &single;
+      size = 1;
+    }
+  }
+  PolyView(const PolyView&) = delete;
+  PolyView& operator=(const PolyView&) = delete;
+};
+
+// Σ of two sorted term lists, the second scaled by `sign` (1 or -1, the caller has checked
+// that no coefficient overflows when negated): like terms merge, zeros drop, as
+// SortAndMerge() of both lists would. False on overflow.
+bool MergeTerms(const PolyView& a, const PolyView& b, int64_t sign,
+                std::vector<std::pair<const DimNode*, int64_t>>* out) {
+  out->reserve(a.size + b.size);
+  size_t i = 0, j = 0;
+  while (i < a.size || j < b.size) {
+    const int c = i == a.size ? 1 : j == b.size ? -1 : Compare(a.terms[i].first, b.terms[j].first);
+    if (c < 0) {
+      out->push_back(a.terms[i++]);
+    } else if (c > 0) {
+      out->emplace_back(b.terms[j].first, sign * b.terms[j].second);
+      ++j;
+    } else {
+      int64_t coeff;
+      if (__builtin_add_overflow(a.terms[i].second, sign * b.terms[j].second, &coeff)) {
+        return false;
+      }
+      if (coeff != 0) out->emplace_back(a.terms[i].first, coeff);
+      ++i;
+      ++j;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+const DimNode* FromPoly(Poly p) {
+  if (!SortAndMerge(&p.terms, /*drop_zero=*/true)) return nullptr;
+  return FromSortedPoly(std::move(p));
+}
+
 const DimNode* Add(const DimNode* a, const DimNode* b) {
   if (!a || !b) return nullptr;
   if (a->kind == Kind::kConst && b->kind == Kind::kConst) {
     int64_t sum;
     return __builtin_add_overflow(a->value, b->value, &sum) ? nullptr : Const(sum);
   }
-  Poly pa = AsPoly(a);
-  Poly pb = AsPoly(b);
-  if (__builtin_add_overflow(pa.constant, pb.constant, &pa.constant)) return nullptr;
-  pa.terms.insert(pa.terms.end(), pb.terms.begin(), pb.terms.end());
-  return FromPoly(std::move(pa));
+  // The terms of both are sorted already: one merge, as FromPoly() of both lists.
+  const PolyView pa(a), pb(b);
+  Poly out;
+  if (__builtin_add_overflow(pa.constant, pb.constant, &out.constant)) return nullptr;
+  if (!MergeTerms(pa, pb, 1, &out.terms)) return nullptr;
+  return FromSortedPoly(std::move(out));
 }
 
 const DimNode* MulConst(const DimNode* a, int64_t c) {
   if (c == 0) return Const(0);
   if (!a) return nullptr;
   if (c == 1) return a;
+  if (a->kind == Kind::kConst) {
+    int64_t v;
+    return __builtin_mul_overflow(a->value, c, &v) ? nullptr : Const(v);
+  }
+  if (auto m = AsMonomial(a)) {  // c·k·t: no polynomial to build
+    int64_t coeff;
+    if (__builtin_mul_overflow(m->coeff, c, &coeff)) return nullptr;
+    return ScaledTerm(m->term, coeff);
+  }
+  // Scaling by c != 0 keeps the terms' order and leaves no coefficient 0.
   Poly p = AsPoly(a);
   if (__builtin_mul_overflow(p.constant, c, &p.constant)) return nullptr;
   for (auto& [term, coeff] : p.terms) {
     if (__builtin_mul_overflow(coeff, c, &coeff)) return nullptr;
   }
-  return FromPoly(std::move(p));
+  return FromSortedPoly(std::move(p));
 }
 
 const DimNode* Neg(const DimNode* a) { return MulConst(a, -1); }
@@ -186,7 +350,19 @@ const DimNode* Neg(const DimNode* a) { return MulConst(a, -1); }
 const DimNode* Sub(const DimNode* a, const DimNode* b) {
   if (!a || !b) return nullptr;
   if (a == b) return Const(0);
-  return Add(a, Neg(b));
+  if (b->kind == Kind::kConst || b->size >= kHardSizeCap / 2) return Add(a, Neg(b));
+  // a + Neg(b) without interning Neg(b). Neg(b) is unknown when a coefficient or the
+  // constant is INT64_MIN, and so is the difference then; it has at most twice b's size
+  // (b's size + 2 for a single term), so below half the cap it is never cut off.
+  const PolyView pa(a), pb(b);
+  if (pb.constant == INT64_MIN) return nullptr;
+  for (size_t j = 0; j < pb.size; ++j) {
+    if (pb.terms[j].second == INT64_MIN) return nullptr;
+  }
+  Poly out;
+  if (__builtin_sub_overflow(pa.constant, pb.constant, &out.constant)) return nullptr;
+  if (!MergeTerms(pa, pb, -1, &out.terms)) return nullptr;
+  return FromSortedPoly(std::move(out));
 }
 
 const DimNode* Mul(const DimNode* a, const DimNode* b) {
@@ -198,6 +374,14 @@ const DimNode* Mul(const DimNode* a, const DimNode* b) {
   if (!a || !b) return nullptr;
   if (a->kind == Kind::kConst) return MulConst(b, a->value);
   if (b->kind == Kind::kConst) return MulConst(a, b->value);
+  // (k·t)(k'·t') = (k·k')·(t·t'): what distributing gives, without the polynomials.
+  if (auto ma = AsMonomial(a)) {
+    if (auto mb = AsMonomial(b)) {
+      int64_t coeff;
+      if (__builtin_mul_overflow(ma->coeff, mb->coeff, &coeff)) return nullptr;
+      return ScaledTerm(MulTerms(ma->term, mb->term), coeff);
+    }
+  }
   // Distribute: (k + Σ c·t)(k' + Σ c'·t').
   Poly pa = AsPoly(a), pb = AsPoly(b);
   if ((pa.terms.size() + 1) * (pb.terms.size() + 1) > static_cast<size_t>(kHardSizeCap)) {
@@ -227,6 +411,49 @@ const DimNode* Mul(const DimNode* a, const DimNode* b) {
     }
   }
   return FromPoly(std::move(out));
+}
+
+const DimNode* Product(std::span<const Dim> dims) {
+  // What multiplying from the left gives, Const(1)·d0·d1·...: 0 absorbs even unknowns, else
+  // an unknown makes the product unknown.
+  for (Dim d : dims) {
+    if (d.const_value() == 0) return Const(0);
+  }
+  for (Dim d : dims) {
+    if (d.is_unknown()) return nullptr;
+  }
+  // Constants and monomials: the coefficients multiply in the same order as from the left
+  // (so an overflow is the same overflow), the factors merge once. Every intermediate node
+  // of the left fold is at most 3 + the operands' total size, so below this bound neither
+  // way meets kHardSizeCap and both give the same node.
+  int64_t coeff = 1;
+  int total = 0;
+  bool monomials = true;
+  std::vector<std::pair<const DimNode*, int64_t>> factors;
+  factors.reserve(dims.size() + 2);
+  for (Dim dim : dims) {
+    const DimNode* d = dim.node();
+    if (d->kind == Kind::kConst) {
+      if (__builtin_mul_overflow(coeff, d->value, &coeff)) return nullptr;
+      continue;
+    }
+    auto m = AsMonomial(d);
+    total += d->size;
+    if (!m || total + 3 > kHardSizeCap) {
+      monomials = false;
+      break;
+    }
+    if (__builtin_mul_overflow(coeff, m->coeff, &coeff)) return nullptr;
+    // Exponents only grow: an overflow here is one the left fold meets too.
+    if (!MergeFactorsInto(m->term, &factors)) return nullptr;
+  }
+  if (monomials) {
+    if (factors.empty()) return Const(coeff);
+    return ScaledTerm(FromSortedFactors(std::move(factors)), coeff);
+  }
+  const DimNode* p = Const(1);
+  for (Dim d : dims) p = Mul(p, d.node());
+  return p;
 }
 
 int64_t FloorDivConst(int64_t a, int64_t b) {

@@ -4,6 +4,7 @@
 #define ONNX_INFER_SYMBOLIC_EXPR_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +55,9 @@ int Compare(const DimNode* a, const DimNode* b);
 // Interns a node whose fields already satisfy the invariants of its kind, in the calling
 // thread's current SymbolContext (context.cc); its children must be of that context too.
 const DimNode* Intern(DimNode node);
+// Intern() of the constant `value`, without building a node when it is a small one already
+// interned.
+const DimNode* InternConst(int64_t value);
 
 // A sum viewed as constant + terms (any node can be viewed so).
 struct Poly {
@@ -77,6 +81,9 @@ const DimNode* Neg(const DimNode* a);
 const DimNode* Sub(const DimNode* a, const DimNode* b);
 const DimNode* Mul(const DimNode* a, const DimNode* b);
 const DimNode* MulConst(const DimNode* a, int64_t c);
+// Const(1)·dims[0]·dims[1]·... folded from the left, with the factors of constants and
+// monomials merged once (the same node): Dim::Product.
+const DimNode* Product(std::span<const Dim> dims);
 const DimNode* FloorDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
 const DimNode* CeilDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
 const DimNode* Mod(const DimNode* a, const DimNode* b, const Assumptions* as);

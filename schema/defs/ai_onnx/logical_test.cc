@@ -12,6 +12,14 @@ namespace {
 using symbolic::Dim;
 using testing::Int64s;
 using testing::IntAttr;
+using testing::Ints;
+using testing::kH;
+using testing::kW;
+using testing::OpNode;
+using testing::Q;
+using testing::Quotients;
+using testing::Reals;
+using testing::Scalar;
 using testing::StrAttr;
 
 using Case = testing::RuleCase;
@@ -20,38 +28,13 @@ using LogicalRuleTest = testing::RuleTableTest;
 
 TEST_P(LogicalRuleTest, Infers) { EXPECT_TRUE(testing::RunRuleCase(BuiltinSchemas(), GetParam())); }
 
-// A node of `op` with `n` inputs and optional attribute text.
-std::string Node(const std::string& op, int n, const std::string& attrs = "") {
-  std::string s = "op_type: \"" + op + "\"";
-  for (int i = 0; i < n; ++i) s += " input: \"" + std::string(1, static_cast<char>('a' + i)) + "\"";
-  return s + " output: \"y\" " + attrs;
-}
-ConstValue Ints(int32_t type, std::vector<int64_t> dims, std::vector<Dim> elems) {
-  return ConstValue{type, std::move(dims), std::move(elems), {}};
-}
-ConstValue Reals(int32_t type, std::vector<int64_t> dims, std::vector<double> elems) {
-  return ConstValue{type, std::move(dims), {}, std::move(elems)};
-}
-ConstValue Int64Scalar(int64_t v) { return Ints(kInt64, {}, {Dim::Const(v)}); }
-// Float elements holding sizes, as a Cast of Shape(x) to float makes them: num/den each.
-ConstValue Quotients(int32_t type, std::vector<int64_t> dims, std::vector<RealQuotient> elems) {
-  ConstValue v{type, std::move(dims), {}, {}};
-  v.quotients = std::move(elems);
-  return v;
-}
-RealQuotient Q(Dim num, int64_t den = 1, bool rounded = false) {
-  return RealQuotient{num, den, rounded};
-}
-const Dim kH = Dim::Symbol("H");
-const Dim kW = Dim::Symbol("W");
-
 INSTANTIATE_TEST_SUITE_P(
     Unary, LogicalRuleTest,
     ::testing::Values(
-        Case{"not_bool", Node("Not", 1), 1, {"bool[N]"}, {}, "bool[N]", ""},
-        Case{"bitwise_not", Node("BitwiseNot", 1), 18, {"uint8[3, 4]"}, {}, "uint8[3, 4]", ""},
+        Case{"not_bool", OpNode("Not", 1), 1, {"bool[N]"}, {}, "bool[N]", ""},
+        Case{"bitwise_not", OpNode("BitwiseNot", 1), 18, {"uint8[3, 4]"}, {}, "uint8[3, 4]", ""},
         Case{"not_values",
-             Node("Not", 1),
+             OpNode("Not", 1),
              1,
              {"bool[2]"},
              {Ints(kBool, {2}, {Dim::Const(0), Dim::Const(1)})},
@@ -62,7 +45,7 @@ INSTANTIATE_TEST_SUITE_P(
     Broadcast, LogicalRuleTest,
     ::testing::Values(
         Case{"and_legacy_broadcast",
-             Node("And", 2, IntAttr("broadcast", 1)),
+             OpNode("And", 2, IntAttr("broadcast", 1)),
              1,
              {"bool[4, 5]", "bool[5]"},
              {},
@@ -70,57 +53,57 @@ INSTANTIATE_TEST_SUITE_P(
              ""},
         // Logical, bitwise, comparisons.
         Case{"equal_outputs_bool",
-             Node("Equal", 2),
+             OpNode("Equal", 2),
              19,
              {"string[N]", "string[]"},
              {},
              "bool[N]",
              ""},
         Case{"greater_broadcast",
-             Node("Greater", 2),
+             OpNode("Greater", 2),
              13,
              {"float[3, 1]", "float[1, 4]"},
              {},
              "bool[3, 4]",
              ""},
         Case{"less_or_equal_16",
-             Node("LessOrEqual", 2),
+             OpNode("LessOrEqual", 2),
              16,
              {"int64[B, 2]", "int64[2]"},
              {},
              "bool[B, 2]",
              ""},
         Case{"greater_or_equal_rank_unknown",
-             Node("GreaterOrEqual", 2),
+             OpNode("GreaterOrEqual", 2),
              12,
              {"float", "float[2]"},
              {},
              "bool",
              ""},
         Case{"equal_v1_legacy_equal_shapes",
-             Node("Equal", 2),
+             OpNode("Equal", 2),
              1,
              {"int32[2]", "int32[3]"},
              {},
              "error: expected equal shapes",
              ""},
-        Case{"xor_7", Node("Xor", 2), 7, {"bool[2, 1]", "bool[3]"}, {}, "bool[2, 3]", ""},
+        Case{"xor_7", OpNode("Xor", 2), 7, {"bool[2, 1]", "bool[3]"}, {}, "bool[2, 3]", ""},
         Case{"bitwise_or",
-             Node("BitwiseOr", 2),
+             OpNode("BitwiseOr", 2),
              18,
              {"int32[4, 1]", "int32[5]"},
              {},
              "int32[4, 5]",
              ""},
         Case{"bit_shift",
-             Node("BitShift", 2, StrAttr("direction", "LEFT")),
+             OpNode("BitShift", 2, StrAttr("direction", "LEFT")),
              11,
              {"uint32[3]", "uint32[1]"},
              {},
              "uint32[3]",
              ""},
         Case{"bit_shift_bad_direction",
-             Node("BitShift", 2, StrAttr("direction", "UP")),
+             OpNode("BitShift", 2, StrAttr("direction", "UP")),
              11,
              {"uint32[3]", "uint32[1]"},
              {},
@@ -131,35 +114,35 @@ INSTANTIATE_TEST_SUITE_P(
     Values, LogicalRuleTest,
     ::testing::Values(
         Case{"equal_values",
-             Node("Equal", 2),
+             OpNode("Equal", 2),
              13,
              {"int64[3]", "int64[]"},
-             {Ints(kInt64, {3}, {Dim::Const(0), Dim::Symbol("N"), Dim::Const(5)}), Int64Scalar(0)},
+             {Ints(kInt64, {3}, {Dim::Const(0), Dim::Symbol("N"), Dim::Const(5)}), Scalar(0)},
              "bool[3]",
              "bool[3] {1, ?, 0}"},
         Case{"equal_symbol_itself",
-             Node("Equal", 2),
+             OpNode("Equal", 2),
              13,
              {"int64[1]", "int64[1]"},
              {Ints(kInt64, {1}, {Dim::Symbol("N")}), Ints(kInt64, {1}, {Dim::Symbol("N")})},
              "bool[1]",
              "bool[1] {1}"},
         Case{"greater_values",
-             Node("Greater", 2),
+             OpNode("Greater", 2),
              13,
              {"int64[2]", "int64[]"},
-             {Int64s({1, 5}), Int64Scalar(3)},
+             {Int64s({1, 5}), Scalar(3)},
              "bool[2]",
              "bool[2] {0, 1}"},
         Case{"less_or_equal_reals",
-             Node("LessOrEqual", 2),
+             OpNode("LessOrEqual", 2),
              16,
              {"float[2]", "float[]"},
              {Reals(kFloat, {2}, {1, 3}), Reals(kFloat, {}, {1})},
              "bool[2]",
              "bool[2] {1, 0}"},
         Case{"and_values",
-             Node("And", 2),
+             OpNode("And", 2),
              7,
              {"bool[2]", "bool[]"},
              {Ints(kBool, {2}, {Dim::Const(0), Dim::Const(1)}), Ints(kBool, {}, {Dim::Const(1)})},
@@ -167,35 +150,35 @@ INSTANTIATE_TEST_SUITE_P(
              "bool[2] {0, 1}"},
         // Symbolic comparisons decided by the algebra, left unknown when they are not.
         Case{"less_than_successor",
-             Node("Less", 2),
+             OpNode("Less", 2),
              13,
              {"int64[1]", "int64[1]"},
              {Ints(kInt64, {1}, {kH}), Ints(kInt64, {1}, {kH + Dim::Const(1)})},
              "bool[1]",
              "bool[1] {1}"},
         Case{"greater_or_equal_zero",
-             Node("GreaterOrEqual", 2),
+             OpNode("GreaterOrEqual", 2),
              16,
              {"int64[2]", "int64[]"},
-             {Ints(kInt64, {2}, {kH, Dim::FloorDiv(kW, Dim::Const(2))}), Int64Scalar(0)},
+             {Ints(kInt64, {2}, {kH, Dim::FloorDiv(kW, Dim::Const(2))}), Scalar(0)},
              "bool[2]",
              "bool[2] {1, 1}"},
         Case{"greater_than_zero_undecided",
-             Node("Greater", 2),
+             OpNode("Greater", 2),
              13,
              {"int64[1]", "int64[]"},
-             {Ints(kInt64, {1}, {kH}), Int64Scalar(0)},
+             {Ints(kInt64, {1}, {kH}), Scalar(0)},
              "bool[1]",
              "bool[1] {?}"},
         Case{"less_float_sizes",
-             Node("Less", 2),
+             OpNode("Less", 2),
              13,
              {"float[]", "float[]"},
              {Quotients(kFloat, {}, {Q(kH, 2)}), Quotients(kFloat, {}, {Q(kH)})},
              "bool[]",
              "bool[] {?}"},
         Case{"less_or_equal_float_sizes",
-             Node("LessOrEqual", 2),
+             OpNode("LessOrEqual", 2),
              16,
              {"float[]", "float[]"},
              {Quotients(kFloat, {}, {Q(kH, 2)}), Quotients(kFloat, {}, {Q(kH)})},

@@ -153,14 +153,15 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
   Dim m = w ? (*w)[0] : Dim();
   if (b) {
     OI_ASSIGN_OR_RETURN(
-        m,
-        RequireEqualDims(ctx, m, (*b)[0], StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0"),
-                         InputSubject(ctx, b_index)));
+        m, RequireEqualDims(
+               ctx, m, (*b)[0],
+               [&] { return StrCat(InputLabel(ctx, b_index), " dim 0 and W's dim 0"); },
+               [&] { return InputSubject(ctx, b_index); }));
   }
   if (x && w) {
-    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[1] * Dim::Const(group),
-                                        StrCat("X's channels and W's dim 1 * group (", group, ")"))
-                           .status());
+    OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*x)[1], (*w)[1] * Dim::Const(group), [&] {
+                         return StrCat("X's channels and W's dim 1 * group (", group, ")");
+                       }).status());
   }
   if (!x) return OkStatus();
   const size_t count = x->size() - 2;
@@ -174,9 +175,10 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
     for (size_t i = 0; i < count; ++i) {
       Dim k = Dim::Const((*kernel_attr)[i]);
       if (w) {
-        OI_ASSIGN_OR_RETURN(k, RequireEqualDims(ctx, (*w)[2 + i], k,
-                                                StrCat("attribute 'kernel_shape' value ", i,
-                                                       " and W's dim ", 2 + i)));
+        OI_ASSIGN_OR_RETURN(k, RequireEqualDims(ctx, (*w)[2 + i], k, [&] {
+                              return StrCat("attribute 'kernel_shape' value ", i, " and W's dim ",
+                                            2 + i);
+                            }));
       }
       win.kernel.push_back(k);
     }

@@ -71,9 +71,10 @@ Status RequireChannelVectors(InferenceContext& ctx, int first, int last) {
     if (!s) continue;
     OI_RETURN_IF_ERROR(RequireRank(ctx, i, *s, 1));
     if (x && x->size() >= 2) {
-      OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*s)[0], (*x)[1],
-                                          StrCat(InputLabel(ctx, i), " dim 0 and X's channels"),
-                                          InputSubject(ctx, i))
+      OI_RETURN_IF_ERROR(RequireEqualDims(
+                             ctx, (*s)[0], (*x)[1],
+                             [&] { return StrCat(InputLabel(ctx, i), " dim 0 and X's channels"); },
+                             [&] { return InputSubject(ctx, i); })
                              .status());
     }
   }
