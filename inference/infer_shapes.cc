@@ -1,6 +1,7 @@
 #include "onnx_infer/inference/infer_shapes.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -161,6 +162,14 @@ class Scope {
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
+
+  // Frees the values and the name table: the scope is empty after this (its graph's
+  // write-back, when nothing reads it again).
+  void Release() {
+    std::vector<Value>().swap(values_);
+    std::vector<std::string_view>().swap(names_);
+    std::vector<Slot>().swap(slots_);
+  }
   bool IsOpen() const {
     for (const Scope* s = this; s; s = s->parent_) {
       if (s->open_) return true;
@@ -410,6 +419,11 @@ struct GraphRun {
   NodeValueIds node_ids;
   // The types the graph declares for its outputs and in value_info (Value::declared).
   std::vector<Type> declared_types;
+  // Nothing reads the scope's types and values after the write-back (no recorded value
+  // types, no graph run later in this scope): WriteBack releases each value's type once it is
+  // written, so that the memory goes to the next value_info messages (the peak of a large
+  // model is there).
+  bool release_written = false;
 };
 
 // What a function call gives its node's outputs.
@@ -504,6 +518,8 @@ class Driver {
     run.opsets = &opsets_;
     run.diagnostics = &result_.diagnostics;
     run.given_values = &given_values_;
+    // Training graphs see the main graph's scope; recorded value types are read from it.
+    run.release_written = model_->training_info_size() == 0 && !options_.record_value_types;
     InferGraph(run, &main_scope, /*count_stats=*/true);
     RecordValueTypes(run, main_scope);
     // Training graphs see the inference graph's values (its initializers in particular).
@@ -736,7 +752,7 @@ class Driver {
   void CollectGraphOutputs(GraphRun& run, const Scope& scope);
   // Write-back: graph outputs in place, every other node output into value_info; counts
   // the statistics.
-  void WriteBack(GraphRun& run, const Scope& scope, bool count_stats);
+  void WriteBack(GraphRun& run, Scope& scope, bool count_stats);
   // Statistics: one node output's type into result_.stats.
   void CountValue(const Type& type);
   // The type of every input and node output of the graph `run` inferred in `scope`, by name
@@ -1347,15 +1363,22 @@ NodeInferenceResult Driver::InferLoneNode(
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   DefineGraphValues(run, scope);
   IndexNodeValues(run, scope);
-  const Producers producer = FindProducers(run, *scope);
-  const NodeOrder order = OrderGraphNodes(run, *scope, producer);
-  ReadDeclaredTypes(run, scope);
-  for (int index : order.order) {
-    if (count_stats) result_.stats.nodes++;
-    InferGraphNode(run, scope, index, producer, count_stats);
-  }
-  ReportUndefinedOutputs(run, *scope, producer);
+  {
+    const Producers producer = FindProducers(run, *scope);
+    const NodeOrder order = OrderGraphNodes(run, *scope, producer);
+    ReadDeclaredTypes(run, scope);
+    for (int index : order.order) {
+      if (count_stats) result_.stats.nodes++;
+      InferGraphNode(run, scope, index, producer, count_stats);
+    }
+    ReportUndefinedOutputs(run, *scope, producer);
+  }  // the producers and the order are freed before the write-back (its peak)
   CollectGraphOutputs(run, *scope);
+  if (run.release_written) {
+    run.declared_types = {};
+    run.node_inputs = {};
+    run.node_outcome = {};
+  }
   WriteBack(run, *scope, count_stats);
 }
 
@@ -1702,7 +1725,7 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
   }
 }
 
-void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
+void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
   // Per value id: where its type goes. The value_info entry of that name (the last one, when
@@ -1724,25 +1747,72 @@ void Driver::WriteBack(GraphRun& run, const Scope& scope, bool count_stats) {
       WriteTypeToProto(t, graph.mutable_output(i)->mutable_type(), &dim_texts_);
     }
   }
-  for (int index = 0; index < num_nodes; ++index) {
-    const onnx::NodeProto& node = graph.node(index);
-    const int* ids = run.node_ids.outputs(index, node);
-    for (int o = 0; o < node.output_size(); ++o) {
-      const Value* inferred = scope.FindHere(ids[o]);
-      if (!inferred || !inferred->from_node) continue;
-      const Type& type = inferred->type;
-      if (count_stats) CountValue(type);
-      if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
-        continue;
-      }
-      int32_t& where = info[ids[o]];
-      if (where == kGraphOutput) continue;
-      if (where == kAdd) {
-        where = graph.value_info_size();
-        graph.add_value_info()->set_name(node.output(o));
-      }
-      WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type(), &dim_texts_);
+  // Counts the type of output `o` of node `index` (value `id`) and writes it into the graph.
+  auto write = [&](int index, int o, int id, const Type& type) {
+    if (count_stats) CountValue(type);
+    if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
+      return;
     }
+    int32_t& where = info[id];
+    if (where == kGraphOutput) return;
+    if (where == kAdd) {
+      where = graph.value_info_size();
+      graph.add_value_info()->set_name(graph.node(index).output(o));
+    }
+    WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type(), &dim_texts_);
+  };
+  if (!run.release_written) {
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+        const Value* inferred = scope.FindHere(ids[o]);
+        if (inferred && inferred->from_node) write(index, o, ids[o], inferred->type);
+      }
+    }
+    return;
+  }
+  // Nothing reads the scope after this (GraphRun::release_written): the node outputs' types
+  // are moved out of it in write order, in blocks, and the scope and the per-node ids are freed
+  // before the first value_info is made; each block is freed once written. (A name several
+  // nodes define is written, and counted, once per node, as above: its type is copied but for
+  // the last.)
+  struct Pending {
+    int32_t node, output, id;
+    Type type;
+  };
+  constexpr size_t kBlock = size_t{1} << 14;
+  std::vector<std::vector<Pending>> blocks;
+  {
+    std::vector<uint32_t> writes_left(scope.size(), 0);
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+        if (ids[o] >= 0) writes_left[ids[o]]++;
+      }
+    }
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+        if (ids[o] < 0) continue;
+        const bool last = --writes_left[ids[o]] == 0;
+        if (!scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
+        if (blocks.empty() || blocks.back().size() == kBlock) {
+          blocks.emplace_back().reserve(kBlock);
+        }
+        Type& type = scope.at(ids[o]).type;
+        if (last) {
+          blocks.back().push_back({index, o, ids[o], std::move(type)});
+        } else {
+          blocks.back().push_back({index, o, ids[o], type});
+        }
+      }
+    }
+  }
+  scope.Release();
+  run.node_ids = {};
+  for (auto& block : blocks) {
+    for (const Pending& p : block) write(p.node, p.output, p.id, p.type);
+    std::vector<Pending>().swap(block);
   }
 }
 
