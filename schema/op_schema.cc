@@ -3,7 +3,6 @@
 #include <cctype>
 #include <climits>
 #include <memory>
-#include <span>
 #include <string>
 #include <utility>
 
@@ -189,11 +188,14 @@ std::string OpSchema::Id() const {
 
 namespace onnx_infer {
 
-StatusOr<std::shared_ptr<const AllowedTypeSet>> AllowedTypeSetPool::Get(
-    std::span<const std::string> texts, bool type_param) {
+StatusOr<std::shared_ptr<const AllowedTypeSet>> AllowedTypeSetPool::Get(const std::string* texts,
+                                                                        size_t count,
+                                                                        bool type_param) {
+  const std::string* const end = texts + count;
   // The key spells each text after its length: no two lists share one.
   key_.assign(1, type_param ? 'P' : 'L');
-  for (const std::string& text : texts) {
+  for (const std::string* text_it = texts; text_it != end; ++text_it) {
+    const std::string& text = *text_it;
     const auto size = static_cast<uint32_t>(text.size());
     key_.append(reinterpret_cast<const char*>(&size), sizeof size);
     key_ += text;
@@ -201,8 +203,9 @@ StatusOr<std::shared_ptr<const AllowedTypeSet>> AllowedTypeSetPool::Get(
   if (auto it = sets_.find(key_); it != sets_.end()) return it->second;
   auto set = std::make_shared<AllowedTypeSet>();
   set->type_param = type_param;
-  set->types.reserve(texts.size());
-  for (const std::string& text : texts) {
+  set->types.reserve(count);
+  for (const std::string* text_it = texts; text_it != end; ++text_it) {
+    const std::string& text = *text_it;
     auto parsed = types_.find(text);
     if (parsed == types_.end()) {
       OI_ASSIGN_OR_RETURN(Type t, ParseTypeString(text));
@@ -237,7 +240,7 @@ Status OpSchema::Finalize(AllowedTypeSetPool* pool) {
   // Set i is constraint i's; then one per distinct literal type of the formal parameters.
   allowed_sets_.clear();
   for (const auto& c : type_constraints_) {
-    auto set = pool->Get(c.allowed, /*type_param=*/true);
+    auto set = pool->Get(c.allowed.data(), c.allowed.size(), /*type_param=*/true);
     if (!set.ok()) {
       return Status::Error(
           StrCat(Id(), ": type constraint ", c.param, ": ", set.status().message()));
@@ -253,7 +256,7 @@ Status OpSchema::Finalize(AllowedTypeSetPool* pool) {
         if (seen->type == p.type) p.allowed_index = seen->allowed_index;
       }
       if (p.allowed_index >= 0) continue;
-      auto set = pool->Get(std::span<const std::string>(&p.type, 1), /*type_param=*/false);
+      auto set = pool->Get(&p.type, 1, /*type_param=*/false);
       if (!set.ok()) {
         return Status::Error(StrCat(Id(), ": '", p.name, "' has type '", p.type,
                                     "', which is neither a constrained type parameter nor a type"));

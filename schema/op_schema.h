@@ -16,7 +16,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -89,10 +88,11 @@ struct AllowedTypeSet {
 // schemas it registers. Not thread-safe: used while schemas are being registered.
 class AllowedTypeSetPool {
  public:
-  // The set of the types `texts` name: a type parameter's allowed types (`type_param`), or
-  // a literal type alone. An error is ParseTypeString's for the first text that does not
-  // parse (no set is kept then).
-  StatusOr<std::shared_ptr<const AllowedTypeSet>> Get(std::span<const std::string> texts,
+  // The set of the types `texts[0..count)` name: a type parameter's allowed types
+  // (`type_param`), or a literal type alone. An error is ParseTypeString's for the first text
+  // that does not parse (no set is kept then). (A pointer and a count, not a std::span: this
+  // header is public and compiles as C++17.)
+  StatusOr<std::shared_ptr<const AllowedTypeSet>> Get(const std::string* texts, size_t count,
                                                       bool type_param);
 
  private:
