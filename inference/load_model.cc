@@ -1,5 +1,6 @@
 #include "onnx_infer/inference/load_model.h"
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -53,6 +54,25 @@ StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
   }
   OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path, ModelReadLimits(path)));
   return ParseModelAnyFormat(bytes, path);
+}
+
+StatusOr<ArenaModel> LoadModelOnArena(const std::string& path) {
+  ArenaModel loaded;
+  if (!path.ends_with(".onnxtxt")) {
+    // Blocks of up to 1 MiB: fewer, larger allocations than the default 8 KiB.
+    google::protobuf::ArenaOptions arena_options;
+    arena_options.max_block_size = 1 << 20;
+    loaded.arena = std::make_unique<google::protobuf::Arena>(arena_options);
+    loaded.model = TryParseModelFromFile(path, loaded.arena.get());
+    if (loaded.model != nullptr) return loaded;
+  }
+  // LoadModel's buffered path, on a fresh arena: a failed attempt's allocations are freed.
+  loaded.arena = std::make_unique<google::protobuf::Arena>();
+  OI_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path, ModelReadLimits(path)));
+  OI_ASSIGN_OR_RETURN(onnx::ModelProto model, ParseModelAnyFormat(bytes, path));
+  loaded.model = new onnx::ModelProto(std::move(model));
+  loaded.arena->Own(loaded.model);
+  return loaded;
 }
 
 StatusOr<onnx::ModelProto> LoadModelFromDescriptor(int fd, std::string_view source) {

@@ -9,6 +9,9 @@
 #ifndef ONNX_INFER_INFERENCE_LOAD_MODEL_H_
 #define ONNX_INFER_INFERENCE_LOAD_MODEL_H_
 
+#include <google/protobuf/arena.h>
+
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -26,6 +29,19 @@ namespace onnx_infer {
 // proto/model_io.h, and refused after their first 4 KiB when those cannot start a model in
 // either format (ModelHeadCheck).
 StatusOr<onnx::ModelProto> LoadModel(const std::string& path);
+
+// A model owned by an arena.
+struct ArenaModel {
+  std::unique_ptr<google::protobuf::Arena> arena;
+  onnx::ModelProto* model = nullptr;  // owned by `arena`
+};
+// LoadModel for a front end that keeps the model to the end (the CLI): a binary model in a
+// regular file is parsed onto a new arena (TryParseModelFromFile), which on a large model
+// takes less memory than a message allocated piece by piece; the messages later added to it
+// (the write-back's value_info) land on the arena too. Anything else is read as LoadModel
+// reads it, with the same errors, and the arena owns that message (Arena::Own). A message on
+// an arena must not be Swapped with one on the heap, or moved into one: that copies it.
+StatusOr<ArenaModel> LoadModelOnArena(const std::string& path);
 
 // The same for a descriptor already open, such as standard input (fd 0); `source` names it in
 // messages and, by its extension, selects the text syntax.

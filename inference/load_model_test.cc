@@ -92,6 +92,35 @@ TEST_F(LoadModelTest, FileErrorsAreThoseOfReading) {
             (dir_ / "empty.onnx").string() + ": the file is empty");
 }
 
+// The CLI's load: a binary file onto the arena, text and errors as LoadModel has them.
+TEST_F(LoadModelTest, OnArenaReadsBinaryOntoTheArenaAndTheRestAsLoadModel) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.mutable_graph()->add_node()->set_op_type("Relu");
+  const std::string path = (dir_ / "m.onnx").string();
+  ASSERT_TRUE(SaveModel(m, path).ok());
+  auto binary = LoadModelOnArena(path);
+  ASSERT_TRUE(binary.ok()) << binary.status().message();
+  EXPECT_EQ(binary->model->GetArena(), binary->arena.get());
+  EXPECT_EQ(binary->model->SerializeAsString(), m.SerializeAsString());
+
+  for (const std::string& text : {Write("t.onnxtxt", kText), Write("t.onnx", kText)}) {
+    auto loaded = LoadModelOnArena(text);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+    ASSERT_NE(loaded->arena, nullptr);
+    EXPECT_EQ(loaded->model->SerializeAsString(), LoadModel(text)->SerializeAsString());
+  }
+
+  std::string bytes = m.SerializeAsString();
+  for (const std::string& bad : {(dir_ / "nope.onnx").string(), Write("empty.onnx", ""),
+                                 Write("cut.onnx", bytes.substr(0, bytes.size() - 1)),
+                                 Write("bad.onnxtxt", "<ir_version")}) {
+    auto loaded = LoadModelOnArena(bad);
+    ASSERT_FALSE(loaded.ok()) << bad;
+    EXPECT_EQ(loaded.status().message(), Message(LoadModel(bad)));
+  }
+}
+
 TEST_F(LoadModelTest, ParsesBytesInMemory) {
   auto text = ParseModelAnyFormat(kText, "<memory>");
   ASSERT_TRUE(text.ok()) << text.status().message();

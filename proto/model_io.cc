@@ -150,14 +150,18 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
   return bytes;
 }
 
-std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path) {
+namespace {
+
+// TryParseModelFromFile's work: parses the regular file at `path` into `model` (empty), through
+// a buffer of 256 KiB. False when the file is not read so or does not parse as a model.
+bool ParseModelFromFileInto(const std::string& path, onnx::ModelProto* model) {
   // Only a regular file is opened here: opening a FIFO, even without blocking, would let a
   // writer waiting on it go ahead and write into a reader that is about to close.
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return std::nullopt;
-  std::optional<onnx::ModelProto> model;
+  if (fd < 0) return false;
+  bool parsed = false;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
       static_cast<uint64_t>(st.st_size) <= kMaxModelBytes) {
     constexpr int kBufferBytes = 256 << 10;
@@ -165,13 +169,23 @@ std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path) {
     google::protobuf::io::CodedInputStream in(&file);
     in.SetTotalBytesLimit(INT_MAX);
     in.SetRecursionLimit(kRecursionLimit);
-    model.emplace();
-    if (!model->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage() || !model->has_graph()) {
-      model.reset();
-    }
+    parsed = model->ParseFromCodedStream(&in) && in.ConsumedEntireMessage() && model->has_graph();
   }
   ::close(fd);
+  return parsed;
+}
+
+}  // namespace
+
+std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path) {
+  std::optional<onnx::ModelProto> model(std::in_place);
+  if (!ParseModelFromFileInto(path, &*model)) model.reset();
   return model;
+}
+
+onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena) {
+  auto* model = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena);
+  return ParseModelFromFileInto(path, model) ? model : nullptr;
 }
 
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {

@@ -2,6 +2,8 @@
 #ifndef ONNX_INFER_PROTO_MODEL_IO_H_
 #define ONNX_INFER_PROTO_MODEL_IO_H_
 
+#include <google/protobuf/arena.h>
+
 #include <climits>
 #include <cstdint>
 #include <functional>
@@ -35,6 +37,12 @@ StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view s
 // say what is wrong: one path for errors, so they are the same whichever way a file is read.
 // LoadBinaryModel and LoadModel (inference/load_model.h) try this first.
 std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path);
+// The same, parsed into a message created on `arena` (Arena::CreateMessage): the model's
+// messages are carved from the arena's blocks rather than allocated one by one, which takes
+// less memory on a large model. nullptr where the overload above gives nullopt; what a failed
+// attempt allocated stays on the arena until it is freed, so pass an arena that is freed then
+// (LoadModelOnArena in inference/load_model.h does).
+onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena);
 
 // How much ReadFile reads, and an early look at a stream's first bytes.
 struct ReadLimits {

@@ -100,6 +100,20 @@ TEST_F(ModelIoTest, WhatIsNotABinaryModelInARegularFileIsLeftToTheBufferedRead) 
   EXPECT_FALSE(TryParseModelFromFile(huge));
 }
 
+// The arena overload parses the same files, into a message the arena owns, and refuses the same.
+TEST_F(ModelIoTest, ParsesOntoAnArena) {
+  google::protobuf::Arena arena;
+  std::string bytes = SmallModel().SerializeAsString();
+  onnx::ModelProto* parsed = TryParseModelFromFile(Write("m.onnx", bytes), &arena);
+  ASSERT_NE(parsed, nullptr);
+  EXPECT_EQ(parsed->GetArena(), &arena);
+  EXPECT_EQ(parsed->SerializeAsString(), bytes);
+  EXPECT_EQ(TryParseModelFromFile((dir_ / "nope.onnx").string(), &arena), nullptr);
+  EXPECT_EQ(TryParseModelFromFile(Write("hello.onnx", "hello\n"), &arena), nullptr);
+  EXPECT_EQ(TryParseModelFromFile(Write("cut.onnx", bytes.substr(0, bytes.size() - 3)), &arena),
+            nullptr);
+}
+
 TEST_F(ModelIoTest, AFailedWriteSaysWhy) {
   struct stat st;
   if (::stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode)) GTEST_SKIP() << "no /dev/full";
