@@ -1577,11 +1577,15 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
                                   const Producers& producer) {
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  std::vector<std::vector<int>> producers(num_nodes);
+  // Each node's producers, in one flat list rather than a vector per node.
+  ProducerLists producers;
+  producers.offsets.reserve(num_nodes + 1);
+  producers.offsets.push_back(0);
+  producers.nodes.reserve(run.node_ids.ids.size());
   for (int i = 0; i < num_nodes; ++i) {
     const int* ids = run.node_ids.inputs(i);
-    for (int k = 0; k < graph.node(i).input_size(); ++k) {
-      if (ids[k] >= 0 && producer[ids[k]] >= 0) producers[i].push_back(producer[ids[k]]);
+    for (int k = 0, n = graph.node(i).input_size(); k < n; ++k) {
+      if (ids[k] >= 0 && producer[ids[k]] >= 0) producers.nodes.push_back(producer[ids[k]]);
     }
     // A subgraph's references to this graph's values are dependencies of its node too.
     for (const auto& a : graph.node(i).attribute()) {
@@ -1593,12 +1597,13 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
           for (const auto& in : n.input()) {
             const int id = scope.IdOf(in);
             if (id >= 0 && producer[id] >= 0 && producer[id] != i) {
-              producers[i].push_back(producer[id]);
+              producers.nodes.push_back(producer[id]);
             }
           }
         }
       }
     }
+    producers.offsets.push_back(static_cast<int>(producers.nodes.size()));
   }
   NodeOrder order = OrderNodes(producers);
   for (const auto& cycle : order.cycles) {
