@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -71,6 +72,17 @@ std::map<std::string, onnx::TypeProto> NodeInferenceResult::OutputTypeProtos() c
 }
 
 namespace {
+
+// A node's input or output names as an array, read once per node: `node.input(i)` is a call
+// into libprotobuf for every name (RepeatedPtrField<std::string> is instantiated there, so
+// none of its accessors inline), and the per-node steps read each name several times.
+using Names = std::span<const std::string* const>;
+Names InputNames(const onnx::NodeProto& node) {
+  return {node.input().data(), static_cast<size_t>(node.input_size())};
+}
+Names OutputNames(const onnx::NodeProto& node) {
+  return {node.output().data(), static_cast<size_t>(node.output_size())};
+}
 
 // What the driver knows about one named value.
 struct Value {
@@ -1176,6 +1188,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
   const std::vector<const Type*>& input_types = inputs.types;
   const std::vector<const ConstValue*>& input_values = inputs.values;
   const std::string& path = run.path;
+  const int num_outputs = node->output_size();
   int64_t opset_version = 0;
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
@@ -1253,8 +1266,8 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
       }
       // What the signature says of each output (a bound type parameter, a single allowed
       // type) completes what the rule left open, or stands alone when there is no rule.
-      outputs.resize(node->output_size());
-      for (int o = 0; o < node->output_size(); ++o) {
+      outputs.resize(num_outputs);
+      for (int o = 0; o < num_outputs; ++o) {
         Type from_signature = TypeFromSignature(*schema, signature, o);
         if (from_signature.is_unknown()) continue;
         if (AddsNothing(from_signature, outputs[o])) continue;  // the usual case, no copy
@@ -1265,8 +1278,8 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
   } else if (count_stats) {
     result_.stats.nodes_without_rule++;
   }
-  outputs.resize(node->output_size());
-  output_values.resize(node->output_size());
+  outputs.resize(num_outputs);
+  output_values.resize(num_outputs);
 }
 
 std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,
@@ -1427,17 +1440,17 @@ void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
   ids.ids.assign(total, -1);
   // Outputs first, so that an input names a node output wherever that node is.
   for (int i = 0; i < num_nodes; ++i) {
-    const onnx::NodeProto& node = graph.node(i);
-    int* out = ids.ids.data() + ids.offsets[i] + node.input_size();
-    for (int o = 0; o < node.output_size(); ++o) {
-      if (!node.output(o).empty()) out[o] = scope->Intern(node.output(o));
+    const Names outputs = OutputNames(graph.node(i));
+    int* out = ids.ids.data() + ids.offsets[i] + graph.node(i).input_size();
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      if (!outputs[o]->empty()) out[o] = scope->Intern(*outputs[o]);
     }
   }
   for (int i = 0; i < num_nodes; ++i) {
-    const onnx::NodeProto& node = graph.node(i);
+    const Names inputs = InputNames(graph.node(i));
     int* in = ids.ids.data() + ids.offsets[i];
-    for (int k = 0; k < node.input_size(); ++k) {
-      if (!node.input(k).empty()) in[k] = scope->IdOf(node.input(k));
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      if (!inputs[k]->empty()) in[k] = scope->IdOf(*inputs[k]);
     }
   }
 }
@@ -1544,8 +1557,9 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
   Producers producer(scope.size(), -1);
   for (int i = 0; i < num_nodes; ++i) {
     const int* ids = run.node_ids.outputs(i, graph.node(i));
-    for (int k = 0; k < graph.node(i).output_size(); ++k) {
-      const std::string& o = graph.node(i).output(k);
+    const Names outputs = OutputNames(graph.node(i));
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const std::string& o = *outputs[k];
       if (o.empty()) continue;
       if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
@@ -1629,15 +1643,16 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   std::vector<const Type*>& input_types = inputs.types;
   std::vector<const ConstValue*>& input_values = inputs.values;
   std::vector<std::optional<ConstValue>>& resolved = inputs.resolved;  // sized when needed
-  input_types.assign(node->input_size(), nullptr);
-  input_values.assign(node->input_size(), nullptr);
+  const Names names = InputNames(*node);
+  input_types.assign(names.size(), nullptr);
+  input_values.assign(names.size(), nullptr);
   resolved.clear();
   inputs.unread.clear();
   inputs.max_value_elements = options_.max_value_elements;
   bool inputs_defined = true;
   const int* input_ids = run.node_ids.inputs(index);
-  for (int i = 0; i < node->input_size(); ++i) {
-    const std::string& name = node->input(i);
+  for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+    const std::string& name = *names[i];
     if (name.empty()) continue;
     const int id = input_ids[i];
     const Value* v = scope->Find(id, name);
@@ -1655,10 +1670,10 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     if (v->unread) {
       // An initializer's elements, decoded only if the rule asks for them (the facts do not
       // change them: they are constants).
-      if (inputs.unread.empty()) inputs.unread.resize(node->input_size());
+      if (inputs.unread.empty()) inputs.unread.resize(names.size());
       inputs.unread[i] = v;
     } else if (v->data) {
-      if (resolved.empty()) resolved.resize(node->input_size());
+      if (resolved.empty()) resolved.resize(names.size());
       input_values[i] = Resolved(*v->data, resolved[i]);
     } else if (v->external) {
       // Straight into the result: a subgraph pass's findings may be replaced by the next
@@ -1675,8 +1690,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   const OpSchema* schema = outcome.schema;
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
-  const int* output_ids = run.node_ids.outputs(index, *node);
-  for (int o = 0; o < node->output_size(); ++o) {
+  const int* output_ids = input_ids + names.size();
+  for (int o = 0, n = node->output_size(); o < n; ++o) {
     if (output_ids[o] < 0) continue;  // an omitted output
     // An input, initializer or earlier output of that name keeps its value.
     auto [v, defined] = scope->Define(output_ids[o]);
