@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -82,6 +83,42 @@ Names InputNames(const onnx::NodeProto& node) {
 }
 Names OutputNames(const onnx::NodeProto& node) {
   return {node.output().data(), static_cast<size_t>(node.output_size())};
+}
+
+// A hash of a value or operator name for the driver's tables, inline and 8 bytes at a time
+// (std::hash calls libstdc++'s byte-wise _Hash_bytes out of line: a third of a name
+// lookup). Not for anything that must resist chosen collisions: a long probe only slows a
+// lookup down.
+uint64_t Load8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+uint64_t Load4(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
+uint64_t HashName(std::string_view s) {
+  const char* p = s.data();
+  size_t n = s.size();
+  uint64_t h = 0x9e3779b97f4a7c15ull * (n + 1);
+  auto mix = [&h](uint64_t w) {
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  };
+  if (n >= 8) {
+    for (; n > 8; p += 8, n -= 8) mix(Load8(p));
+    mix(Load8(p + n - 8));  // the last 8 bytes, overlapping the word before when n < 8
+  } else if (n >= 4) {
+    mix(Load4(p) << 32 | Load4(p + n - 4));
+  } else if (n > 0) {
+    mix(static_cast<uint64_t>(static_cast<unsigned char>(p[0])) << 16 |
+        static_cast<uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8 |
+        static_cast<unsigned char>(p[n - 1]));
+  }
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 32);
 }
 
 // What the driver knows about one named value.
@@ -197,9 +234,7 @@ class Scope {
     uint32_t hash = 0;
     int32_t id = -1;  // -1: empty
   };
-  static uint32_t Hash(std::string_view name) {
-    return static_cast<uint32_t>(std::hash<std::string_view>()(name));
-  }
+  static uint32_t Hash(std::string_view name) { return static_cast<uint32_t>(HashName(name)); }
   // The slot holding `name`, or the empty one where it goes. Requires an empty slot.
   size_t FindSlot(std::string_view name, uint32_t hash) const {
     const size_t mask = slots_.size() - 1;
@@ -347,10 +382,9 @@ struct ResolvedOpKeyView {
 struct ResolvedOpHash {
   using is_transparent = void;
   size_t operator()(const ResolvedOpKeyView& k) const {
-    std::hash<std::string_view> h;
-    size_t seed = h(k.op_type);
-    seed = seed * 31 + h(k.domain);
-    seed = seed * 31 + h(k.overload);
+    size_t seed = HashName(k.op_type);
+    seed = seed * 31 + HashName(k.domain);
+    seed = seed * 31 + HashName(k.overload);
     return seed * 31 + std::hash<int64_t>()(k.opset_version);
   }
 };
