@@ -1302,10 +1302,10 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
       // type) completes what the rule left open, or stands alone when there is no rule.
       outputs.resize(num_outputs);
       for (int o = 0; o < num_outputs; ++o) {
-        Type from_signature = TypeFromSignature(*schema, signature, o);
-        if (from_signature.is_unknown()) continue;
-        if (AddsNothing(from_signature, outputs[o])) continue;  // the usual case, no copy
-        auto merged = MergeTypes(outputs[o], from_signature);
+        const Type* from_signature = SignatureOutputType(*schema, signature, o);
+        if (!from_signature || from_signature->is_unknown()) continue;
+        if (AddsNothing(*from_signature, outputs[o])) continue;  // the usual case, no copy
+        auto merged = MergeTypes(outputs[o], *from_signature);
         if (merged.ok()) outputs[o] = std::move(*merged);
       }
     }

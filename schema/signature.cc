@@ -217,17 +217,19 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
 }
 
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {
+  const Type* type = SignatureOutputType(schema, check, index);
+  return type ? *type : Type();
+}
+
+const Type* SignatureOutputType(const OpSchema& schema, const SignatureCheck& check, int index) {
   const FormalParameter* p = FormalFor(schema.outputs(), index);
-  if (!p) return Type();
+  if (!p) return nullptr;
   const AllowedTypeSet* set = schema.Allowed(*p);
-  const std::vector<Type>* allowed = set ? &set->types : nullptr;
+  const Type* only = set && set->types.size() == 1 ? &set->types[0] : nullptr;
   // Each output of a heterogeneous variadic may be a different instance of its parameter.
-  if (p->option == ParamOption::kVariadic && !p->homogeneous) {
-    return allowed && allowed->size() == 1 ? (*allowed)[0] : Type();
-  }
-  if (const Type* bound = check.Bound(p->type)) return *bound;
-  if (allowed && allowed->size() == 1) return (*allowed)[0];
-  return Type();
+  if (p->option == ParamOption::kVariadic && !p->homogeneous) return only;
+  if (const Type* bound = check.Bound(p->type)) return bound;
+  return only;
 }
 
 }  // namespace onnx_infer
