@@ -1569,7 +1569,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       }
       continue;
     }
-    Value* v = define(init.name(), type, "an initializer");
+    Value* v = define(init.name(), std::move(type), "an initializer");
     if (!v) continue;
     if (external_values_.IsCandidate(init)) {
       v->external = &init;
