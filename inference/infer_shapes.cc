@@ -1730,14 +1730,14 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     // An input, initializer or earlier output of that name keeps its value.
     auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
-    Type type = std::move(outputs[o]);
     if (v->declared >= 0) {
-      type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
-                               std::move(type));
+      v->type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
+                                  std::move(outputs[o]));
+    } else {
+      v->type = std::move(outputs[o]);
     }
-    v->type = std::move(type);
     v->from_node = true;
-    v->data = std::move(output_values[o]);
+    if (output_values[o] || v->data) v->data = std::move(output_values[o]);  // most have none
   }
 }
 
