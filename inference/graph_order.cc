@@ -5,15 +5,30 @@
 #include <boost/graph/strong_components.hpp>
 #include <boost/graph/topological_sort.hpp>
 #include <iterator>
+#include <span>
 
 namespace onnx_infer {
 
 NodeOrder OrderNodes(const std::vector<std::vector<int>>& producers) {
-  const int n = static_cast<int>(producers.size());
+  ProducerLists lists;
+  lists.offsets.push_back(0);
+  for (const auto& p : producers) {
+    lists.nodes.insert(lists.nodes.end(), p.begin(), p.end());
+    lists.offsets.push_back(static_cast<int>(lists.nodes.size()));
+  }
+  return OrderNodes(lists);
+}
+
+NodeOrder OrderNodes(const ProducerLists& producers) {
+  const int n = producers.size();
+  // Node i's producers.
+  auto of = [&producers](int i) {
+    return std::span<const int>(producers.begin(i), producers.end(i));
+  };
   NodeOrder result;
   bool sorted = true;
   for (int i = 0; i < n && sorted; ++i) {
-    for (int p : producers[i]) sorted = sorted && p < i;
+    for (int p : of(i)) sorted = sorted && p < i;
   }
   if (sorted) {
     result.order.resize(n);
@@ -25,7 +40,7 @@ NodeOrder OrderNodes(const std::vector<std::vector<int>>& producers) {
   Graph g(n);
   std::vector<bool> self_loop(n, false);
   for (int i = 0; i < n; ++i) {
-    for (int p : producers[i]) {
+    for (int p : of(i)) {
       if (p == i) self_loop[i] = true;
       boost::add_edge(p, i, g);
     }
@@ -47,7 +62,7 @@ NodeOrder OrderNodes(const std::vector<std::vector<int>>& producers) {
   Graph dag(n);
   for (int i = 0; i < n; ++i) {
     if (cyclic[i]) continue;
-    for (int p : producers[i]) {
+    for (int p : of(i)) {
       if (!cyclic[p]) boost::add_edge(p, i, dag);
     }
   }

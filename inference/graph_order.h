@@ -14,8 +14,20 @@ struct NodeOrder {
   std::vector<std::vector<int>> cycles;
 };
 
-// `producers[i]` lists the nodes whose outputs node i consumes. A list already in order keeps
-// its order; otherwise Boost.Graph finds the cycles and sorts the rest topologically.
+// The nodes whose outputs each node consumes, in one flat list: node i's are
+// nodes[offsets[i]] to nodes[offsets[i + 1] - 1] (offsets has one entry per node, plus one).
+struct ProducerLists {
+  std::vector<int> offsets;
+  std::vector<int> nodes;
+  int size() const { return offsets.empty() ? 0 : static_cast<int>(offsets.size()) - 1; }
+  const int* begin(int i) const { return nodes.data() + offsets[i]; }
+  const int* end(int i) const { return nodes.data() + offsets[i + 1]; }
+};
+
+// A list already in order keeps its order; otherwise Boost.Graph finds the cycles and sorts
+// the rest topologically.
+NodeOrder OrderNodes(const ProducerLists& producers);
+// The same, `producers[i]` listing the nodes whose outputs node i consumes.
 NodeOrder OrderNodes(const std::vector<std::vector<int>>& producers);
 
 }  // namespace onnx_infer

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -71,6 +73,53 @@ std::map<std::string, onnx::TypeProto> NodeInferenceResult::OutputTypeProtos() c
 }
 
 namespace {
+
+// A node's input or output names as an array, read once per node: `node.input(i)` is a call
+// into libprotobuf for every name (RepeatedPtrField<std::string> is instantiated there, so
+// none of its accessors inline), and the per-node steps read each name several times.
+using Names = std::span<const std::string* const>;
+Names InputNames(const onnx::NodeProto& node) {
+  return {node.input().data(), static_cast<size_t>(node.input_size())};
+}
+Names OutputNames(const onnx::NodeProto& node) {
+  return {node.output().data(), static_cast<size_t>(node.output_size())};
+}
+
+// A hash of a value or operator name for the driver's tables, inline and 8 bytes at a time
+// (std::hash calls libstdc++'s byte-wise _Hash_bytes out of line: a third of a name
+// lookup). Not for anything that must resist chosen collisions: a long probe only slows a
+// lookup down.
+uint64_t Load8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+uint64_t Load4(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
+uint64_t HashName(std::string_view s) {
+  const char* p = s.data();
+  size_t n = s.size();
+  uint64_t h = 0x9e3779b97f4a7c15ull * (n + 1);
+  auto mix = [&h](uint64_t w) {
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  };
+  if (n >= 8) {
+    for (; n > 8; p += 8, n -= 8) mix(Load8(p));
+    mix(Load8(p + n - 8));  // the last 8 bytes, overlapping the word before when n < 8
+  } else if (n >= 4) {
+    mix(Load4(p) << 32 | Load4(p + n - 4));
+  } else if (n > 0) {
+    mix(static_cast<uint64_t>(static_cast<unsigned char>(p[0])) << 16 |
+        static_cast<uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8 |
+        static_cast<unsigned char>(p[n - 1]));
+  }
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 32);
+}
 
 // What the driver knows about one named value.
 struct Value {
@@ -185,9 +234,7 @@ class Scope {
     uint32_t hash = 0;
     int32_t id = -1;  // -1: empty
   };
-  static uint32_t Hash(std::string_view name) {
-    return static_cast<uint32_t>(std::hash<std::string_view>()(name));
-  }
+  static uint32_t Hash(std::string_view name) { return static_cast<uint32_t>(HashName(name)); }
   // The slot holding `name`, or the empty one where it goes. Requires an empty slot.
   size_t FindSlot(std::string_view name, uint32_t hash) const {
     const size_t mask = slots_.size() - 1;
@@ -335,10 +382,9 @@ struct ResolvedOpKeyView {
 struct ResolvedOpHash {
   using is_transparent = void;
   size_t operator()(const ResolvedOpKeyView& k) const {
-    std::hash<std::string_view> h;
-    size_t seed = h(k.op_type);
-    seed = seed * 31 + h(k.domain);
-    seed = seed * 31 + h(k.overload);
+    size_t seed = HashName(k.op_type);
+    seed = seed * 31 + HashName(k.domain);
+    seed = seed * 31 + HashName(k.overload);
     return seed * 31 + std::hash<int64_t>()(k.opset_version);
   }
 };
@@ -1176,6 +1222,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
   const std::vector<const Type*>& input_types = inputs.types;
   const std::vector<const ConstValue*>& input_values = inputs.values;
   const std::string& path = run.path;
+  const int num_outputs = node->output_size();
   int64_t opset_version = 0;
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
@@ -1253,20 +1300,20 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
       }
       // What the signature says of each output (a bound type parameter, a single allowed
       // type) completes what the rule left open, or stands alone when there is no rule.
-      outputs.resize(node->output_size());
-      for (int o = 0; o < node->output_size(); ++o) {
-        Type from_signature = TypeFromSignature(*schema, signature, o);
-        if (from_signature.is_unknown()) continue;
-        if (AddsNothing(from_signature, outputs[o])) continue;  // the usual case, no copy
-        auto merged = MergeTypes(outputs[o], from_signature);
+      outputs.resize(num_outputs);
+      for (int o = 0; o < num_outputs; ++o) {
+        const Type* from_signature = SignatureOutputType(*schema, signature, o);
+        if (!from_signature || from_signature->is_unknown()) continue;
+        if (AddsNothing(*from_signature, outputs[o])) continue;  // the usual case, no copy
+        auto merged = MergeTypes(outputs[o], *from_signature);
         if (merged.ok()) outputs[o] = std::move(*merged);
       }
     }
   } else if (count_stats) {
     result_.stats.nodes_without_rule++;
   }
-  outputs.resize(node->output_size());
-  output_values.resize(node->output_size());
+  outputs.resize(num_outputs);
+  output_values.resize(num_outputs);
 }
 
 std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,
@@ -1427,17 +1474,17 @@ void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
   ids.ids.assign(total, -1);
   // Outputs first, so that an input names a node output wherever that node is.
   for (int i = 0; i < num_nodes; ++i) {
-    const onnx::NodeProto& node = graph.node(i);
-    int* out = ids.ids.data() + ids.offsets[i] + node.input_size();
-    for (int o = 0; o < node.output_size(); ++o) {
-      if (!node.output(o).empty()) out[o] = scope->Intern(node.output(o));
+    const Names outputs = OutputNames(graph.node(i));
+    int* out = ids.ids.data() + ids.offsets[i] + graph.node(i).input_size();
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      if (!outputs[o]->empty()) out[o] = scope->Intern(*outputs[o]);
     }
   }
   for (int i = 0; i < num_nodes; ++i) {
-    const onnx::NodeProto& node = graph.node(i);
+    const Names inputs = InputNames(graph.node(i));
     int* in = ids.ids.data() + ids.offsets[i];
-    for (int k = 0; k < node.input_size(); ++k) {
-      if (!node.input(k).empty()) in[k] = scope->IdOf(node.input(k));
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      if (!inputs[k]->empty()) in[k] = scope->IdOf(*inputs[k]);
     }
   }
 }
@@ -1522,7 +1569,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       }
       continue;
     }
-    Value* v = define(init.name(), type, "an initializer");
+    Value* v = define(init.name(), std::move(type), "an initializer");
     if (!v) continue;
     if (external_values_.IsCandidate(init)) {
       v->external = &init;
@@ -1544,8 +1591,9 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
   Producers producer(scope.size(), -1);
   for (int i = 0; i < num_nodes; ++i) {
     const int* ids = run.node_ids.outputs(i, graph.node(i));
-    for (int k = 0; k < graph.node(i).output_size(); ++k) {
-      const std::string& o = graph.node(i).output(k);
+    const Names outputs = OutputNames(graph.node(i));
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const std::string& o = *outputs[k];
       if (o.empty()) continue;
       if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
         ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
@@ -1577,11 +1625,15 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
                                   const Producers& producer) {
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  std::vector<std::vector<int>> producers(num_nodes);
+  // Each node's producers, in one flat list rather than a vector per node.
+  ProducerLists producers;
+  producers.offsets.reserve(num_nodes + 1);
+  producers.offsets.push_back(0);
+  producers.nodes.reserve(run.node_ids.ids.size());
   for (int i = 0; i < num_nodes; ++i) {
     const int* ids = run.node_ids.inputs(i);
-    for (int k = 0; k < graph.node(i).input_size(); ++k) {
-      if (ids[k] >= 0 && producer[ids[k]] >= 0) producers[i].push_back(producer[ids[k]]);
+    for (int k = 0, n = graph.node(i).input_size(); k < n; ++k) {
+      if (ids[k] >= 0 && producer[ids[k]] >= 0) producers.nodes.push_back(producer[ids[k]]);
     }
     // A subgraph's references to this graph's values are dependencies of its node too.
     for (const auto& a : graph.node(i).attribute()) {
@@ -1593,12 +1645,13 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
           for (const auto& in : n.input()) {
             const int id = scope.IdOf(in);
             if (id >= 0 && producer[id] >= 0 && producer[id] != i) {
-              producers[i].push_back(producer[id]);
+              producers.nodes.push_back(producer[id]);
             }
           }
         }
       }
     }
+    producers.offsets.push_back(static_cast<int>(producers.nodes.size()));
   }
   NodeOrder order = OrderNodes(producers);
   for (const auto& cycle : order.cycles) {
@@ -1624,15 +1677,16 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   std::vector<const Type*>& input_types = inputs.types;
   std::vector<const ConstValue*>& input_values = inputs.values;
   std::vector<std::optional<ConstValue>>& resolved = inputs.resolved;  // sized when needed
-  input_types.assign(node->input_size(), nullptr);
-  input_values.assign(node->input_size(), nullptr);
+  const Names names = InputNames(*node);
+  input_types.assign(names.size(), nullptr);
+  input_values.assign(names.size(), nullptr);
   resolved.clear();
   inputs.unread.clear();
   inputs.max_value_elements = options_.max_value_elements;
   bool inputs_defined = true;
   const int* input_ids = run.node_ids.inputs(index);
-  for (int i = 0; i < node->input_size(); ++i) {
-    const std::string& name = node->input(i);
+  for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+    const std::string& name = *names[i];
     if (name.empty()) continue;
     const int id = input_ids[i];
     const Value* v = scope->Find(id, name);
@@ -1650,10 +1704,10 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     if (v->unread) {
       // An initializer's elements, decoded only if the rule asks for them (the facts do not
       // change them: they are constants).
-      if (inputs.unread.empty()) inputs.unread.resize(node->input_size());
+      if (inputs.unread.empty()) inputs.unread.resize(names.size());
       inputs.unread[i] = v;
     } else if (v->data) {
-      if (resolved.empty()) resolved.resize(node->input_size());
+      if (resolved.empty()) resolved.resize(names.size());
       input_values[i] = Resolved(*v->data, resolved[i]);
     } else if (v->external) {
       // Straight into the result: a subgraph pass's findings may be replaced by the next
@@ -1670,20 +1724,20 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   const OpSchema* schema = outcome.schema;
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
-  const int* output_ids = run.node_ids.outputs(index, *node);
-  for (int o = 0; o < node->output_size(); ++o) {
+  const int* output_ids = input_ids + names.size();
+  for (int o = 0, n = node->output_size(); o < n; ++o) {
     if (output_ids[o] < 0) continue;  // an omitted output
     // An input, initializer or earlier output of that name keeps its value.
     auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
-    Type type = std::move(outputs[o]);
     if (v->declared >= 0) {
-      type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
-                               std::move(type));
+      v->type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
+                                  std::move(outputs[o]));
+    } else {
+      v->type = std::move(outputs[o]);
     }
-    v->type = std::move(type);
     v->from_node = true;
-    v->data = std::move(output_values[o]);
+    if (output_values[o] || v->data) v->data = std::move(output_values[o]);  // most have none
   }
 }
 

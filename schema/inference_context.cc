@@ -237,10 +237,10 @@ void InferenceContext::SetOutputType(int i, Type type) {
 }
 
 void InferenceContext::FinishShape(int out, Shape& shape) {
-  std::string fallback;  // a view of the output's name: no copy for every shape
-  const std::string_view name = out < node_.output_size()
-                                    ? std::string_view(node_.output(out))
-                                    : std::string_view(fallback = StrCat("output", out));
+  // The output's name, for what is rare: a message, a fresh symbol.
+  auto output_name = [&]() -> std::string {
+    return out < node_.output_size() ? node_.output(out) : StrCat("output", out);
+  };
   for (size_t axis = 0; axis < shape.size(); ++axis) {
     Dim& d = shape[axis];
     if (d.is_unknown() || d.is_const()) continue;
@@ -250,15 +250,17 @@ void InferenceContext::FinishShape(int out, Shape& shape) {
       Dim without;
       d = unifier_->Resolve(d, &used, &without);
       if (!used.empty()) {
-        unifier_->AddCondition(StrJoin(used, ", "),
-                               StrCat("assumed for ", Origin(), ": output '", name, "' dim ", axis,
-                                      " is ", d.ToString(), " instead of ", without.ToString()));
+        unifier_->AddCondition(
+            StrJoin(used, ", "),
+            StrCat("assumed for ", Origin(), ": output '", output_name(), "' dim ", axis, " is ",
+                   d.ToString(), " instead of ", without.ToString()));
       }
     } else if (unifier_) {
       d = unifier_->Resolve(d);
     }
+    if (d.size() <= symbolic::kMaxExprSize) continue;  // what CapSize keeps
     std::string note;
-    d = symbolic::CapSize(d, name, static_cast<int64_t>(axis), &note);
+    d = symbolic::CapSize(d, output_name(), static_cast<int64_t>(axis), &note);
     if (!note.empty()) {
       Warn(note);
       LogSymbol(d, out, static_cast<int64_t>(axis));

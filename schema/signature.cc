@@ -106,17 +106,21 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
     check.arity_error = true;
   }
 
+  // The names, read once: node.input(i) is a call into libprotobuf for every name.
+  const std::string* const* inputs = node.input().data();
+  const std::string* const* outputs = node.output().data();
+
   // Omitted values: only an optional parameter may be given as an empty name.
   for (int i = 0; i < num_inputs; ++i) {
     const FormalParameter* p = FormalFor(schema.inputs(), i);
-    if (p && node.input(i).empty() && p->option == ParamOption::kSingle) {
+    if (p && inputs[i]->empty() && p->option == ParamOption::kSingle) {
       error(StrCat("input ", i, " ('", p->name, "') is required but omitted (empty name)"),
             Subject::Input(i));
     }
   }
   for (int i = 0; i < num_outputs; ++i) {
     const FormalParameter* p = FormalFor(schema.outputs(), i);
-    if (p && node.output(i).empty() && p->option == ParamOption::kSingle) {
+    if (p && outputs[i]->empty() && p->option == ParamOption::kSingle) {
       error(StrCat("output ", i, " ('", p->name, "') is required but omitted (empty name)"),
             Subject::Output(i));
     }
@@ -169,7 +173,7 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
   for (int i = 0; i < num_inputs && i < static_cast<int>(input_types.size()); ++i) {
     const FormalParameter* p = FormalFor(schema.inputs(), i);
     const Type* t = input_types[i];
-    if (!p || !t || t->is_unknown() || node.input(i).empty()) continue;
+    if (!p || !t || t->is_unknown() || inputs[i]->empty()) continue;
     const AllowedTypeSet* allowed = schema.Allowed(*p);
     if (!allowed) continue;
     const Tri match = allowed->Matches(*t);
@@ -185,13 +189,25 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
         (p->option == ParamOption::kVariadic && !p->homogeneous)) {
       continue;
     }
-    Type shapeless = StripShapes(*t);
-    auto bound = std::find_if(check.bindings.begin(), check.bindings.end(),
-                              [&](const TypeBinding& b) { return b.param == p->type; });
-    if (bound == check.bindings.end()) {
+    TypeBinding* bound = nullptr;
+    for (TypeBinding& b : check.bindings) {
+      if (b.param == p->type) {
+        bound = &b;
+        break;
+      }
+    }
+    if (!bound) {
       if (check.bindings.empty()) check.bindings.reserve(schema.type_constraints().size());
-      check.bindings.push_back({p->type, std::move(shapeless), i});
-    } else if (bound->type != shapeless && !MergeTypes(bound->type, shapeless).ok()) {
+      check.bindings.push_back({p->type, StripShapes(*t), i});
+      continue;
+    }
+    // The usual case, a tensor of the bound element type, without making its shapeless
+    // type (a bound tensor type is StripShapes's: no shape, no denotation).
+    if (t->is_tensor() && bound->type.is_tensor() && bound->type.elem_type() == t->elem_type()) {
+      continue;
+    }
+    Type shapeless = StripShapes(*t);
+    if (bound->type != shapeless && !MergeTypes(bound->type, shapeless).ok()) {
       const int first = bound->input;
       error(StrCat(label(i), ": ", p->type, " is ", shapeless.ToString(), " here but ",
                    bound->type.ToString(), " for input ", first, " '", node.input(first), "'"),
@@ -201,17 +217,19 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
 }
 
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {
+  const Type* type = SignatureOutputType(schema, check, index);
+  return type ? *type : Type();
+}
+
+const Type* SignatureOutputType(const OpSchema& schema, const SignatureCheck& check, int index) {
   const FormalParameter* p = FormalFor(schema.outputs(), index);
-  if (!p) return Type();
+  if (!p) return nullptr;
   const AllowedTypeSet* set = schema.Allowed(*p);
-  const std::vector<Type>* allowed = set ? &set->types : nullptr;
+  const Type* only = set && set->types.size() == 1 ? &set->types[0] : nullptr;
   // Each output of a heterogeneous variadic may be a different instance of its parameter.
-  if (p->option == ParamOption::kVariadic && !p->homogeneous) {
-    return allowed && allowed->size() == 1 ? (*allowed)[0] : Type();
-  }
-  if (const Type* bound = check.Bound(p->type)) return *bound;
-  if (allowed && allowed->size() == 1) return (*allowed)[0];
-  return Type();
+  if (p->option == ParamOption::kVariadic && !p->homogeneous) return only;
+  if (const Type* bound = check.Bound(p->type)) return bound;
+  return only;
 }
 
 }  // namespace onnx_infer

@@ -58,6 +58,8 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
 // The type the signature alone gives output `index`: its bound type parameter, or the only
 // type its constraint allows. Unknown when the signature leaves a choice.
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index);
+// The same without a copy: the type in `check` or `schema`, null when unknown.
+const Type* SignatureOutputType(const OpSchema& schema, const SignatureCheck& check, int index);
 
 }  // namespace onnx_infer
 

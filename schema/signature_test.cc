@@ -57,6 +57,9 @@ TEST_P(SignatureTest, Checks) {
   std::vector<std::string> outputs;
   for (int o = 0; o < node.output_size(); ++o) {
     outputs.push_back(TypeFromSignature(*schema, check, o).ToString());
+    // The copy-free form says the same, null for unknown.
+    const Type* type = SignatureOutputType(*schema, check, o);
+    EXPECT_EQ(type ? type->ToString() : "?", outputs.back()) << "output " << o;
   }
   EXPECT_EQ(StrJoin(outputs, "; "), c.outputs);
 }
