@@ -1,5 +1,8 @@
 #include "onnx_infer/inference/infer_shapes.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -17,6 +20,7 @@
 #include "onnx_infer/inference/graph_order.h"
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/specialize.h"
+#include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/signature.h"
@@ -424,6 +428,9 @@ struct GraphRun {
   // written, so that the memory goes to the next value_info messages (the peak of a large
   // model is there).
   bool release_written = false;
+  // Write the new value_info entries as bytes (InferenceOptions::stream_new_value_info; the
+  // main graph only, and only with release_written).
+  bool stream_new_value_info = false;
 };
 
 // What a function call gives its node's outputs.
@@ -520,6 +527,7 @@ class Driver {
     run.given_values = &given_values_;
     // Training graphs see the main graph's scope; recorded value types are read from it.
     run.release_written = model_->training_info_size() == 0 && !options_.record_value_types;
+    run.stream_new_value_info = run.release_written && options_.stream_new_value_info;
     InferGraph(run, &main_scope, /*count_stats=*/true);
     RecordValueTypes(run, main_scope);
     // Training graphs see the inference graph's values (its initializers in particular).
@@ -753,6 +761,9 @@ class Driver {
   // Write-back: graph outputs in place, every other node output into value_info; counts
   // the statistics.
   void WriteBack(GraphRun& run, Scope& scope, bool count_stats);
+  // Appends the value_info entry of `name` with `type` to result_.new_value_info as bytes,
+  // made in `scratch` (WriteBack, with GraphRun::stream_new_value_info).
+  void AppendValueInfo(const std::string& name, const Type& type, onnx::ValueInfoProto& scratch);
   // Statistics: one node output's type into result_.stats.
   void CountValue(const Type& type);
   // The type of every input and node output of the graph `run` inferred in `scope`, by name
@@ -1747,6 +1758,11 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       WriteTypeToProto(t, graph.mutable_output(i)->mutable_type(), &dim_texts_);
     }
   }
+  // New entries as bytes (GraphRun::stream_new_value_info), made in `scratch`, when each
+  // value is written at most once (below): a name several nodes define gets one entry, where
+  // its first write would add it, with its last write's type, which bytes cannot be.
+  bool stream = run.stream_new_value_info && CanAppendValueInfo(graph);
+  onnx::ValueInfoProto scratch;
   // Counts the type of output `o` of node `index` (value `id`) and writes it into the graph.
   auto write = [&](int index, int o, int id, const Type& type) {
     if (count_stats) CountValue(type);
@@ -1755,6 +1771,10 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     }
     int32_t& where = info[id];
     if (where == kGraphOutput) return;
+    if (where == kAdd && stream) {
+      AppendValueInfo(graph.node(index).output(o), type, scratch);
+      return;
+    }
     if (where == kAdd) {
       where = graph.value_info_size();
       graph.add_value_info()->set_name(graph.node(index).output(o));
@@ -1787,7 +1807,7 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     for (int index = 0; index < num_nodes; ++index) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
       for (int o = 0; o < graph.node(index).output_size(); ++o) {
-        if (ids[o] >= 0) writes_left[ids[o]]++;
+        if (ids[o] >= 0 && ++writes_left[ids[o]] > 1) stream = false;
       }
     }
     for (int index = 0; index < num_nodes; ++index) {
@@ -1814,6 +1834,40 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     for (const Pending& p : block) write(p.node, p.output, p.id, p.type);
     std::vector<Pending>().swap(block);
   }
+}
+
+void Driver::AppendValueInfo(const std::string& name, const Type& type,
+                             onnx::ValueInfoProto& scratch) {
+  using google::protobuf::internal::WireFormatLite;
+  // The scratch message is reused: clearing keeps its sub-messages (the tensor type, its
+  // shape's dims), so most values allocate nothing. Its bytes are those of a fresh message
+  // filled alike.
+  onnx::TypeProto* proto = scratch.mutable_type();
+  if (type.is_tensor() && proto->has_tensor_type()) {
+    proto->clear_denotation();
+    proto->mutable_tensor_type()->Clear();
+  } else {
+    proto->Clear();
+  }
+  scratch.set_name(name);
+  WriteTypeToProto(type, proto, &dim_texts_);
+  const size_t size = scratch.ByteSizeLong();
+  // Framed as GraphProto frames a value_info element: tag, length, bytes.
+  constexpr size_t kMaxHead = 5 + 10;
+  constexpr size_t kChunk = size_t{1} << 20;
+  std::vector<std::string>& chunks = result_.new_value_info;
+  if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
+    chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
+  }
+  std::string& out = chunks.back();
+  const size_t old = out.size();
+  out.resize(old + kMaxHead + size);
+  auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
+  uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
+                                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
+  p = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(size, p);
+  p = scratch.SerializeWithCachedSizesToArray(p);
+  out.resize(old + static_cast<size_t>(p - start));
 }
 
 void Driver::CountValue(const Type& type) {
