@@ -1,5 +1,6 @@
 #include "onnx_infer/inference/infer_shapes.h"
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
@@ -433,6 +434,29 @@ struct GraphRun {
   bool stream_new_value_info = false;
 };
 
+// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info):
+// one ValueInfoProto, reused, on an arena of its own, so that the strings it is given
+// (dim_params) are carved from the arena's blocks rather than allocated one by one; the arena
+// is emptied and the message made anew once it has grown past 1 MiB.
+class ValueInfoScratch {
+ public:
+  onnx::ValueInfoProto& Get() {
+    constexpr uint32_t kCheckEvery = 4096;
+    constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 20;
+    if (message_ == nullptr ||
+        (++uses_ % kCheckEvery == 0 && arena_.SpaceUsed() > kMaxArenaBytes)) {
+      arena_.Reset();
+      message_ = google::protobuf::Arena::CreateMessage<onnx::ValueInfoProto>(&arena_);
+    }
+    return *message_;
+  }
+
+ private:
+  google::protobuf::Arena arena_;
+  onnx::ValueInfoProto* message_ = nullptr;
+  uint32_t uses_ = 0;
+};
+
 // What a function call gives its node's outputs.
 struct CallResult {
   std::vector<Type> types;
@@ -763,7 +787,7 @@ class Driver {
   void WriteBack(GraphRun& run, Scope& scope, bool count_stats);
   // Appends the value_info entry of `name` with `type` to result_.new_value_info as bytes,
   // made in `scratch` (WriteBack, with GraphRun::stream_new_value_info).
-  void AppendValueInfo(const std::string& name, const Type& type, onnx::ValueInfoProto& scratch);
+  void AppendValueInfo(const std::string& name, const Type& type, ValueInfoScratch& scratch);
   // Statistics: one node output's type into result_.stats.
   void CountValue(const Type& type);
   // The type of every input and node output of the graph `run` inferred in `scope`, by name
@@ -1762,7 +1786,7 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   // value is written at most once (below): a name several nodes define gets one entry, where
   // its first write would add it, with its last write's type, which bytes cannot be.
   bool stream = run.stream_new_value_info && CanAppendValueInfo(graph);
-  onnx::ValueInfoProto scratch;
+  ValueInfoScratch scratch;
   // Counts the type of output `o` of node `index` (value `id`) and writes it into the graph.
   auto write = [&](int index, int o, int id, const Type& type) {
     if (count_stats) CountValue(type);
@@ -1837,11 +1861,12 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
 }
 
 void Driver::AppendValueInfo(const std::string& name, const Type& type,
-                             onnx::ValueInfoProto& scratch) {
+                             ValueInfoScratch& scratch_message) {
   using google::protobuf::internal::WireFormatLite;
-  // The scratch message is reused: clearing keeps its sub-messages (the tensor type, its
-  // shape's dims), so most values allocate nothing. Its bytes are those of a fresh message
-  // filled alike.
+  // The scratch message is reused: clearing the tensor type keeps its sub-messages (its
+  // shape's dims), and what is made anew (a dim_param's string) is carved from the scratch's
+  // arena. Its bytes are those of a fresh message filled alike.
+  onnx::ValueInfoProto& scratch = scratch_message.Get();
   onnx::TypeProto* proto = scratch.mutable_type();
   if (type.is_tensor() && proto->has_tensor_type()) {
     proto->clear_denotation();
