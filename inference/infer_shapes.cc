@@ -1834,6 +1834,22 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
         if (ids[o] >= 0 && ++writes_left[ids[o]] > 1) stream = false;
       }
     }
+    if (stream) {
+      // Each value written once: straight from the scope, its type freed once written, so
+      // that the bytes (far smaller than the messages) reuse its memory; no write list.
+      for (int index = 0; index < num_nodes; ++index) {
+        const int* ids = run.node_ids.outputs(index, graph.node(index));
+        for (int o = 0; o < graph.node(index).output_size(); ++o) {
+          if (ids[o] < 0 || !scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
+          Type& type = scope.at(ids[o]).type;
+          write(index, o, ids[o], type);
+          type = Type();
+        }
+      }
+      scope.Release();
+      run.node_ids = {};
+      return;
+    }
     for (int index = 0; index < num_nodes; ++index) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
       for (int o = 0; o < graph.node(index).output_size(); ++o) {
@@ -1879,7 +1895,9 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   const size_t size = scratch.ByteSizeLong();
   // Framed as GraphProto frames a value_info element: tag, length, bytes.
   constexpr size_t kMaxHead = 5 + 10;
-  constexpr size_t kChunk = size_t{1} << 20;
+  // Chunks of 64 KiB: below malloc's threshold for mapping a block of its own, so they reuse
+  // the memory of the types freed as they are written.
+  constexpr size_t kChunk = size_t{1} << 16;
   std::vector<std::string>& chunks = result_.new_value_info;
   if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
     chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
