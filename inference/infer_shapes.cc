@@ -1885,8 +1885,13 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   onnx::ValueInfoProto& scratch = scratch_message.Get();
   onnx::TypeProto* proto = scratch.mutable_type();
   if (type.is_tensor() && proto->has_tensor_type()) {
+    // A tensor after a tensor: only what WriteTypeToProto leaves as it is is cleared; a shape
+    // of the same rank is overwritten dim by dim (WriteShape), each dim ending with exactly
+    // what the type says, so a dim_param's string is reused rather than made anew.
     proto->clear_denotation();
-    proto->mutable_tensor_type()->Clear();
+    onnx::TypeProto_Tensor* tensor = proto->mutable_tensor_type();
+    tensor->clear_elem_type();
+    if (!type.has_shape()) tensor->clear_shape();
   } else {
     proto->Clear();
   }
