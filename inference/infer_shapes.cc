@@ -434,27 +434,71 @@ struct GraphRun {
   bool stream_new_value_info = false;
 };
 
-// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info):
-// one ValueInfoProto, reused, on an arena of its own, so that the strings it is given
-// (dim_params) are carved from the arena's blocks rather than allocated one by one; the arena
-// is emptied and the message made anew once it has grown past 1 MiB.
+// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info).
+//
+// A tensor type without a denotation (nearly every value) has its TypeProto's bytes made once
+// per distinct type and kept: a value's entry is then the bytes of a ValueInfoProto holding
+// only its name, then its type field framed (tag, length) around the kept bytes, which is what
+// protobuf writes for the message with both (name is field 1, type field 2, nothing else is
+// set). Dims are interned, so equal types have equal dims, and equal dims write equal bytes.
+// Any other type is made whole in one reused ValueInfoProto on an arena of its own (the
+// strings it is given are carved from the arena's blocks rather than allocated one by one;
+// the arena is emptied and the message made anew once it has grown past 1 MiB).
 class ValueInfoScratch {
  public:
-  onnx::ValueInfoProto& Get() {
+  onnx::ValueInfoProto& Whole() {
     constexpr uint32_t kCheckEvery = 4096;
     constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 20;
-    if (message_ == nullptr ||
-        (++uses_ % kCheckEvery == 0 && arena_.SpaceUsed() > kMaxArenaBytes)) {
+    if (whole_ == nullptr || (++uses_ % kCheckEvery == 0 && arena_.SpaceUsed() > kMaxArenaBytes)) {
       arena_.Reset();
-      message_ = google::protobuf::Arena::CreateMessage<onnx::ValueInfoProto>(&arena_);
+      whole_ = google::protobuf::Arena::CreateMessage<onnx::ValueInfoProto>(&arena_);
     }
-    return *message_;
+    return *whole_;
+  }
+  onnx::ValueInfoProto& NameOnly() { return name_only_; }
+
+  // The bytes of TypeProto for `type`, a tensor type without a denotation.
+  const std::string& TensorTypeBytes(const Type& type, DimTextCache* texts) {
+    size_t hash = static_cast<size_t>(type.elem_type()) * 31 + (type.has_shape() ? 1 : 0);
+    if (type.has_shape()) {
+      for (Dim d : type.shape()) hash = hash * 1000003 ^ d.Hash();
+    }
+    std::vector<Entry>& bucket = cache_[hash];
+    for (const Entry& e : bucket) {
+      if (e.elem_type == type.elem_type() && e.shape == type.maybe_shape()) return e.bytes;
+    }
+    // Made in a reused TypeProto: a shape of the same rank is overwritten dim by dim
+    // (WriteShape), each dim ending with exactly what the type says.
+    onnx::TypeProto_Tensor* tensor = type_.mutable_tensor_type();
+    tensor->clear_elem_type();
+    if (!type.has_shape()) tensor->clear_shape();
+    WriteTypeToProto(type, &type_, texts);
+    constexpr size_t kMaxEntries = size_t{1} << 16;  // a bound on the memory kept
+    std::string* bytes = &uncached_;
+    if (entries_ < kMaxEntries) {
+      bucket.push_back({type.elem_type(), type.maybe_shape(), {}});
+      ++entries_;
+      bytes = &bucket.back().bytes;
+    }
+    bytes->clear();
+    type_.AppendToString(bytes);
+    return *bytes;
   }
 
  private:
+  struct Entry {
+    int32_t elem_type;
+    std::optional<Shape> shape;
+    std::string bytes;
+  };
   google::protobuf::Arena arena_;
-  onnx::ValueInfoProto* message_ = nullptr;
+  onnx::ValueInfoProto* whole_ = nullptr;
   uint32_t uses_ = 0;
+  onnx::ValueInfoProto name_only_;
+  onnx::TypeProto type_;
+  std::unordered_map<size_t, std::vector<Entry>> cache_;
+  size_t entries_ = 0;
+  std::string uncached_;
 };
 
 // What a function call gives its node's outputs.
@@ -1879,10 +1923,47 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
 void Driver::AppendValueInfo(const std::string& name, const Type& type,
                              ValueInfoScratch& scratch_message) {
   using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  // Framed as GraphProto frames a value_info element: tag, length, bytes.
+  constexpr size_t kMaxHead = 5 + 10;
+  // Chunks of 64 KiB: below malloc's threshold for mapping a block of its own, so they reuse
+  // the memory of the types freed as they are written.
+  constexpr size_t kChunk = size_t{1} << 16;
+  std::vector<std::string>& chunks = result_.new_value_info;
+  auto reserve = [&](size_t size) -> std::string& {
+    if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
+      chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
+    }
+    return chunks.back();
+  };
+  if (type.is_tensor() && type.denotation().empty()) {
+    const std::string& type_bytes = scratch_message.TensorTypeBytes(type, &dim_texts_);
+    onnx::ValueInfoProto& named = scratch_message.NameOnly();
+    named.set_name(name);
+    const size_t name_size = named.ByteSizeLong();
+    const size_t size = name_size +
+                        WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
+                                                WireFormatLite::TYPE_MESSAGE) +
+                        CodedOutputStream::VarintSize64(type_bytes.size()) + type_bytes.size();
+    std::string& out = reserve(size);
+    const size_t old = out.size();
+    out.resize(old + kMaxHead + size);
+    auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
+    uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
+                                                 WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
+    p = CodedOutputStream::WriteVarint64ToArray(size, p);
+    p = named.SerializeWithCachedSizesToArray(p);
+    p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
+                                        WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
+    p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);
+    p = std::copy(type_bytes.begin(), type_bytes.end(), p);
+    out.resize(old + static_cast<size_t>(p - start));
+    return;
+  }
   // The scratch message is reused: clearing the tensor type keeps its sub-messages (its
   // shape's dims), and what is made anew (a dim_param's string) is carved from the scratch's
   // arena. Its bytes are those of a fresh message filled alike.
-  onnx::ValueInfoProto& scratch = scratch_message.Get();
+  onnx::ValueInfoProto& scratch = scratch_message.Whole();
   onnx::TypeProto* proto = scratch.mutable_type();
   if (type.is_tensor() && proto->has_tensor_type()) {
     // A tensor after a tensor: only what WriteTypeToProto leaves as it is is cleared; a shape
@@ -1898,22 +1979,13 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   scratch.set_name(name);
   WriteTypeToProto(type, proto, &dim_texts_);
   const size_t size = scratch.ByteSizeLong();
-  // Framed as GraphProto frames a value_info element: tag, length, bytes.
-  constexpr size_t kMaxHead = 5 + 10;
-  // Chunks of 64 KiB: below malloc's threshold for mapping a block of its own, so they reuse
-  // the memory of the types freed as they are written.
-  constexpr size_t kChunk = size_t{1} << 16;
-  std::vector<std::string>& chunks = result_.new_value_info;
-  if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
-    chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
-  }
-  std::string& out = chunks.back();
+  std::string& out = reserve(size);
   const size_t old = out.size();
   out.resize(old + kMaxHead + size);
   auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
   uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
                                                WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
-  p = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(size, p);
+  p = CodedOutputStream::WriteVarint64ToArray(size, p);
   p = scratch.SerializeWithCachedSizesToArray(p);
   out.resize(old + static_cast<size_t>(p - start));
 }

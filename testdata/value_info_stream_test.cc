@@ -264,6 +264,34 @@ g (float[N] x) => (float[N] y) {
   }
 }
 
+TEST(ValueInfoStreamTest, RepeatedAndVariedTypes) {
+  // A tensor type's bytes are made once and reused: the same type many times, scalars,
+  // unknown ranks and dims, expressions, and types made whole (sequences, maps' values).
+  onnx::ModelProto model = Parse(R"(
+<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 4] x, float[M] m, int64[2] shape_in, float unranked_in) => (float[N, 4] y) {
+  a1 = Relu(x)
+  a2 = Relu(a1)
+  a3 = Sigmoid(a2)
+  c = Concat<axis = 0>(a3, x)
+  f = Flatten<axis = 0>(c)
+  s = Shape(m)
+  r = Reshape(m, shape_in)
+  u = Relu(unranked_in)
+  sc = ReduceSum<keepdims = 0>(m)
+  seq = SequenceConstruct(x, x)
+  at = SequenceAt(seq, sc_i)
+  sc_i = Constant<value = int64 {0}>()
+  n = NonZero(m)
+  a4 = Relu(a3)
+  y = Identity(a4)
+}
+)");
+  const Outcome o = Compare(model);
+  EXPECT_TRUE(o.streamed);
+  EXPECT_TRUE(o.identical) << o.detail;
+}
+
 TEST(ValueInfoStreamTest, NameDefinedTwiceFallsBackToMessages) {
   // Two nodes define `a`: one entry, with the last node's type, which bytes cannot give.
   onnx::ModelProto model = Parse(R"(
