@@ -1881,6 +1881,7 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     if (stream) {
       // Each value written once: straight from the scope, its type freed once written, so
       // that the bytes (far smaller than the messages) reuse its memory; no write list.
+      std::vector<uint32_t>().swap(writes_left);
       for (int index = 0; index < num_nodes; ++index) {
         const int* ids = run.node_ids.outputs(index, graph.node(index));
         for (int o = 0; o < graph.node(index).output_size(); ++o) {
@@ -1926,8 +1927,8 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   using google::protobuf::io::CodedOutputStream;
   // Framed as GraphProto frames a value_info element: tag, length, bytes.
   constexpr size_t kMaxHead = 5 + 10;
-  // Chunks of 64 KiB: below malloc's threshold for mapping a block of its own, so they reuse
-  // the memory of the types freed as they are written.
+  // Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128 KiB),
+  // and few enough that their list costs nothing.
   constexpr size_t kChunk = size_t{1} << 16;
   std::vector<std::string>& chunks = result_.new_value_info;
   auto reserve = [&](size_t size) -> std::string& {
