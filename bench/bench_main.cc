@@ -5,8 +5,10 @@
 //       after it, DATA_GIB GiB of output projection, default 4)
 //   onnx-infer-bench phases MODEL [OUT] [REPEATS]
 //       what infer-shapes does, phase by phase: load (LoadModel: parsed from the file),
-//       InferShapes, serialize, write (when OUT is given; atomically, flushed to disk, as the
-//       CLI does), free the model
+//       InferShapes (the new value_info entries made as bytes, as infer-shapes writing a file
+//       does), serialize (sizing the model for the write: PlanModelWrite), write (when OUT is
+//       given: serialized straight into the file, atomically, flushed to disk, as the CLI
+//       does), free the model
 //   onnx-infer-bench floor MODEL [OUT] [REPEATS]
 //       no inference: the least any tool that reads and rewrites the model does (parse
 //       straight from the file, through a small buffer, as infer-shapes does; serialize
@@ -85,7 +87,8 @@ int Phases(int argc, char** argv) {
   const SchemaRegistry& registry = BuiltinSchemas();
   const double registry_s = Seconds(start, Clock::now());
   InferenceOptions options;
-  options.record_value_types = false;  // as infer-shapes without --values or --memory
+  options.record_value_types = false;    // as infer-shapes without --values or --memory
+  options.stream_new_value_info = true;  // as infer-shapes writing a model file
   const std::filesystem::path dir = std::filesystem::path(args.model).parent_path();
   options.model_dir = dir.empty() ? std::filesystem::path(".") : dir;
   for (int r = 0; r < args.repeats; ++r) {
@@ -96,11 +99,16 @@ int Phases(int argc, char** argv) {
     const auto t2 = Clock::now();
     auto result = std::make_unique<InferenceResult>(InferShapes(*model, registry, options));
     const auto t3 = Clock::now();
-    std::string out;
-    model->SerializeToString(&out);
+    // As infer-shapes writes: sized (with the new value_info entries' bytes appended to the
+    // graph), then serialized straight into the file, flushed to disk and renamed.
+    auto plan = PlanModelWrite(*model, result->new_value_info, args.model);
+    if (!plan.ok()) return Fail(plan.status().message());
     const auto t4 = Clock::now();
     if (!args.out.empty()) {
-      Status st = WriteFileAtomically(args.out, out);
+      auto out = OutputFile::Open(args.out);
+      if (!out.ok()) return Fail(out.status().message());
+      Status st = out->WriteModel(*model, *plan);
+      if (st.ok()) st = out->Commit();
       if (!st.ok()) return Fail(st.message());
     }
     const auto t5 = Clock::now();

@@ -531,6 +531,10 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.assume_positive = flags.assume_positive;
   // Only --values and --memory read the listing of every value's type.
   options.record_value_types = flags.values || flags.memory;
+  // The model is only written after inference, with nothing reading it in between but
+  // --print and --memory: its new value_info entries can go to the output as bytes
+  // (InferenceOptions::stream_new_value_info), never made as messages.
+  options.stream_new_value_info = !flags.output.empty() && !flags.print && !flags.memory;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
     return Fail(flags, error);
   }
@@ -582,8 +586,9 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
       std::cerr << "infer-shapes: " << TerminalSafe(target) << ": " << why << "\n";
       output["error"] = why;
     } else {
-      Status st = flags.output_to_stdout() ? SaveModelToDescriptor(*model, STDOUT_FILENO, target)
-                                           : SaveModel(*model, flags.output);
+      Status st = flags.output_to_stdout()
+                      ? SaveModelToDescriptor(*model, result.new_value_info, STDOUT_FILENO, target)
+                      : SaveModel(*model, result.new_value_info, flags.output);
       if (st.ok()) {
         output["written"] = true;
         if (!flags.quiet && !flags.output_to_stdout()) {

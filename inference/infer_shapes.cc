@@ -1,5 +1,9 @@
 #include "onnx_infer/inference/infer_shapes.h"
 
+#include <google/protobuf/arena.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +23,7 @@
 #include "onnx_infer/inference/graph_order.h"
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/specialize.h"
+#include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/signature.h"
@@ -470,6 +475,76 @@ struct GraphRun {
   // written, so that the memory goes to the next value_info messages (the peak of a large
   // model is there).
   bool release_written = false;
+  // Write the new value_info entries as bytes (InferenceOptions::stream_new_value_info; the
+  // main graph only, and only with release_written).
+  bool stream_new_value_info = false;
+};
+
+// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info).
+//
+// A tensor type without a denotation (nearly every value) has its TypeProto's bytes made once
+// per distinct type and kept: a value's entry is then the bytes of a ValueInfoProto holding
+// only its name, then its type field framed (tag, length) around the kept bytes, which is what
+// protobuf writes for the message with both (name is field 1, type field 2, nothing else is
+// set). Dims are interned, so equal types have equal dims, and equal dims write equal bytes.
+// Any other type is made whole in one reused ValueInfoProto on an arena of its own (the
+// strings it is given are carved from the arena's blocks rather than allocated one by one;
+// the arena is emptied and the message made anew once it has grown past 1 MiB).
+class ValueInfoScratch {
+ public:
+  onnx::ValueInfoProto& Whole() {
+    constexpr uint32_t kCheckEvery = 4096;
+    constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 20;
+    if (whole_ == nullptr || (++uses_ % kCheckEvery == 0 && arena_.SpaceUsed() > kMaxArenaBytes)) {
+      arena_.Reset();
+      whole_ = google::protobuf::Arena::CreateMessage<onnx::ValueInfoProto>(&arena_);
+    }
+    return *whole_;
+  }
+  onnx::ValueInfoProto& NameOnly() { return name_only_; }
+
+  // The bytes of TypeProto for `type`, a tensor type without a denotation.
+  const std::string& TensorTypeBytes(const Type& type, DimTextCache* texts) {
+    size_t hash = static_cast<size_t>(type.elem_type()) * 31 + (type.has_shape() ? 1 : 0);
+    if (type.has_shape()) {
+      for (Dim d : type.shape()) hash = hash * 1000003 ^ d.Hash();
+    }
+    std::vector<Entry>& bucket = cache_[hash];
+    for (const Entry& e : bucket) {
+      if (e.elem_type == type.elem_type() && e.shape == type.maybe_shape()) return e.bytes;
+    }
+    // Made in a reused TypeProto: a shape of the same rank is overwritten dim by dim
+    // (WriteShape), each dim ending with exactly what the type says.
+    onnx::TypeProto_Tensor* tensor = type_.mutable_tensor_type();
+    tensor->clear_elem_type();
+    if (!type.has_shape()) tensor->clear_shape();
+    WriteTypeToProto(type, &type_, texts);
+    constexpr size_t kMaxEntries = size_t{1} << 16;  // a bound on the memory kept
+    std::string* bytes = &uncached_;
+    if (entries_ < kMaxEntries) {
+      bucket.push_back({type.elem_type(), type.maybe_shape(), {}});
+      ++entries_;
+      bytes = &bucket.back().bytes;
+    }
+    bytes->clear();
+    type_.AppendToString(bytes);
+    return *bytes;
+  }
+
+ private:
+  struct Entry {
+    int32_t elem_type;
+    std::optional<Shape> shape;
+    std::string bytes;
+  };
+  google::protobuf::Arena arena_;
+  onnx::ValueInfoProto* whole_ = nullptr;
+  uint32_t uses_ = 0;
+  onnx::ValueInfoProto name_only_;
+  onnx::TypeProto type_;
+  std::unordered_map<size_t, std::vector<Entry>> cache_;
+  size_t entries_ = 0;
+  std::string uncached_;
 };
 
 // What a function call gives its node's outputs.
@@ -566,6 +641,7 @@ class Driver {
     run.given_values = &given_values_;
     // Training graphs see the main graph's scope; recorded value types are read from it.
     run.release_written = model_->training_info_size() == 0 && !options_.record_value_types;
+    run.stream_new_value_info = run.release_written && options_.stream_new_value_info;
     InferGraph(run, &main_scope, /*count_stats=*/true);
     RecordValueTypes(run, main_scope);
     // Training graphs see the inference graph's values (its initializers in particular).
@@ -799,6 +875,9 @@ class Driver {
   // Write-back: graph outputs in place, every other node output into value_info; counts
   // the statistics.
   void WriteBack(GraphRun& run, Scope& scope, bool count_stats);
+  // Appends the value_info entry of `name` with `type` to result_.new_value_info as bytes,
+  // made in `scratch` (WriteBack, with GraphRun::stream_new_value_info).
+  void AppendValueInfo(const std::string& name, const Type& type, ValueInfoScratch& scratch);
   // Statistics: one node output's type into result_.stats.
   void CountValue(const Type& type);
   // The type of every input and node output of the graph `run` inferred in `scope`, by name
@@ -1801,6 +1880,11 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       WriteTypeToProto(t, graph.mutable_output(i)->mutable_type(), &dim_texts_);
     }
   }
+  // New entries as bytes (GraphRun::stream_new_value_info), made in `scratch`, when each
+  // value is written at most once (below): a name several nodes define gets one entry, where
+  // its first write would add it, with its last write's type, which bytes cannot be.
+  bool stream = run.stream_new_value_info && CanAppendValueInfo(graph);
+  ValueInfoScratch scratch;
   // Counts the type of output `o` of node `index` (value `id`) and writes it into the graph.
   auto write = [&](int index, int o, int id, const Type& type) {
     if (count_stats) CountValue(type);
@@ -1809,6 +1893,10 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     }
     int32_t& where = info[id];
     if (where == kGraphOutput) return;
+    if (where == kAdd && stream) {
+      AppendValueInfo(graph.node(index).output(o), type, scratch);
+      return;
+    }
     if (where == kAdd) {
       where = graph.value_info_size();
       graph.add_value_info()->set_name(graph.node(index).output(o));
@@ -1841,8 +1929,25 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     for (int index = 0; index < num_nodes; ++index) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
       for (int o = 0; o < graph.node(index).output_size(); ++o) {
-        if (ids[o] >= 0) writes_left[ids[o]]++;
+        if (ids[o] >= 0 && ++writes_left[ids[o]] > 1) stream = false;
       }
+    }
+    if (stream) {
+      // Each value written once: straight from the scope, its type freed once written, so
+      // that the bytes (far smaller than the messages) reuse its memory; no write list.
+      std::vector<uint32_t>().swap(writes_left);
+      for (int index = 0; index < num_nodes; ++index) {
+        const int* ids = run.node_ids.outputs(index, graph.node(index));
+        for (int o = 0; o < graph.node(index).output_size(); ++o) {
+          if (ids[o] < 0 || !scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
+          Type& type = scope.at(ids[o]).type;
+          write(index, o, ids[o], type);
+          type = Type();
+        }
+      }
+      scope.Release();
+      run.node_ids = {};
+      return;
     }
     for (int index = 0; index < num_nodes; ++index) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
@@ -1868,6 +1973,76 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     for (const Pending& p : block) write(p.node, p.output, p.id, p.type);
     std::vector<Pending>().swap(block);
   }
+}
+
+void Driver::AppendValueInfo(const std::string& name, const Type& type,
+                             ValueInfoScratch& scratch_message) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  // Framed as GraphProto frames a value_info element: tag, length, bytes.
+  constexpr size_t kMaxHead = 5 + 10;
+  // Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128 KiB),
+  // and few enough that their list costs nothing.
+  constexpr size_t kChunk = size_t{1} << 16;
+  std::vector<std::string>& chunks = result_.new_value_info;
+  auto reserve = [&](size_t size) -> std::string& {
+    if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
+      chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
+    }
+    return chunks.back();
+  };
+  if (type.is_tensor() && type.denotation().empty()) {
+    const std::string& type_bytes = scratch_message.TensorTypeBytes(type, &dim_texts_);
+    onnx::ValueInfoProto& named = scratch_message.NameOnly();
+    named.set_name(name);
+    const size_t name_size = named.ByteSizeLong();
+    const size_t size = name_size +
+                        WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
+                                                WireFormatLite::TYPE_MESSAGE) +
+                        CodedOutputStream::VarintSize64(type_bytes.size()) + type_bytes.size();
+    std::string& out = reserve(size);
+    const size_t old = out.size();
+    out.resize(old + kMaxHead + size);
+    auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
+    uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
+                                                 WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
+    p = CodedOutputStream::WriteVarint64ToArray(size, p);
+    p = named.SerializeWithCachedSizesToArray(p);
+    p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
+                                        WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
+    p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);
+    p = std::copy(type_bytes.begin(), type_bytes.end(), p);
+    out.resize(old + static_cast<size_t>(p - start));
+    return;
+  }
+  // The scratch message is reused: clearing the tensor type keeps its sub-messages (its
+  // shape's dims), and what is made anew (a dim_param's string) is carved from the scratch's
+  // arena. Its bytes are those of a fresh message filled alike.
+  onnx::ValueInfoProto& scratch = scratch_message.Whole();
+  onnx::TypeProto* proto = scratch.mutable_type();
+  if (type.is_tensor() && proto->has_tensor_type()) {
+    // A tensor after a tensor: only what WriteTypeToProto leaves as it is is cleared; a shape
+    // of the same rank is overwritten dim by dim (WriteShape), each dim ending with exactly
+    // what the type says, so a dim_param's string is reused rather than made anew.
+    proto->clear_denotation();
+    onnx::TypeProto_Tensor* tensor = proto->mutable_tensor_type();
+    tensor->clear_elem_type();
+    if (!type.has_shape()) tensor->clear_shape();
+  } else {
+    proto->Clear();
+  }
+  scratch.set_name(name);
+  WriteTypeToProto(type, proto, &dim_texts_);
+  const size_t size = scratch.ByteSizeLong();
+  std::string& out = reserve(size);
+  const size_t old = out.size();
+  out.resize(old + kMaxHead + size);
+  auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
+  uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
+                                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
+  p = CodedOutputStream::WriteVarint64ToArray(size, p);
+  p = scratch.SerializeWithCachedSizesToArray(p);
+  out.resize(old + static_cast<size_t>(p - start));
 }
 
 void Driver::CountValue(const Type& type) {

@@ -94,6 +94,16 @@ struct InferenceOptions {
   // without --values or --memory) turns it off: the listing copies every value's name and
   // type, a sizeable part of the run's time and memory on large models.
   bool record_value_types = true;
+  // Write the main graph's new value_info entries as bytes into
+  // InferenceResult::new_value_info instead of as messages into the model: for a caller that
+  // only writes the annotated model (SaveModel with those bytes, proto/model_io.h) and reads
+  // nothing of it in between, as the CLI does when it writes a model file. The messages would
+  // only be serialized; their bytes take a fraction of their memory and time. Taken only
+  // where it changes nothing written: with record_value_types off, no training_info, and a
+  // main graph whose value_info protobuf writes last (CanAppendValueInfo); otherwise the
+  // entries are messages as usual and new_value_info stays empty. Entries the model already
+  // has, graph outputs and subgraphs are always updated as messages.
+  bool stream_new_value_info = false;
 
   // ---- Specialization (docs/cli.md, "Specializing a model"). Applied to the model's
   // declarations before inference, in this order; each problem (an input the model does not
@@ -175,6 +185,11 @@ struct InferenceResult {
   // this one: open a symbolic::SymbolContext::Scope on it before computing with the
   // result's Dims or comparing them with new ones.
   std::shared_ptr<symbolic::SymbolContext> symbol_context;
+  // With InferenceOptions::stream_new_value_info: the main graph's new value_info entries,
+  // serialized and framed as GraphProto's value_info elements (proto/model_io.h,
+  // AppendedValueInfo), in the order they would have been added. SaveModel(model,
+  // new_value_info, path) writes the model as if they had been.
+  std::vector<std::string> new_value_info;
 
   // ---- Specialization (docs/cli.md, "Specializing a model"). Applied to the model's
   // declarations before inference, in this order; each problem (an input the model does not

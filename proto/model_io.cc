@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -445,6 +447,124 @@ Status OutputFile::WriteModel(const onnx::ModelProto& model) {
   return Error("write");
 }
 
+// ---- Appended value_info entries.
+
+bool CanAppendValueInfo(const onnx::GraphProto& graph) {
+  const auto* reflection = graph.GetReflection();
+  if (!reflection->GetUnknownFields(graph).empty()) return false;
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  reflection->ListFields(graph, &fields);
+  for (const auto* field : fields) {
+    if (field->number() > onnx::GraphProto::kValueInfoFieldNumber) return false;
+  }
+  return true;
+}
+
+namespace {
+
+using google::protobuf::internal::WireFormatLite;
+
+// The tag of the model's graph field.
+uint32_t GraphTag() {
+  return WireFormatLite::MakeTag(onnx::ModelProto::kGraphFieldNumber,
+                                 WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+}
+
+// The graph field's length: the graph's bytes and the appended entries'.
+size_t GraphFieldLength(const ModelWritePlan& plan) {
+  return plan.graph_bytes + plan.appended_bytes;
+}
+
+// Writes the model as planned: the fields before the graph, the graph field (its tag and
+// length, the graph's bytes straight from the message, the appended entries), the rest.
+void WritePlanned(const onnx::ModelProto& model, const ModelWritePlan& plan,
+                  google::protobuf::io::CodedOutputStream* out) {
+  out->WriteString(plan.before_graph);
+  out->WriteTag(GraphTag());
+  out->WriteVarint64(GraphFieldLength(plan));
+  model.graph().SerializeWithCachedSizes(out);
+  for (const std::string& chunk : *plan.value_info) out->WriteString(chunk);
+  out->WriteString(plan.after_graph);
+}
+
+size_t PlannedSize(const ModelWritePlan& plan) {
+  using google::protobuf::io::CodedOutputStream;
+  return plan.before_graph.size() + CodedOutputStream::VarintSize32(GraphTag()) +
+         CodedOutputStream::VarintSize64(GraphFieldLength(plan)) + GraphFieldLength(plan) +
+         plan.after_graph.size();
+}
+
+}  // namespace
+
+StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
+                                        const AppendedValueInfo& value_info,
+                                        std::string_view name) {
+  ModelWritePlan plan;
+  plan.value_info = &value_info;
+  for (const std::string& chunk : value_info) plan.appended_bytes += chunk.size();
+  if (!model.has_graph() || (plan.appended_bytes > 0 && !CanAppendValueInfo(model.graph()))) {
+    return Status::Error(StrCat(name, ": cannot append value_info entries to the model's graph ",
+                                "(it has none, or fields protobuf writes after value_info)"));
+  }
+  {
+    // The graph is detached (no copy: the pointer is taken and put back) while the rest is
+    // serialized. Protobuf writes known fields in number order, unknown fields last, so the
+    // model's bytes without the graph are those of its fields numbered below the graph's,
+    // then the rest: `head`, a copy of the model's small fields with only those kept, says
+    // where the first part ends.
+    onnx::GraphProto* graph = model.unsafe_arena_release_graph();
+    struct Reattach {
+      onnx::ModelProto& model;
+      onnx::GraphProto* graph;
+      ~Reattach() { model.unsafe_arena_set_allocated_graph(graph); }
+    } reattach{model, graph};
+    std::string rest;
+    if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX) || !model.SerializeToString(&rest)) {
+      return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
+    }
+    onnx::ModelProto head;
+    head.CopyFrom(model);
+    const auto* reflection = head.GetReflection();
+    std::vector<const google::protobuf::FieldDescriptor*> fields;
+    reflection->ListFields(head, &fields);
+    for (const auto* field : fields) {
+      if (field->number() > onnx::ModelProto::kGraphFieldNumber) {
+        reflection->ClearField(&head, field);
+      }
+    }
+    reflection->MutableUnknownFields(&head)->Clear();
+    head.SerializeToString(&plan.before_graph);
+    if (rest.compare(0, plan.before_graph.size(), plan.before_graph) != 0) {
+      return Status::Error(StrCat(name, ": cannot serialize the model (its fields are not ",
+                                  "written in number order)"));
+    }
+    plan.after_graph = rest.substr(plan.before_graph.size());
+  }
+  plan.graph_bytes = model.graph().ByteSizeLong();  // caches the graph's sizes for the write
+  if (PlannedSize(plan) > static_cast<size_t>(INT_MAX)) {
+    return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
+  }
+  return plan;
+}
+
+Status OutputFile::WriteModel(const onnx::ModelProto& model, const ModelWritePlan& plan) {
+  bool ok;
+  int error = 0;
+  {
+    google::protobuf::io::FileOutputStream file(fd_);
+    {
+      google::protobuf::io::CodedOutputStream coded(&file);
+      WritePlanned(model, plan, &coded);
+      ok = !coded.HadError();
+    }
+    ok = file.Flush() && ok;
+    error = file.GetErrno();
+  }
+  if (ok) return OkStatus();
+  errno = error;
+  return Error("write");
+}
+
 Status SaveModel(const onnx::ModelProto& model, const std::string& path) {
   OI_RETURN_IF_ERROR(SizeModel(model, path));
   OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
@@ -457,6 +577,45 @@ Status SaveModelToDescriptor(const onnx::ModelProto& model, int fd, std::string_
   OutputFile out = OutputFile::Stream(fd, std::string(name));
   OI_RETURN_IF_ERROR(out.WriteModel(model));
   return out.Commit();
+}
+
+namespace {
+
+bool Empty(const AppendedValueInfo& value_info) {
+  return std::all_of(value_info.begin(), value_info.end(),
+                     [](const std::string& chunk) { return chunk.empty(); });
+}
+
+}  // namespace
+
+Status SaveModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
+                 const std::string& path) {
+  if (Empty(value_info)) return SaveModel(std::as_const(model), path);
+  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, path));
+  OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
+  OI_RETURN_IF_ERROR(out.WriteModel(model, plan));
+  return out.Commit();
+}
+
+Status SaveModelToDescriptor(onnx::ModelProto& model, const AppendedValueInfo& value_info, int fd,
+                             std::string_view name) {
+  if (Empty(value_info)) return SaveModelToDescriptor(std::as_const(model), fd, name);
+  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, name));
+  OutputFile out = OutputFile::Stream(fd, std::string(name));
+  OI_RETURN_IF_ERROR(out.WriteModel(model, plan));
+  return out.Commit();
+}
+
+StatusOr<std::string> SerializeModel(onnx::ModelProto& model, const AppendedValueInfo& value_info) {
+  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, "<memory>"));
+  std::string bytes;
+  bytes.reserve(PlannedSize(plan));
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    WritePlanned(model, plan, &coded);
+  }
+  return bytes;
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view bytes) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "onnx_infer/base/status.h"
 #include "onnx_infer/proto/onnx_proto.h"
@@ -66,6 +67,8 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
 StatusOr<std::string> ReadDescriptor(int fd, std::string_view source,
                                      const ReadLimits& limits = {});
 
+struct ModelWritePlan;  // below
+
 // An output file being written. Open decides by what is at `path` (following symbolic links):
 // - one of this process's open descriptors by name (/dev/stdout, /dev/stderr, /dev/fd/N,
 //   /proc/self/fd/N): written through that descriptor, as the shell set it up.
@@ -98,6 +101,10 @@ class OutputFile {
   // serialized model in memory. The model's sizes must be cached (ByteSizeLong, as SaveModel
   // does before it opens the output) and it must not change in between.
   Status WriteModel(const onnx::ModelProto& model);
+  // The same, with `value_info` written as if its entries had been appended to the model's
+  // graph.value_info (see AppendedValueInfo below); `plan` from PlanModelWrite, the model
+  // unchanged since.
+  Status WriteModel(const onnx::ModelProto& model, const ModelWritePlan& plan);
   // Makes the output final: flush and rename (atomic targets), close (direct ones).
   Status Commit();
 
@@ -122,6 +129,51 @@ class OutputFile {
 Status SaveModel(const onnx::ModelProto& model, const std::string& path);
 // Writes the model to an open descriptor (standard output); `name` names it in messages.
 Status SaveModelToDescriptor(const onnx::ModelProto& model, int fd, std::string_view name);
+
+// ---- Writing new value_info entries of the main graph as bytes (InferenceOptions::
+// stream_new_value_info). A caller that only writes the annotated model need not make a
+// ValueInfoProto message per new value: the entries' serialized bytes, appended to the graph's
+// bytes, are what protobuf would write for them.
+
+// Serialized value_info entries of a GraphProto, each framed as protobuf frames a repeated
+// field's element (the tag of GraphProto's value_info field, the length as a varint, the
+// ValueInfoProto's bytes), in the order they would have been appended; in chunks, so that a
+// large buffer never grows by copying.
+using AppendedValueInfo = std::vector<std::string>;
+
+// Whether entries appended to `graph.value_info` may be written after the graph's own bytes:
+// protobuf writes the known fields in field-number order, then the unknown ones, so this holds
+// when no field numbered after value_info is set and the graph has no unknown fields (read
+// through the descriptor, so it stays true of a newer onnx.proto).
+bool CanAppendValueInfo(const onnx::GraphProto& graph);
+
+// The sizes of a model written with appended value_info entries, worked out before the output
+// is opened (PlanModelWrite). The fields before the graph and after it are serialized here:
+// they are small (names, versions, opset_import, functions); the graph is written straight
+// into the output.
+struct ModelWritePlan {
+  const AppendedValueInfo* value_info = nullptr;
+  size_t appended_bytes = 0;
+  std::string before_graph;  // the model's fields numbered below the graph's
+  std::string after_graph;   // the others, unknown fields last
+  size_t graph_bytes = 0;    // the graph's own bytes, without the appended entries
+};
+// Sizes the model (as SaveModel does) with `value_info` appended to its graph's value_info.
+// Refuses, with SaveModel's message, a model protobuf could not serialize (2 GiB or more), a
+// model without a graph, and, when there are bytes to append, a graph that fails
+// CanAppendValueInfo (entries appended to it cannot be written as protobuf would write them). The
+// model is left as it was (its graph is detached while the other fields are serialized).
+StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
+                                        const AppendedValueInfo& value_info, std::string_view name);
+// SaveModel and SaveModelToDescriptor with `value_info` appended to the graph's value_info:
+// the bytes written are those of SaveModel on the model with those entries added as messages.
+// With no bytes to append, they are SaveModel and SaveModelToDescriptor, whatever the graph.
+Status SaveModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
+                 const std::string& path);
+Status SaveModelToDescriptor(onnx::ModelProto& model, const AppendedValueInfo& value_info, int fd,
+                             std::string_view name);
+// The same bytes in memory (tests).
+StatusOr<std::string> SerializeModel(onnx::ModelProto& model, const AppendedValueInfo& value_info);
 
 // Writes bytes to `path` as SaveModel does.
 Status WriteFileAtomically(const std::string& path, std::string_view bytes);
