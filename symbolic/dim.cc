@@ -46,9 +46,9 @@ Dim Dim::Const(int64_t value) { return Dim(symbolic::Const(value)); }
 
 Dim Dim::Symbol(std::string_view name) {
   if (name.empty()) return Dim();
-  DimNode n{Kind::kSymbol};
-  n.name = std::string(name);
-  return Dim(Intern(std::move(n)));
+  NodeKey n{Kind::kSymbol};
+  n.name = name;
+  return Dim(Intern(n));
 }
 
 bool Dim::is_const() const { return node_ && node_->kind == Kind::kConst; }

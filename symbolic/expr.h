@@ -3,9 +3,12 @@
 #ifndef ONNX_INFER_SYMBOLIC_EXPR_H_
 #define ONNX_INFER_SYMBOLIC_EXPR_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,12 +38,15 @@ enum class Kind : uint8_t {
   kMax,       // Max(lhs, rhs); likewise
 };
 
+// A (term, coefficient) of a sum or an (atom, exponent) of a product.
+using Term = std::pair<const DimNode*, int64_t>;
+
 struct DimNode {
   Kind kind;
   int64_t value = 0;  // kConst: the value; kSum: the constant term
   std::string name;   // kSymbol
   // kSum: (term, coefficient); kProduct: (atom, exponent).
-  std::vector<std::pair<const DimNode*, int64_t>> terms;
+  std::vector<Term> terms;
   const DimNode* lhs = nullptr;  // binary atoms
   const DimNode* rhs = nullptr;
   int size = 1;     // nodes in the tree, counting each term and factor
@@ -52,12 +58,45 @@ struct DimNode {
 // within a kind by contents.
 int Compare(const DimNode* a, const DimNode* b);
 
-// Interns a node whose fields already satisfy the invariants of its kind, in the calling
-// thread's current SymbolContext (context.cc); its children must be of that context too.
-const DimNode* Intern(DimNode node);
+// The fields of a node, viewed: what the table looks a node up by, so that finding one that
+// exists already (nearly every lookup, in a model whose blocks repeat) builds nothing. The
+// builders fill one on the stack, with `terms` in a TermBuffer or a single pair; the node is
+// built from it only when the table has none equal.
+struct NodeKey {
+  Kind kind;
+  int64_t value = 0;
+  std::string_view name;
+  std::span<const Term> terms;
+  const DimNode* lhs = nullptr;
+  const DimNode* rhs = nullptr;
+  int size = 1;  // not compared: the size of the node to build (it follows from the rest)
+};
+
+// Interns the node `key` describes, whose fields already satisfy the invariants of its kind,
+// in the calling thread's current SymbolContext (context.cc); its children must be of that
+// context too. Equal keys give the same node, however their terms were stored.
+const DimNode* Intern(const NodeKey& key);
 // Intern() of the constant `value`, without building a node when it is a small one already
 // interned.
 const DimNode* InternConst(int64_t value);
+
+// Terms collected on the stack: up to kInline of them without touching the heap (past that
+// the vector takes memory from the heap as usual). Neither copyable nor movable: pass
+// `terms` (or a span of it).
+class TermBuffer {
+ public:
+  static constexpr size_t kInline = 16;
+  TermBuffer() = default;
+  TermBuffer(const TermBuffer&) = delete;
+  TermBuffer& operator=(const TermBuffer&) = delete;
+
+ private:
+  alignas(Term) std::byte storage_[kInline * sizeof(Term)];
+  std::pmr::monotonic_buffer_resource resource_{storage_, sizeof(storage_)};
+
+ public:
+  std::pmr::vector<Term> terms{&resource_};
+};
 
 // A sum viewed as constant + terms (any node can be viewed so).
 struct Poly {
