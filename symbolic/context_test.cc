@@ -212,9 +212,9 @@ TEST(InternTest, EqualKeysBuiltDifferentlyAreOneNode) {
   product.terms = in_vector;
   const DimNode* from_vector = Intern(product);
   TermBuffer buffer;
-  buffer.terms.emplace_back(m, 1);
-  buffer.terms.emplace_back(n, 2);
-  product.terms = buffer.terms;
+  buffer.emplace_back(m, 1);
+  buffer.emplace_back(n, 2);
+  product.terms = buffer.terms();
   EXPECT_EQ(Intern(product), from_vector);
   EXPECT_EQ((Dim::Symbol("N") * Dim::Symbol("M") * Dim::Symbol("N")).node(), from_vector);
 

@@ -183,7 +183,7 @@ std::optional<Monomial> AsMonomial(const DimNode* n) {
 
 // Merges the factors of `term` (see Factors()) into `out`, which is sorted and merged, and
 // stays so: what SortAndMerge() would make of both lists. False on exponent overflow.
-bool MergeFactorsInto(const DimNode* term, std::pmr::vector<Term>* out) {
+bool MergeFactorsInto(const DimNode* term, TermBuffer* out) {
   const std::pair<const DimNode*, int64_t> one{term, 1};
   const auto* factors = term->kind == Kind::kProduct ? term->terms.data() : &one;
   const size_t count = term->kind == Kind::kProduct ? term->terms.size() : 1;
@@ -194,7 +194,7 @@ bool MergeFactorsInto(const DimNode* term, std::pmr::vector<Term>* out) {
     if (at < out->size() && (*out)[at].first == atom) {
       if (__builtin_add_overflow((*out)[at].second, exp, &(*out)[at].second)) return false;
     } else {
-      out->insert(out->begin() + at, {atom, exp});
+      out->insert(at, {atom, exp});
     }
     ++at;
   }
@@ -209,8 +209,7 @@ const DimNode* MulTerms(const DimNode* a, const DimNode* b) {
   const auto* xb = b->kind == Kind::kProduct ? b->terms.data() : &one_b;
   const size_t na = a->kind == Kind::kProduct ? a->terms.size() : 1;
   const size_t nb = b->kind == Kind::kProduct ? b->terms.size() : 1;
-  TermBuffer buffer;
-  std::pmr::vector<Term>& out = buffer.terms;
+  TermBuffer out;
   out.reserve(na + nb);
   size_t i = 0, j = 0;
   while (i < na && j < nb) {
@@ -227,9 +226,9 @@ const DimNode* MulTerms(const DimNode* a, const DimNode* b) {
       ++j;
     }
   }
-  out.insert(out.end(), xa + i, xa + na);
-  out.insert(out.end(), xb + j, xb + nb);
-  return FromSortedFactors(out);
+  out.append(xa + i, xa + na);
+  out.append(xb + j, xb + nb);
+  return FromSortedFactors(out.terms());
 }
 
 }  // namespace
@@ -280,7 +279,7 @@ struct PolyView {
 // Σ of two sorted term lists, the second scaled by `sign` (1 or -1, the caller has checked
 // that no coefficient overflows when negated): like terms merge, zeros drop, as
 // SortAndMerge() of both lists would. False on overflow.
-bool MergeTerms(const PolyView& a, const PolyView& b, int64_t sign, std::pmr::vector<Term>* out) {
+bool MergeTerms(const PolyView& a, const PolyView& b, int64_t sign, TermBuffer* out) {
   out->reserve(a.size + b.size);
   size_t i = 0, j = 0;
   while (i < a.size || j < b.size) {
@@ -321,8 +320,8 @@ const DimNode* Add(const DimNode* a, const DimNode* b) {
   int64_t constant;
   if (__builtin_add_overflow(pa.constant, pb.constant, &constant)) return nullptr;
   TermBuffer out;
-  if (!MergeTerms(pa, pb, 1, &out.terms)) return nullptr;
-  return FromSortedPoly(constant, out.terms);
+  if (!MergeTerms(pa, pb, 1, &out)) return nullptr;
+  return FromSortedPoly(constant, out.terms());
 }
 
 const DimNode* MulConst(const DimNode* a, int64_t c) {
@@ -343,13 +342,13 @@ const DimNode* MulConst(const DimNode* a, int64_t c) {
   int64_t constant;
   if (__builtin_mul_overflow(p.constant, c, &constant)) return nullptr;
   TermBuffer out;
-  out.terms.reserve(p.size);
+  out.reserve(p.size);
   for (size_t i = 0; i < p.size; ++i) {
     int64_t coeff;
     if (__builtin_mul_overflow(p.terms[i].second, c, &coeff)) return nullptr;
-    out.terms.emplace_back(p.terms[i].first, coeff);
+    out.emplace_back(p.terms[i].first, coeff);
   }
-  return FromSortedPoly(constant, out.terms);
+  return FromSortedPoly(constant, out.terms());
 }
 
 const DimNode* Neg(const DimNode* a) { return MulConst(a, -1); }
@@ -369,8 +368,8 @@ const DimNode* Sub(const DimNode* a, const DimNode* b) {
   int64_t constant;
   if (__builtin_sub_overflow(pa.constant, pb.constant, &constant)) return nullptr;
   TermBuffer out;
-  if (!MergeTerms(pa, pb, -1, &out.terms)) return nullptr;
-  return FromSortedPoly(constant, out.terms);
+  if (!MergeTerms(pa, pb, -1, &out)) return nullptr;
+  return FromSortedPoly(constant, out.terms());
 }
 
 const DimNode* Mul(const DimNode* a, const DimNode* b) {
@@ -437,8 +436,7 @@ const DimNode* Product(std::span<const Dim> dims) {
   int64_t coeff = 1;
   int total = 0;
   bool monomials = true;
-  TermBuffer buffer;
-  std::pmr::vector<Term>& factors = buffer.terms;
+  TermBuffer factors;
   factors.reserve(dims.size() + 2);
   for (Dim dim : dims) {
     const DimNode* d = dim.node();
@@ -458,7 +456,7 @@ const DimNode* Product(std::span<const Dim> dims) {
   }
   if (monomials) {
     if (factors.empty()) return Const(coeff);
-    return ScaledTerm(FromSortedFactors(factors), coeff);
+    return ScaledTerm(FromSortedFactors(factors.terms()), coeff);
   }
   const DimNode* p = Const(1);
   for (Dim d : dims) p = Mul(p, d.node());
