@@ -110,6 +110,10 @@ Dim Dim::Min(Dim a, Dim b) { return Dim(symbolic::Min(a.node(), b.node(), nullpt
 Dim Dim::Max(Dim a, Dim b) { return Dim(symbolic::Max(a.node(), b.node(), nullptr)); }
 Dim Dim::Product(const std::vector<Dim>& dims) { return Dim(symbolic::Product(dims)); }
 
+Dim Dim::AddConstants(Dim a, std::initializer_list<int64_t> ks) {
+  return Dim(symbolic::AddConstants(a.node(), std::span<const int64_t>(ks.begin(), ks.size())));
+}
+
 Dim FreshSymbol(std::string_view value_name, int64_t axis) {
   std::string name;
   for (char ch : value_name) {

@@ -463,6 +463,25 @@ const DimNode* Product(std::span<const Dim> dims) {
   return p;
 }
 
+const DimNode* AddConstants(const DimNode* a, std::span<const int64_t> ks) {
+  if (!a || ks.empty()) return a;
+  // Each step of the left fold keeps a's terms and moves the constant, unknown once the
+  // constant overflows. An atom at the size cap is the exception: a step with a constant
+  // other than 0 makes a sum past the cap (unknown), which the steps must then meet.
+  const bool atom = a->kind != Kind::kConst && a->kind != Kind::kSum;
+  if (atom && a->size + 1 > kHardSizeCap) {
+    for (int64_t k : ks) a = Add(a, Const(k));
+    return a;
+  }
+  const PolyView p(a);
+  int64_t constant = p.constant;
+  for (int64_t k : ks) {
+    if (__builtin_add_overflow(constant, k, &constant)) return nullptr;
+  }
+  if (a->kind == Kind::kConst) return Const(constant);
+  return FromSortedPoly(constant, std::span<const Term>(p.terms, p.size));
+}
+
 int64_t FloorDivConst(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;

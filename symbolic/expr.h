@@ -162,6 +162,8 @@ const DimNode* MulConst(const DimNode* a, int64_t c);
 // Const(1)·dims[0]·dims[1]·... folded from the left, with the factors of constants and
 // monomials merged once (the same node): Dim::Product.
 const DimNode* Product(std::span<const Dim> dims);
+// a + Const(ks[0]) + Const(ks[1]) + ... folded from the left, building one node: Dim::AddConstants.
+const DimNode* AddConstants(const DimNode* a, std::span<const int64_t> ks);
 const DimNode* FloorDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
 const DimNode* CeilDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
 const DimNode* Mod(const DimNode* a, const DimNode* b, const Assumptions* as);
