@@ -42,7 +42,7 @@ StatusOr<std::vector<int64_t>> SpatialInts(const InferenceContext& ctx, const ch
       return AttrError(name, StrCat("expected values >= ", min, ", got ", StrJoin(*v, ", ")));
     }
   }
-  return *v;
+  return std::move(*v);
 }
 
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
