@@ -1,6 +1,7 @@
 #include "onnx_infer/schema/rule_helpers.h"
 
 #include <algorithm>
+#include <span>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
@@ -9,6 +10,11 @@
 namespace onnx_infer {
 
 StatusOr<Dim> BroadcastDim(Dim a, Dim b, InferenceContext* ctx) {
+  // What symbolic::Broadcast answers first without assumptions, with no result to build:
+  // equal dims, or a 1 on either side, give the other side and no condition.
+  const Dim one = Dim::Const(1);
+  if (a == b || b == one) return a;
+  if (a == one) return b;
   symbolic::BroadcastResult r = symbolic::Broadcast(a, b);
   if (!r.ok) return Status::Error(r.error);
   if (ctx && !r.condition.empty()) {
@@ -21,20 +27,34 @@ StatusOr<Dim> BroadcastDim(Dim a, Dim b, InferenceContext* ctx) {
   return r.dim;
 }
 
-StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b, InferenceContext* ctx) {
+namespace {
+
+// Broadcasts `a` with `b` into the dims of `out` from `at` on (max of the ranks of them, which
+// the caller has made room for): the shapes are views, so MatMul's batch dims need no copy.
+Status BroadcastInto(std::span<const Dim> a, std::span<const Dim> b, InferenceContext* ctx,
+                     Shape& out, size_t at) {
   const size_t rank = std::max(a.size(), b.size());
-  Shape out(rank);
+  const Dim one = Dim::Const(1);
   for (size_t i = 0; i < rank; ++i) {
     // i counts from the right.
-    Dim da = i < a.size() ? a[a.size() - 1 - i] : Dim::Const(1);
-    Dim db = i < b.size() ? b[b.size() - 1 - i] : Dim::Const(1);
+    Dim da = i < a.size() ? a[a.size() - 1 - i] : one;
+    Dim db = i < b.size() ? b[b.size() - 1 - i] : one;
     auto d = BroadcastDim(da, db, ctx);
     if (!d.ok()) {
-      return Status::Error(StrCat("shapes ", ShapeToString(a), " and ", ShapeToString(b),
+      return Status::Error(StrCat("shapes ", ShapeToString(Shape(a.begin(), a.end())), " and ",
+                                  ShapeToString(Shape(b.begin(), b.end())),
                                   " do not broadcast: ", d.status().message()));
     }
-    out[rank - 1 - i] = *d;
+    out[at + rank - 1 - i] = *d;
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b, InferenceContext* ctx) {
+  Shape out(std::max(a.size(), b.size()));
+  OI_RETURN_IF_ERROR(BroadcastInto(a, b, ctx, out, 0));
   return out;
 }
 
@@ -51,20 +71,23 @@ StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ct
   if (a.empty() || b.empty()) {
     return Status::Error(StrCat(a.empty() ? "A" : "B", ": expected rank >= 1, got a scalar"));
   }
-  Shape a2 = a, b2 = b;
-  if (a2.size() == 1) a2.insert(a2.begin(), Dim::Const(1));
-  if (b2.size() == 1) b2.push_back(Dim::Const(1));
-  const Dim ka = a2[a2.size() - 1], kb = b2[b2.size() - 2];
+  // A 1-D A is promoted to [1, k], a 1-D B to [k, 1]: their batch dims are then empty, the
+  // contracted dims are A's last and B's first, and the promoted 1s are not in the output.
+  const Dim ka = a.back(), kb = b.size() == 1 ? b[0] : b[b.size() - 2];
   auto k = UnifyDim(ka, kb);
   if (!k.ok()) {
     return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(a), " vs B ",
                                 ShapeToString(b), " (", k.status().message(), ")"));
   }
   if (ctx) OI_RETURN_IF_ERROR(ctx->RecordEqual(ka, kb, "contracted dims"));
-  OI_ASSIGN_OR_RETURN(Shape out, BroadcastShapes(Shape(a2.begin(), a2.end() - 2),
-                                                 Shape(b2.begin(), b2.end() - 2), ctx));
-  if (a.size() > 1) out.push_back(a2[a2.size() - 2]);
-  if (b.size() > 1) out.push_back(b2.back());
+  const std::span<const Dim> batch_a(a.data(), a.size() > 2 ? a.size() - 2 : 0);
+  const std::span<const Dim> batch_b(b.data(), b.size() > 2 ? b.size() - 2 : 0);
+  const size_t batch = std::max(batch_a.size(), batch_b.size());
+  Shape out(batch + (a.size() > 1 ? 1 : 0) + (b.size() > 1 ? 1 : 0));
+  OI_RETURN_IF_ERROR(BroadcastInto(batch_a, batch_b, ctx, out, 0));
+  size_t at = batch;
+  if (a.size() > 1) out[at++] = a[a.size() - 2];
+  if (b.size() > 1) out[at] = b.back();
   return out;
 }
 

@@ -269,7 +269,8 @@ std::optional<ConstValue> ConcatValues(std::span<const ConstValue* const> inputs
     if (list != List::kNone && list != here) return std::nullopt;
     list = here;
   }
-  if (!CountWithin(dims, max_elements)) return std::nullopt;
+  const std::optional<int64_t> count = CountWithin(dims, max_elements);
+  if (!count) return std::nullopt;
   int64_t outer = 1;  // each input gives one block of its dims from `axis` on per outer index
   for (int64_t i = 0; i < axis; ++i) outer *= first.dims[i];
   ConstValue out;
@@ -277,6 +278,20 @@ std::optional<ConstValue> ConcatValues(std::span<const ConstValue* const> inputs
   out.dims = std::move(dims);
   for (const ConstValue* v : inputs) {
     for (const ExactnessCondition& c : v->conditions) AddExactnessCondition(out.conditions, c);
+  }
+  const size_t total = static_cast<size_t>(*count);
+  switch (list) {  // one allocation, not one per doubling
+    case List::kInts:
+      out.ints.reserve(total);
+      break;
+    case List::kReals:
+      out.reals.reserve(total);
+      break;
+    case List::kQuotients:
+      out.quotients.reserve(total);
+      break;
+    case List::kNone:
+      break;
   }
   for (int64_t o = 0; o < outer; ++o) {
     for (const ConstValue* v : inputs) {

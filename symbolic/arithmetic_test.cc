@@ -353,6 +353,39 @@ TEST_F(ArithmeticTest, ProductAtTheSizeCapIsTheLeftFold) {
   }
 }
 
+TEST_F(ArithmeticTest, AddConstantsIsTheLeftFold) {
+  // Atoms at the size cap: a constant makes a sum past it, unknown even if a later constant
+  // brings the sum back to 0.
+  std::vector<const DimNode*> pool = Pool();
+  pool.push_back(WideProduct("P", 1023));
+  pool.push_back(WideProduct("P", 1024));
+  const std::vector<std::vector<int64_t>> lists = {{},
+                                                   {0},
+                                                   {5},
+                                                   {-5, 5},
+                                                   {1, 2, -3},
+                                                   {kMax, 1},
+                                                   {kMax, -kMax},
+                                                   {kMin, -1},
+                                                   {kMin, kMax},
+                                                   {-1, kMin},
+                                                   {kMax, kMin, 1},
+                                                   {3, 0, -7, 4},
+                                                   {0, 0, 0}};
+  for (const DimNode* a : pool) {
+    for (const auto& ks : lists) {
+      const DimNode* fold = a;
+      for (int64_t k : ks) fold = Add(fold, Const(k));
+      EXPECT_EQ(AddConstants(a, ks), fold) << Text(a) << " + " << ::testing::PrintToString(ks);
+    }
+  }
+  const Dim n = Dim::Symbol("N");
+  EXPECT_EQ(Dim::AddConstants(n, {1, 2, -4}), n - Dim::Const(1));
+  EXPECT_EQ(Dim::AddConstants(n, {1, -1}), n);
+  EXPECT_EQ(Dim::AddConstants(Dim::Const(3), {4}), Dim::Const(7));
+  EXPECT_TRUE(Dim::AddConstants(Dim(), {4}).is_unknown());
+}
+
 TEST_F(ArithmeticTest, BroadcastOfEveryPairIsTheGeneralResult) {
   auto pool = Pool(/*wide=*/false);
   // A 1 that is not the constant 1 once C is known even: Equal(1, it) is kTrue then.

@@ -2,6 +2,7 @@
 // in the table of the calling thread's current context.
 #include "onnx_infer/symbolic/context.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cassert>
@@ -9,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 
@@ -19,29 +21,52 @@ namespace {
 
 size_t Mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
-size_t ShallowHash(const DimNode& n) {
-  size_t h = Mix(static_cast<size_t>(n.kind), std::hash<int64_t>()(n.value));
-  if (!n.name.empty()) h = Mix(h, std::hash<std::string>()(n.name));
-  for (const auto& [t, c] : n.terms) {
+// A node's identity is its key (expr.h): a stored node and a key on the stack are hashed
+// and compared through the same view, so they agree whenever the fields are equal.
+NodeKey KeyOf(const DimNode& n) {
+  return NodeKey{n.kind, n.value, n.name, n.terms, n.lhs, n.rhs, n.size};
+}
+
+size_t HashKey(const NodeKey& k) {
+  size_t h = Mix(static_cast<size_t>(k.kind), std::hash<int64_t>()(k.value));
+  if (!k.name.empty()) h = Mix(h, std::hash<std::string_view>()(k.name));
+  for (const auto& [t, c] : k.terms) {
     h = Mix(h, std::hash<const void*>()(t));
     h = Mix(h, std::hash<int64_t>()(c));
   }
-  h = Mix(h, std::hash<const void*>()(n.lhs));
-  return Mix(h, std::hash<const void*>()(n.rhs));
+  h = Mix(h, std::hash<const void*>()(k.lhs));
+  return Mix(h, std::hash<const void*>()(k.rhs));
 }
 
 // Children are interned in the same context, so comparing them by address is comparing them
-// structurally.
-bool ShallowEqual(const DimNode& a, const DimNode& b) {
-  return a.kind == b.kind && a.value == b.value && a.name == b.name && a.terms == b.terms &&
+// structurally. `size` follows from the rest and is not compared.
+bool KeysEqual(const NodeKey& a, const NodeKey& b) {
+  return a.kind == b.kind && a.value == b.value && a.name == b.name &&
+         std::equal(a.terms.begin(), a.terms.end(), b.terms.begin(), b.terms.end()) &&
          a.lhs == b.lhs && a.rhs == b.rhs;
 }
 
+// A key waiting to be looked up, with its hash computed once.
+struct HashedKey {
+  const NodeKey& key;
+  size_t hash;
+};
+
+// Transparent: the table holds node pointers and is searched by HashedKey.
 struct NodeHash {
+  using is_transparent = void;
   size_t operator()(const DimNode* n) const { return n->hash; }
+  size_t operator()(const HashedKey& k) const { return k.hash; }
 };
 struct NodeEq {
-  bool operator()(const DimNode* a, const DimNode* b) const { return ShallowEqual(*a, *b); }
+  using is_transparent = void;
+  bool operator()(const DimNode* a, const DimNode* b) const {
+    return a == b || KeysEqual(KeyOf(*a), KeyOf(*b));
+  }
+  bool operator()(const HashedKey& k, const DimNode* n) const {
+    return k.hash == n->hash && KeysEqual(k.key, KeyOf(*n));
+  }
+  bool operator()(const DimNode* n, const HashedKey& k) const { return (*this)(k, n); }
 };
 
 // The context of this thread's innermost open Scope; null means the default context.
@@ -57,16 +82,25 @@ std::atomic<int64_t> live_contexts{0};
 // uncontended unless threads share the context.
 class InternTable {
  public:
-  const DimNode* Intern(DimNode node) {
-    node.hash = ShallowHash(node);
+  // The node is built only when the table has none equal to `key`: a hit hashes, locks and
+  // compares, and allocates nothing.
+  const DimNode* Intern(const NodeKey& key) {
+    const HashedKey hashed{key, HashKey(key)};
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = set_.find(&node);
+    auto it = set_.find(hashed);
     if (it != set_.end()) return *it;
-    assert(ChildrenAreOwn(node) &&
+    assert(ChildrenAreOwn(key) &&
            "a Dim of another SymbolContext was combined with this context's (symbolic/context.h)");
-    const DimNode* stored = &nodes_.emplace_back(std::move(node));
-    set_.insert(stored);
-    return stored;
+    DimNode& stored = nodes_.emplace_back(DimNode{key.kind});
+    stored.value = key.value;
+    stored.name = key.name;
+    stored.terms.assign(key.terms.begin(), key.terms.end());
+    stored.lhs = key.lhs;
+    stored.rhs = key.rhs;
+    stored.size = key.size;
+    stored.hash = hashed.hash;
+    set_.insert(&stored);
+    return &stored;
   }
 
   // Constants in [kLowConst, kLowConst + kCachedConsts) are looked up in an array before the
@@ -79,9 +113,9 @@ class InternTable {
     if (slot) {
       if (const DimNode* n = slot->load(std::memory_order_acquire)) return n;
     }
-    DimNode node{Kind::kConst};
-    node.value = value;
-    const DimNode* n = Intern(std::move(node));
+    NodeKey key{Kind::kConst};
+    key.value = value;
+    const DimNode* n = Intern(key);
     if (slot) slot->store(n, std::memory_order_release);
     return n;
   }
@@ -95,7 +129,7 @@ class InternTable {
 
  private:
   // Whether every child of `node` is a node of this table (mu_ held). Debug builds only.
-  bool ChildrenAreOwn(const DimNode& node) const {
+  bool ChildrenAreOwn(const NodeKey& node) const {
     auto own = [&](const DimNode* child) {
       if (child == nullptr) return true;
       auto it = set_.find(child);
@@ -148,9 +182,7 @@ size_t SymbolContext::node_count() const { return table_->size(); }
 
 int64_t SymbolContext::LiveContexts() { return live_contexts.load(std::memory_order_relaxed); }
 
-const DimNode* Intern(DimNode node) {
-  return SymbolContext::Current().table_->Intern(std::move(node));
-}
+const DimNode* Intern(const NodeKey& key) { return SymbolContext::Current().table_->Intern(key); }
 
 const DimNode* InternConst(int64_t value) {
   return SymbolContext::Current().table_->InternConst(value);

@@ -43,6 +43,7 @@
 namespace onnx_infer::symbolic {
 
 struct DimNode;
+struct NodeKey;
 class InternTable;
 
 class SymbolContext {
@@ -79,7 +80,7 @@ class SymbolContext {
   static int64_t LiveContexts();
 
  private:
-  friend const DimNode* Intern(DimNode node);
+  friend const DimNode* Intern(const NodeKey& key);
   friend const DimNode* InternConst(int64_t value);
   std::unique_ptr<InternTable> table_;
 };

@@ -3,12 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "onnx_infer/symbolic/dim.h"
+#include "onnx_infer/symbolic/expr.h"
 #include "onnx_infer/symbolic/parse.h"
 
 namespace onnx_infer::symbolic {
@@ -149,6 +152,138 @@ TEST(SymbolContextTest, ThreadsSharingOneContext) {
   }
   SymbolContext::Scope scope(shared);
   EXPECT_EQ(Workload(11), made[0][11]);
+}
+
+// Interning looks a node up by a key on the stack (expr.h, NodeKey): a hit returns the node
+// already there and adds nothing, a miss adds exactly one node.
+TEST(InternTest, AHitReturnsTheSameNodeAndAMissAddsOne) {
+  SymbolContext context;
+  SymbolContext::Scope scope(context);
+  const DimNode* n = Dim::Symbol("N").node();
+  const DimNode* m = Dim::Symbol("M").node();
+  const std::vector<Term> terms = {{m, 3}, {n, 2}};  // sorted: M before N
+  NodeKey sum{Kind::kSum};
+  sum.value = 7;
+  sum.terms = terms;
+  sum.size = 1 + 2 + 2;
+  const size_t before = context.node_count();
+  const DimNode* first = Intern(sum);
+  EXPECT_EQ(context.node_count(), before + 1);
+  EXPECT_EQ(Intern(sum), first);
+  EXPECT_EQ(context.node_count(), before + 1);
+  // The node holds its own copy of the terms, not the key's.
+  EXPECT_NE(first->terms.data(), terms.data());
+  EXPECT_EQ(first->terms, terms);
+  EXPECT_EQ(first->value, 7);
+  EXPECT_EQ(first->size, 5);
+  // What arithmetic builds is that node: 2*N + 3*M + 7.
+  EXPECT_EQ(
+      ((Dim::Const(2) * Dim::Symbol("N")) + (Dim::Const(3) * Dim::Symbol("M")) + Dim::Const(7))
+          .node(),
+      first);
+  const size_t after_arithmetic = context.node_count();
+  // Any field that differs is another node.
+  NodeKey other = sum;
+  other.value = 8;
+  EXPECT_NE(Intern(other), first);
+  const std::vector<Term> other_coeff = {{m, 3}, {n, 1}};
+  other = sum;
+  other.terms = other_coeff;
+  EXPECT_NE(Intern(other), first);
+  other = sum;
+  other.terms = std::span<const Term>(terms).first(1);
+  EXPECT_NE(Intern(other), first);
+  other = sum;
+  other.kind = Kind::kProduct;
+  EXPECT_NE(Intern(other), first);
+  EXPECT_EQ(context.node_count(), after_arithmetic + 4);
+}
+
+// The key views its terms wherever they are (a vector, a TermBuffer on the stack, one pair)
+// and its name in any string: equal fields are the same node however they were stored.
+TEST(InternTest, EqualKeysBuiltDifferentlyAreOneNode) {
+  SymbolContext context;
+  SymbolContext::Scope scope(context);
+  const DimNode* n = Dim::Symbol("N").node();
+  const DimNode* m = Dim::Symbol("M").node();
+  NodeKey product{Kind::kProduct};
+  product.size = 3;
+  const std::vector<Term> in_vector = {{m, 1}, {n, 2}};
+  product.terms = in_vector;
+  const DimNode* from_vector = Intern(product);
+  TermBuffer buffer;
+  buffer.emplace_back(m, 1);
+  buffer.emplace_back(n, 2);
+  product.terms = buffer.terms();
+  EXPECT_EQ(Intern(product), from_vector);
+  EXPECT_EQ((Dim::Symbol("N") * Dim::Symbol("M") * Dim::Symbol("N")).node(), from_vector);
+
+  const Term single{n, 5};
+  NodeKey scaled{Kind::kSum};
+  scaled.terms = std::span<const Term>(&single, 1);
+  scaled.size = 3;
+  const DimNode* five_n = Intern(scaled);
+  const std::vector<Term> single_in_vector = {{n, 5}};
+  scaled.terms = single_in_vector;
+  EXPECT_EQ(Intern(scaled), five_n);
+  EXPECT_EQ((Dim::Const(5) * Dim::Symbol("N")).node(), five_n);
+
+  const std::string name = "batch_size";
+  NodeKey symbol{Kind::kSymbol};
+  symbol.name = std::string_view(name).substr(0, 5);  // "batch", not NUL-terminated here
+  EXPECT_EQ(Intern(symbol), Dim::Symbol("batch").node());
+  EXPECT_NE(Intern(symbol), Dim::Symbol("batch_size").node());
+
+  NodeKey floor{Kind::kFloorDiv};
+  floor.lhs = n;
+  floor.rhs = Const(4);
+  floor.size = 3;
+  EXPECT_EQ(Intern(floor), Dim::FloorDiv(Dim::Symbol("N"), Dim::Const(4)).node());
+  NodeKey swapped = floor;
+  swapped.kind = Kind::kMod;
+  EXPECT_NE(Intern(swapped), Intern(floor));
+}
+
+// Many nodes share buckets of the table: each lookup still finds its own node, by every
+// field, never a neighbour's. Sums of more terms than a TermBuffer keeps on the stack too.
+TEST(InternTest, ManyNodesEachFoundAgain) {
+  SymbolContext context;
+  SymbolContext::Scope scope(context);
+  std::vector<Dim> symbols;
+  for (int i = 0; i < 40; ++i) symbols.push_back(Dim::Symbol("S" + std::to_string(i)));
+  std::vector<Dim> made;
+  for (int i = 0; i < 40; ++i) {
+    for (int j = 0; j < 40; ++j) {
+      made.push_back(symbols[i] * symbols[j] + Dim::Const(i - j));
+      made.push_back(Dim::Const(j + 2) * symbols[i] - symbols[j]);
+    }
+  }
+  Dim wide = Dim::Const(0);
+  for (int i = 0; i < 40; ++i) wide = wide + Dim::Const(i + 1) * symbols[i];
+  made.push_back(wide);
+  const size_t count = context.node_count();
+  size_t k = 0;
+  for (int i = 0; i < 40; ++i) {
+    for (int j = 0; j < 40; ++j) {
+      EXPECT_EQ(symbols[i] * symbols[j] + Dim::Const(i - j), made[k++]);
+      EXPECT_EQ(Dim::Const(j + 2) * symbols[i] - symbols[j], made[k++]);
+    }
+  }
+  EXPECT_EQ(context.node_count(), count);  // every lookup above was a hit
+  // The same wide sum added up in the other order (its partial sums are new nodes).
+  Dim again = Dim::Const(0);
+  for (int i = 39; i >= 0; --i) again = again + Dim::Const(i + 1) * symbols[i];
+  EXPECT_EQ(again, made[k]);
+  EXPECT_EQ(wide.node()->terms.size(), 40u);
+  // Equal text if and only if the same node.
+  std::map<std::string, Dim> by_text;
+  for (Dim d : made) {
+    auto [it, fresh] = by_text.emplace(d.ToString(), d);
+    EXPECT_EQ(it->second, d) << d.ToString();
+  }
+  std::set<const DimNode*> distinct;
+  for (Dim d : made) distinct.insert(d.node());
+  EXPECT_EQ(distinct.size(), by_text.size());
 }
 
 }  // namespace

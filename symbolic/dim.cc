@@ -46,9 +46,9 @@ Dim Dim::Const(int64_t value) { return Dim(symbolic::Const(value)); }
 
 Dim Dim::Symbol(std::string_view name) {
   if (name.empty()) return Dim();
-  DimNode n{Kind::kSymbol};
-  n.name = std::string(name);
-  return Dim(Intern(std::move(n)));
+  NodeKey n{Kind::kSymbol};
+  n.name = name;
+  return Dim(Intern(n));
 }
 
 bool Dim::is_const() const { return node_ && node_->kind == Kind::kConst; }
@@ -109,6 +109,10 @@ Dim Dim::Mod(Dim a, Dim b) { return Dim(symbolic::Mod(a.node(), b.node(), nullpt
 Dim Dim::Min(Dim a, Dim b) { return Dim(symbolic::Min(a.node(), b.node(), nullptr)); }
 Dim Dim::Max(Dim a, Dim b) { return Dim(symbolic::Max(a.node(), b.node(), nullptr)); }
 Dim Dim::Product(const std::vector<Dim>& dims) { return Dim(symbolic::Product(dims)); }
+
+Dim Dim::AddConstants(Dim a, std::initializer_list<int64_t> ks) {
+  return Dim(symbolic::AddConstants(a.node(), std::span<const int64_t>(ks.begin(), ks.size())));
+}
 
 Dim FreshSymbol(std::string_view value_name, int64_t axis) {
   std::string name;

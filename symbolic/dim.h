@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -123,6 +124,9 @@ class Dim {
   // 0 if any is 0, else unknown if any is unknown. Cheaper than the loop: constants fold
   // and the factors are sorted once.
   static Dim Product(const std::vector<Dim>& dims);
+  // a + k0 + k1 + ...: the same Dim as adding Dim::Const(k) one at a time from the left (an
+  // overflow on the way gives the same unknown), with one node built instead of one a step.
+  static Dim AddConstants(Dim a, std::initializer_list<int64_t> ks);
 
   // For symbolic/ itself.
   const DimNode* node() const { return node_; }

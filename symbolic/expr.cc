@@ -133,14 +133,14 @@ std::vector<std::pair<const DimNode*, int64_t>> Factors(const DimNode* term) {
 namespace {
 
 // FromFactors() of factors already sorted, merged and without zero exponents.
-const DimNode* FromSortedFactors(std::vector<std::pair<const DimNode*, int64_t>> factors) {
+const DimNode* FromSortedFactors(std::span<const Term> factors) {
   if (factors.empty()) return Const(1);
   if (factors.size() == 1 && factors[0].second == 1) return factors[0].first;
-  DimNode n{Kind::kProduct};
+  NodeKey n{Kind::kProduct};
   for (const auto& [atom, exp] : factors) n.size += atom->size;
   if (n.size > kHardSizeCap) return nullptr;
-  n.terms = std::move(factors);
-  return Intern(std::move(n));
+  n.terms = factors;
+  return Intern(n);
 }
 
 // `coeff`·term for a term (an atom or a product, not a constant or a sum) and coeff != 0:
@@ -148,11 +148,12 @@ const DimNode* FromSortedFactors(std::vector<std::pair<const DimNode*, int64_t>>
 const DimNode* ScaledTerm(const DimNode* term, int64_t coeff) {
   if (!term) return nullptr;
   if (coeff == 1) return term;
-  DimNode n{Kind::kSum};
+  const Term scaled{term, coeff};
+  NodeKey n{Kind::kSum};
   n.size = 2 + term->size;
   if (n.size > kHardSizeCap) return nullptr;
-  n.terms.emplace_back(term, coeff);
-  return Intern(std::move(n));
+  n.terms = std::span<const Term>(&scaled, 1);
+  return Intern(n);
 }
 
 // A monomial is coeff·term with a term as above: an atom or a product (coeff 1), or a sum
@@ -182,7 +183,7 @@ std::optional<Monomial> AsMonomial(const DimNode* n) {
 
 // Merges the factors of `term` (see Factors()) into `out`, which is sorted and merged, and
 // stays so: what SortAndMerge() would make of both lists. False on exponent overflow.
-bool MergeFactorsInto(const DimNode* term, std::vector<std::pair<const DimNode*, int64_t>>* out) {
+bool MergeFactorsInto(const DimNode* term, TermBuffer* out) {
   const std::pair<const DimNode*, int64_t> one{term, 1};
   const auto* factors = term->kind == Kind::kProduct ? term->terms.data() : &one;
   const size_t count = term->kind == Kind::kProduct ? term->terms.size() : 1;
@@ -193,7 +194,7 @@ bool MergeFactorsInto(const DimNode* term, std::vector<std::pair<const DimNode*,
     if (at < out->size() && (*out)[at].first == atom) {
       if (__builtin_add_overflow((*out)[at].second, exp, &(*out)[at].second)) return false;
     } else {
-      out->insert(out->begin() + at, {atom, exp});
+      out->insert(at, {atom, exp});
     }
     ++at;
   }
@@ -208,7 +209,7 @@ const DimNode* MulTerms(const DimNode* a, const DimNode* b) {
   const auto* xb = b->kind == Kind::kProduct ? b->terms.data() : &one_b;
   const size_t na = a->kind == Kind::kProduct ? a->terms.size() : 1;
   const size_t nb = b->kind == Kind::kProduct ? b->terms.size() : 1;
-  std::vector<std::pair<const DimNode*, int64_t>> out;
+  TermBuffer out;
   out.reserve(na + nb);
   size_t i = 0, j = 0;
   while (i < na && j < nb) {
@@ -225,30 +226,30 @@ const DimNode* MulTerms(const DimNode* a, const DimNode* b) {
       ++j;
     }
   }
-  out.insert(out.end(), xa + i, xa + na);
-  out.insert(out.end(), xb + j, xb + nb);
-  return FromSortedFactors(std::move(out));
+  out.append(xa + i, xa + na);
+  out.append(xb + j, xb + nb);
+  return FromSortedFactors(out.terms());
 }
 
 }  // namespace
 
 const DimNode* FromFactors(std::vector<std::pair<const DimNode*, int64_t>> factors) {
   if (!SortAndMerge(&factors, /*drop_zero=*/true)) return nullptr;
-  return FromSortedFactors(std::move(factors));
+  return FromSortedFactors(factors);
 }
 
 namespace {
 
-// FromPoly() of terms already sorted, merged and without zero coefficients.
-const DimNode* FromSortedPoly(Poly p) {
-  if (p.terms.empty()) return Const(p.constant);
-  if (p.constant == 0 && p.terms.size() == 1 && p.terms[0].second == 1) return p.terms[0].first;
-  DimNode n{Kind::kSum};
-  n.value = p.constant;
-  for (const auto& [term, coeff] : p.terms) n.size += term->size + (coeff != 1 ? 1 : 0);
+// FromPoly() of constant + terms already sorted, merged and without zero coefficients.
+const DimNode* FromSortedPoly(int64_t constant, std::span<const Term> terms) {
+  if (terms.empty()) return Const(constant);
+  if (constant == 0 && terms.size() == 1 && terms[0].second == 1) return terms[0].first;
+  NodeKey n{Kind::kSum};
+  n.value = constant;
+  for (const auto& [term, coeff] : terms) n.size += term->size + (coeff != 1 ? 1 : 0);
   if (n.size > kHardSizeCap) return nullptr;
-  n.terms = std::move(p.terms);
-  return Intern(std::move(n));
+  n.terms = terms;
+  return Intern(n);
 }
 
 // A node as constant + Σ coeff·term without copying its terms (AsPoly() copies).
@@ -278,8 +279,7 @@ struct PolyView {
 // Σ of two sorted term lists, the second scaled by `sign` (1 or -1, the caller has checked
 // that no coefficient overflows when negated): like terms merge, zeros drop, as
 // SortAndMerge() of both lists would. False on overflow.
-bool MergeTerms(const PolyView& a, const PolyView& b, int64_t sign,
-                std::vector<std::pair<const DimNode*, int64_t>>* out) {
+bool MergeTerms(const PolyView& a, const PolyView& b, int64_t sign, TermBuffer* out) {
   out->reserve(a.size + b.size);
   size_t i = 0, j = 0;
   while (i < a.size || j < b.size) {
@@ -306,7 +306,7 @@ bool MergeTerms(const PolyView& a, const PolyView& b, int64_t sign,
 
 const DimNode* FromPoly(Poly p) {
   if (!SortAndMerge(&p.terms, /*drop_zero=*/true)) return nullptr;
-  return FromSortedPoly(std::move(p));
+  return FromSortedPoly(p.constant, p.terms);
 }
 
 const DimNode* Add(const DimNode* a, const DimNode* b) {
@@ -317,10 +317,11 @@ const DimNode* Add(const DimNode* a, const DimNode* b) {
   }
   // The terms of both are sorted already: one merge, as FromPoly() of both lists.
   const PolyView pa(a), pb(b);
-  Poly out;
-  if (__builtin_add_overflow(pa.constant, pb.constant, &out.constant)) return nullptr;
-  if (!MergeTerms(pa, pb, 1, &out.terms)) return nullptr;
-  return FromSortedPoly(std::move(out));
+  int64_t constant;
+  if (__builtin_add_overflow(pa.constant, pb.constant, &constant)) return nullptr;
+  TermBuffer out;
+  if (!MergeTerms(pa, pb, 1, &out)) return nullptr;
+  return FromSortedPoly(constant, out.terms());
 }
 
 const DimNode* MulConst(const DimNode* a, int64_t c) {
@@ -337,12 +338,17 @@ const DimNode* MulConst(const DimNode* a, int64_t c) {
     return ScaledTerm(m->term, coeff);
   }
   // Scaling by c != 0 keeps the terms' order and leaves no coefficient 0.
-  Poly p = AsPoly(a);
-  if (__builtin_mul_overflow(p.constant, c, &p.constant)) return nullptr;
-  for (auto& [term, coeff] : p.terms) {
-    if (__builtin_mul_overflow(coeff, c, &coeff)) return nullptr;
+  const PolyView p(a);
+  int64_t constant;
+  if (__builtin_mul_overflow(p.constant, c, &constant)) return nullptr;
+  TermBuffer out;
+  out.reserve(p.size);
+  for (size_t i = 0; i < p.size; ++i) {
+    int64_t coeff;
+    if (__builtin_mul_overflow(p.terms[i].second, c, &coeff)) return nullptr;
+    out.emplace_back(p.terms[i].first, coeff);
   }
-  return FromSortedPoly(std::move(p));
+  return FromSortedPoly(constant, out.terms());
 }
 
 const DimNode* Neg(const DimNode* a) { return MulConst(a, -1); }
@@ -359,10 +365,11 @@ const DimNode* Sub(const DimNode* a, const DimNode* b) {
   for (size_t j = 0; j < pb.size; ++j) {
     if (pb.terms[j].second == INT64_MIN) return nullptr;
   }
-  Poly out;
-  if (__builtin_sub_overflow(pa.constant, pb.constant, &out.constant)) return nullptr;
-  if (!MergeTerms(pa, pb, -1, &out.terms)) return nullptr;
-  return FromSortedPoly(std::move(out));
+  int64_t constant;
+  if (__builtin_sub_overflow(pa.constant, pb.constant, &constant)) return nullptr;
+  TermBuffer out;
+  if (!MergeTerms(pa, pb, -1, &out)) return nullptr;
+  return FromSortedPoly(constant, out.terms());
 }
 
 const DimNode* Mul(const DimNode* a, const DimNode* b) {
@@ -429,7 +436,7 @@ const DimNode* Product(std::span<const Dim> dims) {
   int64_t coeff = 1;
   int total = 0;
   bool monomials = true;
-  std::vector<std::pair<const DimNode*, int64_t>> factors;
+  TermBuffer factors;
   factors.reserve(dims.size() + 2);
   for (Dim dim : dims) {
     const DimNode* d = dim.node();
@@ -449,11 +456,30 @@ const DimNode* Product(std::span<const Dim> dims) {
   }
   if (monomials) {
     if (factors.empty()) return Const(coeff);
-    return ScaledTerm(FromSortedFactors(std::move(factors)), coeff);
+    return ScaledTerm(FromSortedFactors(factors.terms()), coeff);
   }
   const DimNode* p = Const(1);
   for (Dim d : dims) p = Mul(p, d.node());
   return p;
+}
+
+const DimNode* AddConstants(const DimNode* a, std::span<const int64_t> ks) {
+  if (!a || ks.empty()) return a;
+  // Each step of the left fold keeps a's terms and moves the constant, unknown once the
+  // constant overflows. An atom at the size cap is the exception: a step with a constant
+  // other than 0 makes a sum past the cap (unknown), which the steps must then meet.
+  const bool atom = a->kind != Kind::kConst && a->kind != Kind::kSum;
+  if (atom && a->size + 1 > kHardSizeCap) {
+    for (int64_t k : ks) a = Add(a, Const(k));
+    return a;
+  }
+  const PolyView p(a);
+  int64_t constant = p.constant;
+  for (int64_t k : ks) {
+    if (__builtin_add_overflow(constant, k, &constant)) return nullptr;
+  }
+  if (a->kind == Kind::kConst) return Const(constant);
+  return FromSortedPoly(constant, std::span<const Term>(p.terms, p.size));
 }
 
 int64_t FloorDivConst(int64_t a, int64_t b) {

@@ -3,9 +3,13 @@
 #ifndef ONNX_INFER_SYMBOLIC_EXPR_H_
 #define ONNX_INFER_SYMBOLIC_EXPR_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,12 +39,15 @@ enum class Kind : uint8_t {
   kMax,       // Max(lhs, rhs); likewise
 };
 
+// A (term, coefficient) of a sum or an (atom, exponent) of a product.
+using Term = std::pair<const DimNode*, int64_t>;
+
 struct DimNode {
   Kind kind;
   int64_t value = 0;  // kConst: the value; kSum: the constant term
   std::string name;   // kSymbol
   // kSum: (term, coefficient); kProduct: (atom, exponent).
-  std::vector<std::pair<const DimNode*, int64_t>> terms;
+  std::vector<Term> terms;
   const DimNode* lhs = nullptr;  // binary atoms
   const DimNode* rhs = nullptr;
   int size = 1;     // nodes in the tree, counting each term and factor
@@ -52,12 +59,83 @@ struct DimNode {
 // within a kind by contents.
 int Compare(const DimNode* a, const DimNode* b);
 
-// Interns a node whose fields already satisfy the invariants of its kind, in the calling
-// thread's current SymbolContext (context.cc); its children must be of that context too.
-const DimNode* Intern(DimNode node);
+// The fields of a node, viewed: what the table looks a node up by, so that finding one that
+// exists already (nearly every lookup, in a model whose blocks repeat) builds nothing. The
+// builders fill one on the stack, with `terms` in a TermBuffer or a single pair; the node is
+// built from it only when the table has none equal.
+struct NodeKey {
+  Kind kind;
+  int64_t value = 0;
+  std::string_view name;
+  std::span<const Term> terms;
+  const DimNode* lhs = nullptr;
+  const DimNode* rhs = nullptr;
+  int size = 1;  // not compared: the size of the node to build (it follows from the rest)
+};
+
+// Interns the node `key` describes, whose fields already satisfy the invariants of its kind,
+// in the calling thread's current SymbolContext (context.cc); its children must be of that
+// context too. Equal keys give the same node, however their terms were stored.
+const DimNode* Intern(const NodeKey& key);
 // Intern() of the constant `value`, without building a node when it is a small one already
 // interned.
 const DimNode* InternConst(int64_t value);
+
+// Terms collected on the stack: up to kInline of them without touching the heap (past that,
+// an array on the heap). The builders collect a result's terms here, so interning a result
+// that exists already allocates nothing. Neither copyable nor movable: pass it by pointer,
+// or its terms as a span.
+class TermBuffer {
+ public:
+  static constexpr size_t kInline = 16;
+  TermBuffer() {}  // the inline slots are constructed as they are used
+  TermBuffer(const TermBuffer&) = delete;
+  TermBuffer& operator=(const TermBuffer&) = delete;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Term& operator[](size_t i) { return data_[i]; }
+  const Term& operator[](size_t i) const { return data_[i]; }
+  const Term* begin() const { return data_; }
+  const Term* end() const { return data_ + size_; }
+  std::span<const Term> terms() const { return {data_, size_}; }
+
+  void reserve(size_t n) {
+    if (n > capacity_) Grow(n);
+  }
+  void push_back(const Term& t) {
+    if (size_ == capacity_) Grow(2 * capacity_);
+    std::construct_at(data_ + size_, t);
+    ++size_;
+  }
+  void emplace_back(const DimNode* n, int64_t c) { push_back(Term(n, c)); }
+  // Puts `t` before the term at `at`.
+  void insert(size_t at, const Term& t) {
+    push_back(t);
+    std::rotate(data_ + at, data_ + size_ - 1, data_ + size_);
+  }
+  void append(const Term* first, const Term* last) {
+    reserve(size_ + static_cast<size_t>(last - first));
+    for (; first != last; ++first) push_back(*first);
+  }
+
+ private:
+  void Grow(size_t n) {
+    auto bigger = std::make_unique<Term[]>(n);
+    std::copy(data_, data_ + size_, bigger.get());
+    heap_ = std::move(bigger);
+    data_ = heap_.get();
+    capacity_ = n;
+  }
+
+  union {
+    Term inline_[kInline];  // Term is trivially destructible: nothing to end
+  };
+  Term* data_ = inline_;
+  size_t size_ = 0;
+  size_t capacity_ = kInline;
+  std::unique_ptr<Term[]> heap_;
+};
 
 // A sum viewed as constant + terms (any node can be viewed so).
 struct Poly {
@@ -84,6 +162,8 @@ const DimNode* MulConst(const DimNode* a, int64_t c);
 // Const(1)·dims[0]·dims[1]·... folded from the left, with the factors of constants and
 // monomials merged once (the same node): Dim::Product.
 const DimNode* Product(std::span<const Dim> dims);
+// a + Const(ks[0]) + Const(ks[1]) + ... folded from the left, building one node: Dim::AddConstants.
+const DimNode* AddConstants(const DimNode* a, std::span<const int64_t> ks);
 const DimNode* FloorDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
 const DimNode* CeilDiv(const DimNode* a, const DimNode* b, const Assumptions* as);
 const DimNode* Mod(const DimNode* a, const DimNode* b, const Assumptions* as);

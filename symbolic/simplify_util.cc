@@ -112,12 +112,12 @@ const DimNode* CombineMultiples(const DimNode* n, const Assumptions* as) {
 
 const DimNode* MakeBinary(Kind kind, const DimNode* a, const DimNode* b) {
   if (!a || !b) return nullptr;
-  DimNode n{kind};
+  NodeKey n{kind};
   n.lhs = a;
   n.rhs = b;
   n.size = 1 + a->size + b->size;
   if (n.size > kHardSizeCap) return nullptr;
-  return Intern(std::move(n));
+  return Intern(n);
 }
 
 }  // namespace onnx_infer::symbolic

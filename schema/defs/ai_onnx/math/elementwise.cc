@@ -100,15 +100,17 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
 // neither of which can be 1) is recorded.
 Status InferMultidirectional(InferenceContext& ctx) {
   Shape out;
+  const Shape* first = nullptr;  // input 0's shape, copied only when it is the only input
   for (int i = 0; i < ctx.NumInputs(); ++i) {
     const Shape* s = ctx.InputShape(i);
     if (!s) return OkStatus();  // rank unknown: so is the output's
     if (i == 0) {
-      out = *s;
+      first = s;
       continue;
     }
-    OI_ASSIGN_OR_RETURN(out, BroadcastShapes(out, *s, &ctx));
+    OI_ASSIGN_OR_RETURN(out, BroadcastShapes(i == 1 ? *first : out, *s, &ctx));
   }
+  if (ctx.NumInputs() == 1) out = *first;
   ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }

@@ -42,7 +42,7 @@ StatusOr<std::vector<int64_t>> SpatialInts(const InferenceContext& ctx, const ch
       return AttrError(name, StrCat("expected values >= ", min, ", got ", StrJoin(*v, ", ")));
     }
   }
-  return *v;
+  return std::move(*v);
 }
 
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
@@ -94,9 +94,14 @@ StatusOr<Dim> SlidingDim(const Window& w, size_t i, size_t count, Dim in) {
     return Dim::CeilDiv(in, s);
   }
   const bool valid = w.auto_pad == AutoPad::kValid;
-  const Dim pb = Dim::Const(valid ? 0 : w.pads[i]);
-  const Dim pe = Dim::Const(valid ? 0 : w.pads[i + count]);
-  const Dim span = in + pb + pe - ek;
+  const int64_t pad_begin = valid ? 0 : w.pads[i], pad_end = valid ? 0 : w.pads[i + count];
+  const Dim pb = Dim::Const(pad_begin);
+  const Dim pe = Dim::Const(pad_end);
+  // in + pb + pe - ek, one node instead of three when the kernel extent is a constant.
+  const std::optional<int64_t> ek_value = ek.const_value();
+  const Dim span = ek_value && *ek_value != INT64_MIN
+                       ? Dim::AddConstants(in, {pad_begin, pad_end, -*ek_value})
+                       : in + pb + pe - ek;
   if (span.is_const() && *span.const_value() < 0) {
     return Status::Error(StrCat("spatial axis ", i, ": the padded input (", in + pb + pe,
                                 ") is smaller than the dilated kernel (", ek, ")"));

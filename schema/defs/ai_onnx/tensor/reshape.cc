@@ -2,6 +2,8 @@
 #include "onnx_infer/schema/defs/ai_onnx/tensor/reshape.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -22,8 +24,8 @@ Status InferConcat(InferenceContext& ctx) {
   // `axis` is optional with default 1 in version 1 only.
   OI_ASSIGN_OR_RETURN(int64_t axis,
                       ctx.opset_version() < 4 ? ctx.IntAttr("axis", 1) : ctx.IntAttr("axis"));
-  std::vector<int> inputs;
-  for (int i = 0; i < ctx.NumInputs(); ++i) inputs.push_back(i);
+  std::vector<int> inputs(ctx.NumInputs());
+  std::iota(inputs.begin(), inputs.end(), 0);
   OI_ASSIGN_OR_RETURN(std::optional<Shape> out, ConcatOutputShape(ctx, inputs, axis));
   if (!out) return OkStatus();
   const int64_t rank = static_cast<int64_t>(out->size());
@@ -32,6 +34,7 @@ Status InferConcat(InferenceContext& ctx) {
   // vectors stacked into a [2, k] tensor.
   OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   std::vector<const ConstValue*> values;
+  values.reserve(ctx.NumInputs());
   for (int i = 0; i < ctx.NumInputs(); ++i) {
     const ConstValue* v = ctx.InputValue(i);
     if (!v) return OkStatus();
@@ -55,24 +58,37 @@ Status InferTranspose(InferenceContext& ctx) {
   const int64_t rank = static_cast<int64_t>(in->size());
   std::vector<int64_t> perm;
   if (perm_attr) {
-    perm = *perm_attr;
+    perm = std::move(*perm_attr);
   } else {
+    perm.reserve(rank);
     for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
   }
   if (static_cast<int64_t>(perm.size()) != rank) {
     return AttrError(
         "perm", StrCat("expected ", rank, " axes for input rank ", rank, ", got ", perm.size()));
   }
-  std::vector<bool> seen(rank, false);
+  // The axes taken so far: bits of a word up to rank 64 (every real model), flags beyond.
   Shape out(rank);
+  uint64_t taken = 0;
+  std::vector<bool> taken_past_64(rank > 64 ? rank : 0, false);
+  auto take = [&](int64_t p) {  // false if p was taken already
+    if (rank > 64) {
+      if (taken_past_64[p]) return false;
+      taken_past_64[p] = true;
+      return true;
+    }
+    const uint64_t bit = uint64_t{1} << p;
+    if (taken & bit) return false;
+    taken |= bit;
+    return true;
+  };
   for (int64_t i = 0; i < rank; ++i) {
     int64_t p = perm[i];
     if (p < 0) p += rank;  // negative axes are accepted by some producers
-    if (p < 0 || p >= rank || seen[p]) {
+    if (p < 0 || p >= rank || !take(p)) {
       return AttrError("perm", StrCat("expected a permutation of 0..", rank - 1, ", got [",
                                       StrJoin(perm, ", "), "]"));
     }
-    seen[p] = true;
     out[i] = (*in)[p];
     perm[i] = p;
   }
@@ -104,16 +120,17 @@ bool ConstantProductOverflows(const Shape& dims) {
 // [0, 0, 12, -1] gives [B, S, 12, 64].
 Status InferReshape(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
-  std::vector<Dim> target;
+  std::vector<Dim> from_attr;
+  const std::vector<Dim>* shape_value = &from_attr;  // the input's own, not a copy
   if (ctx.opset_version() < 5) {
     OI_ASSIGN_OR_RETURN(auto attr, ctx.OptionalIntsAttr("shape"));
     if (!attr) return OkStatus();
-    for (int64_t v : *attr) target.push_back(Dim::Const(v));
+    for (int64_t v : *attr) from_attr.push_back(Dim::Const(v));
   } else if (const ConstValue* value = ctx.InputValue(1)) {
     if (value->dims.size() != 1) {
       return InputError(ctx, 1, StrCat("expected a 1-D shape, got rank ", value->dims.size()));
     }
-    target = value->ints;
+    shape_value = &value->ints;
   } else {
     // Only the number of dims is known, from the shape input's own shape.
     const Shape* s = ctx.InputShape(1);
@@ -126,6 +143,7 @@ Status InferReshape(InferenceContext& ctx) {
     }
     return OkStatus();
   }
+  const std::vector<Dim>& target = *shape_value;
   OI_ASSIGN_OR_RETURN(int64_t allowzero, ctx.IntAttr("allowzero", 0));
   const Shape* in = ctx.InputShape(0);
   Shape out(target.size());
@@ -163,15 +181,16 @@ Status InferReshape(InferenceContext& ctx) {
     // Element counts as expressions: -1 is their exact quotient, so [B, S, 768] to
     // [0, 0, 12, -1] gives (768*B*S)/(12*B*S) = 64 and [B, 12, S, 64] to [0, 12, -1] gives 64*S.
     Dim n = Product(*in);
-    Shape known;
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (static_cast<int>(i) != infer_at) known.push_back(out[i]);
-    }
-    Dim d = Product(known);
+    // The known dims are `out` without the -1's slot, which is still unknown: a 1 there
+    // meanwhile gives the same product and the same overflow test, without a copy.
+    if (infer_at >= 0) out[infer_at] = Dim::Const(1);
+    Dim d = Product(out);
+    const bool known_overflows = ConstantProductOverflows(out);
+    if (infer_at >= 0) out[infer_at] = Dim();
     auto target_text = [&] { return StrCat("[", StrJoin(target, ", "), "]"); };
     // A product of constants that overflows is unknown to the algebra, which would hide the
     // element-count error: no tensor has more than 2^63 - 1 elements.
-    if (ConstantProductOverflows(known)) {
+    if (known_overflows) {
       return Status::Error(
           StrCat("cannot reshape to ", target_text(), ": its element count overflows int64"));
     }

@@ -159,16 +159,19 @@ Status UnsqueezeAt(InferenceContext& ctx, const Shape& in, const std::vector<int
     if (inserted[axis]) return Status::Error(StrCat("axes: axis ", a, " is repeated"));
     inserted[axis] = true;
   }
-  Shape out;
+  Shape out(rank);
   size_t next = 0;
-  for (int64_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? Dim::Const(1) : in[next++]);
-  ctx.SetOutputShape(0, out);
+  const Dim one = Dim::Const(1);
+  for (int64_t i = 0; i < rank; ++i) out[i] = inserted[i] ? one : in[next++];
   if (const ConstValue* v = ctx.InputValue(0)) {
     ConstValue reshaped = *v;
-    reshaped.dims.clear();
-    for (Dim d : out) reshaped.dims.push_back(d.const_value().value_or(0));
+    reshaped.dims.resize(rank);
+    for (int64_t i = 0; i < rank; ++i) reshaped.dims[i] = out[i].const_value().value_or(0);
+    ctx.SetOutputShape(0, std::move(out));
     ctx.SetOutputValue(0, std::move(reshaped));
+    return OkStatus();
   }
+  ctx.SetOutputShape(0, std::move(out));
   return OkStatus();
 }
 
