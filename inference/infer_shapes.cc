@@ -132,7 +132,9 @@ struct Value {
   // Mutable with `unread`: reading an initializer's elements on first use (ValueData) changes
   // what the value holds, not what it is, and happens through the const views the per-node
   // steps have (of this graph's scope and the enclosing ones').
-  mutable std::optional<ConstValue> data;
+  // Boxed, not inline: most values hold none, and a ConstValue is about 130 bytes (on the 1M
+  // decoder, 1M values: about 140 MB of the peak).
+  mutable std::unique_ptr<ConstValue> data;
   // An initializer whose elements are not decoded yet: `data` is read from it the first time
   // a rule asks for the value (most weights are never asked for).
   mutable const onnx::TensorProto* unread = nullptr;
@@ -268,13 +270,19 @@ class Scope {
   std::vector<Value> values_;            // by id
 };
 
-// The value `v` holds, its initializer's elements decoded now if they were not yet.
-const std::optional<ConstValue>& ValueData(const Value& v, int64_t max_elements) {
+// A value's data boxed for Value::data (none: null).
+std::unique_ptr<ConstValue> Boxed(std::optional<ConstValue> data) {
+  return data ? std::make_unique<ConstValue>(std::move(*data)) : nullptr;
+}
+
+// The value `v` holds (none: null), its initializer's elements decoded now if they were not
+// yet.
+const ConstValue* ValueData(const Value& v, int64_t max_elements) {
   if (v.unread) {
-    v.data = ConstValueOfTensor(*v.unread, max_elements);
+    v.data = Boxed(ConstValueOfTensor(*v.unread, max_elements));
     v.unread = nullptr;
   }
-  return v.data;
+  return v.data.get();
 }
 
 // Each node's input and output ids in its graph's scope, in one flat list per graph run:
@@ -421,9 +429,8 @@ struct NodeInputs : InputValueReader {
 
   const ConstValue* Read(int i) override {
     if (i >= static_cast<int>(unread.size()) || !unread[i]) return nullptr;
-    const std::optional<ConstValue>& data = ValueData(*unread[i], max_value_elements);
+    values[i] = ValueData(*unread[i], max_value_elements);
     unread[i] = nullptr;
-    values[i] = data ? &*data : nullptr;
     return values[i];
   }
   void ReadAll() {
@@ -1458,7 +1465,7 @@ NodeInferenceResult Driver::InferLoneNode(
     auto [v, fresh] = scope.Define(scope.Intern(name));
     if (!fresh) continue;
     if (i < static_cast<int>(input_types.size())) v->type = input_types[i];
-    if (i < static_cast<int>(input_values.size())) v->data = input_values[i];
+    if (i < static_cast<int>(input_values.size())) v->data = Boxed(input_values[i]);
   }
   NodeInputs inputs;
   inputs.types.assign(node.input_size(), nullptr);
@@ -1467,7 +1474,7 @@ NodeInferenceResult Driver::InferLoneNode(
     if (node.input(i).empty()) continue;
     const Value* v = scope.Find(node.input(i));
     inputs.types[i] = &v->type;
-    if (v->data) inputs.values[i] = &*v->data;
+    inputs.values[i] = v->data.get();
   }
   GraphRun run;
   run.graph = &graph;
@@ -1612,11 +1619,11 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
     run.defined_inputs.emplace_back(vi->name(), type);
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
-      v->data = *(*run.input_values)[i];
+      v->data = Boxed(*(*run.input_values)[i]);
     }
     if (run.given_values) {
       auto given = run.given_values->find(vi->name());
-      if (given != run.given_values->end()) v->data = given->second;
+      if (given != run.given_values->end()) v->data = Boxed(given->second);
     }
   }
   for (const auto& init : graph.initializer()) {
@@ -1816,7 +1823,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       v->type = std::move(outputs[o]);
     }
     v->from_node = true;
-    if (output_values[o] || v->data) v->data = std::move(output_values[o]);  // most have none
+    if (output_values[o] || v->data)
+      v->data = Boxed(std::move(output_values[o]));  // most have none
   }
 }
 
@@ -1854,7 +1862,8 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
     run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
-    run.output_values.push_back(v ? ValueData(*v, options_.max_value_elements) : std::nullopt);
+    const ConstValue* data = v ? ValueData(*v, options_.max_value_elements) : nullptr;
+    run.output_values.push_back(data ? std::optional<ConstValue>(*data) : std::nullopt);
   }
 }
 
