@@ -413,12 +413,15 @@ Status OutputFile::Commit() {
 
 namespace {
 
+// The error for a model protobuf cannot serialize (2 GiB or more).
+Status CannotSerialize(std::string_view name) {
+  return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
+}
+
 // Sizes every message of the model (protobuf caches them for the write), refusing a model
 // protobuf cannot serialize, before any output is opened.
 Status SizeModel(const onnx::ModelProto& model, std::string_view name) {
-  if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX)) {
-    return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
-  }
+  if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX)) return CannotSerialize(name);
   return OkStatus();
 }
 
@@ -427,22 +430,34 @@ Status WriteAndCommit(OutputFile& out, std::string_view bytes) {
   return out.Commit();
 }
 
+// Writes into `fd` what `write` puts into a coded stream over it. False when a write failed,
+// with *error its errno.
+template <typename Write>
+bool WriteCoded(int fd, Write&& write, int* error) {
+  google::protobuf::io::FileOutputStream file(fd);
+  bool ok;
+  {
+    google::protobuf::io::CodedOutputStream coded(&file);
+    write(&coded);
+    ok = !coded.HadError();
+  }  // the coded stream hands its unused buffer back here
+  ok = file.Flush() && ok;
+  *error = file.GetErrno();
+  return ok;
+}
+
 }  // namespace
 
 Status OutputFile::WriteModel(const onnx::ModelProto& model) {
-  bool ok;
   int error = 0;
-  {
-    google::protobuf::io::FileOutputStream file(fd_);
-    {
-      google::protobuf::io::CodedOutputStream coded(&file);
-      model.SerializeWithCachedSizes(&coded);
-      ok = !coded.HadError();
-    }  // the coded stream hands its unused buffer back here
-    ok = file.Flush() && ok;
-    error = file.GetErrno();
+  if (WriteCoded(
+          fd_,
+          [&](google::protobuf::io::CodedOutputStream* out) {
+            model.SerializeWithCachedSizes(out);
+          },
+          &error)) {
+    return OkStatus();
   }
-  if (ok) return OkStatus();
   errno = error;
   return Error("write");
 }
@@ -518,10 +533,9 @@ StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
       onnx::GraphProto* graph;
       ~Reattach() { model.unsafe_arena_set_allocated_graph(graph); }
     } reattach{model, graph};
+    OI_RETURN_IF_ERROR(SizeModel(model, name));
     std::string rest;
-    if (model.ByteSizeLong() > static_cast<size_t>(INT_MAX) || !model.SerializeToString(&rest)) {
-      return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
-    }
+    if (!model.SerializeToString(&rest)) return CannotSerialize(name);
     onnx::ModelProto head;
     head.CopyFrom(model);
     const auto* reflection = head.GetReflection();
@@ -541,26 +555,18 @@ StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
     plan.after_graph = rest.substr(plan.before_graph.size());
   }
   plan.graph_bytes = model.graph().ByteSizeLong();  // caches the graph's sizes for the write
-  if (PlannedSize(plan) > static_cast<size_t>(INT_MAX)) {
-    return Status::Error(StrCat(name, ": cannot serialize the model (larger than 2 GiB?)"));
-  }
+  if (PlannedSize(plan) > static_cast<size_t>(INT_MAX)) return CannotSerialize(name);
   return plan;
 }
 
 Status OutputFile::WriteModel(const onnx::ModelProto& model, const ModelWritePlan& plan) {
-  bool ok;
   int error = 0;
-  {
-    google::protobuf::io::FileOutputStream file(fd_);
-    {
-      google::protobuf::io::CodedOutputStream coded(&file);
-      WritePlanned(model, plan, &coded);
-      ok = !coded.HadError();
-    }
-    ok = file.Flush() && ok;
-    error = file.GetErrno();
+  if (WriteCoded(
+          fd_,
+          [&](google::protobuf::io::CodedOutputStream* out) { WritePlanned(model, plan, out); },
+          &error)) {
+    return OkStatus();
   }
-  if (ok) return OkStatus();
   errno = error;
   return Error("write");
 }
