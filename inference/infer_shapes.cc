@@ -512,14 +512,7 @@ class ValueInfoScratch {
 
   // The bytes of TypeProto for `type`, a tensor type without a denotation.
   const std::string& TensorTypeBytes(const Type& type, DimTextCache* texts) {
-    size_t hash = static_cast<size_t>(type.elem_type()) * 31 + (type.has_shape() ? 1 : 0);
-    if (type.has_shape()) {
-      for (Dim d : type.shape()) hash = hash * 1000003 ^ d.Hash();
-    }
-    std::vector<Entry>& bucket = cache_[hash];
-    for (const Entry& e : bucket) {
-      if (e.elem_type == type.elem_type() && e.shape == type.maybe_shape()) return e.bytes;
-    }
+    if (auto it = cache_.find(type); it != cache_.end()) return it->second;
     // Made in a reused TypeProto: a shape of the same rank is overwritten dim by dim
     // (WriteShape), each dim ending with exactly what the type says.
     onnx::TypeProto_Tensor* tensor = type_.mutable_tensor_type();
@@ -527,30 +520,30 @@ class ValueInfoScratch {
     if (!type.has_shape()) tensor->clear_shape();
     WriteTypeToProto(type, &type_, texts);
     constexpr size_t kMaxEntries = size_t{1} << 16;  // a bound on the memory kept
-    std::string* bytes = &uncached_;
-    if (entries_ < kMaxEntries) {
-      bucket.push_back({type.elem_type(), type.maybe_shape(), {}});
-      ++entries_;
-      bytes = &bucket.back().bytes;
-    }
+    std::string* bytes =
+        cache_.size() < kMaxEntries ? &cache_.try_emplace(type).first->second : &uncached_;
     bytes->clear();
     type_.AppendToString(bytes);
     return *bytes;
   }
 
  private:
-  struct Entry {
-    int32_t elem_type;
-    std::optional<Shape> shape;
-    std::string bytes;
+  // A tensor type's element type and dims (interned: equal dims, equal nodes).
+  struct TensorTypeHash {
+    size_t operator()(const Type& type) const {
+      size_t hash = static_cast<size_t>(type.elem_type()) * 31 + (type.has_shape() ? 1 : 0);
+      if (type.has_shape()) {
+        for (Dim d : type.shape()) hash = hash * 1000003 ^ d.Hash();
+      }
+      return hash;
+    }
   };
   google::protobuf::Arena arena_;
   onnx::ValueInfoProto* whole_ = nullptr;
   uint32_t uses_ = 0;
   onnx::ValueInfoProto name_only_;
   onnx::TypeProto type_;
-  std::unordered_map<size_t, std::vector<Entry>> cache_;
-  size_t entries_ = 0;
+  std::unordered_map<Type, std::string, TensorTypeHash> cache_;
   std::string uncached_;
 };
 
@@ -1626,6 +1619,15 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       if (given != run.given_values->end()) v->data = Boxed(given->second);
     }
   }
+  // An initializer's elements: read only if a node consumes them (external data) or a rule
+  // asks for them (decoded on first use).
+  auto attach_elements = [&](Value& v, const onnx::TensorProto& init) {
+    if (external_values_.IsCandidate(init)) {
+      v.external = &init;
+    } else {
+      v.unread = &init;
+    }
+  };
   for (const auto& init : graph.initializer()) {
     Type type = TypeOfTensor(init);
     const int id = scope->Intern(init.name());
@@ -1648,20 +1650,12 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
           (run.given_values && run.given_values->count(init.name()))) {
         continue;
       }
-      if (external_values_.IsCandidate(init)) {
-        v.external = &init;
-      } else {
-        v.unread = &init;  // decoded on first use
-      }
+      attach_elements(v, init);
       continue;
     }
     Value* v = define(init.name(), std::move(type), "an initializer");
     if (!v) continue;
-    if (external_values_.IsCandidate(init)) {
-      v->external = &init;
-    } else {
-      v->unread = &init;  // decoded on first use
-    }
+    attach_elements(*v, init);
   }
   for (const auto& sparse : graph.sparse_initializer()) {
     if (scope->DefinesHere(sparse.values().name())) continue;
@@ -1994,11 +1988,21 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   // and few enough that their list costs nothing.
   constexpr size_t kChunk = size_t{1} << 16;
   std::vector<std::string>& chunks = result_.new_value_info;
-  auto reserve = [&](size_t size) -> std::string& {
+  // Appends one entry whose ValueInfoProto is `size` bytes, written by `body` (which returns
+  // the end of what it wrote).
+  auto append = [&](size_t size, auto&& body) {
     if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
       chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
     }
-    return chunks.back();
+    std::string& out = chunks.back();
+    const size_t old = out.size();
+    out.resize(old + kMaxHead + size);
+    auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
+    uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
+                                                 WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
+    p = CodedOutputStream::WriteVarint64ToArray(size, p);
+    p = body(p);
+    out.resize(old + static_cast<size_t>(p - start));
   };
   if (type.is_tensor() && type.denotation().empty()) {
     const std::string& type_bytes = scratch_message.TensorTypeBytes(type, &dim_texts_);
@@ -2009,19 +2013,13 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
                         WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
                                                 WireFormatLite::TYPE_MESSAGE) +
                         CodedOutputStream::VarintSize64(type_bytes.size()) + type_bytes.size();
-    std::string& out = reserve(size);
-    const size_t old = out.size();
-    out.resize(old + kMaxHead + size);
-    auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
-    uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
-                                                 WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
-    p = CodedOutputStream::WriteVarint64ToArray(size, p);
-    p = named.SerializeWithCachedSizesToArray(p);
-    p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
-                                        WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
-    p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);
-    p = std::copy(type_bytes.begin(), type_bytes.end(), p);
-    out.resize(old + static_cast<size_t>(p - start));
+    append(size, [&](uint8_t* p) {
+      p = named.SerializeWithCachedSizesToArray(p);
+      p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
+                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
+      p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);
+      return std::copy(type_bytes.begin(), type_bytes.end(), p);
+    });
     return;
   }
   // The scratch message is reused: clearing the tensor type keeps its sub-messages (its
@@ -2042,16 +2040,8 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   }
   scratch.set_name(name);
   WriteTypeToProto(type, proto, &dim_texts_);
-  const size_t size = scratch.ByteSizeLong();
-  std::string& out = reserve(size);
-  const size_t old = out.size();
-  out.resize(old + kMaxHead + size);
-  auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
-  uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
-                                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
-  p = CodedOutputStream::WriteVarint64ToArray(size, p);
-  p = scratch.SerializeWithCachedSizesToArray(p);
-  out.resize(old + static_cast<size_t>(p - start));
+  append(scratch.ByteSizeLong(),
+         [&](uint8_t* p) { return scratch.SerializeWithCachedSizesToArray(p); });
 }
 
 void Driver::CountValue(const Type& type) {
