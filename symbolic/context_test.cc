@@ -214,7 +214,7 @@ TEST(InternTest, EqualKeysBuiltDifferentlyAreOneNode) {
   TermBuffer buffer;
   buffer.emplace_back(m, 1);
   buffer.emplace_back(n, 2);
-  product.terms = buffer.terms();
+  product.terms = TermsOf(buffer);
   EXPECT_EQ(Intern(product), from_vector);
   EXPECT_EQ((Dim::Symbol("N") * Dim::Symbol("M") * Dim::Symbol("N")).node(), from_vector);
 

@@ -194,7 +194,7 @@ bool MergeFactorsInto(const DimNode* term, TermBuffer* out) {
     if (at < out->size() && (*out)[at].first == atom) {
       if (__builtin_add_overflow((*out)[at].second, exp, &(*out)[at].second)) return false;
     } else {
-      out->insert(at, {atom, exp});
+      out->insert(out->begin() + at, Term(atom, exp));
     }
     ++at;
   }
@@ -226,9 +226,9 @@ const DimNode* MulTerms(const DimNode* a, const DimNode* b) {
       ++j;
     }
   }
-  out.append(xa + i, xa + na);
-  out.append(xb + j, xb + nb);
-  return FromSortedFactors(out.terms());
+  out.insert(out.end(), xa + i, xa + na);
+  out.insert(out.end(), xb + j, xb + nb);
+  return FromSortedFactors(TermsOf(out));
 }
 
 }  // namespace
@@ -321,7 +321,7 @@ const DimNode* Add(const DimNode* a, const DimNode* b) {
   if (__builtin_add_overflow(pa.constant, pb.constant, &constant)) return nullptr;
   TermBuffer out;
   if (!MergeTerms(pa, pb, 1, &out)) return nullptr;
-  return FromSortedPoly(constant, out.terms());
+  return FromSortedPoly(constant, TermsOf(out));
 }
 
 const DimNode* MulConst(const DimNode* a, int64_t c) {
@@ -348,7 +348,7 @@ const DimNode* MulConst(const DimNode* a, int64_t c) {
     if (__builtin_mul_overflow(p.terms[i].second, c, &coeff)) return nullptr;
     out.emplace_back(p.terms[i].first, coeff);
   }
-  return FromSortedPoly(constant, out.terms());
+  return FromSortedPoly(constant, TermsOf(out));
 }
 
 const DimNode* Neg(const DimNode* a) { return MulConst(a, -1); }
@@ -369,7 +369,7 @@ const DimNode* Sub(const DimNode* a, const DimNode* b) {
   if (__builtin_sub_overflow(pa.constant, pb.constant, &constant)) return nullptr;
   TermBuffer out;
   if (!MergeTerms(pa, pb, -1, &out)) return nullptr;
-  return FromSortedPoly(constant, out.terms());
+  return FromSortedPoly(constant, TermsOf(out));
 }
 
 const DimNode* Mul(const DimNode* a, const DimNode* b) {
@@ -456,7 +456,7 @@ const DimNode* Product(std::span<const Dim> dims) {
   }
   if (monomials) {
     if (factors.empty()) return Const(coeff);
-    return ScaledTerm(FromSortedFactors(factors.terms()), coeff);
+    return ScaledTerm(FromSortedFactors(TermsOf(factors)), coeff);
   }
   const DimNode* p = Const(1);
   for (Dim d : dims) p = Mul(p, d.node());

@@ -3,10 +3,9 @@
 #ifndef ONNX_INFER_SYMBOLIC_EXPR_H_
 #define ONNX_INFER_SYMBOLIC_EXPR_H_
 
-#include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -81,61 +80,15 @@ const DimNode* Intern(const NodeKey& key);
 // interned.
 const DimNode* InternConst(int64_t value);
 
-// Terms collected on the stack: up to kInline of them without touching the heap (past that,
-// an array on the heap). The builders collect a result's terms here, so interning a result
-// that exists already allocates nothing. Neither copyable nor movable: pass it by pointer,
-// or its terms as a span.
-class TermBuffer {
- public:
-  static constexpr size_t kInline = 16;
-  TermBuffer() {}  // the inline slots are constructed as they are used
-  TermBuffer(const TermBuffer&) = delete;
-  TermBuffer& operator=(const TermBuffer&) = delete;
+// Terms collected on the stack: up to 16 of them without touching the heap (past that, on
+// the heap). The builders collect a result's terms here, so interning a result that exists
+// already allocates nothing.
+using TermBuffer = boost::container::small_vector<Term, 16>;
 
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  Term& operator[](size_t i) { return data_[i]; }
-  const Term& operator[](size_t i) const { return data_[i]; }
-  const Term* begin() const { return data_; }
-  const Term* end() const { return data_ + size_; }
-  std::span<const Term> terms() const { return {data_, size_}; }
-
-  void reserve(size_t n) {
-    if (n > capacity_) Grow(n);
-  }
-  void push_back(const Term& t) {
-    if (size_ == capacity_) Grow(2 * capacity_);
-    std::construct_at(data_ + size_, t);
-    ++size_;
-  }
-  void emplace_back(const DimNode* n, int64_t c) { push_back(Term(n, c)); }
-  // Puts `t` before the term at `at`.
-  void insert(size_t at, const Term& t) {
-    push_back(t);
-    std::rotate(data_ + at, data_ + size_ - 1, data_ + size_);
-  }
-  void append(const Term* first, const Term* last) {
-    reserve(size_ + static_cast<size_t>(last - first));
-    for (; first != last; ++first) push_back(*first);
-  }
-
- private:
-  void Grow(size_t n) {
-    auto bigger = std::make_unique<Term[]>(n);
-    std::copy(data_, data_ + size_, bigger.get());
-    heap_ = std::move(bigger);
-    data_ = heap_.get();
-    capacity_ = n;
-  }
-
-  union {
-    Term inline_[kInline];  // Term is trivially destructible: nothing to end
-  };
-  Term* data_ = inline_;
-  size_t size_ = 0;
-  size_t capacity_ = kInline;
-  std::unique_ptr<Term[]> heap_;
-};
+// The terms of a buffer, for a NodeKey.
+inline std::span<const Term> TermsOf(const TermBuffer& buffer) {
+  return {buffer.data(), buffer.size()};
+}
 
 // A sum viewed as constant + terms (any node can be viewed so).
 struct Poly {
