@@ -57,6 +57,13 @@ options:
                          with it among the conditions of the --json report
   --assume-positive      assume every dim symbol >= 1, as onnxruntime's symbolic shape
                          inference does (by default a dim may be 0, as in an empty cache)
+  --no-check-types       a node input whose type its operator's type constraint does not
+                         allow is a warning, not an error (onnx's check_type=False)
+  --overridable-initializers
+                         an initializer also listed as a graph input is a default that may
+                         be overridden (IR.md): its value is not used. By default it is used,
+                         as onnx and onnxruntime do, and each node that read it is listed
+                         among the conditions of the --json report
   --values               print the type of every graph input, node output and graph output
   --memory               print each value's size in bytes, the weights' bytes and the peak
                          bytes of live activations (docs/memory.md); with --json, report them
@@ -144,6 +151,8 @@ struct Flags {
   std::vector<std::string> schemas;
   std::vector<std::string> assumptions;  // --assume, as given
   bool assume_positive = false;
+  bool overridable_initializers = false;
+  bool check_types = true;
   std::vector<std::string> binds;         // "B=1,S=128"
   std::vector<std::string> input_shapes;  // "x:1,3,H,W"
   std::vector<std::string> set_inputs;    // "sr=16000"
@@ -222,6 +231,10 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->assumptions.push_back(text);
     } else if (a == "--assume-positive") {
       flags->assume_positive = true;
+    } else if (a == "--overridable-initializers") {
+      flags->overridable_initializers = true;
+    } else if (a == "--no-check-types") {
+      flags->check_types = false;
     } else if (a == "--bind" || a == "--input-shape" || a == "--set-input") {
       std::string text;
       if (!value(&text)) return a + " needs a value";
@@ -425,6 +438,7 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
       {"facts", result.facts},
       {"assumptions", flags.assumptions},
       {"assume_positive", flags.assume_positive},
+      {"overridable_initializers", flags.overridable_initializers},
       {"conditions", result.conditions},
       {"diagnostics", std::move(diagnostics)},
   };
@@ -529,6 +543,8 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.max_expanded_nodes = flags.max_expanded_nodes;
   options.assumptions = flags.assumptions;
   options.assume_positive = flags.assume_positive;
+  options.overridable_initializers = flags.overridable_initializers;
+  options.check_types = flags.check_types;
   // Only --values and --memory read the listing of every value's type.
   options.record_value_types = flags.values || flags.memory;
   // The model is only written after inference, with nothing reading it in between but

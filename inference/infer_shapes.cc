@@ -148,6 +148,10 @@ struct Value {
   // Defined by a node of this graph (its type is written back), not by an input or
   // initializer.
   bool from_node = false;
+  // A graph input whose initializer gives its value, a default the caller may override
+  // (InferenceOptions::overridable_initializers off): a node that reads the value is listed
+  // among the run's conditions.
+  bool default_input = false;
 };
 
 // The values of one graph, and through `parent` those of the enclosing graphs (subgraphs see
@@ -421,15 +425,19 @@ struct NodeInputs : InputValueReader {
   std::vector<const Type*> types;  // null: absent or not defined
   std::vector<const ConstValue*> values;
   std::vector<std::optional<ConstValue>> resolved;  // what `values` points to, when resolved
-  // Per input, the value whose initializer is not decoded yet (null: none); empty when the
-  // node has none.
+  // Per input, the value whose initializer is not decoded yet, or a default input's value
+  // (Value::default_input), read only through Read (null: none); empty when the node has
+  // none.
   std::vector<const Value*> unread;
+  // Whether Read gave the value of a default input (Value::default_input).
+  bool read_default = false;
   int64_t max_value_elements = 0;
   SignatureCheck signature;
 
   const ConstValue* Read(int i) override {
     if (i >= static_cast<int>(unread.size()) || !unread[i]) return nullptr;
     values[i] = ValueData(*unread[i], max_value_elements);
+    if (unread[i]->default_input && values[i]) read_default = true;
     unread[i] = nullptr;
     return values[i];
   }
@@ -691,6 +699,32 @@ class Driver {
         Report(result_.diagnostics, Severity::kError, "main",
                StrCat("--assume-positive: ", s.message()));
       }
+    }
+  }
+
+  // Lists, among the conditions, each default input (Value::default_input) whose value `node`
+  // consumed: its result holds only while the caller does not override the input.
+  void NoteDefaultInputsRead(const GraphRun& run, const Scope& scope,
+                             const onnx::NodeProto& node, const int* input_ids,
+                             const NodeInputs& inputs) {
+    const Names names = InputNames(node);
+    const std::string where =
+        StrCat(run.path == "main" ? "" : StrCat("in ", run.path, ", "), "read by ",
+               node.name().empty() ? StrCat("the ", node.op_type(), " node of output '",
+                                            node.output_size() ? node.output(0) : "", "'")
+                                   : StrCat("node '", node.name(), "' (", node.op_type(), ")"));
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i]->empty()) continue;
+      const Value* v = scope.Find(input_ids[i], *names[i]);
+      if (!v || !v->default_input) continue;
+      // Given to the rule: through Read (the entry is cleared) or, external, directly.
+      const bool read = v->external ? inputs.values[i] != nullptr
+                                    : i < inputs.unread.size() && !inputs.unread[i] && v->data;
+      if (!read) continue;
+      unifier_.AddCondition(
+          StrCat("input '", *names[i], "' keeps its initializer's value"),
+          StrCat(where, "; an initializer listed as a graph input may be overridden at run ",
+                 "time (IR.md)"));
     }
   }
 
@@ -1105,18 +1139,32 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
     return nullptr;
   }
   auto opset = run.opsets->find(domain);
-  if (opset == run.opsets->end()) {
+  int64_t version = 0;
+  if (opset != run.opsets->end()) {
+    version = opset->second;
+  } else if (auto range = registry_.OpsetRange(domain); range && !IsOnnxDomain(domain)) {
+    // A domain with schemas beside ONNX's (com.microsoft): onnxruntime runs its operators
+    // without the import (IR.md requires one), so do we, at the domain's newest version.
+    version = range->second;
+    if (reported_once_.insert(StrCat("import:", domain)).second) {
+      ReportNode(out, Severity::kWarning, run.path, index, node, nullptr,
+                 StrCat("the model does not import the operator set of domain '",
+                        DisplayDomain(domain), "' (opset_import has no entry for it); its ",
+                        "operators are read at its newest version, ", version,
+                        ", as onnxruntime does (reported once per domain)"));
+    }
+  } else {
     ReportNode(out, Severity::kError, run.path, index, node, nullptr,
                StrCat("the model does not import the operator set of domain '",
                       DisplayDomain(domain), "' (opset_import has no entry for it)"));
     return nullptr;
   }
-  *opset_version = opset->second;
-  const OpSchema* schema = registry_.Lookup(domain, node.op_type(), opset->second);
+  *opset_version = version;
+  const OpSchema* schema = registry_.Lookup(domain, node.op_type(), version);
   if (schema) {
     if (schema->deprecated()) {
       ReportNode(out, Severity::kWarning, run.path, index, node, schema,
-                 StrCat(node.op_type(), " is deprecated in opset ", opset->second, " of ",
+                 StrCat(node.op_type(), " is deprecated in opset ", version, " of ",
                         DisplayDomain(domain)));
     }
     return schema;
@@ -1125,7 +1173,7 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
   if (!versions.empty()) {
     ReportNode(
         out, Severity::kError, run.path, index, node, nullptr,
-        StrCat(node.op_type(), " is not in opset ", opset->second, " of ", DisplayDomain(domain),
+        StrCat(node.op_type(), " is not in opset ", version, " of ", DisplayDomain(domain),
                " (its first version is ", versions.front()->since_version(), ")"));
   } else if (IsOnnxDomain(domain)) {
     ReportNode(out, Severity::kError, run.path, index, node, nullptr,
@@ -1323,8 +1371,12 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
     SignatureCheck& signature = inputs.signature;
     CheckSignature(*node, *schema, input_types, signature);
     for (const auto& issue : signature.issues) {
-      ReportNode(out, issue.strict_only ? StrictOr(issue.severity) : issue.severity, path, index,
-                 *node, schema, issue.message, issue.subject);
+      const Severity severity = issue.type_constraint && !options_.check_types
+                                    ? Severity::kWarning
+                                : issue.strict_only ? StrictOr(issue.severity)
+                                                    : issue.severity;
+      ReportNode(out, severity, path, index, *node, schema, issue.message, issue.subject).code =
+          issue.type_constraint ? kDiagTypeConstraint : kDiagSignature;
     }
     if (!signature.arity_error && inputs_defined) {
       std::string body_error;
@@ -1642,13 +1694,16 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       } else {
         v.type = *merged;
       }
-      // From IR version 4 its value may be overridden at run time, so it is not a constant.
-      // Before, every initializer had to be listed as a graph input (IR.md), so being one says
-      // nothing: runtimes treat those initializers as constants, and so do we. A value the
-      // caller gives for the input wins either way.
-      if (model_ == nullptr || model_->ir_version() >= 4 ||
-          (run.given_values && run.given_values->count(init.name()))) {
-        continue;
+      // A value the caller gives for the input wins. From IR version 4 the initializer is a
+      // default that may be overridden at run time: used, as onnx and onnxruntime use it,
+      // with each node that reads it listed as a condition, unless the caller takes the
+      // strict reading (InferenceOptions::overridable_initializers). Before, every
+      // initializer had to be listed as a graph input (IR.md), so being one says nothing:
+      // runtimes treat those initializers as constants, and so do we.
+      if (run.given_values && run.given_values->count(init.name())) continue;
+      if (model_ != nullptr && model_->ir_version() >= 4) {
+        if (options_.overridable_initializers) continue;
+        v.default_input = true;
       }
       attach_elements(v, init);
       continue;
@@ -1764,6 +1819,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   inputs.unread.clear();
   inputs.max_value_elements = options_.max_value_elements;
   bool inputs_defined = true;
+  inputs.read_default = false;
+  bool read_default = false;  // an external default input's value given to the rule
   const int* input_ids = run.node_ids.inputs(index);
   for (int i = 0; i < static_cast<int>(names.size()); ++i) {
     const std::string& name = *names[i];
@@ -1781,7 +1838,11 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       continue;  // produced by a node on a cycle: unknown
     }
     input_types[i] = &v->type;
-    if (v->unread) {
+    if (v->default_input && !v->external) {
+      // Read only through Read, so that a rule that reads it is known (a condition).
+      if (inputs.unread.empty()) inputs.unread.resize(names.size());
+      inputs.unread[i] = v;
+    } else if (v->unread) {
       // An initializer's elements, decoded only if the rule asks for them (the facts do not
       // change them: they are constants).
       if (inputs.unread.empty()) inputs.unread.resize(names.size());
@@ -1797,10 +1858,14 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       for (auto& w : warnings) {
         ReportNode(result_.diagnostics, Severity::kWarning, path, index, *node, nullptr, w);
       }
+      if (v->default_input && input_values[i]) read_default = true;
     }
   }
   NodeOutcome& outcome = run.node_outcome;
   InferNode(run, scope, index, node, inputs, inputs_defined, count_stats, outcome);
+  if (read_default || inputs.read_default) {
+    NoteDefaultInputsRead(run, *scope, *node, input_ids, inputs);
+  }
   const OpSchema* schema = outcome.schema;
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
@@ -1832,7 +1897,8 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
                StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
                       " contradicts the declared ", declared.ToString(), " (",
                       merged.status().message(), "); keeping the declared type"),
-               Subject::Output(o, name));
+               Subject::Output(o, name))
+        .code = kDiagDeclaredContradiction;
     return declared;
   }
   // Only where a node is inferred once: a subgraph or function body is inferred per pass
@@ -1842,7 +1908,8 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
                      : OkStatus();
   if (!bound.ok()) {
     ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
-               StrCat("output ", o, " '", name, "': ", bound.message()), Subject::Output(o, name));
+               StrCat("output ", o, " '", name, "': ", bound.message()), Subject::Output(o, name))
+        .code = kDiagDeclaredContradiction;
   }
   return std::move(*merged);
 }

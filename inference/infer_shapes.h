@@ -53,6 +53,11 @@ struct InferenceOptions {
   // Make a missing schema or rule, and a conflict between declared and inferred types, an
   // error instead of a warning.
   bool strict = false;
+  // Check node inputs against their operators' type constraints (an input's element type is
+  // allowed; inputs sharing a type parameter agree): a violation is an error. False (onnx's
+  // `check_type=False`, `--no-check-types`): it is a warning, and inference goes on with
+  // the types as they are.
+  bool check_types = true;
   // The largest tensor (in elements) whose value is tracked for consumers such as Reshape.
   int64_t max_value_elements = 1024;
   // Track values computed by operators (Shape, Gather, Concat, arithmetic...) besides the
@@ -80,6 +85,17 @@ struct InferenceOptions {
   // Values computed from such a dim depend on the assumption too, without a line of their
   // own. A text that is not such a bound is an error diagnostic, and is not assumed.
   std::vector<std::string> assumptions;
+  // An initializer that is also listed as a graph input (IR version >= 4; models saved with
+  // `keep_initializers_as_inputs`, older exporters, ONNX's own test fixtures). IR.md: such an
+  // initializer "is a default value" and the input "can be overridden" at run time. By
+  // default (false) its value is used, as onnx's and onnxruntime's inference use it, and
+  // every node whose result read it is listed in InferenceResult::conditions:
+  //   "input 'shape' keeps its initializer's value (read by node 'r' (Reshape); an initializer
+  //   listed as a graph input may be overridden at run time)"
+  // True takes IR.md's strict reading: the value may change, so it is not used (only its
+  // type is). Before IR version 4 every initializer had to be an input, so being one says
+  // nothing and the value is always used. `--overridable-initializers`.
+  bool overridable_initializers = false;
   // Assume every dim symbol >= 1, as onnxruntime's symbolic shape inference does, including
   // the symbols inference introduces. Off by default: a dim may be 0 (an empty KV cache at the
   // first decoding step), and the default results hold for every valid model. Results that

@@ -181,6 +181,7 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
       error(StrCat(label(i), ": type ", StripShapes(*t).ToString(), " is not allowed for ", p->type,
                    " (allowed: ", AllowedList(allowed->types), ")"),
             Subject::Input(i, node.input(i)));
+      check.issues.back().type_constraint = true;
       continue;
     }
     // Only a fully known type binds its parameter; heterogeneous variadic inputs bind nothing,
@@ -212,6 +213,7 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
       error(StrCat(label(i), ": ", p->type, " is ", shapeless.ToString(), " here but ",
                    bound->type.ToString(), " for input ", first, " '", node.input(first), "'"),
             Subject::Input(i, node.input(i)));
+      check.issues.back().type_constraint = true;
     }
   }
 }

@@ -22,6 +22,10 @@ struct SignatureIssue {
   // A finding a lenient run reports as a warning, --strict as an error (unknown attributes).
   bool strict_only = false;
   Subject subject = {};  // the input, output or attribute the message starts with
+  // An input's type is not allowed by its type constraint, or two inputs bound to one type
+  // parameter differ: a warning for a caller that does not check types
+  // (InferenceOptions::check_types off, onnx's check_type=False).
+  bool type_constraint = false;
 };
 
 // A type parameter bound by an input: "T" -> float (shapes removed), first by input 0.

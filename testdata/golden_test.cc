@@ -161,6 +161,8 @@ std::string Annotations(const std::string& text, const std::string& name) {
   options.strict = HasOption(text, "strict");
   options.data_propagation = !HasOption(text, "no-data-prop");
   options.assume_positive = HasOption(text, "assume-positive");
+  options.overridable_initializers = HasOption(text, "overridable-initializers");
+  options.check_types = !HasOption(text, "no-check-types");
   // `# assume: S >= 2` (repeatable), as --assume.
   options.assumptions = LineArgs(text, "# assume: ");
   if (Status st = SpecializationOptions(text, options); !st.ok()) {
