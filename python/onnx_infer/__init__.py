@@ -24,6 +24,7 @@ The ``onnx`` package is optional: bytes and paths work without it.
 
 import json
 import os
+import sys
 from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional,
                     Sequence, Union)
 
@@ -46,36 +47,76 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 def _onnx_ir_version() -> int:
-    try:
-        import onnx
-    except ImportError:
-        return 10
-    return int(onnx.IR_VERSION)
+    """infer_node_outputs' default, as ONNX's: the IR version of the installed onnx package."""
+    onnx = _onnx_or_none()
+    return int(onnx.IR_VERSION) if onnx is not None else 10
 
 
-# infer_node_outputs' default, as ONNX's: the IR version of the installed onnx package.
-_IR_VERSION = _onnx_ir_version()
+def _make_inference_error() -> type:
+    """onnx_infer.InferenceError: a subclass of ``onnx.shape_inference.InferenceError`` when
+    onnx is installed (so ``except onnx.shape_inference.InferenceError`` catches it), of
+    ``Exception`` otherwise. Made on first use, so that ``import onnx_infer`` does not import
+    onnx."""
+    base: type = Exception
+    onnx = _onnx_or_none()
+    if onnx is not None:
+        try:
+            from onnx.shape_inference import InferenceError as base  # type: ignore
+        except ImportError:  # an onnx without it
+            base = Exception
+
+    class InferenceError(base):  # type: ignore[valid-type,misc]
+        """Raised when inference finds errors (strict mode, or a declared type that
+        contradicts the inferred one, as onnx raises).
+
+        The message holds every error diagnostic rendered on its own line; ``diagnostics``
+        holds them all (errors, warnings and notes) as :class:`Diagnostic` objects.
+        """
+
+        def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()):
+            super().__init__(message)
+            self.diagnostics: List[Diagnostic] = list(diagnostics)
+
+    InferenceError.__module__ = __name__
+    InferenceError.__qualname__ = "InferenceError"
+    return InferenceError
 
 
-class InferenceError(Exception):
-    """Raised in strict mode when inference finds errors.
+_lazy: Dict[str, Any] = {}
 
-    The message holds every error diagnostic rendered on its own line; ``diagnostics``
-    holds them all (errors, warnings and notes) as :class:`Diagnostic` objects.
-    """
 
-    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()):
-        super().__init__(message)
-        self.diagnostics: List[Diagnostic] = list(diagnostics)
+def __getattr__(name: str) -> Any:
+    # PEP 562: InferenceError is made when first asked for (it may subclass onnx's).
+    if name == "InferenceError":
+        if name not in _lazy:
+            _lazy[name] = _make_inference_error()
+        return _lazy[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _render_errors(errors: Sequence[Diagnostic], source: str) -> str:
+    lines = "\n".join(d.render(source) for d in errors)
+    count = f"{len(errors)} error" + ("" if len(errors) == 1 else "s")
+    return f"shape inference found {count}:\n{lines}"
 
 
 def _raise_on_errors(diagnostics: Sequence[Diagnostic], source: str) -> None:
     errors = [d for d in diagnostics if d.severity == "error"]
     if not errors:
         return
-    lines = "\n".join(d.render(source) for d in errors)
-    count = f"{len(errors)} error" + ("" if len(errors) == 1 else "s")
-    raise InferenceError(f"shape inference found {count}:\n{lines}", diagnostics)
+    raise __getattr__("InferenceError")(_render_errors(errors, source), diagnostics)
+
+
+def _raise_like_onnx(diagnostics: Sequence[Diagnostic], strict_mode: bool, source: str) -> None:
+    """What onnx.shape_inference raises on: in strict mode any error; in its default mode an
+    inferred type that contradicts the declared one (onnx merges the two outside its per-node
+    error handling, so that raises in every mode)."""
+    if strict_mode:
+        _raise_on_errors(diagnostics, source)
+        return
+    contradictions = [d for d in diagnostics if d.code == "declared-contradiction"]
+    if contradictions:
+        raise __getattr__("InferenceError")(_render_errors(contradictions, source), diagnostics)
 
 
 def _onnx_or_none():
@@ -87,7 +128,8 @@ def _onnx_or_none():
 
 
 def _is_model_proto(model: Any) -> bool:
-    onnx = _onnx_or_none()
+    # A ModelProto exists only once onnx is imported: no import here.
+    onnx = sys.modules.get("onnx")
     return onnx is not None and isinstance(model, onnx.ModelProto)
 
 
@@ -108,9 +150,12 @@ def _serialize_model(model: Any) -> bytes:
 def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 1024,
              schemas: Iterable[Any] = (), assume: Iterable[str] = (),
              assume_positive: bool = False,
-             max_expanded_nodes: Optional[int] = None) -> "_core.CallOptions":
+             max_expanded_nodes: Optional[int] = None, check_types: bool = True,
+             overridable_initializers: bool = False) -> "_core.CallOptions":
     options = _core.CallOptions()
     options.strict = bool(strict)
+    options.check_types = bool(check_types)
+    options.overridable_initializers = bool(overridable_initializers)
     options.data_propagation = bool(data_prop)
     options.max_value_elements = int(max_value_elements)
     if max_expanded_nodes is not None:
@@ -182,22 +227,25 @@ def infer_shapes(
     data_prop: bool = False,
     *,
     max_expanded_nodes: Optional[int] = None,
+    overridable_initializers: bool = False,
 ) -> Any:
-    """Infers the type and shape of every value of ``model``.
+    """Infers the type and shape of every value of ``model``, as
+    ``onnx.shape_inference.infer_shapes`` does.
 
-    ``model`` is an ``onnx.ModelProto`` (a new, annotated ``onnx.ModelProto`` is returned;
-    the argument is left as it was) or the bytes of a binary model (annotated bytes are
-    returned). Intermediate values get ``value_info`` entries; graph outputs that are
-    undeclared or declared less precisely get their inferred types. Symbolic dimensions are
-    kept and derived (``N``, ``N + 5``, ``2*seq``). Custom operators registered with
-    :func:`register_schemas` or :func:`register_op` are known.
+    ``model`` is an ``onnx.ModelProto`` or the bytes of a binary model; a new, annotated
+    ``onnx.ModelProto`` is returned (the argument is left as it was). Without the onnx
+    package, bytes in give annotated bytes out. Intermediate values get ``value_info``
+    entries; graph outputs that are undeclared or declared less precisely get their inferred
+    types. Symbolic dimensions are kept and derived (``N``, ``N + 5``, ``2*seq``). Custom
+    operators registered with :func:`register_schemas` or :func:`register_op` are known.
 
-    ``check_type``: accepted for compatibility; the engine always checks node inputs against
-    their operators' type constraints, so it changes nothing.
-    ``strict_mode``: a missing schema or rule, or a declared type that contradicts the
-    inferred one, is an error instead of a warning, and any error raises
-    :class:`InferenceError`. Without it, errors never raise: what cannot be inferred is left
-    unknown, as ONNX does.
+    ``check_type``: check each node's inputs against its operator's type constraints (a
+    violation is an error). Off by default, as in onnx: a violation is then a warning.
+    ``strict_mode``: a missing schema or rule, or an unknown attribute, is an error instead
+    of a warning, and any error raises :class:`InferenceError`. In either mode an inferred
+    type that contradicts the model's declared type raises :class:`InferenceError`, as onnx
+    does. Other errors do not raise without ``strict_mode``: what cannot be inferred is left
+    unknown.
     ``data_prop``: accepted for compatibility; the engine always propagates values computed
     from shapes (Shape, Gather, Concat, arithmetic...), so its results include those ONNX
     gets with ``data_prop=True`` either way.
@@ -205,25 +253,32 @@ def infer_shapes(
     are inferred inside function bodies and subgraphs in all (default 200,000; the CLI's
     ``--max-expanded-nodes``, docs/limits.md); past it, the calls left out give unknown
     outputs and one error names the limit.
+    ``overridable_initializers`` (keyword only): an initializer that is also a graph input
+    is a default the caller may override (IR.md), so its value is not used. By default it is
+    used, as onnx does (:func:`infer` lists each node that read one in ``conditions``).
 
-    Raises ``TypeError`` for another kind of ``model``, ``ValueError`` when the bytes are not
-    a model or a ModelProto is too large to serialize (over 2 GiB with its weights inline:
-    use :func:`infer_shapes_path`).
+    :class:`InferenceError` is a subclass of ``onnx.shape_inference.InferenceError`` when
+    onnx is installed. Raises ``TypeError`` for another kind of ``model``, ``ValueError``
+    when the bytes are not a model or a ModelProto is too large to serialize (over 2 GiB
+    with its weights inline: use :func:`infer_shapes_path`).
     """
-    options = _options(strict_mode, max_expanded_nodes=max_expanded_nodes)
+    options = _options(strict_mode, max_expanded_nodes=max_expanded_nodes,
+                       check_types=check_type, overridable_initializers=overridable_initializers)
     if isinstance(model, (bytes, bytearray, memoryview)):
         data, diagnostics = _core.infer_bytes(bytes(model), options, False)
-        if strict_mode:
-            _raise_on_errors(diagnostics, "<bytes>")
-        return data
-    if not _is_model_proto(model):
+        _raise_like_onnx(diagnostics, strict_mode, "<bytes>")
+        onnx = _onnx_or_none()
+        if onnx is None:
+            return data
+        inferred = onnx.ModelProto()
+    elif _is_model_proto(model):
+        data, diagnostics = _core.infer_bytes(_serialize_model(model), options, False)
+        _raise_like_onnx(diagnostics, strict_mode, "<model>")
+        inferred = type(model)()
+    else:
         raise TypeError(
             "infer_shapes only accepts onnx.ModelProto or bytes, "
             f"you passed a {type(model).__name__}")
-    data, diagnostics = _core.infer_bytes(_serialize_model(model), options, False)
-    if strict_mode:
-        _raise_on_errors(diagnostics, "<model>")
-    inferred = type(model)()
     inferred.ParseFromString(data)
     return inferred
 
@@ -236,6 +291,7 @@ def infer_shapes_path(
     data_prop: bool = False,
     *,
     max_expanded_nodes: Optional[int] = None,
+    overridable_initializers: bool = False,
 ) -> None:
     """Infers the model file at ``model_path`` and writes the annotated model.
 
@@ -244,9 +300,9 @@ def infer_shapes_path(
     renamed over the target). The file may be binary or the ONNX text syntax; the output is
     binary. External data is never loaded: only small integer initializers stored beside the
     model (inside its directory) are read, when a node needs their values; so models whose
-    weights exceed 2 GiB work. The parameters mean what they mean for :func:`infer_shapes`;
-    in strict mode with errors nothing is written and :class:`InferenceError` is raised.
-    ``max_expanded_nodes`` as for :func:`infer_shapes`.
+    weights exceed 2 GiB work. The parameters mean what they mean for :func:`infer_shapes`:
+    when it raises :class:`InferenceError` (strict mode with errors; a declared type that
+    contradicts the inferred one), nothing is written.
 
     Raises ``TypeError`` when given a ``ModelProto`` instead of a path, ``ValueError`` when
     the file cannot be read as a model or the output cannot be written.
@@ -257,11 +313,11 @@ def infer_shapes_path(
             f"you passed a {type(model_path).__name__}; use infer_shapes for a model")
     model_path = os.fspath(model_path)
     output_path = os.fspath(output_path) or model_path
-    diagnostics = _core.infer_file(model_path, output_path,
-                                   _options(strict_mode, max_expanded_nodes=max_expanded_nodes),
-                                   False)
-    if strict_mode:
-        _raise_on_errors(diagnostics, model_path)
+    options = _options(strict_mode, max_expanded_nodes=max_expanded_nodes,
+                       check_types=check_type, overridable_initializers=overridable_initializers)
+    options.raise_on_contradiction = True
+    diagnostics = _core.infer_file(model_path, output_path, options, False)
+    _raise_like_onnx(diagnostics, strict_mode, model_path)
 
 
 def infer_node_outputs(
@@ -271,7 +327,7 @@ def infer_node_outputs(
     input_data: Optional[Mapping[str, Any]] = None,
     input_sparse_data: Optional[Mapping[str, Any]] = None,
     opset_imports: Optional[Any] = None,
-    ir_version: int = _IR_VERSION,
+    ir_version: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Infers the output types of one node, as ``onnx.shape_inference.infer_node_outputs``.
 
@@ -281,10 +337,15 @@ def infer_node_outputs(
     string: the newest version onnx-infer knows of the node's domain). ``input_types`` maps
     input names to ``onnx.TypeProto``; ``input_data`` maps input names to
     ``onnx.TensorProto`` values (a Reshape's shape, say). ``input_sparse_data`` and
-    ``ir_version`` are accepted for compatibility; sparse values are not read.
+    ``ir_version`` (default: the installed onnx's) are accepted for compatibility; sparse
+    values are not read.
 
     Returns ``{output name: onnx.TypeProto}`` for the outputs whose type is at least partly
-    known. Raises :class:`InferenceError` when the node is invalid (its diagnostics attached).
+    known. Raises as onnx does: ``KeyError`` when an input of the node (not an omitted one)
+    has no entry in ``input_types``; ``onnx.checker.ValidationError`` when the node does not
+    fit its operator's signature (input or output count, attributes, type constraints);
+    :class:`InferenceError` when inference finds the node invalid otherwise (its
+    diagnostics attached to either).
     """
     onnx = _onnx_or_none()
     if onnx is None:
@@ -305,11 +366,22 @@ def infer_node_outputs(
         opsets = dict(opset_imports)
     else:
         opsets = {o.domain: o.version for o in opset_imports}
+    for name in node.input:
+        if name and name not in input_types:
+            raise KeyError(name)
     types = {name: t.SerializeToString() for name, t in input_types.items()}
     values = {name: t.SerializeToString() for name, t in (input_data or {}).items()}
     outputs, diagnostics = _core.infer_node(node.SerializeToString(), opsets, types, values,
-                                            False)
-    _raise_on_errors(diagnostics, f"node {node.name or node.op_type!r}")
+                                            False, True)
+    source = f"node {node.name or node.op_type!r}"
+    invalid = [d for d in diagnostics if d.severity == "error"
+               and d.code in ("signature", "type-constraint")]
+    if invalid:
+        import onnx.checker
+        error = onnx.checker.ValidationError(_render_errors(invalid, source))
+        error.diagnostics = list(diagnostics)
+        raise error
+    _raise_on_errors(diagnostics, source)
     result = {}
     for name, data in outputs.items():
         proto = onnx.TypeProto()
@@ -432,6 +504,8 @@ def infer(
     input_values: Optional[Mapping[str, Any]] = None,
     memory: bool = False,
     max_expanded_nodes: Optional[int] = None,
+    check_types: bool = True,
+    overridable_initializers: bool = False,
 ) -> InferenceResult:
     """Infers ``model`` and returns everything the engine found (:class:`InferenceResult`).
 
@@ -447,6 +521,12 @@ def infer(
     subgraphs in all (None: the engine's default, 200,000; the CLI's ``--max-expanded-nodes``);
     past it, the calls left out give unknown outputs and one error names the limit.
     ``output_path``: with a path, where to write the annotated model (atomically).
+    ``check_types``: a node input whose type its operator's type constraint does not allow
+    is an error (False: a warning). ``overridable_initializers``: an initializer that is also
+    a graph input is a default the caller may override (IR.md), so its value is not used; by
+    default it is used, as onnx and onnxruntime do, and each node that read one is listed in
+    ``result.conditions`` ("input 'shape' keeps its initializer's value (read by node 'r'
+    (Reshape); ...)").
 
     ``assume``: lower bounds of dim symbols the model does not state, such as ``"S >= 2"``
     (also ``"S > 1"``, ``"2 <= S"``); ``assume_positive``: every dim symbol is at least 1, as
@@ -469,7 +549,7 @@ def infer(
     the model (an input it does not have, a value of the wrong length).
     """
     options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
-                       max_expanded_nodes)
+                       max_expanded_nodes, check_types, overridable_initializers)
     options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
     options.input_shapes = {str(name): [_dim_text(d) for d in dims]
                             for name, dims in (input_shapes or {}).items()}

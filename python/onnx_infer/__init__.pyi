@@ -15,6 +15,7 @@ __version__: str
 _PathLike = Union[str, os.PathLike[str]]
 _Dim = Union[int, str, None]
 
+# A subclass of onnx.shape_inference.InferenceError when onnx is installed (made on first use).
 class InferenceError(Exception):
     diagnostics: List[Diagnostic]
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ...) -> None: ...
@@ -75,23 +76,14 @@ class InferenceResult:
     def type_of(self, name: str, graph: str = ...) -> Optional[ValueType]: ...
     def raise_for_errors(self, source: str = ...) -> None: ...
 
-@overload
 def infer_shapes(
-    model: bytes,
+    model: Any,  # onnx.ModelProto or bytes; a new onnx.ModelProto (bytes without onnx)
     check_type: bool = ...,
     strict_mode: bool = ...,
     data_prop: bool = ...,
     *,
     max_expanded_nodes: Optional[int] = ...,
-) -> bytes: ...
-@overload
-def infer_shapes(
-    model: Any,  # onnx.ModelProto, returned as a new onnx.ModelProto
-    check_type: bool = ...,
-    strict_mode: bool = ...,
-    data_prop: bool = ...,
-    *,
-    max_expanded_nodes: Optional[int] = ...,
+    overridable_initializers: bool = ...,
 ) -> Any: ...
 def infer_shapes_path(
     model_path: _PathLike,
@@ -101,6 +93,7 @@ def infer_shapes_path(
     data_prop: bool = ...,
     *,
     max_expanded_nodes: Optional[int] = ...,
+    overridable_initializers: bool = ...,
 ) -> None: ...
 def infer_node_outputs(
     schema: Any,  # onnx.defs.OpSchema or the op_type
@@ -109,7 +102,7 @@ def infer_node_outputs(
     input_data: Optional[Mapping[str, Any]] = ...,  # onnx.TensorProto by input name
     input_sparse_data: Optional[Mapping[str, Any]] = ...,
     opset_imports: Optional[Any] = ...,  # OperatorSetIdProto list or {domain: version}
-    ir_version: int = ...,
+    ir_version: Optional[int] = ...,
 ) -> Dict[str, Any]: ...  # onnx.TypeProto by output name
 def infer(
     model: Any,  # onnx.ModelProto, bytes or a path
@@ -126,6 +119,8 @@ def infer(
     input_values: Optional[Mapping[str, Any]] = ...,  # {"sr": 16000, "pads": [0, 1, 0, 1]}
     memory: bool = ...,
     max_expanded_nodes: Optional[int] = ...,
+    check_types: bool = ...,
+    overridable_initializers: bool = ...,
 ) -> InferenceResult: ...
 def register_schemas(path_or_text: Any) -> None: ...
 def register_op(

@@ -12,6 +12,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -304,6 +305,11 @@ struct CallOptions {
   std::vector<std::pair<std::string, std::string>> schemas;  // (JSON text, source name)
   std::vector<std::string> assumptions;                      // "S >= 2"
   bool assume_positive = false;
+  bool check_types = true;
+  bool overridable_initializers = false;
+  // infer_file writes nothing when an inferred type contradicts a declared one (the caller
+  // raises, as onnx's default mode does).
+  bool raise_on_contradiction = false;
   // Specialization (InferenceOptions): symbol values, input shapes (dims as text), input
   // values, and values as serialized TensorProtos (name, bytes).
   std::map<std::string, int64_t> bind;
@@ -322,6 +328,8 @@ InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   options.max_expanded_nodes = call.max_expanded_nodes;
   options.assumptions = call.assumptions;
   options.assume_positive = call.assume_positive;
+  options.check_types = call.check_types;
+  options.overridable_initializers = call.overridable_initializers;
   options.model_dir = std::move(model_dir);
   options.bind.insert(call.bind.begin(), call.bind.end());
   options.input_shapes.insert(call.input_shapes.begin(), call.input_shapes.end());
@@ -489,7 +497,11 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
-      const bool failed = call.strict && result->HasErrors();
+      const bool failed =
+          (call.strict && result->HasErrors()) ||
+          (call.raise_on_contradiction &&
+           std::any_of(result->diagnostics.begin(), result->diagnostics.end(),
+                       [](const Diagnostic& d) { return d.code == kDiagDeclaredContradiction; }));
       out.result = std::move(result);
       if (!output_path.empty() && !failed) {
         if (Status saved = SaveModel(*model, output_path); !saved.ok()) error = saved.message();
@@ -508,11 +520,12 @@ Message ParseMessage(const py::bytes& bytes, const char* what) {
   return m;
 }
 
-// infer_node(node, opsets, input_types, input_values, strict) ->
+// infer_node(node, opsets, input_types, input_values, strict, check_types=True) ->
 //   ({output name: serialized TypeProto}, diagnostics)
 py::tuple InferNode(const py::bytes& node_bytes, const std::map<std::string, int64_t>& opsets,
                     const std::map<std::string, py::bytes>& input_types,
-                    const std::map<std::string, py::bytes>& input_values, bool strict) {
+                    const std::map<std::string, py::bytes>& input_values, bool strict,
+                    bool check_types) {
   auto node = ParseMessage<onnx::NodeProto>(node_bytes, "NodeProto");
   std::map<std::string, onnx::TypeProto> types;
   for (const auto& [name, bytes] : input_types) {
@@ -529,6 +542,7 @@ py::tuple InferNode(const py::bytes& node_bytes, const std::map<std::string, int
     py::gil_scoped_release release;
     InferenceOptions options;
     options.strict = strict;
+    options.check_types = check_types;
     result = InferNodeOutputsByName(*registry, node, imports, types, values, options);
   }
   py::dict outputs;
@@ -566,6 +580,9 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly(
           "subject_name", [](const Diagnostic& d) { return d.subject.name; },
           "The value's or attribute's name, when known.")
+      .def_property_readonly(
+          "code", [](const Diagnostic& d) { return std::string(d.code); },
+          "The kind of finding: 'signature', 'type-constraint', 'declared-contradiction', or ''.")
       .def_readonly("message", &Diagnostic::message,
                     "What was expected and what was found (starts with the subject).")
       .def("render", &Diagnostic::Render, py::arg("source") = "model",
@@ -587,6 +604,12 @@ PYBIND11_MODULE(_core, m) {
                      "Lower bounds of dim symbols to assume: 'S >= 2'.")
       .def_readwrite("assume_positive", &CallOptions::assume_positive,
                      "Assume every dim symbol >= 1.")
+      .def_readwrite("check_types", &CallOptions::check_types,
+                     "A type-constraint violation is an error (else a warning).")
+      .def_readwrite("overridable_initializers", &CallOptions::overridable_initializers,
+                     "An initializer listed as a graph input may be overridden: not used.")
+      .def_readwrite("raise_on_contradiction", &CallOptions::raise_on_contradiction,
+                     "infer_file writes nothing when a declared type is contradicted.")
       .def_readwrite("bind", &CallOptions::bind, "Symbol values: {symbol: int}.")
       .def_readwrite("input_shapes", &CallOptions::input_shapes,
                      "New declared shapes of graph inputs: {name: [dim text, ...]}.")
@@ -621,6 +644,7 @@ PYBIND11_MODULE(_core, m) {
         "bytes. Raises ValueError when the file cannot be read or written.");
   m.def("infer_node", &onnx_infer::InferNode, py::arg("node"), py::arg("opsets"),
         py::arg("input_types"), py::arg("input_values"), py::arg("strict"),
+        py::arg("check_types") = true,
         "Infers one node (serialized NodeProto; types as serialized TypeProto and values as "
         "serialized TensorProto, by input name); returns ({output: serialized TypeProto}, "
         "diagnostics).");

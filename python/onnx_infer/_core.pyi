@@ -13,6 +13,8 @@ class Diagnostic:
     @property
     def op(self) -> str: ...  # "ai.onnx::Concat-13"
     @property
+    def code(self) -> str: ...  # "signature", "type-constraint", "declared-contradiction" or ""
+    @property
     def subject_kind(self) -> str: ...  # "input", "output", "attribute" or ""
     @property
     def subject_index(self) -> int: ...
@@ -30,6 +32,9 @@ class CallOptions:
     schemas: List[Tuple[str, str]]  # (JSON text, source name)
     assumptions: List[str]  # "S >= 2"
     assume_positive: bool
+    check_types: bool
+    overridable_initializers: bool
+    raise_on_contradiction: bool
     bind: Dict[str, int]
     input_shapes: Dict[str, List[str]]  # dims as text: "1", "H", "N + 1", "?"
     # (name, integer elements, real elements, dims, fit_dims)
@@ -46,7 +51,7 @@ def infer_bytes(model: bytes, options: CallOptions, details: bool) -> Tuple[byte
 def infer_file(model_path: str, output_path: str, options: CallOptions, details: bool) -> Any: ...
 def infer_node(
     node: bytes, opsets: Dict[str, int], input_types: Dict[str, bytes],
-    input_values: Dict[str, bytes], strict: bool
+    input_values: Dict[str, bytes], strict: bool, check_types: bool = ...
 ) -> Tuple[Dict[str, bytes], List[Diagnostic]]: ...
 def register_schemas(text: str, source: str) -> None: ...
 def register_rule(
