@@ -30,6 +30,11 @@ packages=(
   python3-pytest
   python3-onnx
   python3-numpy
+  # tools/test.sh's `peers` part: ../shared/peer-suites/run.sh runs every test in a forked
+  # child (pytest-forked); onnxruntime's own tool, the baseline, needs sympy and packaging.
+  python3-pytest-forked
+  python3-sympy
+  python3-packaging
   # bench/run.sh --callgrind: instruction counts (docs/performance.md).
   valgrind
   # tools/sanitize.sh and tools/fuzz.sh (--config=asan): libFuzzer and the sanitizer runtimes

@@ -18,11 +18,16 @@
 #   python    the Python package installed with docs/python.md's one command into a fresh venv
 #             of Debian's python3 (CMake build reused in build-python/), then pytest
 #             python/tests (counts pytest's tests; no tests collected is a failure)
+#   peers     with ../shared: the peers' own shape-inference suites (onnx v1.12.0's and
+#             onnxruntime's; ONNX_INFER_PEER_SUITES="onnx112 ort onnxmain" adds onnx main's,
+#             about 15 minutes) run by ../shared/peer-suites/run.sh against the python part's
+#             venv; tools/check_peers.py fails a suite when a test the peer passes fails with
+#             us for a reason python/peer_classes/<suite>.tsv does not list (one test a suite)
 # Extra arguments go to `bazel test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-parts="${ONNX_INFER_TEST_PARTS:-format bazel tsan asan fuzz cmake frontend python}"
+parts="${ONNX_INFER_TEST_PARTS:-format bazel tsan asan fuzz cmake frontend python peers}"
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 args=(--nocache_test_results)
@@ -141,10 +146,43 @@ if want python; then
     ((py_status == 0)) || { cat "$work/pytest.log"; status=1; }
     echo "python: ${p:-0} passed, $f failed, ${s:-0} skipped"
     add "${p:-0}" "$f" "${s:-0}"
+    python_venv="$work/venv"
   else
     cat "$work/python.log"
     add 0 1 0
     status=1
+  fi
+fi
+
+if want peers; then
+  peer_suites="${ONNX_INFER_PEER_SUITES:-onnx112 ort}"
+  if [[ ! -d ../shared/peer-suites ]]; then
+    echo "peers: ../shared/peer-suites is absent; skipped"
+    add 0 0 1
+  elif [[ -z "${python_venv:-}" ]]; then
+    echo "peers: needs the python part's venv (ONNX_INFER_TEST_PARTS must include python)" >&2
+    add 0 1 0
+    status=1
+  else
+    # shellcheck disable=SC2086  # the suites are words
+    ../shared/peer-suites/run.sh "$python_venv/bin/python" "$work/peers" $peer_suites \
+      > "$work/peers.log" 2>&1 || true
+    grep -v '^|' "$work/peers.log" || true
+    for suite in $peer_suites; do
+      case $suite in
+        onnx112) peer=onnx112_onnx ours=onnx112_onnx_infer ;;
+        onnxmain) peer=onnxmain_onnx ours=onnxmain_onnx_infer ;;
+        ort) peer=ort_ort ours=ort_onnx_infer ;;
+        *) echo "peers: unknown suite $suite" >&2; add 0 1 0; status=1; continue ;;
+      esac
+      if /usr/bin/python3 tools/check_peers.py "$suite" "$work/peers/runs/$peer.jsonl" \
+          "$work/peers/runs/$ours.jsonl" "python/peer_classes/$suite.tsv"; then
+        add 1 0 0
+      else
+        add 0 1 0
+        status=1
+      fi
+    done
   fi
 fi
 
