@@ -19,6 +19,26 @@ from setuptools.command.build_ext import build_ext
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
 
+def _require(module, package):
+    """Stops with a message naming this interpreter and the Debian package that brings
+    `module`, instead of setuptools' "invalid command 'bdist_wheel'" or a CMake error."""
+    try:
+        __import__(module)
+    except ImportError:
+        sys.exit(f"onnx-infer: {sys.executable} has no module '{module}', which building the "
+                 f"package needs: install Debian's {package} (tools/setup.sh installs what the "
+                 "build needs) and make the venv with --system-site-packages from "
+                 "/usr/bin/python3 (docs/python.md)")
+
+
+if any(a.startswith("bdist_wheel") for a in sys.argv[1:]):
+    _require("wheel", "python3-wheel")
+if any(a.startswith(("bdist", "build", "install", "develop", "editable")) for a in sys.argv[1:]):
+    if shutil.which("cmake") is None:
+        sys.exit("onnx-infer: building the package needs cmake, which is not on PATH: "
+                 "apt-get install cmake (tools/setup.sh installs what the build needs)")
+
+
 class CMakeBuildExt(build_ext):
     def build_extension(self, ext):
         build_dir = os.path.abspath(
@@ -34,6 +54,9 @@ class CMakeBuildExt(build_ext):
             # stable path, so a new venv does not make CMake look for Python again.
             "-DPython3_EXECUTABLE=" + os.path.realpath(sys.executable),
         ]
+        # pip shows this only with -v (docs/python.md): the build takes minutes.
+        print(f"onnx-infer: building the extension module with CMake in {build_dir} "
+              f"({jobs} jobs)", file=sys.stderr, flush=True)
         subprocess.check_call(configure)
         subprocess.check_call(["cmake", "--build", build_dir, "--target", "_core", "-j", jobs])
         built = [f for f in os.listdir(build_dir)
