@@ -18,6 +18,7 @@ outcomes map onto onnx-infer's engine, and what is not provided, is in docs/pyth
 
 import argparse
 import logging
+import re
 import sys
 from typing import Any, Dict, List, Optional
 
@@ -181,6 +182,11 @@ def _is_incomplete(type_proto) -> bool:
     return tensor.elem_type == 0 or not tensor.HasField("shape")
 
 
+def _elem_type_known(type_proto) -> bool:
+    tensor = _tensor_of(type_proto)
+    return type_proto.WhichOneof("value") is not None and (tensor is None or tensor.elem_type != 0)
+
+
 def _merge_declared(inferred, declared):
     """``inferred`` (a TypeProto) with what it leaves unknown taken from ``declared``: the
     element type, the whole shape when the rank is unknown, a dim with neither value nor
@@ -287,18 +293,18 @@ class SymbolicShapeInference:
                         for k, o in enumerate(n.output) if o]
         self.guessed_ = []
         while True:
-            trial = onnx.ModelProto()
-            trial.CopyFrom(base)
+            del base.graph.value_info[:]
             for name, t in fallback.items():
-                trial.graph.value_info.add(name=name).type.CopyFrom(t)
-            result = onnx_infer.infer(trial, assume_positive=True)
+                base.graph.value_info.add(name=name).type.CopyFrom(t)
+            result = onnx_infer.infer(base, assume_positive=True)
             inferred = self._types_by_name(result.model.graph)
             added = False
             for index, node, k, name in node_outputs:
                 t = inferred.get(name)
                 if t is not None and not _is_incomplete(t) or name in fallback:
                     continue
-                if name in declared and _merge_declared(t or onnx.TypeProto(), declared[name]) != t:
+                known = t if t is not None else onnx.TypeProto()
+                if name in declared and _merge_declared(known, declared[name]) != known:
                     fallback[name] = declared[name]
                     added = True
                 elif self.guess_output_rank_ and (t is None or t.WhichOneof("value") is None or (
@@ -498,18 +504,26 @@ class SymbolicShapeInference:
             if tensor is not None:
                 names.update(d.dim_param for d in tensor.shape.dim if d.dim_param)
         for name in sorted(names):
-            if name in self.symbolic_dims_:
-                continue
-            if sympy is None:
-                self.symbolic_dims_[name] = name
-                continue
-            try:
-                self.symbolic_dims_[name] = (
-                    sympy.Symbol(name, integer=True, positive=True) if name in self.input_symbols_
-                    else sympy.sympify(name, locals={"floor": sympy.floor, "Max": sympy.Max,
-                                                     "Min": sympy.Min}))
-            except (sympy.SympifyError, SyntaxError, TypeError):
-                self.symbolic_dims_[name] = sympy.Symbol(name, integer=True, nonnegative=True)
+            if name not in self.symbolic_dims_:
+                self.symbolic_dims_[name] = self._sympy_dim(name)
+
+    def _sympy_dim(self, text):
+        """A dim's text as onnxruntime keeps it: a sympy expression of integer symbols (graph
+        input symbols positive, others nonnegative, as onnxruntime makes them), or the text
+        itself without sympy or when sympy cannot read it."""
+        if sympy is None:
+            return text
+        functions = {"floor": sympy.floor, "Max": sympy.Max, "Min": sympy.Min, "Mod": sympy.Mod,
+                     "ceiling": sympy.ceiling}
+        names = {n: (sympy.Symbol(n, integer=True, positive=True) if n in self.input_symbols_
+                     else sympy.Symbol(n, integer=True, nonnegative=True))
+                 for n in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text) if n not in functions}
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+            return names[text]
+        try:
+            return sympy.sympify(text, locals={**functions, **names})
+        except (sympy.SympifyError, SyntaxError, TypeError, ValueError):
+            return sympy.Symbol(text, integer=True, nonnegative=True)
 
     def _log(self, result):
         levels = {"error": logging.ERROR, "warning": logging.WARNING, "note": logging.INFO}
@@ -538,12 +552,14 @@ class SymbolicShapeInference:
         As onnxruntime's tool: returns None (with a warning) when ``in_mp`` imports no ONNX
         operator set or one older than 7; raises ``ValueError`` for an If whose branches give
         different element types, ``Exception("Invalid model with cyclic graph")`` for a
-        cycle, and ``Exception("Incomplete symbolic shape inference")`` when a node output's
-        element type or rank is left unknown. Other errors of the model (an operator's
-        constraint broken) are logged and the best-effort model is returned.
+        cycle, and ``Exception("Incomplete symbolic shape inference")`` when nothing is known
+        of a node output (an operator without a schema, and ``guess_output_rank`` off or
+        unable to guess). Other errors of the model (an operator's constraint broken) are
+        logged and the best-effort model is returned; so is a model where an output has an
+        element type but no rank (logged as a warning), where onnxruntime's tool may stop.
 
         ``int_max``: accepted; the engine needs no stand-in for "to the end". ``auto_merge``:
-        accepted; the engine never merges symbols on a guess (docs/python.md). 
+        accepted; the engine never merges symbols on a guess (docs/python.md).
         ``guess_output_rank``: an output the engine knows nothing of (an operator without a
         schema) gets input 0's element type and rank with fresh dims, logged as a guess.
         ``verbose``: 0 logs errors, 1 warnings and conditions too, 2 and more every
@@ -563,9 +579,13 @@ class SymbolicShapeInference:
             complete = inference._infer_impl()
         inference._update_output_from_vi()
         if not complete:
-            missing = [vi.name for vi in inference.out_mp_.graph.value_info if _is_incomplete(vi.type)]
-            logger.error("%s: no element type or rank for %s", _INCOMPLETE, ", ".join(missing[:10]))
-            raise Exception(_INCOMPLETE)
+            partial = [vi for vi in inference.out_mp_.graph.value_info if _is_incomplete(vi.type)]
+            untyped = [vi.name for vi in partial if not _elem_type_known(vi.type)]
+            if untyped:  # an operator nobody knows: onnxruntime stops there too
+                logger.error("%s: nothing is known of %s", _INCOMPLETE, ", ".join(untyped[:10]))
+                raise Exception(_INCOMPLETE)
+            logger.warning("no rank for %s (element type only)",
+                           ", ".join(vi.name for vi in partial[:10]))
         return inference.out_mp_
 
 

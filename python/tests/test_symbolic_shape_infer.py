@@ -271,3 +271,29 @@ def test_works_without_sympy():
         "print('ok')\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
+
+
+def test_an_output_of_unknown_rank_is_returned_with_its_element_type(caplog):
+    # Reshape to a shape of unknown length: float of unknown rank, not an unknown operator.
+    model = _model([helper.make_node("Reshape", ["x", "s"], ["y"])],
+                   [_vi("x", FLOAT, ["N", 4]), _vi("s", INT64, None)], [_vi("y", FLOAT, None)])
+    with caplog.at_level(logging.WARNING, logger="onnx_infer.symbolic_shape_infer"):
+        out = SymbolicShapeInference.infer_shapes(model)
+    y = _by_name(out.graph.value_info)["y"]
+    assert y.type.tensor_type.elem_type == FLOAT and not y.type.tensor_type.HasField("shape")
+    assert "no rank for y" in caplog.text
+    inference = SymbolicShapeInference(2**31 - 1, False, False, 0)
+    inference._preprocess(model)
+    assert inference._infer_impl() is False  # not all shapes inferred, in onnxruntime's sense
+
+
+def test_symbolic_dims_are_sympy_expressions_of_the_models_symbols():
+    sympy = pytest.importorskip("sympy")
+    model = _model([helper.make_node("Concat", ["x", "y"], ["z"], axis=0)],
+                   [_vi("x", FLOAT, ["N", 3]), _vi("y", FLOAT, ["M", 3])], [_vi("z", FLOAT, None)])
+    inference = SymbolicShapeInference(2**31 - 1, False, False, 0)
+    inference._preprocess(model)
+    assert inference._infer_impl() is True
+    n, m = inference.symbolic_dims_["N"], inference.symbolic_dims_["M"]
+    assert isinstance(n, sympy.Symbol) and n.is_positive  # graph input symbols: positive
+    assert inference.symbolic_dims_["M + N"] == m + n  # not sympy's N() function
