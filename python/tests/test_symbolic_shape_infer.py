@@ -297,3 +297,22 @@ def test_symbolic_dims_are_sympy_expressions_of_the_models_symbols():
     n, m = inference.symbolic_dims_["N"], inference.symbolic_dims_["M"]
     assert isinstance(n, sympy.Symbol) and n.is_positive  # graph input symbols: positive
     assert inference.symbolic_dims_["M + N"] == m + n  # not sympy's N() function
+
+
+def test_a_cycle_raises_as_onnxruntime_does():
+    model = _model([helper.make_node("Add", ["x", "b"], ["a"]), helper.make_node("Relu", ["a"], ["b"])],
+                   [_vi("x", FLOAT, ["N"])], [_vi("b", FLOAT, None)])
+    with pytest.raises(Exception, match="^Invalid model with cyclic graph$"):
+        SymbolicShapeInference.infer_shapes(model)
+
+
+def test_command_line_writes_the_annotated_model(tmp_path):
+    src, dst = tmp_path / "in.onnx", tmp_path / "out.onnx"
+    onnx.save(_model([helper.make_node("Relu", ["x"], ["y"])], [_vi("x", FLOAT, ["N", 2])],
+                     [_vi("y", FLOAT, None)]), str(src))
+    assert ssi.main(["--input", str(src), "--output", str(dst), "--auto_merge"]) == 0
+    out = onnx.load(str(dst))
+    assert _dims(out.graph.value_info[0]) == ["N", 2] and _dims(out.graph.output[0]) == ["N", 2]
+    old = tmp_path / "old.onnx"
+    onnx.save(_model([], [_vi("x", FLOAT, [1])], [_vi("x", FLOAT, [1])], opsets=(("", 6),)), str(old))
+    assert ssi.main(["--input", str(old)]) == 1
