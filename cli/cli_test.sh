@@ -245,6 +245,32 @@ expect_in assume-strict-bound-shape "$TMP/out" "y: float[N, S - 2, 8]"
 check assume-positive 0 "$BIN" "$TMP/slice.onnxtxt" --values --assume-positive --json "$TMP/positive.json"
 expect_in assume-positive-shape "$TMP/out" "y: float[N, Max(0, S - 2), 8]"  # S may be 1
 expect_in assume-positive-json "$TMP/positive.json" '"assume_positive": true'
+# An initializer that is also a graph input: used by default (a condition in the report),
+# not used with --overridable-initializers.
+cat > "$TMP/default_input.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+main (float[6] x, int64[2] shape) => (y) <int64[2] shape = {2, 3}> {
+  y = Reshape(x, shape)
+}
+MODEL
+check default-input 0 "$BIN" "$TMP/default_input.onnxtxt" --values --json "$TMP/default.json"
+expect_in default-input-shape "$TMP/out" "y: float[2, 3]"
+expect_in default-input-json "$TMP/default.json" "input 'shape' keeps its initializer's value"
+expect_in default-input-flag "$TMP/default.json" '"overridable_initializers": false'
+check overridable 0 "$BIN" "$TMP/default_input.onnxtxt" --values --overridable-initializers \
+  --json "$TMP/overridable.json"
+expect_in overridable-shape "$TMP/out" "y: float[?, ?]"
+expect_in overridable-flag "$TMP/overridable.json" '"overridable_initializers": true'
+# --no-check-types: a type-constraint violation is a warning (exit 0), an error without it.
+cat > "$TMP/bool_greater.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+main (bool[2] a, bool[2] b) => (c) {
+  c = Greater(a, b)
+}
+MODEL
+check type-checked 1 "$BIN" "$TMP/bool_greater.onnxtxt"
+check type-unchecked 0 "$BIN" "$TMP/bool_greater.onnxtxt" --no-check-types
+expect_in type-unchecked-warning "$TMP/err" "warning: graph 'main' node #0 (ai.onnx::Greater-13): input 0 'a': type bool is not allowed for T"
 check assume-bad 2 "$BIN" "$TMP/slice.onnxtxt" --assume 'S <= 4'
 expect_in assume-bad-msg "$TMP/err" "--assume 'S <= 4': expected a lower bound of one symbol"
 check assume-missing 2 "$BIN" "$TMP/slice.onnxtxt" --assume

@@ -99,6 +99,22 @@ TEST_F(ExternalValuesTest, AnExternalInt64ShapeGivesTheExactReshape) {
   EXPECT_EQ(TypeOf(m, "z"), "float[2, 1, 3, 8]");
 }
 
+// An external initializer that is also a graph input is a default (IR.md): read and used,
+// as any initializer is, and the node that read it is a condition.
+TEST_F(ExternalValuesTest, AnExternalDefaultInputIsReadAndItsReaderIsACondition) {
+  Write(model_dir_ / "weights.bin", Int64Bytes({99, 0, -1, 4, 1}));
+  onnx::ModelProto m = Model(kReshapeModel);
+  auto* input = m.mutable_graph()->add_input();
+  input->set_name("shape");
+  *input->mutable_type() = TypeToProto(TypeOfTensor(m.graph().initializer(0)));
+  InferenceResult r = Infer(m);
+  EXPECT_TRUE(r.diagnostics.empty()) << Messages(r);
+  EXPECT_EQ(TypeOf(m, "y"), "float[2, 6, 4]");
+  ASSERT_EQ(r.conditions.size(), 1u);
+  EXPECT_THAT(r.conditions[0], HasSubstr("input 'shape' keeps its initializer's value"));
+  EXPECT_THAT(r.conditions[0], HasSubstr("Reshape"));
+}
+
 TEST_F(ExternalValuesTest, WithoutAModelDirectoryNothingIsReadAndNothingIsSaid) {
   Write(model_dir_ / "weights.bin", Int64Bytes({99, 0, -1, 4, 1}));
   onnx::ModelProto m = Model(kReshapeModel);
@@ -146,11 +162,15 @@ TEST_F(ExternalValuesTest, BigOrFloatExternalTensorsAreNeverOpened) {
       j = Add(i, big)
       k = Identity(inputs_default)
     })");
-  // An initializer that is also a graph input can be overridden, so it is no constant.
+  // An initializer that is also a graph input can be overridden: with the strict reading
+  // (overridable_initializers) it is no constant, so it is not read either.
   auto* input = m.mutable_graph()->add_input();
   input->set_name("inputs_default");
   *input->mutable_type() = TypeToProto(TypeOfTensor(m.graph().initializer(3)));
-  InferenceResult r = Infer(m);
+  InferenceOptions options;
+  options.model_dir = model_dir_.string();
+  options.overridable_initializers = true;
+  InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
   EXPECT_TRUE(r.diagnostics.empty()) << Messages(r);
   // Their types come from dims and data_type as for any initializer.
   EXPECT_EQ(TypeOf(m, "y"), "float[1000, 1000]");

@@ -704,9 +704,8 @@ class Driver {
 
   // Lists, among the conditions, each default input (Value::default_input) whose value `node`
   // consumed: its result holds only while the caller does not override the input.
-  void NoteDefaultInputsRead(const GraphRun& run, const Scope& scope,
-                             const onnx::NodeProto& node, const int* input_ids,
-                             const NodeInputs& inputs) {
+  void NoteDefaultInputsRead(const GraphRun& run, const Scope& scope, const onnx::NodeProto& node,
+                             const int* input_ids, const NodeInputs& inputs) {
     const Names names = InputNames(node);
     const std::string where =
         StrCat(run.path == "main" ? "" : StrCat("in ", run.path, ", "), "read by ",
@@ -1171,10 +1170,9 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
   }
   auto versions = registry_.Versions(domain, node.op_type());
   if (!versions.empty()) {
-    ReportNode(
-        out, Severity::kError, run.path, index, node, nullptr,
-        StrCat(node.op_type(), " is not in opset ", version, " of ", DisplayDomain(domain),
-               " (its first version is ", versions.front()->since_version(), ")"));
+    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+               StrCat(node.op_type(), " is not in opset ", version, " of ", DisplayDomain(domain),
+                      " (its first version is ", versions.front()->since_version(), ")"));
   } else if (IsOnnxDomain(domain)) {
     ReportNode(out, Severity::kError, run.path, index, node, nullptr,
                StrCat("unknown operator '", node.op_type(), "' in domain ", DisplayDomain(domain)));
@@ -1371,8 +1369,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
     SignatureCheck& signature = inputs.signature;
     CheckSignature(*node, *schema, input_types, signature);
     for (const auto& issue : signature.issues) {
-      const Severity severity = issue.type_constraint && !options_.check_types
-                                    ? Severity::kWarning
+      const Severity severity = issue.type_constraint && !options_.check_types ? Severity::kWarning
                                 : issue.strict_only ? StrictOr(issue.severity)
                                                     : issue.severity;
       ReportNode(out, severity, path, index, *node, schema, issue.message, issue.subject).code =

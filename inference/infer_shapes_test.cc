@@ -813,5 +813,69 @@ TEST(InferShapesTest, GivenInputValueOverridesAnInitializer) {
   EXPECT_EQ(TypeFromProto(m->graph().output(0).type()).ToString(), "float[3, 8]");
 }
 
+// A default input (an initializer listed as a graph input) read inside a subgraph is a
+// condition naming the subgraph; one read by no rule is not (Relu reads no values); one too
+// large to track is not read at all.
+TEST(InferShapesTest, DefaultInputsReadAreConditionsWhereverTheyAreRead) {
+  onnx::ModelProto m = Model(R"(
+    main (bool c, float[6] x, int64[2] shape, float[2000] w) => (y, r)
+      <int64[2] shape = {3, 2}, float[2000] w = {0.0}>
+    {
+      r = Relu(w)
+      y = If(c) <then_branch = t () => (float[3, 2] a) { a = Reshape(x, shape) },
+                 else_branch = e () => (float[3, 2] b) { b = Reshape(x, shape) }>
+    })");
+  InferenceResult r = Infer(m);
+  ASSERT_EQ(r.conditions.size(), 2u);
+  EXPECT_NE(r.conditions[0].find("input 'shape' keeps its initializer's value (in main/"),
+            std::string::npos)
+      << r.conditions[0];
+  for (const auto& c : r.conditions) EXPECT_EQ(c.find("'w'"), std::string::npos) << c;
+}
+
+// check_types off: a type-constraint violation is a warning with its code; other signature
+// findings keep their severity.
+TEST(InferShapesTest, UncheckedTypesAreWarningsWithTheirCode) {
+  const std::string graph = R"(
+    main (bool[2] a, bool[2] b) => (c, d) {
+      c = Greater(a, b)
+      d = Relu<alpha = 1.0>(a)
+    })";
+  onnx::ModelProto m = Model(graph);
+  InferenceOptions options;
+  options.check_types = false;
+  InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
+  int type_constraint = 0;
+  for (const auto& d : r.diagnostics) {
+    if (d.code == kDiagTypeConstraint) {
+      ++type_constraint;
+      EXPECT_EQ(d.severity, Severity::kWarning) << d.message;
+    }
+  }
+  EXPECT_EQ(type_constraint, 3);  // a and b of Greater, a of Relu
+  onnx::ModelProto checked = Model(graph);
+  InferenceResult e = Infer(checked);
+  EXPECT_EQ(e.CountOf(Severity::kError), 3);
+}
+
+// Operators of a domain beside ONNX's that the model does not import are read at the
+// domain's newest version, with one warning for the domain; an ONNX domain stays an error.
+TEST(InferShapesTest, ContribDomainsAreReadWithoutTheirImport) {
+  onnx::ModelProto m = Model(R"(
+    main (float[B, 8] x) => (y, z) {
+      y = com.microsoft.FastGelu(x)
+      z = com.microsoft.FastGelu(y)
+    })");
+  InferenceResult r = Infer(m);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::kWarning);
+  EXPECT_EQ(TypeFromProto(m.graph().output(1).type()).ToString(), "float[B, 8]");
+  onnx::ModelProto ml = Model(R"(
+    main (float[B, 8] x) => (y) {
+      y = ai.onnx.ml.Normalizer(x)
+    })");
+  EXPECT_EQ(Infer(ml).CountOf(Severity::kError), 1);
+}
+
 }  // namespace
 }  // namespace onnx_infer

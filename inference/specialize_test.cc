@@ -286,14 +286,20 @@ TEST(InferShapesSpecializationTest, ValueByIndexFromAnotherContext) {
 }
 
 TEST(InferShapesSpecializationTest, AGivenValueOverridesAnInitializer) {
-  // An initializer-backed input (IR >= 4) is no constant; a given value makes it one.
+  // An initializer-backed input (IR >= 4) is a default: its value is used (a condition says
+  // so), unless the caller takes it as overridable; a given value replaces it either way.
   onnx::ModelProto m = Model(R"(
     main (float[6] x, int64[2] shape) => (y) <int64[2] shape = {2, 3}> {
       y = Reshape(x, shape)
     })");
   onnx::ModelProto unspecialized = m;
   InferShapes(unspecialized, BuiltinSchemas(), InferenceOptions{});
-  EXPECT_EQ(OutputType(unspecialized, 0), "float[?, ?]");
+  EXPECT_EQ(OutputType(unspecialized, 0), "float[2, 3]");
+  onnx::ModelProto overridable = m;
+  InferenceOptions strict_reading;
+  strict_reading.overridable_initializers = true;
+  InferShapes(overridable, BuiltinSchemas(), strict_reading);
+  EXPECT_EQ(OutputType(overridable, 0), "float[?, ?]");
   InferenceOptions options;
   options.input_values = {*ParseInputValue("shape=3,2")};
   InferenceResult r = InferShapes(m, BuiltinSchemas(), options);

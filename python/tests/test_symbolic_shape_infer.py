@@ -182,10 +182,6 @@ def test_contrib_operator_without_its_domain_imported_is_inferred():
     assert q.type.tensor_type.elem_type == onnx.TensorProto.UINT8 and _dims(q) == ["b", 2]
 
 
-test_contrib_operator_without_its_domain_imported_is_inferred = pytest.mark.xfail(
-    strict=False, reason="needs the engine's contrib-domain change")(
-        test_contrib_operator_without_its_domain_imported_is_inferred)
-
 
 # ---- the members a subclass drives (onnxruntime's SymbolicShapeInferenceHelper)
 
