@@ -121,6 +121,20 @@ Type Stacked(const Type& element, Dim count, int64_t axis) {
   return out;
 }
 
+// The shape of a Loop body's input `i` (0: the iteration number, 1: the condition): [1] when
+// the body declares rank 1, else a scalar.
+Shape BodyScalarShape(const InferenceContext& ctx, int i) {
+  const onnx::AttributeProto* attr = ctx.Attr("body");
+  if (attr && attr->has_g() && attr->g().input_size() > i) {
+    const onnx::TypeProto& declared = attr->g().input(i).type();
+    if (declared.has_tensor_type() && declared.tensor_type().has_shape() &&
+        declared.tensor_type().shape().dim_size() == 1) {
+      return Shape{Dim::Const(1)};
+    }
+  }
+  return Shape{};
+}
+
 // Whether a Loop's body passes its condition on unchanged: the condition output is the
 // condition input itself, through Identity nodes, or a Constant true. A loop whose condition
 // starts true then runs its full trip count.
@@ -194,9 +208,13 @@ Status InferLoop(InferenceContext& ctx) {
   std::vector<std::vector<bool>> widened(num_carried);
   std::vector<bool> present(num_carried, false);  // optional before the loop, not after
   std::vector<Type> body_out;
+  // The iteration number and the condition are one element each. The spec does not say
+  // their rank, and onnxruntime hands the body the rank it declares: a scalar, or [1].
+  const Shape iteration_shape = BodyScalarShape(ctx, 0), condition_shape = BodyScalarShape(ctx, 1);
   constexpr int kMaxPasses = 4;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    std::vector<Type> body_in = {Type::Tensor(kInt64, Shape{}), Type::Tensor(kBool, Shape{})};
+    std::vector<Type> body_in = {Type::Tensor(kInt64, iteration_shape),
+                                 Type::Tensor(kBool, condition_shape)};
     body_in.insert(body_in.end(), carried.begin(), carried.end());
     OI_ASSIGN_OR_RETURN(body_out, ctx.InferSubgraph("body", body_in));
     if (static_cast<int>(body_out.size()) != 1 + num_carried + num_scan) {
