@@ -75,6 +75,14 @@ def field_type(typ, type_name):
     raise SystemExit(f"unknown field type {typ!r}")
 
 
+# Repeated numeric fields ONNX declares `[packed = true]`: TensorProto's element lists. The
+# wire facts do not record the option; a reader accepts both encodings either way, but a
+# writer that packs them writes what ONNX writes, 4 bytes a float instead of 5, and parses
+# and serializes them several times faster (the Python drop-in re-parses the result).
+PACKED = {("TensorProto", name) for name in
+          ("float_data", "int32_data", "int64_data", "double_data", "uint64_data")}
+
+
 def emit(scope, out, indent=""):
     if scope.kind == "enum":
         out.append(f"{indent}enum {scope.name} {{")
@@ -108,7 +116,8 @@ def emit(scope, out, indent=""):
                         out.append(f"{inner}  {field_type(f[3], f[4])} {f[0]} = {f[1]};")
                 out.append(f"{inner}}}")
             else:
-                out.append(f"{inner}{label} {field_type(typ, type_name)} {name} = {number};")
+                packed = " [packed = true]" if (scope.name, name) in PACKED else ""
+                out.append(f"{inner}{label} {field_type(typ, type_name)} {name} = {number}{packed};")
     out.append(f"{indent}}}")
 
 
