@@ -1220,6 +1220,35 @@ const onnx::FunctionProto* Driver::CatalogBody(const OpSchema& schema, int64_t o
   return &*it->second;
 }
 
+// Replaces each attribute reference of `node` (ref_attr_name) by the attribute `bound` gives
+// it, renamed; one bound to nothing is dropped (absent, so its default applies). References
+// reach into subgraphs too: a branch of an If in a function body may say `to = @target`, and
+// the body's attributes are the only scope such a reference can name.
+void BindAttributeReferences(const std::map<std::string, const onnx::AttributeProto*>& bound,
+                             onnx::NodeProto* node) {
+  auto* attributes = node->mutable_attribute();
+  for (int i = 0; i < attributes->size();) {
+    onnx::AttributeProto* a = attributes->Mutable(i);
+    if (!a->ref_attr_name().empty()) {
+      auto it = bound.find(a->ref_attr_name());
+      if (it == bound.end()) {
+        attributes->DeleteSubrange(i, 1);
+        continue;
+      }
+      std::string name = a->name();
+      *a = *it->second;
+      a->set_name(std::move(name));
+    } else if (a->has_g()) {
+      for (auto& n : *a->mutable_g()->mutable_node()) BindAttributeReferences(bound, &n);
+    } else {
+      for (auto& g : *a->mutable_graphs()) {
+        for (auto& n : *g.mutable_node()) BindAttributeReferences(bound, &n);
+      }
+    }
+    ++i;
+  }
+}
+
 CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx::NodeProto& node,
                                      const onnx::FunctionProto& f, int function_index,
                                      const OpSchema* schema, const std::vector<const Type*>& inputs,
@@ -1280,18 +1309,7 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   for (const auto& fn_node : f.node()) {
     onnx::NodeProto* n = body.add_node();
     *n = fn_node;
-    n->clear_attribute();
-    for (const auto& a : fn_node.attribute()) {
-      if (a.ref_attr_name().empty()) {
-        *n->add_attribute() = a;
-        continue;
-      }
-      auto it = bound.find(a.ref_attr_name());
-      if (it == bound.end()) continue;  // not given and no default: the attribute is absent
-      onnx::AttributeProto* copy = n->add_attribute();
-      *copy = *it->second;
-      copy->set_name(a.name());
-    }
+    BindAttributeReferences(bound, n);
   }
   Opsets opsets = f.opset_import_size() ? ReadOpsets(f.opset_import()) : *run.opsets;
   GraphRun call;
