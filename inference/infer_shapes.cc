@@ -901,6 +901,8 @@ class Driver {
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
                          const OpSchema* schema, int o, const Type& declared, Type type);
+  // Reports each graph input, initializer and value_info whose element type is UNDEFINED.
+  static void ReportUndefinedElemTypes(const GraphRun& run);
   // Reports each graph output that names no value (issue 17).
   static void ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
                                      const Producers& producer);
@@ -1557,6 +1559,7 @@ NodeInferenceResult Driver::InferLoneNode(
 }
 
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
+  ReportUndefinedElemTypes(run);
   DefineGraphValues(run, scope);
   IndexNodeValues(run, scope);
   {
@@ -1576,6 +1579,57 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     run.node_outcome = {};
   }
   WriteBack(run, *scope, count_stats);
+}
+
+// Whether `type` holds a tensor type whose elem_type is given as UNDEFINED (0), at the top or
+// inside a sequence, map or optional. An absent elem_type is not reported: value_info may
+// carry only a shape (ours writes it so when the element type is not known).
+bool HasUndefinedElemType(const onnx::TypeProto& type) {
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      return type.tensor_type().has_elem_type() && type.tensor_type().elem_type() == 0;
+    case onnx::TypeProto::kSparseTensorType:
+      return type.sparse_tensor_type().has_elem_type() &&
+             type.sparse_tensor_type().elem_type() == 0;
+    case onnx::TypeProto::kSequenceType:
+      return type.sequence_type().has_elem_type() &&
+             HasUndefinedElemType(type.sequence_type().elem_type());
+    case onnx::TypeProto::kOptionalType:
+      return type.optional_type().has_elem_type() &&
+             HasUndefinedElemType(type.optional_type().elem_type());
+    case onnx::TypeProto::kMapType:
+      return type.map_type().has_value_type() &&
+             HasUndefinedElemType(type.map_type().value_type());
+    default:
+      return false;
+  }
+}
+
+// onnx.proto: a tensor type's elem_type and a tensor's data_type MUST NOT be UNDEFINED. Such a
+// value has no element type a rule could check (onnx stops at the first node reading it:
+// "Element type of input 0 unknown"); the value itself is still defined, of unknown type.
+void Driver::ReportUndefinedElemTypes(const GraphRun& run) {
+  const onnx::GraphProto& graph = *run.graph;
+  constexpr const char* kWhy = "the element type is UNDEFINED (0), which onnx.proto forbids";
+  for (int i = 0; i < graph.input_size(); ++i) {
+    const onnx::ValueInfoProto& vi = graph.input(i);
+    if (vi.has_type() && HasUndefinedElemType(vi.type())) {
+      Report(*run.diagnostics, Severity::kError, run.path,
+             StrCat("input ", i, " '", vi.name(), "': ", kWhy), Subject::Input(i, vi.name()));
+    }
+  }
+  for (const auto& init : graph.initializer()) {
+    if (init.data_type() == 0) {
+      Report(*run.diagnostics, Severity::kError, run.path,
+             StrCat("initializer '", init.name(), "': ", kWhy));
+    }
+  }
+  for (const auto& vi : graph.value_info()) {
+    if (vi.has_type() && HasUndefinedElemType(vi.type())) {
+      Report(*run.diagnostics, Severity::kError, run.path,
+             StrCat("value_info '", vi.name(), "': ", kWhy));
+    }
+  }
 }
 
 // A graph output is a use (IR.md): of a node output, a graph input or initializer, or, in a

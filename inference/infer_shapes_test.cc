@@ -320,6 +320,29 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
   EXPECT_EQ(strict.result.CountOf(Severity::kError), 2);
 }
 
+// onnx.proto: elem_type and data_type MUST NOT be UNDEFINED (onnx's test_empty_graph,
+// test_concat_missing_shape, test_parse_data_with_undefined_tensor_type). Each such
+// declaration is an error; an absent elem_type (a shape only) is not.
+TEST(InferShapesTest, UndefinedElementTypesAreErrors) {
+  const std::string graph = TensorInput("x", "", /*elem=*/0) + TensorInput("k", "dim { dim_value: 2 }", 7) +
+                            R"(
+      input { name: "p" type { tensor_type { shape { dim { dim_value: 2 } } } } }
+      initializer { name: "s" data_type: 0 dims: 2 }
+      value_info { name: "q" type { sequence_type { elem_type { tensor_type { elem_type: 0 } } } } }
+      value_info { name: "r" type { tensor_type { shape { dim { dim_value: 4 } } } } }
+      node { op_type: "Reshape" input: "x" input: "k" output: "y" }
+      node { op_type: "ConstantOfShape" input: "s" output: "z" }
+      output { name: "y" } output { name: "z" })";
+  auto r = InferProto(ProtoModel(graph));
+  const std::string why = "the element type is UNDEFINED (0), which onnx.proto forbids\n";
+  EXPECT_EQ(r.Diagnostics(), "m: error: graph 'main': input 0 'x': " + why +
+                                 "m: error: graph 'main': initializer 's': " + why +
+                                 "m: error: graph 'main': value_info 'q': " + why)
+      << r.Diagnostics();
+  // Inference goes on: the tensor's dims still say how long the shape is.
+  EXPECT_EQ(r.types["z"], "float[?, ?]");
+}
+
 TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
   // test.ToText's output is string whatever its input; test.Opaque's is its input's type.
   onnx::ModelProto m = RulelessModel(R"(
