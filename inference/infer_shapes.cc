@@ -1598,8 +1598,7 @@ bool HasUndefinedElemType(const onnx::TypeProto& type) {
       return type.optional_type().has_elem_type() &&
              HasUndefinedElemType(type.optional_type().elem_type());
     case onnx::TypeProto::kMapType:
-      return type.map_type().has_value_type() &&
-             HasUndefinedElemType(type.map_type().value_type());
+      return type.map_type().has_value_type() && HasUndefinedElemType(type.map_type().value_type());
     default:
       return false;
   }

@@ -324,7 +324,8 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
 // test_concat_missing_shape, test_parse_data_with_undefined_tensor_type). Each such
 // declaration is an error; an absent elem_type (a shape only) is not.
 TEST(InferShapesTest, UndefinedElementTypesAreErrors) {
-  const std::string graph = TensorInput("x", "", /*elem=*/0) + TensorInput("k", "dim { dim_value: 2 }", 7) +
+  const std::string graph = TensorInput("x", "", /*elem=*/0) +
+                            TensorInput("k", "dim { dim_value: 2 }", 7) +
                             R"(
       input { name: "p" type { tensor_type { shape { dim { dim_value: 2 } } } } }
       initializer { name: "s" data_type: 0 dims: 2 }

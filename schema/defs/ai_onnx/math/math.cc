@@ -335,7 +335,8 @@ Status InferSTFT(InferenceContext& ctx) {
     // "if the input or window tensors are complex, then onesided output is not possible"
     auto last = (*signal)[2].const_value();
     if (last && *last != 1 && *last != 2) {
-      return InputError(ctx, 0, StrCat("expected a last dim of 1 (real) or 2 (complex), got ", *last));
+      return InputError(ctx, 0,
+                        StrCat("expected a last dim of 1 (real) or 2 (complex), got ", *last));
     }
     if (onesided && last == 2) {
       return InputError(ctx, 0,
