@@ -901,7 +901,7 @@ class Driver {
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
                          const OpSchema* schema, int o, const Type& declared, Type type);
-  // Reports each graph input, initializer and value_info whose element type is UNDEFINED.
+  // Reports each input of the model and initializer whose element type is UNDEFINED.
   static void ReportUndefinedElemTypes(const GraphRun& run);
   // Reports each graph output that names no value (issue 17).
   static void ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
@@ -1582,8 +1582,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
 }
 
 // Whether `type` holds a tensor type whose elem_type is given as UNDEFINED (0), at the top or
-// inside a sequence, map or optional. An absent elem_type is not reported: value_info may
-// carry only a shape (ours writes it so when the element type is not known).
+// inside a sequence, map or optional. An absent elem_type is not reported.
 bool HasUndefinedElemType(const onnx::TypeProto& type) {
   switch (type.value_case()) {
     case onnx::TypeProto::kTensorType:
@@ -1604,13 +1603,16 @@ bool HasUndefinedElemType(const onnx::TypeProto& type) {
   }
 }
 
-// onnx.proto: a tensor type's elem_type and a tensor's data_type MUST NOT be UNDEFINED. Such a
-// value has no element type a rule could check (onnx stops at the first node reading it:
-// "Element type of input 0 unknown"); the value itself is still defined, of unknown type.
+// onnx.proto: a tensor type's elem_type and a tensor's data_type MUST NOT be UNDEFINED. A
+// model's input or an initializer so declared has no element type a rule could check (onnx
+// stops at the first node reading it: "Element type of input 0 unknown"); the value is still
+// defined, of unknown element type. A subgraph's inputs and any value_info are left alone:
+// there UNDEFINED is used, and read by onnx, as "to be inferred" (a Loop body's placeholders,
+// a value_info giving only a shape).
 void Driver::ReportUndefinedElemTypes(const GraphRun& run) {
   const onnx::GraphProto& graph = *run.graph;
   constexpr const char* kWhy = "the element type is UNDEFINED (0), which onnx.proto forbids";
-  for (int i = 0; i < graph.input_size(); ++i) {
+  for (int i = 0; run.depth == 0 && i < graph.input_size(); ++i) {
     const onnx::ValueInfoProto& vi = graph.input(i);
     if (vi.has_type() && HasUndefinedElemType(vi.type())) {
       Report(*run.diagnostics, Severity::kError, run.path,
@@ -1621,12 +1623,6 @@ void Driver::ReportUndefinedElemTypes(const GraphRun& run) {
     if (init.data_type() == 0) {
       Report(*run.diagnostics, Severity::kError, run.path,
              StrCat("initializer '", init.name(), "': ", kWhy));
-    }
-  }
-  for (const auto& vi : graph.value_info()) {
-    if (vi.has_type() && HasUndefinedElemType(vi.type())) {
-      Report(*run.diagnostics, Severity::kError, run.path,
-             StrCat("value_info '", vi.name(), "': ", kWhy));
     }
   }
 }
