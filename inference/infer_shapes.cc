@@ -900,6 +900,8 @@ class Driver {
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
                          const OpSchema* schema, int o, const Type& declared, Type type);
+  // Reports each input of the model and initializer whose element type is UNDEFINED.
+  static void ReportUndefinedElemTypes(const GraphRun& run);
   // Reports each graph output that names no value (issue 17).
   static void ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
                                      const Producers& producer);
@@ -1218,6 +1220,35 @@ const onnx::FunctionProto* Driver::CatalogBody(const OpSchema& schema, int64_t o
   return &*it->second;
 }
 
+// Replaces each attribute reference of `node` (ref_attr_name) by the attribute `bound` gives
+// it, renamed; one bound to nothing is dropped (absent, so its default applies). References
+// reach into subgraphs too: a branch of an If in a function body may say `to = @target`, and
+// the body's attributes are the only scope such a reference can name.
+void BindAttributeReferences(const std::map<std::string, const onnx::AttributeProto*>& bound,
+                             onnx::NodeProto* node) {
+  auto* attributes = node->mutable_attribute();
+  for (int i = 0; i < attributes->size();) {
+    onnx::AttributeProto* a = attributes->Mutable(i);
+    if (!a->ref_attr_name().empty()) {
+      auto it = bound.find(a->ref_attr_name());
+      if (it == bound.end()) {
+        attributes->DeleteSubrange(i, 1);
+        continue;
+      }
+      std::string name = a->name();
+      *a = *it->second;
+      a->set_name(std::move(name));
+    } else if (a->has_g()) {
+      for (auto& n : *a->mutable_g()->mutable_node()) BindAttributeReferences(bound, &n);
+    } else {
+      for (auto& g : *a->mutable_graphs()) {
+        for (auto& n : *g.mutable_node()) BindAttributeReferences(bound, &n);
+      }
+    }
+    ++i;
+  }
+}
+
 CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx::NodeProto& node,
                                      const onnx::FunctionProto& f, int function_index,
                                      const OpSchema* schema, const std::vector<const Type*>& inputs,
@@ -1278,18 +1309,7 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   for (const auto& fn_node : f.node()) {
     onnx::NodeProto* n = body.add_node();
     *n = fn_node;
-    n->clear_attribute();
-    for (const auto& a : fn_node.attribute()) {
-      if (a.ref_attr_name().empty()) {
-        *n->add_attribute() = a;
-        continue;
-      }
-      auto it = bound.find(a.ref_attr_name());
-      if (it == bound.end()) continue;  // not given and no default: the attribute is absent
-      onnx::AttributeProto* copy = n->add_attribute();
-      *copy = *it->second;
-      copy->set_name(a.name());
-    }
+    BindAttributeReferences(bound, n);
   }
   Opsets opsets = f.opset_import_size() ? ReadOpsets(f.opset_import()) : *run.opsets;
   GraphRun call;
@@ -1536,6 +1556,7 @@ NodeInferenceResult Driver::InferLoneNode(
 }
 
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
+  ReportUndefinedElemTypes(run);
   DefineGraphValues(run, scope);
   IndexNodeValues(run, scope);
   {
@@ -1555,6 +1576,52 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     run.node_outcome = {};
   }
   WriteBack(run, *scope, count_stats);
+}
+
+// Whether `type` holds a tensor type whose elem_type is given as UNDEFINED (0), at the top or
+// inside a sequence, map or optional. An absent elem_type is not reported.
+bool HasUndefinedElemType(const onnx::TypeProto& type) {
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      return type.tensor_type().has_elem_type() && type.tensor_type().elem_type() == 0;
+    case onnx::TypeProto::kSparseTensorType:
+      return type.sparse_tensor_type().has_elem_type() &&
+             type.sparse_tensor_type().elem_type() == 0;
+    case onnx::TypeProto::kSequenceType:
+      return type.sequence_type().has_elem_type() &&
+             HasUndefinedElemType(type.sequence_type().elem_type());
+    case onnx::TypeProto::kOptionalType:
+      return type.optional_type().has_elem_type() &&
+             HasUndefinedElemType(type.optional_type().elem_type());
+    case onnx::TypeProto::kMapType:
+      return type.map_type().has_value_type() && HasUndefinedElemType(type.map_type().value_type());
+    default:
+      return false;
+  }
+}
+
+// onnx.proto: a tensor type's elem_type and a tensor's data_type MUST NOT be UNDEFINED. A
+// model's input or an initializer so declared has no element type a rule could check (onnx
+// stops at the first node reading it: "Element type of input 0 unknown"); the value is still
+// defined, of unknown element type. A subgraph's inputs and any value_info are left alone:
+// there UNDEFINED is used, and read by onnx, as "to be inferred" (a Loop body's placeholders,
+// a value_info giving only a shape).
+void Driver::ReportUndefinedElemTypes(const GraphRun& run) {
+  const onnx::GraphProto& graph = *run.graph;
+  constexpr const char* kWhy = "the element type is UNDEFINED (0), which onnx.proto forbids";
+  for (int i = 0; run.depth == 0 && i < graph.input_size(); ++i) {
+    const onnx::ValueInfoProto& vi = graph.input(i);
+    if (vi.has_type() && HasUndefinedElemType(vi.type())) {
+      Report(*run.diagnostics, Severity::kError, run.path,
+             StrCat("input ", i, " '", vi.name(), "': ", kWhy), Subject::Input(i, vi.name()));
+    }
+  }
+  for (const auto& init : graph.initializer()) {
+    if (init.data_type() == 0) {
+      Report(*run.diagnostics, Severity::kError, run.path,
+             StrCat("initializer '", init.name(), "': ", kWhy));
+    }
+  }
 }
 
 // A graph output is a use (IR.md): of a node output, a graph input or initializer, or, in a

@@ -320,6 +320,40 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
   EXPECT_EQ(strict.result.CountOf(Severity::kError), 2);
 }
 
+// onnx.proto: elem_type and data_type MUST NOT be UNDEFINED (onnx's test_empty_graph,
+// test_concat_missing_shape, test_parse_data_with_undefined_tensor_type): an error for a
+// model input and an initializer. An absent elem_type is not, nor a value_info's or a
+// subgraph input's UNDEFINED, which onnx reads as "to be inferred" (test_transpose_partial,
+// a Loop body's placeholders).
+TEST(InferShapesTest, UndefinedElementTypesAreErrors) {
+  const std::string graph = TensorInput("x", "", /*elem=*/0) +
+                            TensorInput("k", "dim { dim_value: 2 }", 7) + TensorInput("n", "", 7) +
+                            TensorInput("c", "", 9) + R"(
+      input { name: "p" type { tensor_type { shape { dim { dim_value: 2 } } } } }
+      initializer { name: "s" data_type: 0 dims: 2 }
+      value_info { name: "t" type { tensor_type { elem_type: 0 shape { dim { dim_value: 2 } } } } }
+      node { op_type: "Reshape" input: "x" input: "k" output: "y" }
+      node { op_type: "ConstantOfShape" input: "s" output: "z" }
+      node { op_type: "Transpose" input: "p" output: "t" }
+      node { op_type: "Loop" input: "n" input: "c" input: "k" output: "l"
+             attribute { name: "body" type: GRAPH g {
+               input { name: "i" type { tensor_type { elem_type: 0 } } }
+               input { name: "ci" type { tensor_type { elem_type: 0 } } }
+               input { name: "v" type { tensor_type { elem_type: 0 } } }
+               node { op_type: "Identity" input: "ci" output: "co" }
+               node { op_type: "Identity" input: "v" output: "w" }
+               output { name: "co" } output { name: "w" } } } }
+      output { name: "y" } output { name: "z" } output { name: "l" })";
+  auto r = InferProto(ProtoModel(graph));
+  const std::string why = "the element type is UNDEFINED (0), which onnx.proto forbids\n";
+  EXPECT_EQ(r.Diagnostics(), "m: error: graph 'main': input 0 'x': " + why +
+                                 "m: error: graph 'main': initializer 's': " + why)
+      << r.Diagnostics();
+  // Inference goes on: the tensor's dims still say how long the shape is.
+  EXPECT_EQ(r.types["z"], "float[?, ?]");
+  EXPECT_EQ(r.types["l"], "int64[2]");
+}
+
 TEST(InferShapesTest, SignatureTypesOutputsOfOpsWithoutRules) {
   // test.ToText's output is string whatever its input; test.Opaque's is its input's type.
   onnx::ModelProto m = RulelessModel(R"(

@@ -281,6 +281,14 @@ Status InferDFT(InferenceContext& ctx) {
     return InputError(ctx, 0,
                       StrCat("expected a last dim of 1 (real) or 2 ", "(complex), got ", *last));
   }
+  // The one-sided transforms take one kind of input: RFFT a real one, IRFFT a complex one.
+  if (onesided && last && *last != (inverse ? 2 : 1)) {
+    return InputError(ctx, 0,
+                      inverse ? "the one-sided inverse transform (IRFFT) takes a complex input "
+                                "(last dim 2), got a real one (last dim 1)"
+                              : "the one-sided transform (RFFT) takes a real input (last dim 1), "
+                                "got a complex one (last dim 2)");
+  }
   std::optional<int64_t> axis;
   if (ctx.schema().since_version() < 20) {
     OI_ASSIGN_OR_RETURN(axis, ctx.IntAttr("axis", 1));
@@ -322,7 +330,20 @@ Status InferSTFT(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   OI_ASSIGN_OR_RETURN(int64_t onesided, ctx.IntAttr("onesided", 1));
   const Shape* signal = ctx.InputShape(0);
-  if (signal) OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *signal, 3));
+  if (signal) {
+    OI_RETURN_IF_ERROR(RequireRank(ctx, 0, *signal, 3));
+    // "if the input or window tensors are complex, then onesided output is not possible"
+    auto last = (*signal)[2].const_value();
+    if (last && *last != 1 && *last != 2) {
+      return InputError(ctx, 0,
+                        StrCat("expected a last dim of 1 (real) or 2 (complex), got ", *last));
+    }
+    if (onesided && last == 2) {
+      return InputError(ctx, 0,
+                        "a complex signal (last dim 2) has no one-sided transform; "
+                        "onesided must be 0");
+    }
+  }
   Dim n = ctx.HasInput(3) ? ScalarInputDim(ctx, 3) : Dim();
   if (ctx.HasInput(2)) {
     if (const Shape* w = ctx.InputShape(2)) {

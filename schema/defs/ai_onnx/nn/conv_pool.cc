@@ -66,6 +66,25 @@ struct Window {
   bool ceil_mode = false;
 };
 
+// The least pad a window operator takes. ai.onnx's convolutions and pools say pads "can take
+// any value greater than or equal to 0"; onnxruntime's contrib forms (com.microsoft) run
+// negative pads as cropping, so they are not refused there.
+int64_t LeastPad(const InferenceContext& ctx) {
+  return CanonicalDomain(ctx.schema().domain()).empty() ? 0 : INT64_MIN;
+}
+
+// ai.onnx: "pads ... cannot be used simultaneously with auto_pad" (any auto_pad but NOTSET).
+Status CheckPadsWithoutAutoPad(const InferenceContext& ctx, AutoPad auto_pad) {
+  if (auto_pad == AutoPad::kNotSet || !CanonicalDomain(ctx.schema().domain()).empty()) {
+    return OkStatus();
+  }
+  OI_ASSIGN_OR_RETURN(auto pads, ctx.OptionalIntsAttr("pads"));
+  if (!pads || pads->empty()) return OkStatus();
+  OI_ASSIGN_OR_RETURN(std::string s, ctx.StringAttr("auto_pad", "NOTSET"));
+  return AttrError("pads", StrCat("given together with auto_pad = ", s,
+                                  "; the two cannot be used simultaneously"));
+}
+
 // Reads strides, dilations, pads, auto_pad and ceil_mode for `count` spatial axes (the
 // kernel is filled in by the caller). Attributes a version does not define are absent, so
 // their defaults apply.
@@ -73,8 +92,9 @@ StatusOr<Window> ReadWindow(const InferenceContext& ctx, size_t count) {
   Window w;
   OI_ASSIGN_OR_RETURN(w.strides, SpatialInts(ctx, "strides", count, 1, 1));
   OI_ASSIGN_OR_RETURN(w.dilations, SpatialInts(ctx, "dilations", count, 1, 1));
-  OI_ASSIGN_OR_RETURN(w.pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
+  OI_ASSIGN_OR_RETURN(w.pads, SpatialInts(ctx, "pads", 2 * count, 0, LeastPad(ctx)));
   OI_ASSIGN_OR_RETURN(w.auto_pad, ReadAutoPad(ctx));
+  OI_RETURN_IF_ERROR(CheckPadsWithoutAutoPad(ctx, w.auto_pad));
   if (ctx.schema().FindAttribute("ceil_mode")) {
     OI_ASSIGN_OR_RETURN(int64_t ceil_mode, ctx.IntAttr("ceil_mode", 0));
     w.ceil_mode = ceil_mode != 0;
@@ -433,7 +453,7 @@ Status InferMaxUnpool(InferenceContext& ctx) {
         StrCat("expected ", count, " values (the input's spatial rank), got ", kernel.size()));
   }
   OI_ASSIGN_OR_RETURN(auto strides, SpatialInts(ctx, "strides", count, 1, 1));
-  OI_ASSIGN_OR_RETURN(auto pads, SpatialInts(ctx, "pads", 2 * count, 0, INT64_MIN));
+  OI_ASSIGN_OR_RETURN(auto pads, SpatialInts(ctx, "pads", 2 * count, 0, LeastPad(ctx)));
   Shape out = {(*x)[0], (*x)[1]};
   for (size_t i = 0; i < count; ++i) {
     out.push_back(((*x)[2 + i] - Dim::Const(1)) * Dim::Const(strides[i]) +

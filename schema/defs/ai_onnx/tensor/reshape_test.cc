@@ -83,6 +83,13 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[5, 2]", "float[5, 2]"},
              {},
              "error: attribute 'axis': expected an axis in [-2, 1]"},
+        // The range [-r, r-1] is checked against the first input of known rank.
+        Case{"concat_negative_axis_out_of_range_first_shape_unknown",
+             CONCAT(-3),
+             13,
+             {"float", "float[5, 2]"},
+             {},
+             "error: attribute 'axis': expected an axis in [-2, 1] for rank 2, got -3"},
         Case{"concat_axis_missing",
              R"(op_type: "Concat" input: "a" output: "y")",
              13,

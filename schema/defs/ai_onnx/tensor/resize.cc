@@ -437,6 +437,13 @@ Status InferCol2Im(InferenceContext& ctx) {
       return AttrError(name, StrCat("expected ", want, " values, got ", (*list)->size()));
     }
   }
+  if (pads) {
+    for (int64_t p : *pads) {
+      if (p < 0) {
+        return AttrError("pads", StrCat("expected values >= 0, got ", StrJoin(*pads, ", ")));
+      }
+    }
+  }
   Shape out(spatial + 2);
   if (in) out[0] = (*in)[0];
   if (image) {

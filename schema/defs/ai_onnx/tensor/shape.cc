@@ -130,6 +130,17 @@ StatusOr<std::optional<std::vector<int64_t>>> Axes(InferenceContext& ctx, bool* 
   return v;
 }
 
+// How many axes an `axes` input of unknown value holds, from its shape: its length, or one
+// for a scalar (which runtimes read as a single axis).
+std::optional<int64_t> AxesCount(const InferenceContext& ctx) {
+  const Shape* s = ctx.InputShape(1);
+  if (!s || s->size() > 1) return std::nullopt;
+  if (s->empty()) return 1;
+  auto n = s->at(0).const_value();
+  if (!n || *n < 0 || *n > kMaxRank) return std::nullopt;
+  return n;
+}
+
 // Unsqueeze: inserts dims of 1 at `axes` (of the output's rank).
 Status InferUnsqueeze(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
@@ -138,12 +149,23 @@ Status InferUnsqueeze(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (!known || !axes) {
-    // Only the number of new dims may be known, from the axes input's length.
-    const Shape* s = ctx.InputShape(1);
-    if (s && s->size() == 1 && s->at(0).is_const() && *s->at(0).const_value() <= kMaxRank) {
-      ctx.SetOutputShape(0, Shape(in->size() + *s->at(0).const_value()));
-    }
     if (known && !axes) return Status::Error("expected axes, got none");
+    // Which axes are new is not known, but how many may be. Output dim j is a new 1 or input
+    // dim j - m, m of the k new dims being before it (0 <= m <= k, and j - m < rank): it is
+    // 1 when every such input dim is 1 (a scalar's Unsqueeze gives [1, ..., 1]).
+    auto count = AxesCount(ctx);
+    if (!count) return OkStatus();
+    const int64_t rank = static_cast<int64_t>(in->size());
+    const Dim one = Dim::Const(1);
+    Shape out(rank + *count);
+    for (int64_t j = 0; j < rank + *count; ++j) {
+      bool all_one = true;
+      for (int64_t i = std::max<int64_t>(0, j - *count); i <= std::min(j, rank - 1); ++i) {
+        all_one = all_one && (*in)[i] == one;
+      }
+      if (all_one) out[j] = one;
+    }
+    ctx.SetOutputShape(0, std::move(out));
     return OkStatus();
   }
   return UnsqueezeAt(ctx, *in, *axes);
@@ -185,16 +207,22 @@ Status InferSqueeze(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto axes, Axes(ctx, &known));
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
+  const int64_t rank = static_cast<int64_t>(in->size());
   if (!known) {
-    // Which dims go is not known, but how many is: the axes input's length.
-    const Shape* s = ctx.InputShape(1);
-    if (s && s->size() == 1 && s->at(0).is_const() &&
-        *s->at(0).const_value() <= static_cast<int64_t>(in->size())) {
-      ctx.SetOutputShape(0, Shape(in->size() - *s->at(0).const_value()));
+    // Which dims go is not known, but how many may be. Output dim j is input dim j + m, m of
+    // the k removed dims being before it (0 <= m <= k): known when those input dims are all
+    // the same dim.
+    auto count = AxesCount(ctx);
+    if (!count || *count > rank) return OkStatus();
+    Shape out(rank - *count);
+    for (int64_t j = 0; j < rank - *count; ++j) {
+      bool same = true;
+      for (int64_t i = j + 1; i <= j + *count; ++i) same = same && (*in)[i] == (*in)[j];
+      if (same) out[j] = (*in)[j];
     }
+    ctx.SetOutputShape(0, std::move(out));
     return OkStatus();
   }
-  const int64_t rank = static_cast<int64_t>(in->size());
   std::vector<bool> removed(rank, false);
   if (axes) {
     for (int64_t a : *axes) {
@@ -237,8 +265,10 @@ constexpr int64_t kSliceToEnd = INT32_MAX;
 // position Max(dim - k, 0) for k >= 1 but 0 for k = 0 (x[:, -0:] is all of x), which is
 // Max(dim - k, 0)*Min(1, k) when k may be 0. A bound of unknown sign leaves the length
 // unknown. The common "to the end" slices get the short forms Max(dim - start, 0),
-// Min(-start, dim), and dim + (Min(k, dim) - dim)*Min(1, k) for a start of -k.
-Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const InferenceContext& ctx) {
+// Min(-start, dim), and dim + (Min(k, dim) - dim)*Min(1, k) for a start of -k. The step is
+// `forward` or backward by `stride`, which is >= 1 (a constant, or a symbol proved so).
+Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, bool forward, Dim stride,
+                        const InferenceContext& ctx) {
   const symbolic::Assumptions* assumptions =
       ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
   auto proven = [&](Dim a, Dim b) {  // a <= b for every value of the symbols
@@ -266,36 +296,36 @@ Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, int64_t step, const Inferen
     if (lo == 0 && proven(x, zero)) return from_end(zero - x);
     return Dim();
   };
-  auto length = [&](Dim span, int64_t k) {  // ceil(span / k) for a span that may be negative
-    return Dim::CeilDiv(proven(zero, span) ? span : Dim::Max(span, zero), Dim::Const(k));
+  auto length = [&](Dim span) {  // ceil(span / stride) for a span that may be negative
+    return Dim::CeilDiv(proven(zero, span) ? span : Dim::Max(span, zero), stride);
   };
-  if (step > 0) {
+  if (forward) {
     auto e = end.const_value();
     if ((e && *e >= kSliceToEnd) || end == dim) {
       auto s = start.const_value();
       if (s && *s >= kSliceToEnd) return zero;
-      if (s && *s <= -kSliceToEnd) return Dim::CeilDiv(dim, Dim::Const(step));
-      if (s && *s < 0) return Dim::CeilDiv(min(Dim::Const(-*s), dim), Dim::Const(step));
-      if (s || non_negative(start)) return length(dim - start, step);
+      if (s && *s <= -kSliceToEnd) return Dim::CeilDiv(dim, stride);
+      if (s && *s < 0) return Dim::CeilDiv(min(Dim::Const(-*s), dim), stride);
+      if (s || non_negative(start)) return length(dim - start);
       if (proven(start, zero)) {
         // The last k, but all of dim when k is 0: Min(k, dim) + (dim - Min(k, dim))*[k == 0],
         // written so that it reads Min(k, dim) once k >= 1 is known or assumed.
         const Dim k = zero - start;
         const Dim last_k = min(k, dim);
         const Dim taken = proven(one, k) ? last_k : dim + (last_k - dim) * min(one, k);
-        return Dim::CeilDiv(taken, Dim::Const(step));
+        return Dim::CeilDiv(taken, stride);
       }
       return Dim();
     }
-    return length(clamp(end, 0, dim) - clamp(start, 0, dim), step);
+    return length(clamp(end, 0, dim) - clamp(start, 0, dim));
   }
   const Dim top = dim - one;
   auto s = start.const_value(), e = end.const_value();
   if ((s && (*s >= kSliceToEnd || *s == -1)) && e && *e <= -kSliceToEnd) {
-    return Dim::CeilDiv(dim, Dim::Const(-step));  // the whole axis, backwards
+    return Dim::CeilDiv(dim, stride);  // the whole axis, backwards
   }
   // On an empty dim the clamped start (0) passes the clamped end (-1); nothing is taken.
-  return min(length(clamp(start, 0, top) - clamp(end, -1, top), -step), dim);
+  return min(length(clamp(start, 0, top) - clamp(end, -1, top)), dim);
 }
 
 // Slice: starts/ends/axes/steps as attributes (version 1) or inputs (from 10).
@@ -310,9 +340,15 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   const int64_t rank = static_cast<int64_t>(in->size());
-  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  const Dim zero = Dim::Const(0), one = Dim::Const(1);
+  // An axis sliced by what is not known: an empty one stays empty, any other is unknown.
+  auto unknown_slice = [&](int64_t axis) { return (*in)[axis] == zero ? zero : Dim(); };
+  std::optional<std::vector<int64_t>> starts, ends, axes;
   std::vector<Dim> start_dims, end_dims;
   bool bounds_known = false;
+  // The steps: absent (all 1), or the input's values, symbolic ones included.
+  bool steps_given = false;
+  const std::vector<Dim>* step_dims = nullptr;
   if (!from_inputs) {
     OI_ASSIGN_OR_RETURN(starts, ctx.OptionalIntsAttr("starts"));
     OI_ASSIGN_OR_RETURN(ends, ctx.OptionalIntsAttr("ends"));
@@ -331,13 +367,15 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
     if (ctx.HasInput(3)) {
       axes = ConstInts(ctx, 3);
       if (!axes) {  // which axes are sliced is not known
-        ctx.SetOutputShape(0, Shape(rank));
+        Shape out(rank);
+        for (int64_t i = 0; i < rank; ++i) out[i] = unknown_slice(i);
+        ctx.SetOutputShape(0, std::move(out));
         return OkStatus();
       }
     }
     if (ctx.HasInput(4)) {
-      steps = ConstInts(ctx, 4);
-      if (!steps) steps = std::vector<int64_t>();  // known to exist, values unknown
+      steps_given = true;
+      step_dims = IntValues(ctx, 4);
     }
   }
   if (starts && ends) {
@@ -353,10 +391,10 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
     if (axes) {
       for (int64_t a : *axes) {
         OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
-        out[axis] = Dim();
+        out[axis] = unknown_slice(axis);
       }
     } else {
-      out = Shape(rank);
+      for (int64_t i = 0; i < rank; ++i) out[i] = unknown_slice(i);
     }
     ctx.SetOutputShape(0, out);
     return OkStatus();
@@ -364,6 +402,10 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
   if (start_dims.size() != end_dims.size()) {
     return Status::Error(
         StrCat("starts has ", start_dims.size(), " values but ends has ", end_dims.size()));
+  }
+  if (step_dims && step_dims->size() != start_dims.size()) {
+    return Status::Error(
+        StrCat("steps has ", step_dims->size(), " values but starts has ", start_dims.size()));
   }
   std::vector<int64_t> axis_list;
   if (axes) {
@@ -375,32 +417,44 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
     return Status::Error(
         StrCat("axes has ", axis_list.size(), " values but starts has ", start_dims.size()));
   }
-  const bool steps_known = !steps || steps->size() == start_dims.size();
+  const symbolic::Assumptions* assumptions =
+      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
+  auto proven = [&](Dim a, Dim b) {  // a <= b for every value of the symbols
+    return symbolic::LessEqual(a, b, assumptions) == symbolic::Tri::kTrue;
+  };
   Shape out = *in;
   std::vector<bool> sliced(rank, false);
   std::vector<int64_t> axis_of(axis_list.size()), step_of(axis_list.size(), 1);
+  bool steps_constant = true;
   for (size_t i = 0; i < axis_list.size(); ++i) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
     if (sliced[axis]) return Status::Error(StrCat("axes: axis ", axis_list[i], " is repeated"));
     sliced[axis] = true;
     axis_of[i] = axis;
-    const int64_t step = steps && steps_known ? (*steps)[i] : 1;
-    if (step == 0) return Status::Error("steps: a step of 0");
-    step_of[i] = step;
-    auto dim = (*in)[axis].const_value();
+    const Dim step = !steps_given ? one : step_dims ? (*step_dims)[i] : Dim();
+    const std::optional<int64_t> step_value = step.const_value();
+    if (step_value == 0) return Status::Error("steps: a step of 0");
+    steps_constant = steps_constant && step_value;
+    step_of[i] = step_value.value_or(1);
+    const Dim dim = (*in)[axis];
+    auto d = dim.const_value();
     auto s = start_dims[i].const_value(), e = end_dims[i].const_value();
-    if (!steps_known) {
-      out[axis] = Dim();
-    } else if (dim && s && e) {
-      out[axis] = Dim::Const(ResolveSliceAxis(*dim, *s, *e, step).count);
+    if (dim == zero || step.is_unknown()) {
+      out[axis] = unknown_slice(axis);
+    } else if (d && s && e && step_value) {
+      out[axis] = Dim::Const(ResolveSliceAxis(*d, *s, *e, *step_value).count);
+    } else if (proven(zero, step)) {  // a step is never 0, so this one is >= 1
+      out[axis] = SymbolicSliceLength(dim, start_dims[i], end_dims[i], true, step, ctx);
+    } else if (proven(step, zero)) {  // and this one <= -1
+      out[axis] = SymbolicSliceLength(dim, start_dims[i], end_dims[i], false, zero - step, ctx);
     } else {
-      out[axis] = SymbolicSliceLength((*in)[axis], start_dims[i], end_dims[i], step, ctx);
+      out[axis] = Dim();  // a symbolic step of either sign
     }
   }
   ctx.SetOutputShape(0, out);
   // Values of any rank, with constant bounds and steps (F.pad's pads reversed by step -1).
   const ConstValue* value = ctx.InputValue(0);
-  if (!value || !steps_known || static_cast<int64_t>(value->dims.size()) != rank) {
+  if (!value || !steps_constant || static_cast<int64_t>(value->dims.size()) != rank) {
     return OkStatus();
   }
   std::vector<SliceAxis> slice_axes;
