@@ -121,12 +121,12 @@ Type Stacked(const Type& element, Dim count, int64_t axis) {
   return out;
 }
 
-// The shape of a Loop body's input `i` (0: the iteration number, 1: the condition): [1] when
-// the body declares rank 1, else a scalar.
-Shape BodyScalarShape(const InferenceContext& ctx, int i) {
+// The shape of a Loop body's iteration number: [1] when the body declares rank 1, else a
+// scalar.
+Shape IterationNumberShape(const InferenceContext& ctx) {
   const onnx::AttributeProto* attr = ctx.Attr("body");
-  if (attr && attr->has_g() && attr->g().input_size() > i) {
-    const onnx::TypeProto& declared = attr->g().input(i).type();
+  if (attr && attr->has_g() && attr->g().input_size() > 0) {
+    const onnx::TypeProto& declared = attr->g().input(0).type();
     if (declared.has_tensor_type() && declared.tensor_type().has_shape() &&
         declared.tensor_type().shape().dim_size() == 1) {
       return Shape{Dim::Const(1)};
@@ -208,13 +208,14 @@ Status InferLoop(InferenceContext& ctx) {
   std::vector<std::vector<bool>> widened(num_carried);
   std::vector<bool> present(num_carried, false);  // optional before the loop, not after
   std::vector<Type> body_out;
-  // The iteration number and the condition are one element each. The spec does not say
-  // their rank, and onnxruntime hands the body the rank it declares: a scalar, or [1].
-  const Shape iteration_shape = BodyScalarShape(ctx, 0), condition_shape = BodyScalarShape(ctx, 1);
+  // The iteration number is one element. The spec does not give its rank, and onnxruntime
+  // hands the body the rank it declares, a scalar or [1] (checked with onnxruntime 1.30; a
+  // condition declared bool[1] it refuses at load, so the condition stays a scalar).
+  const Shape iteration_shape = IterationNumberShape(ctx);
   constexpr int kMaxPasses = 4;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     std::vector<Type> body_in = {Type::Tensor(kInt64, iteration_shape),
-                                 Type::Tensor(kBool, condition_shape)};
+                                 Type::Tensor(kBool, Shape{})};
     body_in.insert(body_in.end(), carried.begin(), carried.end());
     OI_ASSIGN_OR_RETURN(body_out, ctx.InferSubgraph("body", body_in));
     if (static_cast<int>(body_out.size()) != 1 + num_carried + num_scan) {
