@@ -107,7 +107,9 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
   Shape out = *in;
   for (size_t i = 0; i < n; ++i) {
     const int64_t axis = axes[i];
-    out[axis] = (*in)[axis] + (*pads)[i] + (*pads)[n + i];
+    // The pads summed first: a dim near the int64 limit padded by [1, -1] stays exact
+    // rather than overflowing in between.
+    out[axis] = (*in)[axis] + ((*pads)[i] + (*pads)[n + i]);
     if (auto c = out[axis].const_value(); c && *c < 0) {
       return Status::Error(StrCat(pads_subject, ": dim ", axis, " of data (", (*in)[axis],
                                   ") is cropped by more than its size: ", (*pads)[i],

@@ -41,6 +41,14 @@ INSTANTIATE_TEST_SUITE_P(
              {"float[N, H]"},
              {},
              "float[N, H + 3]"},
+        // A dim at the int64 limit padded by one at the start and cropped by one at the end
+        // stays exact: the pads are summed before they are added to the dim.
+        Case{"pad2_total_padding_cancels_at_the_int64_limit",
+             Node("Pad", {"x"}, IntsAttr("pads", {1, -1})),
+             2,
+             {"float[9223372036854775807]"},
+             {},
+             "float[9223372036854775807]"},
         Case{"pad2_pads_count",
              Node("Pad", {"x"}, IntsAttr("pads", {0, 1, 0})),
              2,
