@@ -29,7 +29,10 @@ constexpr int kRecursionLimit = 400;
 
 }  // namespace
 
-StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view source) {
+namespace {
+
+// ParseModel's parse into `model`, with its limits and errors.
+Status ParseModelInto(std::string_view bytes, std::string_view source, onnx::ModelProto& model) {
   if (bytes.empty()) return Status::Error(StrCat(source, ": the file is empty"));
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
     return Status::Error(StrCat(source, ": the file is larger than 2 GiB, which protobuf cannot ",
@@ -39,7 +42,6 @@ StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view s
                                             static_cast<int>(bytes.size()));
   in.SetTotalBytesLimit(INT_MAX);
   in.SetRecursionLimit(kRecursionLimit);
-  onnx::ModelProto model;
   if (!model.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
     return Status::Error(StrCat(source, ": not a valid ONNX model (the protobuf data is ",
                                 "truncated, corrupt or nested too deeply)"));
@@ -47,6 +49,21 @@ StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view s
   if (!model.has_graph()) {
     return Status::Error(StrCat(source, ": not an ONNX model (it has no graph)"));
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<onnx::ModelProto> ParseModel(std::string_view bytes, std::string_view source) {
+  onnx::ModelProto model;
+  OI_RETURN_IF_ERROR(ParseModelInto(bytes, source, model));
+  return model;
+}
+
+StatusOr<onnx::ModelProto*> ParseModel(std::string_view bytes, std::string_view source,
+                                       google::protobuf::Arena* arena) {
+  auto* model = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena);
+  OI_RETURN_IF_ERROR(ParseModelInto(bytes, source, *model));
   return model;
 }
 

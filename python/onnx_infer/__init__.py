@@ -136,15 +136,18 @@ def _is_model_proto(model: Any) -> bool:
 def _serialize_model(model: Any) -> bytes:
     """The bytes of an in-memory ModelProto, or a ValueError naming infer_shapes_path when it
     is too large for one protobuf message (weights stored inline past 2 GiB)."""
-    size = model.ByteSize()
-    if size > _MAX_MESSAGE_BYTES:
+    try:
+        return model.SerializeToString()
+    except Exception:  # protobuf's own error for a message past 2 GiB
+        size = model.ByteSize()
+        if size <= _MAX_MESSAGE_BYTES:
+            raise
         raise ValueError(
             f"the model is {size:,} bytes in memory, more than the 2 GiB a protobuf message "
             "can hold, so it cannot be passed to shape inference in memory. Save it with its "
             "weights as external data (onnx.save_model(model, path, "
             "save_as_external_data=True)) and call onnx_infer.infer_shapes_path(path), which "
-            "never loads the external data.")
-    return model.SerializeToString()
+            "never loads the external data.") from None
 
 
 def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 1024,
@@ -173,6 +176,28 @@ def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 102
         _core.parse_lower_bound(a)  # ValueError for anything but a lower bound
     options.assumptions = assumptions
     options.assume_positive = bool(assume_positive)
+    return options
+
+
+_dropin_options_cache: Dict[Any, "_core.CallOptions"] = {}
+
+
+def _dropin_options(strict: bool, check_types: bool, overridable_initializers: bool,
+                    max_expanded_nodes: Optional[int],
+                    raise_on_contradiction: bool = False) -> "_core.CallOptions":
+    """The options of a drop-in call, made once per distinct set (a drop-in call on a small
+    model costs a few microseconds, and making the options is one of them). The objects are
+    never changed after they are made."""
+    key = (bool(strict), bool(check_types), bool(overridable_initializers), max_expanded_nodes,
+           type(max_expanded_nodes), bool(raise_on_contradiction))
+    options = _dropin_options_cache.get(key)
+    if options is None:
+        options = _options(strict, max_expanded_nodes=max_expanded_nodes,
+                           check_types=check_types,
+                           overridable_initializers=overridable_initializers)
+        options.raise_on_contradiction = bool(raise_on_contradiction)
+        if len(_dropin_options_cache) < 64:
+            _dropin_options_cache[key] = options
     return options
 
 
@@ -262,8 +287,8 @@ def infer_shapes(
     when the bytes are not a model or a ModelProto is too large to serialize (over 2 GiB
     with its weights inline: use :func:`infer_shapes_path`).
     """
-    options = _options(strict_mode, max_expanded_nodes=max_expanded_nodes,
-                       check_types=check_type, overridable_initializers=overridable_initializers)
+    options = _dropin_options(strict_mode, check_type, overridable_initializers,
+                              max_expanded_nodes)
     if isinstance(model, (bytes, bytearray, memoryview)):
         data, diagnostics = _core.infer_bytes(bytes(model), options, False)
         _raise_like_onnx(diagnostics, strict_mode, "<bytes>")
@@ -313,9 +338,8 @@ def infer_shapes_path(
             f"you passed a {type(model_path).__name__}; use infer_shapes for a model")
     model_path = os.fspath(model_path)
     output_path = os.fspath(output_path) or model_path
-    options = _options(strict_mode, max_expanded_nodes=max_expanded_nodes,
-                       check_types=check_type, overridable_initializers=overridable_initializers)
-    options.raise_on_contradiction = True
+    options = _dropin_options(strict_mode, check_type, overridable_initializers,
+                              max_expanded_nodes, raise_on_contradiction=True)
     diagnostics = _core.infer_file(model_path, output_path, options, False)
     _raise_like_onnx(diagnostics, strict_mode, model_path)
 

@@ -8,11 +8,13 @@
 // The registry: the built-in one, or a copy extended by register_schemas / register_rule.
 // Each call takes a reference to the registry current when it starts, so a registration on
 // another thread never changes a run under way.
+#include <google/protobuf/arena.h>
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -447,32 +449,67 @@ py::object Finish(RunOutput& out, bool details) {
 }
 
 // infer_bytes(model, options, details) -> (annotated bytes, diagnostics or details dict)
+// A symbol context for a call that keeps nothing of its result (infer_bytes without details):
+// this thread's last one, reused while no result holds it and it is small. Making a context
+// is a sizeable part of a call on a small model; one shared by calls grows with the distinct
+// dims of all of them, so past kMaxSpareNodes a new one replaces it. Results do not depend on
+// what a context holds (interning is canonical, names are the run's own).
+std::shared_ptr<symbolic::SymbolContext> SpareContext() {
+  constexpr size_t kMaxSpareNodes = 1 << 16;
+  thread_local std::shared_ptr<symbolic::SymbolContext> spare;
+  if (!spare || spare.use_count() > 1 || spare->node_count() > kMaxSpareNodes) {
+    spare = std::make_shared<symbolic::SymbolContext>();
+  }
+  return spare;
+}
+
+// The call's cost beside onnx's own infer_shapes (bench/python_dropin.py): the caller's bytes
+// are parsed in place (a bytes object is immutable, and the caller holds it for the call), the
+// model lives on an arena (its messages allocated and freed in blocks), and the result is
+// serialized straight into the bytes object returned.
 py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool details) {
-  std::string bytes = model_bytes;  // copied while the GIL is held
+  char* data = nullptr;
+  Py_ssize_t size = 0;
+  if (PyBytes_AsStringAndSize(model_bytes.ptr(), &data, &size) != 0) throw py::error_already_set();
+  const std::string_view bytes(data, static_cast<size_t>(size));
   auto registry = RegistryFor(call.schemas);
-  const InferenceOptions options = OptionsFor(call, "");
-  std::string annotated;
+  InferenceOptions options = OptionsFor(call, "");
+  if (!details) options.symbol_context = SpareContext();
+  google::protobuf::Arena arena;
+  onnx::ModelProto* model = nullptr;
+  size_t annotated_size = 0;
   RunOutput out;
   std::string error;
   {
     py::gil_scoped_release release;
-    StatusOr<onnx::ModelProto> model = ParseModel(bytes, "<bytes>");
-    if (!model.ok()) {
-      error = model.status().message();
-    } else if (Status st = CheckSpecialization(*model, options); !st.ok()) {
+    StatusOr<onnx::ModelProto*> parsed = ParseModel(bytes, "<bytes>", &arena);
+    if (!parsed.ok()) {
+      error = parsed.status().message();
+    } else if (Status st = CheckSpecialization(**parsed, options); !st.ok()) {
       error = st.message();
     } else {
+      model = *parsed;
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
       out.result = std::move(result);
-      if (!model->SerializeToString(&annotated)) {
-        error = "<bytes>: the annotated model cannot be serialized (larger than 2 GiB?)";
+      annotated_size = model->ByteSizeLong();
+      if (annotated_size > static_cast<size_t>(INT_MAX)) {
+        error = "<bytes>: the annotated model cannot be serialized (larger than 2 GiB)";
       }
     }
   }
   if (!error.empty()) throw py::value_error(error);
-  return py::make_tuple(py::bytes(annotated), Finish(out, details));
+  py::bytes annotated = py::reinterpret_steal<py::bytes>(
+      PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(annotated_size)));
+  if (!annotated) throw py::error_already_set();
+  {
+    // Nothing else sees the new object until it is returned.
+    auto* target = reinterpret_cast<uint8_t*>(PyBytes_AS_STRING(annotated.ptr()));
+    py::gil_scoped_release release;
+    model->SerializeWithCachedSizesToArray(target);
+  }
+  return py::make_tuple(std::move(annotated), Finish(out, details));
 }
 
 // infer_file(model_path, output_path, options, details) -> diagnostics or details dict.
