@@ -189,3 +189,24 @@ def test_contrib_operators_without_their_domain_import():
     assert result.type_of("y").shape == ("B", 8)
     assert [d for d in result.diagnostics if d.severity == "warning"
             and "com.microsoft" in d.message and "onnxruntime" in d.message]
+
+
+def test_a_model_too_large_for_one_message_names_the_way_out():
+    """Past 2 GiB, protobuf cannot serialize a message: the error says to save the weights as
+    external data and call infer_shapes_path (a stand-in model: 2 GiB would not fit a test)."""
+    class Huge:
+        def SerializeToString(self):
+            raise ValueError("Message onnx.ModelProto exceeds maximum protobuf size of 2GB")
+
+        def ByteSize(self):
+            return 3 * 2**30
+
+    with pytest.raises(ValueError, match="infer_shapes_path"):
+        onnx_infer._serialize_model(Huge())
+
+    class Broken(Huge):
+        def ByteSize(self):
+            return 100
+
+    with pytest.raises(ValueError, match="exceeds"):  # another failure is not renamed
+        onnx_infer._serialize_model(Broken())
