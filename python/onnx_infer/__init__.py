@@ -35,7 +35,8 @@ from onnx_infer._types import ValueType, from_onnx, from_tuple, to_rule_tuple
 __all__ = [
     "Diagnostic", "InferenceError", "InferenceResult", "MemoryEstimate", "MemoryStep", "Symbol",
     "ValueType", "infer",
-    "infer_node_outputs", "infer_shapes", "infer_shapes_path", "register_op",
+    "infer_function_output_types", "infer_node_outputs", "infer_shapes", "infer_shapes_path",
+    "register_op",
     "register_schemas", "reset_schemas",
 ]
 __version__ = "0.1.0"
@@ -412,6 +413,57 @@ def infer_node_outputs(
         proto.ParseFromString(data)
         result[name] = proto
     return result
+
+
+def infer_function_output_types(
+    function: Any,
+    input_types: Sequence[Any],
+    attributes: Sequence[Any],
+) -> List[Any]:
+    """The types of a function's outputs for given input types and attribute values, as
+    onnx main's ``onnx.shape_inference.infer_function_output_types``.
+
+    ``function`` is an ``onnx.FunctionProto``, ``input_types`` one ``onnx.TypeProto`` per
+    function input (an empty ``TypeProto`` for an unknown one), ``attributes`` the
+    ``onnx.AttributeProto`` values of the call (the function's own defaults apply to the
+    others). Returns one ``onnx.TypeProto`` per function output, empty where nothing is known.
+    The body is inferred as at a call in a model (symbolic dims kept: ``N + 1``). Raises
+    :class:`InferenceError` when the body does not infer (its diagnostics attached), and
+    ``ValueError`` when there are more input types than the function has inputs.
+    """
+    onnx = _onnx_or_none()
+    if onnx is None:
+        raise ImportError("infer_function_output_types takes onnx messages: install python3-onnx")
+    helper = onnx.helper
+    if len(input_types) > len(function.input):
+        raise ValueError(f"{len(input_types)} input types for a function of "
+                         f"{len(function.input)} inputs")
+    # A model that calls the function once: the call's inputs are graph inputs of the given
+    # types, its outputs the graph's outputs. The function goes under a domain of its own, so
+    # that it cannot be taken for a standard operator of the same name.
+    callee = onnx.FunctionProto()
+    callee.CopyFrom(function)
+    callee.domain = "onnx_infer.function_call"
+    inputs = []
+    for i, t in enumerate(input_types):
+        vi = onnx.ValueInfoProto(name=f"input_{i}")
+        vi.type.CopyFrom(t)
+        inputs.append(vi)
+    outputs = [f"output_{i}" for i in range(len(function.output))]
+    node = helper.make_node(function.name, [vi.name for vi in inputs], outputs,
+                            domain=callee.domain)
+    node.attribute.extend(attributes)
+    graph = helper.make_graph([node], "call", inputs,
+                              [onnx.ValueInfoProto(name=o) for o in outputs])
+    opsets = {o.domain: o.version for o in function.opset_import}
+    opsets[callee.domain] = 1
+    model = helper.make_model(graph, functions=[callee], ir_version=max(8, _onnx_ir_version()),
+                              opset_imports=[helper.make_opsetid(d, v)
+                                             for d, v in opsets.items()])
+    result = infer(model)
+    result.raise_for_errors("<function>")
+    by_name = {vi.name: vi.type for vi in result.model.graph.output}
+    return [by_name.get(o, onnx.TypeProto()) for o in outputs]
 
 
 # ---- The engine's own API.

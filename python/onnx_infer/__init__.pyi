@@ -135,3 +135,8 @@ def register_op(
     type_constraints: Optional[Sequence[Mapping[str, Any]]] = ...,
 ) -> None: ...
 def reset_schemas() -> None: ...
+def infer_function_output_types(
+    function: Any,  # onnx.FunctionProto
+    input_types: Sequence[Any],  # onnx.TypeProto per function input
+    attributes: Sequence[Any],  # onnx.AttributeProto
+) -> List[Any]: ...  # onnx.TypeProto per function output

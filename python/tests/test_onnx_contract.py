@@ -210,3 +210,35 @@ def test_a_model_too_large_for_one_message_names_the_way_out():
 
     with pytest.raises(ValueError, match="exceeds"):  # another failure is not renamed
         onnx_infer._serialize_model(Broken())
+
+
+def _add_one_function():
+    """local.addone<alpha>(x, y) => (z = x + y + 1, w = Cast<to = @alpha>(x))."""
+    nodes = [helper.make_node("Constant", [], ["one"], value_float=1.0),
+             helper.make_node("Add", ["x", "y"], ["s"]),
+             helper.make_node("Add", ["s", "one"], ["z"])]
+    cast = helper.make_node("Cast", ["x"], ["w"])
+    cast.attribute.append(onnx.AttributeProto(name="to", ref_attr_name="alpha",
+                                              type=onnx.AttributeProto.INT))
+    nodes.append(cast)
+    return helper.make_function("local", "addone", ["x", "y"], ["z", "w"], nodes,
+                                [helper.make_opsetid("", 17)], attributes=["alpha"])
+
+
+def test_infer_function_output_types():
+    f = _add_one_function()
+    alpha = [helper.make_attribute("alpha", TP.INT64)]
+    z, w = onnx_infer.infer_function_output_types(
+        f, [helper.make_tensor_type_proto(TP.FLOAT, ["N", 3]),
+            helper.make_tensor_type_proto(TP.FLOAT, [1, 3])], alpha)
+    assert z == helper.make_tensor_type_proto(TP.FLOAT, ["N", 3])
+    assert w == helper.make_tensor_type_proto(TP.INT64, ["N", 3])  # the attribute bound
+    # An unknown input type: what depends on it is unknown, the rest is inferred.
+    z, w = onnx_infer.infer_function_output_types(
+        f, [helper.make_tensor_type_proto(TP.FLOAT, ["N", 3]), onnx.TypeProto()], alpha)
+    assert not z.tensor_type.HasField("shape")
+    assert w == helper.make_tensor_type_proto(TP.INT64, ["N", 3])
+    with pytest.raises(onnx.shape_inference.InferenceError, match="do not broadcast"):
+        onnx_infer.infer_function_output_types(
+            f, [helper.make_tensor_type_proto(TP.FLOAT, [2, 3]),
+                helper.make_tensor_type_proto(TP.FLOAT, [4, 3])], alpha)
