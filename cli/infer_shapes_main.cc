@@ -294,6 +294,22 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
   if (to_stdout > 1) {
     return "only one of --print, '-o -' and '--json -' can use standard output";
   }
+  // Two outputs on one file: the report, written last, would replace the model (the user's
+  // own with --in-place). Compared by what the names land on, not by how they are spelt.
+  if (!flags->json.empty() && !flags->json_to_stdout()) {
+    const char* other = nullptr;
+    if (!flags->output.empty() && !flags->output_to_stdout() &&
+        SameOutputFile(flags->output, flags->json)) {
+      other = flags->in_place ? "--in-place (the model)" : "-o";
+    } else if (!flags->model_from_stdin() && SameOutputFile(flags->model, flags->json)) {
+      other = "the model";
+    }
+    if (other) {
+      return StrCat("--json '", flags->json, "' and ", other, " '",
+                    flags->in_place || !flags->output.empty() ? flags->output : flags->model,
+                    "' are the same file: the report would replace the model");
+    }
+  }
   return "";
 }
 

@@ -347,5 +347,67 @@ TEST_F(ModelIoTest, OverwriteKeepsPermissions) {
   EXPECT_NE(Read(path), "old");
 }
 
+// Two names of one file, however spelt, are the same output; a new name compares by its
+// directory and last component; a character device is never "the same".
+TEST_F(ModelIoTest, SameOutputFileComparesFilesNotSpellings) {
+  const std::string m = Write("m.onnx", "model");
+  fs::create_symlink("m.onnx", dir_ / "alias.onnx");
+  EXPECT_TRUE(SameOutputFile(m, (dir_ / "." / "m.onnx").string()));
+  EXPECT_TRUE(SameOutputFile(m, (dir_ / "alias.onnx").string()));
+  EXPECT_TRUE(SameOutputFile((dir_ / "new.onnx").string(), (dir_ / "." / "new.onnx").string()));
+  fs::create_symlink("later.onnx", dir_ / "dangling");
+  EXPECT_TRUE(SameOutputFile((dir_ / "dangling").string(), (dir_ / "later.onnx").string()));
+  EXPECT_FALSE(SameOutputFile(m, (dir_ / "new.onnx").string()));
+  EXPECT_FALSE(SameOutputFile((dir_ / "a.onnx").string(), (dir_ / "b.onnx").string()));
+  EXPECT_FALSE(SameOutputFile("/dev/null", "/dev/null"));
+}
+
+// As root in a sticky world-writable directory, a symbolic link that belongs to another user
+// is not followed (fs.protected_symlinks); the caller's own link, or the directory owner's, is.
+TEST_F(ModelIoTest, PlantedSymbolicLinkInStickyDirectoryIsNotFollowed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a link to another user";
+  const fs::path sticky = dir_ / "tmp";
+  fs::create_directories(sticky);
+  ASSERT_EQ(::chmod(sticky.c_str(), 01777), 0);
+  const std::string victim = Write("victim", "precious");
+  const fs::path link = sticky / "out.onnx";
+  fs::create_symlink(victim, link);
+  ASSERT_EQ(::lchown(link.c_str(), 4321, 4321), 0);
+  Status st = SaveModel(SmallModel(), link.string());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("not followed, as the kernel's fs.protected_symlinks refuses"),
+            std::string::npos)
+      << st.message();
+  EXPECT_EQ(Read(victim), "precious");
+  EXPECT_TRUE(fs::is_symlink(link));
+  // The directory's owner may plant links in it: followed.
+  ASSERT_EQ(::chown(sticky.c_str(), 4321, 4321), 0);
+  ASSERT_TRUE(SaveModel(SmallModel(), link.string()).ok());
+  EXPECT_NE(Read(victim), "precious");
+}
+
+TEST_F(ModelIoTest, OverwriteKeepsOwnerAndGroupAsRoot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root may give a file to another user";
+  std::string path = Write("theirs.onnx", "old");
+  ASSERT_EQ(::chown(path.c_str(), 4321, 4322), 0);
+  ASSERT_EQ(::chmod(path.c_str(), 0604), 0);
+  ASSERT_TRUE(SaveModel(SmallModel(), path).ok());
+  struct stat st;
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 4321u);
+  EXPECT_EQ(st.st_gid, 4322u);
+  EXPECT_EQ(st.st_mode & 07777, 0604u);
+}
+
+// The target is replaced by a rename: the name given gets the new file, another hard link of
+// the old file keeps the old contents (docs/cli.md).
+TEST_F(ModelIoTest, OverwriteReplacesOneHardLink) {
+  std::string path = Write("a.onnx", "old");
+  fs::create_hard_link(path, dir_ / "b.onnx");
+  ASSERT_TRUE(SaveModel(SmallModel(), path).ok());
+  EXPECT_NE(Read(path), "old");
+  EXPECT_EQ(Read((dir_ / "b.onnx").string()), "old");
+}
+
 }  // namespace
 }  // namespace onnx_infer
