@@ -109,7 +109,20 @@ Status ReadAll(int fd, std::string_view source, const ReadLimits& limits, bool s
       continue;
     }
     size_t want = kChunk;
-    if (out.capacity() > old) want = std::max(want, out.capacity() - old);
+    if (stream) {
+      // A stream's size is not known: read a chunk at a time into a buffer that doubles, so
+      // each byte is copied a bounded number of times (asking for the whole spare capacity
+      // at every read zero-filled it each time: quadratic). Never more than one byte past the
+      // limit is asked for (or than the head, which is looked at first), so a stream over it
+      // is refused as it passes it.
+      const uint64_t stop = std::max<uint64_t>(limits.max_bytes + 1, kHead);
+      want = std::min<uint64_t>(kChunk, stop - old);
+      if (out.capacity() - old < want) {
+        out.reserve(std::min<uint64_t>(std::max(out.capacity() * 2, old + want), stop));
+      }
+    } else if (out.capacity() > old) {
+      want = std::max(want, out.capacity() - old);
+    }
     out.resize(old + want);
     n = ::read(fd, out.data() + old, want);
     if (n < 0) {

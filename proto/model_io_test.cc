@@ -4,10 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 #include "onnx_infer/base/test_util.h"
 
@@ -329,6 +332,61 @@ TEST_F(ModelIoTest, StreamHeadCheckStopsEarlyAndTheLimitHolds) {
                                       "limit); reading stopped there"),
             std::string::npos)
       << r.status().message();
+}
+
+// A stream over the limit is refused as it passes it, not read to its end: the writer, which
+// would go on for 256 MiB, has written little more than the limit (plus what the pipe holds)
+// when the read stops. (The limit is lowered from 2 GiB to 1 MiB for the test.)
+TEST_F(ModelIoTest, StreamOverTheLimitIsRefusedWithoutReadingItAll) {
+  std::signal(SIGPIPE, SIG_IGN);  // the writer sees EPIPE once the reader is gone
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  constexpr size_t kLimit = 1 << 20;
+  std::atomic<size_t> written{0};
+  std::thread writer([&] {
+    const std::string block(1 << 16, '\x08');
+    while (written < (size_t{256} << 20)) {
+      ssize_t n = ::write(fds[1], block.data(), block.size());
+      if (n <= 0) break;
+      written += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  ReadLimits limits;
+  limits.max_bytes = kLimit;
+  limits.max_text = "a test limit";
+  auto r = ReadDescriptor(fds[0], "pipe", limits);
+  ::close(fds[0]);
+  writer.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("more than 1048576 bytes, over the limit of 1048576 bytes "
+                                      "(a test limit); reading stopped there"),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_LT(written.load(), kLimit + (size_t{4} << 20)) << "the stream was read past the limit";
+}
+
+// A stream just within the limit is read whole, byte for byte, through the doubling buffer.
+TEST_F(ModelIoTest, StreamWithinTheLimitIsReadWhole) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string data(3 << 20, '\0');
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7919 % 251);
+  std::thread writer([&] {
+    for (size_t at = 0; at < data.size();) {
+      ssize_t n = ::write(fds[1], data.data() + at, data.size() - at);
+      if (n <= 0) break;
+      at += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  ReadLimits limits;
+  limits.max_bytes = data.size();
+  auto r = ReadDescriptor(fds[0], "pipe", limits);
+  ::close(fds[0]);
+  writer.join();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(*r == data);
 }
 
 TEST_F(ModelIoTest, WriteIntoMissingDirectoryFails) {
