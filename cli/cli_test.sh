@@ -562,5 +562,25 @@ if [[ "$(id -u)" == 0 ]]; then
   fi
 fi
 
+# Out of memory is exit 2 with a message, not an abort (issue 27.3): a chain of 1,000,000 Relu
+# nodes (25 MB of text, about 700 MB to infer) under a 400 MB address space. Nothing is
+# written: the old output stays, no report, no temporary file. (Not under the sanitizers,
+# whose shadow memory needs far more address space than the limit.)
+if [[ -z "${ASAN_OPTIONS:-}${TSAN_OPTIONS:-}" ]]; then
+  mkdir -p "$TMP/oom"
+  awk 'BEGIN { n = 1000000; print "<ir_version: 8, opset_import: [\"\" : 17]>"
+               printf "main (float[N] t0) => (t%d)\n{\n", n
+               for (i = 0; i < n; i++) printf "  t%d = Relu(t%d)\n", i + 1, i; print "}" }' \
+    >"$TMP/oom/chain.onnxtxt"
+  echo old >"$TMP/oom/out.onnx"
+  check out-of-memory 2 bash -c "ulimit -v 400000; exec '$BIN' '$TMP/oom/chain.onnxtxt' -o '$TMP/oom/out.onnx' --json '$TMP/oom/r.json'"
+  expect_in out-of-memory-msg "$TMP/err" "infer-shapes: out of memory: the model needs more memory than this process may use"
+  expect_in out-of-memory-kept "$TMP/oom/out.onnx" "old"
+  if [[ ! -e "$TMP/oom/r.json" && -z "$(ls -A "$TMP/oom" | grep infer-shapes-tmp)" ]]; then pass; else
+    fail "out-of-memory: a report or a temporary file was written"
+  fi
+  if grep -q terminate "$TMP/err"; then fail "out-of-memory: aborted"; else pass; fi
+fi
+
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]

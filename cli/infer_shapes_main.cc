@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -502,9 +503,7 @@ int Fail(const Flags& flags, const std::string& message) {
   return kExitUsageOrIo;
 }
 
-}  // namespace
-
-int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
+int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   Flags flags;
   bool help = false;
   bool version = false;
@@ -643,6 +642,26 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
   }
   return exit_code;
+}
+
+}  // namespace
+
+int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
+  // Out of memory (a limit such as `ulimit -v` or a container's, or a model that needs more
+  // than the machine has) is an error like any other, not an abort: exit 2, and nothing more
+  // is written. An output being written when it happens is a temporary file, which goes
+  // with the unwinding (OutputFile), so the old file stays as it was. The message is written
+  // without allocating, since memory is what is missing.
+  try {
+    return Run(argc, argv, base_registry);
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    static constexpr char kMessage[] =
+        "infer-shapes: out of memory: the model needs more memory than this process may use "
+        "(see ulimit -v, or the container's memory limit); nothing was written\n";
+    [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    return kExitUsageOrIo;
+  }
 }
 
 }  // namespace onnx_infer
