@@ -321,25 +321,25 @@ bool SameOutputFile(const std::string& a, const std::string& b) {
     dev_t dev = 0;
     ino_t ino = 0;
     std::string name;
-    bool character_device = false;
+    bool replaced = true;  // a regular file or a new name: an output renamed over it
   };
   auto id_of = [](const std::string& path) -> std::optional<Id> {
     auto resolved = ResolveOutputLinks(path, /*protect=*/false);
     const std::string final_path = resolved.ok() ? *resolved : path;
     struct stat st;
     if (::stat(final_path.c_str(), &st) == 0) {
-      return Id{st.st_dev, st.st_ino, "", S_ISCHR(st.st_mode)};
+      return Id{st.st_dev, st.st_ino, "", S_ISREG(st.st_mode)};
     }
     const std::filesystem::path p(final_path);
     const std::filesystem::path dir = p.parent_path();
     if (::stat(dir.empty() ? "." : dir.c_str(), &st) != 0) return std::nullopt;
-    return Id{st.st_dev, st.st_ino, p.filename().string(), false};
+    return Id{st.st_dev, st.st_ino, p.filename().string(), true};
   };
   const std::optional<Id> x = id_of(a);
   const std::optional<Id> y = id_of(b);
   if (!x || !y) return false;  // neither can be written
-  // Two writes into one character device (/dev/null) destroy nothing.
-  return x->dev == y->dev && x->ino == y->ino && x->name == y->name && !x->character_device;
+  // Two writes into one device or FIFO (/dev/null, a pipe) replace nothing.
+  return x->dev == y->dev && x->ino == y->ino && x->name == y->name && x->replaced;
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept

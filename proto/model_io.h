@@ -79,8 +79,9 @@ StatusOr<std::string> ReadDescriptor(int fd, std::string_view source,
 StatusOr<std::string> ResolveOutputLinks(const std::string& path, bool protect);
 // Whether two output names land on one file, whatever their spelling (`m.onnx`, `./m.onnx`,
 // an absolute path, a symbolic link): the same device and inode, or, for a name that does
-// not exist yet, the same directory (device and inode) and last component. A character
-// device (/dev/null) is never "the same": writing it twice destroys nothing.
+// not exist yet, the same directory (device and inode) and last component. Only a regular
+// file or a new name counts, which an output replaces: writing a device or a FIFO twice
+// (/dev/null, a pipe both descriptors lead to) replaces nothing.
 bool SameOutputFile(const std::string& a, const std::string& b);
 
 struct ModelWritePlan;  // below

@@ -406,7 +406,7 @@ TEST_F(ModelIoTest, OverwriteKeepsPermissions) {
 }
 
 // Two names of one file, however spelt, are the same output; a new name compares by its
-// directory and last component; a character device is never "the same".
+// directory and last component; a device or FIFO, which is not replaced, is never "the same".
 TEST_F(ModelIoTest, SameOutputFileComparesFilesNotSpellings) {
   const std::string m = Write("m.onnx", "model");
   fs::create_symlink("m.onnx", dir_ / "alias.onnx");
@@ -418,6 +418,9 @@ TEST_F(ModelIoTest, SameOutputFileComparesFilesNotSpellings) {
   EXPECT_FALSE(SameOutputFile(m, (dir_ / "new.onnx").string()));
   EXPECT_FALSE(SameOutputFile((dir_ / "a.onnx").string(), (dir_ / "b.onnx").string()));
   EXPECT_FALSE(SameOutputFile("/dev/null", "/dev/null"));
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(SameOutputFile(fifo, fifo));
 }
 
 // As root in a sticky world-writable directory, a symbolic link that belongs to another user
