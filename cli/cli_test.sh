@@ -502,5 +502,85 @@ for model in "$CLI_DATA/report.onnxtxt" "$CLI_DATA/image_ops.onnxtxt" \
 done
 check stream-reread 0 "$BIN" "$TMP/streamed.onnx" --values --quiet
 
+# Two outputs on one file are a usage error, however the file is spelt (issue 27): the report,
+# written last, would otherwise replace the model. Nothing is written, the model is kept.
+mkdir -p "$TMP/same" && cp "$demo" "$TMP/same/m.onnx"
+ABS_BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+ABS_DEMO="$(cd "$(dirname "$demo")" && pwd)/$(basename "$demo")"
+cmp_kept() {  # cmp_kept NAME: same/m.onnx is still the demo
+  if cmp -s "$demo" "$TMP/same/m.onnx"; then pass; else fail "$1: the model was replaced"; fi
+}
+check same-in-place-json 2 "$BIN" "$TMP/same/m.onnx" --in-place --json "$TMP/same/m.onnx"
+expect_in same-in-place-json-msg "$TMP/err" "are the same file: the report would replace the model"
+expect_in same-in-place-json-hint "$TMP/err" "Try 'infer-shapes --help'"
+cmp_kept same-in-place-json
+check same-dot-slash 2 bash -c "cd '$TMP/same' && '$ABS_BIN' m.onnx --in-place --json ./m.onnx"
+cmp_kept same-dot-slash
+check same-absolute 2 bash -c "cd '$TMP/same' && '$ABS_BIN' m.onnx --in-place --json '$TMP/same/m.onnx'"
+cmp_kept same-absolute
+check same-json-is-model 2 "$BIN" "$TMP/same/m.onnx" --json "$TMP/same/../same/m.onnx"
+cmp_kept same-json-is-model
+ln -sf m.onnx "$TMP/same/alias.onnx"
+check same-through-link 2 "$BIN" "$demo" -o "$TMP/same/alias.onnx" --json "$TMP/same/m.onnx"
+cmp_kept same-through-link
+# A name that does not exist yet compares by its directory and name.
+check same-new-name 2 bash -c "cd '$TMP/same' && '$ABS_BIN' '$ABS_DEMO' -o new.onnx --json '$TMP/same/../same/new.onnx'"
+if [[ ! -e "$TMP/same/new.onnx" ]]; then pass; else fail "same-new-name: something was written"; fi
+check same-dangling-link 2 bash -c "cd '$TMP/same' && ln -sf later.onnx dangling && '$ABS_BIN' '$ABS_DEMO' -o dangling --json later.onnx"
+check different-names 0 "$BIN" "$demo" -o "$TMP/same/a.onnx" --json "$TMP/same/a.json" --quiet
+check dev-null-twice 0 "$BIN" "$demo" -o /dev/null --json /dev/null --quiet
+
+# -o keeps the replaced file's owner, group and mode (root may set them), and replaces only
+# the name it is given: another hard link of the old file keeps the old contents.
+if [[ "$(id -u)" == 0 ]]; then
+  cp "$demo" "$TMP/same/owned.onnx" && chown 4321:4322 "$TMP/same/owned.onnx" && chmod 0640 "$TMP/same/owned.onnx"
+  check keep-owner 0 "$BIN" "$demo" -o "$TMP/same/owned.onnx" --quiet
+  got="$(stat -c '%u:%g %a' "$TMP/same/owned.onnx")"
+  if [[ "$got" == "4321:4322 640" ]]; then pass; else fail "keep-owner: $got"; fi
+fi
+cp "$demo" "$TMP/same/h1.onnx" && ln -f "$TMP/same/h1.onnx" "$TMP/same/h2.onnx"
+check hard-link 0 "$BIN" "$demo" -o "$TMP/same/h1.onnx" --quiet
+if cmp -s "$demo" "$TMP/same/h2.onnx" && ! cmp -s "$demo" "$TMP/same/h1.onnx"; then pass; else
+  fail "hard-link: expected h1 annotated and h2 the old file"
+fi
+
+# A symbolic link another user planted in a sticky world-writable directory (/tmp) is not
+# followed, as the kernel's fs.protected_symlinks refuses it: root would otherwise replace
+# whatever file it points at. A link of the caller's own is followed.
+if [[ "$(id -u)" == 0 ]]; then
+  mkdir -p "$TMP/sticky" && chmod 1777 "$TMP/sticky"
+  echo precious >"$TMP/victim"
+  ln -sf "$TMP/victim" "$TMP/sticky/out.onnx" && chown -h 4321:4321 "$TMP/sticky/out.onnx"
+  check planted-link 2 "$BIN" "$demo" -o "$TMP/sticky/out.onnx" --json "$TMP/sticky/r.json"
+  expect_in planted-link-msg "$TMP/err" "a symbolic link in a world-writable sticky directory that belongs to another user (uid 4321); not followed"
+  expect_in planted-link-victim "$TMP/victim" "precious"
+  expect_in planted-link-report "$TMP/sticky/r.json" '"written": false'
+  ln -sf "$TMP/victim" "$TMP/sticky/mine.onnx"
+  check own-link 0 "$BIN" "$demo" -o "$TMP/sticky/mine.onnx" --quiet
+  if [[ -L "$TMP/sticky/mine.onnx" ]] && ! grep -q precious "$TMP/victim"; then pass; else
+    fail "own-link: the caller's own link was not followed"
+  fi
+fi
+
+# Out of memory is exit 2 with a message, not an abort (issue 27.3): a chain of 1,000,000 Relu
+# nodes (25 MB of text, about 700 MB to infer) under a 400 MB address space. Nothing is
+# written: the old output stays, no report, no temporary file. (Not under the sanitizers,
+# whose shadow memory needs far more address space than the limit.)
+if [[ -z "${ASAN_OPTIONS:-}${TSAN_OPTIONS:-}" ]]; then
+  mkdir -p "$TMP/oom"
+  awk 'BEGIN { n = 1000000; print "<ir_version: 8, opset_import: [\"\" : 17]>"
+               printf "main (float[N] t0) => (t%d)\n{\n", n
+               for (i = 0; i < n; i++) printf "  t%d = Relu(t%d)\n", i + 1, i; print "}" }' \
+    >"$TMP/oom/chain.onnxtxt"
+  echo old >"$TMP/oom/out.onnx"
+  check out-of-memory 2 bash -c "ulimit -v 400000; exec '$BIN' '$TMP/oom/chain.onnxtxt' -o '$TMP/oom/out.onnx' --json '$TMP/oom/r.json'"
+  expect_in out-of-memory-msg "$TMP/err" "infer-shapes: out of memory: the model needs more memory than this process may use"
+  expect_in out-of-memory-kept "$TMP/oom/out.onnx" "old"
+  if [[ ! -e "$TMP/oom/r.json" && -z "$(ls -A "$TMP/oom" | grep infer-shapes-tmp)" ]]; then pass; else
+    fail "out-of-memory: a report or a temporary file was written"
+  fi
+  if grep -q terminate "$TMP/err"; then fail "out-of-memory: aborted"; else pass; fi
+fi
+
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]

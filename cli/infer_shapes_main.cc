@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -294,6 +295,22 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
   if (to_stdout > 1) {
     return "only one of --print, '-o -' and '--json -' can use standard output";
   }
+  // Two outputs on one file: the report, written last, would replace the model (the user's
+  // own with --in-place). Compared by what the names land on, not by how they are spelt.
+  if (!flags->json.empty() && !flags->json_to_stdout()) {
+    const char* other = nullptr;
+    if (!flags->output.empty() && !flags->output_to_stdout() &&
+        SameOutputFile(flags->output, flags->json)) {
+      other = flags->in_place ? "--in-place (the model)" : "-o";
+    } else if (!flags->model_from_stdin() && SameOutputFile(flags->model, flags->json)) {
+      other = "the model";
+    }
+    if (other) {
+      return StrCat("--json '", flags->json, "' and ", other, " '",
+                    flags->in_place || !flags->output.empty() ? flags->output : flags->model,
+                    "' are the same file: the report would replace the model");
+    }
+  }
   return "";
 }
 
@@ -486,9 +503,7 @@ int Fail(const Flags& flags, const std::string& message) {
   return kExitUsageOrIo;
 }
 
-}  // namespace
-
-int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
+int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   Flags flags;
   bool help = false;
   bool version = false;
@@ -627,6 +642,26 @@ int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
   }
   return exit_code;
+}
+
+}  // namespace
+
+int RunInferShapes(int argc, char** argv, const SchemaRegistry& base_registry) {
+  // Out of memory (a limit such as `ulimit -v` or a container's, or a model that needs more
+  // than the machine has) is an error like any other, not an abort: exit 2, and nothing more
+  // is written. An output being written when it happens is a temporary file, which goes
+  // with the unwinding (OutputFile), so the old file stays as it was. The message is written
+  // without allocating, since memory is what is missing.
+  try {
+    return Run(argc, argv, base_registry);
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    static constexpr char kMessage[] =
+        "infer-shapes: out of memory: the model needs more memory than this process may use "
+        "(see ulimit -v, or the container's memory limit); nothing was written\n";
+    [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    return kExitUsageOrIo;
+  }
 }
 
 }  // namespace onnx_infer

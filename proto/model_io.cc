@@ -109,7 +109,20 @@ Status ReadAll(int fd, std::string_view source, const ReadLimits& limits, bool s
       continue;
     }
     size_t want = kChunk;
-    if (out.capacity() > old) want = std::max(want, out.capacity() - old);
+    if (stream) {
+      // A stream's size is not known: read a chunk at a time into a buffer that doubles, so
+      // each byte is copied a bounded number of times (asking for the whole spare capacity
+      // at every read zero-filled it each time: quadratic). Never more than one byte past the
+      // limit is asked for (or than the head, which is looked at first), so a stream over it
+      // is refused as it passes it.
+      const uint64_t stop = std::max<uint64_t>(limits.max_bytes + 1, kHead);
+      want = std::min<uint64_t>(kChunk, stop - old);
+      if (out.capacity() - old < want) {
+        out.reserve(std::min<uint64_t>(std::max(out.capacity() * 2, old + want), stop));
+      }
+    } else if (out.capacity() > old) {
+      want = std::max(want, out.capacity() - old);
+    }
     out.resize(old + want);
     n = ::read(fd, out.data() + old, want);
     if (n < 0) {
@@ -260,7 +273,74 @@ int DescriptorNamed(std::string_view path) {
   return fd >= 0 && ::fcntl(fd, F_GETFD) >= 0 ? fd : -1;
 }
 
+// Whether a symbolic link may be followed, as the kernel's fs.protected_symlinks decides for
+// an open: not when it sits in a sticky world-writable directory (/tmp) and belongs to
+// neither the caller nor the directory's owner, since another user may have planted it there
+// to make this process (root) replace a file of its choosing.
+Status MayFollow(const std::string& path, const std::string& link, const struct stat& link_st) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(link).parent_path();
+  struct stat dir_st;
+  if (::stat(dir.empty() ? "." : dir.c_str(), &dir_st) != 0) return OkStatus();
+  const bool shared = (dir_st.st_mode & S_ISVTX) && (dir_st.st_mode & S_IWOTH);
+  if (!shared || link_st.st_uid == ::geteuid() || link_st.st_uid == dir_st.st_uid) {
+    return OkStatus();
+  }
+  return Status::Error(StrCat(path, ": ", link == path ? "is" : "leads to",
+                              " a symbolic link in a world-writable sticky directory that belongs "
+                              "to another user (uid ",
+                              link_st.st_uid,
+                              "); not followed, as the kernel's fs.protected_symlinks refuses; "
+                              "not written"));
+}
+
 }  // namespace
+
+StatusOr<std::string> ResolveOutputLinks(const std::string& path, bool protect) {
+  namespace fs = std::filesystem;
+  std::string final_path = path;
+  struct stat st;
+  for (int hops = 0; ::lstat(final_path.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
+    if (protect) OI_RETURN_IF_ERROR(MayFollow(path, final_path, st));
+    std::error_code ec;
+    fs::path link(final_path);
+    fs::path to = fs::read_symlink(link, ec);
+    if (ec || hops == 40) {
+      return Status::Error(StrCat(path, ": cannot resolve the symbolic link",
+                                  ec ? ": " + ec.message() : std::string()));
+    }
+    final_path = (to.is_absolute() ? to : link.parent_path() / to).string();
+  }
+  return final_path;
+}
+
+bool SameOutputFile(const std::string& a, const std::string& b) {
+  // A file that exists is its device and inode; a name that does not is its directory's
+  // device and inode and its last component, after the links that lead to it.
+  struct Id {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::string name;
+    bool replaced = true;  // a regular file or a new name: an output renamed over it
+  };
+  auto id_of = [](const std::string& path) -> std::optional<Id> {
+    auto resolved = ResolveOutputLinks(path, /*protect=*/false);
+    const std::string final_path = resolved.ok() ? *resolved : path;
+    struct stat st;
+    if (::stat(final_path.c_str(), &st) == 0) {
+      return Id{st.st_dev, st.st_ino, "", S_ISREG(st.st_mode)};
+    }
+    const std::filesystem::path p(final_path);
+    const std::filesystem::path dir = p.parent_path();
+    if (::stat(dir.empty() ? "." : dir.c_str(), &st) != 0) return std::nullopt;
+    return Id{st.st_dev, st.st_ino, p.filename().string(), true};
+  };
+  const std::optional<Id> x = id_of(a);
+  const std::optional<Id> y = id_of(b);
+  if (!x || !y) return false;  // neither can be written
+  // Two writes into one device or FIFO (/dev/null, a pipe) replace nothing.
+  return x->dev == y->dev && x->ino == y->ino && x->name == y->name && x->replaced;
+}
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
     : path_(std::move(other.path_)),
@@ -308,9 +388,13 @@ StatusOr<OutputFile> OutputFile::Open(const std::string& path) {
   }
   OutputFile out;
   out.path_ = path;
-  out.final_path_ = path;
+  // A symbolic link keeps pointing at its file, which gets the new contents (and is created
+  // when the link dangles, as `> link` would); the link itself is never replaced. Each link is
+  // resolved here, so the kernel's protection of sticky directories is applied here too.
+  OI_ASSIGN_OR_RETURN(out.final_path_, ResolveOutputLinks(path, /*protect=*/true));
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0) {
+  const bool exists = ::stat(out.final_path_.c_str(), &st) == 0;
+  if (exists) {
     if (!S_ISREG(st.st_mode)) {
       if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
         return Status::Error(StrCat(path, ": is ", KindOf(st.st_mode),
@@ -319,7 +403,7 @@ StatusOr<OutputFile> OutputFile::Open(const std::string& path) {
       }
       // Written directly, as `> path` would; O_NONBLOCK so that a FIFO without a reader is
       // refused (ENXIO) instead of waited on.
-      out.fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+      out.fd_ = ::open(out.final_path_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
       if (out.fd_ < 0) {
         if (errno == ENXIO && S_ISFIFO(st.st_mode)) {
           return Status::Error(StrCat(path, ": is a FIFO with no reader; not written"));
@@ -331,25 +415,13 @@ StatusOr<OutputFile> OutputFile::Open(const std::string& path) {
       out.atomic_ = false;
       return out;
     }
-    if (ReadOnly(path, st)) {
+    if (ReadOnly(out.final_path_, st)) {
       return Status::Error(StrCat(path, ": the file is read-only; not replaced"));
     }
   }
-  // A symbolic link keeps pointing at its file, which gets the new contents (and is created
-  // when the link dangles, as `> link` would); the link itself is never replaced.
-  std::error_code ec;
-  for (int hops = 0; fs::is_symlink(out.final_path_, ec); ++hops) {
-    fs::path link(out.final_path_);
-    fs::path to = fs::read_symlink(link, ec);
-    if (ec || hops == 40) {
-      return Status::Error(StrCat(path, ": cannot resolve the symbolic link",
-                                  ec ? ": " + ec.message() : std::string()));
-    }
-    out.final_path_ = (to.is_absolute() ? to : link.parent_path() / to).string();
-  }
   fs::path dir = fs::path(out.final_path_).parent_path();
   out.dir_ = dir.empty() ? "." : dir.string();
-  const mode_t mode = ::stat(out.final_path_.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0666;
+  const mode_t mode = exists ? (st.st_mode & 07777) : 0666;
 #ifdef O_TMPFILE
   // Linking an O_TMPFILE file needs /proc/self/fd (see Commit).
   if (::access("/proc/self/fd", X_OK) == 0) {
@@ -368,7 +440,16 @@ StatusOr<OutputFile> OutputFile::Open(const std::string& path) {
     }
     if (out.fd_ < 0) return Status::Error(StrCat(path, ": cannot write: ", ErrnoText()));
   }
-  if (mode != 0666) ::fchmod(out.fd_, mode);  // an existing file's permissions are kept
+  if (exists) {
+    // The replacement is a new file, the caller's: give it the old one's owner and group where
+    // the caller may (root may; an owner may keep a group it belongs to), then its mode,
+    // which a change of owner can clear bits of.
+    if ((st.st_uid != ::geteuid() || st.st_gid != ::getegid()) &&
+        ::fchown(out.fd_, st.st_uid, st.st_gid) != 0) {
+      [[maybe_unused]] int ignored = ::fchown(out.fd_, static_cast<uid_t>(-1), st.st_gid);
+    }
+    ::fchmod(out.fd_, mode);
+  }
   return out;
 }
 

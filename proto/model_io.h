@@ -72,16 +72,31 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
 StatusOr<std::string> ReadDescriptor(int fd, std::string_view source,
                                      const ReadLimits& limits = {});
 
+// Where an output named `path` lands: its symbolic links followed (up to 40), to the file
+// or the dangling name at the end. With `protect`, a link is not followed where the kernel's
+// fs.protected_symlinks would refuse it for an open: in a sticky world-writable directory
+// (/tmp), a link that belongs to neither the caller nor the directory's owner (an error).
+StatusOr<std::string> ResolveOutputLinks(const std::string& path, bool protect);
+// Whether two output names land on one file, whatever their spelling (`m.onnx`, `./m.onnx`,
+// an absolute path, a symbolic link): the same device and inode, or, for a name that does
+// not exist yet, the same directory (device and inode) and last component. Only a regular
+// file or a new name counts, which an output replaces: writing a device or a FIFO twice
+// (/dev/null, a pipe both descriptors lead to) replaces nothing.
+bool SameOutputFile(const std::string& a, const std::string& b);
+
 struct ModelWritePlan;  // below
 
-// An output file being written. Open decides by what is at `path` (following symbolic links):
+// An output file being written. Open decides by what is at `path` (following symbolic links,
+// as ResolveOutputLinks does with `protect`: a link another user planted in /tmp is refused):
 // - one of this process's open descriptors by name (/dev/stdout, /dev/stderr, /dev/fd/N,
 //   /proc/self/fd/N): written through that descriptor, as the shell set it up.
 // - nothing, or a writable regular file: the bytes go to a temporary file in the target's
 //   directory (O_TMPFILE, which has no name, so a killed run leaves nothing behind; where the
 //   file system lacks it, a file named `.infer-shapes-tmp.XXXXXX`), which Commit flushes to
-//   disk and renames over the target. An existing file's permissions are kept; a new one gets
-//   0666 minus the umask. On any failure the target is untouched.
+//   disk and renames over the target. An existing file's permissions are kept, and its owner
+//   and group where the caller may set them (root); a new one gets 0666 minus the umask. The
+//   rename replaces that one name: other hard links of the old file keep the old contents.
+//   On any failure the target is untouched.
 // - a character device or a FIFO (/dev/stdout, /dev/null, a named pipe with a reader): it is
 //   written directly, as a shell redirection would, never replaced by a regular file. A FIFO
 //   without a reader is refused rather than waited on.

@@ -4,10 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 #include "onnx_infer/base/test_util.h"
 
@@ -331,6 +334,61 @@ TEST_F(ModelIoTest, StreamHeadCheckStopsEarlyAndTheLimitHolds) {
       << r.status().message();
 }
 
+// A stream over the limit is refused as it passes it, not read to its end: the writer, which
+// would go on for 256 MiB, has written little more than the limit (plus what the pipe holds)
+// when the read stops. (The limit is lowered from 2 GiB to 1 MiB for the test.)
+TEST_F(ModelIoTest, StreamOverTheLimitIsRefusedWithoutReadingItAll) {
+  std::signal(SIGPIPE, SIG_IGN);  // the writer sees EPIPE once the reader is gone
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  constexpr size_t kLimit = 1 << 20;
+  std::atomic<size_t> written{0};
+  std::thread writer([&] {
+    const std::string block(1 << 16, '\x08');
+    while (written < (size_t{256} << 20)) {
+      ssize_t n = ::write(fds[1], block.data(), block.size());
+      if (n <= 0) break;
+      written += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  ReadLimits limits;
+  limits.max_bytes = kLimit;
+  limits.max_text = "a test limit";
+  auto r = ReadDescriptor(fds[0], "pipe", limits);
+  ::close(fds[0]);
+  writer.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("more than 1048576 bytes, over the limit of 1048576 bytes "
+                                      "(a test limit); reading stopped there"),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_LT(written.load(), kLimit + (size_t{4} << 20)) << "the stream was read past the limit";
+}
+
+// A stream just within the limit is read whole, byte for byte, through the doubling buffer.
+TEST_F(ModelIoTest, StreamWithinTheLimitIsReadWhole) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string data(3 << 20, '\0');
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7919 % 251);
+  std::thread writer([&] {
+    for (size_t at = 0; at < data.size();) {
+      ssize_t n = ::write(fds[1], data.data() + at, data.size() - at);
+      if (n <= 0) break;
+      at += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  ReadLimits limits;
+  limits.max_bytes = data.size();
+  auto r = ReadDescriptor(fds[0], "pipe", limits);
+  ::close(fds[0]);
+  writer.join();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(*r == data);
+}
+
 TEST_F(ModelIoTest, WriteIntoMissingDirectoryFails) {
   Status st = SaveModel(SmallModel(), (dir_ / "no" / "such" / "m.onnx").string());
   ASSERT_FALSE(st.ok());
@@ -345,6 +403,71 @@ TEST_F(ModelIoTest, OverwriteKeepsPermissions) {
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0640u);
   EXPECT_NE(Read(path), "old");
+}
+
+// Two names of one file, however spelt, are the same output; a new name compares by its
+// directory and last component; a device or FIFO, which is not replaced, is never "the same".
+TEST_F(ModelIoTest, SameOutputFileComparesFilesNotSpellings) {
+  const std::string m = Write("m.onnx", "model");
+  fs::create_symlink("m.onnx", dir_ / "alias.onnx");
+  EXPECT_TRUE(SameOutputFile(m, (dir_ / "." / "m.onnx").string()));
+  EXPECT_TRUE(SameOutputFile(m, (dir_ / "alias.onnx").string()));
+  EXPECT_TRUE(SameOutputFile((dir_ / "new.onnx").string(), (dir_ / "." / "new.onnx").string()));
+  fs::create_symlink("later.onnx", dir_ / "dangling");
+  EXPECT_TRUE(SameOutputFile((dir_ / "dangling").string(), (dir_ / "later.onnx").string()));
+  EXPECT_FALSE(SameOutputFile(m, (dir_ / "new.onnx").string()));
+  EXPECT_FALSE(SameOutputFile((dir_ / "a.onnx").string(), (dir_ / "b.onnx").string()));
+  EXPECT_FALSE(SameOutputFile("/dev/null", "/dev/null"));
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(SameOutputFile(fifo, fifo));
+}
+
+// As root in a sticky world-writable directory, a symbolic link that belongs to another user
+// is not followed (fs.protected_symlinks); the caller's own link, or the directory owner's, is.
+TEST_F(ModelIoTest, PlantedSymbolicLinkInStickyDirectoryIsNotFollowed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a link to another user";
+  const fs::path sticky = dir_ / "tmp";
+  fs::create_directories(sticky);
+  ASSERT_EQ(::chmod(sticky.c_str(), 01777), 0);
+  const std::string victim = Write("victim", "precious");
+  const fs::path link = sticky / "out.onnx";
+  fs::create_symlink(victim, link);
+  ASSERT_EQ(::lchown(link.c_str(), 4321, 4321), 0);
+  Status st = SaveModel(SmallModel(), link.string());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("not followed, as the kernel's fs.protected_symlinks refuses"),
+            std::string::npos)
+      << st.message();
+  EXPECT_EQ(Read(victim), "precious");
+  EXPECT_TRUE(fs::is_symlink(link));
+  // The directory's owner may plant links in it: followed.
+  ASSERT_EQ(::chown(sticky.c_str(), 4321, 4321), 0);
+  ASSERT_TRUE(SaveModel(SmallModel(), link.string()).ok());
+  EXPECT_NE(Read(victim), "precious");
+}
+
+TEST_F(ModelIoTest, OverwriteKeepsOwnerAndGroupAsRoot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root may give a file to another user";
+  std::string path = Write("theirs.onnx", "old");
+  ASSERT_EQ(::chown(path.c_str(), 4321, 4322), 0);
+  ASSERT_EQ(::chmod(path.c_str(), 0604), 0);
+  ASSERT_TRUE(SaveModel(SmallModel(), path).ok());
+  struct stat st;
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 4321u);
+  EXPECT_EQ(st.st_gid, 4322u);
+  EXPECT_EQ(st.st_mode & 07777, 0604u);
+}
+
+// The target is replaced by a rename: the name given gets the new file, another hard link of
+// the old file keeps the old contents (docs/cli.md).
+TEST_F(ModelIoTest, OverwriteReplacesOneHardLink) {
+  std::string path = Write("a.onnx", "old");
+  fs::create_hard_link(path, dir_ / "b.onnx");
+  ASSERT_TRUE(SaveModel(SmallModel(), path).ok());
+  EXPECT_NE(Read(path), "old");
+  EXPECT_EQ(Read((dir_ / "b.onnx").string()), "old");
 }
 
 }  // namespace

@@ -45,6 +45,39 @@ namespace py = pybind11;
 namespace onnx_infer {
 namespace {
 
+// ---- Strings and paths crossing into Python.
+
+// Text from a model (names, dim_params, op types, and messages and facts that quote them) may
+// be any bytes, but a Python str holds only Unicode: every such string crosses through Str,
+// which turns each invalid UTF-8 sequence into U+FFFD, as the CLI's JSON report does, rather
+// than let pybind11's strict decoding raise UnicodeDecodeError from a result.
+py::str Str(std::string_view text) {
+  PyObject* s = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+py::list StrList(const std::vector<std::string>& texts) {
+  py::list l;
+  for (const auto& t : texts) l.append(Str(t));
+  return l;
+}
+
+// ValueError with a message that may quote model text (py::value_error would decode it
+// strictly, and lose it on a byte that is not UTF-8).
+[[noreturn]] void ThrowValueError(std::string_view message) {
+  PyErr_SetObject(PyExc_ValueError, Str(message).ptr());
+  throw py::error_already_set();
+}
+
+// A path is handed to the system as a C string, which ends at the first NUL: "d/victim\0.onnx"
+// would name d/victim. Refused as Python's open() refuses it.
+void CheckPath(const std::string& path, const char* what) {
+  if (path.find('\0') != std::string::npos) {
+    throw py::value_error(StrCat(what, ": embedded null byte"));
+  }
+}
+
 // ---- The registry every call uses.
 
 std::mutex registry_mutex;
@@ -70,7 +103,7 @@ std::shared_ptr<const SchemaRegistry> CurrentRegistry() {
 void ChangeRegistry(const std::function<Status(SchemaRegistry&)>& change) {
   auto base = CurrentRegistry();
   auto next = std::make_shared<SchemaRegistry>(*base);
-  if (Status st = change(*next); !st.ok()) throw py::value_error(st.message());
+  if (Status st = change(*next); !st.ok()) ThrowValueError(st.message());
   std::lock_guard<std::mutex> lock(registry_mutex);
   *registry = std::move(next);
 }
@@ -98,7 +131,7 @@ std::shared_ptr<const SchemaRegistry> RegistryFor(
   auto extended = std::make_shared<SchemaRegistry>(*base);
   for (const auto& [text, source] : schemas) {
     if (Status st = LoadCustomSchemas(text, source, *extended); !st.ok()) {
-      throw py::value_error(st.message());
+      ThrowValueError(st.message());
     }
   }
   return extended;
@@ -115,11 +148,11 @@ std::shared_ptr<const SchemaRegistry> RegistryFor(
 py::object DimToPy(const Dim& d) {
   if (d.is_unknown()) return py::none();
   if (auto v = d.const_value()) return py::int_(*v);
-  return py::str(d.ToString());
+  return Str(d.ToString());
 }
 
 py::object TypeToPy(const Type& t) {
-  const std::string text = t.ToString();
+  const py::str text = Str(t.ToString());
   switch (t.kind()) {
     case Type::Kind::kUnknown:
       return py::none();
@@ -141,7 +174,7 @@ py::object TypeToPy(const Type& t) {
     case Type::Kind::kMap:
       return py::make_tuple("map", t.map_key_type(), TypeToPy(t.element()), text);
     case Type::Kind::kOpaque:
-      return py::make_tuple("opaque", t.opaque_domain(), t.opaque_name(), text);
+      return py::make_tuple("opaque", Str(t.opaque_domain()), Str(t.opaque_name()), text);
   }
   return py::none();
 }
@@ -259,7 +292,7 @@ InferenceRule PythonRule(py::function fn) {
         inputs.append(ctx.HasInput(i) ? TypeToPy(ctx.InputType(i)) : py::none());
       }
       py::dict attrs;
-      for (const auto& a : ctx.node().attribute()) attrs[py::str(a.name())] = AttrToPy(a);
+      for (const auto& a : ctx.node().attribute()) attrs[Str(a.name())] = AttrToPy(a);
       py::object result = (*held)(inputs, attrs, ctx.NumOutputs());
       if (result.is_none()) return OkStatus();
       py::sequence outs = result.cast<py::sequence>();
@@ -372,9 +405,9 @@ py::dict MemoryToPy(const MemoryEstimate& m) {
   py::dict d;
   py::dict values;
   for (const auto& v : m.values) {
-    py::str path(v.graph);
+    py::str path = Str(v.graph);
     if (!values.contains(path)) values[path] = py::dict();
-    values[path][py::str(v.name)] = BytesToPy(v.bytes);
+    values[path][Str(v.name)] = BytesToPy(v.bytes);
   }
   d["values"] = values;
   d["weight_bytes"] = BytesToPy(m.weight_bytes);
@@ -382,8 +415,8 @@ py::dict MemoryToPy(const MemoryEstimate& m) {
   d["weights_of_unknown_size"] = m.weights_unknown_size;
   py::list steps;
   for (const auto& s : m.steps) {
-    steps.append(py::make_tuple(s.node_index, s.node_name, s.op_type, BytesToPy(s.live_bytes),
-                                s.unknown_values));
+    steps.append(py::make_tuple(s.node_index, Str(s.node_name), Str(s.op_type),
+                                BytesToPy(s.live_bytes), s.unknown_values));
   }
   d["steps"] = steps;
   d["peak_bytes"] = BytesToPy(m.peak_bytes);
@@ -410,20 +443,22 @@ py::dict Details(const InferenceResult& r) {
     py::dict g;
     auto add = [&](const std::vector<std::string>& names) {
       for (const auto& name : names) {
-        if (const Type* t = graph.Find(name)) g[py::str(name)] = TypeToPy(*t);
+        if (const Type* t = graph.Find(name)) g[Str(name)] = TypeToPy(*t);
       }
     };
     add(graph.inputs);
     add(graph.values);
     add(graph.outputs);
-    values[py::str(path)] = g;
+    values[Str(path)] = g;
   }
   d["values"] = values;
   py::list symbols;
-  for (const auto& s : r.symbols) symbols.append(py::make_tuple(s.name, s.declared, s.origin));
+  for (const auto& s : r.symbols) {
+    symbols.append(py::make_tuple(Str(s.name), s.declared, Str(s.origin)));
+  }
   d["symbols"] = symbols;
-  d["facts"] = r.facts;
-  d["conditions"] = r.conditions;
+  d["facts"] = StrList(r.facts);
+  d["conditions"] = StrList(r.conditions);
   const InferenceStats& s = r.stats;
   py::dict stats;
   stats["nodes"] = s.nodes;
@@ -499,7 +534,7 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
       }
     }
   }
-  if (!error.empty()) throw py::value_error(error);
+  if (!error.empty()) ThrowValueError(error);
   py::bytes annotated = py::reinterpret_steal<py::bytes>(
       PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(annotated_size)));
   if (!annotated) throw py::error_already_set();
@@ -517,6 +552,8 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
 // there are errors.
 py::object InferFile(const std::string& model_path, const std::string& output_path,
                      const CallOptions& call, bool details) {
+  CheckPath(model_path, "model_path");
+  CheckPath(output_path, "output_path");
   auto registry = RegistryFor(call.schemas);
   std::string model_dir = std::filesystem::path(model_path).parent_path().string();
   if (model_dir.empty()) model_dir = ".";
@@ -545,7 +582,7 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       }
     }
   }
-  if (!error.empty()) throw py::value_error(error);
+  if (!error.empty()) ThrowValueError(error);
   return Finish(out, details);
 }
 
@@ -584,7 +621,7 @@ py::tuple InferNode(const py::bytes& node_bytes, const std::map<std::string, int
   }
   py::dict outputs;
   for (const auto& [name, proto] : result.OutputTypeProtos()) {
-    outputs[py::str(name)] = py::bytes(proto.SerializeAsString());
+    outputs[Str(name)] = py::bytes(proto.SerializeAsString());
   }
   return py::make_tuple(outputs, py::cast(std::move(result.diagnostics)));
 }
@@ -602,12 +639,17 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly(
           "severity", [](const Diagnostic& d) { return std::string(SeverityName(d.severity)); },
           "'error', 'warning' or 'note'.")
-      .def_readonly("graph", &Diagnostic::graph, "Graph path: 'main', 'main/If_3.then_branch'.")
+      .def_property_readonly(
+          "graph", [](const Diagnostic& d) { return onnx_infer::Str(d.graph); },
+          "Graph path: 'main', 'main/If_3.then_branch'.")
       .def_readonly("node_index", &Diagnostic::node_index,
                     "Index of the node in its graph's node list; -1 when not about a node.")
-      .def_readonly("node_name", &Diagnostic::node_name, "The node's name ('' if it has none).")
-      .def_readonly("op", &Diagnostic::op,
-                    "The operator as domain::op_type-since_version: 'ai.onnx::Concat-13'.")
+      .def_property_readonly(
+          "node_name", [](const Diagnostic& d) { return onnx_infer::Str(d.node_name); },
+          "The node's name ('' if it has none).")
+      .def_property_readonly(
+          "op", [](const Diagnostic& d) { return onnx_infer::Str(d.op); },
+          "The operator as domain::op_type-since_version: 'ai.onnx::Concat-13'.")
       .def_property_readonly(
           "subject_kind", [](const Diagnostic& d) { return d.subject.kind; },
           "'input', 'output', 'attribute', or '' when about nothing in particular.")
@@ -615,18 +657,25 @@ PYBIND11_MODULE(_core, m) {
           "subject_index", [](const Diagnostic& d) { return d.subject.index; },
           "The input's or output's position; -1 for attributes or when unknown.")
       .def_property_readonly(
-          "subject_name", [](const Diagnostic& d) { return d.subject.name; },
+          "subject_name", [](const Diagnostic& d) { return onnx_infer::Str(d.subject.name); },
           "The value's or attribute's name, when known.")
       .def_property_readonly(
           "code", [](const Diagnostic& d) { return std::string(d.code); },
           "The kind of finding: 'signature', 'type-constraint', 'declared-contradiction', or ''.")
-      .def_readonly("message", &Diagnostic::message,
-                    "What was expected and what was found (starts with the subject).")
-      .def("render", &Diagnostic::Render, py::arg("source") = "model",
-           "One line: \"model.onnx: error: graph 'main' node #7 'cat0' (...): ...\".")
-      .def("__str__", [](const Diagnostic& d) { return d.Render("model"); })
-      .def("__repr__",
-           [](const Diagnostic& d) { return "<onnx_infer.Diagnostic " + d.Render("model") + ">"; });
+      .def_property_readonly(
+          "message", [](const Diagnostic& d) { return onnx_infer::Str(d.message); },
+          "What was expected and what was found (starts with the subject).")
+      .def(
+          "render",
+          [](const Diagnostic& d, const std::string& source) {
+            return onnx_infer::Str(d.Render(source));
+          },
+          py::arg("source") = "model",
+          "One line: \"model.onnx: error: graph 'main' node #7 'cat0' (...): ...\".")
+      .def("__str__", [](const Diagnostic& d) { return onnx_infer::Str(d.Render("model")); })
+      .def("__repr__", [](const Diagnostic& d) {
+        return onnx_infer::Str("<onnx_infer.Diagnostic " + d.Render("model") + ">");
+      });
 
   py::class_<CallOptions>(m, "CallOptions", "Options of one inference call.")
       .def(py::init<>())
