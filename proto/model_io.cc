@@ -16,6 +16,7 @@
 #include <random>
 #include <utility>
 
+#include "onnx_infer/base/limits.h"
 #include "onnx_infer/base/strings.h"
 
 namespace onnx_infer {
@@ -24,8 +25,9 @@ namespace {
 std::string ErrnoText() { return std::strerror(errno); }
 
 // Nested graphs (If inside Loop inside a function...) nest messages deeply; allow more than
-// protobuf's default of 100 levels, but keep a bound so hostile input cannot exhaust the stack.
-constexpr int kRecursionLimit = 400;
+// protobuf's default of 100 levels, but keep a bound so hostile input cannot exhaust the stack:
+// the project's nesting limit counted in messages (base/limits.h).
+constexpr int kRecursionLimit = kMaxProtobufDepth;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "onnx_infer/base/limits.h"
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_shape_rule.h"
@@ -417,10 +418,43 @@ Status LoadDomain(const json& j, const std::string& path, std::string_view sourc
   return OkStatus();
 }
 
+// nlohmann's parser keeps its own stack, but much that reads a document afterwards recurses
+// (dump(), our readers): a document whose arrays and objects nest deeper than the nesting
+// limit is refused before it is parsed. Brackets inside strings do not count.
+Status CheckJsonDepth(std::string_view text, std::string_view source) {
+  int depth = 0;
+  int line = 1;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '\n') {
+      ++line;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNestingDepth) {
+        return Status::Error(StrCat(source, ":", line, ": arrays and objects nested deeper than ",
+                                    kMaxNestingDepth,
+                                    " levels (the nesting limit, docs/limits.md)"));
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 Status LoadCustomSchemas(std::string_view json_text, std::string_view source,
                          SchemaRegistry& registry) {
+  OI_RETURN_IF_ERROR(CheckJsonDepth(json_text, source));
   json doc;
   try {
     doc = json::parse(json_text);

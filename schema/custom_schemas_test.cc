@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include "onnx_infer/base/limits.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/test_util.h"
+#include "onnx_infer/schema/type_constraint.h"
 #include "onnx_infer/syntax/parser.h"
 
 namespace onnx_infer {
@@ -410,6 +412,73 @@ TEST(CustomSchemasErrorsTest, SayWhereTheProblemIs) {
     ASSERT_FALSE(st.ok()) << c.json;
     EXPECT_EQ(st.message().substr(0, std::string(c.error).size()), c.error) << st.message();
   }
+}
+
+// Issue 27: type strings and JSON nested past the nesting limit are errors at load, not a
+// stack overflow, whether or not a model uses the operator; a type nested just below the
+// limit still loads.
+std::string Nest(const std::string& open, const std::string& inner, const std::string& close,
+                 int depth) {
+  std::string out;
+  for (int i = 0; i < depth; ++i) out += open;
+  out += inner;
+  for (int i = 0; i < depth; ++i) out += close;
+  return out;
+}
+
+std::string OpWithTypes(const std::string& input_type, const std::string& allowed) {
+  return R"({"domain": "d", "operators": [{"name": "X", "inputs": [{"name": "a", "type": ")" +
+         input_type + R"("}], "outputs": [{"name": "y", "type": "T"}], "type_constraints": )" +
+         R"([{"type_param": "T", "allowed": [")" + allowed + R"("]}]}]})";
+}
+
+TEST(CustomSchemasErrorsTest, DeepTypeStringsAreRefused) {
+  const std::string limit =
+      "nested too deeply: more than 128 levels (the nesting limit, "
+      "docs/limits.md)";
+  const std::pair<std::string, std::string> cases[] = {
+      {OpWithTypes("T", Nest("seq(", "tensor(float)", ")", 20000)),
+       "x.json: operators[0]: d::X-1: type constraint T: type string 'seq(seq("},
+      {OpWithTypes("T", Nest("map(int64, ", "float", ")", 20000)),
+       "x.json: operators[0]: d::X-1: type constraint T: type string 'map(int64, "},
+      {OpWithTypes(Nest("optional(", "tensor(float)", ")", 20000), "tensor(float)"),
+       "x.json: operators[0]: d::X-1: 'a': type string 'optional(optional("},
+  };
+  for (const auto& [json, start] : cases) {
+    SchemaRegistry r;
+    Status st = LoadCustomSchemas(json, "x.json", r);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.message().substr(0, start.size()), start) << st.message().substr(0, 300);
+    EXPECT_NE(st.message().find(limit), std::string::npos) << st.message().substr(0, 300);
+    EXPECT_LT(st.message().size(), 300u) << "the type string is quoted in full";
+  }
+  // Real types nest a few levels; just below the limit loads.
+  SchemaRegistry r;
+  EXPECT_TRUE(
+      LoadCustomSchemas(OpWithTypes("T", Nest("seq(", "tensor(float)", ")", 127)), "x.json", r)
+          .ok());
+  EXPECT_TRUE(ParseTypeString(Nest("optional(", "tensor(float)", ")", kMaxNestingDepth - 1)).ok());
+  EXPECT_FALSE(ParseTypeString(Nest("optional(", "tensor(float)", ")", kMaxNestingDepth)).ok());
+}
+
+TEST(CustomSchemasErrorsTest, DeepJsonIsRefused) {
+  for (const std::string& deep :
+       {Nest("[", "", "]", 100000), Nest("{\"a\": ", "1", "}", 100000),
+        R"({"domain": "d", "operators": [{"name": "X", "doc": "[[[[", "inputs": )" +
+            Nest("[", "", "]", 200) + "}]}"}) {
+    SchemaRegistry r;
+    Status st = LoadCustomSchemas(deep, "x.json", r);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.message(),
+              "x.json:1: arrays and objects nested deeper than 128 levels (the "
+              "nesting limit, docs/limits.md)");
+  }
+  // Brackets inside strings do not count, escaped quotes do not end them.
+  SchemaRegistry r;
+  const std::string doc = R"({"domain": "d", "operators": [{"name": "X", "doc": "\"[[[)" +
+                          std::string(500, '[') + R"("}]})";
+  Status st = LoadCustomSchemas(doc, "x.json", r);
+  EXPECT_TRUE(st.ok()) << st.message();
 }
 
 }  // namespace

@@ -258,6 +258,11 @@ Status OpSchema::Finalize(AllowedTypeSetPool* pool) {
       if (p.allowed_index >= 0) continue;
       auto set = pool->Get(&p.type, 1, /*type_param=*/false);
       if (!set.ok()) {
+        // The type string's own error says why when it is too deep to be a type; a hostile
+        // one can be megabytes long, so only its start is quoted.
+        if (set.status().message().find("nested too deeply") != std::string::npos) {
+          return Status::Error(StrCat(Id(), ": '", p.name, "': ", set.status().message()));
+        }
         return Status::Error(StrCat(Id(), ": '", p.name, "' has type '", p.type,
                                     "', which is neither a constrained type parameter nor a type"));
       }

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <string>
 
+#include "onnx_infer/base/limits.h"
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
 
@@ -24,7 +25,11 @@ class TypeStringParser {
 
  private:
   Status Error(std::string_view what) const {
-    return Status::Error(StrCat("type string '", text_, "' at ", pos_, ": ", what));
+    // A hostile string can be megabytes long: quote its start only.
+    constexpr size_t kQuoted = 80;
+    std::string_view shown = text_.substr(0, kQuoted);
+    return Status::Error(StrCat("type string '", shown, text_.size() > kQuoted ? "...'" : "'",
+                                " at ", pos_, ": ", what));
   }
   void SkipSpace() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -52,6 +57,18 @@ class TypeStringParser {
   }
 
   StatusOr<Type> ParseType(bool bare_elem_is_tensor) {
+    // One call per level of seq(, optional( and map(k, : without a bound, a schema's type
+    // string 20,000 levels deep overflowed the stack while loading.
+    if (depth_ >= kMaxNestingDepth) {
+      return Error(StrCat("nested too deeply: more than ", kMaxNestingDepth,
+                          " levels (the nesting limit, docs/limits.md)"));
+    }
+    ++depth_;
+    StatusOr<Type> t = ParseTypeAt(bare_elem_is_tensor);
+    --depth_;
+    return t;
+  }
+  StatusOr<Type> ParseTypeAt(bool bare_elem_is_tensor) {
     size_t start = pos_;
     std::string_view w = Word();
     if (w == "tensor" || w == "sparse_tensor") {
@@ -83,6 +100,7 @@ class TypeStringParser {
 
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

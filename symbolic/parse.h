@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "onnx_infer/base/limits.h"
 #include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer::symbolic {
@@ -21,7 +22,7 @@ std::optional<Dim> ParseDim(std::string_view text, std::string* error = nullptr)
 // Parentheses, calls and unary signs nest at most this deep (docs/limits.md); deeper is an
 // error ("nested too deeply: ..."), never a stack overflow. A dim_param that does not parse
 // stays an opaque symbol.
-inline constexpr int kMaxDimNesting = 100;
+inline constexpr int kMaxDimNesting = kMaxNestingDepth;  // the project's one (base/limits.h)
 
 // Why a text did not parse, and where: `offset` is the byte of `text` at which the parser
 // noticed ("expected ')'" at the end of "floor(N"). For callers that parse a text of their

@@ -263,7 +263,7 @@ TEST(Parse, SyntaxAndErrors) {
   for (const std::string& deep : {std::string(100000, '(') + "N" + std::string(100000, ')'),
                                   std::string(100000, '-') + "N", floors, mods}) {
     EXPECT_FALSE(ParseDim(deep, &at));
-    EXPECT_EQ(at.message.rfind("nested too deeply: more than 100 levels", 0), 0u) << at.message;
+    EXPECT_EQ(at.message.rfind("nested too deeply: more than 128 levels", 0), 0u) << at.message;
     EXPECT_TRUE(at.too_deep);
   }
   EXPECT_FALSE(ParseDim("floor(N", &at));

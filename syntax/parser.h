@@ -7,12 +7,14 @@
 
 #include <string_view>
 
+#include "onnx_infer/base/limits.h"
 #include "onnx_infer/base/status.h"
 #include "onnx_infer/proto/onnx_proto.h"
 
 namespace onnx_infer::syntax {
 
-inline constexpr int kMaxNestingDepth = 128;
+// The project's one nesting limit (base/limits.h), counted in graphs and types.
+using onnx_infer::kMaxNestingDepth;
 
 // `source` names the text in error messages (a file name, or "<text>").
 StatusOr<onnx::ModelProto> ParseModelText(std::string_view text,

@@ -365,6 +365,45 @@ TEST(ParserTest, DeepNestingIsAnErrorNotAStackOverflow) {
   EXPECT_TRUE(ParseTypeText(ok + "float" + std::string(20, ')')).ok());
 }
 
+// Issue 27: the `textproto` escapes are read by protobuf's text parser, which recursed without
+// a limit; now it stops at the nesting limit counted in messages (kMaxProtobufDepth).
+std::string DeepTypeText(int levels) {
+  std::string text = "type { ";
+  for (int i = 0; i < levels; ++i) text += "sequence_type { elem_type { ";
+  text += "tensor_type { elem_type: 1 }";
+  for (int i = 0; i < levels; ++i) text += " } }";
+  return text + " }";
+}
+
+TEST(ParserTest, DeepProtobufTextIsAnErrorNotAStackOverflow) {
+  const std::string limit =
+      "protobuf text nested deeper than 400 messages (the nesting limit, docs/limits.md)";
+  const std::string head = "<ir_version: 8, opset_import: [\"\" : 17]>\n";
+  auto value_info = ParseModelText(head + "g (float x) => (y <textproto: \"" + DeepTypeText(20000) +
+                                   "\">) { y = Identity (x) }");
+  ASSERT_FALSE(value_info.ok());
+  EXPECT_NE(value_info.status().message().find(limit), std::string::npos)
+      << value_info.status().message().substr(0, 200);
+  std::string graphs = "graph { ";
+  for (int i = 0; i < 5000; ++i) {
+    graphs += "node { op_type: \\\"If\\\" attribute { name: \\\"b\\\" type: GRAPH g { ";
+  }
+  auto model = ParseModelText("<ir_version: 8, textproto: \"" + graphs + "\">\ng () => () {}");
+  ASSERT_FALSE(model.ok());
+  EXPECT_NE(model.status().message().find(limit), std::string::npos)
+      << model.status().message().substr(0, 200);
+  auto attribute = ParseModelText(head + "g (float x) => (y) { y = Cast <t: textproto = \"tp " +
+                                  DeepTypeText(20000).substr(5) + "\"> (x) }");
+  ASSERT_FALSE(attribute.ok());
+  EXPECT_NE(attribute.status().message().find(limit), std::string::npos)
+      << attribute.status().message().substr(0, 200);
+  // Within the limit (150 levels of types: 300 messages and a few above), fine, and printed.
+  auto fine = ParseModelText(head + "g (float x) => (y <textproto: \"" + DeepTypeText(150) +
+                             "\">) { y = Identity (x) }");
+  ASSERT_TRUE(fine.ok()) << fine.status().message();
+  EXPECT_NE(PrintModelText(*fine).find("seq(seq("), std::string::npos);
+}
+
 TEST(ParserTest, SingleNodesAndFunctions) {
   auto n = ParseNodeText("[n1] a, b = ai.onnx.ml.Foo <x = 1> (c, d)");
   ASSERT_TRUE(n.ok()) << n.status().message();

@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "onnx_infer/base/limits.h"
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
 
@@ -169,9 +170,16 @@ std::string ToProtoText(const google::protobuf::Message& message) {
 
 std::string MergeProtoText(std::string_view text, google::protobuf::Message* message) {
   google::protobuf::TextFormat::Parser parser;
+  // protobuf's text parser recurses once per message and has no limit of its own by default:
+  // `type { sequence_type { elem_type { ...` 10,000 deep overflowed the stack.
+  parser.SetRecursionLimit(kMaxProtobufDepth);
   FirstError errors;
   parser.RecordErrorsTo(&errors);
   if (parser.MergeFromString(std::string(text), message)) return "";
+  if (errors.first().find("recursion limit") != std::string::npos) {
+    return StrCat("protobuf text nested deeper than ", kMaxProtobufDepth,
+                  " messages (the nesting limit, docs/limits.md)");
+  }
   return errors.first().empty() ? "invalid protobuf text" : errors.first();
 }
 

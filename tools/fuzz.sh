@@ -71,6 +71,9 @@ seed() {  # target dir
   esac | while IFS= read -r f; do
     cp -n "$f" "$dir/seed_$(md5sum < "$f" | cut -c1-16)" 2>/dev/null || true
   done
+  # Shapes testdata/ holds only as generators: nesting a few hundred levels deep, on both
+  # sides of the nesting limit (fuzz/make_deep_seeds.py).
+  if [[ -d "fuzz/seeds/$t" ]]; then cp -n fuzz/seeds/"$t"/* "$dir/" 2>/dev/null || true; fi
 }
 
 status=0
