@@ -831,8 +831,10 @@ class Driver {
   }
 
   // Records what agreeing declared and inferred types of a main-graph value say about the
-  // declared symbols: a declared N where inference found 5 (or M) binds N == 5 (N == M) for
-  // the rest of the model. A contradiction with an earlier fact is returned.
+  // symbols: a declared N where inference found 5 (or M) binds N == 5 (N == M) for the rest
+  // of the model, and a declared 5 where inference found N binds N == 5 the same way, so two
+  // declarations that contradict each other through N surface. A contradiction with an
+  // earlier fact is returned.
   Status BindDeclared(const Type& declared, const Type& inferred, std::string_view origin) {
     if (declared.kind() != inferred.kind()) return OkStatus();
     switch (declared.kind()) {
@@ -843,7 +845,10 @@ class Driver {
         }
         for (size_t axis = 0; axis < declared.shape().size(); ++axis) {
           Dim a = declared.shape()[axis], b = inferred.shape()[axis];
-          if (a.is_unknown() || b.is_unknown() || a == b || a.is_const()) continue;
+          if (a.is_unknown() || b.is_unknown() || a == b || (a.is_const() && b.is_const())) {
+            continue;
+          }
+          if (a.is_const()) std::swap(a, b);  // read N == 1, the symbol first
           OI_RETURN_IF_ERROR(unifier_.Unify(a, b, StrCat(origin, " dim ", axis)));
         }
         return OkStatus();
