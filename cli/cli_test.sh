@@ -305,6 +305,42 @@ expect_in bind-reread-x "$TMP/out" "x: float[2, 16, 64]"
 expect_in bind-reread-z "$TMP/out" "z: float[3, 4]"
 check bind-unused 0 "$BIN" "$SPEC" --bind Q=3
 expect_in bind-unused-msg "$TMP/err" "warning: graph 'main': bind Q=3: the model has no symbol 'Q'"
+# A binding that contradicts what the model computes (issue 27): the model forces
+# total_sequence_length to past + seq = 7, so binding it to 9 is an error (exit 1) naming
+# both facts, and the model is not written with 9 over the inferred 7.
+cat >"$TMP/kv.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+main (float[1, 4, past, 8] past_key, float[1, 4, seq, 8] key) => (float[1, 4, total_sequence_length, 8] present)
+{
+  present = Concat <axis = 2> (past_key, key)
+}
+MODEL
+rm -f "$TMP/kv_out.onnx"
+check bind-contradicted 1 "$BIN" "$TMP/kv.onnxtxt" --bind past=3,seq=4,total_sequence_length=9 \
+  -o "$TMP/kv_out.onnx" --json "$TMP/kv.json"
+expect_in bind-contradicted-msg "$TMP/err" "error: graph 'main' node #0 (ai.onnx::Concat-13): output 0 'present': total_sequence_length == 7 (declared type of 'present' dim 2) contradicts total_sequence_length == 9 (bind)"
+expect_in bind-contradicted-not-written "$TMP/err" "kv_out.onnx: not written: the options contradict the model"
+expect_in bind-contradicted-json "$TMP/kv.json" '"written": false'
+if [[ -e "$TMP/kv_out.onnx" ]]; then
+  failed=$((failed + 1)); echo "FAIL bind-contradicted-file: $TMP/kv_out.onnx was written"
+else
+  passed=$((passed + 1))
+fi
+check input-shape-contradicted 1 "$BIN" "$TMP/kv.onnxtxt" --bind total_sequence_length=9 \
+  --input-shape past_key:1,4,3,8 --input-shape key:1,4,4,8
+expect_in input-shape-contradicted-msg "$TMP/err" "total_sequence_length == 7 (declared type of 'present' dim 2) contradicts total_sequence_length == 9 (bind)"
+check bind-agrees 0 "$BIN" "$TMP/kv.onnxtxt" --bind past=3,seq=4,total_sequence_length=7 --values
+expect_in bind-agrees-present "$TMP/out" "present: float[1, 4, 7, 8]"
+# Input shapes that contradict each other through a declared symbol (N == 5 and N == 6).
+cat >"$TMP/two_n.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+main (float[N, 3] x, float[N, 3] y) => (z)
+{
+  z = Add(x, y)
+}
+MODEL
+check input-shapes-contradict 2 "$BIN" "$TMP/two_n.onnxtxt" --input-shape x:5,3 --input-shape y:6,3
+expect_in input-shapes-contradict-msg "$TMP/err" "N == 6 (input shape for 'y' dim 0) contradicts N == 5 (input shape for 'x' dim 0)"
 # Mistakes in these flags are usage errors (exit 2), found before inference.
 check bind-syntax 2 "$BIN" "$SPEC" --bind B
 expect_in bind-syntax-msg "$TMP/err" "infer-shapes: --bind: 'B' is not symbol=value"

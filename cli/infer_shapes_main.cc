@@ -612,8 +612,15 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   if (!flags.output.empty()) {
     const std::string target = flags.output_to_stdout() ? "<stdout>" : flags.output;
     output = {{"path", flags.output}, {"written", false}};
-    if (flags.strict && result.HasErrors()) {
-      const std::string why = "not written: inference found errors (--strict)";
+    // Options that contradict the model would be written over what inference proves (a
+    // bound 9 where the model computes 7): such a model is never written.
+    const bool options_contradicted =
+        std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.code == kDiagOptionContradiction; });
+    if ((flags.strict && result.HasErrors()) || options_contradicted) {
+      const std::string why = options_contradicted
+                                  ? "not written: the options contradict the model"
+                                  : "not written: inference found errors (--strict)";
       std::cerr << "infer-shapes: " << TerminalSafe(target) << ": " << why << "\n";
       output["error"] = why;
     } else {

@@ -610,13 +610,18 @@ class Driver {
     ApplyAssumptions();
     // What the options fix (input shapes, bindings, input values) and the names of anonymous
     // input dims, before anything reads the declarations.
+    NoteDeclaredBeforeBind();
     Specialization specialization = Specialize(*model_, options_);
     for (const auto& error : specialization.errors) {
-      Report(result_.diagnostics, Severity::kError, "main", error);
+      Report(result_.diagnostics, Severity::kError, "main", error).code = kDiagOptionContradiction;
     }
     for (const auto& fact : specialization.facts) {
+      for (Dim d : {fact.lhs, fact.rhs}) {
+        for (const auto& name : d.Symbols()) option_symbols_.insert(name);
+      }
       if (Status st = unifier_.Unify(fact.lhs, fact.rhs, fact.origin); !st.ok()) {
-        Report(result_.diagnostics, Severity::kError, "main", st.message());
+        Report(result_.diagnostics, Severity::kError, "main", st.message()).code =
+            kDiagOptionContradiction;
       }
     }
     for (const auto& [name, origin] : specialization.named_dims) introduced_[name] = origin;
@@ -679,6 +684,31 @@ class Driver {
       }
     }
     Summarize(declared_symbols);
+  }
+
+  // Keeps the main graph's declared output and value_info types that mention a bound symbol,
+  // before Specialize evaluates the bindings in them (declared_before_bind_).
+  void NoteDeclaredBeforeBind() {
+    if (options_.bind.empty()) return;
+    auto note = [&](const onnx::ValueInfoProto& vi) {
+      Type type = TypeFromProto(vi.type());
+      bool bound = false;
+      VisitSymbols(type, [&](const std::string& name, int64_t) {
+        bound = bound || options_.bind.count(name) > 0;
+      });
+      if (bound) declared_before_bind_.emplace(vi.name(), std::move(type));
+    };
+    for (const auto& vi : model_->graph().output()) note(vi);
+    for (const auto& vi : model_->graph().value_info()) note(vi);
+  }
+
+  // Whether `type` mentions a symbol the options fix.
+  bool MentionsOptionSymbol(const Type& type) const {
+    bool found = false;
+    VisitSymbols(type, [&](const std::string& name, int64_t) {
+      found = found || option_symbols_.count(name) > 0;
+    });
+    return found;
   }
 
   // The user's assumptions (InferenceOptions::assumptions, assume_positive), before any fact.
@@ -831,8 +861,10 @@ class Driver {
   }
 
   // Records what agreeing declared and inferred types of a main-graph value say about the
-  // declared symbols: a declared N where inference found 5 (or M) binds N == 5 (N == M) for
-  // the rest of the model. A contradiction with an earlier fact is returned.
+  // symbols: a declared N where inference found 5 (or M) binds N == 5 (N == M) for the rest
+  // of the model, and a declared 5 where inference found N binds N == 5 the same way, so two
+  // declarations that contradict each other through N surface. A contradiction with an
+  // earlier fact is returned.
   Status BindDeclared(const Type& declared, const Type& inferred, std::string_view origin) {
     if (declared.kind() != inferred.kind()) return OkStatus();
     switch (declared.kind()) {
@@ -843,7 +875,10 @@ class Driver {
         }
         for (size_t axis = 0; axis < declared.shape().size(); ++axis) {
           Dim a = declared.shape()[axis], b = inferred.shape()[axis];
-          if (a.is_unknown() || b.is_unknown() || a == b || a.is_const()) continue;
+          if (a.is_unknown() || b.is_unknown() || a == b || (a.is_const() && b.is_const())) {
+            continue;
+          }
+          if (a.is_const()) std::swap(a, b);  // read N == 1, the symbol first
           OI_RETURN_IF_ERROR(unifier_.Unify(a, b, StrCat(origin, " dim ", axis)));
         }
         return OkStatus();
@@ -997,6 +1032,13 @@ class Driver {
   std::vector<std::pair<std::string, std::string>> assumed_symbols_;
   // The main graph's input values the options give, in the run's context.
   std::map<std::string, ConstValue, std::less<>> given_values_;
+  // Symbols the options fix (bound, or met by a given input shape or value), and the main
+  // graph's declared output and value_info types that mentioned a bound symbol, as declared
+  // before the bindings were evaluated in them: a declaration contradicting inference
+  // through one of these is the options contradicting the model (an error), not the model
+  // contradicting itself (a warning).
+  std::set<std::string, std::less<>> option_symbols_;
+  std::map<std::string, Type, std::less<>> declared_before_bind_;
   ExternalValues external_values_;    // read on first use, shared by every graph
   ExpansionBudget expansion_budget_;  // nodes of function bodies and subgraphs, in all
   // The text of each expression dim the write-back has printed (the run's context's nodes).
@@ -1956,6 +1998,26 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
   auto& out = *run.diagnostics;
   const std::string& name = node.output(o);
   auto merged = MergeTypes(declared, type);
+  // A declaration that contradicts inference through a symbol the options fix (a binding, a
+  // given input shape or value) means the options contradict the model: an error naming the
+  // facts, so that the model is not written with the options' dims over the inferred ones.
+  auto option_contradiction = [&](const Status& why) {
+    if (run.depth != 0 || option_symbols_.empty()) return false;
+    auto before = declared_before_bind_.find(name);
+    const Type& original = before != declared_before_bind_.end() ? before->second : declared;
+    if (!MentionsOptionSymbol(original)) return false;
+    Status named = BindDeclared(original, type, StrCat("declared type of '", name, "'"));
+    ReportNode(
+        out, Severity::kError, run.path, index, node, schema,
+        StrCat("output ", o, " '", name, "': ",
+               named.ok() ? StrCat("inferred type ", type.ToString(), " contradicts the declared ",
+                                   declared.ToString(), " under the options (", why.message(), ")")
+                          : named.message()),
+        Subject::Output(o, name))
+        .code = kDiagOptionContradiction;
+    return true;
+  };
+  if (!merged.ok() && option_contradiction(merged.status())) return declared;
   if (!merged.ok()) {
     ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
                StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
@@ -1970,7 +2032,7 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
   Status bound = run.depth == 0
                      ? BindDeclared(declared, type, StrCat("declared type of '", name, "'"))
                      : OkStatus();
-  if (!bound.ok()) {
+  if (!bound.ok() && !option_contradiction(bound)) {
     ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
                StrCat("output ", o, " '", name, "': ", bound.message()), Subject::Output(o, name))
         .code = kDiagDeclaredContradiction;

@@ -462,6 +462,16 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
           StrCat(where, "the input is a ", TypeFromProto(vi->type()).ToString(), ", not a tensor"));
       continue;
     }
+    // A declared symbol meeting a given number is a fact (N == 5), as for a given value, so
+    // an input shape that contradicts what the model says of N elsewhere is reported.
+    const Type declared = TypeFromProto(vi->type());
+    if (declared.has_shape() && declared.shape().size() == shape->size()) {
+      for (size_t axis = 0; axis < shape->size(); ++axis) {
+        Dim d = declared.shape()[axis];
+        if (d.is_unknown() || d.is_const() || !(*shape)[axis].is_const()) continue;
+        out.facts.push_back({d, (*shape)[axis], StrCat("input shape for '", name, "' dim ", axis)});
+      }
+    }
     proto->clear_dim();
     for (Dim d : *shape) SetDim(*proto->add_dim(), d);
   }

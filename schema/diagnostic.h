@@ -26,6 +26,9 @@ inline constexpr std::string_view kDiagSignature = "signature";
 inline constexpr std::string_view kDiagTypeConstraint = "type-constraint";
 // An inferred type contradicts the type the model declares for the value.
 inline constexpr std::string_view kDiagDeclaredContradiction = "declared-contradiction";
+// What the options fix (a binding, an input shape or value) contradicts the model: its
+// declarations or what inference proves. The model annotated under them is not written.
+inline constexpr std::string_view kDiagOptionContradiction = "option-contradiction";
 
 struct Diagnostic {
   Severity severity = Severity::kError;

@@ -50,6 +50,10 @@ using AttrType = onnx::AttributeProto::AttributeType;
 // An attribute type as messages and JSON spell it: protobuf's enum name in lower case
 // ("int", "floats", "sparse_tensor", "undefined"); "unknown" for a value out of the enum.
 std::string AttributeTypeName(AttrType type);
+
+// The kind of value an attribute holds, by the field that holds it, whatever its `type` field
+// says (FLOAT for `f`, TENSOR for `t`, ...); UNDEFINED when it holds none.
+AttrType AttrContentType(const onnx::AttributeProto& a);
 // The inverse, for a real type only: nullopt for "undefined", upper case or any other text.
 std::optional<AttrType> AttributeTypeFromName(std::string_view name);
 

@@ -16,21 +16,7 @@ using symbolic::Tri;
 // the field that holds a value. UNDEFINED when nothing says.
 AttrType ActualAttrType(const onnx::AttributeProto& a) {
   if (a.type() != onnx::AttributeProto::UNDEFINED) return a.type();
-  if (a.has_f()) return onnx::AttributeProto::FLOAT;
-  if (a.has_i()) return onnx::AttributeProto::INT;
-  if (a.has_s()) return onnx::AttributeProto::STRING;
-  if (a.has_t()) return onnx::AttributeProto::TENSOR;
-  if (a.has_g()) return onnx::AttributeProto::GRAPH;
-  if (a.has_sparse_tensor()) return onnx::AttributeProto::SPARSE_TENSOR;
-  if (a.has_tp()) return onnx::AttributeProto::TYPE_PROTO;
-  if (a.floats_size()) return onnx::AttributeProto::FLOATS;
-  if (a.ints_size()) return onnx::AttributeProto::INTS;
-  if (a.strings_size()) return onnx::AttributeProto::STRINGS;
-  if (a.tensors_size()) return onnx::AttributeProto::TENSORS;
-  if (a.graphs_size()) return onnx::AttributeProto::GRAPHS;
-  if (a.sparse_tensors_size()) return onnx::AttributeProto::SPARSE_TENSORS;
-  if (a.type_protos_size()) return onnx::AttributeProto::TYPE_PROTOS;
-  return onnx::AttributeProto::UNDEFINED;
+  return AttrContentType(a);
 }
 
 bool IsListType(AttrType t) {

@@ -147,7 +147,7 @@ BroadcastResult RefBroadcast(Dim a, Dim b, const Assumptions* as) {
     return r;
   }
   if (a.is_unknown() || b.is_unknown()) return r;  // the unknown could be 1 or the other
-  r.dim = Dim::Max(a, b);
+  r.dim = Dim::Max(a, b) * Dim::Min(Dim::Const(1), Dim::Min(a, b));
   r.condition = a.ToString() + " == " + b.ToString() + " or " + a.ToString() + " == 1 or " +
                 b.ToString() + " == 1";
   return r;

@@ -55,7 +55,11 @@ BroadcastResult Broadcast(Dim a, Dim b, const Assumptions* as) {
     return r;
   }
   if (a.is_unknown() || b.is_unknown()) return r;  // the unknown could be 1 or the other
-  r.dim = Dim::Max(a, b);
+  // Max(a, b) is the broadcast except where a 1 meets a 0: [1] with [0] is [0]. Under the
+  // condition below, Max(a, b)*Min(1, a, b) is exact for every value: a 0 on either side makes
+  // it 0 (and then the other side is 0 or 1), otherwise it is Max(a, b). Once both are known
+  // or assumed to be at least 1, Min(1, a, b) is 1 and the result reads Max(a, b).
+  r.dim = Dim::Max(a, b) * Dim::Min(Dim::Const(1), Dim::Min(a, b));
   r.condition = a.ToString() + " == " + b.ToString() + " or " + a.ToString() + " == 1 or " +
                 b.ToString() + " == 1";
   return r;

@@ -24,8 +24,9 @@ struct BroadcastResult {
 // Cases, in order: a == b (structurally or provably) -> a; a is 1 -> b; b is 1 -> a; two
 // different constants -> error; one side provably not 1 -> that side, the other must equal
 // it or be 1 (error if both are provably not 1 and provably different); an unknown against
-// anything that could be 1 -> unknown; otherwise the explicit broadcast Max(a, b), with the
-// condition "a == b or a == 1 or b == 1" (Max assumes a 1 is not broadcast against a 0).
+// anything that could be 1 -> unknown; otherwise the explicit broadcast
+// Max(a, b)*Min(1, a, b), with the condition "a == b or a == 1 or b == 1" (the factor makes a
+// 1 broadcast against a 0 give 0, as ONNX does; it is 1 once both are known to be >= 1).
 BroadcastResult Broadcast(Dim a, Dim b, const Assumptions* assumptions = nullptr);
 
 }  // namespace onnx_infer::symbolic

@@ -237,10 +237,19 @@ TEST(BroadcastTest, OnnxRules) {
   EXPECT_EQ(r.dim, P("N + 2"));
   EXPECT_TRUE(r.must_be_equal);
   EXPECT_FALSE(b("2*N + 2", "2*M + 3").ok);  // different parity, neither 1
-  // Two symbols that could each be 1: the explicit broadcast, never a silent merge.
+  // Two symbols that could each be 1: the explicit broadcast, never a silent merge. It is
+  // exact at 0 too: [0] with [1] is [0] (numpy, onnxruntime), where Max(N, M) would say 1.
   r = b("N", "M");
-  EXPECT_EQ(r.dim.ToString(), "Max(M, N)");
+  EXPECT_EQ(r.dim.ToString(), "Min(1, Min(M, N))*Max(M, N)");
   EXPECT_EQ(r.condition, "N == M or N == 1 or M == 1");
+  for (auto [n, m] : {std::pair{0, 0}, {0, 1}, {1, 0}, {1, 1}, {1, 5}, {5, 1}, {5, 5}}) {
+    const int64_t want = n == 1 ? m : n;
+    EXPECT_EQ(Evaluate(r.dim, {{"N", n}, {"M", m}}), want) << n << ", " << m;
+  }
+  // Once both are known to be at least 1, it reads Max(M, N).
+  Unifier u;
+  ASSERT_TRUE(u.AssumeAllPositive().ok());
+  EXPECT_EQ(u.Resolve(r.dim), P("Max(M, N)"));
   EXPECT_TRUE(Broadcast(P("N"), Dim()).dim.is_unknown());
   EXPECT_EQ(Broadcast(Dim(), P("5")).dim, P("5"));
 }

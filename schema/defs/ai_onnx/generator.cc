@@ -85,6 +85,31 @@ Status InferConstant(InferenceContext& ctx) {
   }
   if (!given) return Status::Error("expected one value attribute, got none");
   const std::string& name = given->name();
+  // The attribute's name fixes its kind (value_float: FLOAT). When its `type` or its content
+  // says otherwise, runtimes disagree on the output (onnx goes by the type, onnxruntime by the
+  // stored value: a tensor stored as INT64 gives int64), so the output type stays unknown. A
+  // wrong `type` is the signature check's error; a right one over other content is ours.
+  const AttrType kind = name == "value"           ? onnx::AttributeProto::TENSOR
+                        : name == "sparse_value"  ? onnx::AttributeProto::SPARSE_TENSOR
+                        : name == "value_int"     ? onnx::AttributeProto::INT
+                        : name == "value_ints"    ? onnx::AttributeProto::INTS
+                        : name == "value_float"   ? onnx::AttributeProto::FLOAT
+                        : name == "value_floats"  ? onnx::AttributeProto::FLOATS
+                        : name == "value_string"  ? onnx::AttributeProto::STRING
+                        : name == "value_strings" ? onnx::AttributeProto::STRINGS
+                                                  : onnx::AttributeProto::UNDEFINED;
+  const AttrType content = AttrContentType(*given);
+  if (kind != onnx::AttributeProto::UNDEFINED && content != onnx::AttributeProto::UNDEFINED &&
+      content != kind) {
+    if (given->type() != kind) return OkStatus();
+    return AttrError(name,
+                     StrCat("declared ", AttributeTypeName(kind), " but holds a value of type ",
+                            AttributeTypeName(content), "; the output type is left unknown"));
+  }
+  if (kind != onnx::AttributeProto::UNDEFINED && given->type() != onnx::AttributeProto::UNDEFINED &&
+      given->type() != kind) {
+    return OkStatus();  // the signature check reports the attribute's type
+  }
   auto vector_of = [](int32_t elem, int64_t n) { return Type::Tensor(elem, Shape{Dim::Const(n)}); };
   if (name == "value") {
     if (!given->has_t()) return AttrError("value", "expected a tensor");
