@@ -7,7 +7,7 @@ Three ways in, over onnx-infer's C++ engine (docs/python.md):
 
       import onnx_infer
       inferred = onnx_infer.infer_shapes(model)            # onnx.ModelProto in and out
-      data = onnx_infer.infer_shapes(model_bytes)          # bytes in and out
+      inferred = onnx_infer.infer_shapes(model_bytes)      # bytes in: a ModelProto, as onnx
       onnx_infer.infer_shapes_path("model.onnx", "inferred.onnx")
       types = onnx_infer.infer_node_outputs(schema, node, input_types)
 
