@@ -10,7 +10,11 @@ import textwrap
 
 import pytest
 
-PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import onnx_infer
+
+# Where the tests import onnx_infer from (the installed package, or PYTHONPATH): the children
+# import the same one, not the checkout's sources, which have no built _core.
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(onnx_infer.__file__)))
 
 LIMIT = "(the nesting limit, docs/limits.md)"
 
