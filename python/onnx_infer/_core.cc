@@ -661,7 +661,8 @@ PYBIND11_MODULE(_core, m) {
           "The value's or attribute's name, when known.")
       .def_property_readonly(
           "code", [](const Diagnostic& d) { return std::string(d.code); },
-          "The kind of finding: 'signature', 'type-constraint', 'declared-contradiction', or ''.")
+          "The kind of finding: 'signature', 'type-constraint', 'declared-contradiction', "
+          "'option-contradiction', or ''.")
       .def_property_readonly(
           "message", [](const Diagnostic& d) { return onnx_infer::Str(d.message); },
           "What was expected and what was found (starts with the subject).")

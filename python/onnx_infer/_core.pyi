@@ -13,7 +13,8 @@ class Diagnostic:
     @property
     def op(self) -> str: ...  # "ai.onnx::Concat-13"
     @property
-    def code(self) -> str: ...  # "signature", "type-constraint", "declared-contradiction" or ""
+    def code(self) -> str: ...  # "signature", "type-constraint", "declared-contradiction",
+    # "option-contradiction" or ""
     @property
     def subject_kind(self) -> str: ...  # "input", "output", "attribute" or ""
     @property
