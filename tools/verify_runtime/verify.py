@@ -1,0 +1,596 @@
+#!/usr/bin/env python3
+"""Checks the types and shapes onnx-infer infers against what onnxruntime actually produces.
+
+For each model: every value of the main graph is made a graph output, the model is run by
+onnxruntime (run.js, onnxruntime-node) at several bindings of its input dims, and each value's
+inferred type is compared with the runtime's output:
+
+- symbolic check: the type inferred for the model as declared (dims such as ``N + 5`` or
+  ``floor((H - 1)/2) + 1``) is evaluated under the binding;
+- bound check: the model is inferred again with the bound input shapes (static rules).
+
+Each value is classified: ``exact`` (element type and every dim agree), ``less-precise`` (rank
+right, some dims unknown or not evaluable), ``unknown`` (no rank, or no type at all) or
+``contradiction`` (element type, rank or a dim differs). A value takes its worst class over
+the runs. Exit codes: 0 no contradiction, 1 contradictions, 2 usage or set-up error.
+
+Usage: verify.py [--json REPORT] [--node-modules DIR] PATH...
+A PATH is a model (.onnx binary, or .onnxtxt text syntax), a backend-suite case directory
+(model.onnx + test_data_set_0/input_*.pb: that data is fed), or a directory searched for both.
+docs/testing.md ("Runtime verification") tells how to install the runtime and run it.
+"""
+
+import argparse
+import ast
+import base64
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+import onnx
+from onnx import numpy_helper
+
+import onnx_infer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# ONNX data type number <-> onnxruntime-node's tensor type name.
+ORT_TYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32",
+             7: "int64", 8: "string", 9: "bool", 10: "float16", 11: "float64", 12: "uint32",
+             13: "uint64"}
+ONNX_TYPES = {v: k for k, v in ORT_TYPES.items()}
+
+MAX_FEED_ELEMENTS = 1 << 24  # a binding that needs a larger input is skipped
+
+CLASSES = ("exact", "less-precise", "unknown", "contradiction")
+RANK = {c: i for i, c in enumerate(CLASSES)}
+
+# Binding strategies, in the order they are tried: each gives the i-th input symbol a value.
+PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53)
+STRATEGIES = (
+    ("distinct-small", lambda i: PRIMES[i % len(PRIMES)]),
+    ("ones", lambda i: 1),
+    ("distinct-large", lambda i: 64 + 3 * i),
+    ("equal-4", lambda i: 4),
+    ("equal-32", lambda i: 32),
+    ("equal-512", lambda i: 512),
+    ("zeros", lambda i: 0),
+)
+
+
+# ---- Evaluating the engine's dim expressions (docs/symbolic.md's syntax) exactly.
+
+class Unbound(Exception):
+    """The expression names a symbol the binding does not give."""
+
+
+def _floor_div(a: int, b: int) -> int:
+    if b == 0:
+        raise ZeroDivisionError
+    return a // b
+
+
+def evaluate(text: str, env: Dict[str, int]) -> int:
+    """The value of dim expression ``text`` under ``env``, in exact integer arithmetic.
+
+    ``floor(a/b)``, ``ceiling(a/b)``, ``Mod(a, b)`` (the sign of b), ``Min``, ``Max``, ``**``.
+    Raises Unbound for a symbol env lacks, ZeroDivisionError, ValueError for other syntax."""
+
+    def ev(n: ast.AST) -> int:
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.Name):
+            if n.id not in env:
+                raise Unbound(n.id)
+            return env[n.id]
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            if isinstance(n.op, ast.Pow) and b >= 0:
+                return a ** b
+            if isinstance(n.op, ast.FloorDiv):
+                return _floor_div(a, b)
+            if isinstance(n.op, ast.Mod):
+                if b == 0:
+                    raise ZeroDivisionError
+                return a % b
+            raise ValueError(f"operator {type(n.op).__name__} in {text!r}")
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            name, args = n.func.id, n.args
+            if name in ("floor", "ceiling", "ceil") and len(args) == 1:
+                arg = args[0]
+                if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
+                    a, b = ev(arg.left), ev(arg.right)
+                    return _floor_div(a, b) if name == "floor" else -_floor_div(-a, b)
+                return ev(arg)
+            values = [ev(a) for a in args]
+            if name in ("Min", "min") and values:
+                return min(values)
+            if name in ("Max", "max") and values:
+                return max(values)
+            if name == "Mod" and len(values) == 2:
+                if values[1] == 0:
+                    raise ZeroDivisionError
+                return values[0] % values[1]
+        raise ValueError(f"cannot evaluate {text!r}")
+
+    return ev(ast.parse(text, mode="eval"))
+
+
+def _symbols_of(text: str) -> List[str]:
+    funcs = {"floor", "ceiling", "ceil", "Min", "Max", "min", "max", "Mod"}
+    return [n.id for n in ast.walk(ast.parse(text, mode="eval"))
+            if isinstance(n, ast.Name) and n.id not in funcs]
+
+
+# ---- The runtime process.
+
+class Runtime:
+    """One `node run.js` process; restarted when it dies or does not answer in time."""
+
+    def __init__(self, node_modules: str, timeout: float = 300.0):
+        self.node_modules = node_modules
+        self.timeout = timeout
+        self.proc: Optional[subprocess.Popen] = None
+        self.next_id = 0
+
+    def _start(self) -> None:
+        env = dict(os.environ, NODE_PATH=self.node_modules)
+        self.proc = subprocess.Popen(["node", os.path.join(HERE, "run.js")], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def run(self, model_path: str, feeds: Dict[str, Any]) -> Dict[str, Any]:
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        self.next_id += 1
+        request = {"id": self.next_id, "model": model_path, "feeds": feeds}
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
+            line = self.proc.stdout.readline() if ready else ""
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            timed_out = self.proc.poll() is None
+            self.close()
+            return {"ok": False, "stage": "crash",
+                    "error": "no answer in %ds" % self.timeout if timed_out
+                    else "onnxruntime ended the process"}
+        return json.loads(line)
+
+
+# ---- Models.
+
+def _tensor_b64(tensor: onnx.TensorProto) -> Dict[str, Any]:
+    array = numpy_helper.to_array(tensor)
+    name = ORT_TYPES.get(tensor.data_type)
+    if name is None:
+        raise ValueError(f"data type {tensor.data_type} cannot be fed")
+    if name == "string":
+        return {"type": name, "dims": list(array.shape),
+                "strings": [s.decode() if isinstance(s, bytes) else str(s)
+                            for s in array.reshape(-1)]}
+    if name == "float16":
+        array = array.view("uint16")
+    return {"type": name, "dims": list(array.shape),
+            "b64": base64.b64encode(array.astype(array.dtype.newbyteorder("<")).tobytes())
+            .decode()}
+
+
+def _load(path: str) -> Tuple[onnx.ModelProto, str]:
+    """(the model as declared, what to infer: the path itself, so text models read as text)."""
+    if path.endswith((".onnxtxt", ".txt", ".textproto")):
+        # The engine reads the text syntax; the runtime needs the binary model: the engine's
+        # output with its annotations removed, so onnxruntime sees what the text declares.
+        with tempfile.NamedTemporaryFile(suffix=".onnx", delete=False) as tmp:
+            out = tmp.name
+        try:
+            onnx_infer.infer(path, output_path=out)
+            model = onnx.load(out, load_external_data=False)
+        finally:
+            os.unlink(out)
+        del model.graph.value_info[:]
+        return model, path
+    try:
+        return onnx.load(path), path
+    except FileNotFoundError:  # external data that is not there: the runtime will say so
+        return onnx.load(path, load_external_data=False), path
+
+
+class Verifier:
+    def __init__(self, runtime: Runtime, work: str, max_runs: int = 6):
+        self.runtime = runtime
+        self.work = work
+        self.max_runs = max_runs
+        self.count = 0
+
+    # Compares one value; env maps symbols to values and learns the engine's own symbols
+    # (a data-dependent count) the first time one appears alone as a dim.
+    @staticmethod
+    def classify(ours: Optional[onnx_infer.ValueType], elem: int, dims: List[int],
+                 env: Dict[str, int]) -> Tuple[str, str]:
+        if ours is None or ours.kind != "tensor" or ours.elem_type == 0:
+            if ours is not None and ours.kind != "tensor":
+                return "contradiction", f"inferred a {ours.kind}, the runtime gave a tensor"
+            return "unknown", ""
+        if ours.elem_type != elem:
+            return "contradiction", "element type"
+        if ours.shape is None:
+            return "unknown", ""
+        if len(ours.shape) != len(dims):
+            return "contradiction", "rank"
+        worst = "exact"
+        for axis, (d, actual) in enumerate(zip(ours.shape, dims)):
+            if d is None:
+                worst = "less-precise"
+                continue
+            if isinstance(d, int):
+                if d != actual:
+                    return "contradiction", f"dim {axis}: inferred {d}, runtime {actual}"
+                continue
+            if d.isidentifier() and d not in env:
+                env[d] = actual  # a symbol of the engine's own: it must keep this value
+                continue
+            try:
+                value = evaluate(d, env)
+            except (Unbound, ZeroDivisionError, ValueError):
+                worst = "less-precise"
+                continue
+            if value != actual:
+                return "contradiction", f"dim {axis}: inferred {d} = {value}, runtime {actual}"
+        return worst, ""
+
+    def verify(self, path: str, data_dir: Optional[str] = None) -> Dict[str, Any]:
+        report: Dict[str, Any] = {"model": path, "runs": [], "values": {}, "contradictions": []}
+        try:
+            model, infer_source = _load(path)
+        except Exception as e:  # noqa: BLE001 - any unreadable model is reported, not fatal
+            report["not_run"] = f"cannot load: {e}"
+            return report
+        try:
+            declared = onnx_infer.infer(infer_source)
+        except (ValueError, MemoryError) as e:
+            report["not_run"] = f"onnx-infer refused it: {e}"
+            return report
+        main = declared.values.get("main", {})
+
+        initializers = {t.name for t in model.graph.initializer}
+        inputs = [i for i in model.graph.input if i.name not in initializers]
+        runnable = onnx.ModelProto()
+        runnable.CopyFrom(model)
+        outputs = {o.name for o in runnable.graph.output}
+        for node in runnable.graph.node:
+            for name in node.output:
+                t = main.get(name)
+                if name and name not in outputs and not (t is not None and t.kind != "tensor"):
+                    runnable.graph.output.add().name = name
+                    outputs.add(name)
+        self.count += 1  # a fresh name: run.js keeps the session of the last path
+        model_path = os.path.join(self.work, f"model{self.count}.onnx")
+        try:
+            onnx.save(runnable, model_path)
+        except ValueError as e:  # larger than protobuf's 2 GiB
+            report["not_run"] = f"cannot write the runnable copy: {e}"
+            return report
+
+        # The symbols of the inputs, as the engine names them (anonymous dims included).
+        symbols: List[str] = []
+        for i in inputs:
+            t = main.get(i.name)
+            for d in (t.shape or ()) if t is not None else ():
+                if isinstance(d, str) and d not in symbols and d.isidentifier():
+                    symbols.append(d)
+
+        if data_dir is not None:
+            attempts = [("data", None)]
+        elif symbols:
+            attempts = [(name, {s: f(k) for k, s in enumerate(symbols)})
+                        for name, f in STRATEGIES]
+        else:
+            attempts = [("static", {})]
+
+        errors: List[str] = []
+        ran = 0
+        for strategy, binding in attempts:
+            if ran >= self.max_runs:
+                break
+            if binding is not None:
+                binding = self._apply_facts(binding, declared.facts)
+            for fill in (("ones", "zeros") if data_dir is None else ("data",)):
+                feeds, binding_used, why = self._feeds(inputs, main, binding, fill, data_dir,
+                                                      model.graph)
+                if feeds is None:
+                    errors.append(why)
+                    break
+                answer = self.runtime.run(model_path, feeds)
+                if not answer.get("ok"):
+                    errors.append(f"{strategy}/{fill}: {answer.get('stage')}: "
+                                  f"{answer.get('error', '')[:300]}")
+                    if answer.get("stage") == "load":
+                        report["not_run"] = errors[-1]
+                        return report
+                    continue
+                ran += 1
+                self._compare(report, strategy, fill, binding_used, model, main, inputs,
+                              answer["outputs"], infer_source)
+                break
+        if ran == 0:
+            report["not_run"] = "; ".join(errors[-3:]) or "no binding ran"
+        report["failed_attempts"] = errors
+        return report
+
+    @staticmethod
+    def _apply_facts(binding: Dict[str, int], facts: Iterable[str]) -> Dict[str, int]:
+        """Facts such as ``T == P + S`` the model states: the left symbol takes the right's value."""
+        binding = dict(binding)
+        for _ in range(3):
+            for fact in facts:
+                equation = fact.split(" (", 1)[0]
+                if " == " not in equation:
+                    continue
+                lhs, rhs = (s.strip() for s in equation.split(" == ", 1))
+                for a, b in ((lhs, rhs), (rhs, lhs)):
+                    if a.isidentifier() and a in binding:
+                        try:
+                            binding[a] = evaluate(b, binding)
+                        except (Unbound, ZeroDivisionError, ValueError, SyntaxError):
+                            continue
+                        break
+        return binding
+
+    @staticmethod
+    def _consistent_values(graph, main, env) -> Dict[str, Any]:
+        """Values for graph inputs that must agree with the shapes: a GroupQueryAttention's
+        total_sequence_length (input 6) is past length + new length, its seqlens_k (input 5)
+        that total - 1 for each batch entry, as a decoding step feeds them."""
+        values: Dict[str, Any] = {}
+
+        def dim(name, axis):
+            t = main.get(name)
+            if t is None or t.shape is None or axis >= len(t.shape):
+                return None
+            d = t.shape[axis]
+            try:
+                return d if isinstance(d, int) else evaluate(d, env)
+            except (Unbound, ZeroDivisionError, ValueError):
+                return None
+
+        # An integer scalar the graph compares with Equal to a constant (silero's sample
+        # rate: Equal(sr, 16000) picks a branch): that constant, the value the model expects.
+        constants: Dict[str, Any] = {t.name: t for t in graph.initializer}
+        for node in graph.node:
+            if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+                constants[node.output[0]] = node.attribute[0].t
+        for node in graph.node:
+            if node.op_type == "Equal" and node.domain in ("", "ai.onnx") and len(node.input) == 2:
+                for a, b in (node.input, reversed(node.input)):
+                    if b in constants and a not in constants:
+                        c = numpy_helper.to_array(constants[b])
+                        if c.size == 1 and c.dtype.kind in "iu":
+                            values.setdefault(a, int(c.reshape(-1)[0]))
+        for node in graph.node:
+            if node.op_type != "GroupQueryAttention" or node.domain != "com.microsoft":
+                continue
+            ins = list(node.input) + [""] * 7
+            new = dim(ins[1], 1) if ins[1] else dim(ins[0], 1)
+            past = dim(ins[3], 2) if ins[3] else 0
+            if new is None or past is None:
+                continue
+            total = past + new
+            batch = dim(ins[0], 0)
+            if ins[6]:
+                values[ins[6]] = total
+            if ins[5] and batch is not None:
+                values[ins[5]] = [total - 1] * batch
+        return values
+
+    def _feeds(self, inputs, main, binding, fill, data_dir, graph=None):
+        feeds: Dict[str, Any] = {}
+        used: Dict[str, int] = dict(binding or {})
+        fixed = self._consistent_values(graph, main, used) if graph is not None else {}
+        for k, i in enumerate(inputs):
+            if data_dir is not None:
+                pb = os.path.join(data_dir, f"input_{k}.pb")
+                if not os.path.exists(pb):
+                    continue  # an optional input the case leaves out
+                tensor = onnx.TensorProto()
+                with open(pb, "rb") as f:
+                    tensor.ParseFromString(f.read())
+                try:
+                    feeds[i.name] = _tensor_b64(tensor)
+                except ValueError as e:
+                    return None, used, f"input {i.name!r}: {e}"
+                t = main.get(i.name)
+                for d, actual in zip((t.shape or ()) if t is not None else (), tensor.dims):
+                    if isinstance(d, str) and d.isidentifier():
+                        used[d] = int(actual)
+                continue
+            if not i.type.HasField("tensor_type"):
+                return None, used, f"input {i.name!r} is not a tensor"
+            elem = i.type.tensor_type.elem_type
+            name = ORT_TYPES.get(elem)
+            if name is None:
+                return None, used, f"input {i.name!r} has data type {elem}, not fed from node"
+            t = main.get(i.name)
+            if t is None or t.shape is None:
+                return None, used, f"input {i.name!r} has no rank"
+            dims = []
+            for d in t.shape:
+                if isinstance(d, int):
+                    dims.append(d)
+                else:
+                    try:
+                        dims.append(evaluate(d, used))
+                    except (Unbound, ZeroDivisionError, ValueError):
+                        return None, used, f"input {i.name!r}: dim {d} not bound"
+            count = 1
+            for d in dims:
+                count *= max(d, 0)
+            if count > MAX_FEED_ELEMENTS:
+                return None, used, f"input {i.name!r}: {dims} is more than this tool feeds"
+            feeds[i.name] = {"type": name, "dims": dims, "fill": fill}
+            if i.name in fixed and name in ("int32", "int64"):
+                import numpy as np
+                array = np.full(dims, 0, dtype=name)
+                array.reshape(-1)[:] = np.asarray(fixed[i.name], dtype=name).reshape(-1)[
+                    :array.size] if array.size else []
+                feeds[i.name] = {"type": name, "dims": dims,
+                                 "b64": base64.b64encode(array.astype("<" + array.dtype.str[1:])
+                                                         .tobytes()).decode()}
+        return feeds, used, ""
+
+    def _compare(self, report, strategy, fill, binding, model, main, inputs, outputs, source):
+        run = {"binding": strategy, "fill": fill, "values": binding, "checked": 0}
+        report["runs"].append(run)
+        checks = [("symbolic", main, dict(binding))]
+        if binding:  # the same dims given as static input shapes: the static rules
+            shapes = {}
+            for i in inputs:
+                t = main.get(i.name)
+                if t is not None and t.shape is not None:
+                    try:
+                        shapes[i.name] = [d if isinstance(d, int) else evaluate(d, binding)
+                                          for d in t.shape]
+                    except (Unbound, ZeroDivisionError, ValueError):
+                        pass
+            try:
+                bound = onnx_infer.infer(source, input_shapes=shapes)
+                checks.append(("bound", bound.values.get("main", {}), dict(binding)))
+            except ValueError as e:
+                report.setdefault("notes", []).append(f"bound inference refused: {e}")
+        for mode, values, env in checks:
+            for name, out in outputs.items():
+                if out.get("type") not in ONNX_TYPES:
+                    continue
+                if name in {i.name for i in inputs}:
+                    continue
+                elem = ONNX_TYPES[out["type"]]
+                cls, why = self.classify(values.get(name), elem, out["dims"], env)
+                if mode == "symbolic":
+                    run["checked"] += 1
+                previous = report["values"].get(name, "exact")
+                if mode == "symbolic" or cls == "contradiction":
+                    if RANK[cls] > RANK[previous] or name not in report["values"]:
+                        report["values"][name] = cls if RANK[cls] > RANK[previous] else previous
+                if cls == "contradiction":
+                    ours = values.get(name)
+                    report["contradictions"].append({
+                        "value": name, "mode": mode, "binding": strategy, "values": binding,
+                        "inferred": str(ours), "runtime": f"{out['type']}{out['dims']}",
+                        "why": why})
+
+
+def _cases(paths: Iterable[str]) -> List[Tuple[str, Optional[str]]]:
+    """(model path, test data directory or None) for every model under the paths."""
+    found: List[Tuple[str, Optional[str]]] = []
+    for p in paths:
+        if os.path.isfile(p):
+            found.append((p, None))
+            continue
+        for root, dirs, files in os.walk(p):
+            dirs.sort()
+            if "model.onnx" in files and "test_data_set_0" in dirs:
+                found.append((os.path.join(root, "model.onnx"),
+                              os.path.join(root, "test_data_set_0")))
+                dirs[:] = []
+                continue
+            for f in sorted(files):
+                if f.endswith(".onnx") or f.endswith(".onnxtxt"):
+                    found.append((os.path.join(root, f), None))
+    return found
+
+
+def summarize(reports: List[Dict[str, Any]]) -> Dict[str, int]:
+    total = {"models": len(reports), "run": 0, "not_run": 0, "checked": 0,
+             **{c: 0 for c in CLASSES}}
+    for r in reports:
+        if "not_run" in r:
+            total["not_run"] += 1
+            continue
+        total["run"] += 1
+        total["checked"] += len(r["values"])
+        for cls in r["values"].values():
+            total[cls] += 1
+    return total
+
+
+def default_node_modules() -> str:
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(cache, "onnx-infer", "onnxruntime-node-1.30.0", "node_modules")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--json", help="write the full report (every model, run and value) here")
+    ap.add_argument("--node-modules", default=os.environ.get("ONNX_INFER_ORT_NODE_MODULES")
+                    or default_node_modules(),
+                    help="where onnxruntime-node is installed (install.sh prints it)")
+    ap.add_argument("--runs", type=int, default=6, help="at most this many runs a model")
+    ap.add_argument("--quiet", action="store_true", help="print only contradictions and totals")
+    args = ap.parse_args(argv)
+    if not os.path.isdir(os.path.join(args.node_modules, "onnxruntime-node")):
+        print(f"verify: onnxruntime-node is not in {args.node_modules} "
+              "(run tools/verify_runtime/install.sh)", file=sys.stderr)
+        return 2
+    cases = _cases(args.paths)
+    if not cases:
+        print("verify: no models under " + " ".join(args.paths), file=sys.stderr)
+        return 2
+    runtime = Runtime(args.node_modules)
+    reports = []
+    with tempfile.TemporaryDirectory() as work:
+        verifier = Verifier(runtime, work, args.runs)
+        try:
+            for model, data in cases:
+                r = verifier.verify(model, data)
+                reports.append(r)
+                counts = {c: 0 for c in CLASSES}
+                for cls in r["values"].values():
+                    counts[cls] += 1
+                if "not_run" in r:
+                    line = f"not run: {r['not_run']}"
+                else:
+                    line = (f"{len(r['runs'])} runs, {len(r['values'])} values: "
+                            + ", ".join(f"{counts[c]} {c}" for c in CLASSES))
+                if not args.quiet or r["contradictions"]:
+                    print(f"{model}: {line}", flush=True)
+                for c in r["contradictions"]:
+                    print(f"  CONTRADICTION {c['value']} ({c['mode']}, {c['binding']} "
+                          f"{c['values']}): inferred {c['inferred']}, runtime {c['runtime']}: "
+                          f"{c['why']}", flush=True)
+        finally:
+            runtime.close()
+    total = summarize(reports)
+    print("verify: {models} models ({run} run, {not_run} not runnable), {checked} values "
+          "checked: {exact} exact, {less-precise} less precise, {unknown} unknown, "
+          "{contradiction} contradictions".format(**total))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"total": total, "models": reports}, f, indent=1)
+    return 1 if total["contradiction"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
