@@ -183,10 +183,10 @@ class Runtime:
 # ---- Models.
 
 def _tensor_b64(tensor: onnx.TensorProto) -> Dict[str, Any]:
-    array = numpy_helper.to_array(tensor)
     name = ORT_TYPES.get(tensor.data_type)
     if name is None:
-        raise ValueError(f"data type {tensor.data_type} cannot be fed")
+        raise ValueError(f"data type {tensor.data_type} cannot be fed from node")
+    array = numpy_helper.to_array(tensor)
     if name == "string":
         return {"type": name, "dims": list(array.shape),
                 "strings": [s.decode() if isinstance(s, bytes) else str(s)
