@@ -46,7 +46,13 @@ ONNX_TYPES = {v: k for k, v in ORT_TYPES.items()}
 
 MAX_FEED_ELEMENTS = 1 << 24  # a binding that needs a larger input is skipped
 
-CLASSES = ("exact", "less-precise", "unknown", "contradiction")
+# The classes of a value, worst last. "declared-kept": the runtime disagrees with a declared
+# type the engine kept although its own inference contradicted it (it warned: the default
+# keeps declarations, docs/cli.md), or with a value computed from one. "runtime-deviation":
+# the runtime disagrees where it departs from the specification (DEVIATIONS below), or
+# downstream of such a node.
+CLASSES = ("exact", "less-precise", "unknown", "runtime-deviation", "declared-kept",
+           "contradiction")
 RANK = {c: i for i, c in enumerate(CLASSES)}
 
 # Binding strategies, in the order they are tried: each gives the i-th input symbol a value.
@@ -60,6 +66,67 @@ STRATEGIES = (
     ("equal-512", lambda i: 512),
     ("zeros", lambda i: 0),
 )
+
+
+# ---- Where onnxruntime 1.30 departs from the specification (docs/conformance.md lists each
+# with the specification's words). Each entry: (name, test(node, input dims, constants)).
+
+REDUCE_OPS = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+              "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"}
+
+
+def _reduce_negative_axes_on_empty(node, in_dims, out_dims, constants) -> List[str]:
+    """Reduce* with a negative axis on an input that has a 0 dim: onnxruntime ignores the
+    negative axes (ReduceSum([2, 3, 0], axes=[-1]) gives [2, 3, 0]; the spec: [2, 3, 1] with
+    keepdims=1, [2, 3] with 0)."""
+    if node.op_type not in REDUCE_OPS or node.domain not in ("", "ai.onnx"):
+        return []
+    if not in_dims or in_dims[0] is None or 0 not in in_dims[0]:
+        return []
+    axes = None
+    for a in node.attribute:
+        if a.name == "axes":
+            axes = list(a.ints)
+    if axes is None and len(node.input) > 1 and node.input[1] in constants:
+        axes = [int(v) for v in numpy_helper.to_array(constants[node.input[1]]).reshape(-1)]
+    return list(node.output) if axes is not None and any(v < 0 for v in axes) else []
+
+
+def _loop_scan_outputs_of_no_iteration(node, in_dims, out_dims, constants) -> List[str]:
+    """A Loop that ran no iteration: the spec makes a scan output by "concatenating the value
+    of the specified output value at the end of each iteration", so with none only its leading
+    0 is defined; onnxruntime makes the other dims 0 where the body does not declare them."""
+    if node.op_type != "Loop" or node.domain not in ("", "ai.onnx"):
+        return []
+    carried = max(len(node.input) - 2, 0)
+    return [o for o, d in zip(node.output[carried:], out_dims[carried:])
+            if o and d and d[0] == 0]
+
+
+DEVIATIONS = (
+    ("reduce-negative-axes-empty-input", _reduce_negative_axes_on_empty),
+    ("loop-no-iteration-scan-output", _loop_scan_outputs_of_no_iteration),
+)
+
+
+def _constants(graph) -> Dict[str, onnx.TensorProto]:
+    constants: Dict[str, onnx.TensorProto] = {t.name: t for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+            constants[node.output[0]] = node.attribute[0].t
+    return constants
+
+
+def _downstream(graph, seeds: Dict[str, str]) -> Dict[str, str]:
+    """seeds (value -> reason) and every main-graph value computed from one, with its reason."""
+    tainted = dict(seeds)
+    for node in graph.node:  # a valid graph lists its nodes in topological order
+        reason = next((tainted[i] for i in node.input if i in tainted), None)
+        if reason is not None:
+            for o in node.output:
+                if o:
+                    tainted.setdefault(o, reason)
+    return tainted
 
 
 # ---- Evaluating the engine's dim expressions (docs/symbolic.md's syntax) exactly.
@@ -141,7 +208,7 @@ def _symbols_of(text: str) -> List[str]:
 class Runtime:
     """One `node run.js` process; restarted when it dies or does not answer in time."""
 
-    def __init__(self, node_modules: str, timeout: float = 300.0):
+    def __init__(self, node_modules: str, timeout: float = 30.0):
         self.node_modules = node_modules
         self.timeout = timeout
         self.proc: Optional[subprocess.Popen] = None
@@ -174,9 +241,10 @@ class Runtime:
         if not line:
             timed_out = self.proc.poll() is None
             self.close()
-            return {"ok": False, "stage": "crash",
-                    "error": "no answer in %ds" % self.timeout if timed_out
-                    else "onnxruntime ended the process"}
+            if timed_out:
+                return {"ok": False, "stage": "timeout",
+                        "error": "no answer in %gs" % self.timeout}
+            return {"ok": False, "stage": "crash", "error": "onnxruntime ended the process"}
         return json.loads(line)
 
 
@@ -262,7 +330,8 @@ class Verifier:
         return worst, ""
 
     def verify(self, path: str, data_dir: Optional[str] = None) -> Dict[str, Any]:
-        report: Dict[str, Any] = {"model": path, "runs": [], "values": {}, "contradictions": []}
+        report: Dict[str, Any] = {"model": path, "runs": [], "values": {}, "contradictions": [],
+                                  "declared-kept": [], "runtime-deviation": []}
         try:
             model, infer_source = _load(path)
         except Exception as e:  # noqa: BLE001 - any unreadable model is reported, not fatal
@@ -274,6 +343,7 @@ class Verifier:
             report["not_run"] = f"onnx-infer refused it: {e}"
             return report
         main = declared.values.get("main", {})
+        self.declared_diagnostics = declared.diagnostics
 
         initializers = {t.name for t in model.graph.initializer}
         inputs = [i for i in model.graph.input if i.name not in initializers]
@@ -312,12 +382,13 @@ class Verifier:
 
         errors: List[str] = []
         ran = 0
+        fills = ["ones", "zeros"] if data_dir is None else ["data"]
         for strategy, binding in attempts:
             if ran >= self.max_runs:
                 break
             if binding is not None:
                 binding = self._apply_facts(binding, declared.facts)
-            for fill in (("ones", "zeros") if data_dir is None else ("data",)):
+            for fill in list(fills):
                 feeds, binding_used, why = self._feeds(inputs, main, binding, fill, data_dir,
                                                       model.graph)
                 if feeds is None:
@@ -330,10 +401,12 @@ class Verifier:
                     if answer.get("stage") == "load":
                         report["not_run"] = errors[-1]
                         return report
+                    if answer.get("stage") == "timeout":
+                        fills.remove(fill)  # a Loop whose condition input stays true
                     continue
                 ran += 1
                 self._compare(report, strategy, fill, binding_used, model, main, inputs,
-                              answer["outputs"], infer_source)
+                              answer["outputs"], infer_source, feeds)
                 break
         if ran == 0:
             report["not_run"] = "; ".join(errors[-3:]) or "no binding ran"
@@ -378,10 +451,7 @@ class Verifier:
 
         # An integer scalar the graph compares with Equal to a constant (silero's sample
         # rate: Equal(sr, 16000) picks a branch): that constant, the value the model expects.
-        constants: Dict[str, Any] = {t.name: t for t in graph.initializer}
-        for node in graph.node:
-            if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
-                constants[node.output[0]] = node.attribute[0].t
+        constants = _constants(graph)
         for node in graph.node:
             if node.op_type == "Equal" and node.domain in ("", "ai.onnx") and len(node.input) == 2:
                 for a, b in (node.input, reversed(node.input)):
@@ -460,10 +530,12 @@ class Verifier:
                                                          .tobytes()).decode()}
         return feeds, used, ""
 
-    def _compare(self, report, strategy, fill, binding, model, main, inputs, outputs, source):
+    def _compare(self, report, strategy, fill, binding, model, main, inputs, outputs, source,
+                 feeds):
         run = {"binding": strategy, "fill": fill, "values": binding, "checked": 0}
         report["runs"].append(run)
         checks = [("symbolic", main, dict(binding))]
+        self.diagnostics = {"symbolic": self.declared_diagnostics, "bound": []}
         if binding:  # the same dims given as static input shapes: the static rules
             shapes = {}
             for i in inputs:
@@ -477,25 +549,45 @@ class Verifier:
             try:
                 bound = onnx_infer.infer(source, input_shapes=shapes)
                 checks.append(("bound", bound.values.get("main", {}), dict(binding)))
+                self.diagnostics["bound"] = bound.diagnostics
             except ValueError as e:
                 report.setdefault("notes", []).append(f"bound inference refused: {e}")
+        # Values whose runtime type may differ for a reason that is not a rule's.
+        input_names = {i.name for i in inputs}
+        dims_of = {name: out.get("dims") for name, out in outputs.items()}
+        for name, feed in feeds.items():
+            dims_of[name] = feed.get("dims")
+        constants = _constants(model.graph)
+        deviating: Dict[str, str] = {}
+        for node in model.graph.node:
+            in_dims = [dims_of.get(x) for x in node.input]
+            out_dims = [dims_of.get(x) for x in node.output]
+            for dev_name, test in DEVIATIONS:
+                for o in test(node, in_dims, out_dims, constants):
+                    deviating[o] = dev_name
+        deviating = _downstream(model.graph, deviating)
         for mode, values, env in checks:
+            kept = _downstream(model.graph, {
+                d.subject_name: "declared type kept" for d in self.diagnostics[mode]
+                if d.code == "declared-contradiction" and d.graph == "main" and d.subject_name})
             for name, out in outputs.items():
-                if out.get("type") not in ONNX_TYPES:
-                    continue
-                if name in {i.name for i in inputs}:
+                if out.get("type") not in ONNX_TYPES or name in input_names:
                     continue
                 elem = ONNX_TYPES[out["type"]]
                 cls, why = self.classify(values.get(name), elem, out["dims"], env)
+                if cls == "contradiction" and name in kept:
+                    cls = "declared-kept"
+                elif cls == "contradiction" and name in deviating:
+                    cls, why = "runtime-deviation", deviating[name]
                 if mode == "symbolic":
                     run["checked"] += 1
-                previous = report["values"].get(name, "exact")
-                if mode == "symbolic" or cls == "contradiction":
-                    if RANK[cls] > RANK[previous] or name not in report["values"]:
-                        report["values"][name] = cls if RANK[cls] > RANK[previous] else previous
-                if cls == "contradiction":
+                previous = report["values"].get(name)
+                if mode == "symbolic" or RANK[cls] >= RANK["runtime-deviation"]:
+                    if previous is None or RANK[cls] > RANK[previous]:
+                        report["values"][name] = cls
+                if RANK[cls] >= RANK["runtime-deviation"]:
                     ours = values.get(name)
-                    report["contradictions"].append({
+                    report["contradictions" if cls == "contradiction" else cls].append({
                         "value": name, "mode": mode, "binding": strategy, "values": binding,
                         "inferred": str(ours), "runtime": f"{out['type']}{out['dims']}",
                         "why": why})
@@ -525,6 +617,7 @@ def summarize(reports: List[Dict[str, Any]]) -> Dict[str, int]:
     total = {"models": len(reports), "run": 0, "not_run": 0, "checked": 0,
              **{c: 0 for c in CLASSES}}
     for r in reports:
+        total["contradiction"] += sum(1 for c in r["contradictions"] if c["value"] == "-")
         if "not_run" in r:
             total["not_run"] += 1
             continue
@@ -548,6 +641,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     or default_node_modules(),
                     help="where onnxruntime-node is installed (install.sh prints it)")
     ap.add_argument("--runs", type=int, default=6, help="at most this many runs a model")
+    ap.add_argument("--timeout", type=float, default=30.0,
+                    help="seconds a run may take before the runtime is restarted")
     ap.add_argument("--quiet", action="store_true", help="print only contradictions and totals")
     args = ap.parse_args(argv)
     if not os.path.isdir(os.path.join(args.node_modules, "onnxruntime-node")):
@@ -558,13 +653,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not cases:
         print("verify: no models under " + " ".join(args.paths), file=sys.stderr)
         return 2
-    runtime = Runtime(args.node_modules)
+    runtime = Runtime(args.node_modules, args.timeout)
     reports = []
     with tempfile.TemporaryDirectory() as work:
         verifier = Verifier(runtime, work, args.runs)
         try:
             for model, data in cases:
-                r = verifier.verify(model, data)
+                try:
+                    r = verifier.verify(model, data)
+                except Exception as e:  # noqa: BLE001 - a verifier bug on one model is a failure
+                    r = {"model": model, "runs": [], "values": {}, "declared-kept": [],
+                         "runtime-deviation": [], "not_run": f"verifier error: {e!r}",
+                         "contradictions": [{"value": "-", "mode": "-", "binding": "-",
+                                             "values": {}, "inferred": "-", "runtime": "-",
+                                             "why": f"the verifier failed: {e!r}"}]}
                 reports.append(r)
                 counts = {c: 0 for c in CLASSES}
                 for cls in r["values"].values():
@@ -576,15 +678,20 @@ def main(argv: Optional[List[str]] = None) -> int:
                             + ", ".join(f"{counts[c]} {c}" for c in CLASSES))
                 if not args.quiet or r["contradictions"]:
                     print(f"{model}: {line}", flush=True)
-                for c in r["contradictions"]:
-                    print(f"  CONTRADICTION {c['value']} ({c['mode']}, {c['binding']} "
-                          f"{c['values']}): inferred {c['inferred']}, runtime {c['runtime']}: "
-                          f"{c['why']}", flush=True)
+                shown = (("contradictions", "CONTRADICTION"),) if args.quiet else (
+                    ("contradictions", "CONTRADICTION"), ("declared-kept", "declared kept"),
+                    ("runtime-deviation", "runtime deviation"))
+                for key, label in shown:
+                    for c in r[key]:
+                        print(f"  {label} {c['value']} ({c['mode']}, {c['binding']} "
+                              f"{c['values']}): inferred {c['inferred']}, runtime "
+                              f"{c['runtime']}: {c['why']}", flush=True)
         finally:
             runtime.close()
     total = summarize(reports)
     print("verify: {models} models ({run} run, {not_run} not runnable), {checked} values "
           "checked: {exact} exact, {less-precise} less precise, {unknown} unknown, "
+          "{declared-kept} declared types kept, {runtime-deviation} runtime deviations, "
           "{contradiction} contradictions".format(**total))
     if args.json:
         with open(args.json, "w") as f:

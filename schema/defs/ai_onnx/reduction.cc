@@ -132,7 +132,9 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
     const int64_t rank = static_cast<int64_t>(in->size());
     if (!axes.known) {
       // Which dims are reduced is not known. With keepdims the rank stays and a dim of 1 is
-      // 1 either way; without, the axes' count gives the rank.
+      // 1 either way; without, one axis leaves rank - 1. Two or more may repeat an axis
+      // (the spec does not forbid it; onnxruntime reduces a repeated axis once), so the
+      // rank is only known to lie between rank - count and rank - 1.
       if (keepdims) {
         Shape out(rank);
         for (int64_t d = 0; d < rank; ++d) {
@@ -145,7 +147,7 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
                             StrCat("expected at most ", rank, " axes for input rank ", rank,
                                    ", got ", *axes.count));
         }
-        ctx.SetOutputShape(0, Shape(rank - *axes.count));
+        if (*axes.count == 1) ctx.SetOutputShape(0, Shape(rank - 1));
       }
       return OkStatus();
     }
