@@ -23,11 +23,18 @@
 #             about 15 minutes) run by ../shared/peer-suites/run.sh against the python part's
 #             venv; tools/check_peers.py fails a suite when a test the peer passes fails with
 #             us for a reason python/peer_classes/<suite>.tsv does not list (one test a suite)
+#   runtime   tools/verify_runtime (docs/testing.md, "Runtime verification"): installs Node.js
+#             and onnxruntime-node (cached in ~/.cache/onnx-infer), runs every main-graph value
+#             of the demo and testdata's models (and with ../shared, of its real models and
+#             backend suite) through onnxruntime at several bindings and compares it with what
+#             we infer, then runs the differential fuzzer briefly (ONNX_INFER_RUNTIME_FUZZ_CASES,
+#             default 200). One test a model (a contradiction fails it, a model onnxruntime
+#             cannot run skips it) and one for the fuzzer. Needs the python part's venv
 # Extra arguments go to `bazel test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-parts="${ONNX_INFER_TEST_PARTS:-format bazel tsan asan fuzz cmake frontend python peers}"
+parts="${ONNX_INFER_TEST_PARTS:-format bazel tsan asan fuzz cmake frontend python peers runtime}"
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 args=(--nocache_test_results)
@@ -183,6 +190,47 @@ if want peers; then
         status=1
       fi
     done
+  fi
+fi
+
+if want runtime; then
+  if [[ -z "${python_venv:-}" ]]; then
+    echo "runtime: needs the python part's venv (ONNX_INFER_TEST_PARTS must include python)" >&2
+    add 0 1 0
+    status=1
+  elif ! node_modules="$(tools/verify_runtime/install.sh)"; then
+    echo "runtime: Node.js or onnxruntime-node could not be installed" >&2
+    add 0 1 0
+    status=1
+  else
+    corpora=(testdata/demo testdata/cli testdata/custom_ops testdata/cases)
+    if [[ -d ../shared ]]; then
+      corpora+=(../shared/models/real ../shared/conformance/onnx-backend)
+    fi
+    runtime_status=0
+    "$python_venv/bin/python" tools/verify_runtime/verify.py --quiet --timeout 10 \
+      --node-modules "$node_modules" --json "$work/runtime.json" "${corpora[@]}" \
+      > "$work/runtime.log" 2>&1 || runtime_status=$?
+    grep -v '^verify-models:' "$work/runtime.log" || true
+    read -r p f s < <(sed -nE 's/^verify-models: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' \
+      "$work/runtime.log")
+    if [[ -z "${p:-}" ]] || ((runtime_status != 0 && ${f:-0} == 0)); then
+      cat "$work/runtime.log"
+      p=0 f=1 s=0
+    fi
+    ((runtime_status == 0)) || status=1
+    echo "runtime: $p passed, $f failed, $s skipped (models)"
+    add "$p" "$f" "$s"
+    if [[ -f tools/verify_runtime/fuzz.py ]]; then
+      if "$python_venv/bin/python" tools/verify_runtime/fuzz.py --seed 1 \
+          --cases "${ONNX_INFER_RUNTIME_FUZZ_CASES:-200}" --node-modules "$node_modules" \
+          --out "$work/runtime-fuzz"; then
+        add 1 0 0
+      else
+        add 0 1 0
+        status=1
+      fi
+    fi
   fi
 fi
 

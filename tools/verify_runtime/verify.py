@@ -693,6 +693,12 @@ def main(argv: Optional[List[str]] = None) -> int:
           "checked: {exact} exact, {less-precise} less precise, {unknown} unknown, "
           "{declared-kept} declared types kept, {runtime-deviation} runtime deviations, "
           "{contradiction} contradictions".format(**total))
+    # One test a model, for tools/test.sh: a contradiction fails it, a model the runtime
+    # cannot run skips it.
+    failed = sum(1 for r in reports if r["contradictions"])
+    skipped = sum(1 for r in reports if "not_run" in r and not r["contradictions"])
+    print(f"verify-models: {len(reports) - failed - skipped} passed, {failed} failed, "
+          f"{skipped} skipped")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"total": total, "models": reports}, f, indent=1)
