@@ -270,7 +270,19 @@ std::string RenderReport(const Results& r) {
       }
     }
   }
+  out << kGeneratedEnd << "\n";
   return out.str();
+}
+
+std::string GeneratedPart(const std::string& text) {
+  const size_t end = text.find(kGeneratedEnd);
+  if (end == std::string::npos) return text;
+  const size_t eol = text.find('\n', end);
+  return text.substr(0, eol == std::string::npos ? text.size() : eol + 1);
+}
+
+std::string AfterGeneratedPart(const std::string& text) {
+  return text.substr(GeneratedPart(text).size());
 }
 
 }  // namespace onnx_infer::conformance

@@ -42,7 +42,16 @@ struct UnshapedCause {
 };
 std::vector<UnshapedCause> UnshapedCauses(const Results& r);
 
+// The report ends with kGeneratedEnd's line; what follows it in docs/conformance.md (the
+// runtime verification written by tools/verify_runtime/verify.py --write-docs) is kept by
+// --write and not compared by the staleness test.
+inline constexpr char kGeneratedEnd[] =
+    "<!-- END OF THE GENERATED PART: what follows is tools/verify_runtime/verify.py's -->";
 std::string RenderReport(const Results& r);
+// text up to and including kGeneratedEnd's line (all of it when the line is missing), and
+// what follows that line.
+std::string GeneratedPart(const std::string& text);
+std::string AfterGeneratedPart(const std::string& text);
 // "<mode> <exact cases>" for each mode, with a comment line on top.
 std::string RenderBaseline(const Results& r);
 

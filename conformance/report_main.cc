@@ -11,6 +11,7 @@
 // The shared folder is $SHARED_DIR, else ../shared beside the workspace.
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -100,8 +101,15 @@ int main(int argc, char** argv) {
     std::cerr << "report: --write needs `bazel run` (BUILD_WORKSPACE_DIRECTORY)\n";
     return 2;
   }
+  // What follows the generated part (the runtime verification's tables) is kept.
+  std::string kept;
+  if (std::ifstream in(std::string(workspace) + "/docs/conformance.md", std::ios::binary); in) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    kept = conformance::AfterGeneratedPart(text.str());
+  }
   for (const auto& [file, text] :
-       {std::pair<std::string, std::string>{"/docs/conformance.md", report},
+       {std::pair<std::string, std::string>{"/docs/conformance.md", report + kept},
         {"/conformance/baseline.txt", conformance::RenderBaseline(results)}}) {
     Status st = WriteFileAtomically(workspace + file, text);
     if (!st.ok()) {
