@@ -24,6 +24,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import sys
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -190,6 +191,53 @@ def gqa_cases() -> List[Case]:
     gqa("output_qk, separate past P=4", 1, 1, 4, [4], 5, 5, qk=True)
     gqa("output_qk, no past S=3", 1, 3, None, [2], 3, 3, qk=True)
     gqa("sliding_window_cache, capacity 4, T=6", 1, 1, 4, [5], 6, 4, window=4)
+    # The document's P + L against the kernel's Max(T, P): a separate past of 4 rows of which
+    # seqlens_k says only 2 are filled (a padded batch entry), so T = 3 < P + L = 5.
+    gqa("separate past P=4 holding 2 tokens, S=1, T=3", 1, 1, 4, [2], 3, 5)
+    gqa("separate past P=4, B=2, seqlens_k [4, 1], T=5", 2, 1, 4, [4, 1], 5, 5)
+    gqa("no past, T unknown (graph inputs), S=3", 1, 3, None, [2], 3, 3, consts=())
+    # T only from attention_bias's last dim (the document fixes it to total_sequence_length).
+    inputs = [("query", o(1, 1, N * H)), ("key", o(1, 1, NKV * H)), ("value", o(1, 1, NKV * H)),
+              ("past_key", o(1, NKV, 4, H)), ("past_value", o(1, NKV, 4, H)),
+              ("seqlens_k", np.array([4], I32)), ("total_sequence_length", np.array([5], I32)),
+              ("", None), ("", None), ("", None), ("attention_bias", z(1, 1, 1, 5))]
+    cases.append(Case("GroupQueryAttention", "separate past P=4, T from attention_bias only",
+                      inputs, ["output", "present_key", "present_value"],
+                      {"present_key": ("float", [1, NKV, 5, H], doc_present),
+                       "present_value": ("float", [1, NKV, 5, H], doc_present)},
+                      {"num_heads": N, "kv_num_heads": NKV}))
+    # A quantized (int8) cache: present keeps the cache's element type.
+    inputs = [("query", o(1, 1, N * H)), ("key", o(1, 1, NKV * H)), ("value", o(1, 1, NKV * H)),
+              ("past_key", z(1, NKV, 8, H, dtype=I8)), ("past_value", z(1, NKV, 8, H, dtype=I8)),
+              ("seqlens_k", np.array([4], I32)), ("total_sequence_length", np.array([5], I32)),
+              ("", None), ("", None), ("", None), ("", None), ("", None),
+              ("k_scale", o(1)), ("v_scale", o(1))]
+    cases.append(Case("GroupQueryAttention", "int8 cache, shared buffer 8, T=5",
+                      inputs, ["output", "present_key", "present_value"],
+                      {"present_key": ("int8", [1, NKV, 8, H], "T_CACHE, past's type"),
+                       "present_value": ("int8", [1, NKV, 8, H], "T_CACHE, past's type")},
+                      {"num_heads": N, "kv_num_heads": NKV, "k_quant_type": "PER_TENSOR",
+                       "v_quant_type": "PER_TENSOR", "kv_cache_bit_width": 8},
+                      consts=("seqlens_k", "total_sequence_length", "k_scale", "v_scale")))
+    # SparseAttention: always a shared buffer of max_cache_sequence_length rows.
+    for label, b, s_len, total in (("decode S=1, cache 32, T=5", 1, 1, 5),
+                                   ("prompt S=4, cache 32, T=4, B=2", 2, 4, 4)):
+        inputs = [("query", o(b, s_len, N * H)), ("key", o(b, s_len, NKV * H)),
+                  ("value", o(b, s_len, NKV * H)), ("past_key", z(b, NKV, 32, H)),
+                  ("past_value", z(b, NKV, 32, H)),
+                  ("block_row_indices", np.array([[0, 1, 3]], I32)),
+                  ("block_col_indices", np.array([[0, 0, 1]], I32)),
+                  ("total_sequence_length", np.array([total], I32)),
+                  ("key_total_sequence_lengths", np.full((b,), total, I32))]
+        doc = "(B, kv_num_heads, max_cache_sequence_length, H)"
+        cases.append(Case("SparseAttention", label, inputs,
+                          ["output", "present_key", "present_value"],
+                          {"output": ("float", [b, s_len, N * H], "(B, S, N * H)"),
+                           "present_key": ("float", [b, NKV, 32, H], doc),
+                           "present_value": ("float", [b, NKV, 32, H], doc)},
+                          {"num_heads": N, "kv_num_heads": NKV, "sparse_block_size": 16},
+                          consts=("block_row_indices", "block_col_indices",
+                                  "total_sequence_length", "key_total_sequence_lengths")))
     return cases
 
 
@@ -323,10 +371,13 @@ def decoder_masked_cases() -> List[Case]:
                   ("cache_indirection", z(b // beam, beam, m, dtype=I32))]
         attrs = {"num_heads": N, "past_present_share_buffer": 1 if shared else 0}
         outputs = ["output", "present_key", "present_value"]
-        doc = "present (B, N, max_sequence_length, H) with past_present_share_buffer"
+        if shared:
+            doc, doc_len = "present (B, N, max_sequence_length, H) with sharing", m
+        else:
+            doc, doc_len = "present (B, N, total_sequence_length, H)", m + 1
         expect = {"output": ("float", [b, 1, D], "(batch, 1, v_hidden)"),
-                  "present_key": ("float", [b, N, m, H], doc),
-                  "present_value": ("float", [b, N, m, H], doc)}
+                  "present_key": ("float", [b, N, doc_len, H], doc),
+                  "present_value": ("float", [b, N, doc_len, H], doc)}
         if qk:
             attrs["output_qk"] = 1
             outputs.append("qk")
@@ -338,10 +389,15 @@ def decoder_masked_cases() -> List[Case]:
     dmmha("shared buffer M=8, past 4, B=1", 1, 8, 4)
     dmmha("shared buffer M=8, past 0, B=2 beam 2", 2, 8, 0, beam=2)
     dmmha("shared buffer M=8, past 4, qk", 1, 8, 4, qk=True)
+    dmmha("no buffer sharing, past 4 rows, past_sequence_length 4", 1, 4, 4, shared=False)
     # Cross attention: key/value are the 4-D caches; no past, no present.
     inputs = [("query", o(2, 1, D)), ("key", o(2, N, 5, H)), ("value", o(2, N, 5, H))]
     cases.append(Case("DecoderMaskedMultiHeadAttention", "cross attention L=5", inputs,
                       ["output"], {"output": ("float", [2, 1, D], "(batch, 1, v_hidden)")},
+                      {"num_heads": N}))
+    cases.append(Case("DecoderMaskedMultiHeadAttention", "cross attention L=5, present asked",
+                      inputs, ["output", "present_key", "present_value"],
+                      {"output": ("float", [2, 1, D], "(batch, 1, v_hidden)")},
                       {"num_heads": N}))
     cases.append(Case(
         "DecoderMaskedSelfAttention", "shared buffer M=8, past 4",
@@ -489,6 +545,24 @@ def quantization_cases() -> List[Case]:
     nbits("4-bit, float zero points", (3, 64), 64, 8, 4, 16, zp="float")
     nbits("8-bit, A[0,32]", (0, 32), 32, 8, 8, 16)
     nbits("2-bit, A[1,1,32]", (1, 1, 32), 32, 4, 2, 16)
+    cases.append(Case("MatMulNBits", "4-bit, g_idx [K], bias [N]",
+                      [("A", o(2, 32)), ("B", z(8, 2, 8, dtype=U8)), ("scales", o(8, 2)),
+                       ("", None), ("g_idx", np.repeat(np.arange(2, dtype=I32), 16)),
+                       ("bias", o(8))], ["Y"],
+                      {"Y": ("float", [2, 8], "A's rank, last dim N")},
+                      {"K": 32, "N": 8, "bits": 4, "block_size": 16},
+                      consts=("B", "scales", "g_idx", "bias")))
+
+    # MoE: the document's weight layout and onnxruntime's legacy one.
+    for label, fc1, fc2 in (("document layout fc1 [E, inter, hidden]", (2, 16, 8), (2, 8, 16)),
+                            ("legacy layout fc1 [E, hidden, inter]", (2, 8, 16), (2, 16, 8))):
+        cases.append(Case("MoE", label,
+                          [("input", o(3, 8)), ("router_probs", o(3, 2)),
+                           ("fc1_experts_weights", z(*fc1)), ("", None),
+                           ("fc2_experts_weights", z(*fc2))], ["output"],
+                          {"output": ("float", [3, 8], "input's shape")},
+                          {"k": 1, "activation_type": "relu"},
+                          consts=("fc1_experts_weights", "fc2_experts_weights")))
 
     def gbq(label, data, indices, scales, attrs, doc_shape, zp=None):
         inputs = [("data", data), ("indices", indices), ("scales", scales)]
@@ -575,6 +649,12 @@ def extra_cases() -> List[Case]:
     cases.append(Case("ImageScaler", "X[2,3,4,5]", [("input", o(2, 3, 4, 5))], ["output"],
                       {"output": ("float", [2, 3, 4, 5], "input's shape")},
                       {"scale": 1.0, "bias": [0.0, 0.0, 0.0]}, domain="", opset=9))
+    cases.append(Case("MeanVarianceNormalization", "opset 8 (ORT's v1), X[2,3,4,5]",
+                      [("input", o(2, 3, 4, 5))], ["output"],
+                      {"output": ("float", [2, 3, 4, 5], "input's shape")}, domain="", opset=8))
+    cases.append(Case("GRUUnit", "hidden_prev[2,4]",
+                      [("hidden_prev", o(2, 4)), ("gates", o(2, 12)), ("seq_lengths", o(2)),
+                       ("t", o(1))], ["hidden"], {"hidden": ("float", [2, 4], "hidden_prev's")}))
     cases.append(Case("Unique", "x[5] of ones", [("x", o(5))], ["y", "idx", "counts"],
                       {"idx": ("int64", [5], "x's shape")}))
     cases.append(Case("Irfft", "X[2,5,2] signal_ndim 1", [("X", o(2, 5, 2))], ["Y"],
@@ -630,7 +710,12 @@ def run_case(case: Case, runtime: Runtime, work: str, index: int) -> List[Dict[s
         if ours_symbolic is not None and ours_symbolic.shape is not None:
             row["ours"] += " | sym " + _fmt(ours_symbolic.elem_type, ours_symbolic.shape)
         if not answer.get("ok"):
-            row["runtime"] = f"refused ({answer.get('stage')}: {answer.get('error', '')[:160]})"
+            error = re.sub(r"^Non-zero status code returned while running .*? Status Message: |"
+                           r"^Load model from \S+ failed:|/onnxruntime_src/\S+ ", "",
+                           answer.get("error", ""))
+            error = re.sub(r"/onnxruntime_src/\S+ |onnxruntime::common::Status \S+ const "
+                           r"\[with T = \w+\] ", "", error)
+            row["runtime"] = f"refused ({answer.get('stage')}: {error[:200]})"
             row["verdict"] = "runtime refuses"
             row["ours_status"] = "error" if (static_errors or symbolic_errors) else "-"
             rows.append(row)
@@ -714,8 +799,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         kind = r["verdict"].split(" (")[0]
         counts[kind] = counts.get(kind, 0) + 1
     contradictions = [r for r in rows if r.get("ours_status", "").startswith("contradiction")]
+    ours: Dict[str, int] = {}
+    for r in rows:
+        if r["verdict"] != "runtime refuses":
+            kind = r["ours_status"].split(" (")[0]
+            ours[kind] = ours.get(kind, 0) + 1
     print(f"\n{len(cases)} cases, {len(rows)} outputs: " +
           ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) +
+          "; ours against the runtime's accepted runs: " +
+          ", ".join(f"{v} {k}" for k, v in sorted(ours.items())) +
           f"; {len(contradictions)} where our inference contradicts the runtime")
     for r in contradictions:
         print(f"  CONTRADICTION {r['op']} / {r['case']} / {r['output']}: ours {r['ours']}, "
