@@ -81,9 +81,10 @@ Shape BitmaskShape(const Shape& shape) { return {Dim::CeilDiv(Product(shape), Di
 // input's shape, or for a 3-D input [1, seq, hidden] or [seq, hidden] (its last two dims are
 // input's); gamma, beta and bias are [hidden]. output and input_skip_bias_sum (output 3) have
 // input's shape and type (what onnxruntime's kernels allocate).
-// mean and inv_std_var (outputs 1, 2) get their element type U = float and no shape: the
-// document states none, and onnxruntime's CPU and CUDA kernels never write these outputs (they
-// are declared for training), so no allocation fixes one either.
+// mean and inv_std_var (outputs 1, 2) are U = float with input's dims and a last dim of 1
+// ([B, S, 1], [T, 1]): the document gives them no shape, and onnxruntime 1.30's CPU kernel
+// allocates that one (tools/verify_runtime/contrib_probe.py: input [2, 3, 8] gives mean
+// [2, 3, 1], input [5, 8] gives [5, 1]).
 Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index) {
   ctx.PropagateElemType(0, 0);
   ctx.PropagateElemType(0, 3);
@@ -124,6 +125,9 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
   out->back() = hidden;
   ctx.SetOutputShape(0, *out);
   ctx.SetOutputShape(3, *out);
+  Shape stats = *out;
+  stats.back() = Dim::Const(1);
+  for (int i : {1, 2}) ctx.SetOutputShape(i, stats);
   return OkStatus();
 }
 

@@ -50,9 +50,11 @@ Status InferPad(InferenceContext& ctx) {
   return InferPadOf(ctx, PadForm{.pads_input = true});
 }
 
-// ExpandDims: X with a dim of 1 inserted at `axis`, a scalar input in [-rank, rank]; a
-// negative axis counts from the end, -1 appending (onnxruntime's kernel; the document says
-// only "the axis to insert a dimension"). X's value, when known, is carried over.
+// ExpandDims: X with a dim of 1 inserted at `axis`, a scalar input in [-rank - 1, rank]; a
+// negative axis counts from the end, -1 appending and -rank - 1 prepending. The document says
+// only "Specified axis to insert a dimension"; onnxruntime 1.30 accepts exactly that range
+// (tools/verify_runtime/contrib_probe.py: X [2, 3] with axis -3 gives [1, 2, 3]; axes 3 and
+// -4 are refused). X's value, when known, is carried over.
 Status InferExpandDims(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   if (const Shape* a = ctx.InputShape(1);
@@ -67,10 +69,10 @@ Status InferExpandDims(InferenceContext& ctx) {
     ctx.SetOutputShape(0, Shape(rank + 1));
     return OkStatus();
   }
-  if (*axis < -rank || *axis > rank) {
-    return InputError(
-        ctx, 1,
-        StrCat("expected an axis in [", -rank, ", ", rank, "] for rank ", rank, ", got ", *axis));
+  if (*axis < -rank - 1 || *axis > rank) {
+    return InputError(ctx, 1,
+                      StrCat("expected an axis in [", -rank - 1, ", ", rank, "] for rank ", rank,
+                             ", got ", *axis));
   }
   return UnsqueezeAt(ctx, *in, {*axis >= 0 ? *axis : *axis + rank + 1});
 }
