@@ -29,7 +29,9 @@
 #             backend suite) through onnxruntime at several bindings and compares it with what
 #             we infer, then runs the differential fuzzer briefly (ONNX_INFER_RUNTIME_FUZZ_CASES,
 #             default 200). One test a model (a contradiction fails it, a model onnxruntime
-#             cannot run skips it) and one for the fuzzer. Needs the python part's venv
+#             cannot run skips it), one for contrib_probe.py (com.microsoft operators where
+#             the contrib document and the kernels disagree) and one for the fuzzer. Needs
+#             the python part's venv
 # Extra arguments go to `bazel test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -203,7 +205,7 @@ if want runtime; then
     add 0 1 0
     status=1
   else
-    corpora=(testdata/demo testdata/cli testdata/custom_ops testdata/cases)
+    corpora=(testdata/demo testdata/cases testdata/cli testdata/custom_ops testdata/malformed)
     if [[ -d ../shared ]]; then
       corpora+=(../shared/models/real ../shared/conformance/onnx-backend)
     fi
@@ -221,6 +223,16 @@ if want runtime; then
     ((runtime_status == 0)) || status=1
     echo "runtime: $p passed, $f failed, $s skipped (models)"
     add "$p" "$f" "$s"
+    # Where onnxruntime's contrib document and kernels disagree: what the runtime follows.
+    if "$python_venv/bin/python" tools/verify_runtime/contrib_probe.py \
+        --node-modules "$node_modules" > "$work/contrib_probe.log" 2>&1; then
+      tail -1 "$work/contrib_probe.log"
+      add 1 0 0
+    else
+      cat "$work/contrib_probe.log"
+      add 0 1 0
+      status=1
+    fi
     if [[ -f tools/verify_runtime/fuzz.py ]]; then
       if "$python_venv/bin/python" tools/verify_runtime/fuzz.py --seed 1 \
           --cases "${ONNX_INFER_RUNTIME_FUZZ_CASES:-200}" --node-modules "$node_modules" \

@@ -687,8 +687,10 @@ or downstream of it; *contradiction*: element type, rank or a dim differs. A mod
 runnable when onnxruntime refuses it at every binding (an operator it lacks, an invalid test
 model, a data type onnxruntime-node cannot feed); the reason of each is in the JSON report.
 
-Written by `verify.py --write-docs docs/conformance.md testdata ../shared/models/real
-../shared/conformance/onnx-backend`; `tools/test.sh`'s runtime part fails on any contradiction.
+Written by `tools/verify_runtime/verify.py --write-docs docs/conformance.md testdata/demo
+testdata/cases testdata/cli testdata/custom_ops testdata/malformed ../shared/models/real
+../shared/conformance/onnx-backend` (3 minutes); `tools/test.sh`'s runtime part runs the same
+and fails on any contradiction.
 
 ### onnxruntime's departures from the specification
 
