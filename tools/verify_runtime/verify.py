@@ -29,7 +29,7 @@ import select
 import subprocess
 import sys
 import tempfile
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import onnx
 from onnx import numpy_helper
@@ -284,6 +284,101 @@ def _load(path: str) -> Tuple[onnx.ModelProto, str]:
         return onnx.load(path, load_external_data=False), path
 
 
+# ---- Values inside subgraphs, made visible through their node's outputs.
+
+class Lifted(NamedTuple):
+    path: str      # the graph the value belongs to ("main/Loop_3.body")
+    value: str     # its name there
+    # From the outermost node in: ("loop", "") strips a leading iteration axis; ("if", branch)
+    # keeps the value only when the marker output's last dim says that branch ran.
+    wrappers: Tuple[Tuple[str, str, str], ...]  # (kind, branch, marker output in main)
+
+
+def _zero_size_constant(graph, name: str, elem: int) -> None:
+    t = onnx.TensorProto(name=name + "_value", data_type=elem, dims=[0])
+    graph.node.add().CopyFrom(onnx.helper.make_node("Constant", [], [name], value=t))
+
+
+def _marker(graph, name: str, length: int) -> None:
+    t = onnx.helper.make_tensor(name + "_value", onnx.TensorProto.INT64, [length], [0] * length)
+    graph.node.add().CopyFrom(onnx.helper.make_node("Constant", [], [name], value=t))
+
+
+def lift_subgraph_values(graph, path: str, values: Dict[str, Dict[str, Any]],
+                         counter: List[int]) -> Dict[str, Lifted]:
+    """Adds to every If and Loop node of graph (ai.onnx) outputs that carry the values computed
+    inside its subgraphs (recursively), and returns {new output: what it carries}: a branch's
+    value becomes an If output (the other branch gives an empty tensor of its element type, and
+    a marker output [1] or [2] says which branch ran); a Loop body's value becomes a scan output
+    (stacked over the iterations). Values of unknown element type, and non-tensors, are left out."""
+    lifted: Dict[str, Lifted] = {}
+
+    def fresh(stem: str) -> str:
+        counter[0] += 1
+        return f"__verify_{stem}{counter[0]}"
+
+    def candidates(sub, sub_path):
+        """(name in sub, element type, what it carries or None for a marker) of sub's values."""
+        inner = lift_subgraph_values(sub, sub_path, values, counter)
+        declared = {o.name for o in sub.output}
+        for n in list(sub.node):
+            for name in n.output:
+                if not name or name in declared:
+                    continue
+                if name.startswith("__verify_branch"):  # a nested If's marker
+                    yield name, onnx.TensorProto.INT64, None
+                    continue
+                origin = inner.get(name, Lifted(sub_path, name, ()))
+                t = values.get(origin.path, {}).get(origin.value)
+                if t is not None and t.kind == "tensor" and t.elem_type:
+                    yield name, t.elem_type, origin
+
+    for index, node in enumerate(list(graph.node)):
+        if node.domain not in ("", "ai.onnx") or node.op_type not in ("If", "Loop"):
+            continue
+        prefix = f"{path}/{node.op_type}_{index}"
+        subs = {a.name: a.g for a in node.attribute if a.type == onnx.AttributeProto.GRAPH}
+        renamed: Dict[str, str] = {}  # a nested marker -> the output that carries it here
+        mine: Dict[str, Lifted] = {}
+        if node.op_type == "If":
+            if set(subs) != {"then_branch", "else_branch"}:
+                continue
+            marker = fresh("branch")
+            for branch, length in (("then_branch", 1), ("else_branch", 2)):
+                _marker(subs[branch], f"{marker}_{length}", length)
+                subs[branch].output.add().name = f"{marker}_{length}"
+            node.output.append(marker)
+            for branch, other in (("then_branch", "else_branch"), ("else_branch", "then_branch")):
+                sub = subs[branch]
+                for name, elem, origin in list(candidates(sub, f"{prefix}.{branch}")):
+                    out = fresh("branch" if origin is None else "v")
+                    sub.output.add().CopyFrom(
+                        onnx.helper.make_tensor_value_info(name, elem, None))
+                    _zero_size_constant(subs[other], out + "_none", elem)
+                    subs[other].output.add().CopyFrom(
+                        onnx.helper.make_tensor_value_info(out + "_none", elem, None))
+                    node.output.append(out)
+                    if origin is None:
+                        renamed[name] = out
+                    else:
+                        mine[out] = origin._replace(
+                            wrappers=(("if", branch, marker),) + origin.wrappers)
+        elif "body" in subs:
+            body = subs["body"]
+            for name, elem, origin in list(candidates(body, f"{prefix}.body")):
+                out = fresh("branch" if origin is None else "v")
+                body.output.add().CopyFrom(onnx.helper.make_tensor_value_info(name, elem, None))
+                node.output.append(out)
+                if origin is None:
+                    renamed[name] = out
+                else:
+                    mine[out] = origin._replace(wrappers=(("loop", "", ""),) + origin.wrappers)
+        for out, l in mine.items():
+            lifted[out] = l._replace(wrappers=tuple(
+                (k, b, renamed.get(m, m)) for k, b, m in l.wrappers))
+    return lifted
+
+
 class Verifier:
     def __init__(self, runtime: Runtime, work: str, max_runs: int = 6):
         self.runtime = runtime
@@ -345,22 +440,32 @@ class Verifier:
 
         initializers = {t.name for t in model.graph.initializer}
         inputs = [i for i in model.graph.input if i.name not in initializers]
-        runnable = onnx.ModelProto()
-        runnable.CopyFrom(model)
-        outputs = {o.name for o in runnable.graph.output}
-        for node in runnable.graph.node:
-            for name in node.output:
-                t = main.get(name)
-                if name and name not in outputs and not (t is not None and t.kind != "tensor"):
-                    runnable.graph.output.add().name = name
-                    outputs.add(name)
-        self.count += 1  # a fresh name: run.js keeps the session of the last path
-        model_path = os.path.join(self.work, f"model{self.count}.onnx")
-        try:
-            onnx.save(runnable, model_path)
-        except ValueError as e:  # larger than protobuf's 2 GiB
-            report["not_run"] = f"cannot write the runnable copy: {e}"
-            return report
+        # Two runnable copies: with the subgraphs' values lifted to the main graph (tried
+        # first), and without, for a model where lifting makes the runtime refuse a run (a
+        # value whose shape changes between iterations cannot be a scan output).
+        copies: List[Tuple[str, Dict[str, Lifted]]] = []
+        for lift in (True, False):
+            runnable = onnx.ModelProto()
+            runnable.CopyFrom(model)
+            lifted = (lift_subgraph_values(runnable.graph, "main", declared.values, [0])
+                      if lift else {})
+            if lift and not lifted:
+                continue
+            outputs = {o.name for o in runnable.graph.output}
+            for node in runnable.graph.node:
+                for name in node.output:
+                    t = main.get(name)
+                    if name and name not in outputs and not (t is not None and t.kind != "tensor"):
+                        runnable.graph.output.add().name = name
+                        outputs.add(name)
+            self.count += 1  # a fresh name: run.js keeps the session of the last path
+            model_path = os.path.join(self.work, f"model{self.count}.onnx")
+            try:
+                onnx.save(runnable, model_path)
+            except ValueError as e:  # larger than protobuf's 2 GiB
+                report["not_run"] = f"cannot write the runnable copy: {e}"
+                return report
+            copies.append((model_path, lifted))
 
         # The symbols of the inputs, as the engine names them (anonymous dims included).
         symbols: List[str] = []
@@ -393,7 +498,14 @@ class Verifier:
                 if feeds is None:
                     errors.append(why)
                     break
-                answer = self.runtime.run(model_path, feeds)
+                answer = self.runtime.run(copies[0][0], feeds)
+                if not answer.get("ok") and len(copies) > 1:
+                    plain = self.runtime.run(copies[1][0], feeds)
+                    if plain.get("ok"):  # the lifting was at fault, not the binding
+                        errors.append(f"{strategy}/{fill}: with subgraph values lifted: "
+                                      f"{answer.get('stage')}: {answer.get('error', '')[:300]}")
+                        copies.pop(0)
+                        answer = plain
                 if not answer.get("ok"):
                     errors.append(f"{strategy}/{fill}: {answer.get('stage')}: "
                                   f"{answer.get('error', '')[:300]}")
@@ -409,12 +521,28 @@ class Verifier:
                     continue
                 ran += 1
                 self._compare(report, strategy, fill, binding_used, model, main, inputs,
-                              answer["outputs"], infer_source, feeds)
+                              answer["outputs"], infer_source, feeds, copies[0][1],
+                              declared.values)
                 break
         if ran == 0:
             report["not_run"] = "; ".join(errors[-3:]) or "no binding ran"
         report["failed_attempts"] = errors
         return report
+
+    @staticmethod
+    def _unwrap(lifted: Lifted, dims: List[int], outputs) -> Optional[List[int]]:
+        """A lifted value's own dims from its outer output's, or None when it was not computed."""
+        for kind, branch, marker in lifted.wrappers:
+            if kind == "loop":
+                if not dims or dims[0] == 0:
+                    return None
+                dims = dims[1:]
+            else:
+                m = outputs.get(marker, {}).get("dims")
+                taken = {1: "then_branch", 2: "else_branch"}.get(m[-1] if m else None)
+                if taken != branch:
+                    return None
+        return dims
 
     @staticmethod
     def _apply_facts(binding: Dict[str, int], facts: Iterable[str]) -> Dict[str, int]:
@@ -534,10 +662,11 @@ class Verifier:
         return feeds, used, ""
 
     def _compare(self, report, strategy, fill, binding, model, main, inputs, outputs, source,
-                 feeds):
+                 feeds, lifted, all_values):
         run = {"binding": strategy, "fill": fill, "values": binding, "checked": 0}
         report["runs"].append(run)
         checks = [("symbolic", main, dict(binding))]
+        bound_values: Dict[str, Any] = {}
         self.diagnostics = {"symbolic": self.declared_diagnostics, "bound": []}
         if binding:  # the same dims given as static input shapes: the static rules
             shapes = {}
@@ -553,6 +682,7 @@ class Verifier:
                 bound = onnx_infer.infer(source, input_shapes=shapes)
                 checks.append(("bound", bound.values.get("main", {}), dict(binding)))
                 self.diagnostics["bound"] = bound.diagnostics
+                bound_values = bound.values
             except ValueError as e:
                 report.setdefault("notes", []).append(f"bound inference refused: {e}")
         # Values whose runtime type may differ for a reason that is not a rule's.
@@ -573,11 +703,22 @@ class Verifier:
             kept = _downstream(model.graph, {
                 d.subject_name: "declared type kept" for d in self.diagnostics[mode]
                 if d.code == "declared-contradiction" and d.graph == "main" and d.subject_name})
+            graphs = all_values if mode == "symbolic" else bound_values
             for name, out in outputs.items():
                 if out.get("type") not in ONNX_TYPES or name in input_names:
                     continue
                 elem = ONNX_TYPES[out["type"]]
-                cls, why = self.classify(values.get(name), elem, out["dims"], env)
+                ours = values.get(name)
+                dims = out["dims"]
+                if name in lifted:
+                    dims = self._unwrap(lifted[name], dims, outputs)
+                    if dims is None:
+                        continue  # its branch did not run, or its Loop ran no iteration
+                    ours = graphs.get(lifted[name].path, {}).get(lifted[name].value)
+                    name = f"{lifted[name].path}:{lifted[name].value}"
+                elif name.startswith("__verify_"):
+                    continue
+                cls, why = self.classify(ours, elem, dims, env)
                 if cls == "contradiction" and name in kept:
                     cls = "declared-kept"
                 elif cls == "contradiction" and name in deviating:
@@ -589,10 +730,9 @@ class Verifier:
                     if previous is None or RANK[cls] > RANK[previous]:
                         report["values"][name] = cls
                 if RANK[cls] >= RANK["runtime-deviation"]:
-                    ours = values.get(name)
                     report["contradictions" if cls == "contradiction" else cls].append({
                         "value": name, "mode": mode, "binding": strategy, "values": binding,
-                        "inferred": str(ours), "runtime": f"{out['type']}{out['dims']}",
+                        "inferred": str(ours), "runtime": f"{out['type']}{dims}",
                         "why": why})
 
 
