@@ -1084,6 +1084,17 @@ class NodeSubgraphs : public SubgraphInferencer {
     return it == values_.end() ? std::vector<std::optional<ConstValue>>() : it->second;
   }
 
+  void NotTaken(std::string_view attribute, std::string_view reason) override {
+    for (auto& [key, diagnostics] : staged_) {
+      if (key != attribute) continue;
+      for (Diagnostic& d : diagnostics) {
+        if (d.severity == Severity::kNote) continue;
+        d.severity = Severity::kNote;
+        d.message = StrCat(reason, ": ", d.message);
+      }
+    }
+  }
+
   // The findings of the last pass over each subgraph.
   void Flush(std::vector<Diagnostic>& out) {
     for (auto& [attribute, diagnostics] : staged_) {

@@ -354,6 +354,10 @@ std::vector<std::optional<ConstValue>> InferenceContext::SubgraphOutputValues(
   return subgraphs_->SubgraphOutputValues(attribute);
 }
 
+void InferenceContext::SubgraphNotTaken(std::string_view attribute, std::string_view reason) {
+  if (subgraphs_) subgraphs_->NotTaken(attribute, reason);
+}
+
 Dim InferenceContext::FreshDim(int output, int axis) const {
   std::string base = output < node_.output_size() && !node_.output(output).empty()
                          ? node_.output(output)

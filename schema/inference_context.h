@@ -50,6 +50,13 @@ class SubgraphInferencer {
     (void)attribute;
     return {};
   }
+  // The subgraph the last InferSubgraph of `attribute` inferred never runs (an If branch
+  // that a known condition excludes): its errors and warnings become notes that start with
+  // `reason`, since they cannot happen. Its types are still written into it.
+  virtual void NotTaken(std::string_view attribute, std::string_view reason) {
+    (void)attribute;
+    (void)reason;
+  }
 };
 
 // Implemented by the driver: the value of an input the driver has not read yet (an
@@ -166,6 +173,8 @@ class InferenceContext {
   // empty when there is none or no subgraph inference). A rule that passes one subgraph's
   // outputs through (an If whose condition is known) passes these on with SetOutputValue.
   std::vector<std::optional<ConstValue>> SubgraphOutputValues(std::string_view attribute) const;
+  // Says the subgraph in `attribute` never runs (SubgraphInferencer::NotTaken).
+  void SubgraphNotTaken(std::string_view attribute, std::string_view reason);
   // A symbol for a dim that no expression describes (the merged dim of two If branches, a
   // Loop's trip count), named after where it comes from: symbolic::FreshSymbol(output name,
   // axis), e.g. "y__d0".

@@ -79,7 +79,8 @@ std::optional<int64_t> ScalarValue(const InferenceContext& ctx, int input) {
 
 // If: both branches are inferred (and annotated), so both are checked; a known condition (a
 // constant, a given input value, a comparison the facts decide) picks its branch's types and
-// values, otherwise the outputs are what both branches allow.
+// values, and turns the other branch's errors and warnings into notes, otherwise the outputs
+// are what both branches allow.
 Status InferIf(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto then_types, ctx.InferSubgraph("then_branch", {}));
   OI_ASSIGN_OR_RETURN(auto else_types, ctx.InferSubgraph("else_branch", {}));
@@ -90,7 +91,14 @@ Status InferIf(InferenceContext& ctx) {
   }
   const std::optional<int64_t> cond = ScalarValue(ctx, 0);
   std::vector<std::optional<ConstValue>> taken_values;
-  if (cond) taken_values = ctx.SubgraphOutputValues(*cond ? "then_branch" : "else_branch");
+  if (cond) {
+    taken_values = ctx.SubgraphOutputValues(*cond ? "then_branch" : "else_branch");
+    // The other branch never runs: what is wrong in it cannot happen (silero's 8 kHz branch
+    // once the sample rate is given), so its errors and warnings become notes.
+    ctx.SubgraphNotTaken(*cond ? "else_branch" : "then_branch",
+                         StrCat("in the branch not taken (", InputLabel(ctx, 0), " is known to be ",
+                                *cond ? "true" : "false", ")"));
+  }
   for (size_t o = 0; o < n; ++o) {
     if (cond) {
       ctx.SetOutputType(static_cast<int>(o), *cond ? then_types[o] : else_types[o]);
