@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the types and shapes onnx-infer infers against what onnxruntime actually produces.
 
-For each model: every value of the main graph is made a graph output, the model is run by
+For each model: every value of the main graph is made a graph output (and every value of an
+If branch or Loop body reaches one through an output added to its node), the model is run by
 onnxruntime (run.js, onnxruntime-node) at several bindings of its input dims, and each value's
 inferred type is compared with the runtime's output:
 
@@ -813,8 +814,8 @@ GENERATED_END = "<!-- END OF THE GENERATED PART: what follows is tools/verify_ru
 DOCS_INTRO = """
 ## Runtime verification
 
-Every value of each model's main graph checked against what onnxruntime 1.30 (onnxruntime-node)
-actually produces, by `tools/verify_runtime/verify.py` (docs/testing.md, "Runtime
+Every value of each model's main graph, and of its If branches and Loop bodies, checked
+against what onnxruntime 1.30 (onnxruntime-node) actually produces, by `tools/verify_runtime/verify.py` (docs/testing.md, "Runtime
 verification"): each model runs at several bindings of its input dims (distinct small primes,
 all 1, distinct larger values, all 4, 32 and 512, all 0; a backend case runs on its own test
 data), and each value is classified by its worst run. *exact*: element type and every dim
