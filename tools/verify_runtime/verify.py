@@ -32,6 +32,7 @@ import sys
 import tempfile
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
+import numpy as np
 import onnx
 from onnx import numpy_helper
 
@@ -653,13 +654,10 @@ class Verifier:
                 return None, used, f"input {i.name!r}: {dims} is more than this tool feeds"
             feeds[i.name] = {"type": name, "dims": dims, "fill": fill}
             if i.name in fixed and name in ("int32", "int64"):
-                import numpy as np
-                array = np.full(dims, 0, dtype=name)
-                array.reshape(-1)[:] = np.asarray(fixed[i.name], dtype=name).reshape(-1)[
-                    :array.size] if array.size else []
-                feeds[i.name] = {"type": name, "dims": dims,
-                                 "b64": base64.b64encode(array.astype("<" + array.dtype.str[1:])
-                                                         .tobytes()).decode()}
+                # The value repeated to fill the input's shape.
+                array = np.resize(np.asarray(fixed[i.name], dtype=name), dims)
+                feeds[i.name] = {"type": name, "dims": dims, "b64": base64.b64encode(
+                    array.astype(array.dtype.newbyteorder("<")).tobytes()).decode()}
         return feeds, used, ""
 
     def _compare(self, report, strategy, fill, binding, model, main, inputs, outputs, source,
