@@ -326,6 +326,32 @@ if [[ -e "$TMP/kv_out.onnx" ]]; then
 else
   passed=$((passed + 1))
 fi
+# A stale declaration (issue 30's policy): by default an error, and the model is written with
+# the inferred type over it; --policy refine keeps it with a warning (exit 0); --policy strict
+# writes nothing; an unknown policy is a usage error.
+cat >"$TMP/stale.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+main (float[4] x) => (float[5] y)
+{
+  y = Relu(x)
+}
+MODEL
+check policy-default 1 "$BIN" "$TMP/stale.onnxtxt" -o "$TMP/stale_out.onnx"
+expect_in policy-default-msg "$TMP/err" "the inferred type replaces it"
+check policy-default-written 0 "$BIN" "$TMP/stale_out.onnx" --values
+expect_in policy-default-y "$TMP/out" "y: float[4]"
+check policy-refine 0 "$BIN" "$TMP/stale.onnxtxt" --policy refine --values
+expect_in policy-refine-y "$TMP/out" "y: float[5]"
+rm -f "$TMP/stale_strict.onnx"
+check policy-strict 1 "$BIN" "$TMP/stale.onnxtxt" --policy=strict -o "$TMP/stale_strict.onnx"
+expect_in policy-strict-msg "$TMP/err" "not written: a declared type contradicts inference (--policy strict)"
+if [[ -e "$TMP/stale_strict.onnx" ]]; then
+  failed=$((failed + 1)); echo "FAIL policy-strict-file: $TMP/stale_strict.onnx was written"
+else
+  passed=$((passed + 1))
+fi
+check policy-unknown 2 "$BIN" "$TMP/stale.onnxtxt" --policy keep
+expect_in policy-unknown-msg "$TMP/err" "--policy 'keep': expected inferred, refine, override or strict"
 check input-shape-contradicted 1 "$BIN" "$TMP/kv.onnxtxt" --bind total_sequence_length=9 \
   --input-shape past_key:1,4,3,8 --input-shape key:1,4,4,8
 expect_in input-shape-contradicted-msg "$TMP/err" "total_sequence_length == 7 (declared type of 'present' dim 2) contradicts total_sequence_length == 9 (bind)"

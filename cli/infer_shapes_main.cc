@@ -46,8 +46,14 @@ binary protobuf but reads as text); '-' reads it from standard input.
 options:
   -o, --output OUT.onnx  write the annotated model to OUT.onnx ('-': standard output)
   --in-place             write the annotated model back to MODEL.onnx
-  --strict               a missing schema or rule, or a declared type that contradicts
-                         the inferred one, is an error; on errors the model is not written
+  --strict               a missing schema or rule is an error (and a declared type that
+                         contradicts the inferred one with --policy refine); on errors
+                         the model is not written
+  --policy P             what a declared type (value_info, an output) that contradicts the
+                         inferred one becomes: 'inferred' (default: an error, and the
+                         inferred type replaces it in the model), 'refine' (a warning, the
+                         declared type is kept), 'override' (a note, the inferred type
+                         replaces it), 'strict' (an error, and the model is not written)
   --json REPORT.json     write a report: summary counts and every diagnostic ('-': standard
                          output). It is written whenever asked, also when the run fails
   --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
@@ -160,6 +166,7 @@ struct Flags {
   bool memory = false;
   bool in_place = false;
   bool strict = false;
+  DeclaredPolicy declared_policy = DeclaredPolicy::kInferred;
   bool data_prop = true;
   bool values = false;
   bool print = false;
@@ -236,6 +243,14 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->overridable_initializers = true;
     } else if (a == "--no-check-types") {
       flags->check_types = false;
+    } else if (a == "--policy" || a.rfind("--policy=", 0) == 0) {
+      std::string text = a == "--policy" ? "" : a.substr(9);
+      if (a == "--policy" && !value(&text)) return "--policy needs a value";
+      auto policy = ParseDeclaredPolicy(text);
+      if (!policy) {
+        return "--policy '" + text + "': expected inferred, refine, override or strict";
+      }
+      flags->declared_policy = *policy;
     } else if (a == "--bind" || a == "--input-shape" || a == "--set-input") {
       std::string text;
       if (!value(&text)) return a + " needs a value";
@@ -456,6 +471,7 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
       {"assumptions", flags.assumptions},
       {"assume_positive", flags.assume_positive},
       {"overridable_initializers", flags.overridable_initializers},
+      {"policy", DeclaredPolicyName(flags.declared_policy)},
       {"conditions", result.conditions},
       {"diagnostics", std::move(diagnostics)},
   };
@@ -554,6 +570,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   }
   InferenceOptions options;
   options.strict = flags.strict;
+  options.declared_policy = flags.declared_policy;
   options.data_propagation = flags.data_prop;
   options.max_expanded_nodes = flags.max_expanded_nodes;
   options.assumptions = flags.assumptions;
@@ -617,9 +634,16 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     const bool options_contradicted =
         std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
                     [](const Diagnostic& d) { return d.code == kDiagOptionContradiction; });
-    if ((flags.strict && result.HasErrors()) || options_contradicted) {
-      const std::string why = options_contradicted
-                                  ? "not written: the options contradict the model"
+    const bool declared_contradicted =
+        flags.declared_policy == DeclaredPolicy::kStrict &&
+        std::any_of(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& d) {
+          return d.code == kDiagDeclaredContradiction && d.severity == Severity::kError;
+        });
+    if ((flags.strict && result.HasErrors()) || options_contradicted || declared_contradicted) {
+      const std::string why = options_contradicted ? "not written: the options contradict the model"
+                              : declared_contradicted
+                                  ? "not written: a declared type contradicts inference "
+                                    "(--policy strict)"
                                   : "not written: inference found errors (--strict)";
       std::cerr << "infer-shapes: " << TerminalSafe(target) << ": " << why << "\n";
       output["error"] = why;

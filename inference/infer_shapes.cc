@@ -1509,6 +1509,19 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         auto merged = MergeTypes(outputs[o], *from_signature);
         if (merged.ok()) outputs[o] = std::move(*merged);
       }
+      // Inputs that disagree on a type parameter (MatMul of float16 and float): an output of
+      // that parameter could be either, so its element type is unknown, whatever the rule
+      // took from one input (its shape stays). Without type checks (onnx's check_type=False)
+      // the rule's choice stands, as onnx's does.
+      for (const auto& issue : signature.issues) {
+        if (issue.conflicting_param.empty() || !options_.check_types) continue;
+        for (int o = 0; o < num_outputs; ++o) {
+          const FormalParameter* formal = FormalFor(schema->outputs(), o);
+          if (formal && formal->type == issue.conflicting_param && outputs[o].is_tensor()) {
+            outputs[o].set_elem_type(0);
+          }
+        }
+      }
     }
   } else if (count_stats) {
     result_.stats.nodes_without_rule++;
@@ -2029,14 +2042,20 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
     return true;
   };
   if (!merged.ok() && option_contradiction(merged.status())) return declared;
+  const bool keep = options_.declared_policy == DeclaredPolicy::kRefine;
+  const Severity severity = keep ? StrictOr(Severity::kWarning)
+                            : options_.declared_policy == DeclaredPolicy::kOverride
+                                ? StrictOr(Severity::kNote)
+                                : Severity::kError;
+  const char* outcome = keep ? "keeping the declared type" : "the inferred type replaces it";
   if (!merged.ok()) {
-    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
+    ReportNode(out, severity, run.path, index, node, schema,
                StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
                       " contradicts the declared ", declared.ToString(), " (",
-                      merged.status().message(), "); keeping the declared type"),
+                      merged.status().message(), "); ", outcome),
                Subject::Output(o, name))
         .code = kDiagDeclaredContradiction;
-    return declared;
+    return keep ? declared : type;
   }
   // Only where a node is inferred once: a subgraph or function body is inferred per pass
   // and per call, and what holds in one need not hold in all.
@@ -2044,9 +2063,12 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
                      ? BindDeclared(declared, type, StrCat("declared type of '", name, "'"))
                      : OkStatus();
   if (!bound.ok() && !option_contradiction(bound)) {
-    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, schema,
-               StrCat("output ", o, " '", name, "': ", bound.message()), Subject::Output(o, name))
+    ReportNode(out, severity, run.path, index, node, schema,
+               StrCat("output ", o, " '", name, "': ", bound.message(), "; ", outcome),
+               Subject::Output(o, name))
         .code = kDiagDeclaredContradiction;
+    // The declaration cannot hold with what is known (a declared 2 where N == 1 is a fact).
+    if (!keep) return type;
   }
   return std::move(*merged);
 }
@@ -2059,7 +2081,10 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
     const Value* v = scope.Find(vi.name());
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
-    run.output_types.push_back(merged.ok() ? *merged : TypeFromProto(vi.type()));
+    // A contradiction (reported where the value was inferred) keeps the declaration only
+    // under the refine policy.
+    const bool keep = options_.declared_policy == DeclaredPolicy::kRefine || type.is_unknown();
+    run.output_types.push_back(merged.ok() ? *merged : keep ? TypeFromProto(vi.type()) : type);
     const ConstValue* data = v ? ValueData(*v, options_.max_value_elements) : nullptr;
     run.output_values.push_back(data ? std::optional<ConstValue>(*data) : std::nullopt);
   }
@@ -2320,6 +2345,28 @@ NodeInferenceResult InferNodeOutputsByName(
     }
   }
   return InferNodeOutputs(registry, node, opsets, types, values, options);
+}
+
+const char* DeclaredPolicyName(DeclaredPolicy p) {
+  switch (p) {
+    case DeclaredPolicy::kInferred:
+      return "inferred";
+    case DeclaredPolicy::kRefine:
+      return "refine";
+    case DeclaredPolicy::kOverride:
+      return "override";
+    case DeclaredPolicy::kStrict:
+      return "strict";
+  }
+  return "inferred";
+}
+
+std::optional<DeclaredPolicy> ParseDeclaredPolicy(std::string_view name) {
+  for (DeclaredPolicy p : {DeclaredPolicy::kInferred, DeclaredPolicy::kRefine,
+                           DeclaredPolicy::kOverride, DeclaredPolicy::kStrict}) {
+    if (name == DeclaredPolicyName(p)) return p;
+  }
+  return std::nullopt;
 }
 
 }  // namespace onnx_infer

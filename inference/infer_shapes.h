@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,10 +50,31 @@ struct KnownInputValue {
   bool fit_dims = false;
 };
 
+// What a declared type (a value_info entry, a graph or subgraph output) that contradicts the
+// inferred one becomes (docs/cli.md, "Declared types"; `--policy`).
+enum class DeclaredPolicy {
+  // The default: an error diagnostic, and the inferred type is used downstream and written
+  // over the declaration, so a stale value_info never reaches the annotated model.
+  kInferred,
+  // A warning (an error with `strict`); the declared type is kept, used downstream and
+  // written (what onnx-infer did before the policy existed).
+  kRefine,
+  // A note; the inferred type replaces the declaration (a stale value_info is expected, as
+  // after a graph rewrite).
+  kOverride,
+  // An error, the inferred type is used, and the CLI and Python write no model.
+  kStrict,
+};
+// "inferred", "refine", "override", "strict"; ParseDeclaredPolicy is its inverse.
+const char* DeclaredPolicyName(DeclaredPolicy p);
+std::optional<DeclaredPolicy> ParseDeclaredPolicy(std::string_view name);
+
 struct InferenceOptions {
-  // Make a missing schema or rule, and a conflict between declared and inferred types, an
-  // error instead of a warning.
+  // Make a missing schema or rule an error instead of a warning (and, with the `refine`
+  // policy, a declared type that contradicts the inferred one).
   bool strict = false;
+  // What a declared type that contradicts the inferred one becomes.
+  DeclaredPolicy declared_policy = DeclaredPolicy::kInferred;
   // Check node inputs against their operators' type constraints (an input's element type is
   // allowed; inputs sharing a type parameter agree): a violation is an error. False (onnx's
   // `check_type=False`, `--no-check-types`): it is a warning, and inference goes on with

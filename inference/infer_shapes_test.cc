@@ -136,17 +136,52 @@ TEST(InferShapesTest, NodesWithoutRuleAreCounted) {
 
 TEST(InferShapesTest, StrictTurnsWarningsIntoErrors) {
   const std::string graph = R"(main (float[4] x) => (float[5] y) { [r] y = Relu(x) })";
+  InferenceOptions options;
+  options.declared_policy = DeclaredPolicy::kRefine;  // whose contradictions are warnings
   onnx::ModelProto lenient = Model(graph);
-  InferenceResult r = Infer(lenient);
+  InferenceResult r = InferShapes(lenient, BuiltinSchemas(), options);
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].severity, Severity::kWarning);
   EXPECT_EQ(r.diagnostics[0].node_index, 0);
   EXPECT_EQ(r.diagnostics[0].node_name, "r");
   EXPECT_EQ(r.diagnostics[0].op, "ai.onnx::Relu-14");
   onnx::ModelProto strict = Model(graph);
-  r = Infer(strict, /*strict=*/true);
+  options.strict = true;
+  r = InferShapes(strict, BuiltinSchemas(), options);
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].severity, Severity::kError);
+}
+
+// A declared output that contradicts inference, under each policy: the severity, and which
+// type the annotated model carries (and the next node reads).
+TEST(InferShapesTest, DeclaredPolicies) {
+  const std::string graph = R"(
+    main (float[4] x) => (float[5] y, z) {
+      y = Relu(x)
+      z = Neg(y)
+    })";
+  struct Case {
+    DeclaredPolicy policy;
+    Severity severity;
+    std::string written;  // y's type in the annotated model, and so z's
+  };
+  for (const Case& c : {Case{DeclaredPolicy::kInferred, Severity::kError, "float[4]"},
+                        Case{DeclaredPolicy::kRefine, Severity::kWarning, "float[5]"},
+                        Case{DeclaredPolicy::kOverride, Severity::kNote, "float[4]"},
+                        Case{DeclaredPolicy::kStrict, Severity::kError, "float[4]"}}) {
+    SCOPED_TRACE(DeclaredPolicyName(c.policy));
+    EXPECT_EQ(ParseDeclaredPolicy(DeclaredPolicyName(c.policy)), c.policy);
+    InferenceOptions options;
+    options.declared_policy = c.policy;
+    onnx::ModelProto m = Model(graph);
+    InferenceResult r = InferShapes(m, BuiltinSchemas(), options);
+    ASSERT_EQ(r.diagnostics.size(), 1u);
+    EXPECT_EQ(r.diagnostics[0].severity, c.severity);
+    EXPECT_EQ(r.diagnostics[0].code, kDiagDeclaredContradiction);
+    EXPECT_EQ(TypeFromProto(m.graph().output(0).type()).ToString(), c.written);
+    EXPECT_EQ(TypeFromProto(m.graph().output(1).type()).ToString(), c.written);
+  }
+  EXPECT_FALSE(ParseDeclaredPolicy("keep").has_value());
 }
 
 TEST(InferShapesTest, TheListingOfValueTypesCanBeLeftOut) {
@@ -315,7 +350,8 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
             "attribute of Add-14\n"
             "m: error: graph 'main' node #0 'add' (ai.onnx::Add-14): input 1 'b': T is int64 here "
             "but float for input 0 'a'\n");
-  EXPECT_EQ(r.types["y"], "float[3]");
+  // The shape flows; the element type could be either input's, so it is unknown.
+  EXPECT_EQ(r.types["y"], "?[3]");
   auto strict = InferProto(ProtoModel(graph), true);
   EXPECT_EQ(strict.result.CountOf(Severity::kError), 2);
 }

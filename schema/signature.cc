@@ -200,6 +200,7 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                    bound->type.ToString(), " for input ", first, " '", node.input(first), "'"),
             Subject::Input(i, node.input(i)));
       check.issues.back().type_constraint = true;
+      check.issues.back().conflicting_param = p->type;
     }
   }
 }

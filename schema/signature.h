@@ -26,6 +26,9 @@ struct SignatureIssue {
   // parameter differ: a warning for a caller that does not check types
   // (InferenceOptions::check_types off, onnx's check_type=False).
   bool type_constraint = false;
+  // Two inputs bound to this type parameter differ: which of them an output of the
+  // parameter has is not known (a view of the schema's own string; empty otherwise).
+  std::string_view conflicting_param;
 };
 
 // A type parameter bound by an input: "T" -> float (shapes removed), first by input 0.

@@ -51,6 +51,7 @@ bool g_update = false;
 //   diagnostics:  every diagnostic, rendered, in the order found
 // A text that does not parse gives the single line "parse error: <message>".
 // Options, each in a comment line of its own: `# options: strict`, `# options: no-data-prop`,
+// `# options: policy refine` (--policy),
 // `# options: assume-positive`, the specialization options below; and `# assume: S >= 2`
 // lines, as --assume.
 bool HasOption(const std::string& text, const std::string& option) {
@@ -163,6 +164,12 @@ std::string Annotations(const std::string& text, const std::string& name) {
   options.assume_positive = HasOption(text, "assume-positive");
   options.overridable_initializers = HasOption(text, "overridable-initializers");
   options.check_types = !HasOption(text, "no-check-types");
+  // `# options: policy refine`, as --policy.
+  for (const auto& arg : OptionArgs(text, "policy")) {
+    auto policy = ParseDeclaredPolicy(arg);
+    if (!policy) return "options error: unknown policy '" + arg + "'\n";
+    options.declared_policy = *policy;
+  }
   // `# assume: S >= 2` (repeatable), as --assume.
   options.assumptions = LineArgs(text, "# assume: ");
   if (Status st = SpecializationOptions(text, options); !st.ok()) {

@@ -155,9 +155,14 @@ def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 102
              schemas: Iterable[Any] = (), assume: Iterable[str] = (),
              assume_positive: bool = False,
              max_expanded_nodes: Optional[int] = None, check_types: bool = True,
-             overridable_initializers: bool = False) -> "_core.CallOptions":
+             overridable_initializers: bool = False,
+             policy: str = "inferred") -> "_core.CallOptions":
     options = _core.CallOptions()
     options.strict = bool(strict)
+    if policy not in ("inferred", "refine", "override", "strict"):
+        raise ValueError(f"policy must be 'inferred', 'refine', 'override' or 'strict', "
+                         f"not {policy!r}")
+    options.policy = policy
     options.check_types = bool(check_types)
     options.overridable_initializers = bool(overridable_initializers)
     options.data_propagation = bool(data_prop)
@@ -582,6 +587,7 @@ def infer(
     max_expanded_nodes: Optional[int] = None,
     check_types: bool = True,
     overridable_initializers: bool = False,
+    policy: str = "inferred",
 ) -> InferenceResult:
     """Infers ``model`` and returns everything the engine found (:class:`InferenceResult`).
 
@@ -602,7 +608,11 @@ def infer(
     a graph input is a default the caller may override (IR.md), so its value is not used; by
     default it is used, as onnx and onnxruntime do, and each node that read one is listed in
     ``result.conditions`` ("input 'shape' keeps its initializer's value (read by node 'r'
-    (Reshape); ...)").
+    (Reshape); ...)"). ``policy``: what a declared type (value_info, a graph output) that
+    contradicts the inferred one becomes: ``"inferred"`` (an error diagnostic, and the
+    annotated model carries the inferred type), ``"refine"`` (a warning, the declaration is
+    kept and used downstream), ``"override"`` (a note, the inferred type replaces it),
+    ``"strict"`` (an error, and nothing is written to ``output_path``).
 
     ``assume``: lower bounds of dim symbols the model does not state, such as ``"S >= 2"``
     (also ``"S > 1"``, ``"2 <= S"``); ``assume_positive``: every dim symbol is at least 1, as
@@ -625,7 +635,7 @@ def infer(
     the model (an input it does not have, a value of the wrong length).
     """
     options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
-                       max_expanded_nodes, check_types, overridable_initializers)
+                       max_expanded_nodes, check_types, overridable_initializers, policy)
     options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
     options.input_shapes = {str(name): [_dim_text(d) for d in dims]
                             for name, dims in (input_shapes or {}).items()}

@@ -121,6 +121,7 @@ def infer(
     max_expanded_nodes: Optional[int] = ...,
     check_types: bool = ...,
     overridable_initializers: bool = ...,
+    policy: str = ...,  # "inferred", "refine", "override" or "strict"
 ) -> InferenceResult: ...
 def register_schemas(path_or_text: Any) -> None: ...
 def register_op(

@@ -342,6 +342,9 @@ struct CallOptions {
   bool assume_positive = false;
   bool check_types = true;
   bool overridable_initializers = false;
+  // What a contradicted declaration becomes: "inferred", "refine", "override" or "strict"
+  // (InferenceOptions::declared_policy; with "strict", infer_file writes nothing then).
+  std::string policy = "inferred";
   // infer_file writes nothing when an inferred type contradicts a declared one (the caller
   // raises, as onnx's default mode does).
   bool raise_on_contradiction = false;
@@ -358,6 +361,7 @@ struct CallOptions {
 InferenceOptions OptionsFor(const CallOptions& call, std::string model_dir) {
   InferenceOptions options;
   options.strict = call.strict;
+  if (auto policy = ParseDeclaredPolicy(call.policy)) options.declared_policy = *policy;
   options.data_propagation = call.data_propagation;
   options.max_value_elements = call.max_value_elements;
   options.max_expanded_nodes = call.max_expanded_nodes;
@@ -573,7 +577,7 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       if (call.memory) out.memory = EstimateMemory(*model, *result);
       const bool failed =
           (call.strict && result->HasErrors()) ||
-          (call.raise_on_contradiction &&
+          ((call.raise_on_contradiction || options.declared_policy == DeclaredPolicy::kStrict) &&
            std::any_of(result->diagnostics.begin(), result->diagnostics.end(),
                        [](const Diagnostic& d) { return d.code == kDiagDeclaredContradiction; }));
       out.result = std::move(result);
@@ -681,6 +685,9 @@ PYBIND11_MODULE(_core, m) {
   py::class_<CallOptions>(m, "CallOptions", "Options of one inference call.")
       .def(py::init<>())
       .def_readwrite("strict", &CallOptions::strict)
+      .def_readwrite("policy", &CallOptions::policy,
+                     "What a declared type that contradicts inference becomes: inferred, "
+                     "refine, override or strict.")
       .def_readwrite("data_propagation", &CallOptions::data_propagation)
       .def_readwrite("max_value_elements", &CallOptions::max_value_elements)
       .def_readwrite("max_expanded_nodes", &CallOptions::max_expanded_nodes,

@@ -27,6 +27,7 @@ class Diagnostic:
 
 class CallOptions:
     strict: bool
+    policy: str  # "inferred", "refine", "override" or "strict"
     data_propagation: bool
     max_value_elements: int
     max_expanded_nodes: int

@@ -423,3 +423,40 @@ def test_max_expanded_nodes(tmp_path):
         onnx_infer.infer(path, max_expanded_nodes="5")
     with pytest.raises(TypeError):
         onnx_infer.infer_shapes(data, False, False, False, 5)  # keyword only
+
+
+# ---- The declared-type policy (docs/python.md): what a declaration that contradicts the
+# inferred type becomes.
+
+STALE = """<ir_version: 8, opset_import: ["" : 17]>
+main (float[4] x) => (float[5] y, z)
+{
+  y = Relu(x)
+  z = Neg(y)
+}
+"""
+
+
+@pytest.mark.parametrize("policy,severity,written", [
+    ("inferred", "error", "float[4]"),
+    ("refine", "warning", "float[5]"),
+    ("override", "note", "float[4]"),
+    ("strict", "error", "float[4]"),
+])
+def test_declared_policy(tmp_path, policy, severity, written):
+    path = tmp_path / "stale.onnxtxt"
+    path.write_text(STALE)
+    out = tmp_path / "out.onnx"
+    result = onnx_infer.infer(str(path), policy=policy, output_path=str(out))
+    [d] = result.diagnostics
+    assert (d.code, d.severity) == ("declared-contradiction", severity)
+    assert str(result.type_of("y")) == written and str(result.type_of("z")) == written
+    # strict writes nothing; the others write the type they use.
+    assert out.exists() == (policy != "strict")
+    if out.exists():
+        assert str(onnx_infer.infer(str(out), policy=policy).type_of("y")) == written
+
+
+def test_declared_policy_unknown():
+    with pytest.raises(ValueError, match="policy must be"):
+        onnx_infer.infer(STALE.encode(), policy="keep")

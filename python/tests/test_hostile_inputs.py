@@ -154,7 +154,7 @@ def test_names_not_utf8_reach_a_python_rule():
         attribute = _ld(1, b"k\xff") + _ld(4, b"v\xfe") + _int(20, 3)  # STRING attribute
         node = _node(b"Odd", [b"x"], [b"y"]) + _ld(7, b"my.ops") + _ld(5, attribute)
         graph = (_ld(1, node) + _ld(2, b"g") + _ld(11, _tensor_value(b"x", [2])) +
-                 _ld(12, _tensor_value(b"y", [])))
+                 _ld(12, _tensor_value(b"y", [2])))
         model = _int(1, 8) + _ld(7, graph) + _ld(8, _int(2, 17)) + _ld(8, _ld(1, b"my.ops") +
                                                                         _int(2, 1))
         result = onnx_infer.infer(model)
