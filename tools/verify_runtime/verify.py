@@ -49,8 +49,8 @@ ONNX_TYPES = {v: k for k, v in ORT_TYPES.items()}
 MAX_FEED_ELEMENTS = 1 << 21  # a binding that needs a larger input is skipped
 
 # The classes of a value, worst last. "declared-kept": the runtime disagrees with a declared
-# type the engine kept although its own inference contradicted it (it warned: the default
-# keeps declarations, docs/cli.md), or with a value computed from one. "runtime-deviation":
+# type the engine kept although its own inference contradicted it (it said so: under
+# --policy refine, docs/cli.md), or with a value computed from one. "runtime-deviation":
 # the runtime disagrees where it departs from the specification (DEVIATIONS below), or
 # downstream of such a node.
 CLASSES = ("exact", "less-precise", "unknown", "runtime-deviation", "declared-kept",
@@ -820,8 +820,8 @@ data), and each value is classified by its worst run. *exact*: element type and 
 agree, symbolic dims evaluated under the binding (and again after inferring with the bound
 input shapes); *less precise*: right rank, some dim unknown or not evaluable; *unknown*: no
 rank; *declared kept*: the runtime contradicts a declared type that the engine kept although it
-warned that its inference contradicts it (the default; see docs/cli.md), or a value computed
-from one; *runtime deviation*: where onnxruntime departs from the specification (listed below),
+reported that its inference contradicts it (only under `--policy refine`; the default writes
+the inferred type, docs/cli.md, "Declared types"), or a value computed from one; *runtime deviation*: where onnxruntime departs from the specification (listed below),
 or downstream of it; *contradiction*: element type, rank or a dim differs. A model is not
 runnable when onnxruntime refuses it at every binding (an operator it lacks, an invalid test
 model, a data type onnxruntime-node cannot feed); the reason of each is in the JSON report.
