@@ -1336,8 +1336,59 @@ def _reduce_negative_axis_empty(g: Graph, node: Node, shapes: Dict[str, List[int
     return bool(axes) and any(a < 0 for a in axes)
 
 
+def _slice_negative_step_int64_max_end(g: Graph, node: Node, shapes) -> bool:
+    """Slice with a negative step whose end is INT64_MAX: onnxruntime slices to the start of
+    the axis (as INT64_MIN would); the spec clamps the end to dims - 1, which selects
+    nothing (docs/testing.md)."""
+    if node.op != "Slice" or len(node.inputs) < 5 or not node.inputs[4]:
+        return False
+    ends, steps = _const_ints(g, node.inputs[2]), _const_ints(g, node.inputs[4])
+    if ends is None or steps is None:
+        return False
+    return any(st < 0 and en == INT64_MAX for en, st in zip(ends, steps))
+
+
+def _kernel(g: Graph, node: Node, shapes) -> Optional[List[int]]:
+    if "kernel_shape" in node.attrs:
+        return list(node.attrs["kernel_shape"])
+    w = None
+    if len(node.inputs) > 1:
+        w = list(g.inits[node.inputs[1]].shape) if node.inputs[1] in g.inits \
+            else shapes.get(node.inputs[1])
+    return None if w is None else list(w[2:])
+
+
+def _pool_same_with_dilation(g: Graph, node: Node, shapes) -> bool:
+    """MaxPool/AveragePool with auto_pad SAME_UPPER or SAME_LOWER and a dilation > 1:
+    onnxruntime pads for the undilated kernel, so the output is smaller than the spec's
+    ceil(input / stride)."""
+    return (node.op in ("MaxPool", "AveragePool", "LpPool")
+            and node.attrs.get("auto_pad") in ("SAME_UPPER", "SAME_LOWER")
+            and any(d > 1 for d in node.attrs.get("dilations", [])))
+
+
+def _conv_transpose_same_negative_padding(g: Graph, node: Node, shapes) -> bool:
+    """ConvTranspose with auto_pad SAME_UPPER or SAME_LOWER where the spec's total_padding is
+    negative ((kernel - 1) * dilation + 1 + output_padding < stride on an axis): onnxruntime
+    pads by 0 instead, so the output is smaller than the spec's input * stride."""
+    if node.op != "ConvTranspose" or node.attrs.get("auto_pad") not in ("SAME_UPPER",
+                                                                        "SAME_LOWER"):
+        return False
+    kernel = _kernel(g, node, shapes)
+    if kernel is None:
+        return False
+    n = len(kernel)
+    strides = node.attrs.get("strides", [1] * n)
+    dil = node.attrs.get("dilations", [1] * n)
+    opad = node.attrs.get("output_padding", [0] * n)
+    return any((k - 1) * d + 1 + p < s for k, d, p, s in zip(kernel, dil, opad, strides))
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
     "ort-reduce-negative-axis-empty-input": _reduce_negative_axis_empty,
+    "ort-slice-negative-step-int64-max-end": _slice_negative_step_int64_max_end,
+    "ort-pool-same-padding-ignores-dilation": _pool_same_with_dilation,
+    "ort-conv-transpose-same-negative-padding": _conv_transpose_same_negative_padding,
 }
 
 
