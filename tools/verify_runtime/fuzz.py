@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 import time
@@ -1384,8 +1385,56 @@ def _conv_transpose_same_negative_padding(g: Graph, node: Node, shapes) -> bool:
     return any((k - 1) * d + 1 + p < s for k, d, p, s in zip(kernel, dil, opad, strides))
 
 
+def _argmax_negative_axis_empty(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """ArgMax/ArgMin with a negative axis on an input that has a 0 dim: onnxruntime returns
+    the input's shape (as for Reduce*)."""
+    x = shapes.get(node.inputs[0]) if node.inputs else None
+    return (node.op in ("ArgMax", "ArgMin") and x is not None and 0 in x
+            and node.attrs.get("axis", 0) < 0)
+
+
+def _concat_empty_input_mismatch(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """Concat where an input with 0 elements differs from another input in a dim other than
+    the axis: onnxruntime skips empty inputs when it checks the dims (the spec: "All input
+    tensors must have the same shape, except for the dimension size of the axis")."""
+    if node.op != "Concat":
+        return False
+    ins = [shapes.get(i) for i in node.inputs]
+    if any(s is None for s in ins) or not ins or not ins[0]:
+        return False
+    axis = node.attrs.get("axis", 0) % len(ins[0])
+    for a in ins:
+        for b in ins:
+            if len(a) == len(b) and 0 in a and any(x != y for k, (x, y) in
+                                                    enumerate(zip(a, b)) if k != axis):
+                return True
+    return False
+
+
+def _einsum_broadcast_label(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """Einsum where a letter stands for a dim of 1 in one place and another size elsewhere:
+    onnxruntime broadcasts it; the spec broadcasts only through an ellipsis ("The equation
+    may contain ellipsis ("...") to enable broadcasting")."""
+    if node.op != "Einsum":
+        return False
+    terms = node.attrs.get("equation", "").split("->")[0].split(",")
+    sizes: Dict[str, set] = {}
+    for term, name in zip(terms, node.inputs):
+        dims = shapes.get(name)
+        if dims is None:
+            dims = list(g.inits[name].shape) if name in g.inits else None
+        if dims is None or "..." in term or len(term) != len(dims):
+            return False
+        for ch, d in zip(term, dims):
+            sizes.setdefault(ch, set()).add(d)
+    return any(len(v) > 1 and 1 in v for v in sizes.values())
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "ort-concat-skips-empty-inputs": _concat_empty_input_mismatch,
+    "ort-einsum-broadcasts-size-1-labels": _einsum_broadcast_label,
     "ort-reduce-negative-axis-empty-input": _reduce_negative_axis_empty,
+    "ort-argmax-negative-axis-empty-input": _argmax_negative_axis_empty,
     "ort-slice-negative-step-int64-max-end": _slice_negative_step_int64_max_end,
     "ort-pool-same-padding-ignores-dilation": _pool_same_with_dilation,
     "ort-conv-transpose-same-negative-padding": _conv_transpose_same_negative_padding,
@@ -1442,6 +1491,33 @@ class Fuzzer:
             feeds[name] = {"type": ORT_FEED[elem], "dims": shape, "fill": "ones"}
         return feeds
 
+    @staticmethod
+    def broken_facts(g: Graph, facts: Sequence[str], binding: Dict[str, int]) \
+            -> List[Tuple[str, str, int, str]]:
+        """The engine's facts ("N == 7 (node of output 'v10' (Concat): ...)") the binding
+        breaks, as disputes (mode, kind, node index, the fact)."""
+        producer = g.producer()
+        broken = []
+        for fact in facts:
+            equation, _, origin = fact.partition(" (")
+            if " == " not in equation:
+                continue
+            lhs, rhs = equation.split(" == ", 1)
+            try:
+                if evaluate(lhs, binding) == evaluate(rhs, binding):
+                    continue
+            except (Unbound, ZeroDivisionError, ValueError, SyntaxError):
+                continue
+            k = -1
+            m = re.search(r"node 'n(\d+)'", origin)
+            if m and int(m.group(1)) < len(g.nodes):
+                k = int(m.group(1))
+            else:
+                m = re.search(r"output '([^']+)'", origin)
+                k = producer.get(m.group(1), -1) if m else -1
+            broken.append(("symbolic", "fact", k, fact))
+        return broken
+
     def check(self, g: Graph, bindings: List[Dict[str, int]]) -> Outcome:
         """Infers g, runs it at each binding, classifies every value."""
         oc = Outcome()
@@ -1482,14 +1558,31 @@ class Fuzzer:
                 shapes[k] = v["dims"]
             tainted = deviating_values(g, shapes)
             checks = [("symbolic", main)]
+            # Disputes: the engine says the model is invalid at this binding (a fact of the
+            # symbolic inference the binding breaks, an error of the bound inference) yet the
+            # runtime ran it. Either the engine's rule is wrong or the runtime accepts what the
+            # spec forbids; the dispute is the finding, and the run's contradictions follow it.
+            disputes = self.broken_facts(g, declared.facts, binding)
             try:
                 bound = onnx_infer.infer(model, input_shapes={k: feeds[k]["dims"]
                                                               for k in feeds})
                 checks.append(("bound", bound.values.get("main", {})))
+                for e in bound.errors:
+                    k = e.node_index if e.graph in ("main", "") and e.node_index is not None \
+                        and 0 <= e.node_index < len(g.nodes) else -1
+                    disputes.append(("bound", "error", k, e.message))
             except ValueError as e:
-                oc.contradictions.append({"value": "", "mode": "bound", "kind": "refused",
-                                          "op": "", "binding": binding, "root": True,
-                                          "why": f"bound inference refused: {e}"})
+                disputes.append(("bound", "refused", -1, str(e)))
+            for mode, kind, k, message in disputes:
+                node_out = g.nodes[k].outputs[0] if k >= 0 else ""
+                record = {"value": node_out, "mode": mode, "kind": kind,
+                          "op": g.nodes[k].op if k >= 0 else "", "binding": binding,
+                          "why": message, "inferred": "", "runtime": "", "root": True}
+                if node_out in tainted:
+                    record["deviation"] = tainted[node_out]
+                    oc.deviations.append(record)
+                else:
+                    oc.contradictions.append(record)
             for mode, values in checks:
                 env = dict(binding)
                 wrong: set = set()  # values that contradict in this run and mode
@@ -1510,8 +1603,8 @@ class Fuzzer:
                         cls = "deviation"
                     elif cls == "contradiction":
                         # a root: no input of its node contradicts (else it only follows)
-                        record["root"] = not any(i in wrong for i in
-                                                 g.nodes[producer[name]].inputs)
+                        record["root"] = not disputes and not any(
+                            i in wrong for i in g.nodes[producer[name]].inputs)
                         wrong.add(name)
                         oc.contradictions.append(record)
                     if mode == "symbolic" or cls == "contradiction":
