@@ -1430,7 +1430,64 @@ def _einsum_broadcast_label(g: Graph, node: Node, shapes: Dict[str, List[int]]) 
     return any(len(v) > 1 and 1 in v for v in sizes.values())
 
 
+BROADCASTING_OPS = ("Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal",
+                    "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor",
+                    "Where", "Mod", "PRelu", "BitShift")
+
+
+def _broadcast_zero(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """Multidirectional broadcasting (elementwise operators, Where, MatMul's batch dims) of a
+    0 against a dim > 1: onnxruntime gives 0; the spec (Broadcasting.md) allows only equal
+    dims or a 1. MatMul with an empty operand: onnxruntime does not check the batch dims."""
+    if node.op not in BROADCASTING_OPS and node.op != "MatMul":
+        return False
+    ins = []
+    for name in node.inputs:
+        d = shapes.get(name)
+        if d is None and name in g.inits:
+            d = list(g.inits[name].shape)
+        if d is None:
+            return False
+        ins.append(list(d))
+    if node.op == "MatMul":
+        if len(ins) != 2 or len(ins[0]) < 2 or len(ins[1]) < 2:
+            return False
+        empty = 0 in ins[0] or 0 in ins[1]
+        ins = [ins[0][:-2], ins[1][:-2]]
+        if empty and not _broadcastable(ins[0], ins[1]):
+            return True  # an empty operand: onnxruntime does not compare the batch dims
+    n = max(len(d) for d in ins)
+    for k in range(1, n + 1):
+        col = {d[-k] for d in ins if len(d) >= k}
+        if 0 in col and any(x > 1 for x in col):
+            return True
+    return False
+
+
+def _pool_valid_ceil(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """MaxPool/AveragePool with auto_pad VALID and ceil_mode 1 where a last window would
+    start inside the input but end past it: onnxruntime counts it, ceil((in - k_eff)/s) + 1;
+    the spec gives ceil((in - k_eff + 1)/s) ("VALID: output_spatial_shape[i] = ...")."""
+    if node.op not in ("MaxPool", "AveragePool") or node.attrs.get("auto_pad") != "VALID" \
+            or not node.attrs.get("ceil_mode"):
+        return False
+    x = shapes.get(node.inputs[0])
+    kernel = node.attrs.get("kernel_shape")
+    if x is None or kernel is None:
+        return False
+    n = len(kernel)
+    strides = node.attrs.get("strides", [1] * n)
+    dil = node.attrs.get("dilations", [1] * n)
+    for i, (k, s, d) in enumerate(zip(kernel, strides, dil)):
+        span = x[2 + i] - ((k - 1) * d + 1)
+        if span >= 0 and -(-span // s) + 1 != -(-(span + 1) // s):
+            return True
+    return False
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "ort-broadcasts-zero-against-any-dim": _broadcast_zero,
+    "ort-pool-valid-ceil-mode-counts-partial-window": _pool_valid_ceil,
     "ort-concat-skips-empty-inputs": _concat_empty_input_mismatch,
     "ort-einsum-broadcasts-size-1-labels": _einsum_broadcast_label,
     "ort-reduce-negative-axis-empty-input": _reduce_negative_axis_empty,
@@ -1573,6 +1630,7 @@ class Fuzzer:
                     disputes.append(("bound", "error", k, e.message))
             except ValueError as e:
                 disputes.append(("bound", "refused", -1, str(e)))
+            deviating_run = ""
             for mode, kind, k, message in disputes:
                 node_out = g.nodes[k].outputs[0] if k >= 0 else ""
                 record = {"value": node_out, "mode": mode, "kind": kind,
@@ -1581,8 +1639,14 @@ class Fuzzer:
                 if node_out in tainted:
                     record["deviation"] = tainted[node_out]
                     oc.deviations.append(record)
+                    deviating_run = deviating_run or tainted[node_out]
                 else:
                     oc.contradictions.append(record)
+                    deviating_run = "-"  # a dispute that is a finding: the rest follows it
+            if deviating_run == "-":
+                deviating_run = ""
+            else:
+                disputes = []
             for mode, values in checks:
                 env = dict(binding)
                 wrong: set = set()  # values that contradict in this run and mode
@@ -1597,8 +1661,8 @@ class Fuzzer:
                               "binding": binding, "why": why,
                               "inferred": str(values.get(name)),
                               "runtime": f"{out['type']}{out['dims']}"}
-                    if cls == "contradiction" and name in tainted:
-                        record["deviation"] = tainted[name]
+                    if cls == "contradiction" and (name in tainted or deviating_run):
+                        record["deviation"] = tainted.get(name, deviating_run)
                         oc.deviations.append(record)
                         cls = "deviation"
                     elif cls == "contradiction":
