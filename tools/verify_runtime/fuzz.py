@@ -1485,7 +1485,33 @@ def _pool_valid_ceil(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool
     return False
 
 
+def _pool_negative_formula(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """MaxPool/AveragePool whose kernel reaches past the padded input by more than the spec's
+    formula allows (floor((in + pads - k_eff)/s) + 1 < 0, or ceil with ceil_mode):
+    onnxruntime still gives a dim (1) where the spec's size is negative."""
+    if node.op not in ("MaxPool", "AveragePool") or node.attrs.get("auto_pad", "NOTSET") \
+            not in ("NOTSET", "VALID"):
+        return False
+    x = shapes.get(node.inputs[0])
+    kernel = node.attrs.get("kernel_shape")
+    if x is None or kernel is None:
+        return False
+    n = len(kernel)
+    strides = node.attrs.get("strides", [1] * n)
+    dil = node.attrs.get("dilations", [1] * n)
+    pads = node.attrs.get("pads", [0] * (2 * n)) if node.attrs.get("auto_pad", "NOTSET") \
+        == "NOTSET" else [0] * (2 * n)
+    ceil = node.attrs.get("ceil_mode", 0) and node.attrs.get("auto_pad", "NOTSET") == "NOTSET"
+    for i, (k, s, d) in enumerate(zip(kernel, strides, dil)):
+        span = x[2 + i] + pads[i] + pads[i + n] - ((k - 1) * d + 1)
+        q = -(-span // s) if ceil else span // s
+        if q < -1:
+            return True
+    return False
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "ort-pool-kernel-past-input-negative-formula": _pool_negative_formula,
     "ort-broadcasts-zero-against-any-dim": _broadcast_zero,
     "ort-pool-valid-ceil-mode-counts-partial-window": _pool_valid_ceil,
     "ort-concat-skips-empty-inputs": _concat_empty_input_mismatch,
