@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -747,6 +748,8 @@ class Generator:
             self.out(name, INT64, (n,))
             return True
         if r < 0.7:  # Size and arithmetic to a 1-D shape
+            if x.size == 0:  # a 0 would copy the dim: allowzero, or nothing
+                return False
             (sz,) = self.emit("Size", [x])
             (u,) = self.emit("Unsqueeze", [Val(sz, INT64, ()), self.const([0])]) \
                 if self.g.opset >= 13 else self.emit("Unsqueeze", [Val(sz, INT64, ())],
@@ -1240,7 +1243,159 @@ class Generator:
             self.out(nm, FLOAT, x.shape[:a] + (1,) * (x.rank - a))
         return True
 
-    OPS = (("op_unary", 6), ("op_cast", 2), ("op_binary", 8), ("op_where", 2),
+    def op_indexing(self) -> bool:
+        """GatherND, ScatterND, ScatterElements, OneHot, Compress, NonZero, Clip, Mod."""
+        x = self.pick(lambda v: v.rank >= 1 and v.elem in (FLOAT, DOUBLE))
+        if x is None:
+            return False
+        rng = self.rng
+        op = rng.choice(("GatherND", "ScatterND", "ScatterElements", "OneHot", "Compress",
+                         "NonZero", "Clip", "Mod"))
+        if op == "GatherND":
+            b = rng.randint(0, min(1, x.rank - 1))
+            if any(d == 0 for d in x.shape[:b]):
+                return False
+            last = rng.randint(1, x.rank - b)
+            mid = tuple(rng.choice((1, 2)) for _ in range(rng.choice((0, 1))))
+            ishape = x.shape[:b] + mid + (last,)
+            n = int(np.prod(ishape[:-1], dtype=np.int64))
+            if any(x.shape[b + j] == 0 for j in range(last)) and n:
+                return False
+            idx = np.array([[rng.randint(-x.shape[b + j], x.shape[b + j] - 1) for j in
+                             range(last)] for _ in range(n)], np.int64).reshape(ishape)
+            attrs = {"batch_dims": b} if b else {}
+            (name,) = self.emit("GatherND", [x, self.const(idx)], attrs)
+            self.out(name, x.elem, ishape[:-1] + x.shape[b + last:])
+            return True
+        if op == "ScatterND":
+            last = rng.randint(1, x.rank)
+            if any(d == 0 for d in x.shape[:last]):
+                return False
+            k = rng.choice((1, 2))
+            idx = np.array([[rng.randint(0, x.shape[j] - 1) for j in range(last)]
+                            for _ in range(k)], np.int64)
+            if len({tuple(r) for r in idx.tolist()}) < k:
+                idx = idx[:1]
+            upd = self.const(np.ones((len(idx),) + x.shape[last:]), NP_TYPES[x.elem])
+            (name,) = self.emit("ScatterND", [x, self.const(idx), upd])
+            self.out(name, x.elem, x.shape, x.syms)
+            return True
+        if op == "ScatterElements":
+            axis = rng.randrange(x.rank)
+            ishape = tuple(rng.randint(0, d) for d in x.shape)
+            if x.shape[axis] == 0 and int(np.prod(ishape)) > 0:
+                return False
+            idx = np.array([rng.randint(0, x.shape[axis] - 1) for _ in
+                            range(int(np.prod(ishape)))] if x.shape[axis] else [],
+                           np.int64).reshape(ishape)
+            upd = self.const(np.ones(ishape), NP_TYPES[x.elem])
+            (name,) = self.emit("ScatterElements", [x, self.const(idx), upd], {"axis": axis})
+            self.out(name, x.elem, x.shape, x.syms)
+            return True
+        if op == "OneHot":
+            depth = rng.choice((1, 2, 5))
+            axis = rng.randint(-x.rank - 1, x.rank)
+            (ind,) = self.emit("Cast", [x], {"to": INT64})
+            (name,) = self.emit("OneHot", [Val(ind, INT64, x.shape),
+                                           self.const(depth, rng.choice((np.int64, np.float32))),
+                                           self.const([0.0, 1.0], np.float32)],
+                                {"axis": axis})
+            a = axis + x.rank + 1 if axis < 0 else axis
+            self.out(name, FLOAT, x.shape[:a] + (depth,) + x.shape[a:])
+            return True
+        if op == "Compress":
+            axis = rng.randrange(x.rank)
+            d = x.shape[axis]
+            cond = [rng.random() < 0.5 for _ in range(rng.randint(0, d))]
+            attrs = {"axis": axis} if rng.random() < 0.8 else {}
+            (name,) = self.emit("Compress", [x, self.const(cond, np.bool_)], attrs)
+            if attrs:
+                self.out(name, x.elem, x.shape[:axis] + (sum(cond),) + x.shape[axis + 1:])
+            else:
+                self.out(name, x.elem, (sum(cond),))
+            return True
+        if op == "NonZero":
+            (name,) = self.emit("NonZero", [x])
+            self.out(name, INT64, (x.rank, x.size))  # ones: every element is nonzero
+            return True
+        if op == "Clip":
+            args = [x]
+            if rng.random() < 0.5:
+                args += [self.const(0.0, NP_TYPES[x.elem]), self.const(2.0, NP_TYPES[x.elem])]
+            (name,) = self.emit("Clip", args)
+            self.out(name, x.elem, x.shape, x.syms)
+            return True
+        y = self.partner(x)
+        if not _broadcastable(x.shape, y.shape):
+            return False
+        (name,) = self.emit("Mod", [x, y], {"fmod": 1})
+        self.out(name, x.elem, _bshape(x.shape, y.shape))
+        return True
+
+    def op_shape_values(self) -> bool:
+        """Shape values through ReduceProd/ReduceSum, Squeeze to a scalar, Equal/Where and
+        Max, into Reshape, Expand, Tile or ConstantOfShape."""
+        x = self.pick(lambda v: v.rank >= 1)
+        if x is None:
+            return False
+        rng = self.rng
+        sh = self.shape_value(x)
+        r = rng.random()
+        if r < 0.35:  # flatten the dims from k on by ReduceProd of a Slice of the shape
+            k = rng.randrange(x.rank)
+            (tail,) = self.emit("Slice", [sh, self.const([k]), self.const([x.rank])])
+            if self.g.opset >= 18:
+                (prod,) = self.emit("ReduceProd", [Val(tail, INT64, ()), self.const([0])],
+                                    {"keepdims": 1})
+            else:
+                (prod,) = self.emit("ReduceProd", [Val(tail, INT64, ())],
+                                    {"axes": [0], "keepdims": 1})
+            parts = []
+            if k:
+                (head,) = self.emit("Slice", [sh, self.const([0]), self.const([k])])
+                parts.append(Val(head, INT64, ()))
+            parts.append(Val(prod, INT64, ()))
+            if len(parts) > 1:
+                (cat,) = self.emit("Concat", parts, {"axis": 0})
+            else:
+                cat = prod
+            (name,) = self.emit("Reshape", [x, Val(cat, INT64, ())])
+            self.out(name, x.elem, x.shape[:k] + (int(np.prod(x.shape[k:], dtype=np.int64)),))
+            return True
+        if r < 0.55:  # Expand to Max(shape, ones) (numpy broadcast with a constant)
+            other = [rng.choice((1, 2)) if d == 1 else 1 for d in x.shape]
+            (mx,) = self.emit("Max", [sh, self.const(other)])
+            target = [max(a, b) for a, b in zip(x.shape, other)]
+            (name,) = self.emit("Expand", [x, Val(mx, INT64, ())])
+            self.out(name, x.elem, target)
+            return True
+        if r < 0.75:  # Where(Equal(shape, 1), 2, shape) into Tile repeats of 1 or 2
+            (eq,) = self.emit("Equal", [sh, self.const(1)])
+            (reps,) = self.emit("Where", [Val(eq, BOOL, ()), self.const(2), sh])
+            (rep1,) = self.emit("Div", [Val(reps, INT64, ()), Val(reps, INT64, ())]) \
+                if 0 not in x.shape else (reps,)
+            if 0 in x.shape:
+                return False
+            (name,) = self.emit("Tile", [x, Val(rep1, INT64, ())])
+            self.out(name, x.elem, x.shape)
+            return True
+        # a scalar dim: Squeeze(Gather(shape, [k])) + 1, Unsqueeze, ConstantOfShape
+        k = rng.randrange(x.rank)
+        (g1,) = self.emit("Gather", [sh, self.const([k])], {"axis": 0})
+        if self.g.opset >= 13:
+            (sq,) = self.emit("Squeeze", [Val(g1, INT64, ()), self.const([0])])
+        else:
+            (sq,) = self.emit("Squeeze", [Val(g1, INT64, ())], {"axes": [0]})
+        (plus,) = self.emit("Add", [Val(sq, INT64, ()), self.const(1)])
+        if self.g.opset >= 13:
+            (u,) = self.emit("Unsqueeze", [Val(plus, INT64, ()), self.const([0])])
+        else:
+            (u,) = self.emit("Unsqueeze", [Val(plus, INT64, ())], {"axes": [0]})
+        (name,) = self.emit("ConstantOfShape", [Val(u, INT64, ())])
+        self.out(name, FLOAT, (x.shape[k] + 1,))
+        return True
+
+    OPS = (("op_indexing", 4), ("op_shape_values", 4), ("op_unary", 6), ("op_cast", 2), ("op_binary", 8), ("op_where", 2),
            ("op_matmul", 4), ("op_gemm", 2), ("op_conv", 4), ("op_conv_transpose", 2),
            ("op_pool", 4), ("op_reshape", 5), ("op_shape_arith", 6), ("op_transpose", 3),
            ("op_concat", 3), ("op_split", 3), ("op_slice", 5), ("op_gather", 4),
@@ -1270,13 +1425,11 @@ class Generator:
                 del self.pool[p:]
                 self.g.inits, self.g.inputs, self.binding = inits, inputs, binding
                 self.budget = max(self.budget, 1)
-        produced = self.g.producer()
         used = {i for n in self.g.nodes for i in n.inputs}
         self.g.outputs = [o for n in self.g.nodes for o in n.outputs if o not in used]
         if not self.g.outputs and self.g.nodes:
             self.g.outputs = [self.g.nodes[-1].outputs[0]]
         self.g.prune()
-        del produced
         return self.g, {s: v for s, v in self.binding.items() if s in self.g.symbols()}
 
 
@@ -1438,7 +1591,9 @@ BROADCASTING_OPS = ("Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mea
 def _broadcast_zero(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
     """Multidirectional broadcasting (elementwise operators, Where, MatMul's batch dims) of a
     0 against a dim > 1: onnxruntime gives 0; the spec (Broadcasting.md) allows only equal
-    dims or a 1. MatMul with an empty operand: onnxruntime does not check the batch dims."""
+    dims or a 1. MatMul with an empty operand and batch dims that differ: onnxruntime neither
+    checks nor broadcasts them ([1, 0, 2, 0] x [0, 1, 0, 0] gives [1, 0, 2, 0], numpy's
+    matmul [0, 0, 2, 0])."""
     if node.op not in BROADCASTING_OPS and node.op != "MatMul":
         return False
     ins = []
@@ -1454,8 +1609,10 @@ def _broadcast_zero(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
             return False
         empty = 0 in ins[0] or 0 in ins[1]
         ins = [ins[0][:-2], ins[1][:-2]]
-        if empty and not _broadcastable(ins[0], ins[1]):
-            return True  # an empty operand: onnxruntime does not compare the batch dims
+        n = max(len(ins[0]), len(ins[1]))
+        a, b = ([1] * (n - len(d)) + d for d in ins)
+        if empty and a != b:
+            return True  # an empty operand: onnxruntime does not broadcast the batch dims
     n = max(len(d) for d in ins)
     for k in range(1, n + 1):
         col = {d[-k] for d in ins if len(d) >= k}
@@ -1791,7 +1948,6 @@ class Shrinker:
                         if r is not None:
                             binding, oc, progress = nb, r, True
                             break
-            # 5. drop a trailing node's extra outputs into a single input: done by the cuts
         return g, binding, oc
 
     @staticmethod
@@ -1895,12 +2051,20 @@ def main(argv: Optional[List[str]] = None) -> int:
               "findings": 0, "roots": 0, "downstream": 0}
     shrunk: Dict[Tuple[str, str, str], int] = {}
     signatures: Dict[Tuple[str, str, str], int] = {}
-    runtime = Runtime(args.node_modules, timeout=60.0)
+    imprecise: Dict[Tuple[str, str], int] = {}  # (op, class) -> values
+    runtime = Runtime(args.node_modules, timeout=10.0)  # tiny models: a hang, not work
+    stop = []  # set by SIGTERM or SIGINT: finish the graph at hand, then the summary
+
+    def on_signal(signum, frame):  # noqa: ARG001
+        stop.append(signum)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     with tempfile.TemporaryDirectory() as work:
         fuzzer = Fuzzer(runtime, work)
         case = 0
         try:
-            while True:
+            while not stop:
                 if args.cases is not None and case >= args.cases:
                     break
                 if deadline is not None and time.monotonic() > deadline:
@@ -1920,9 +2084,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                         print(f"case {case - 1}: skipped: {oc.engine_error or oc.refused[:1]}")
                     continue
                 totals["run"] += 1
-                for cls in oc.values.values():
+                producer = g.producer()
+                for name, cls in oc.values.items():
                     totals["checked"] += 1
                     totals[cls] += 1
+                    if cls in ("less-precise", "unknown"):
+                        key = (g.nodes[producer[name]].op, cls)
+                        imprecise[key] = imprecise.get(key, 0) + 1
                 for c in oc.contradictions:
                     if not c["root"]:
                         totals["downstream"] += 1
@@ -1957,6 +2125,9 @@ def main(argv: Optional[List[str]] = None) -> int:
               seed=args.seed, out=out_dir, **totals))
     for sig, n in sorted(signatures.items()):
         print(f"  {n} x {sig[0]} ({sig[1]} mode, {sig[2]})")
+    if imprecise:
+        top = sorted(imprecise.items(), key=lambda kv: -kv[1])[:10]
+        print("  not exact: " + ", ".join(f"{op} {cls} {n}" for (op, cls), n in top))
     return 1 if totals["roots"] else 0
 
 
