@@ -1642,10 +1642,12 @@ def _pool_valid_ceil(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool
     return False
 
 
-def _pool_negative_formula(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
-    """MaxPool/AveragePool whose kernel reaches past the padded input by more than the spec's
-    formula allows (floor((in + pads - k_eff)/s) + 1 < 0, or ceil with ceil_mode):
-    onnxruntime still gives a dim (1) where the spec's size is negative."""
+def _pool_kernel_past_input(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """MaxPool/AveragePool whose kernel reaches past the padded input (span = in + pads -
+    k_eff < 0) by a span that is not a multiple of the stride: onnxruntime divides by the
+    stride truncating toward zero (trunc(span/s) + 1, 1 for span -1 and stride 2), the spec
+    floors: "floor((input_spatial_shape[i] + pad_shape[i] - dilation[i] * (kernel_shape[i] -
+    1) - 1) / strides_spatial_shape[i] + 1)" (0)."""
     if node.op not in ("MaxPool", "AveragePool") or node.attrs.get("auto_pad", "NOTSET") \
             not in ("NOTSET", "VALID"):
         return False
@@ -1658,17 +1660,28 @@ def _pool_negative_formula(g: Graph, node: Node, shapes: Dict[str, List[int]]) -
     dil = node.attrs.get("dilations", [1] * n)
     pads = node.attrs.get("pads", [0] * (2 * n)) if node.attrs.get("auto_pad", "NOTSET") \
         == "NOTSET" else [0] * (2 * n)
-    ceil = node.attrs.get("ceil_mode", 0) and node.attrs.get("auto_pad", "NOTSET") == "NOTSET"
-    for i, (k, s, d) in enumerate(zip(kernel, strides, dil)):
+    for i, (k, st, d) in enumerate(zip(kernel, strides, dil)):
         span = x[2 + i] + pads[i] + pads[i + n] - ((k - 1) * d + 1)
-        q = -(-span // s) if ceil else span // s
-        if q < -1:
+        if span < 0 and span % st != 0:
             return True
     return False
 
 
+def _gather_nd_batch_mismatch(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """GatherND whose data and indices differ in a batch dim: onnxruntime runs it; the spec:
+    "The first b dimensions of the shape of indices tensor and data tensor must be equal"."""
+    if node.op != "GatherND":
+        return False
+    b = node.attrs.get("batch_dims", 0)
+    data = shapes.get(node.inputs[0])
+    idx = list(g.inits[node.inputs[1]].shape) if node.inputs[1] in g.inits \
+        else shapes.get(node.inputs[1])
+    return data is not None and idx is not None and data[:b] != idx[:b]
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
-    "ort-pool-kernel-past-input-negative-formula": _pool_negative_formula,
+    "ort-pool-kernel-past-input-truncating-division": _pool_kernel_past_input,
+    "ort-gather-nd-unchecked-batch-dims": _gather_nd_batch_mismatch,
     "ort-broadcasts-zero-against-any-dim": _broadcast_zero,
     "ort-pool-valid-ceil-mode-counts-partial-window": _pool_valid_ceil,
     "ort-concat-skips-empty-inputs": _concat_empty_input_mismatch,
