@@ -1989,13 +1989,16 @@ def signature(c: Dict[str, Any]) -> Tuple[str, str, str]:
 # ---- Shrinking.
 
 class Shrinker:
-    def __init__(self, fuzzer: Fuzzer, sig: Tuple[str, str, str], budget: int = 250):
+    def __init__(self, fuzzer: Fuzzer, sig: Tuple[str, str, str], budget: int = 250,
+                 seconds: float = 60.0):
         self.fuzzer = fuzzer
         self.sig = sig
-        self.budget = budget
+        self.budget = budget  # candidates checked at most
+        self.deadline = time.monotonic() + seconds  # and for at most this long
 
     def fails(self, g: Graph, binding: Dict[str, int]) -> Optional[Outcome]:
-        if self.budget <= 0:
+        if self.budget <= 0 or time.monotonic() > self.deadline:
+            self.budget = 0
             return None
         self.budget -= 1
         syms = g.symbols()
