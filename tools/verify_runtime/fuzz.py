@@ -14,7 +14,7 @@ Conditions where onnxruntime is known to deviate from the specification (DEVIATI
 classified as such, not as findings.
 
 Usage: fuzz.py [--seed S] (--cases K | --minutes N) [--out DIR] [--node-modules DIR]
-CI: fuzz.py --seed 1 --cases 200 (docs/testing.md, "Differential fuzzing against onnxruntime").
+CI: fuzz.py --seed 1 --cases 5000 (docs/testing.md, "Differential fuzzing against onnxruntime").
 Exit codes: 0 no finding, 1 findings, 2 set-up error.
 """
 
@@ -1881,6 +1881,14 @@ class Fuzzer:
         self.count += 1
         path = os.path.join(self.work, f"m{self.count}.onnx")
         onnx.save(runnable, path)
+        try:
+            self._runs(g, bindings, oc, model, main, declared, path)
+        finally:
+            os.unlink(path)  # the runtime keeps its session; a long run keeps no files
+        return oc
+
+    def _runs(self, g: Graph, bindings: List[Dict[str, int]], oc: Outcome, model, main,
+              declared, path: str) -> None:
         producer = g.producer()
         for binding in bindings:
             feeds = self.feeds(g, binding)
@@ -1972,7 +1980,6 @@ class Fuzzer:
                         prev = oc.values.get(name)
                         if prev is None or _worse(cls, prev):
                             oc.values[name] = cls
-        return oc
 
 
 ORDER = ("exact", "less-precise", "unknown", "deviation", "contradiction")
