@@ -1443,7 +1443,136 @@ class Generator:
         self.out(name, FLOAT, (x.shape[k] + 1,))
         return True
 
-    OPS = (("op_indexing", 4), ("op_shape_values", 4), ("op_unary", 6), ("op_cast", 2), ("op_binary", 8), ("op_where", 2),
+    def op_slice_dynamic(self) -> bool:
+        """Slice whose bounds are computed from dims: the symbolic slice lengths."""
+        x = self.pick(lambda v: v.rank >= 1)
+        if x is None:
+            return False
+        rng = self.rng
+        a = rng.randrange(x.rank)
+        # the bound's dim: x's own, or one of another value (another symbol)
+        y = x if rng.random() < 0.6 else (self.pick(lambda v: v.rank >= 1) or x)
+        j = a if y is x else rng.randrange(y.rank)
+        d, e = x.shape[a], y.shape[j]
+        (g,) = self.emit("Gather", [self.shape_value(y), self.const([j])], {"axis": 0})
+        gv = Val(g, INT64, (1,))
+
+        def sub(k: int) -> Val:
+            (r,) = self.emit("Sub", [gv, self.const([k])])
+            return Val(r, INT64, (1,))
+
+        form = rng.randrange(7)
+        k = rng.choice((0, 1, 2, 3))
+        step = 1
+        if form == 0:
+            starts, ends, st, en = self.const([k]), gv, k, e
+        elif form == 1:
+            (n,) = self.emit("Neg", [gv])
+            starts, ends, st, en = Val(n, INT64, (1,)), self.const([INT64_MAX]), -e, INT64_MAX
+        elif form == 2:
+            starts, ends, st, en = self.const([k]), sub(k + 1), k, e - k - 1
+        elif form == 3:
+            starts, ends, st, en = sub(k), gv, e - k, e
+        elif form == 4:
+            step = rng.choice((-1, -2))
+            starts, ends, st, en = sub(1), self.const([-INT64_MAX - 1]), e - 1, -INT64_MAX - 1
+        elif form == 5:
+            (h,) = self.emit("Div", [gv, self.const([2])])
+            starts, ends, st, en = Val(h, INT64, (1,)), self.const([INT64_MAX]), e // 2, INT64_MAX
+        else:
+            step = rng.choice((1, 2, 3))
+            (n,) = self.emit("Neg", [gv])
+            starts, ends, st, en = self.const([-k - 1]), Val(n, INT64, (1,)), -k - 1, -e
+            if rng.random() < 0.5:
+                step = -step
+        args = [x, starts, ends, self.const([a - x.rank if rng.random() < 0.3 else a])]
+        if step != 1 or rng.random() < 0.3:
+            args.append(self.const([step]))
+        out = list(x.shape)
+        out[a] = len(range(*slice(st, en, step).indices(d)))
+        (name,) = self.emit("Slice", args)
+        self.out(name, x.elem, out)
+        return True
+
+    def op_dynamic_misc(self) -> bool:
+        """Pad, Resize, Tile, Split and Expand whose shape inputs are computed from dims."""
+        x = self.pick(lambda v: v.rank >= 1 and v.elem in (FLOAT, DOUBLE))
+        if x is None:
+            return False
+        rng = self.rng
+        sh = self.shape_value(x)
+        a = rng.randrange(x.rank)
+        (g,) = self.emit("Gather", [sh, self.const([a])], {"axis": 0})
+        gv = Val(g, INT64, (1,))
+        d = x.shape[a]
+        op = rng.choice(("Pad", "Resize", "Tile", "Split", "Expand"))
+        if op == "Pad":  # pad axis a by its own dim at the end: [.., 2*d, ..]
+            zeros_before = self.const([0] * (x.rank + a))
+            parts = [zeros_before, gv]
+            if x.rank - a - 1:
+                parts.append(self.const([0] * (x.rank - a - 1)))
+            (pads,) = self.emit("Concat", parts, {"axis": 0})
+            (name,) = self.emit("Pad", [x, Val(pads, INT64, ())])
+            out = list(x.shape)
+            out[a] = 2 * d
+            self.out(name, x.elem, out)
+            return True
+        if op == "Resize":
+            if x.rank < 3 or x.elem != FLOAT or 0 in x.shape:
+                return False
+            (head,) = self.emit("Slice", [sh, self.const([0]), self.const([2])])
+            (dbl,) = self.emit("Mul", [Val(g, INT64, ()), self.const([2])]) if a >= 2 else \
+                (None,)
+            tail = [Val(dbl, INT64, ()) if a >= 2 and k == a else self.const([3])
+                    for k in range(2, x.rank)]
+            (sizes,) = self.emit("Concat", [Val(head, INT64, ())] + tail, {"axis": 0})
+            args = [x, None, None, Val(sizes, INT64, ())]
+            if self.g.opset < 13:
+                args[1] = self.const(np.zeros((0,), np.float32), np.float32)
+                args[2] = self.const(np.zeros((0,), np.float32), np.float32)
+            (name,) = self.emit("Resize", args, {"mode": "nearest"})
+            self.out(name, x.elem, list(x.shape[:2]) +
+                     [2 * d if (a >= 2 and k == a) else 3 for k in range(2, x.rank)])
+            return True
+        if op == "Tile":  # repeat axis a by min(dim, 2) + 0: ones elsewhere
+            (m,) = self.emit("Min", [gv, self.const([2])])
+            parts = []
+            if a:
+                parts.append(self.const([1] * a))
+            parts.append(Val(m, INT64, ()))
+            if x.rank - a - 1:
+                parts.append(self.const([1] * (x.rank - a - 1)))
+            if len(parts) > 1:
+                (reps,) = self.emit("Concat", parts, {"axis": 0})
+            else:
+                reps = m
+            (name,) = self.emit("Tile", [x, Val(reps, INT64, ())])
+            out = list(x.shape)
+            out[a] = d * min(d, 2)
+            self.out(name, x.elem, out)
+            return True
+        if op == "Split":  # [1, d - 1] along a
+            if d < 1 or self.g.opset < 13:
+                return False
+            (rest,) = self.emit("Sub", [gv, self.const([1])])
+            (sizes,) = self.emit("Concat", [self.const([1]), Val(rest, INT64, ())], {"axis": 0})
+            names = self.emit("Split", [x, Val(sizes, INT64, ())], {"axis": a}, 2)
+            for nm, sz in zip(names, (1, d - 1)):
+                out = list(x.shape)
+                out[a] = sz
+                self.out(nm, x.elem, out)
+            return True
+        # Expand a [1]-padded slice of x to x's shape built back from its dims
+        parts = [Val(self.emit("Gather", [sh, self.const([k])], {"axis": 0})[0], INT64, (1,))
+                 for k in range(x.rank)]
+        (target,) = self.emit("Concat", parts, {"axis": 0}) if len(parts) > 1 else \
+            (parts[0].name,)
+        y = self.const(np.ones([1] * x.rank), NP_TYPES[x.elem])
+        (name,) = self.emit("Expand", [y, Val(target, INT64, ())])
+        self.out(name, x.elem, x.shape, x.syms)
+        return True
+
+    OPS = (("op_dynamic_misc", 4), ("op_slice_dynamic", 4), ("op_indexing", 4), ("op_shape_values", 4), ("op_unary", 6), ("op_cast", 2), ("op_binary", 8), ("op_where", 2),
            ("op_matmul", 4), ("op_gemm", 2), ("op_conv", 4), ("op_conv_transpose", 2),
            ("op_pool", 4), ("op_reshape", 5), ("op_shape_arith", 6), ("op_transpose", 3),
            ("op_concat", 3), ("op_split", 3), ("op_slice", 5), ("op_gather", 4),
