@@ -536,6 +536,8 @@ class Generator:
                 attrs["pads"] = pads
         else:
             attrs["auto_pad"] = auto
+            if conv and auto != "VALID":  # onnxruntime refuses SAME with dilations in Conv
+                dil = [1] * nd
             for i in range(nd):
                 ek = dil[i] * (kernel[i] - 1) + 1
                 if auto == "VALID":
@@ -635,6 +637,8 @@ class Generator:
         op = self.rng.choice(("MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
                               "MaxPool"))
         if op.startswith("Global"):
+            if 0 in x.shape:
+                return False
             (name,) = self.emit(op, [x])
             self.out(name, x.elem, list(x.shape[:2]) + [1] * (x.rank - 2), x.syms[:2])
             return True
@@ -1275,7 +1279,7 @@ class Generator:
                                      self.const(np.zeros(c), np.float32)])
             self.out(name, x.elem, x.shape, x.syms)
             return True
-        if self.g.opset < 17 or x.elem != FLOAT:
+        if self.g.opset < 17 or x.elem != FLOAT or 0 in x.shape:
             return False
         axis = self.rng.randint(-x.rank, x.rank - 1)
         a = axis % x.rank
@@ -1572,7 +1576,86 @@ class Generator:
         self.out(name, x.elem, x.shape, x.syms)
         return True
 
-    OPS = (("op_dynamic_misc", 4), ("op_slice_dynamic", 4), ("op_indexing", 4), ("op_shape_values", 4), ("op_unary", 6), ("op_cast", 2), ("op_binary", 8), ("op_where", 2),
+    def op_newer(self) -> bool:
+        """Operators of the later opsets: CenterCropPad (18), GridSample (16; N-D 20),
+        AffineGrid (20), Pad's wrap mode (19), GroupNormalization (18, 21), ReverseSequence."""
+        rng = self.rng
+        opset = self.g.opset
+        op = rng.choice(("CenterCropPad", "GridSample", "AffineGrid", "PadWrap",
+                         "GroupNormalization", "ReverseSequence"))
+        if op == "CenterCropPad" and opset >= 18:
+            x = self.pick(lambda v: v.rank >= 1)
+            if x is None:
+                return False
+            axes = sorted(rng.sample(range(x.rank), rng.randint(1, min(2, x.rank))))
+            sizes = [rng.choice((0, 1, 2, 3, 5)) for _ in axes]
+            args = [x, self.const(sizes)]
+            attrs = {}
+            if axes != list(range(x.rank)) or rng.random() < 0.3:
+                attrs["axes"] = [a - x.rank if rng.random() < 0.3 else a for a in axes]
+            if len(axes) != x.rank and "axes" not in attrs:
+                return False
+            (name,) = self.emit("CenterCropPad", args, attrs)
+            out = list(x.shape)
+            for a, z in zip(axes, sizes):
+                out[a] = z
+            self.out(name, x.elem, out)
+            return True
+        if op == "GridSample" and opset >= 16:
+            x = self.pick(lambda v: v.elem == FLOAT and (v.rank == 4 or (opset >= 20 and
+                                                                          v.rank == 5))
+                          and 0 not in v.shape)
+            if x is None:
+                return False
+            out_sp = [rng.choice((1, 2, 3)) for _ in range(x.rank - 2)]
+            grid = self.const(np.zeros([x.shape[0]] + out_sp + [x.rank - 2]), np.float32)
+            (name,) = self.emit("GridSample", [x, grid])
+            self.out(name, x.elem, list(x.shape[:2]) + out_sp)
+            return True
+        if op == "AffineGrid" and opset >= 20:
+            n = rng.choice((1, 2))
+            hw = [rng.choice((1, 2, 3)) for _ in range(rng.choice((2, 3)))]
+            nd = len(hw)
+            theta = self.const(np.zeros((n, nd, nd + 1)), np.float32)
+            (name,) = self.emit("AffineGrid", [theta, self.const([n, 1] + hw)])
+            self.out(name, FLOAT, [n] + hw + [nd])
+            return True
+        if op == "PadWrap" and opset >= 19:
+            x = self.pick(lambda v: v.rank >= 1 and v.elem in (FLOAT, DOUBLE)
+                          and 0 not in v.shape)
+            if x is None:
+                return False
+            pads = [rng.randint(0, d) for d in x.shape] * 2
+            (name,) = self.emit("Pad", [x, self.const(pads)], {"mode": "wrap"})
+            self.out(name, x.elem, [d + pads[i] + pads[i + x.rank]
+                                    for i, d in enumerate(x.shape)])
+            return True
+        if op == "GroupNormalization" and opset >= 18:
+            x = self.pick(lambda v: v.elem == FLOAT and v.rank >= 3 and 0 not in v.shape)
+            if x is None:
+                return False
+            c = x.shape[1]
+            groups = rng.choice([g for g in (1, 2, 3) if c % g == 0])
+            n = c if opset >= 21 else groups
+            (name,) = self.emit("GroupNormalization",
+                                [x, self.const(np.ones(n), np.float32),
+                                 self.const(np.zeros(n), np.float32)], {"num_groups": groups})
+            self.out(name, x.elem, x.shape, x.syms)
+            return True
+        if op == "ReverseSequence":
+            x = self.pick(lambda v: v.rank >= 2 and v.elem in (FLOAT, DOUBLE))
+            if x is None:
+                return False
+            batch, time_ = (1, 0) if rng.random() < 0.5 else (0, 1)
+            lens = [rng.randint(0, x.shape[time_]) for _ in range(x.shape[batch])]
+            attrs = {"batch_axis": batch, "time_axis": time_} if batch == 0 or \
+                rng.random() < 0.5 else {}
+            (name,) = self.emit("ReverseSequence", [x, self.const(lens)], attrs)
+            self.out(name, x.elem, x.shape, x.syms)
+            return True
+        return False
+
+    OPS = (("op_newer", 4), ("op_dynamic_misc", 4), ("op_slice_dynamic", 4), ("op_indexing", 4), ("op_shape_values", 4), ("op_unary", 6), ("op_cast", 2), ("op_binary", 8), ("op_where", 2),
            ("op_matmul", 4), ("op_gemm", 2), ("op_conv", 4), ("op_conv_transpose", 2),
            ("op_pool", 4), ("op_reshape", 5), ("op_shape_arith", 6), ("op_transpose", 3),
            ("op_concat", 3), ("op_split", 3), ("op_slice", 5), ("op_gather", 4),
