@@ -1667,7 +1667,8 @@ class Generator:
         rng = self.rng
         for _ in range(rng.choice((1, 1, 2, 3))):
             rank = rng.choice((0, 1, 2, 2, 3, 3, 4, 4, 4))
-            self.add_input(FLOAT, self.random_dims(rank))
+            elem = rng.choices((FLOAT, DOUBLE, INT32), (0.8, 0.15, 0.05))[0]
+            self.add_input(elem, self.random_dims(rank))
         if rng.random() < 0.1:
             self.add_input(INT64, self.random_dims(rng.choice((1, 2))))
         self.budget = rng.randint(2, 12)
@@ -2424,6 +2425,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     shrunk: Dict[Tuple[str, str, str], int] = {}
     signatures: Dict[Tuple[str, str, str], int] = {}
     imprecise: Dict[Tuple[str, str], int] = {}  # (op, class) -> values
+    deviations: Dict[str, int] = {}  # deviation -> graphs where it showed
     # onnxruntime crashes on some empty tensors; a core dump of node would take seconds
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     runtime = Runtime(args.node_modules, timeout=5.0)  # tiny models: a hang, not work
@@ -2465,6 +2467,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     if cls in ("less-precise", "unknown"):
                         key = (g.nodes[producer[name]].op, cls)
                         imprecise[key] = imprecise.get(key, 0) + 1
+                for name in {d.get("deviation", "") for d in oc.deviations}:
+                    deviations[name] = deviations.get(name, 0) + 1
                 for c in oc.contradictions:
                     if not c["root"]:
                         totals["downstream"] += 1
@@ -2499,6 +2503,9 @@ def main(argv: Optional[List[str]] = None) -> int:
               seed=args.seed, out=out_dir, **totals))
     for sig, n in sorted(signatures.items()):
         print(f"  {n} x {sig[0]} ({sig[1]} mode, {sig[2]})")
+    if deviations:
+        print("  deviations (graphs): " + ", ".join(
+            f"{name} {n}" for name, n in sorted(deviations.items(), key=lambda kv: -kv[1])))
     if imprecise:
         top = sorted(imprecise.items(), key=lambda kv: -kv[1])[:10]
         print("  not exact: " + ", ".join(f"{op} {cls} {n}" for (op, cls), n in top))
