@@ -1657,7 +1657,8 @@ class Generator:
 
     # (generator, weight); the order is part of what a seed means
     OPS = (("op_newer", 4), ("op_dynamic_misc", 4), ("op_slice_dynamic", 4),
-           ("op_indexing", 4), ("op_shape_values", 4), ("op_unary", 6), ("op_cast", 2), ("op_binary", 8), ("op_where", 2),
+           ("op_indexing", 4), ("op_shape_values", 4), ("op_unary", 6), ("op_cast", 2),
+           ("op_binary", 8), ("op_where", 2),
            ("op_matmul", 4), ("op_gemm", 2), ("op_conv", 4), ("op_conv_transpose", 2),
            ("op_pool", 4), ("op_reshape", 5), ("op_shape_arith", 6), ("op_transpose", 3),
            ("op_concat", 3), ("op_split", 3), ("op_slice", 5), ("op_gather", 4),
