@@ -1978,7 +1978,21 @@ def _reduce_axis_out_of_range(g: Graph, node: Node, shapes: Dict[str, List[int]]
     return x is not None and bool(axes) and any(not -len(x) <= a < len(x) for a in axes)
 
 
+def _pad_repeated_axes(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """Pad (18+) whose axes name one axis twice: "Behavior is undefined if an axis is
+    repeated"; the engine calls it an error, onnxruntime applies both pads."""
+    if node.op != "Pad" or len(node.inputs) < 4 or not node.inputs[3]:
+        return False
+    x = shapes.get(node.inputs[0])
+    axes = _const_ints(g, node.inputs[3])
+    if x is None or axes is None:
+        return False
+    norm = [a + len(x) if a < 0 else a for a in axes]
+    return len(set(norm)) < len(norm)
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "spec-undefined-pad-repeated-axes": _pad_repeated_axes,
     "ort-reduce-axis-out-of-range-accepted": _reduce_axis_out_of_range,
     "ort-pool-kernel-past-input-truncating-division": _pool_kernel_past_input,
     "ort-gather-nd-unchecked-batch-dims": _gather_nd_batch_mismatch,
