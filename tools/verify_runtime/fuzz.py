@@ -1834,19 +1834,23 @@ def _argmax_negative_axis_empty(g: Graph, node: Node, shapes: Dict[str, List[int
 
 
 def _concat_empty_input_mismatch(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
-    """Concat where an input with 0 elements differs from another input in a dim other than
-    the axis: onnxruntime skips empty inputs when it checks the dims (the spec: "All input
-    tensors must have the same shape, except for the dimension size of the axis")."""
+    """Concat where an input with 0 elements differs from another input in its rank or a dim
+    other than the axis: onnxruntime skips empty inputs when it checks the shapes (the spec:
+    "All input tensors must have the same shape, except for the dimension size of the axis
+    to concatenate on")."""
     if node.op != "Concat":
         return False
     ins = [shapes.get(i) for i in node.inputs]
     if any(s is None for s in ins) or not ins or not ins[0]:
         return False
-    axis = node.attrs.get("axis", 0) % len(ins[0])
     for a in ins:
         for b in ins:
-            if len(a) == len(b) and 0 in a and any(x != y for k, (x, y) in
-                                                    enumerate(zip(a, b)) if k != axis):
+            if 0 not in a or not a:
+                continue
+            if len(a) != len(b):
+                return True  # an empty input of another rank is skipped as well
+            axis = node.attrs.get("axis", 0) % len(a)
+            if any(x != y for k, (x, y) in enumerate(zip(a, b)) if k != axis):
                 return True
     return False
 
