@@ -1995,7 +1995,25 @@ def _pad_repeated_axes(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bo
     return len(set(norm)) < len(norm)
 
 
+def _group_norm_broadcast_scale(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """GroupNormalization whose scale or bias has one element where the spec wants C (21+:
+    "scale: Scale tensor of shape (C)") or num_groups (18) elements: onnxruntime runs its
+    function body, whose Mul and Add broadcast the one element."""
+    if node.op != "GroupNormalization" or len(node.inputs) < 3:
+        return False
+    x = shapes.get(node.inputs[0])
+    if x is None or len(x) < 2:
+        return False
+    want = x[1] if g.opset >= 21 else node.attrs.get("num_groups", 0)
+    for name in node.inputs[1:3]:
+        d = list(g.inits[name].shape) if name in g.inits else shapes.get(name)
+        if d is not None and d == [1] and want != 1:
+            return True
+    return False
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "ort-group-norm-broadcasts-scale": _group_norm_broadcast_scale,
     "spec-undefined-pad-repeated-axes": _pad_repeated_axes,
     "ort-reduce-axis-out-of-range-accepted": _reduce_axis_out_of_range,
     "ort-pool-kernel-past-input-truncating-division": _pool_kernel_past_input,
@@ -2151,6 +2169,10 @@ class Fuzzer:
             # runtime ran it. Either the engine's rule is wrong or the runtime accepts what the
             # spec forbids; the dispute is the finding, and the run's contradictions follow it.
             disputes = self.broken_facts(g, declared.facts, binding)
+            for e in declared.errors:  # an error of the symbolic inference itself
+                k = e.node_index if e.graph in ("main", "") and e.node_index is not None \
+                    and 0 <= e.node_index < len(g.nodes) else -1
+                disputes.append(("symbolic", "error", k, e.message))
             try:
                 bound = onnx_infer.infer(model, input_shapes={k: feeds[k]["dims"]
                                                               for k in feeds})
