@@ -2012,7 +2012,16 @@ def _group_norm_broadcast_scale(g: Graph, node: Node, shapes: Dict[str, List[int
     return False
 
 
+def _group_norm_zero_channels(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """GroupNormalization on an input with 0 channels: "Y: The output tensor of the same
+    shape as X"; onnxruntime runs the function body, whose Reshape back to Shape(X) copies
+    the reshaped [N, num_groups, -1]'s dims for the 0s ([5, 0, 0, 2] gives [5, 1, 0, 2])."""
+    x = shapes.get(node.inputs[0]) if node.inputs else None
+    return node.op == "GroupNormalization" and x is not None and len(x) >= 2 and x[1] == 0
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "ort-group-norm-zero-channels": _group_norm_zero_channels,
     "ort-group-norm-broadcasts-scale": _group_norm_broadcast_scale,
     "spec-undefined-pad-repeated-axes": _pad_repeated_axes,
     "ort-reduce-axis-out-of-range-accepted": _reduce_axis_out_of_range,
