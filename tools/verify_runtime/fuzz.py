@@ -2020,8 +2020,29 @@ def _group_norm_zero_channels(g: Graph, node: Node, shapes: Dict[str, List[int]]
     return node.op == "GroupNormalization" and x is not None and len(x) >= 2 and x[1] == 0
 
 
+def _group_norm_groups_not_dividing(g: Graph, node: Node, shapes) -> bool:
+    """GroupNormalization whose channels are not a multiple of num_groups (the spec: "The
+    number of groups `num_groups` should be divisible by the number of channels so that
+    there are an equal number of channels per group", meaning the converse): onnxruntime's
+    function body runs whenever [N, num_groups, -1] divides the element count (an empty X)."""
+    x = shapes.get(node.inputs[0]) if node.inputs else None
+    groups = node.attrs.get("num_groups", 0)
+    return (node.op == "GroupNormalization" and x is not None and len(x) >= 2 and groups > 0
+            and x[1] % groups != 0)
+
+
+def _argmax_axis_out_of_range(g: Graph, node: Node, shapes: Dict[str, List[int]]) -> bool:
+    """ArgMax/ArgMin whose axis is outside [-r, r-1] (a scalar input): onnxruntime runs it
+    (a scalar gives a scalar); the spec: "Accepted range is [-r, r-1] where r = rank(data)"."""
+    x = shapes.get(node.inputs[0]) if node.inputs else None
+    axis = node.attrs.get("axis", 0)
+    return node.op in ("ArgMax", "ArgMin") and x is not None and not -len(x) <= axis < len(x)
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
     "ort-group-norm-zero-channels": _group_norm_zero_channels,
+    "ort-group-norm-groups-not-dividing-channels": _group_norm_groups_not_dividing,
+    "ort-argmax-axis-out-of-range-accepted": _argmax_axis_out_of_range,
     "ort-group-norm-broadcasts-scale": _group_norm_broadcast_scale,
     "spec-undefined-pad-repeated-axes": _pad_repeated_axes,
     "ort-reduce-axis-out-of-range-accepted": _reduce_axis_out_of_range,
@@ -2206,10 +2227,15 @@ class Fuzzer:
                         if k2 == k or any(i in tainted for i in g.nodes[k2].inputs):
                             for o in g.nodes[k2].outputs:
                                 tainted.setdefault(o, known)
-                if node_out in tainted:
-                    record["deviation"] = tainted[node_out]
+                # a contradiction between facts names the nodes that stated them
+                named = [g.nodes[int(m)].outputs[0] for m in re.findall(r"node 'n(\d+)'",
+                                                                         message)
+                         if int(m) < len(g.nodes) and g.nodes[int(m)].outputs]
+                origin = next((o for o in [node_out] + named if o in tainted), None)
+                if origin is not None:
+                    record["deviation"] = tainted[origin]
                     oc.deviations.append(record)
-                    deviating_run = deviating_run or tainted[node_out]
+                    deviating_run = deviating_run or tainted[origin]
                 else:
                     oc.contradictions.append(record)
                     deviating_run = "-"  # a dispute that is a finding: the rest follows it
