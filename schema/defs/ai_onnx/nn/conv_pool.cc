@@ -64,6 +64,9 @@ struct Window {
   std::vector<int64_t> strides, dilations, pads;
   AutoPad auto_pad = AutoPad::kNotSet;
   bool ceil_mode = false;
+  // A pool takes the spec's formula for a kernel past the padded input: 0 windows (or one
+  // partial window with ceil_mode) while the formula is >= 0. A convolution refuses it.
+  bool pool = false;
 };
 
 // The least pad a window operator takes. ai.onnx's convolutions and pools say pads "can take
@@ -106,7 +109,8 @@ StatusOr<Window> ReadWindow(const InferenceContext& ctx, size_t count) {
 // Explicit pads: floor((in + pads - ek)/s) + 1 with ek = d*(k - 1) + 1, or with ceil_mode
 // ceil(...) + 1, less one when that last window would start in the end padding (its start
 // (out - 1)*s is at or past in + pad_begin). SAME_*: ceil(in/s). VALID: floor((in - ek)/s) + 1
-// (the ceil_mode form ceil((in - ek + 1)/s) is the same number).
+// (the ceil_mode form ceil((in - ek + 1)/s) is the same number). A kernel past the padded
+// input is an error, except in a pool while the formula is >= 0 (MaxPool kernel 3 over 2: 0).
 StatusOr<Dim> SlidingDim(const Window& w, size_t i, size_t count, Dim in) {
   const Dim s = Dim::Const(w.strides[i]);
   const Dim ek = Dim::Const(w.dilations[i]) * (w.kernel[i] - Dim::Const(1)) + Dim::Const(1);
@@ -122,11 +126,13 @@ StatusOr<Dim> SlidingDim(const Window& w, size_t i, size_t count, Dim in) {
   const Dim span = ek_value && *ek_value != INT64_MIN
                        ? Dim::AddConstants(in, {pad_begin, pad_end, -*ek_value})
                        : in + pb + pe - ek;
-  if (span.is_const() && *span.const_value() < 0) {
+  const bool ceil = w.ceil_mode && !valid;
+  if (span.is_const() && *span.const_value() < 0 &&
+      (!w.pool || (ceil ? Dim::CeilDiv(span, s) : Dim::FloorDiv(span, s)).const_value() < -1)) {
     return Status::Error(StrCat("spatial axis ", i, ": the padded input (", in + pb + pe,
                                 ") is smaller than the dilated kernel (", ek, ")"));
   }
-  if (!w.ceil_mode || valid) return Dim::FloorDiv(span, s) + Dim::Const(1);
+  if (!ceil) return Dim::FloorDiv(span, s) + Dim::Const(1);
   const Dim out = Dim::CeilDiv(span, s) + Dim::Const(1);
   // Does the last window start in the end padding? Impossible when pe + s <= ek, since
   // (out - 1)*s < span + s = in + pb + (pe + s - ek).
@@ -375,6 +381,7 @@ StatusOr<Shape> PoolShape(InferenceContext& ctx, const Shape* x, int x_index) {
         StrCat("expected ", count, " values (the input's spatial rank), got ", kernel.size()));
   }
   OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
+  win.pool = true;
   for (int64_t k : kernel) {
     if (k < 1) {
       return AttrError("kernel_shape", StrCat("expected values >= 1, got ", StrJoin(kernel, ", ")));

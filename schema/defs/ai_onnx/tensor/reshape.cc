@@ -114,10 +114,45 @@ bool ConstantProductOverflows(const Shape& dims) {
   return overflow;
 }
 
+// Whether k <= d for every value of the symbols (under what the model states about them).
+bool ProvenAtLeast(Dim d, int64_t k, const InferenceContext& ctx) {
+  const symbolic::Assumptions* assumptions =
+      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
+  return symbolic::LessEqual(Dim::Const(k), d, assumptions) == symbolic::Tri::kTrue;
+}
+
+// The output dim for a symbolic entry `t` >= 0 of Reshape's shape without `allowzero`, where
+// 0 copies the input's dim, whatever computed the 0: `t` where it is provably >= 1 or equals
+// the input's dim `copied` (null: no dim at that index, where a 0 is invalid) or a multiple
+// k*copied with k >= 1; else t + copied*(1 - Min(1, t)), which is `copied` at t = 0 ([1, N]
+// reshaped by Concat(Mul(1, N), ...) at N = 0 copies the 1).
+Dim CopiedWhereZero(Dim t, const Dim* copied, const InferenceContext& ctx) {
+  if (ProvenAtLeast(t, 1, ctx) || !copied) return t;
+  if (copied->is_unknown()) return Dim();
+  const symbolic::Assumptions* assumptions =
+      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
+  const Dim zero = Dim::Const(0), one = Dim::Const(1);
+  if (symbolic::Equal(t, *copied, assumptions) == symbolic::Tri::kTrue ||
+      symbolic::Equal(*copied, zero, assumptions) == symbolic::Tri::kTrue) {
+    return t;
+  }
+  // t = k*copied with k >= 1 ([B, S, 64] to [B, 64*S]) is 0 just where the copied dim is.
+  if (!copied->is_const()) {
+    const Dim k = Dim::FloorDiv(t, *copied);
+    if (!k.is_unknown() && symbolic::Equal(k * *copied, t, assumptions) == symbolic::Tri::kTrue &&
+        ProvenAtLeast(k, 1, ctx)) {
+      return t;
+    }
+  }
+  return t + *copied * (one - Dim::Min(one, t));
+}
+
 // Reshape: the target shape comes from input 1 (from version 5) or the `shape` attribute.
 // 0 copies the input's dim at that index (unless `allowzero`), -1 is inferred from the
 // element count: identical factors of input and output cancel, so [B, S, 768] reshaped to
-// [0, 0, 12, -1] gives [B, S, 12, 64].
+// [0, 0, 12, -1] gives [B, S, 12, 64]. A symbolic entry (a value computed from shapes) that
+// may be 0 or -1 is taken for what it is at runtime: one that may be negative is unknown, one
+// that may be 0 copies (CopiedWhereZero).
 Status InferReshape(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   std::vector<Dim> from_attr;
@@ -148,6 +183,7 @@ Status InferReshape(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   Shape out(target.size());
   int infer_at = -1;
+  std::vector<size_t> symbolic_at;  // entries computed from symbols, which may be 0
   for (size_t i = 0; i < target.size(); ++i) {
     auto v = target[i].const_value();
     if (v == -1) {
@@ -166,8 +202,30 @@ Status InferReshape(InferenceContext& ctx) {
       }
     } else if (v && *v < -1) {
       return InputError(ctx, 1, StrCat("invalid dim ", *v, " at index ", i));
-    } else {
+    } else if (v || ProvenAtLeast(target[i], 0, ctx)) {
       out[i] = target[i];
+      if (!v && !allowzero) symbolic_at.push_back(i);
+    }  // else a symbolic entry that may be -1 (inferred) or invalid: unknown
+  }
+  // Without a -1, when the element counts are one expression and at most one dim may be 0,
+  // the symbolic entries are exact: where that one is 0 both counts are 0, and the dim it
+  // copies must be 0 as well, the others being >= 1 ([N, C, 4] to [4*C*N] is 4*C*N).
+  if (!symbolic_at.empty()) {
+    bool exact = false;
+    if (in && infer_at < 0) {
+      int may_be_zero = 0;
+      for (Dim d : out) may_be_zero += ProvenAtLeast(d, 1, ctx) ? 0 : 1;
+      exact =
+          may_be_zero <= 1 && symbolic::Equal(Product(*in), Product(out)) == symbolic::Tri::kTrue;
+    }
+    for (size_t i : symbolic_at) {
+      if (exact) break;
+      const Dim unknown;  // an input of unknown rank: a 0 may copy any dim
+      out[i] = CopiedWhereZero(target[i],
+                               !in              ? &unknown
+                               : i < in->size() ? &(*in)[i]
+                                                : nullptr,
+                               ctx);
     }
   }
   if (infer_at >= 0 && allowzero) {
