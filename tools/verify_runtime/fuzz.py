@@ -2039,7 +2039,24 @@ def _argmax_axis_out_of_range(g: Graph, node: Node, shapes: Dict[str, List[int]]
     return node.op in ("ArgMax", "ArgMin") and x is not None and not -len(x) <= axis < len(x)
 
 
+def _resize_empty_input_wrong_length(g: Graph, node: Node, shapes) -> bool:
+    """Resize (no axes) of an empty input whose sizes or scales do not have one value per
+    dim: onnxruntime runs it; the spec (Resize-13): "The number of elements of 'sizes'
+    should be the same as the rank of input 'X'" (scales likewise)."""
+    if node.op != "Resize" or "axes" in node.attrs:
+        return False
+    x = shapes.get(node.inputs[0])
+    if x is None or 0 not in x:
+        return False
+    for name in node.inputs[2:4]:
+        v = g.inits.get(name) if name else None
+        if v is not None and v.size and v.size != len(x):
+            return True
+    return False
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "ort-resize-empty-input-unchecked-length": _resize_empty_input_wrong_length,
     "ort-group-norm-zero-channels": _group_norm_zero_channels,
     "ort-group-norm-groups-not-dividing-channels": _group_norm_groups_not_dividing,
     "ort-argmax-axis-out-of-range-accepted": _argmax_axis_out_of_range,
