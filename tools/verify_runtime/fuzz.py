@@ -2230,20 +2230,23 @@ class Fuzzer:
                     disputes.append(("bound", "error", k, e.message))
             except ValueError as e:
                 disputes.append(("bound", "refused", -1, str(e)))
+            # deviations seen through the engine's errors taint their node and what follows
+            # it first, so a fact broken further down (either mode) is classified with them
+            for mode, kind, k, message in disputes:
+                known = next((name for op, words, name in DISPUTE_DEVIATIONS
+                              if k >= 0 and g.nodes[k].op == op and words in message), None)
+                if known is not None:
+                    tainted = dict(tainted)
+                    for k2 in range(k, len(g.nodes)):  # this node and what follows it
+                        if k2 == k or any(i in tainted for i in g.nodes[k2].inputs):
+                            for o in g.nodes[k2].outputs:
+                                tainted.setdefault(o, known)
             deviating_run = ""
             for mode, kind, k, message in disputes:
                 node_out = g.nodes[k].outputs[0] if k >= 0 else ""
                 record = {"value": node_out, "mode": mode, "kind": kind,
                           "op": g.nodes[k].op if k >= 0 else "", "binding": binding,
                           "why": message, "inferred": "", "runtime": "", "root": True}
-                known = next((name for op, words, name in DISPUTE_DEVIATIONS
-                              if record["op"] == op and words in message), None)
-                if known is not None and k >= 0:
-                    tainted = dict(tainted)
-                    for k2 in range(k, len(g.nodes)):  # this node and what follows it
-                        if k2 == k or any(i in tainted for i in g.nodes[k2].inputs):
-                            for o in g.nodes[k2].outputs:
-                                tainted.setdefault(o, known)
                 # a contradiction between facts names the nodes that stated them
                 named = [g.nodes[int(m)].outputs[0] for m in re.findall(r"node 'n(\d+)'",
                                                                          message)
