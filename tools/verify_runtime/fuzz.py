@@ -2039,7 +2039,24 @@ def _argmax_axis_out_of_range(g: Graph, node: Node, shapes: Dict[str, List[int]]
     return node.op in ("ArgMax", "ArgMin") and x is not None and not -len(x) <= axis < len(x)
 
 
+def _resize_empty_input_wrong_length(g: Graph, node: Node, shapes) -> bool:
+    """Resize (no axes) of an empty input whose sizes or scales do not have one value per
+    dim: onnxruntime runs it; the spec (Resize-13): "The number of elements of 'sizes'
+    should be the same as the rank of input 'X'" (scales likewise)."""
+    if node.op != "Resize" or "axes" in node.attrs:
+        return False
+    x = shapes.get(node.inputs[0])
+    if x is None or 0 not in x:
+        return False
+    for name in node.inputs[2:4]:
+        v = g.inits.get(name) if name else None
+        if v is not None and v.size and v.size != len(x):
+            return True
+    return False
+
+
 DEVIATIONS: Dict[str, Callable[[Graph, Node, Dict[str, List[int]]], bool]] = {
+    "ort-resize-empty-input-unchecked-length": _resize_empty_input_wrong_length,
     "ort-group-norm-zero-channels": _group_norm_zero_channels,
     "ort-group-norm-groups-not-dividing-channels": _group_norm_groups_not_dividing,
     "ort-argmax-axis-out-of-range-accepted": _argmax_axis_out_of_range,
@@ -2213,20 +2230,23 @@ class Fuzzer:
                     disputes.append(("bound", "error", k, e.message))
             except ValueError as e:
                 disputes.append(("bound", "refused", -1, str(e)))
+            # deviations seen through the engine's errors taint their node and what follows
+            # it first, so a fact broken further down (either mode) is classified with them
+            for mode, kind, k, message in disputes:
+                known = next((name for op, words, name in DISPUTE_DEVIATIONS
+                              if k >= 0 and g.nodes[k].op == op and words in message), None)
+                if known is not None:
+                    tainted = dict(tainted)
+                    for k2 in range(k, len(g.nodes)):  # this node and what follows it
+                        if k2 == k or any(i in tainted for i in g.nodes[k2].inputs):
+                            for o in g.nodes[k2].outputs:
+                                tainted.setdefault(o, known)
             deviating_run = ""
             for mode, kind, k, message in disputes:
                 node_out = g.nodes[k].outputs[0] if k >= 0 else ""
                 record = {"value": node_out, "mode": mode, "kind": kind,
                           "op": g.nodes[k].op if k >= 0 else "", "binding": binding,
                           "why": message, "inferred": "", "runtime": "", "root": True}
-                known = next((name for op, words, name in DISPUTE_DEVIATIONS
-                              if record["op"] == op and words in message), None)
-                if known is not None and k >= 0:
-                    tainted = dict(tainted)
-                    for k2 in range(k, len(g.nodes)):  # this node and what follows it
-                        if k2 == k or any(i in tainted for i in g.nodes[k2].inputs):
-                            for o in g.nodes[k2].outputs:
-                                tainted.setdefault(o, known)
                 # a contradiction between facts names the nodes that stated them
                 named = [g.nodes[int(m)].outputs[0] for m in re.findall(r"node 'n(\d+)'",
                                                                          message)
