@@ -28,7 +28,7 @@
 #             of the demo and testdata's models (and with ../shared, of its real models and
 #             backend suite) through onnxruntime at several bindings and compares it with what
 #             we infer, then runs the differential fuzzer briefly (ONNX_INFER_RUNTIME_FUZZ_CASES,
-#             default 200). One test a model (a contradiction fails it, a model onnxruntime
+#             default 5000). One test a model (a contradiction fails it, a model onnxruntime
 #             cannot run skips it), one for contrib_probe.py (com.microsoft operators where
 #             the contrib document and the kernels disagree) and one for the fuzzer. Needs
 #             the python part's venv
@@ -210,7 +210,7 @@ if want runtime; then
       corpora+=(../shared/models/real ../shared/conformance/onnx-backend)
     fi
     runtime_status=0
-    "$python_venv/bin/python" tools/verify_runtime/verify.py --quiet --timeout 10 \
+    "$python_venv/bin/python" tools/verify_runtime/verify.py --quiet --timeout 60 \
       --node-modules "$node_modules" --json "$work/runtime.json" "${corpora[@]}" \
       > "$work/runtime.log" 2>&1 || runtime_status=$?
     grep -v '^verify-models:' "$work/runtime.log" || true
@@ -235,7 +235,7 @@ if want runtime; then
     fi
     if [[ -f tools/verify_runtime/fuzz.py ]]; then
       if "$python_venv/bin/python" tools/verify_runtime/fuzz.py --seed 1 \
-          --cases "${ONNX_INFER_RUNTIME_FUZZ_CASES:-200}" --node-modules "$node_modules" \
+          --cases "${ONNX_INFER_RUNTIME_FUZZ_CASES:-5000}" --node-modules "$node_modules" \
           --out "$work/runtime-fuzz"; then
         add 1 0 0
       else
