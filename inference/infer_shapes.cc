@@ -24,6 +24,7 @@
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
+#include "onnx_infer/proto/nesting.h"
 #include "onnx_infer/schema/const_value.h"
 #include "onnx_infer/schema/inference_context.h"
 #include "onnx_infer/schema/signature.h"
@@ -2302,6 +2303,14 @@ InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& regis
   result.symbol_context =
       options.symbol_context ? options.symbol_context : std::make_shared<symbolic::SymbolContext>();
   symbolic::SymbolContext::Scope symbols(*result.symbol_context);
+  // A model built in memory went through no parser's depth limit; every walker below recurses.
+  if (Status nesting = CheckNesting(model); !nesting.ok()) {
+    Diagnostic d;
+    d.graph = "main";
+    d.message = StrCat("the model is not inferred: ", nesting.message());
+    result.diagnostics.push_back(std::move(d));
+    return result;
+  }
   Driver(model, registry, options, result).Run();
   return result;
 }
@@ -2317,6 +2326,18 @@ NodeInferenceResult InferNodeOutputs(const SchemaRegistry& registry, const onnx:
   }
   // The caller's input Dims live in the current context (or the one options name), so the
   // outputs are made there too: a context of the call's own would mix the two.
+  if (Status nesting = CheckNesting(node); !nesting.ok()) {
+    NodeInferenceResult refused;
+    refused.output_names.assign(node.output().begin(), node.output().end());
+    refused.output_types.resize(node.output_size());
+    refused.output_values.resize(node.output_size());
+    Diagnostic d;
+    d.node_index = 0;
+    d.node_name = node.name();
+    d.message = StrCat("the node is not inferred: ", nesting.message());
+    refused.diagnostics.push_back(std::move(d));
+    return refused;
+  }
   std::optional<symbolic::SymbolContext::Scope> symbols;
   if (options.symbol_context) symbols.emplace(*options.symbol_context);
   InferenceResult scratch;  // the driver's per-run state; its findings are the node's
@@ -2336,7 +2357,8 @@ NodeInferenceResult InferNodeOutputsByName(
     auto type = input_types.find(name);
     auto value = input_values.find(name);
     if (type != input_types.end()) {
-      types[i] = TypeFromProto(type->second);
+      // A type nested past the limit stays unknown; the node's inference then says so.
+      if (CheckNesting(type->second).ok()) types[i] = TypeFromProto(type->second);
     } else if (value != input_values.end()) {
       types[i] = TypeOfTensor(value->second);
     }

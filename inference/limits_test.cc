@@ -172,5 +172,44 @@ main (float[N] x) => (y) { y = Relu(x) })");
   EXPECT_EQ(model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(), deep);
 }
 
+
+// A model built in memory by a C++ caller never passes through a parser's depth limit: types
+// and subgraphs nested far deeper than kMaxNestingDepth must end in a diagnostic, not in a
+// stack overflow.
+TEST(Limits, TypesNestedDeeplyInMemoryAreAnError) {
+  onnx::ModelProto model = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+main (float[N] x) => (y) { y = Identity(x) })");
+  onnx::TypeProto* t = model.mutable_graph()->mutable_input(0)->mutable_type();
+  t->Clear();
+  for (int i = 0; i < 3000; ++i) t = t->mutable_sequence_type()->mutable_elem_type();
+  t->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  InferenceResult r = InferShapes(model, BuiltinSchemas(), InferenceOptions{});
+  EXPECT_NE(Messages(r, Severity::kError).find("nested"), std::string::npos)
+      << Messages(r, Severity::kError);
+}
+
+TEST(Limits, SubgraphsNestedDeeplyInMemoryAreAnError) {
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 17]>
+main (bool c, float[N] x) => (y) {
+  y = If(c) <then_branch = g1 () => (t) { t = Identity(x) },
+             else_branch = g2 () => (e) { e = Identity(x) }>
+})";
+  onnx::ModelProto model = Parse(text);
+  // Wrapped from the inside out, each level's If moved (not copied) into the next one's
+  // then_branch; 3,000 levels stay within what protobuf's own destructor recurses through.
+  onnx::NodeProto node = model.graph().node(0);
+  for (int i = 0; i < 3000; ++i) {
+    onnx::NodeProto outer = model.graph().node(0);
+    onnx::GraphProto* g = outer.mutable_attribute(0)->mutable_g();
+    node.set_output(0, "t");
+    g->mutable_node(0)->Swap(&node);
+    node.Swap(&outer);
+  }
+  model.mutable_graph()->mutable_node(0)->Swap(&node);
+  InferenceResult r = InferShapes(model, BuiltinSchemas(), InferenceOptions{});
+  EXPECT_NE(Messages(r, Severity::kError).find("nested deeper than"), std::string::npos)
+      << Messages(r, Severity::kError);
+}
+
 }  // namespace
 }  // namespace onnx_infer
