@@ -172,7 +172,6 @@ main (float[N] x) => (y) { y = Relu(x) })");
   EXPECT_EQ(model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(), deep);
 }
 
-
 // A model built in memory by a C++ caller never passes through a parser's depth limit: types
 // and subgraphs nested far deeper than kMaxNestingDepth must end in a diagnostic, not in a
 // stack overflow.
