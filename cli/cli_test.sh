@@ -326,6 +326,28 @@ if [[ -e "$TMP/kv_out.onnx" ]]; then
 else
   passed=$((passed + 1))
 fi
+# The same inside an If branch: the branch output's declaration mentions the bound symbol,
+# so the contradiction is the options' (nothing written), not a stale declaration.
+cat >"$TMP/kv_if.onnxtxt" <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+main (bool c, float[1, 4, past, 8] past_key, float[1, 4, seq, 8] key) => (present)
+{
+  present = If (c) <then_branch = g1 () => (float[1, 4, total_sequence_length, 8] t) {
+                      t = Concat <axis = 2> (past_key, key) },
+                    else_branch = g2 () => (float[1, 4, total_sequence_length, 8] e) {
+                      e = Concat <axis = 2> (key, past_key) }>
+}
+MODEL
+rm -f "$TMP/kv_if_out.onnx"
+check bind-contradicted-subgraph 1 "$BIN" "$TMP/kv_if.onnxtxt" \
+  --bind past=3,seq=4,total_sequence_length=9 -o "$TMP/kv_if_out.onnx"
+expect_in bind-contradicted-subgraph-msg "$TMP/err" "contradicts total_sequence_length == 9 (bind)"
+expect_in bind-contradicted-subgraph-not-written "$TMP/err" "kv_if_out.onnx: not written: the options contradict the model"
+if [[ -e "$TMP/kv_if_out.onnx" ]]; then
+  failed=$((failed + 1)); echo "FAIL bind-contradicted-subgraph-file: $TMP/kv_if_out.onnx was written"
+else
+  passed=$((passed + 1))
+fi
 # A stale declaration (issue 30's policy): by default an error, and the model is written with
 # the inferred type over it; --policy refine keeps it with a warning (exit 0); --policy strict
 # writes nothing; an unknown policy is a usage error.

@@ -486,6 +486,9 @@ struct GraphRun {
   NodeValueIds node_ids;
   // The types the graph declares for its outputs and in value_info (Value::declared).
   std::vector<Type> declared_types;
+  // Parallel to declared_types when the options bind symbols: the declaration as it was
+  // before the bindings were evaluated in it (Driver::declared_before_bind_), or null.
+  std::vector<const Type*> declared_before_bind;
   // Nothing reads the scope's types and values after the write-back (no recorded value
   // types, no graph run later in this scope): WriteBack releases each value's type once it is
   // written, so that the memory goes to the next value_info messages (the peak of a large
@@ -687,20 +690,31 @@ class Driver {
     Summarize(declared_symbols);
   }
 
-  // Keeps the main graph's declared output and value_info types that mention a bound symbol,
-  // before Specialize evaluates the bindings in them (declared_before_bind_).
+  // Keeps the declared output and value_info types of every graph (subgraphs included) that
+  // mention a bound symbol, before Specialize evaluates the bindings in them
+  // (declared_before_bind_). The messages are edited in place, so their addresses stay.
   void NoteDeclaredBeforeBind() {
     if (options_.bind.empty()) return;
+    NoteDeclaredBeforeBind(model_->graph());
+  }
+  void NoteDeclaredBeforeBind(const onnx::GraphProto& graph) {
     auto note = [&](const onnx::ValueInfoProto& vi) {
       Type type = TypeFromProto(vi.type());
       bool bound = false;
       VisitSymbols(type, [&](const std::string& name, int64_t) {
         bound = bound || options_.bind.count(name) > 0;
       });
-      if (bound) declared_before_bind_.emplace(vi.name(), std::move(type));
+      if (bound) declared_before_bind_.emplace(&vi, std::move(type));
     };
-    for (const auto& vi : model_->graph().output()) note(vi);
-    for (const auto& vi : model_->graph().value_info()) note(vi);
+    for (const auto& vi : graph.output()) note(vi);
+    for (const auto& vi : graph.value_info()) note(vi);
+    // Bounded: CheckNesting refused graphs nested deeper than kMaxNestingDepth.
+    for (const auto& node : graph.node()) {
+      for (const auto& a : node.attribute()) {
+        if (a.has_g()) NoteDeclaredBeforeBind(a.g());
+        for (const auto& g : a.graphs()) NoteDeclaredBeforeBind(g);
+      }
+    }
   }
 
   // Whether `type` mentions a symbol the options fix.
@@ -923,7 +937,7 @@ class Driver {
   void DefineGraphValues(GraphRun& run, Scope* scope);
   static void IndexNodeValues(GraphRun& run, Scope* scope);
   // The types the graph declares for its outputs and in value_info, for the values it has.
-  static void ReadDeclaredTypes(GraphRun& run, Scope* scope);
+  void ReadDeclaredTypes(GraphRun& run, Scope* scope) const;
   // Each node output's producer; reports outputs defined twice.
   Producers FindProducers(const GraphRun& run, const Scope& scope);
   // An order in which producers come first (subgraph references count); reports cycles.
@@ -934,8 +948,11 @@ class Driver {
                       bool count_stats);
   // Merge with declared types: output `o` of the node at `index` against its declared
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
+  // `before_bind`: the declaration before the options' bindings were evaluated in it, if
+  // they changed it.
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
-                         const OpSchema* schema, int o, const Type& declared, Type type);
+                         const OpSchema* schema, int o, const Type& declared,
+                         const Type* before_bind, Type type);
   // Reports each input of the model and initializer whose element type is UNDEFINED.
   static void ReportUndefinedElemTypes(const GraphRun& run);
   // Reports each graph output that names no value (issue 17).
@@ -1033,13 +1050,13 @@ class Driver {
   std::vector<std::pair<std::string, std::string>> assumed_symbols_;
   // The main graph's input values the options give, in the run's context.
   std::map<std::string, ConstValue, std::less<>> given_values_;
-  // Symbols the options fix (bound, or met by a given input shape or value), and the main
-  // graph's declared output and value_info types that mentioned a bound symbol, as declared
+  // Symbols the options fix (bound, or met by a given input shape or value), and the declared
+  // output and value_info types (of every graph) that mentioned a bound symbol, as declared
   // before the bindings were evaluated in them: a declaration contradicting inference
   // through one of these is the options contradicting the model (an error), not the model
   // contradicting itself (a warning).
   std::set<std::string, std::less<>> option_symbols_;
-  std::map<std::string, Type, std::less<>> declared_before_bind_;
+  std::map<const onnx::ValueInfoProto*, Type> declared_before_bind_;
   ExternalValues external_values_;    // read on first use, shared by every graph
   ExpansionBudget expansion_budget_;  // nodes of function bodies and subgraphs, in all
   // The text of each expression dim the write-back has printed (the run's context's nodes).
@@ -1708,14 +1725,20 @@ void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
   }
 }
 
-void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) {
+void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) const {
   run.declared_types.clear();
+  run.declared_before_bind.clear();
   // A later declaration of the same name replaces an earlier one.
   auto declare = [&](const onnx::ValueInfoProto& vi) {
     const int id = scope->IdOf(vi.name());
     if (id < 0) return;  // not a value of this graph: no node output to merge with
     scope->at(id).declared = static_cast<int32_t>(run.declared_types.size());
     run.declared_types.push_back(TypeFromProto(vi.type()));
+    if (!declared_before_bind_.empty()) {
+      auto before = declared_before_bind_.find(&vi);
+      run.declared_before_bind.push_back(before != declared_before_bind_.end() ? &before->second
+                                                                               : nullptr);
+    }
   };
   for (const auto& vi : run.graph->output()) declare(vi);
   for (const auto& vi : run.graph->value_info()) {
@@ -2007,8 +2030,10 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
     if (v->declared >= 0) {
-      v->type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
-                                  std::move(outputs[o]));
+      v->type = MergeWithDeclared(
+          run, index, *node, schema, o, run.declared_types[v->declared],
+          run.declared_before_bind.empty() ? nullptr : run.declared_before_bind[v->declared],
+          std::move(outputs[o]));
     } else {
       v->type = std::move(outputs[o]);
     }
@@ -2019,7 +2044,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
 }
 
 Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
-                               const OpSchema* schema, int o, const Type& declared, Type type) {
+                               const OpSchema* schema, int o, const Type& declared,
+                               const Type* before_bind, Type type) {
   auto& out = *run.diagnostics;
   const std::string& name = node.output(o);
   auto merged = MergeTypes(declared, type);
@@ -2027,9 +2053,8 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
   // given input shape or value) means the options contradict the model: an error naming the
   // facts, so that the model is not written with the options' dims over the inferred ones.
   auto option_contradiction = [&](const Status& why) {
-    if (run.depth != 0 || option_symbols_.empty()) return false;
-    auto before = declared_before_bind_.find(name);
-    const Type& original = before != declared_before_bind_.end() ? before->second : declared;
+    if (option_symbols_.empty()) return false;
+    const Type& original = before_bind ? *before_bind : declared;
     if (!MentionsOptionSymbol(original)) return false;
     Status named = BindDeclared(original, type, StrCat("declared type of '", name, "'"));
     ReportNode(
