@@ -271,8 +271,10 @@ MODEL
 check type-checked 1 "$BIN" "$TMP/bool_greater.onnxtxt"
 check type-unchecked 0 "$BIN" "$TMP/bool_greater.onnxtxt" --no-check-types
 expect_in type-unchecked-warning "$TMP/err" "warning: graph 'main' node #0 (ai.onnx::Greater-13): input 0 'a': type bool is not allowed for T"
-check assume-bad 2 "$BIN" "$TMP/slice.onnxtxt" --assume 'S <= 4'
-expect_in assume-bad-msg "$TMP/err" "--assume 'S <= 4': expected a lower bound of one symbol"
+check assume-bad 2 "$BIN" "$TMP/slice.onnxtxt" --assume 'S == 4'
+expect_in assume-bad-msg "$TMP/err" "--assume 'S == 4': expected a dim expression compared with integers"
+check assume-bad-two-sides 2 "$BIN" "$TMP/slice.onnxtxt" --assume 'S <= T'
+expect_in assume-bad-two-sides-msg "$TMP/err" "(one side must be an integer)"
 check assume-missing 2 "$BIN" "$TMP/slice.onnxtxt" --assume
 check assume-typo 0 "$BIN" "$TMP/slice.onnxtxt" --assume 'SS >= 2'
 expect_in assume-typo-msg "$TMP/err" "assumption 'SS >= 2': the model has no symbol 'SS'"

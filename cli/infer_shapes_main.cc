@@ -59,9 +59,12 @@ options:
   --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
   --no-data-prop         track only constants (initializers, Constant nodes), not the values
                          operators compute from them (shape tensors)
-  --assume 'S >= 2'      assume a lower bound of a dim symbol (S >= k or S > k); repeatable.
-                         Dims simplify under it; each result that needed it is listed
-                         with it among the conditions of the --json report
+  --assume 'S >= 2'      assume bounds of dims: 'S >= 2', 'S <= 2048', '1 <= B <= 64', or a
+                         relation 'P + S <= 4096' (an expression compared with integers);
+                         repeatable. Dims simplify and comparisons (an If's condition)
+                         decide under it; each result that needed it is listed with it
+                         among the conditions of the --json report, whose 'bounds' give
+                         each symbol's range and where each bound came from
   --assume-positive      assume every dim symbol >= 1, as onnxruntime's symbolic shape
                          inference does (by default a dim may be 0, as in an empty cache)
   --no-check-types       a node input whose type its operator's type constraint does not
@@ -233,9 +236,10 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->schemas.push_back(a.substr(10));
     } else if (a == "--assume" || a.rfind("--assume=", 0) == 0) {
       std::string text = a == "--assume" ? "" : a.substr(9);
-      if (a == "--assume" && !value(&text)) return "--assume needs a bound such as 'S >= 2'";
+      if (a == "--assume" && !value(&text))
+        return "--assume needs a bound such as 'S >= 2' or 'S <= 2048'";
       std::string why;
-      if (!symbolic::ParseLowerBound(text, &why)) return "--assume '" + text + "': " + why;
+      if (!symbolic::ParseAssumption(text, &why)) return "--assume '" + text + "': " + why;
       flags->assumptions.push_back(text);
     } else if (a == "--assume-positive") {
       flags->assume_positive = true;
@@ -420,6 +424,22 @@ void PrintMemory(const MemoryEstimate& m, const InferenceResult& result, std::os
   out << "\n";
 }
 
+// Each symbol's range: {"symbol", "min", "max" (absent: unbounded), "assumed" (which of the
+// two bounds rest on the user's --assume), "origins"}.
+nlohmann::json BoundsJson(const InferenceResult& result) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& b : result.bounds) {
+    nlohmann::json j = {{"symbol", b.symbol}, {"min", b.lo}, {"origins", b.origins}};
+    if (b.hi) j["max"] = *b.hi;
+    nlohmann::json assumed = nlohmann::json::array();
+    if (b.lo_assumed) assumed.push_back("min");
+    if (b.hi_assumed) assumed.push_back("max");
+    j["assumed"] = std::move(assumed);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 nlohmann::json Report(const Flags& flags, const InferenceResult& result,
                       const MemoryEstimate* memory) {
   nlohmann::json diagnostics = nlohmann::json::array();
@@ -473,6 +493,8 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
       {"overridable_initializers", flags.overridable_initializers},
       {"policy", DeclaredPolicyName(flags.declared_policy)},
       {"conditions", result.conditions},
+      {"bounds", BoundsJson(result)},
+      {"relations", result.relations},
       {"diagnostics", std::move(diagnostics)},
   };
   if (memory) report["memory"] = MemoryJson(*memory);

@@ -730,13 +730,17 @@ class Driver {
   void ApplyAssumptions() {
     for (const std::string& text : options_.assumptions) {
       std::string error;
-      auto bound = symbolic::ParseLowerBound(text, &error);
-      Status s = bound ? unifier_.AssumeUser(bound->symbol, bound->bound) : Status::Error(error);
+      auto assumption = symbolic::ParseAssumption(text, &error);
+      Status s = assumption ? unifier_.AssumeRelation(assumption->expr, assumption->lo,
+                                                      assumption->hi, "", /*user=*/true)
+                            : Status::Error(error);
       if (!s.ok()) {
         Report(result_.diagnostics, Severity::kError, "main",
                StrCat("assumption '", text, "': ", s.message()));
       } else {
-        assumed_symbols_.push_back({bound->symbol, text});
+        for (const std::string& symbol : assumption->expr.Symbols()) {
+          assumed_symbols_.push_back({symbol, text});
+        }
       }
     }
     if (options_.assume_positive) {
@@ -832,6 +836,10 @@ class Driver {
     }
     for (const auto& fact : unifier_.facts()) result_.facts.push_back(fact.ToString());
     result_.conditions = unifier_.conditions();
+    result_.bounds = unifier_.BoundsOfSymbols();
+    for (const auto& r : unifier_.relations()) {
+      if (!r.expr.is_symbol()) result_.relations.push_back(r.ToString());
+    }
     // An assumption about a symbol the model never mentions is likely a typo.
     for (const auto& [symbol, text] : assumed_symbols_) {
       if (present.count(symbol) || declared_symbols.count(symbol) || introduced_.count(symbol)) {

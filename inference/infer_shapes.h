@@ -23,6 +23,7 @@
 #include "onnx_infer/schema/diagnostic.h"
 #include "onnx_infer/schema/registry.h"
 #include "onnx_infer/symbolic/context.h"
+#include "onnx_infer/symbolic/unifier.h"
 
 namespace onnx_infer {
 
@@ -204,6 +205,12 @@ struct InferenceResult {
   // Conditions the model must meet that are not equations (symbolic broadcasts), and the
   // assumptions (InferenceOptions::assumptions, assume_positive) each result needed.
   std::vector<std::string> conditions;
+  // The range of each symbol (by its representative) beyond ">= 0", with where each bound
+  // came from: the model (a broadcast that holds only below a constant, TopK's k, a bound
+  // implied by a relation) or the user's --assume; and the relations over several symbols
+  // ("P + S <= 4096 (assumed)").
+  std::vector<symbolic::SymbolBounds> bounds;
+  std::vector<std::string> relations;
   // The type of every graph input, node output and graph output, by graph path: "main", an
   // If branch or Loop/Scan body "main/If_3.then_branch", a model-local function's body at one
   // call "main/Gelu_2.local::Gelu", a training graph "training_info[0].algorithm" (the paths

@@ -283,8 +283,19 @@ Status InferenceContext::RecordEqual(Dim a, Dim b, std::string_view what) {
   return unifier_->Unify(a, b, StrCat(Origin(), ": ", what));
 }
 
+Status InferenceContext::RecordRange(Dim d, std::optional<int64_t> lo, std::optional<int64_t> hi,
+                                     std::string_view what) {
+  if (!unifier_ || d.is_unknown() || d.is_const()) return OkStatus();
+  return unifier_->AssumeRelation(d, lo, hi, StrCat(Origin(), ": ", what), /*user=*/false);
+}
+
 void InferenceContext::RecordCondition(std::string_view condition) {
   if (unifier_) unifier_->AddCondition(std::string(condition), Origin());
+}
+
+void InferenceContext::RecordAssumed(std::string_view used, std::string_view what) {
+  if (unifier_)
+    unifier_->AddCondition(std::string(used), StrCat("assumed for ", Origin(), ": ", what));
 }
 
 void InferenceContext::SetOutputValue(int i, ConstValue value) {

@@ -196,9 +196,16 @@ class InferenceContext {
   // Records a == b; `what` says which dims ("contracted dims"). An error when it
   // contradicts an earlier fact (the message names both origins).
   Status RecordEqual(Dim a, Dim b, std::string_view what);
+  // Records lo <= d <= hi (either may be absent), a range the model requires (TopK's k within
+  // its axis); `what` says why. An error when it contradicts what is known.
+  Status RecordRange(Dim d, std::optional<int64_t> lo, std::optional<int64_t> hi,
+                     std::string_view what);
   // Records a condition the model must meet that is not an equation (a symbolic
   // broadcast's "N == M or N == 1 or M == 1").
   void RecordCondition(std::string_view condition);
+  // Records that a result of the node holds only under the user's assumptions `used` ("N >=
+  // 2"): `what` says which ("the value of output 0 'c' is false").
+  void RecordAssumed(std::string_view used, std::string_view what);
 
   // The largest tensor (in elements) whose value a rule should record with SetOutputValue.
   int64_t max_value_elements() const { return max_value_elements_; }

@@ -6,6 +6,7 @@
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/symbolic/broadcast.h"
+#include "onnx_infer/symbolic/expr.h"
 
 namespace onnx_infer {
 
@@ -17,6 +18,21 @@ StatusOr<Dim> BroadcastDim(Dim a, Dim b, InferenceContext* ctx) {
   if (a == one) return b;
   symbolic::BroadcastResult r = symbolic::Broadcast(a, b);
   if (!r.ok) return Status::Error(r.error);
+  if (ctx && !r.condition.empty() && !r.must_be_equal) {
+    // Min(k, e) against e with k >= 2 (a table of k rows sliced to e): "equal, or one is 1"
+    // holds exactly when e <= k (Min(k, e) is 1 only when e is), so the model says e <= k,
+    // and the result is e. (For k <= 1 other values of e broadcast too: no bound.)
+    for (const auto& [m, e] : {std::pair{a, b}, std::pair{b, a}}) {
+      const symbolic::DimNode* n = m.node();
+      if (n->kind != symbolic::Kind::kMin) continue;
+      const symbolic::DimNode* k = n->lhs->kind == symbolic::Kind::kConst ? n->lhs : n->rhs;
+      const symbolic::DimNode* other = k == n->lhs ? n->rhs : n->lhs;
+      if (k->kind != symbolic::Kind::kConst || k->value < 2 || other != e.node()) continue;
+      OI_RETURN_IF_ERROR(ctx->RecordEqual(
+          m, e, StrCat("broadcast of ", m, " with ", e, " holds only when ", e, " <= ", k->value)));
+      return e;
+    }
+  }
   if (ctx && !r.condition.empty()) {
     if (r.must_be_equal) {
       OI_RETURN_IF_ERROR(ctx->RecordEqual(a, b, "broadcast dims that cannot be 1"));

@@ -45,14 +45,46 @@ Interval Bounds(const DimNode* n, const Assumptions* as) {
   switch (n->kind) {
     case Kind::kConst:
       return Interval::Exactly(n->value);
-    case Kind::kSymbol:
-      return Interval::AtLeast(as ? std::max<int64_t>(0, as->LowerBound(n->name)) : 0);
+    case Kind::kSymbol: {
+      Interval i = Interval::AtLeast(as ? std::max<int64_t>(0, as->LowerBound(n->name)) : 0);
+      if (auto hi = as ? as->UpperBound(n->name) : std::nullopt) {
+        i.has_hi = true;
+        i.hi = *hi;
+      }
+      return i;
+    }
     case Kind::kSum: {
       Bound lo{true, n->value}, hi{true, n->value};
       for (const auto& [term, coeff] : n->terms) {
         Interval t = Bounds(term, as);
         lo = AddB(lo, MulB(coeff > 0 ? Lo(t) : Hi(t), coeff));
         hi = AddB(hi, MulB(coeff > 0 ? Hi(t) : Lo(t), coeff));
+      }
+      // A relation stated on the same terms (P + S <= 4096), or on them times a factor
+      // (-P - S >= -4096), may bound the sum more tightly.
+      if (as) {
+        for (const auto& [sum, range] : as->expr_bounds()) {
+          if (sum->terms.size() != n->terms.size() || sum->terms.empty()) continue;
+          const int64_t a = sum->terms[0].second, b = n->terms[0].second;
+          if (a == 0 || b % a != 0) continue;
+          const int64_t f = b / a;
+          bool same = true;
+          for (size_t i = 0; i < n->terms.size() && same; ++i) {
+            int64_t scaled;
+            same = sum->terms[i].first == n->terms[i].first &&
+                   !__builtin_mul_overflow(sum->terms[i].second, f, &scaled) &&
+                   scaled == n->terms[i].second;
+          }
+          if (!same) continue;
+          // n = f * sum + c.
+          const Bound rlo = range.first != INT64_MIN ? Bound{true, range.first} : Bound{false, 0};
+          const Bound rhi = range.second != INT64_MAX ? Bound{true, range.second} : Bound{false, 0};
+          const Bound c{true, n->value};
+          const Bound new_lo = AddB(MulB(f > 0 ? rlo : rhi, f), c);
+          const Bound new_hi = AddB(MulB(f > 0 ? rhi : rlo, f), c);
+          if (new_lo.known && (!lo.known || new_lo.v > lo.v)) lo = new_lo;
+          if (new_hi.known && (!hi.known || new_hi.v < hi.v)) hi = new_hi;
+        }
       }
       return Make(lo, hi);
     }

@@ -27,6 +27,42 @@ int64_t Assumptions::LowerBound(std::string_view symbol) const {
   return std::max(default_lower_, it == lower_.end() ? 0 : it->second);
 }
 
+void Assumptions::SetUpperBound(std::string_view symbol, int64_t bound) {
+  auto it = upper_.find(symbol);
+  if (it == upper_.end()) {
+    upper_.emplace(std::string(symbol), bound);
+  } else {
+    it->second = std::min(it->second, bound);
+  }
+}
+
+std::optional<int64_t> Assumptions::UpperBound(std::string_view symbol) const {
+  auto it = upper_.find(symbol);
+  if (it == upper_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Assumptions::SetExprBounds(Dim expr, std::optional<int64_t> lo, std::optional<int64_t> hi) {
+  const DimNode* n = expr.node();
+  if (!n || n->kind != Kind::kSum) return;
+  // Keyed by the sum without its constant: P + S + 1 <= 10 is P + S <= 9.
+  const int64_t c = n->value;
+  if (c != 0) {
+    Poly p = AsPoly(n);
+    p.constant = 0;
+    n = FromPoly(std::move(p));
+    if (!n || n->kind != Kind::kSum) return;
+  }
+  auto shift = [&](std::optional<int64_t> b, int64_t none) {
+    int64_t r;
+    if (!b || __builtin_sub_overflow(*b, c, &r)) return none;
+    return r;
+  };
+  auto [it, inserted] = expr_bounds_.try_emplace(n, INT64_MIN, INT64_MAX);
+  it->second.first = std::max(it->second.first, shift(lo, INT64_MIN));
+  it->second.second = std::min(it->second.second, shift(hi, INT64_MAX));
+}
+
 void Assumptions::AddMultipleOf(Dim term, int64_t modulus) {
   const DimNode* n = term.node();
   if (!n || modulus <= 1 || n->kind == Kind::kConst || n->kind == Kind::kSum) return;

@@ -45,7 +45,8 @@ class Dim;
 class Unifier;
 
 // What is known about symbols beyond "every symbol is >= 0": lower bounds (per symbol, and
-// one for every symbol, e.g. 1 under --assume-positive) and multiples (`Mod(C, 2) == 0`).
+// one for every symbol, e.g. 1 under --assume-positive), upper bounds (per symbol: S <= 4096)
+// and multiples (`Mod(C, 2) == 0`).
 // Queries and Simplify() may use them; plain construction does not, so an interned node never
 // depends on who asked. Multiples are keyed by interned nodes, so an Assumptions holding any
 // is tied to the SymbolContext of those nodes.
@@ -57,6 +58,16 @@ class Assumptions {
   void SetDefaultLowerBound(int64_t bound);
   // The lower bound of `symbol`: 0 unless raised.
   int64_t LowerBound(std::string_view symbol) const;
+  // Lowers the upper bound of `symbol` to at most `bound` (bounds only ever shrink).
+  void SetUpperBound(std::string_view symbol, int64_t bound);
+  // The upper bound of `symbol`, if it has one.
+  std::optional<int64_t> UpperBound(std::string_view symbol) const;
+  // Bounds of a sum of terms (a relation such as P + S <= 4096): lo <= expr <= hi, either
+  // absent. Bounds() of a sum with the same terms (any constant) takes them into account.
+  void SetExprBounds(Dim expr, std::optional<int64_t> lo, std::optional<int64_t> hi);
+  const std::map<const DimNode*, std::pair<int64_t, int64_t>>& expr_bounds() const {
+    return expr_bounds_;
+  }
   // Records that `term` is a multiple of `modulus` (> 1): Mod(term, modulus) == 0. `term` is
   // one term of a sum (a symbol, a product, floor(...)...), not a sum or a constant; others
   // are ignored. Several moduli of one term combine (2 and 3 give 6).
@@ -64,13 +75,19 @@ class Assumptions {
   // The largest modulus `term` is known to be a multiple of: 1 when none is.
   int64_t KnownModulus(const DimNode* term) const;
   bool has_multiples() const { return !multiples_.empty(); }
-  bool empty() const { return lower_.empty() && default_lower_ <= 0 && multiples_.empty(); }
+  bool empty() const {
+    return lower_.empty() && upper_.empty() && default_lower_ <= 0 && multiples_.empty() &&
+           expr_bounds_.empty();
+  }
 
  private:
   friend class Unifier;  // restores entries when it rolls back a rejected fact
   std::map<std::string, int64_t, std::less<>> lower_;
+  std::map<std::string, int64_t, std::less<>> upper_;
   int64_t default_lower_ = 0;
   std::map<const DimNode*, int64_t> multiples_;
+  // Sums without their constant term -> (lo, hi) with INT64_MIN / INT64_MAX for none.
+  std::map<const DimNode*, std::pair<int64_t, int64_t>> expr_bounds_;
 };
 
 class Dim {

@@ -268,6 +268,75 @@ std::optional<LowerBound> ParseLowerBound(std::string_view text, std::string* er
   return LowerBound{std::string(symbol.symbol_name()), value};
 }
 
+std::optional<Assumption> ParseAssumption(std::string_view text, std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<Assumption> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
+  const char* kForm =
+      "expected a dim expression compared with integers, such as 'S >= 2', 'S <= 2048', "
+      "'1 <= B <= 64' or 'P + S <= 4096'";
+  // Split at the comparison operators.
+  std::vector<std::string_view> parts;
+  std::vector<std::string_view> ops;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != '<' && c != '>' && c != '=' && c != '!') continue;
+    const size_t len = i + 1 < text.size() && text[i + 1] == '=' ? 2 : 1;
+    const std::string_view op = text.substr(i, len);
+    if (op == "==" || op == "=" || op == "!=" || op == "!") {
+      return fail(std::string(kForm) + " (an equation fixes a value: use --bind S=128)");
+    }
+    parts.push_back(text.substr(start, i - start));
+    ops.push_back(op);
+    i += len - 1;
+    start = i + 1;
+  }
+  parts.push_back(text.substr(start));
+  if (ops.empty() || ops.size() > 2) return fail(kForm);
+  const bool greater = ops[0][0] == '>';
+  if (ops.size() == 2 && (ops[1][0] == '>') != greater) {
+    return fail(std::string(kForm) + " (a chain's comparisons must point the same way)");
+  }
+  std::vector<Dim> dims;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string why;
+    auto d = ParseDim(parts[i], &why);
+    if (!d) {
+      return fail(i == 0 ? "left of '" + std::string(ops[0]) + "': " + why
+                         : "right of '" + std::string(ops[i - 1]) + "': " + why);
+    }
+    dims.push_back(*d);
+  }
+  // The expression: the one side that is not an integer (the middle of a chain).
+  int expr = -1;
+  for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
+    if (dims[i].is_const()) continue;
+    if (expr >= 0) return fail(std::string(kForm) + " (one side must be an integer)");
+    expr = i;
+  }
+  if (expr < 0 || (dims.size() == 3 && expr != 1)) return fail(kForm);
+  Assumption a;
+  a.expr = dims[expr];
+  // Each comparison left op right, with one side the expression.
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const std::string_view op = ops[i];
+    const bool expr_left = static_cast<int>(i) == expr;
+    int64_t k = *dims[expr_left ? i + 1 : i].const_value();
+    // Written as expr OP k: flip the operator when the expression is on the right.
+    const bool at_least = (op[0] == '>') == expr_left;
+    const bool strict = op.size() == 1;
+    if (strict && __builtin_add_overflow(k, at_least ? 1 : -1, &k)) return fail(kForm);
+    if (at_least) {
+      a.lo = a.lo ? std::max(*a.lo, k) : k;
+    } else {
+      a.hi = a.hi ? std::min(*a.hi, k) : k;
+    }
+  }
+  return a;
+}
+
 bool IsIdentifier(std::string_view text) {
   if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) return false;
   for (char c : text) {

@@ -44,6 +44,18 @@ struct LowerBound {
 // two symbols or an expression on either side.
 std::optional<LowerBound> ParseLowerBound(std::string_view text, std::string* error);
 
+// An assumption about dims (`--assume`): lo <= expr <= hi, either bound possibly absent.
+struct Assumption {
+  Dim expr;
+  std::optional<int64_t> lo, hi;
+};
+// Reads a comparison of a dim expression with integers: "S >= 2", "S > 1", "S <= 2048",
+// "S < 4097", "2 <= S", "1 <= B <= 64", "64 >= B >= 1", "P + S <= 4096" (any spacing; a strict
+// comparison becomes the inclusive one, S < 4097 is S <= 4096). nullopt, with *error saying
+// why, for anything else: an equation (bind a value with --bind instead), an expression on
+// both sides, a chain whose comparisons point different ways.
+std::optional<Assumption> ParseAssumption(std::string_view text, std::string* error);
+
 // Whether `text` is a plain identifier ([A-Za-z_][A-Za-z0-9_]*).
 bool IsIdentifier(std::string_view text);
 

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "onnx_infer/symbolic/dim.h"
+#include "onnx_infer/symbolic/expr.h"
 #include "onnx_infer/symbolic/parse.h"
 
 namespace onnx_infer::symbolic {
@@ -252,6 +253,61 @@ TEST(PropertyTest, ComparisonsNeverGuess) {
     }
   }
   EXPECT_GT(decided, 500);
+}
+
+// Intervals (issue 29): each symbol gets a random range [lo, hi] (some without an upper
+// bound) and the sum A + B a random upper bound; at every assignment inside them, an
+// expression's Bounds() contain its value, its form simplified under them keeps the value,
+// and comparisons decided under them hold.
+TEST(PropertyTest, IntervalsHoldAtEveryAssignmentInside) {
+  std::mt19937_64 rng(29);
+  int compared = 0, decided = 0, bounded = 0;
+  for (int i = 0; i < 3000; ++i) {
+    Assumptions as;
+    std::map<std::string, std::pair<int64_t, int64_t>> range;
+    for (const char* name : kSymbols) {
+      const int64_t lo = std::uniform_int_distribution<int64_t>(0, 3)(rng);
+      const bool upper = std::uniform_int_distribution<int>(0, 3)(rng) != 0;
+      const int64_t hi = upper ? lo + std::uniform_int_distribution<int64_t>(0, 5)(rng) : 8;
+      if (lo > 0) as.SetLowerBound(name, lo);
+      if (upper) as.SetUpperBound(name, hi);
+      range[name] = {lo, hi};
+    }
+    const int64_t sum_hi = std::uniform_int_distribution<int64_t>(0, 12)(rng);
+    as.SetExprBounds(Dim::Symbol("A") + Dim::Symbol("B"), std::nullopt, sum_hi);
+    auto tree = Random(rng, 3);
+    const Dim d = Build(*tree);
+    if (d.is_unknown()) continue;
+    const Interval iv = Bounds(d.node(), &as);
+    if (iv.has_hi) ++bounded;
+    const Dim under = Simplify(d, as);
+    const Dim other = Build(*Random(rng, 2));
+    const Tri le = LessEqual(d, other, &as), eq = Equal(d, other, &as);
+    if (le != Tri::kUnknown || eq != Tri::kUnknown) ++decided;
+    for (int k = 0; k < 12; ++k) {
+      Env env;
+      for (const auto& [name, r] : range) {
+        env[name] = std::uniform_int_distribution<int64_t>(r.first, r.second)(rng);
+      }
+      if (env["A"] + env["B"] > sum_hi) continue;  // outside the relation
+      const auto value = Eval(*tree, env);
+      if (!value) continue;
+      const std::string at = " at A=" + std::to_string(env["A"]) +
+                             " B=" + std::to_string(env["B"]) + " C=" + std::to_string(env["C"]);
+      ASSERT_TRUE(!iv.has_lo || iv.lo <= *value) << d << " >= " << iv.lo << at;
+      ASSERT_TRUE(!iv.has_hi || *value <= iv.hi) << d << " <= " << iv.hi << at;
+      ASSERT_EQ(Evaluate(under, env), value) << d << " simplified to " << under << at;
+      const auto vo = Evaluate(other, env);
+      if (vo && le != Tri::kUnknown)
+        ASSERT_EQ(*value <= *vo, le == Tri::kTrue) << d << " <= " << other << at;
+      if (vo && eq != Tri::kUnknown)
+        ASSERT_EQ(*value == *vo, eq == Tri::kTrue) << d << " == " << other << at;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 10000);
+  EXPECT_GT(decided, 300);
+  EXPECT_GT(bounded, 500);
 }
 
 }  // namespace

@@ -297,6 +297,34 @@ TEST(Parse, LowerBounds) {
   EXPECT_NE(error.find("right of '>='"), std::string::npos) << error;
 }
 
+TEST(Parse, Assumptions) {
+  auto read = [](const char* text) {
+    std::string error;
+    auto a = ParseAssumption(text, &error);
+    if (!a) return "error: " + error;
+    std::string out = a->expr.ToString();
+    if (a->lo) out = std::to_string(*a->lo) + " <= " + out;
+    if (a->hi) out += " <= " + std::to_string(*a->hi);
+    return out;
+  };
+  EXPECT_EQ(read("S >= 2"), "2 <= S");
+  EXPECT_EQ(read("S>1"), "2 <= S");
+  EXPECT_EQ(read("S <= 2048"), "S <= 2048");
+  EXPECT_EQ(read("S < 4097"), "S <= 4096");
+  EXPECT_EQ(read("2048 >= S"), "S <= 2048");
+  EXPECT_EQ(read("1 <= B <= 64"), "1 <= B <= 64");
+  EXPECT_EQ(read("64 > B > 0"), "1 <= B <= 63");
+  EXPECT_EQ(read("P + S <= 4096"), "P + S <= 4096");
+  EXPECT_EQ(read("4096 >= S + P"), "P + S <= 4096");
+  EXPECT_NE(read("S == 4").find("--bind"), std::string::npos);
+  EXPECT_NE(read("S >= T").find("one side must be an integer"), std::string::npos);
+  EXPECT_NE(read("1 <= B >= 64").find("same way"), std::string::npos);
+  EXPECT_NE(read("S").find("error"), std::string::npos);
+  EXPECT_NE(read("S >= (").find("right of '>='"), std::string::npos);
+  EXPECT_NE(read("1 <= 2").find("error"), std::string::npos);
+  EXPECT_NE(read("S >= 9223372036854775807 + 1").find("error"), std::string::npos);
+}
+
 TEST(Evaluate, Values) {
   std::map<std::string, int64_t, std::less<>> env = {{"N", 4}, {"S", 128}};
   EXPECT_EQ(Evaluate(P("N*S + floor((S - 1)/3) + Mod(N, 3)"), env), 4 * 128 + 42 + 1);

@@ -10,10 +10,29 @@ namespace {
 
 // A value bound to a class is kept only this small; larger equations stay equations.
 constexpr int kMaxValueSize = kMaxExprSize / 2;
+// No upper bound.
+constexpr int64_t kNoUpper = INT64_MAX;
+// The prefix of the classes that hold relations (AssumeRelation): never a model's symbol
+// name that a report shows.
+constexpr std::string_view kRelationPrefix = "__relation";
+
+bool IsRelationClass(std::string_view name) { return name.substr(0, 10) == kRelationPrefix; }
 
 int64_t CeilDivPositive(int64_t a, int64_t c) { return -FloorDivConst(-a, c); }
 
 }  // namespace
+
+std::string Relation::ToString() const {
+  std::string text = expr.ToString();
+  if (lo && hi) {
+    text = std::to_string(*lo) + " <= " + text + " <= " + std::to_string(*hi);
+  } else if (lo) {
+    text += " >= " + std::to_string(*lo);
+  } else if (hi) {
+    text += " <= " + std::to_string(*hi);
+  }
+  return text + " (" + origin + ")";
+}
 
 std::string Fact::ToString() const {
   return lhs.ToString() + " == " + rhs.ToString() + " (" + origin + ")";
@@ -32,6 +51,8 @@ int Unifier::Id(std::string_view name) {
   value_.emplace_back();
   model_bound_.push_back(0);
   user_bound_.push_back(0);
+  model_upper_.push_back(kNoUpper);
+  user_upper_.push_back(kNoUpper);
   watchers_.emplace_back();
   users_.emplace_back();
   return id;
@@ -79,16 +100,65 @@ Dim Unifier::Resolve(Dim d) const {
   return r;
 }
 
-std::vector<std::pair<std::string, int64_t>> Unifier::UserBoundsOf(Dim d) const {
-  std::vector<std::pair<std::string, int64_t>> out;
+std::vector<Unifier::UserBound> Unifier::UserBoundsOf(Dim d) const {
+  std::vector<UserBound> out;
   if (d.is_unknown()) return out;
   for (const std::string& name : d.Symbols()) {
     const int id = FindId(name);
     const int root = id < 0 ? -1 : Root(id);
     const int64_t model = root < 0 ? 0 : model_bound_[root];
     const int64_t user = std::max<int64_t>(root < 0 ? 0 : user_bound_[root], all_positive_);
-    if (user > model) out.emplace_back(root < 0 ? name : Leader(root), user);
+    const std::string& leader = root < 0 ? name : Leader(root);
+    if (user > model) out.emplace_back(leader, false, user);
+    if (root >= 0 && user_upper_[root] < model_upper_[root]) {
+      out.emplace_back(leader, true, user_upper_[root]);
+    }
   }
+  return out;
+}
+
+std::vector<std::string> Unifier::UserAssumptionsOf(const std::vector<Dim>& dims) const {
+  std::set<UserBound> all;
+  for (Dim d : dims) {
+    for (const auto& b : UserBoundsOf(Substituted(d))) all.insert(b);
+  }
+  std::vector<std::string> out;
+  for (const auto& [name, upper, bound] : all) {
+    out.push_back(name + (upper ? " <= " : " >= ") + std::to_string(bound));
+  }
+  return out;
+}
+
+std::pair<std::optional<int64_t>, std::optional<int64_t>> Unifier::BoundsOf(Dim d) const {
+  const Dim r = Resolve(d);
+  if (r.is_unknown()) return {};
+  const Interval i = Bounds(r.node(), &full_);
+  return {i.has_lo ? std::optional<int64_t>(i.lo) : std::nullopt,
+          i.has_hi ? std::optional<int64_t>(i.hi) : std::nullopt};
+}
+
+std::vector<SymbolBounds> Unifier::BoundsOfSymbols() const {
+  std::vector<SymbolBounds> out;
+  for (int id = 0; id < static_cast<int>(names_.size()); ++id) {
+    if (Root(id) != id || !value_[id].is_unknown() || IsRelationClass(Leader(id))) continue;
+    const int64_t lo = std::max({model_bound_[id], user_bound_[id], int64_t{all_positive_}});
+    const int64_t hi = std::min(model_upper_[id], user_upper_[id]);
+    if (lo <= 0 && hi == kNoUpper) continue;
+    SymbolBounds b;
+    b.symbol = Leader(id);
+    b.lo = lo;
+    if (hi != kNoUpper) b.hi = hi;
+    b.lo_assumed = lo > model_bound_[id];
+    b.hi_assumed = user_upper_[id] < model_upper_[id];
+    for (const auto& [symbol, text] : bound_origins_) {
+      const int other = FindId(symbol);
+      if (other >= 0 && Root(other) == id) b.origins.push_back(text);
+    }
+    if (all_positive_ && b.lo_assumed) b.origins.push_back("every symbol >= 1 (assumed)");
+    out.push_back(std::move(b));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const SymbolBounds& a, const SymbolBounds& b) { return a.symbol < b.symbol; });
   return out;
 }
 
@@ -102,12 +172,15 @@ Dim Unifier::Resolve(Dim d, std::vector<std::string>* used, Dim* without) const 
   if (without) *without = model;
   // Which assumptions it needed: the user's bounds of its symbols, and those the multiples
   // derived from the user's bounds needed; then drop each one the result holds without.
-  std::set<std::pair<std::string, int64_t>> chosen;
+  std::set<UserBound> chosen;
   for (const auto& b : UserBoundsOf(sub)) chosen.insert(b);
   for (const UserMultiple& m : user_multiples_) chosen.insert(m.needs.begin(), m.needs.end());
-  auto holds_with = [&](const std::set<std::pair<std::string, int64_t>>& bounds) {
+  for (size_t i = 0; i < relations_.size(); ++i) {
+    if (relations_[i].user) chosen.insert({"", false, static_cast<int64_t>(i)});
+  }
+  auto holds_with = [&](const std::set<UserBound>& bounds) {
     Assumptions trial = model_;
-    for (const auto& [name, bound] : bounds) trial.SetLowerBound(name, bound);
+    for (const auto& b : bounds) Apply(b, trial);
     for (const UserMultiple& m : user_multiples_) {
       if (std::all_of(m.needs.begin(), m.needs.end(),
                       [&](const auto& need) { return bounds.count(need) > 0; })) {
@@ -125,7 +198,7 @@ Dim Unifier::Resolve(Dim d, std::vector<std::string>* used, Dim* without) const 
       ++it;
     }
   }
-  for (const auto& [name, bound] : chosen) used->push_back(name + " >= " + std::to_string(bound));
+  for (const auto& b : chosen) used->push_back(Describe(b));
   return result;
 }
 
@@ -171,6 +244,53 @@ void Unifier::SetBound(Assumptions& as, const std::string& name, int64_t bound) 
   } else {
     it->second = bound;
   }
+}
+
+void Unifier::SetUpper(Assumptions& as, const std::string& name, int64_t bound) {
+  auto it = as.upper_.find(name);
+  if (logging_) {
+    std::optional<int64_t> old;
+    if (it != as.upper_.end()) old = it->second;
+    undo_.push_back([&as, name, old] {
+      if (old) {
+        as.upper_[name] = *old;
+      } else {
+        as.upper_.erase(name);
+      }
+    });
+  }
+  if (it == as.upper_.end()) {
+    as.upper_.emplace(name, bound);
+  } else {
+    it->second = bound;
+  }
+}
+
+void Unifier::SetExprBounds(Assumptions& as, Dim expr, std::optional<int64_t> lo,
+                            std::optional<int64_t> hi) {
+  if (logging_) undo_.push_back([&as, old = as.expr_bounds_] { as.expr_bounds_ = old; });
+  as.SetExprBounds(expr, lo, hi);
+}
+
+void Unifier::Apply(const UserBound& b, Assumptions& as) const {
+  const auto& [name, upper, bound] = b;
+  if (name.empty()) {
+    const Relation& r = relations_[bound];
+    as.SetExprBounds(Substituted(r.expr), r.lo, r.hi);
+  } else if (upper) {
+    as.SetUpperBound(name, bound);
+  } else {
+    as.SetLowerBound(name, bound);
+  }
+}
+
+std::string Unifier::Describe(const UserBound& b) const {
+  const auto& [name, upper, bound] = b;
+  if (name.empty()) {
+    std::string text = relations_[bound].ToString();
+    return text.substr(0, text.rfind(" ("));  // without " (assumed)"
+  }
+  return name + (upper ? " <= " : " >= ") + std::to_string(bound);
 }
 
 void Unifier::AddMultiple(Assumptions& as, Dim term, int64_t modulus) {
@@ -378,6 +498,18 @@ Status Unifier::Merge(int ra, int rb) {
     SetBound(model_, leader, model);
   }
   if (std::max(model, user) > 0) SetBound(full_, leader, std::max(model, user));
+  const int64_t model_hi = std::min(model_upper_[ra], model_upper_[rb]);
+  const int64_t user_hi = std::min(user_upper_[ra], user_upper_[rb]);
+  LogAt(model_upper_, ra);
+  LogAt(user_upper_, ra);
+  model_upper_[ra] = model_hi;
+  user_upper_[ra] = user_hi;
+  if (model_hi != kNoUpper) {
+    SetUpper(bounds_, leader, model_hi);
+    SetUpper(model_, leader, model_hi);
+  }
+  if (std::min(model_hi, user_hi) != kNoUpper) SetUpper(full_, leader, std::min(model_hi, user_hi));
+  OI_RETURN_IF_ERROR(CheckRange(ra));
   // Only an equation that mentions both classes can say more now, and it watches both: the
   // smaller class's watchers are enough. When the representative changes, the multiples the
   // larger class's equations imply are stated again on the new name.
@@ -415,6 +547,10 @@ Status Unifier::CheckValue(int root) {
   if (symbolic::LessEqual(Dim::Const(bound), value, &full_) == Tri::kFalse) {
     return Status::Error(Leader(root) + " >= " + std::to_string(bound));
   }
+  const int64_t upper = std::min(model_upper_[root], user_upper_[root]);
+  if (upper != kNoUpper && symbolic::LessEqual(value, Dim::Const(upper), &full_) == Tri::kFalse) {
+    return Status::Error(Leader(root) + " <= " + std::to_string(upper));
+  }
   // X == a·Y + c with X >= bound: Y >= ceil((bound - c)/a). Every symbol is a dim, so even a
   // bound of 0 says something (KM1 == K - 1 gives K >= 1).
   const Poly p = AsPoly(value.node());
@@ -422,11 +558,83 @@ Status Unifier::CheckValue(int root) {
     int64_t diff;
     if (__builtin_sub_overflow(model_bound_[root], p.constant, &diff)) return OkStatus();
     const int y = Root(Id(p.terms[0].first->name));
-    OI_RETURN_IF_ERROR(RaiseBound(y, CeilDivPositive(diff, p.terms[0].second), false));
+    const int64_t implied = CeilDivPositive(diff, p.terms[0].second);
+    if (implied > model_bound_[y]) {
+      LogResize(bound_origins_);
+      bound_origins_.push_back({Leader(y), Leader(y) + " >= " + std::to_string(implied) +
+                                               " (from " + Leader(root) +
+                                               " == " + value.ToString() + ")"});
+    }
+    OI_RETURN_IF_ERROR(RaiseBound(y, implied, false));
     if (user_bound_[root] > model_bound_[root] &&
         !__builtin_sub_overflow(user_bound_[root], p.constant, &diff)) {
       OI_RETURN_IF_ERROR(RaiseBound(y, CeilDivPositive(diff, p.terms[0].second), true));
     }
+  }
+  if (upper != kNoUpper) {
+    OI_RETURN_IF_ERROR(PropagateToTerms(root, /*user=*/false));
+    if (user_upper_[root] < model_upper_[root]) {
+      OI_RETURN_IF_ERROR(PropagateToTerms(root, /*user=*/true));
+    }
+  }
+  return OkStatus();
+}
+
+Status Unifier::PropagateToTerms(int root, bool user) {
+  const int64_t hi = user ? std::min(model_upper_[root], user_upper_[root]) : model_upper_[root];
+  if (hi == kNoUpper) return OkStatus();
+  const Poly p = AsPoly(value_[root].node());
+  // X == c1·Y1 + ... + ck·Yk + k0 <= hi, every ci > 0 and every Yi >= lo_i:
+  // Yj <= floor((hi - k0 - sum over i != j of ci·lo_i) / cj).
+  std::vector<std::pair<int, int64_t>> terms;  // (root, coefficient)
+  for (const auto& [term, c] : p.terms) {
+    if (term->kind != Kind::kSymbol || c <= 0) return OkStatus();
+    terms.emplace_back(Root(Id(term->name)), c);
+  }
+  auto low = [&](int r) {
+    return user ? std::max({model_bound_[r], user_bound_[r], static_cast<int64_t>(all_positive_)})
+                : model_bound_[r];
+  };
+  int64_t total = 0;  // sum of ci·lo_i
+  for (const auto& [r, c] : terms) {
+    int64_t t;
+    if (__builtin_mul_overflow(c, low(r), &t) || __builtin_add_overflow(total, t, &total)) {
+      return OkStatus();
+    }
+  }
+  for (const auto& [r, c] : terms) {
+    int64_t own, rest, room;
+    if (__builtin_mul_overflow(c, low(r), &own) || __builtin_sub_overflow(total, own, &rest) ||
+        __builtin_sub_overflow(hi, p.constant, &room) ||
+        __builtin_sub_overflow(room, rest, &room)) {
+      continue;
+    }
+    const int64_t bound = FloorDivConst(room, c);
+    if (user && bound >= model_upper_[r]) continue;
+    if (bound >= (user ? user_upper_[r] : model_upper_[r])) continue;
+    // Where the derived bound comes from: the relation's statement, or X == value and X's bound.
+    std::string from;
+    for (const auto& [symbol, text] : bound_origins_) {
+      if (symbol == Leader(root)) from += (from.empty() ? "" : "; ") + text;
+    }
+    if (!IsRelationClass(Leader(root))) {
+      from = Leader(root) + " == " + value_[root].ToString() + (from.empty() ? "" : "; ") + from;
+    }
+    LogResize(bound_origins_);
+    bound_origins_.push_back(
+        {Leader(r), Leader(r) + " <= " + std::to_string(bound) + " (from " + from + ")"});
+    OI_RETURN_IF_ERROR(LowerBound(r, bound, user));
+  }
+  return OkStatus();
+}
+
+Status Unifier::CheckRange(int root) const {
+  const int64_t lo =
+      std::max({model_bound_[root], user_bound_[root], static_cast<int64_t>(all_positive_)});
+  const int64_t hi = std::min(model_upper_[root], user_upper_[root]);
+  if (lo > hi) {
+    return Status::Error(Leader(root) + " >= " + std::to_string(lo) + " and " + Leader(root) +
+                         " <= " + std::to_string(hi));
   }
   return OkStatus();
 }
@@ -455,7 +663,37 @@ Status Unifier::RaiseBound(int root, int64_t bound, bool user) {
     SetBound(model_, leader, bound);
   }
   SetBound(full_, leader, std::max(model_bound_[root], user_bound_[root]));
+  OI_RETURN_IF_ERROR(CheckRange(root));
   if (!value_[root].is_unknown()) OI_RETURN_IF_ERROR(CheckValue(root));
+  // The classes whose value mentions this one derive their symbols' bounds from it.
+  for (const int u : std::vector<int>(users_[root])) {
+    if (Root(u) != u || value_[u].is_unknown()) continue;
+    if (std::min(model_upper_[u], user_upper_[u]) == kNoUpper) continue;  // nothing to derive
+    OI_RETURN_IF_ERROR(CheckValue(u));
+  }
+  Enqueue(root);
+  return OkStatus();
+}
+
+Status Unifier::LowerBound(int root, int64_t bound, bool user) {
+  auto& slot = user ? user_upper_ : model_upper_;
+  if (bound >= slot[root]) return OkStatus();
+  LogAt(slot, root);
+  slot[root] = bound;
+  const std::string& leader = Leader(root);
+  if (!user) {
+    SetUpper(bounds_, leader, bound);
+    SetUpper(model_, leader, bound);
+  }
+  SetUpper(full_, leader, std::min(model_upper_[root], user_upper_[root]));
+  OI_RETURN_IF_ERROR(CheckRange(root));
+  if (!value_[root].is_unknown()) OI_RETURN_IF_ERROR(CheckValue(root));
+  // The classes whose value mentions this one derive their symbols' bounds from it.
+  for (const int u : std::vector<int>(users_[root])) {
+    if (Root(u) != u || value_[u].is_unknown()) continue;
+    if (std::min(model_upper_[u], user_upper_[u]) == kNoUpper) continue;  // nothing to derive
+    OI_RETURN_IF_ERROR(CheckValue(u));
+  }
   Enqueue(root);
   return OkStatus();
 }
@@ -471,34 +709,109 @@ Status Unifier::Unify(Dim lhs, Dim rhs, std::string_view origin) {
     case Tri::kUnknown:
       break;
   }
+  // Min(k, e) == e holds exactly when e <= k, and Max(k, e) == e when e >= k (and Min(k, e)
+  // == k when e >= k, Max(k, e) == k when e <= k): a bound, which the algebra then uses (Min(k,
+  // e) simplifies to e), rather than an equation it cannot use.
+  for (const auto& [x, y] : {std::pair{Resolve(lhs), Resolve(rhs)}, {Resolve(rhs), Resolve(lhs)}}) {
+    const DimNode* n = x.node();
+    if (n->kind != Kind::kMin && n->kind != Kind::kMax) continue;
+    const DimNode* k = n->lhs->kind == Kind::kConst ? n->lhs : n->rhs;
+    const DimNode* e = k == n->lhs ? n->rhs : n->lhs;
+    if (k->kind != Kind::kConst || e->kind == Kind::kConst) continue;
+    const bool is_min = n->kind == Kind::kMin;
+    std::optional<int64_t> lo, hi;
+    if (y.node() == e) {
+      (is_min ? hi : lo) = k->value;
+    } else if (y.node() == k) {
+      (is_min ? lo : hi) = k->value;
+    } else {
+      continue;
+    }
+    return AssumeRelation(Dim::FromNode(e), lo, hi,
+                          lhs.ToString() + " == " + rhs.ToString() + ", " + std::string(origin),
+                          /*user=*/false);
+  }
   Status s = Transaction([&] { return AddEquation(Fact{lhs, rhs, std::string(origin)}); });
   if (s.ok()) return s;
   return Contradiction(lhs.ToString() + " == " + rhs.ToString() + " (" + std::string(origin) + ")",
                        {lhs, rhs});
 }
 
-Status Unifier::AssumeAtLeast(std::string_view symbol, int64_t bound, std::string_view origin) {
-  const std::string text = std::string(symbol) + " >= " + std::to_string(bound);
-  Status s = Transaction([&] {
-    LogResize(bound_origins_);
-    bound_origins_.push_back({std::string(symbol), text + " (" + std::string(origin) + ")"});
-    OI_RETURN_IF_ERROR(RaiseBound(Root(Id(symbol)), bound, /*user=*/false));
-    return Process();
-  });
-  if (s.ok()) return s;
-  return Contradiction(text + " (" + std::string(origin) + ")", {Dim::Symbol(symbol)});
-}
-
-Status Unifier::AssumeUser(std::string_view symbol, int64_t bound) {
-  const std::string text = std::string(symbol) + " >= " + std::to_string(bound) + " (assumed)";
+Status Unifier::AssumeBound(std::string_view symbol, int64_t bound, bool upper, bool user,
+                            std::string_view origin) {
+  const std::string text = std::string(symbol) + (upper ? " <= " : " >= ") + std::to_string(bound) +
+                           " (" + (user ? std::string("assumed") : std::string(origin)) + ")";
   Status s = Transaction([&] {
     LogResize(bound_origins_);
     bound_origins_.push_back({std::string(symbol), text});
-    OI_RETURN_IF_ERROR(RaiseBound(Root(Id(symbol)), bound, /*user=*/true));
+    const int root = Root(Id(symbol));
+    OI_RETURN_IF_ERROR(upper ? LowerBound(root, bound, user) : RaiseBound(root, bound, user));
     return Process();
   });
   if (!s.ok()) return Contradiction(text, {Dim::Symbol(symbol)});
-  has_user_assumptions_ = true;
+  if (user) has_user_assumptions_ = true;
+  return s;
+}
+
+Status Unifier::AssumeAtLeast(std::string_view symbol, int64_t bound, std::string_view origin) {
+  return AssumeBound(symbol, bound, /*upper=*/false, /*user=*/false, origin);
+}
+
+Status Unifier::AssumeAtMost(std::string_view symbol, int64_t bound, std::string_view origin) {
+  return AssumeBound(symbol, bound, /*upper=*/true, /*user=*/false, origin);
+}
+
+Status Unifier::AssumeUser(std::string_view symbol, int64_t bound) {
+  return AssumeBound(symbol, bound, /*upper=*/false, /*user=*/true, "assumed");
+}
+
+Status Unifier::AssumeUserAtMost(std::string_view symbol, int64_t bound) {
+  return AssumeBound(symbol, bound, /*upper=*/true, /*user=*/true, "assumed");
+}
+
+Status Unifier::AssumeRelation(Dim expr, std::optional<int64_t> lo, std::optional<int64_t> hi,
+                               std::string_view origin, bool user) {
+  if (expr.is_unknown() || (!lo && !hi)) return OkStatus();
+  Relation relation{expr, lo, hi, user ? std::string("assumed") : std::string(origin), user};
+  if (expr.is_symbol()) {
+    // A bound of one symbol.
+    if (lo) OI_RETURN_IF_ERROR(AssumeBound(expr.symbol_name(), *lo, false, user, origin));
+    if (hi) OI_RETURN_IF_ERROR(AssumeBound(expr.symbol_name(), *hi, true, user, origin));
+    return OkStatus();
+  }
+  const Dim resolved = Resolve(expr);
+  const std::string text = relation.ToString();
+  // A class of its own bound to the expression carries the bounds: CheckValue then derives
+  // what they say about the expression's symbols whenever one of them changes.
+  Status s = Transaction([&] {
+    LogResize(relations_);
+    relations_.push_back(relation);
+    if (resolved.is_const()) {
+      const int64_t v = *resolved.const_value();
+      if ((lo && v < *lo) || (hi && v > *hi)) return Status::Error(text);
+      return OkStatus();
+    }
+    // Kept as text only: an expression too large, or one that may be negative (the class
+    // standing for it would be a dim, >= 0).
+    if (resolved.size() > kMaxValueSize || !ProvablyNonNegative(resolved.node(), nullptr)) {
+      return OkStatus();
+    }
+    if (!user) {
+      SetExprBounds(bounds_, resolved, lo, hi);
+      SetExprBounds(model_, resolved, lo, hi);
+    }
+    SetExprBounds(full_, resolved, lo, hi);
+    const std::string name = std::string(kRelationPrefix) + std::to_string(++hidden_);
+    const int root = Root(Id(name));
+    LogResize(bound_origins_);
+    bound_origins_.push_back({name, text});
+    if (lo) OI_RETURN_IF_ERROR(RaiseBound(root, *lo, user));
+    if (hi) OI_RETURN_IF_ERROR(LowerBound(root, *hi, user));
+    OI_RETURN_IF_ERROR(Bind(root, Substituted(resolved)));
+    return Process();
+  });
+  if (!s.ok()) return Contradiction(text, {expr});
+  if (user) has_user_assumptions_ = true;
   return s;
 }
 

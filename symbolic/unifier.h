@@ -25,8 +25,10 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -35,6 +37,26 @@
 #include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer::symbolic {
+
+// What is known of one symbol's range, for reports: lo <= symbol <= hi, each bound with the
+// statements it came from ("S <= 4096 (node 'add' (Add): ...)"), the model's and the user's.
+struct SymbolBounds {
+  std::string symbol;
+  int64_t lo = 0;
+  std::optional<int64_t> hi;
+  bool lo_assumed = false, hi_assumed = false;  // the bound is the user's, not the model's
+  std::vector<std::string> origins;
+};
+
+// A linear relation stated about several symbols: expr <= bound (or >=), with where it came
+// from: the user's `--assume 'P + S <= 4096'`, or a condition of the model.
+struct Relation {
+  Dim expr;
+  std::optional<int64_t> lo, hi;
+  std::string origin;
+  bool user = false;
+  std::string ToString() const;  // "P + S <= 4096 (assumed)"
+};
 
 struct Fact {
   Dim lhs, rhs;        // as given
@@ -60,8 +82,20 @@ class Unifier {
   Status Unify(Dim lhs, Dim rhs, std::string_view origin);
   // Records symbol >= bound, as the model says it.
   Status AssumeAtLeast(std::string_view symbol, int64_t bound, std::string_view origin);
+  // Records symbol <= bound, as the model says it (a broadcast that holds only below a
+  // constant, TopK's k within its axis).
+  Status AssumeAtMost(std::string_view symbol, int64_t bound, std::string_view origin);
   // The user's assumption symbol >= bound. An error when it contradicts what is known.
   Status AssumeUser(std::string_view symbol, int64_t bound);
+  // The user's assumption symbol <= bound.
+  Status AssumeUserAtMost(std::string_view symbol, int64_t bound);
+  // lo <= expr <= hi (either may be absent) for an expression over several symbols, the
+  // model's (`user` false, with its origin) or the user's. Each symbol of a sum of symbols
+  // with positive coefficients gets the bounds the relation implies given the others' (P + S
+  // <= 4096 with S >= 1 gives P <= 4095), re-derived whenever what is known of them changes;
+  // a relation on a single symbol is a bound of it. An error when it contradicts what is known.
+  Status AssumeRelation(Dim expr, std::optional<int64_t> lo, std::optional<int64_t> hi,
+                        std::string_view origin, bool user);
   // The user's assumption that every symbol, including those the model introduces later, is
   // >= 1 (onnxruntime's symbolic shape inference assumes so).
   Status AssumeAllPositive();
@@ -84,9 +118,21 @@ class Unifier {
 
   const std::vector<Fact>& facts() const { return facts_; }
   const std::vector<std::string>& conditions() const { return conditions_; }
+  // Every class with a bound beyond >= 0 (by its representative, in name order), and the
+  // relations stated.
+  std::vector<SymbolBounds> BoundsOfSymbols() const;
+  const std::vector<Relation>& relations() const { return relations_; }
+  // The bounds of `d` under everything known and assumed (lower, upper; absent: infinite).
+  std::pair<std::optional<int64_t>, std::optional<int64_t>> BoundsOf(Dim d) const;
   // What the model says about its symbols' representatives: lower bounds and multiples
   // (without the user's assumptions), for rules that compare dims themselves.
   const Assumptions& assumptions() const { return model_; }
+  // The same with the user's assumptions too; a rule that decides something only under these
+  // must list the assumptions it used (UserAssumptionsOf) among the conditions.
+  const Assumptions& full_assumptions() const { return full_; }
+  // The user's bounds on the symbols of `dims` that go beyond the model's, as text
+  // ("S >= 2", "S <= 2048").
+  std::vector<std::string> UserAssumptionsOf(const std::vector<Dim>& dims) const;
   bool has_user_assumptions() const { return has_user_assumptions_; }
 
  private:
@@ -96,10 +142,13 @@ class Unifier {
   };
   // A multiple that holds only under some of the user's bounds (N*Mod(C, 2) == 0 with N >= 1
   // assumed): the term, the modulus, and the bounds it needs.
+  // A user's bound: (representative, is an upper bound, bound); or a relation of the user's:
+  // ("", false, its index in relations_).
+  using UserBound = std::tuple<std::string, bool, int64_t>;
   struct UserMultiple {
     Dim term;
     int64_t modulus = 1;
-    std::vector<std::pair<std::string, int64_t>> needs;
+    std::vector<UserBound> needs;
   };
 
   // Symbol ids; Root follows parents (no path compression, so a rollback can undo unions;
@@ -112,8 +161,8 @@ class Unifier {
   // `d` with every symbol replaced by its class's value or representative, not simplified.
   Dim Substituted(Dim d) const;
   Dim ResolveUnder(Dim d, const Assumptions& as) const;
-  // The user's bounds, as (representative, bound), above the model's on the symbols of `d`.
-  std::vector<std::pair<std::string, int64_t>> UserBoundsOf(Dim d) const;
+  // The user's bounds tighter than the model's on the symbols of `d`.
+  std::vector<UserBound> UserBoundsOf(Dim d) const;
 
   // Adds an equation and reduces it and whatever it touches.
   Status AddEquation(Fact fact);
@@ -128,6 +177,13 @@ class Unifier {
   Status CheckValue(int root);
   // Raises the model's (`user` false) or the user's lower bound of a class.
   Status RaiseBound(int root, int64_t bound, bool user);
+  // Lowers the model's or the user's upper bound of a class.
+  Status LowerBound(int root, int64_t bound, bool user);
+  // An error when a class's lower bounds exceed its upper bounds.
+  Status CheckRange(int root) const;
+  // The bounds X == value implies for the symbols of a sum of symbols with positive
+  // coefficients, from X's bounds and the other symbols' (`user`: with the user's too).
+  Status PropagateToTerms(int root, bool user);
   // Re-checks `equation` when a class of a symbol of `resolved` changes.
   void Watch(int equation, Dim resolved);
   void Enqueue(int root);
@@ -150,6 +206,14 @@ class Unifier {
     if (logging_) undo_.push_back([&lists, i, n = lists[i].size()] { lists[i].resize(n); });
   }
   void SetBound(Assumptions& as, const std::string& name, int64_t bound);
+  void SetUpper(Assumptions& as, const std::string& name, int64_t bound);
+  void SetExprBounds(Assumptions& as, Dim expr, std::optional<int64_t> lo,
+                     std::optional<int64_t> hi);
+  // Applies user bound `b` to `as`.
+  void Apply(const UserBound& b, Assumptions& as) const;
+  std::string Describe(const UserBound& b) const;
+  Status AssumeBound(std::string_view symbol, int64_t bound, bool upper, bool user,
+                     std::string_view origin);
   void AddMultiple(Assumptions& as, Dim term, int64_t modulus);
 
   // Per symbol id.
@@ -161,8 +225,9 @@ class Unifier {
   std::vector<int> leader_;  // the id of the smallest name in the class
   std::vector<Dim> value_;   // unknown when unbound; mentions only unbound representatives
   std::vector<int64_t> model_bound_, user_bound_;
-  std::vector<std::vector<int>> watchers_;  // equations that mention the class
-  std::vector<std::vector<int>> users_;     // roots whose value mentions the class
+  std::vector<int64_t> model_upper_, user_upper_;  // kNoUpper when none
+  std::vector<std::vector<int>> watchers_;         // equations that mention the class
+  std::vector<std::vector<int>> users_;            // roots whose value mentions the class
 
   std::vector<Fact> facts_;              // everything recorded, in order
   std::vector<Equation> equations_;      // every recorded fact, reduced or kept
@@ -171,6 +236,8 @@ class Unifier {
   // (symbol, "N >= 1 (origin)") for every bound stated, for contradictions.
   std::vector<std::pair<std::string, std::string>> bound_origins_;
   std::vector<UserMultiple> user_multiples_;
+  std::vector<Relation> relations_;
+  int hidden_ = 0;  // relation classes made so far ("__relation1")
 
   // The model's lower bounds alone (for re-checking equations, which must not be proved by
   // the multiples they imply themselves); with the multiples (what the model says); and

@@ -224,6 +224,97 @@ TEST(UnifierTest, UserAssumptionsAreNamedWhereUsed) {
   EXPECT_EQ(zero.Resolve(P("Max(1, M)")), P("Max(1, M)"));  // rejected: nothing assumed
 }
 
+TEST(UnifierTest, UpperBoundsDecideMinAndComparisons) {
+  Unifier u;
+  EXPECT_EQ(u.LessEqual(P("S"), P("4096")), Tri::kUnknown);
+  ASSERT_TRUE(u.AssumeAtMost("S", 4096, "table").ok());
+  EXPECT_EQ(u.LessEqual(P("S"), P("4096")), Tri::kTrue);
+  EXPECT_EQ(u.Resolve(P("Min(4096, S)")), P("S"));
+  EXPECT_EQ(u.Equal(P("S"), P("5000")), Tri::kFalse);
+  // The model's bound is not the user's: nothing needed an assumption.
+  std::vector<std::string> used;
+  EXPECT_EQ(u.Resolve(P("Min(4096, S)"), &used), P("S"));
+  EXPECT_TRUE(used.empty());
+  // Merged classes keep the tighter bound; a value past it contradicts.
+  ASSERT_TRUE(u.AssumeAtMost("T", 100, "other").ok());
+  ASSERT_TRUE(u.Unify(P("S"), P("T"), "merge").ok());
+  EXPECT_EQ(u.Resolve(P("Min(100, S)")), P("S"));
+  Status s = u.Unify(P("S"), P("101"), "too big");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("T <= 100 (other)"), std::string::npos) << s.message();
+  // Lower above upper is a contradiction naming both.
+  s = u.AssumeAtLeast("S", 200, "lower");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("S <= 4096 (table)"), std::string::npos) << s.message();
+  ASSERT_TRUE(u.Unify(P("S"), P("7"), "fits").ok());
+}
+
+TEST(UnifierTest, MinEquationsAreBounds) {
+  Unifier u;
+  ASSERT_TRUE(u.Unify(P("Min(4096, seq)"), P("seq"), "broadcast").ok());
+  EXPECT_EQ(u.LessEqual(P("seq"), P("4096")), Tri::kTrue);
+  auto bounds = u.BoundsOfSymbols();
+  ASSERT_EQ(bounds.size(), 1u);
+  EXPECT_EQ(bounds[0].symbol, "seq");
+  EXPECT_EQ(bounds[0].hi, 4096);
+  ASSERT_EQ(bounds[0].origins.size(), 1u);
+  EXPECT_NE(bounds[0].origins[0].find("seq <= 4096 (Min(4096, seq) == seq, broadcast)"),
+            std::string::npos)
+      << bounds[0].origins[0];
+  ASSERT_TRUE(u.Unify(P("Max(2, K)"), P("K"), "at least two").ok());
+  EXPECT_EQ(u.LessEqual(P("2"), P("K")), Tri::kTrue);
+  ASSERT_TRUE(u.Unify(P("Max(8, L)"), P("8"), "at most eight").ok());
+  EXPECT_EQ(u.LessEqual(P("L"), P("8")), Tri::kTrue);
+}
+
+TEST(UnifierTest, RelationsBoundTheirSymbols) {
+  Unifier u;
+  ASSERT_TRUE(u.AssumeAtLeast("S", 1, "model").ok());
+  ASSERT_TRUE(u.AssumeRelation(P("P + S"), std::nullopt, 4096, "", /*user=*/true).ok());
+  EXPECT_EQ(u.LessEqual(P("P"), P("4095")), Tri::kTrue);
+  EXPECT_EQ(u.LessEqual(P("S"), P("4096")), Tri::kTrue);
+  ASSERT_EQ(u.relations().size(), 1u);
+  EXPECT_EQ(u.relations()[0].ToString(), "P + S <= 4096 (assumed)");
+  // What is learnt later tightens the derived bounds.
+  ASSERT_TRUE(u.AssumeAtLeast("S", 96, "later").ok());
+  EXPECT_EQ(u.LessEqual(P("P"), P("4000")), Tri::kTrue);
+  // A result that needed them lists the user's bounds it used.
+  std::vector<std::string> used;
+  EXPECT_EQ(u.Resolve(P("Min(5000, P)"), &used), P("P"));
+  EXPECT_EQ(used, std::vector<std::string>{"P <= 4000"});
+  // The relation bounds the sum itself, not only its symbols.
+  used.clear();
+  EXPECT_EQ(u.Resolve(P("Min(4096, P + S)"), &used), P("P + S"));
+  EXPECT_EQ(used, std::vector<std::string>{"P + S <= 4096"});
+  EXPECT_EQ(u.LessEqual(P("P + S + 1"), P("4097")), Tri::kTrue);
+  // A fact past a relation contradicts it.
+  Status s = u.Unify(P("P"), P("4001"), "too long");
+  ASSERT_FALSE(s.ok());
+  // Relation classes are not reported as symbols.
+  for (const auto& b : u.BoundsOfSymbols()) EXPECT_EQ(b.symbol.find("__"), std::string::npos);
+  // A relation whose expression may be negative is kept, but as text only.
+  ASSERT_TRUE(u.AssumeRelation(P("A - B"), std::nullopt, 3, "", true).ok());
+  EXPECT_EQ(u.relations().size(), 2u);
+  // A relation between constants is checked.
+  Unifier v;
+  ASSERT_TRUE(v.Unify(P("X"), P("3"), "x").ok());
+  EXPECT_FALSE(v.AssumeRelation(P("X + 1"), std::nullopt, 3, "", true).ok());
+}
+
+TEST(UnifierTest, UserUpperBoundsAreNamedWhereUsed) {
+  Unifier u;
+  ASSERT_TRUE(u.AssumeUserAtMost("S", 2048).ok());
+  std::vector<std::string> used;
+  Dim without;
+  EXPECT_EQ(u.Resolve(P("Min(4096, S)"), &used, &without), P("S"));
+  EXPECT_EQ(used, std::vector<std::string>{"S <= 2048"});
+  EXPECT_EQ(without, P("Min(4096, S)"));
+  EXPECT_EQ(u.UserAssumptionsOf({P("S + 1")}), std::vector<std::string>{"S <= 2048"});
+  // The model's own facts never rest on the user's bounds.
+  EXPECT_EQ(symbolic::LessEqual(P("S"), P("4096"), &u.assumptions()), Tri::kUnknown);
+  EXPECT_EQ(symbolic::LessEqual(P("S"), P("4096"), &u.full_assumptions()), Tri::kTrue);
+}
+
 TEST(BroadcastTest, OnnxRules) {
   auto b = [](const char* x, const char* y) { return Broadcast(P(x), P(y)); };
   EXPECT_EQ(b("N", "N").dim, P("N"));

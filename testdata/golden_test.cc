@@ -48,6 +48,8 @@ bool g_update = false;
 //   symbols introduced: each symbol inference added to the model, with its origin
 //   facts:        what inference learnt about the symbols (N == M)
 //   conditions:   conditions the model must meet that are not equations
+//   bounds:       each symbol's range beyond >= 0 ("0 <= seq <= 4096"), with its origins
+//   relations:    relations over several symbols ("P + S <= 4096 (assumed)")
 //   diagnostics:  every diagnostic, rendered, in the order found
 // A text that does not parse gives the single line "parse error: <message>".
 // Options, each in a comment line of its own: `# options: strict`, `# options: no-data-prop`,
@@ -212,6 +214,15 @@ std::string Annotations(const std::string& text, const std::string& name) {
   };
   list("facts", result.facts);
   list("conditions", result.conditions);
+  std::vector<std::string> bounds;
+  for (const auto& b : result.bounds) {
+    std::string line = std::to_string(b.lo) + " <= " + b.symbol;
+    if (b.hi) line += " <= " + std::to_string(*b.hi);
+    for (const auto& origin : b.origins) line += "\n    " + origin;
+    bounds.push_back(std::move(line));
+  }
+  list("bounds", bounds);
+  list("relations", result.relations);
   if (!result.diagnostics.empty()) {
     out << "diagnostics:\n";
     for (const auto& d : result.diagnostics) out << "  " << d.Render("") << "\n";

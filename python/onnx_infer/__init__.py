@@ -179,7 +179,7 @@ def _options(strict: bool, data_prop: bool = True, max_value_elements: int = 102
         assume = [assume]
     assumptions = [str(a) for a in assume]
     for a in assumptions:
-        _core.parse_lower_bound(a)  # ValueError for anything but a lower bound
+        _core.parse_assumption(a)  # ValueError for anything but a comparison with integers
     options.assumptions = assumptions
     options.assume_positive = bool(assume_positive)
     return options
@@ -530,7 +530,11 @@ class InferenceResult:
     model's order (None: nothing known). ``symbols``: :class:`Symbol` list, declared first.
     ``facts``: what inference learnt about symbols (``"N == M (node 'mm' (MatMul): ...)"``).
     ``conditions``: what the model requires that is not an equation (a symbolic
-    broadcast), and each assumption (``assume``, ``assume_positive``) a result needed. ``diagnostics``: every finding, in order; ``errors`` those of severity
+    broadcast), and each assumption (``assume``, ``assume_positive``) a result needed.
+    ``bounds``: each symbol's range beyond ``>= 0`` as a dict (``symbol``, ``min``, ``max`` or
+    None, ``assumed``: which bounds rest on ``assume``, ``origins``); ``relations``: the
+    relations over several symbols (``"P + S <= 4096 (assumed)"``).
+    ``diagnostics``: every finding, in order; ``errors`` those of severity
     error. ``stats``: counts of values by how well they are known (``values``, ``shaped``,
     ``static_shaped``, ``symbolic``, ``partial``, ``type_only``, ``unknown``, ...).
     ``model``: the annotated model (an ``onnx.ModelProto`` when one was passed, bytes when
@@ -545,6 +549,8 @@ class InferenceResult:
         self.symbols: List[Symbol] = [Symbol(*s) for s in details["symbols"]]
         self.facts: List[str] = list(details["facts"])
         self.conditions: List[str] = list(details["conditions"])
+        self.bounds: List[Dict[str, Any]] = list(details["bounds"])
+        self.relations: List[str] = list(details["relations"])
         self.diagnostics: List[Diagnostic] = list(details["diagnostics"])
         self.stats: Dict[str, int] = dict(details["stats"])
         self.model = model

@@ -463,6 +463,21 @@ py::dict Details(const InferenceResult& r) {
   d["symbols"] = symbols;
   d["facts"] = StrList(r.facts);
   d["conditions"] = StrList(r.conditions);
+  py::list bounds;
+  for (const auto& b : r.bounds) {
+    py::dict j;
+    j["symbol"] = Str(b.symbol);
+    j["min"] = b.lo;
+    j["max"] = b.hi ? py::object(py::int_(*b.hi)) : py::object(py::none());
+    py::list assumed;
+    if (b.lo_assumed) assumed.append("min");
+    if (b.hi_assumed) assumed.append("max");
+    j["assumed"] = assumed;
+    j["origins"] = StrList(b.origins);
+    bounds.append(j);
+  }
+  d["bounds"] = bounds;
+  d["relations"] = StrList(r.relations);
   const InferenceStats& s = r.stats;
   py::dict stats;
   stats["nodes"] = s.nodes;
@@ -714,16 +729,16 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.");
 
   m.def(
-      "parse_lower_bound",
+      "parse_assumption",
       [](const std::string& text) {
         std::string error;
-        auto bound = onnx_infer::symbolic::ParseLowerBound(text, &error);
-        if (!bound) throw py::value_error(onnx_infer::StrCat("assumption '", text, "': ", error));
-        return std::make_pair(bound->symbol, bound->bound);
+        auto a = onnx_infer::symbolic::ParseAssumption(text, &error);
+        if (!a) throw py::value_error(onnx_infer::StrCat("assumption '", text, "': ", error));
+        return std::make_tuple(a->expr.ToString(), a->lo, a->hi);
       },
       py::arg("text"),
-      "(symbol, bound) of an assumption such as 'S >= 2' or 'S > 1'; ValueError for anything "
-      "else.");
+      "(expression, lower bound or None, upper bound or None) of an assumption such as "
+      "'S >= 2', 'S <= 2048', '1 <= B <= 64' or 'P + S <= 4096'; ValueError for anything else.");
 
   m.def("infer_bytes", &onnx_infer::InferBytes, py::arg("model"), py::arg("options"),
         py::arg("details"),

@@ -2,6 +2,7 @@
 // variadic family (with the generators both families use), and the elementwise operators with
 // rules of their own (Clip, PRelu, SwiGLU, Expand).
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
@@ -124,11 +125,32 @@ void PropagateValue(InferenceContext& ctx, ValueOp op, int32_t out_type) {
     if (!v) return;
     values.push_back(v);
   }
-  const symbolic::Assumptions* assumptions =
-      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
-  if (auto v = ApplyValueOp(op, values, out_type, ctx.max_value_elements(), assumptions)) {
-    ctx.SetOutputValue(0, std::move(*v));
+  const symbolic::Unifier* unifier = ctx.unifier();
+  const symbolic::Assumptions* assumptions = unifier ? &unifier->assumptions() : nullptr;
+  std::optional<ConstValue> v =
+      ApplyValueOp(op, values, out_type, ctx.max_value_elements(), assumptions);
+  auto unknowns = [](const std::optional<ConstValue>& c) {
+    if (!c) return std::numeric_limits<size_t>::max();
+    return static_cast<size_t>(
+        std::count_if(c->ints.begin(), c->ints.end(), [](Dim d) { return d.is_unknown(); }));
+  };
+  // What the model leaves open the user's assumptions may decide (Equal(N, 1) under N >= 2,
+  // which then decides an If): the value holds under them, and the conditions say so.
+  if (unifier && unifier->has_user_assumptions() && unknowns(v) > 0) {
+    std::optional<ConstValue> assumed =
+        ApplyValueOp(op, values, out_type, ctx.max_value_elements(), &unifier->full_assumptions());
+    if (unknowns(assumed) < unknowns(v)) {
+      std::vector<Dim> dims;
+      for (const ConstValue* in : values) dims.insert(dims.end(), in->ints.begin(), in->ints.end());
+      ctx.RecordAssumed(
+          StrJoin(unifier->UserAssumptionsOf(dims), ", "),
+          StrCat("the value of output 0 '", ctx.node().output_size() ? ctx.node().output(0) : "",
+                 "' is ", assumed->ToString(), " instead of ",
+                 v ? v->ToString() : std::string("unknown")));
+      v = std::move(assumed);
+    }
   }
+  if (v) ctx.SetOutputValue(0, std::move(*v));
 }
 
 Status InferUnary(const UnaryOpSpec& op, InferenceContext& ctx) {

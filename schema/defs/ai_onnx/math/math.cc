@@ -220,6 +220,13 @@ Status InferTopK(InferenceContext& ctx) {
     return Status::Error(
         StrCat("k: expected at most the axis dim ", *n, ", got ", *k.const_value()));
   }
+  // k is at most the axis dim: a bound of whichever side is symbolic.
+  if (n && !k.const_value()) {
+    OI_RETURN_IF_ERROR(ctx.RecordRange(k, std::nullopt, *n, "k is at most the axis dim"));
+  } else if (!n && k.const_value()) {
+    OI_RETURN_IF_ERROR(
+        ctx.RecordRange((*in)[axis], *k.const_value(), std::nullopt, "the axis dim is at least k"));
+  }
   Shape out = *in;
   out[axis] = k;
   ctx.SetOutputShape(0, out);

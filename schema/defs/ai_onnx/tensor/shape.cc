@@ -294,6 +294,12 @@ Dim SymbolicSliceLength(Dim dim, Dim start, Dim end, bool forward, Dim stride,
     }
     if (non_negative(x)) return min(x, hi);
     if (lo == 0 && proven(x, zero)) return from_end(zero - x);
+    // dim - 1 or dim - 2 (Shape(x)[i] - 1), of unknown sign only where dim < 2: a negative
+    // bound counts from the end, dim + x = 2*dim - k, which is <= 0 there for k <= 2, so the
+    // position is Max(0, dim - k) for every dim. (From k = 3 on, dim = 2 would give 1.)
+    if (auto k = (dim - x).const_value(); lo == 0 && k && (*k == 1 || *k == 2)) {
+      return max(x, zero);
+    }
     return Dim();
   };
   auto length = [&](Dim span) {  // ceil(span / stride) for a span that may be negative
