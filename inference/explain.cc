@@ -1,6 +1,7 @@
 #include "onnx_infer/inference/explain.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -926,14 +927,46 @@ class Walker {
     }
     if (op == "If") return ExplainReason::kIfBranches;
     if (op == "Loop" || op == "Scan") {
-      return origin.find(" dim 0") != std::string::npos && op == "Loop"
-                 ? ExplainReason::kDataDependent
-                 : ExplainReason::kLoopWidening;
+      // "...: output 1 'ys' dim 0": a carried output is widened; a scan output's count is the
+      // trip count (Loop: M's value, or the condition) or the scanned length.
+      const onnx::NodeProto* node = NodeOfOrigin(origin);
+      auto at = origin.find(": output ");
+      if (!node || at == std::string::npos) return ExplainReason::kLoopWidening;
+      const int o = std::atoi(origin.c_str() + at + 9);
+      int num_state = op == "Loop" ? node->input_size() - 2 : node->input_size();
+      if (op == "Scan") {
+        for (const auto& a : node->attribute()) {
+          if (a.name() == "num_scan_inputs") num_state -= static_cast<int>(a.i());
+        }
+      }
+      if (o < num_state) return ExplainReason::kLoopWidening;
+      if (op == "Loop" && (node->input_size() == 0 || node->input(0).empty())) {
+        return ExplainReason::kDataDependent;
+      }
+      return ExplainReason::kShapeValueUnknown;
     }
     onnx::NodeProto probe;
     probe.set_op_type(op);
     if (IsDataDependent(probe)) return ExplainReason::kDataDependent;
     return ExplainReason::kRuleIncomplete;
+  }
+
+  // The node a symbol's origin names: "node 'n' (Op): ..." or "node of output 'y' (Op): ...".
+  const onnx::NodeProto* NodeOfOrigin(const std::string& origin) const {
+    const bool by_output = origin.rfind("node of output '", 0) == 0;
+    const size_t start = by_output ? 16 : 6;
+    if (!by_output && origin.rfind("node '", 0) != 0) return nullptr;
+    const size_t end = origin.find("' (", start);
+    if (end == std::string::npos) return nullptr;
+    const std::string name = origin.substr(start, end - start);
+    for (const auto& [path, info] : graphs_) {
+      for (const auto& node : info.graph->node()) {
+        if (by_output ? node.output_size() > 0 && node.output(0) == name : node.name() == name) {
+          return &node;
+        }
+      }
+    }
+    return nullptr;
   }
 
   static constexpr int kMaxDepth = 20000;
