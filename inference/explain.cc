@@ -67,13 +67,34 @@ bool IsDataDependent(const onnx::NodeProto& node) {
 // known at all shows as asked for by the rule, whatever the operator).
 bool IsShapeInput(const onnx::NodeProto& node, int i) {
   static const std::map<std::string, std::vector<int>, std::less<>> kInputs = {
-      {"Reshape", {1}},       {"Expand", {1}},    {"Tile", {1}},        {"ConstantOfShape", {0}},
-      {"Slice", {1, 2, 3, 4}}, {"Resize", {1, 2, 3}}, {"Upsample", {1}}, {"Range", {0, 1, 2}},
-      {"OneHot", {1}},        {"TopK", {1}},      {"Pad", {1, 3}},      {"Squeeze", {1}},
-      {"Unsqueeze", {1}},     {"Split", {1}},     {"CenterCropPad", {1}}, {"Col2Im", {1, 2}},
-      {"ReduceSum", {1}},     {"ReduceMean", {1}}, {"ReduceMax", {1}},  {"ReduceMin", {1}},
-      {"ReduceProd", {1}},    {"ReduceL1", {1}},  {"ReduceL2", {1}},    {"ReduceLogSum", {1}},
-      {"ReduceLogSumExp", {1}}, {"ReduceSumSquare", {1}}, {"Loop", {0}}, {"STFT", {2, 3}},
+      {"Reshape", {1}},
+      {"Expand", {1}},
+      {"Tile", {1}},
+      {"ConstantOfShape", {0}},
+      {"Slice", {1, 2, 3, 4}},
+      {"Resize", {1, 2, 3}},
+      {"Upsample", {1}},
+      {"Range", {0, 1, 2}},
+      {"OneHot", {1}},
+      {"TopK", {1}},
+      {"Pad", {1, 3}},
+      {"Squeeze", {1}},
+      {"Unsqueeze", {1}},
+      {"Split", {1}},
+      {"CenterCropPad", {1}},
+      {"Col2Im", {1, 2}},
+      {"ReduceSum", {1}},
+      {"ReduceMean", {1}},
+      {"ReduceMax", {1}},
+      {"ReduceMin", {1}},
+      {"ReduceProd", {1}},
+      {"ReduceL1", {1}},
+      {"ReduceL2", {1}},
+      {"ReduceLogSum", {1}},
+      {"ReduceLogSumExp", {1}},
+      {"ReduceSumSquare", {1}},
+      {"Loop", {0}},
+      {"STFT", {2, 3}},
       {"DFT", {1, 2}}};
   auto it = kInputs.find(node.op_type());
   if (it == kInputs.end()) return false;
@@ -400,8 +421,8 @@ class Walker {
   }
 
   // Continues the walk at `name` in `graph` after `step`.
-  void Follow(ExplainStep step, const std::string& graph, const std::string& name,
-              const Lost& lost, int depth, Finding& f) {
+  void Follow(ExplainStep step, const std::string& graph, const std::string& name, const Lost& lost,
+              int depth, Finding& f) {
     const Finding& next = Walk(graph, name, lost, depth + 1);
     f.reason = next.reason;
     f.detail = next.detail;
@@ -456,8 +477,8 @@ class Walker {
     f.chain.push_back(step);
   }
 
-  void AtNode(const Def& d, const std::string& name, const Lost& lost, int depth,
-              ExplainStep step, Finding& f) {
+  void AtNode(const Def& d, const std::string& name, const Lost& lost, int depth, ExplainStep step,
+              Finding& f) {
     const std::string& graph = d.graph;
     const int k = d.index;
     const int o = d.output;
@@ -482,10 +503,10 @@ class Walker {
     for (const Diagnostic* x : diags) {
       if (x->code == kDiagDeclaredContradiction && x->subject.index == o &&
           x->message.find("keeping the declared type") != std::string::npos) {
-        return done(ExplainReason::kDeclaredTypeKept,
-                    StrCat(label, ": the declared type of '", name,
-                           "' contradicts the inferred one and is kept (--policy refine): ",
-                           x->message));
+        return done(
+            ExplainReason::kDeclaredTypeKept,
+            StrCat(label, ": the declared type of '", name,
+                   "' contradicts the inferred one and is kept (--policy refine): ", x->message));
       }
     }
     if (p && p->rule_failed) {
@@ -627,7 +648,7 @@ class Walker {
     if (largest >= symbolic::kMaxExprSize / 2) {
       return done(ExplainReason::kSizeCap,
                   StrCat(label, ": its inputs' dims are expressions of up to ", largest,
-                         " nodes, and arithmetic on them outgrew the size cap (", 
+                         " nodes, and arithmetic on them outgrew the size cap (",
                          symbolic::kHardSizeCap, " nodes, docs/limits.md)"));
     }
     if (first_error) {
@@ -698,8 +719,8 @@ class Walker {
     return false;
   }
 
-  bool LoopNode(const std::string& graph, int k, int o, const std::string& name,
-                const Lost& lost, int depth, ExplainStep step, Finding& f) {
+  bool LoopNode(const std::string& graph, int k, int o, const std::string& name, const Lost& lost,
+                int depth, ExplainStep step, Finding& f) {
     const onnx::NodeProto& node = NodeAt(graph, k);
     const bool loop = node.op_type() == "Loop";
     const std::string body = StrCat(graph, "/", node.op_type(), "_", k, ".body");
@@ -899,9 +920,9 @@ class Walker {
       auto it = symbols_.find(s);
       SymbolInfo info = it != symbols_.end() ? *it->second : SymbolInfo{s, false, "not listed"};
       ExplainReason why = info.declared ? ExplainReason::kSymbolic : IntroducedReason(info);
-      parts.push_back(StrCat(s, " (", info.origin,
-                             why == ExplainReason::kSymbolic ? "" : StrCat("; ", ExplainReasonName(why)),
-                             ")"));
+      parts.push_back(
+          StrCat(s, " (", info.origin,
+                 why == ExplainReason::kSymbolic ? "" : StrCat("; ", ExplainReasonName(why)), ")"));
       e.symbols.push_back(std::move(info));
       e.symbol_reasons.push_back(why);
     }
@@ -1036,8 +1057,7 @@ StatusOr<std::vector<DimExplanation>> ExplainValue(const onnx::ModelProto& model
   const Type* t = Tensorish(type);
   if (axis >= 0 || !t || !t->has_shape()) {
     if (t && t->has_shape() && axis >= static_cast<int>(t->shape().size())) {
-      return Status::Error(StrCat("'", name, "' has rank ", t->shape().size(),
-                                         ": no axis ", axis));
+      return Status::Error(StrCat("'", name, "' has rank ", t->shape().size(), ": no axis ", axis));
     }
     out.push_back(walker.Explain(g, v, type, axis));
     return out;
@@ -1102,11 +1122,10 @@ std::string FormatExplanation(const DimExplanation& e) {
 std::string FormatExplainSummary(const std::vector<DimExplanation>& all, int examples) {
   std::map<ExplainReason, std::vector<const DimExplanation*>> by_reason;
   for (const auto& e : all) by_reason[e.reason].push_back(&e);
-  std::vector<std::pair<ExplainReason, std::vector<const DimExplanation*>>> order(
-      by_reason.begin(), by_reason.end());
-  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    return a.second.size() > b.second.size();
-  });
+  std::vector<std::pair<ExplainReason, std::vector<const DimExplanation*>>> order(by_reason.begin(),
+                                                                                  by_reason.end());
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
   std::ostringstream os;
   os << "unknown dims, ranks and types by reason (" << all.size() << " in all):\n";
   for (const auto& [reason, list] : order) {
@@ -1166,10 +1185,8 @@ std::string ValueText(const KnownInputValue& k) {
 
 }  // namespace
 
-std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original,
-                                   const SchemaRegistry& registry,
-                                   const InferenceOptions& options,
-                                   const InferenceResult& baseline,
+std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original, const SchemaRegistry& registry,
+                                   const InferenceOptions& options, const InferenceResult& baseline,
                                    const std::vector<DimExplanation>& explanations,
                                    const WhatIfRequest& request) {
   std::vector<WhatIf> candidates;
@@ -1247,7 +1264,8 @@ std::string FormatWhatIf(const std::vector<WhatIf>& what_if, int64_t baseline_st
      << " now; each line a real inference run with only that binding):\n";
   if (what_if.empty()) os << "  nothing to bind: no declared input symbol or input value\n";
   for (const auto& w : what_if) {
-    os << "  " << w.label << ": " << (w.gained >= 0 ? "+" : "") << w.gained << " fully static (" << w.static_values << ")";
+    os << "  " << w.label << ": " << (w.gained >= 0 ? "+" : "") << w.gained << " fully static ("
+       << w.static_values << ")";
     if (w.errors > 0) os << ", " << w.errors << " errors (the value contradicts the model)";
     os << "\n";
   }

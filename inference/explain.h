@@ -55,9 +55,9 @@ const char* ExplainReasonName(ExplainReason reason);
 
 // One step of the walk back from the explained value.
 struct ExplainStep {
-  std::string graph;  // graph path: "main", "main/If_3.then_branch"
-  std::string value;  // the value this step is about
-  int axis = -1;      // its dim; -1: its rank or type, or its elements (of_value)
+  std::string graph;      // graph path: "main", "main/If_3.then_branch"
+  std::string value;      // the value this step is about
+  int axis = -1;          // its dim; -1: its rank or type, or its elements (of_value)
   bool of_value = false;  // about the value's elements (a shape tensor), not its shape
   int node_index = -1;    // the node that produced it; -1 for an input or initializer
   std::string node;       // "node #3 'r' (Reshape)", "graph input", "initializer"
@@ -67,11 +67,11 @@ struct ExplainStep {
 struct DimExplanation {
   std::string graph;
   std::string value;
-  int axis = -1;         // -1: the whole value (its type or rank is unknown)
-  std::string type;      // the value's type, "float[N, ?]"
-  std::string what;      // "dim 1 is unknown", "the rank is unknown", "dim 0 is N + 1"
+  int axis = -1;     // -1: the whole value (its type or rank is unknown)
+  std::string type;  // the value's type, "float[N, ?]"
+  std::string what;  // "dim 1 is unknown", "the rank is unknown", "dim 0 is N + 1"
   ExplainReason reason = ExplainReason::kKnown;
-  std::string detail;    // one sentence: where and why it was lost
+  std::string detail;  // one sentence: where and why it was lost
   // From the value back to where it was lost; for kShapeValueUnknown the chain goes on
   // through the shape input's own producers to where its value was lost.
   std::vector<ExplainStep> chain;
@@ -108,7 +108,7 @@ std::string FormatExplainSummary(const std::vector<DimExplanation>& all, int exa
 // given. Each count is a real inference run with the bindings (InferenceOptions::bind,
 // input_values), not an estimate.
 struct WhatIf {
-  std::string label;                              // "S=2", "input 'sr'=2", "all together"
+  std::string label;  // "S=2", "input 'sr'=2", "all together"
   std::map<std::string, int64_t, std::less<>> bind;
   std::vector<KnownInputValue> input_values;
   int64_t static_values = 0;  // InferenceStats::static_shaped of that run
@@ -131,10 +131,8 @@ struct WhatIfRequest {
 // reaches a shape) on a fresh copy of `original` (the model as loaded, not annotated) with
 // `options` plus that candidate alone, then once with all of them. `baseline` is the result
 // of `options` alone; `explanations` (ExplainAllUnknown) name the inputs whose value matters.
-std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original,
-                                   const SchemaRegistry& registry,
-                                   const InferenceOptions& options,
-                                   const InferenceResult& baseline,
+std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original, const SchemaRegistry& registry,
+                                   const InferenceOptions& options, const InferenceResult& baseline,
                                    const std::vector<DimExplanation>& explanations,
                                    const WhatIfRequest& request);
 std::string FormatWhatIf(const std::vector<WhatIf>& what_if, int64_t baseline_static,
