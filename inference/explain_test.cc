@@ -127,8 +127,8 @@ TEST(Explain, SizeCapOfAFreshSymbol) {
     inputs += StrCat(i ? ", " : "", "float[S", i, "] x", i);
     names += StrCat(i ? ", " : "", "x", i);
   }
-  auto model = Model(StrCat("main (", inputs, ") => (y) {\n  y = Concat <axis = 0> (", names,
-                            ")\n}"));
+  auto model =
+      Model(StrCat("main (", inputs, ") => (y) {\n  y = Concat <axis = 0> (", names, ")\n}"));
   auto result = Infer(model);
   DimExplanation e = Explain(model, result, "y", 0);
   EXPECT_EQ(e.reason, ExplainReason::kSymbolic) << FormatExplanation(e);
@@ -390,9 +390,7 @@ void ExpectEveryUnknownExplained(const std::string& sub) {
 
 TEST(ExplainCorpus, RealModels) { ExpectEveryUnknownExplained("models/real"); }
 
-TEST(ExplainCorpus, BackendSuite) {
-  ExpectEveryUnknownExplained("conformance/onnx-backend");
-}
+TEST(ExplainCorpus, BackendSuite) { ExpectEveryUnknownExplained("conformance/onnx-backend"); }
 
 }  // namespace
 }  // namespace onnx_infer
