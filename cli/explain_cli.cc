@@ -17,34 +17,6 @@ bool IsMainInput(const onnx::ModelProto& model, const std::string& name) {
   return false;
 }
 
-// The graph that lists `name`: the main graph first, then the others in path order.
-const std::string* GraphOf(const InferenceResult& result, const std::string& name) {
-  auto main = result.value_types.find("main");
-  if (main != result.value_types.end() && main->second.Find(name)) return &main->first;
-  for (const auto& [path, listing] : result.value_types) {
-    if (listing.Find(name)) return &path;
-  }
-  return nullptr;
-}
-
-// "VALUE" or "VALUE:AXIS"; a name containing ':' (onnx::Reshape_0) is read whole first.
-std::string ParseTarget(const InferenceResult& result, const std::string& text,
-                        const std::string** graph, std::string* value, int* axis) {
-  *axis = -1;
-  if ((*graph = GraphOf(result, text))) {
-    *value = text;
-    return "";
-  }
-  auto colon = text.rfind(':');
-  if (colon != std::string::npos && colon + 1 < text.size() && colon + 10 > text.size() &&
-      text.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-    *value = text.substr(0, colon);
-    *axis = std::stoi(text.substr(colon + 1));
-    if ((*graph = GraphOf(result, *value))) return "";
-  }
-  return StrCat("--explain: the model has no value '", text, "'");
-}
-
 }  // namespace
 
 std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& original,
@@ -74,13 +46,12 @@ std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& origin
       summary = true;
       continue;
     }
-    const std::string* graph = nullptr;
-    std::string value;
+    std::string graph, value;
     int axis = -1;
-    if (std::string error = ParseTarget(result, target, &graph, &value, &axis); !error.empty()) {
-      return error;
+    if (Status st = ResolveExplainTarget(result, target, &graph, &value, &axis); !st.ok()) {
+      return StrCat("--explain: ", st.message());
     }
-    auto explained = ExplainValue(annotated, result, *graph, value, axis);
+    auto explained = ExplainValue(annotated, result, graph, value, axis);
     if (!explained.ok()) return StrCat("--explain: ", explained.status().message());
     for (const auto& e : *explained) out << FormatExplanation(e);
   }

@@ -1067,6 +1067,41 @@ StatusOr<std::vector<DimExplanation>> ExplainValue(const onnx::ModelProto& model
   return out;
 }
 
+namespace {
+
+// The graph that lists `name`: the main graph first, then the others in path order.
+const std::string* GraphListing(const InferenceResult& result, const std::string& name) {
+  auto main = result.value_types.find("main");
+  if (main != result.value_types.end() && main->second.Find(name)) return &main->first;
+  for (const auto& [path, listing] : result.value_types) {
+    if (listing.Find(name)) return &path;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Status ResolveExplainTarget(const InferenceResult& result, const std::string& text,
+                            std::string* graph, std::string* value, int* axis) {
+  *axis = -1;
+  if (const std::string* g = GraphListing(result, text)) {
+    *graph = *g;
+    *value = text;
+    return OkStatus();
+  }
+  auto colon = text.rfind(':');
+  if (colon != std::string::npos && colon + 1 < text.size() && colon + 10 > text.size() &&
+      text.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+    *value = text.substr(0, colon);
+    *axis = std::stoi(text.substr(colon + 1));
+    if (const std::string* g = GraphListing(result, *value)) {
+      *graph = *g;
+      return OkStatus();
+    }
+  }
+  return Status::Error(StrCat("the model has no value '", text, "'"));
+}
+
 std::vector<DimExplanation> ExplainAllUnknown(const onnx::ModelProto& model,
                                               const InferenceResult& result) {
   symbolic::SymbolContext::Scope scope(*result.symbol_context);

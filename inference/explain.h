@@ -94,6 +94,12 @@ StatusOr<std::vector<DimExplanation>> ExplainValue(const onnx::ModelProto& model
                                                    std::string_view graph, std::string_view name,
                                                    int axis = -1);
 
+// Reads "VALUE" or "VALUE:AXIS" (what --explain takes) against `result`: the value is looked
+// for in the main graph, then in the other graphs by path; a name that holds ':' itself
+// (onnx::Reshape_0) is read whole first. `axis` is -1 without one.
+Status ResolveExplainTarget(const InferenceResult& result, const std::string& text,
+                            std::string* graph, std::string* value, int* axis);
+
 // Every unknown dim, rank and type of every value of every graph the result lists (node
 // outputs and graph inputs and outputs, each value once per graph).
 std::vector<DimExplanation> ExplainAllUnknown(const onnx::ModelProto& model,
