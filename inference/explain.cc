@@ -1266,16 +1266,7 @@ std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original, const Schem
     w.input_values.push_back(*k);
     candidates.push_back(std::move(w));
   }
-  if (candidates.size() > 1) {
-    WhatIf all;
-    all.label = "all together";
-    for (const auto& c : candidates) {
-      for (const auto& [n, v] : c.bind) all.bind[n] = v;
-      for (const auto& k : c.input_values) all.input_values.push_back(k);
-    }
-    candidates.push_back(std::move(all));
-  }
-  for (auto& w : candidates) {
+  auto run = [&](WhatIf& w) {
     onnx::ModelProto copy = original;
     InferenceOptions o = options;
     o.record_provenance = false;
@@ -1287,7 +1278,22 @@ std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original, const Schem
     InferenceResult r = InferShapes(copy, registry, o);
     w.static_values = r.stats.static_shaped;
     w.gained = r.stats.static_shaped - baseline.stats.static_shaped;
-    w.errors = r.CountOf(Severity::kError);
+    w.errors = r.CountOf(Severity::kError) - baseline.CountOf(Severity::kError);
+  };
+  for (auto& w : candidates) run(w);
+  // All together: those that do not contradict the model on their own.
+  WhatIf all;
+  all.label = "all together";
+  int together = 0;
+  for (const auto& c : candidates) {
+    if (c.errors > 0) continue;
+    ++together;
+    for (const auto& [n, v] : c.bind) all.bind[n] = v;
+    for (const auto& k : c.input_values) all.input_values.push_back(k);
+  }
+  if (together > 1) {
+    run(all);
+    candidates.push_back(std::move(all));
   }
   return candidates;
 }
@@ -1301,7 +1307,10 @@ std::string FormatWhatIf(const std::vector<WhatIf>& what_if, int64_t baseline_st
   for (const auto& w : what_if) {
     os << "  " << w.label << ": " << (w.gained >= 0 ? "+" : "") << w.gained << " fully static ("
        << w.static_values << ")";
-    if (w.errors > 0) os << ", " << w.errors << " errors (the value contradicts the model)";
+    if (w.errors > 0) {
+      os << ", " << w.errors << " more errors (the value contradicts the model; left out of "
+         << "all together)";
+    }
     os << "\n";
   }
   return os.str();

@@ -119,7 +119,7 @@ struct WhatIf {
   std::vector<KnownInputValue> input_values;
   int64_t static_values = 0;  // InferenceStats::static_shaped of that run
   int64_t gained = 0;         // static_values minus the baseline's
-  int64_t errors = 0;         // error diagnostics of that run (a value that contradicts)
+  int64_t errors = 0;         // error diagnostics beyond the baseline's (a value that contradicts)
 };
 
 struct WhatIfRequest {
@@ -135,7 +135,8 @@ struct WhatIfRequest {
 
 // Runs inference once per candidate (each declared input symbol, each input whose value
 // reaches a shape) on a fresh copy of `original` (the model as loaded, not annotated) with
-// `options` plus that candidate alone, then once with all of them. `baseline` is the result
+// `options` plus that candidate alone, then once with all of them that do not contradict
+// the model on their own ("all together", when there are two or more). `baseline` is the result
 // of `options` alone; `explanations` (ExplainAllUnknown) name the inputs whose value matters.
 std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original, const SchemaRegistry& registry,
                                    const InferenceOptions& options, const InferenceResult& baseline,

@@ -890,8 +890,8 @@ PYBIND11_MODULE(_core, m) {
         "Infers a model file and, when output_path is not empty, writes it atomically there "
         "(not when strict and there are errors); returns what infer_bytes returns besides the "
         "bytes. Raises ValueError when the file cannot be read or written.");
-  m.def("explain", &onnx_infer::ExplainModel, py::arg("model"), py::arg("path"),
-        py::arg("options"), py::arg("targets"), py::arg("what_if_options"), py::arg("what_if"),
+  m.def("explain", &onnx_infer::ExplainModel, py::arg("model"), py::arg("path"), py::arg("options"),
+        py::arg("targets"), py::arg("what_if_options"), py::arg("what_if"),
         "Infers a model (bytes, or read from path when model is None) recording provenance and "
         "explains the targets (\"all\", \"VALUE\", \"VALUE:AXIS\"); with what_if, runs the "
         "what-if inferences. Returns a dict (explanations, unknown, summary, what_if, text).");
