@@ -939,11 +939,11 @@ class Driver {
   NodeOrder OrderGraphNodes(const GraphRun& run, const Scope& scope, const Producers& producer);
   // Per-node inference: gathers the node's inputs, infers it, merges each output with its
   // declared type and defines it in the scope.
+  void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
+                      bool count_stats);
   // What record_provenance keeps of node `index` once inferred.
   void RecordProvenance(const GraphRun& run, int index, const NodeInputs& inputs,
                         const NodeOutcome& outcome);
-  void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
-                      bool count_stats);
   // Merge with declared types: output `o` of the node at `index` against its declared
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   Type MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeProto& node,
