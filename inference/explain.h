@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onnx_infer/base/status.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/registry.h"
