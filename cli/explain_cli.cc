@@ -57,7 +57,10 @@ std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& origin
   }
   if (summary || !flags.what_if.empty()) {
     std::vector<DimExplanation> unknown = ExplainAllUnknown(annotated, result);
-    if (summary) out << FormatExplainSummary(unknown, 3);
+    if (summary) {
+      out << FormatExplainSummary(unknown, 3);
+      out << FormatIntroducedSymbols(ExplainIntroducedSymbols(annotated, result), 3);
+    }
     {
       auto what_if = WhatIfBindings(original, registry, options, result, unknown, request);
       out << FormatWhatIf(what_if, result.stats.static_shaped, result.stats.values);

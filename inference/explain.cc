@@ -226,6 +226,8 @@ class Walker {
 
   bool HasGraph(std::string_view path) const { return graphs_.count(std::string(path)) > 0; }
 
+  ExplainReason ReasonOfIntroduced(const SymbolInfo& info) { return IntroducedReason(info); }
+
   // Explains one dim (or the rank or type) of a value.
   DimExplanation Explain(const std::string& graph, const std::string& name, const Type* type,
                          int axis) {
@@ -1116,6 +1118,32 @@ std::vector<DimExplanation> ExplainAllUnknown(const onnx::ModelProto& model,
     }
   }
   return out;
+}
+
+std::vector<std::pair<SymbolInfo, ExplainReason>> ExplainIntroducedSymbols(
+    const onnx::ModelProto& model, const InferenceResult& result) {
+  Walker walker(model, result);
+  std::vector<std::pair<SymbolInfo, ExplainReason>> out;
+  for (const auto& s : result.symbols) {
+    if (!s.declared) out.emplace_back(s, walker.ReasonOfIntroduced(s));
+  }
+  return out;
+}
+
+std::string FormatIntroducedSymbols(
+    const std::vector<std::pair<SymbolInfo, ExplainReason>>& symbols, int examples) {
+  if (symbols.empty()) return "";
+  std::map<ExplainReason, std::vector<const SymbolInfo*>> by_reason;
+  for (const auto& [info, reason] : symbols) by_reason[reason].push_back(&info);
+  std::ostringstream os;
+  os << "symbols introduced by inference, by reason (" << symbols.size() << " in all):\n";
+  for (const auto& [reason, list] : by_reason) {
+    os << "  " << ExplainReasonName(reason) << ": " << list.size() << "\n";
+    for (int i = 0; i < examples && i < static_cast<int>(list.size()); ++i) {
+      os << "    " << list[i]->name << ": " << list[i]->origin << "\n";
+    }
+  }
+  return os.str();
 }
 
 std::string FormatExplanation(const DimExplanation& e) {

@@ -22,6 +22,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -105,6 +106,17 @@ Status ResolveExplainTarget(const InferenceResult& result, const std::string& te
 // outputs and graph inputs and outputs, each value once per graph).
 std::vector<DimExplanation> ExplainAllUnknown(const onnx::ModelProto& model,
                                               const InferenceResult& result);
+
+// Each symbol inference introduced (InferenceResult::symbols not declared by the model), with
+// why the node that made it could not give a known expression: data-dependent (Unique),
+// loop-widening, if-branches-disagree, size-cap, shape-value-unknown (a Loop's trip count),
+// unknown-graph-input (an anonymous input dim named), or symbolic (a model-local function's).
+std::vector<std::pair<SymbolInfo, ExplainReason>> ExplainIntroducedSymbols(
+    const onnx::ModelProto& model, const InferenceResult& result);
+// Counts per reason with the first `examples` names: what --explain all prints after the
+// unknowns.
+std::string FormatIntroducedSymbols(
+    const std::vector<std::pair<SymbolInfo, ExplainReason>>& symbols, int examples = 3);
 
 // What --explain prints for one explanation, several lines ending in a newline.
 std::string FormatExplanation(const DimExplanation& e);

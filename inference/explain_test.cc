@@ -106,6 +106,23 @@ TEST(Explain, ShapeValueOfAShapeWithAnUnknownDim) {
   EXPECT_EQ(e.chain.back().value, "nz");
 }
 
+TEST(Explain, IntroducedSymbols) {
+  // Unique's count is a fresh symbol; explain says why and where it comes from.
+  auto model = Model(R"(main (float[N] w) => (y) {
+    y = Unique(w)
+  })");
+  auto result = Infer(model);
+  auto introduced = ExplainIntroducedSymbols(model, result);
+  ASSERT_EQ(introduced.size(), 1u);
+  EXPECT_EQ(introduced[0].first.name, "y__d0");
+  EXPECT_EQ(introduced[0].second, ExplainReason::kDataDependent);
+  EXPECT_NE(FormatIntroducedSymbols(introduced).find("data-dependent: 1"), std::string::npos);
+  DimExplanation e = Explain(model, result, "y", 0);
+  EXPECT_EQ(e.reason, ExplainReason::kSymbolic);
+  ASSERT_EQ(e.symbol_reasons.size(), 1u);
+  EXPECT_EQ(e.symbol_reasons[0], ExplainReason::kDataDependent);
+}
+
 TEST(Explain, NoRule) {
   auto model = Model(R"(main (float[N] x) => (y) {
     t = custom.Opaque(x)

@@ -714,6 +714,8 @@ class ExplainReport:
     """What :func:`explain` found: ``explanations`` (one :class:`Explanation` per dim of the
     values asked for), ``unknown`` (with ``"all"`` or ``what_if``: every unknown dim, rank
     and type of every graph), ``summary`` (``{reason: count}`` over ``unknown``),
+    ``introduced`` (with ``"all"``: ``(name, origin, reason)`` for each symbol inference
+    introduced, with why its node could not give an expression),
     ``what_if`` (:class:`WhatIf` runs), ``static_values`` and ``values`` (node outputs fully
     static, and all of them, without any binding), and ``text``: what ``infer-shapes
     --explain`` prints."""
@@ -722,6 +724,7 @@ class ExplainReport:
         self.explanations: List[Explanation] = [Explanation(e) for e in d["explanations"]]
         self.unknown: List[Explanation] = [Explanation(e) for e in d["unknown"]]
         self.summary: Dict[str, int] = dict(d["summary"])
+        self.introduced: List[tuple] = [tuple(s) for s in d["introduced"]]
         self.what_if: List[WhatIf] = [
             WhatIf(w["label"], dict(w["bind"]), list(w["inputs"]), w["static_values"],
                    w["gained"], w["errors"]) for w in d["what_if"]]

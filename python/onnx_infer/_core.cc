@@ -690,6 +690,7 @@ py::dict ExplainModel(const py::object& model_bytes, const std::string& path,
   std::string error;
   std::vector<DimExplanation> explained, unknown;
   std::vector<WhatIf> runs;
+  std::vector<std::pair<SymbolInfo, ExplainReason>> introduced;
   InferenceResult result;
   {
     py::gil_scoped_release release;
@@ -725,6 +726,7 @@ py::dict ExplainModel(const py::object& model_bytes, const std::string& path,
         explained.insert(explained.end(), e->begin(), e->end());
       }
       if (error.empty() && (all || what_if)) unknown = ExplainAllUnknown(model, result);
+      if (error.empty() && all) introduced = ExplainIntroducedSymbols(model, result);
       if (error.empty() && what_if) {
         WhatIfRequest request;
         std::set<std::string, std::less<>> inputs;
@@ -772,12 +774,19 @@ py::dict ExplainModel(const py::object& model_bytes, const std::string& path,
   d["unknown"] = all_unknown;
   d["summary"] = summary;
   d["what_if"] = what_if_list;
+  py::list symbols;
+  for (const auto& [info, reason] : introduced) {
+    symbols.append(
+        py::make_tuple(Str(info.name), Str(info.origin), Str(ExplainReasonName(reason))));
+  }
+  d["introduced"] = symbols;
   d["static_values"] = result.stats.static_shaped;
   d["values"] = result.stats.values;
   std::string text;
   for (const auto& e : explained) text += FormatExplanation(e);
   if (!unknown.empty() || std::find(targets.begin(), targets.end(), "all") != targets.end()) {
     text += FormatExplainSummary(unknown, 3);
+    text += FormatIntroducedSymbols(introduced, 3);
   }
   if (what_if) text += FormatWhatIf(runs, result.stats.static_shaped, result.stats.values);
   d["text"] = Str(text);

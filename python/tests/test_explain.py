@@ -64,6 +64,18 @@ def test_explain_all_summary_and_what_if_match_real_bind_runs():
         assert runs[label].static_values == real
         assert runs[label].gained == real - base
     assert runs["M=2"].gained == 1  # u
+    assert report.introduced == []  # every symbol is declared
+
+
+def test_introduced_symbols_have_reasons():
+    # Unique's count is a fresh symbol: data-dependent.
+    model = _model([helper.make_node("Unique", ["w"], ["y"])],
+                   [helper.make_tensor_value_info("w", FLOAT, ["M"])],
+                   [helper.make_tensor_value_info("y", FLOAT, None)])
+    report = onnx_infer.explain(model, "all")
+    assert [(name, reason) for name, _, reason in report.introduced] == [
+        ("y__d0", "data-dependent")]
+    assert "symbols introduced by inference" in report.text
 
 
 def test_what_if_an_input_value():
