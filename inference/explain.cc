@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -180,31 +181,50 @@ struct GraphInfo {
   std::unordered_map<std::string_view, Def> defs;
 };
 
-// What a walk found, kept per (graph, value, lost) so that a long chain is walked once.
+// What a walk found, kept per (graph, value, lost) so that a long chain is walked once. Each
+// finding holds its own step and points to the rest of the chain (the next finding), and a
+// detail passed on unchanged is shared, so the memo grows linearly with the model.
 struct Finding {
   ExplainReason reason = ExplainReason::kRuleIncomplete;
-  std::string detail;
-  std::vector<ExplainStep> chain;
+  std::string detail;  // set by the walk; moved into `shared` once the finding is stored
+  std::shared_ptr<const std::string> shared;
   std::string input_value;
+  ExplainStep step;
+  bool has_step = false;
+  const Finding* next = nullptr;  // the rest of the chain
+  int64_t length = 0;             // steps from here to the end
+  const Finding* tail = nullptr;  // where the last kTailSteps steps start
+
+  const std::string& Detail() const { return shared ? *shared : detail; }
+  void Push(ExplainStep s) {
+    step = std::move(s);
+    has_step = true;
+  }
 };
 
-constexpr size_t kMaxChain = 24;  // steps kept: the first half and the last half
+constexpr int64_t kHeadSteps = 12;  // a long chain keeps its first and last steps
+constexpr int64_t kTailSteps = 11;
 
-void Append(std::vector<ExplainStep>& chain, const std::vector<ExplainStep>& more) {
-  for (const auto& s : more) chain.push_back(s);
-  if (chain.size() > kMaxChain) {
-    std::vector<ExplainStep> cut(chain.begin(), chain.begin() + kMaxChain / 2);
-    ExplainStep gap;
-    gap.node = "...";
-    gap.note = StrCat(chain.size() - kMaxChain, " steps left out");
-    if (chain[kMaxChain / 2].node != "...") {
-      cut.push_back(gap);
-    } else {
-      cut.push_back(chain[kMaxChain / 2]);  // a gap already: keep its count approximately
+// The chain from `f` to its end, cut in the middle when long. Hops are bounded, so a chain
+// that comes back to itself through a loop ends too.
+std::vector<ExplainStep> Materialize(const Finding& f) {
+  std::vector<ExplainStep> chain;
+  auto walk = [&chain](const Finding* p, int64_t hops) {
+    for (; p && hops > 0; p = p->next, --hops) {
+      if (p->has_step) chain.push_back(p->step);
     }
-    cut.insert(cut.end(), chain.end() - (kMaxChain / 2 - 1), chain.end());
-    chain = std::move(cut);
+  };
+  if (f.length <= kHeadSteps + kTailSteps + 1 || !f.tail) {
+    walk(&f, kHeadSteps + kTailSteps + 1);
+    return chain;
   }
+  walk(&f, kHeadSteps);
+  ExplainStep gap;
+  gap.node = "...";
+  gap.note = StrCat(f.length - kHeadSteps - f.tail->length, " steps left out");
+  chain.push_back(std::move(gap));
+  walk(f.tail, kTailSteps);
+  return chain;
 }
 
 class Walker {
@@ -270,8 +290,8 @@ class Walker {
     }
     const Finding& f = Walk(graph, name, *lost, 0);
     e.reason = f.reason;
-    e.detail = f.detail;
-    e.chain = f.chain;
+    e.detail = f.Detail();
+    e.chain = Materialize(f);
     e.input_value = f.input_value;
     return e;
   }
@@ -353,7 +373,8 @@ class Walker {
     if (it != memo_.end()) return it->second;
     Finding& slot = memo_[key];
     slot.reason = ExplainReason::kRuleIncomplete;
-    slot.detail = "the walk came back to this value (a cycle through a loop)";
+    slot.shared = std::make_shared<const std::string>(
+        "the walk came back to this value (a cycle through a loop)");
     Finding f;
     if (depth > kMaxDepth) {
       f.reason = ExplainReason::kRuleIncomplete;
@@ -365,6 +386,12 @@ class Walker {
     }
     Finding& stored = memo_[key];  // the map's nodes are stable; re-found for clarity
     stored = std::move(f);
+    if (!stored.shared)
+      stored.shared = std::make_shared<const std::string>(std::move(stored.detail));
+    stored.detail.clear();
+    const Finding* next = stored.next;
+    stored.length = (stored.has_step ? 1 : 0) + (next ? next->length : 0);
+    stored.tail = stored.length <= kTailSteps || !next || !next->tail ? &stored : next->tail;
     return stored;
   }
 
@@ -396,12 +423,12 @@ class Walker {
         f.reason = ExplainReason::kNotInferred;
         f.detail = StrCat("'", name, "' is not defined in graph '", graph, "'");
         step.note = "not defined";
-        f.chain.push_back(step);
+        f.Push(step);
         return;
       case Def::kInitializer:
         f.reason = ExplainReason::kRuleIncomplete;
         f.detail = "an initializer (its shape is its dims)";
-        f.chain.push_back(step);
+        f.Push(step);
         return;
       case Def::kInput:
         if (graphs_.at(d.graph).parent.empty()) {
@@ -411,7 +438,7 @@ class Walker {
                             : lost.kind == Lost::kRank ? "without a shape"
                                                        : StrCat("without dim ", lost.axis));
           step.note = f.detail;
-          f.chain.push_back(step);
+          f.Push(step);
           return;
         }
         SubgraphInput(d, name, lost, depth, step, f);
@@ -427,10 +454,10 @@ class Walker {
               int depth, Finding& f) {
     const Finding& next = Walk(graph, name, lost, depth + 1);
     f.reason = next.reason;
-    f.detail = next.detail;
+    f.shared = next.shared;
     f.input_value = next.input_value;
-    f.chain.push_back(std::move(step));
-    Append(f.chain, next.chain);
+    f.Push(std::move(step));
+    f.next = &next;
   }
 
   void SubgraphInput(const Def& d, const std::string& name, const Lost& lost, int depth,
@@ -464,7 +491,7 @@ class Walker {
                           Tensorish(&*outer_type)->shape()[lost.axis].ToString(),
                           ", which the body changes from one iteration to the next");
         step.note = "loop-carried, widened";
-        f.chain.push_back(step);
+        f.Push(step);
         return;
       }
       step.note = StrCat("input ", j, " of the body of ", owner_label, ", from outer '",
@@ -476,7 +503,7 @@ class Walker {
     f.detail = StrCat("input ", j, " of a subgraph of ", owner_label,
                       ", which the operator's rule gave no ", LostText(lost));
     step.note = f.detail;
-    f.chain.push_back(step);
+    f.Push(step);
   }
 
   void AtNode(const Def& d, const std::string& name, const Lost& lost, int depth, ExplainStep step,
@@ -499,7 +526,7 @@ class Walker {
       f.reason = reason;
       f.detail = std::move(detail);
       if (step.note.empty()) step.note = ExplainReasonName(reason);
-      f.chain.push_back(step);
+      f.Push(step);
     };
     // The declared type kept over the inferred one (--policy refine).
     for (const Diagnostic* x : diags) {
@@ -676,10 +703,10 @@ class Walker {
     f.reason = next.reason == ExplainReason::kExternalData ? next.reason
                                                            : ExplainReason::kShapeValueUnknown;
     f.detail = StrCat(NodeLabel(node, k), " needs the value of input ", i, " '", node.input(i),
-                      "' to know ", LostText(lost), " of '", name, "'; ", next.detail);
+                      "' to know ", LostText(lost), " of '", name, "'; ", next.Detail());
     f.input_value = next.input_value;
-    f.chain.push_back(std::move(step));
-    Append(f.chain, next.chain);
+    f.Push(std::move(step));
+    f.next = &next;
   }
 
   bool IfNode(const std::string& graph, int k, int o, const std::string& name, const Lost& lost,
@@ -715,7 +742,7 @@ class Walker {
                         seen[0]->type->ToString(), " (then) and ", seen[1]->type->ToString(),
                         " (else), which differ in ", LostText(lost));
       step.note = f.detail;
-      f.chain.push_back(step);
+      f.Push(step);
       return true;
     }
     return false;
@@ -753,7 +780,7 @@ class Walker {
           f.detail = StrCat(NodeLabel(node, k), ": '", name, "' is loop-carried, its dim ",
                             lost.axis, " changes across iterations, so it was widened");
           step.note = f.detail;
-          f.chain.push_back(step);
+          f.Push(step);
           return true;
         }
         if (it) {
@@ -772,17 +799,17 @@ class Walker {
         f.reason = next.reason == ExplainReason::kExternalData ? next.reason
                                                                : ExplainReason::kShapeValueUnknown;
         f.detail = StrCat(NodeLabel(node, k), ": the iteration count '", node.input(0),
-                          "' is not known; ", next.detail);
+                          "' is not known; ", next.Detail());
         f.input_value = next.input_value;
-        f.chain.push_back(step);
-        Append(f.chain, next.chain);
+        f.Push(step);
+        f.next = &next;
         return true;
       }
       f.reason = ExplainReason::kDataDependent;
       f.detail = StrCat(NodeLabel(node, k), ": the number of iterations depends on the loop's ",
                         "condition, computed from data");
       step.note = f.detail;
-      f.chain.push_back(step);
+      f.Push(step);
       return true;
     }
     if (body_out < g->second.graph->output_size()) {
@@ -814,7 +841,7 @@ class Walker {
       case Def::kNone:
         f.detail = StrCat("'", name, "' is not defined");
         step.note = f.detail;
-        f.chain.push_back(step);
+        f.Push(step);
         return;
       case Def::kInput:
         if (graphs_.at(d.graph).parent.empty()) {
@@ -827,7 +854,7 @@ class Walker {
                             "', whose value is not tracked");
           step.note = "a subgraph input: its value is not tracked";
         }
-        f.chain.push_back(step);
+        f.Push(step);
         return;
       case Def::kInitializer: {
         const auto& init = graphs_.at(d.graph).graph->initializer(d.index);
@@ -845,7 +872,7 @@ class Walker {
                             "more elements than max_value_elements)");
           step.note = "value not tracked";
         }
-        f.chain.push_back(step);
+        f.Push(step);
         return;
       }
       case Def::kNode:
@@ -858,13 +885,13 @@ class Walker {
     if (!p || p->how == NodeProvenance::How::kNotRun || p->rule_failed) {
       f.detail = StrCat("its value comes from ", label, ", which was not inferred or failed");
       step.note = "not inferred";
-      f.chain.push_back(step);
+      f.Push(step);
       return;
     }
     if (p->how == NodeProvenance::How::kNoSchema || p->how == NodeProvenance::How::kNoRule) {
       f.detail = StrCat("its value comes from ", label, ", which has no inference rule");
       step.note = "no rule: no value";
-      f.chain.push_back(step);
+      f.Push(step);
       return;
     }
     const std::string& op = node.op_type();
@@ -878,10 +905,10 @@ class Walker {
                                                                : ExplainReason::kShapeValueUnknown;
         f.detail = StrCat("its value is the ", op == "Shape" ? "shape" : "size", " of '",
                           node.input(0), "', whose ", LostText(*m), " is unknown (",
-                          ExplainReasonName(next.reason), ": ", next.detail, ")");
+                          ExplainReasonName(next.reason), ": ", next.Detail(), ")");
         f.input_value = next.input_value;
-        f.chain.push_back(step);
-        Append(f.chain, next.chain);
+        f.Push(step);
+        f.next = &next;
         return;
       }
     }
@@ -901,10 +928,10 @@ class Walker {
       step.note = StrCat("computed from input ", pick, " '", node.input(pick), "'");
       const Finding& next = Walk(d.graph, node.input(pick), value, depth + 1);
       f.reason = next.reason;
-      f.detail = next.detail;
+      f.shared = next.shared;
       f.input_value = next.input_value;
-      f.chain.push_back(step);
-      Append(f.chain, next.chain);
+      f.Push(step);
+      f.next = &next;
       return;
     }
     f.detail = StrCat("its value comes from ", label, ", which computes no value here (",
@@ -912,7 +939,7 @@ class Walker {
                                             : "not tracked for this operator or its types",
                       ")");
     step.note = "computes no value";
-    f.chain.push_back(step);
+    f.Push(step);
   }
 
   // Each symbol of `d` with its origin, and why an introduced one was made.
