@@ -258,6 +258,34 @@ TEST(Explain, UnknownGraphInput) {
   EXPECT_EQ(e.chain.back().node, "graph input");
 }
 
+TEST(Explain, NodeOnACycle) {
+  auto model = Model(R"(main (float[2] x) => (y) {
+    a = Add(x, b)
+    b = Relu(a)
+    y = Relu(b)
+  })");
+  auto result = Infer(model);
+  DimExplanation e = Explain(model, result, "y", -1);
+  ExpectExplained(e);
+  EXPECT_TRUE(e.reason == ExplainReason::kNotInferred ||
+              e.reason == ExplainReason::kContradiction)
+      << FormatExplanation(e);
+}
+
+TEST(Explain, EmptySequence) {
+  auto model = Model(R"(main (float[2] x) => (y) {
+    s = SequenceEmpty <dtype = 1> ()
+    y = SequenceInsert(s, x)
+  })");
+  auto result = Infer(model);
+  auto all = ExplainAllUnknown(model, result);
+  ASSERT_FALSE(all.empty()) << FormatExplainSummary(all);
+  for (const auto& e : all) {
+    ExpectExplained(e);
+    EXPECT_EQ(e.reason, ExplainReason::kEmptySequence) << FormatExplanation(e);
+  }
+}
+
 TEST(Explain, SymbolicDimNamesItsInputs) {
   auto model = Model(R"(main (float[B, S] x, float[B, T] z) => (y) {
     y = Concat <axis = 1> (x, z)
