@@ -267,8 +267,7 @@ TEST(Explain, NodeOnACycle) {
   auto result = Infer(model);
   DimExplanation e = Explain(model, result, "y", -1);
   ExpectExplained(e);
-  EXPECT_TRUE(e.reason == ExplainReason::kNotInferred ||
-              e.reason == ExplainReason::kContradiction)
+  EXPECT_TRUE(e.reason == ExplainReason::kNotInferred || e.reason == ExplainReason::kContradiction)
       << FormatExplanation(e);
 }
 
