@@ -17,6 +17,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/cli/cli.h"
+#include "onnx_infer/cli/explain_cli.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/inference/memory.h"
@@ -83,6 +84,12 @@ options:
   --set-input sr=16000   give a graph input a known value (a number or a comma-separated list
                          such as pads=0,1,0,1; true/false): shape computations fold and an If
                          it decides takes its branch; repeatable
+  --explain VALUE[:AXIS] why a dim of VALUE is unknown or symbolic: the reason, the node
+                         where it was lost and the chain back to it; 'all': counts of every
+                         unknown dim by reason, and what binding each input symbol or input
+                         value would make static (docs/cli.md); repeatable
+  --what-if S=128        with --explain: bind this symbol (or give this input value) in the
+                         what-if runs instead of 2; alone, the what-if lines only; repeatable
   --max-expanded-nodes N infer at most N nodes inside function bodies and subgraphs in all
                          (default 200000; docs/limits.md)
   --print                print the annotated model in the ONNX text syntax
@@ -166,6 +173,7 @@ struct Flags {
   std::vector<std::string> binds;         // "B=1,S=128"
   std::vector<std::string> input_shapes;  // "x:1,3,H,W"
   std::vector<std::string> set_inputs;    // "sr=16000"
+  ExplainFlags explain;                   // --explain, --what-if
   bool memory = false;
   bool in_place = false;
   bool strict = false;
@@ -275,6 +283,14 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
         return "--max-expanded-nodes needs a count of nodes";
       }
       flags->max_expanded_nodes = std::stoll(n);
+    } else if (a == "--explain" || a == "--what-if") {
+      std::string text;
+      if (!value(&text) || text.empty()) return a + " needs a value";
+      (a == "--explain" ? flags->explain.targets : flags->explain.what_if).push_back(text);
+    } else if (a.rfind("--explain=", 0) == 0) {
+      flags->explain.targets.push_back(a.substr(10));
+    } else if (a.rfind("--what-if=", 0) == 0) {
+      flags->explain.what_if.push_back(a.substr(10));
     } else if (a == "--memory") {
       flags->memory = true;
     } else if (a == "--in-place") {
@@ -617,6 +633,15 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     const std::filesystem::path model_dir = std::filesystem::path(flags.model).parent_path();
     options.model_dir = model_dir.empty() ? std::filesystem::path(".") : model_dir;
   }
+  // --explain: the driver's per-node record, every value's type, and the model as loaded for
+  // the what-if runs.
+  std::optional<onnx::ModelProto> original;
+  if (flags.explain.requested()) {
+    options.record_provenance = true;
+    options.record_value_types = true;
+    options.stream_new_value_info = false;
+    original.emplace(*model);
+  }
   InferenceResult result = InferShapes(*model, *registry, options);
 
   for (const auto& d : result.diagnostics) {
@@ -634,6 +659,13 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     info << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
   if (flags.print) std::cout << syntax::PrintModelText(*model);
+  if (original) {
+    std::ostringstream text;
+    std::string error =
+        RunExplain(flags.explain, *original, *model, *registry, options, result, text);
+    if (!error.empty()) return Fail(flags, error);
+    info << TerminalSafe(text.str(), /*keep_newlines=*/true);
+  }
   const InferenceStats& s = result.stats;
   if (!flags.quiet) {
     info << TerminalSafe(name) << ": " << s.nodes << " nodes, " << s.values

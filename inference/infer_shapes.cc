@@ -434,8 +434,12 @@ struct NodeInputs : InputValueReader {
   bool read_default = false;
   int64_t max_value_elements = 0;
   SignatureCheck signature;
+  // With InferenceOptions::record_provenance: per input, whether the rule asked for a value
+  // the lists left null (empty: not recorded).
+  std::vector<uint8_t> asked;
 
   const ConstValue* Read(int i) override {
+    if (i >= 0 && i < static_cast<int>(asked.size())) asked[i] = 1;
     if (i >= static_cast<int>(unread.size()) || !unread[i]) return nullptr;
     values[i] = ValueData(*unread[i], max_value_elements);
     if (unread[i]->default_input && values[i]) read_default = true;
@@ -451,6 +455,8 @@ struct NodeInputs : InputValueReader {
 // run like NodeInputs: the rule sets the outputs in these lists, whose capacity stays.
 struct NodeOutcome {
   const OpSchema* schema = nullptr;
+  NodeProvenance::How how = NodeProvenance::How::kNotRun;  // for record_provenance
+  bool rule_failed = false;
   std::vector<Type> types;
   std::vector<std::optional<ConstValue>> values;
 };
@@ -611,6 +617,10 @@ class Driver {
   }
 
   void Run() {
+    if (options_.record_provenance) {
+      result_.provenance = std::make_shared<Provenance>();
+      provenance_ = result_.provenance.get();
+    }
     ApplyAssumptions();
     // What the options fix (input shapes, bindings, input values) and the names of anonymous
     // input dims, before anything reads the declarations.
@@ -954,6 +964,9 @@ class Driver {
   // declared type and defines it in the scope.
   void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
                       bool count_stats);
+  // What record_provenance keeps of node `index` once inferred.
+  void RecordProvenance(const GraphRun& run, int index, const NodeInputs& inputs,
+                        const NodeOutcome& outcome);
   // Merge with declared types: output `o` of the node at `index` against its declared
   // type (a declared symbol binds to what was inferred; a contradiction keeps the declared).
   // `before_bind`: the declaration before the options' bindings were evaluated in it, if
@@ -1069,6 +1082,8 @@ class Driver {
   ExpansionBudget expansion_budget_;  // nodes of function bodies and subgraphs, in all
   // The text of each expression dim the write-back has printed (the run's context's nodes).
   DimTextCache dim_texts_;
+  // InferenceOptions::record_provenance: result_.provenance (null: not recorded).
+  Provenance* provenance_ = nullptr;
 };
 
 // The driver's side of the subgraph hook for one node.
@@ -1456,8 +1471,11 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
   outputs.clear();
   output_values.clear();
+  outcome.how = NodeProvenance::How::kNotRun;
+  outcome.rule_failed = false;
   if (function_index >= 0) {
     if (inputs_defined) {
+      outcome.how = NodeProvenance::How::kFunction;
       inputs.ReadAll();
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
                                           function_index, nullptr, input_types, input_values);
@@ -1480,12 +1498,14 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
           schema->has_rule() ? nullptr : CatalogBody(*schema, opset_version, &body_error);
       if (body) {
         // No rule, but ONNX defines the operator as a function: infer through its body.
+        outcome.how = NodeProvenance::How::kFunction;
         inputs.ReadAll();
         CallResult call =
             InferFunctionCall(run, index, *node, *body, -1, schema, input_types, input_values);
         outputs = std::move(call.types);
         if (options_.data_propagation) output_values = std::move(call.values);
       } else if (!schema->has_rule()) {
+        outcome.how = NodeProvenance::How::kNoRule;
         if (count_stats) result_.stats.nodes_without_rule++;
         if (reported_once_.insert("rule:" + schema->Id()).second) {
           ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
@@ -1508,7 +1528,9 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         NodeSubgraphs subgraphs(*this, run, scope, index, node);
         ctx.set_subgraph_inferencer(&subgraphs);
         ctx.set_input_value_reader(&inputs);
+        outcome.how = NodeProvenance::How::kRule;
         Status status = schema->rule()(ctx);
+        outcome.rule_failed = !status.ok();
         subgraphs.Flush(out);
         for (size_t w = 0; w < ctx.warnings().size(); ++w) {
           ReportNode(out, Severity::kWarning, path, index, *node, schema, ctx.warnings()[w],
@@ -1549,8 +1571,9 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         }
       }
     }
-  } else if (count_stats) {
-    result_.stats.nodes_without_rule++;
+  } else {
+    outcome.how = NodeProvenance::How::kNoSchema;
+    if (count_stats) result_.stats.nodes_without_rule++;
   }
   outputs.resize(num_outputs);
   output_values.resize(num_outputs);
@@ -2024,7 +2047,9 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     }
   }
   NodeOutcome& outcome = run.node_outcome;
+  if (provenance_) inputs.asked.assign(names.size(), 0);
   InferNode(run, scope, index, node, inputs, inputs_defined, count_stats, outcome);
+  if (provenance_) RecordProvenance(run, index, inputs, outcome);
   if (read_default || inputs.read_default) {
     NoteDefaultInputsRead(run, *scope, *node, input_ids, inputs);
   }
@@ -2048,6 +2073,40 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     v->from_node = true;
     if (output_values[o] || v->data)
       v->data = Boxed(std::move(output_values[o]));  // most have none
+  }
+}
+
+// How much of a value is known, as NodeProvenance's bits.
+uint8_t ValueBits(const ConstValue* value) {
+  if (!value) return 0;
+  if (!value->HasElements()) return NodeProvenance::kValuePartial;
+  for (Dim d : value->ints) {
+    if (d.is_unknown()) return NodeProvenance::kValuePartial;
+  }
+  return NodeProvenance::kValueKnown;
+}
+
+void Driver::RecordProvenance(const GraphRun& run, int index, const NodeInputs& inputs,
+                              const NodeOutcome& outcome) {
+  std::vector<NodeProvenance>& nodes = provenance_->graphs[run.path];
+  if (nodes.size() < static_cast<size_t>(run.graph->node_size())) {
+    nodes.resize(run.graph->node_size());
+  }
+  NodeProvenance& p = nodes[index];
+  p.how = outcome.how;
+  p.rule_failed = outcome.rule_failed;
+  p.inputs.assign(inputs.values.size(), 0);
+  for (size_t i = 0; i < inputs.values.size(); ++i) {
+    // An initializer not decoded yet is known: a rule that asks for it gets it.
+    const bool unread = i < inputs.unread.size() && inputs.unread[i] != nullptr;
+    p.inputs[i] = unread ? NodeProvenance::kValueKnown : ValueBits(inputs.values[i]);
+    if (inputs.asked[i] && !inputs.values[i] && !unread) {
+      p.inputs[i] |= NodeProvenance::kValueAsked;
+    }
+  }
+  p.outputs.assign(outcome.values.size(), 0);
+  for (size_t o = 0; o < outcome.values.size(); ++o) {
+    p.outputs[o] = outcome.values[o] ? ValueBits(&*outcome.values[o]) : 0;
   }
 }
 

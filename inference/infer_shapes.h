@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onnx_infer/inference/provenance.h"
 #include "onnx_infer/inference/value_types.h"
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/const_value.h"
@@ -143,6 +144,10 @@ struct InferenceOptions {
   // entries are messages as usual and new_value_info stays empty. Entries the model already
   // has, graph outputs and subgraphs are always updated as messages.
   bool stream_new_value_info = false;
+  // Record per node how it was inferred and which input and output values were known
+  // (InferenceResult::provenance), for ExplainValue (inference/explain.h). Off: nothing is
+  // recorded and the run pays nothing for it.
+  bool record_provenance = false;
 
   // ---- Specialization (docs/cli.md, "Specializing a model"). Applied to the model's
   // declarations before inference, in this order; each problem (an input the model does not
@@ -235,6 +240,8 @@ struct InferenceResult {
   // AppendedValueInfo), in the order they would have been added. SaveModel(model,
   // new_value_info, path) writes the model as if they had been.
   std::vector<std::string> new_value_info;
+  // With InferenceOptions::record_provenance: what inference/explain.h reads (provenance.h).
+  std::shared_ptr<Provenance> provenance;
 
   // ---- Specialization (docs/cli.md, "Specializing a model"). Applied to the model's
   // declarations before inference, in this order; each problem (an input the model does not

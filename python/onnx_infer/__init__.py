@@ -33,8 +33,8 @@ from onnx_infer._core import Diagnostic
 from onnx_infer._types import ValueType, from_onnx, from_tuple, to_rule_tuple
 
 __all__ = [
-    "Diagnostic", "InferenceError", "InferenceResult", "MemoryEstimate", "MemoryStep", "Symbol",
-    "ValueType", "infer",
+    "Diagnostic", "Explanation", "ExplainReport", "InferenceError", "InferenceResult",
+    "MemoryEstimate", "MemoryStep", "Symbol", "ValueType", "WhatIf", "explain", "infer",
     "infer_function_output_types", "infer_node_outputs", "infer_shapes", "infer_shapes_path",
     "register_op",
     "register_schemas", "reset_schemas",
@@ -663,6 +663,150 @@ def infer(
     inferred = type(model)()
     inferred.ParseFromString(data)
     return InferenceResult(details, inferred)
+
+
+# ---- Why a dim is unknown (infer-shapes --explain; docs/python.md, "Explaining unknown dims").
+
+class Explanation:
+    """Why one dim (``axis`` >= 0) or the rank or type (``axis`` -1) of a value is not known,
+    or, for a symbolic dim, which symbols it depends on.
+
+    ``graph``, ``value``, ``axis``, ``type`` (the value's type as text), ``what`` ("dim 1 is
+    unknown"), ``reason`` (a reason class: ``"data-dependent"``, ``"shape-value-unknown"``,
+    ``"no-rule"``, ``"size-cap"``, ``"if-branches-disagree"``, ``"loop-widening"``,
+    ``"external-data"``, ``"contradiction"``, ``"declared-type-kept"``,
+    ``"unknown-graph-input"``, ``"not-inferred"``, ``"empty-sequence"``,
+    ``"rule-incomplete"``; ``"symbolic"`` or ``"known"`` when nothing is missing),
+    ``detail`` (one sentence), ``chain`` (dicts ``graph``, ``value``, ``axis``, ``of_value``,
+    ``node_index``, ``node``, ``note``, from the value back to where it was lost),
+    ``symbols`` (``(name, declared, origin, reason)`` for a symbolic dim) and ``input_value``
+    (a graph input whose value, given with ``input_values``, would decide it; or None).
+    ``str()`` is what ``infer-shapes --explain`` prints.
+    """
+
+    def __init__(self, d: Dict[str, Any]):
+        self.graph: str = d["graph"]
+        self.value: str = d["value"]
+        self.axis: int = d["axis"]
+        self.type: str = d["type"]
+        self.what: str = d["what"]
+        self.reason: str = d["reason"]
+        self.detail: str = d["detail"]
+        self.chain: List[Dict[str, Any]] = list(d["chain"])
+        self.symbols: List[tuple] = [tuple(s) for s in d["symbols"]]
+        self.input_value: Optional[str] = d["input_value"]
+        self._text: str = d["text"]
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return (f"<onnx_infer.Explanation {self.value!r} axis {self.axis}: {self.reason}>")
+
+
+class WhatIf(NamedTuple):
+    """One what-if run: ``label`` ("S=2", "sr=2", "all together"), the symbols it binds, the
+    graph inputs it gives values, the node outputs fully static in that run, how many more
+    than without it (``gained``), and its error count (a value that contradicts the model)."""
+    label: str
+    bind: Dict[str, int]
+    inputs: List[str]
+    static_values: int
+    gained: int
+    errors: int
+
+
+class ExplainReport:
+    """What :func:`explain` found: ``explanations`` (one :class:`Explanation` per dim of the
+    values asked for), ``unknown`` (with ``"all"`` or ``what_if``: every unknown dim, rank
+    and type of every graph), ``summary`` (``{reason: count}`` over ``unknown``),
+    ``introduced`` (with ``"all"``: ``(name, origin, reason)`` for each symbol inference
+    introduced, with why its node could not give an expression),
+    ``what_if`` (:class:`WhatIf` runs), ``static_values`` and ``values`` (node outputs fully
+    static, and all of them, without any binding), and ``text``: what ``infer-shapes
+    --explain`` prints."""
+
+    def __init__(self, d: Dict[str, Any]):
+        self.explanations: List[Explanation] = [Explanation(e) for e in d["explanations"]]
+        self.unknown: List[Explanation] = [Explanation(e) for e in d["unknown"]]
+        self.summary: Dict[str, int] = dict(d["summary"])
+        self.introduced: List[tuple] = [tuple(s) for s in d["introduced"]]
+        self.what_if: List[WhatIf] = [
+            WhatIf(w["label"], dict(w["bind"]), list(w["inputs"]), w["static_values"],
+                   w["gained"], w["errors"]) for w in d["what_if"]]
+        self.static_values: int = d["static_values"]
+        self.values: int = d["values"]
+        self.text: str = d["text"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def explain(
+    model: Any,
+    value: Union[str, Sequence[Any]] = "all",
+    *,
+    what_if: Union[bool, Mapping[str, Any], None] = None,
+    strict: bool = False,
+    data_prop: bool = True,
+    schemas: Iterable[Any] = (),
+    max_value_elements: int = 1024,
+    assume: Iterable[str] = (),
+    assume_positive: bool = False,
+    bind: Optional[Mapping[str, int]] = None,
+    input_shapes: Optional[Mapping[str, Sequence[Union[int, str, None]]]] = None,
+    input_values: Optional[Mapping[str, Any]] = None,
+    policy: str = "inferred",
+) -> ExplainReport:
+    """Infers ``model`` (an ``onnx.ModelProto``, bytes or a path) and explains why dims are
+    unknown: ``value`` is ``"all"`` (every unknown dim, rank and type, summed up by reason,
+    and the what-if runs), a value name, ``"name:axis"``, a ``(name, axis)`` pair, or a list
+    of them. The other keywords are :func:`infer`'s.
+
+    ``what_if``: True runs the what-if inferences (the default with ``"all"``): each
+    declared input symbol bound to 2, and each graph input whose value the explanations show
+    would decide a dim given 2 for every element (scalars and constant shapes of at most 16
+    elements), one at a time and then all together; a mapping gives the values instead
+    (``{"S": 128, "sr": 16000, "pads": [0, 1, 0, 1]}``: a symbol or a graph input by name).
+    Each count is a real inference run, not an estimate. Raises ``ValueError`` for a value
+    the model does not have, or what :func:`infer` raises for.
+    """
+    options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
+                       None, True, False, policy)
+    options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
+    options.input_shapes = {str(name): [_dim_text(d) for d in dims]
+                            for name, dims in (input_shapes or {}).items()}
+    _set_input_values(options, input_values or {})
+    targets: List[str] = []
+    items = [value] if isinstance(value, (str, tuple)) else list(value)
+    for item in items:
+        if isinstance(item, tuple):
+            name, axis = item
+            targets.append(f"{name}:{int(axis)}")
+        elif isinstance(item, str):
+            targets.append(item)
+        else:
+            raise TypeError(f"a value to explain is a name or (name, axis), not {item!r}")
+    run_what_if = bool(what_if) if what_if is not None else "all" in targets
+    what_if_options = _core.CallOptions()
+    if isinstance(what_if, Mapping):
+        symbols = {str(k): int(v) for k, v in what_if.items() if isinstance(v, int)}
+        what_if_options.bind = symbols
+        _set_input_values(what_if_options,
+                          {k: v for k, v in what_if.items() if not isinstance(v, int)})
+    if isinstance(model, (str, os.PathLike)):
+        details = _core.explain(None, os.fspath(model), options, targets, what_if_options,
+                                run_what_if)
+    elif isinstance(model, (bytes, bytearray, memoryview)):
+        details = _core.explain(bytes(model), "", options, targets, what_if_options,
+                                run_what_if)
+    elif _is_model_proto(model):
+        details = _core.explain(_serialize_model(model), "", options, targets,
+                                what_if_options, run_what_if)
+    else:
+        raise TypeError(f"explain takes an onnx.ModelProto, bytes or a path, "
+                        f"not a {type(model).__name__}")
+    return ExplainReport(details)
 
 
 # ---- Custom operators.

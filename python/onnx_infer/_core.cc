@@ -20,12 +20,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/explain.h"
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
@@ -645,6 +647,167 @@ py::tuple InferNode(const py::bytes& node_bytes, const std::map<std::string, int
   return py::make_tuple(outputs, py::cast(std::move(result.diagnostics)));
 }
 
+// ---- explain (inference/explain.h): onnx_infer.explain.
+
+py::dict ExplanationToPy(const DimExplanation& e) {
+  py::dict d;
+  d["graph"] = Str(e.graph);
+  d["value"] = Str(e.value);
+  d["axis"] = e.axis;
+  d["type"] = Str(e.type);
+  d["what"] = Str(e.what);
+  d["reason"] = Str(ExplainReasonName(e.reason));
+  d["detail"] = Str(e.detail);
+  py::list chain;
+  for (const auto& s : e.chain) {
+    py::dict step;
+    step["graph"] = Str(s.graph);
+    step["value"] = Str(s.value);
+    step["axis"] = s.axis;
+    step["of_value"] = s.of_value;
+    step["node_index"] = s.node_index;
+    step["node"] = Str(s.node);
+    step["note"] = Str(s.note);
+    chain.append(step);
+  }
+  d["chain"] = chain;
+  py::list symbols;
+  for (size_t i = 0; i < e.symbols.size(); ++i) {
+    symbols.append(py::make_tuple(Str(e.symbols[i].name), e.symbols[i].declared,
+                                  Str(e.symbols[i].origin),
+                                  Str(ExplainReasonName(e.symbol_reasons[i]))));
+  }
+  d["symbols"] = symbols;
+  d["input_value"] = e.input_value.empty() ? py::object(py::none()) : Str(e.input_value);
+  d["text"] = Str(FormatExplanation(e));
+  return d;
+}
+
+// explain(model bytes or None, model path, options, targets, what-if options, what_if) -> dict
+// The model is read from `path` when `model` is None. `targets`: "all", "VALUE" or
+// "VALUE:AXIS". `what_if`: run the what-if inferences, with what_if_options.bind (a name
+// that is a graph input gives that input the value) and its input values.
+py::dict ExplainModel(const py::object& model_bytes, const std::string& path,
+                      const CallOptions& call, const std::vector<std::string>& targets,
+                      const CallOptions& what_if_call, bool what_if) {
+  auto registry = RegistryFor(call.schemas);
+  std::string model_dir;
+  if (model_bytes.is_none()) {
+    CheckPath(path, "model");
+    model_dir = std::filesystem::path(path).parent_path().string();
+    if (model_dir.empty()) model_dir = ".";
+  }
+  InferenceOptions options = OptionsFor(call, model_dir);
+  options.record_provenance = true;
+  const InferenceOptions what_if_options = OptionsFor(what_if_call, "");
+  std::string bytes;
+  if (!model_bytes.is_none()) bytes = py::bytes(model_bytes);
+  std::string error;
+  std::vector<DimExplanation> explained, unknown;
+  std::vector<WhatIf> runs;
+  std::vector<std::pair<SymbolInfo, ExplainReason>> introduced;
+  InferenceResult result;
+  {
+    py::gil_scoped_release release;
+    StatusOr<onnx::ModelProto> loaded =
+        model_bytes.is_none() ? LoadModel(path) : [&]() -> StatusOr<onnx::ModelProto> {
+      onnx::ModelProto m;
+      if (!m.ParseFromString(bytes)) return Status::Error("<bytes>: not a valid ONNX model");
+      return m;
+    }();
+    if (!loaded.ok()) {
+      error = loaded.status().message();
+    } else if (Status st = CheckSpecialization(*loaded, options); !st.ok()) {
+      error = st.message();
+    } else {
+      const onnx::ModelProto original = *loaded;
+      onnx::ModelProto& model = *loaded;
+      result = InferShapes(model, *registry, options);
+      bool all = false;
+      for (const auto& target : targets) {
+        if (target == "all") {
+          all = true;
+          continue;
+        }
+        std::string graph, value;
+        int axis = -1;
+        Status st = ResolveExplainTarget(result, target, &graph, &value, &axis);
+        auto e = st.ok() ? ExplainValue(model, result, graph, value, axis)
+                         : StatusOr<std::vector<DimExplanation>>(st);
+        if (!e.ok()) {
+          error = e.status().message();
+          break;
+        }
+        explained.insert(explained.end(), e->begin(), e->end());
+      }
+      if (error.empty() && (all || what_if)) unknown = ExplainAllUnknown(model, result);
+      if (error.empty() && all) introduced = ExplainIntroducedSymbols(model, result);
+      if (error.empty() && what_if) {
+        WhatIfRequest request;
+        std::set<std::string, std::less<>> inputs;
+        for (const auto& input : original.graph().input()) inputs.insert(input.name());
+        for (const auto& [name, v] : what_if_options.bind) {
+          if (!inputs.count(name)) {
+            request.symbols[name] = v;
+            continue;
+          }
+          KnownInputValue k;
+          k.name = name;
+          k.fit_dims = true;
+          k.value.ints.push_back(Dim::Const(v));
+          k.value.dims = {1};
+          request.inputs.push_back(std::move(k));
+        }
+        for (const auto& k : what_if_options.input_values) request.inputs.push_back(k);
+        runs = WhatIfBindings(original, *registry, options, result, unknown, request);
+      }
+    }
+  }
+  if (!error.empty()) ThrowValueError(error);
+  py::dict d;
+  py::list values, all_unknown, what_if_list;
+  for (const auto& e : explained) values.append(ExplanationToPy(e));
+  for (const auto& e : unknown) all_unknown.append(ExplanationToPy(e));
+  py::dict summary;
+  for (const auto& e : unknown) {
+    py::str key = Str(ExplainReasonName(e.reason));
+    summary[key] = (summary.contains(key) ? summary[key].cast<int64_t>() : 0) + 1;
+  }
+  for (const auto& w : runs) {
+    py::dict r;
+    r["label"] = Str(w.label);
+    r["bind"] = py::cast(std::map<std::string, int64_t>(w.bind.begin(), w.bind.end()));
+    py::list given;
+    for (const auto& k : w.input_values) given.append(Str(k.name));
+    r["inputs"] = given;
+    r["static_values"] = w.static_values;
+    r["gained"] = w.gained;
+    r["errors"] = w.errors;
+    what_if_list.append(r);
+  }
+  d["explanations"] = values;
+  d["unknown"] = all_unknown;
+  d["summary"] = summary;
+  d["what_if"] = what_if_list;
+  py::list symbols;
+  for (const auto& [info, reason] : introduced) {
+    symbols.append(
+        py::make_tuple(Str(info.name), Str(info.origin), Str(ExplainReasonName(reason))));
+  }
+  d["introduced"] = symbols;
+  d["static_values"] = result.stats.static_shaped;
+  d["values"] = result.stats.values;
+  std::string text;
+  for (const auto& e : explained) text += FormatExplanation(e);
+  if (!unknown.empty() || std::find(targets.begin(), targets.end(), "all") != targets.end()) {
+    text += FormatExplainSummary(unknown, 3);
+    text += FormatIntroducedSymbols(introduced, 3);
+  }
+  if (what_if) text += FormatWhatIf(runs, result.stats.static_shaped, result.stats.values);
+  d["text"] = Str(text);
+  return d;
+}
+
 }  // namespace
 }  // namespace onnx_infer
 
@@ -751,6 +914,11 @@ PYBIND11_MODULE(_core, m) {
         "Infers a model file and, when output_path is not empty, writes it atomically there "
         "(not when strict and there are errors); returns what infer_bytes returns besides the "
         "bytes. Raises ValueError when the file cannot be read or written.");
+  m.def("explain", &onnx_infer::ExplainModel, py::arg("model"), py::arg("path"), py::arg("options"),
+        py::arg("targets"), py::arg("what_if_options"), py::arg("what_if"),
+        "Infers a model (bytes, or read from path when model is None) recording provenance and "
+        "explains the targets (\"all\", \"VALUE\", \"VALUE:AXIS\"); with what_if, runs the "
+        "what-if inferences. Returns a dict (explanations, unknown, summary, what_if, text).");
   m.def("infer_node", &onnx_infer::InferNode, py::arg("node"), py::arg("opsets"),
         py::arg("input_types"), py::arg("input_values"), py::arg("strict"),
         py::arg("check_types") = true,
