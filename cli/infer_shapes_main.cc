@@ -17,6 +17,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/cli/cli.h"
+#include "onnx_infer/cli/cost_report.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/inference/memory.h"
@@ -74,6 +75,9 @@ options:
   --values               print the type of every graph input, node output and graph output
   --memory               print each value's size in bytes, the weights' bytes and the peak
                          bytes of live activations (docs/memory.md); with --json, report them
+  --cost                 print the model's FLOPs and MACs (expressions, and numbers under
+                         --bind) and its costliest nodes (docs/cost.md); with --json, report
+                         every node's
   --bind B=1,S=128       evaluate every dim under these symbol values; repeatable
   --input-shape x:1,3,H,W
                          replace a graph input's declared shape ('?' for unknown); repeatable
@@ -164,6 +168,7 @@ struct Flags {
   std::vector<std::string> input_shapes;  // "x:1,3,H,W"
   std::vector<std::string> set_inputs;    // "sr=16000"
   bool memory = false;
+  bool cost = false;
   bool in_place = false;
   bool strict = false;
   DeclaredPolicy declared_policy = DeclaredPolicy::kInferred;
@@ -273,6 +278,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->max_expanded_nodes = std::stoll(n);
     } else if (a == "--memory") {
       flags->memory = true;
+    } else if (a == "--cost") {
+      flags->cost = true;
     } else if (a == "--in-place") {
       flags->in_place = true;
     } else if (a == "--no-data-prop") {
@@ -421,7 +428,7 @@ void PrintMemory(const MemoryEstimate& m, const InferenceResult& result, std::os
 }
 
 nlohmann::json Report(const Flags& flags, const InferenceResult& result,
-                      const MemoryEstimate* memory) {
+                      const MemoryEstimate* memory, const CostReport* cost) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
     nlohmann::json j = {
@@ -476,6 +483,7 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
       {"diagnostics", std::move(diagnostics)},
   };
   if (memory) report["memory"] = MemoryJson(*memory);
+  if (cost) report["cost"] = CostReportJson(*cost);
   return report;
 }
 
@@ -577,12 +585,13 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.assume_positive = flags.assume_positive;
   options.overridable_initializers = flags.overridable_initializers;
   options.check_types = flags.check_types;
-  // Only --values and --memory read the listing of every value's type.
-  options.record_value_types = flags.values || flags.memory;
+  // Only --values, --memory and --cost read the listing of every value's type.
+  options.record_value_types = flags.values || flags.memory || flags.cost;
   // The model is only written after inference, with nothing reading it in between but
   // --print and --memory: its new value_info entries can go to the output as bytes
   // (InferenceOptions::stream_new_value_info), never made as messages.
-  options.stream_new_value_info = !flags.output.empty() && !flags.print && !flags.memory;
+  options.stream_new_value_info =
+      !flags.output.empty() && !flags.print && !flags.memory && !flags.cost;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
     return Fail(flags, error);
   }
@@ -595,6 +604,9 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     const std::filesystem::path model_dir = std::filesystem::path(flags.model).parent_path();
     options.model_dir = model_dir.empty() ? std::filesystem::path(".") : model_dir;
   }
+  // --cost under --bind reads the expressions from the model as read (docs/cost.md).
+  std::optional<onnx::ModelProto> pristine;
+  if (flags.cost && !options.bind.empty()) pristine = *model;
   InferenceResult result = InferShapes(*model, *registry, options);
 
   for (const auto& d : result.diagnostics) {
@@ -609,6 +621,13 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     memory = EstimateMemory(*model, result);
     std::ostringstream text;
     PrintMemory(*memory, result, text);
+    info << TerminalSafe(text.str(), /*keep_newlines=*/true);
+  }
+  std::optional<CostReport> cost;
+  if (flags.cost) {
+    cost = CostOfRun(*model, result, pristine ? &*pristine : nullptr, *registry, options);
+    std::ostringstream text;
+    PrintCostReport(*cost, text);
     info << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
   if (flags.print) std::cout << syntax::PrintModelText(*model);
@@ -664,7 +683,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
   }
   if (!flags.json.empty()) {
-    nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr);
+    nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr, cost ? &*cost : nullptr);
     if (!output.is_null()) report["output"] = std::move(output);
     report["exit_code"] = exit_code;
     if (std::string error = WriteReport(flags, report); !error.empty()) {
