@@ -141,8 +141,8 @@ void PrintCostReport(const CostReport& r, std::ostream& out, int top_nodes) {
     if (auto v = number(main[k]); v && !n.flops.is_const()) out << " = " << FormatCount(*v);
     if (auto v = number(main[k]); v && total && *total > 0) {
       char pct[16];
-      std::snprintf(pct, sizeof(pct), "%.1f", 100.0 * static_cast<double>(*v) /
-                                                  static_cast<double>(*total));
+      std::snprintf(pct, sizeof(pct), "%.1f",
+                    100.0 * static_cast<double>(*v) / static_cast<double>(*total));
       out << " (" << pct << "%)";
     }
     if (!n.note.empty()) out << "; " << n.note;
@@ -159,13 +159,10 @@ nlohmann::json CostReportJson(const CostReport& r) {
   nlohmann::json missing = nlohmann::json::array();
   for (size_t i = 0; i < c.nodes.size(); ++i) {
     const NodeCost& n = c.nodes[i];
-    nlohmann::json j = {{"graph", n.graph},
-                        {"node_index", n.node_index},
-                        {"node_name", n.node_name},
-                        {"op", OpName(n)},
-                        {"kind", CostKindName(n.kind)},
-                        {"flops", CountJson(n.flops)},
-                        {"macs", CountJson(n.macs)}};
+    nlohmann::json j = {
+        {"graph", n.graph},         {"node_index", n.node_index},   {"node_name", n.node_name},
+        {"op", OpName(n)},          {"kind", CostKindName(n.kind)}, {"flops", CountJson(n.flops)},
+        {"macs", CountJson(n.macs)}};
     if (r.values) {
       j["flops_value"] = ValueJson(r.values->nodes[i].flops);
       j["macs_value"] = ValueJson(r.values->nodes[i].macs);

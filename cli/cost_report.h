@@ -3,10 +3,9 @@
 #ifndef ONNX_INFER_CLI_COST_REPORT_H_
 #define ONNX_INFER_CLI_COST_REPORT_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
-
-#include <nlohmann/json.hpp>
 
 #include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/infer_shapes.h"

@@ -683,7 +683,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
   }
   if (!flags.json.empty()) {
-    nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr, cost ? &*cost : nullptr);
+    nlohmann::json report =
+        Report(flags, result, memory ? &*memory : nullptr, cost ? &*cost : nullptr);
     if (!output.is_null()) report["output"] = std::move(output);
     report["exit_code"] = exit_code;
     if (std::string error = WriteReport(flags, report); !error.empty()) {

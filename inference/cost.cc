@@ -87,8 +87,10 @@ struct Cost {
 
 class NodeView {
  public:
-  NodeView(const onnx::NodeProto& node, const GraphValueTypes* types)
-      : node_(node), types_(types) {}
+  // `scopes`: the types of the outermost graph, ..., of the node's graph (a subgraph reads
+  // values of the graphs around it; the innermost that has a name holds it).
+  NodeView(const onnx::NodeProto& node, const std::vector<const GraphValueTypes*>& scopes)
+      : node_(node), scopes_(scopes) {}
 
   const onnx::NodeProto& node() const { return node_; }
   bool HasInput(int i) const { return i < node_.input_size() && !node_.input(i).empty(); }
@@ -125,7 +127,10 @@ class NodeView {
       return nullptr;
     }
     const std::string& name = output ? node_.output(i) : node_.input(i);
-    const Type* t = types_ ? types_->Find(name) : nullptr;
+    const Type* t = nullptr;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend() && !t; ++it) {
+      if (*it) t = (*it)->Find(name);
+    }
     if (!t || !t->is_tensor() || !t->has_shape()) {
       Missing(StrCat("the shape of ", what, " ", i, " '", name, "' is not known"));
       return nullptr;
@@ -150,7 +155,7 @@ class NodeView {
   }
 
   const onnx::NodeProto& node_;
-  const GraphValueTypes* types_;
+  const std::vector<const GraphValueTypes*>& scopes_;
   std::string missing_;
 };
 
@@ -162,11 +167,35 @@ using Formula = Cost (*)(NodeView&);
 const std::unordered_map<std::string, int64_t>& UnaryWeights() {
   static const auto* weights = new std::unordered_map<std::string, int64_t>{
       // One operation per element.
-      {"Abs", 1}, {"Neg", 1}, {"Exp", 1}, {"Log", 1}, {"Sqrt", 1}, {"Reciprocal", 1},
-      {"Floor", 1}, {"Ceil", 1}, {"Round", 1}, {"Sign", 1}, {"Sin", 1}, {"Cos", 1},
-      {"Tan", 1}, {"Asin", 1}, {"Acos", 1}, {"Atan", 1}, {"Sinh", 1}, {"Cosh", 1},
-      {"Asinh", 1}, {"Acosh", 1}, {"Atanh", 1}, {"Tanh", 1}, {"Erf", 1}, {"Relu", 1},
-      {"Not", 1}, {"IsNaN", 1}, {"IsInf", 1}, {"BitwiseNot", 1}, {"ThresholdedRelu", 1},
+      {"Abs", 1},
+      {"Neg", 1},
+      {"Exp", 1},
+      {"Log", 1},
+      {"Sqrt", 1},
+      {"Reciprocal", 1},
+      {"Floor", 1},
+      {"Ceil", 1},
+      {"Round", 1},
+      {"Sign", 1},
+      {"Sin", 1},
+      {"Cos", 1},
+      {"Tan", 1},
+      {"Asin", 1},
+      {"Acos", 1},
+      {"Atan", 1},
+      {"Sinh", 1},
+      {"Cosh", 1},
+      {"Asinh", 1},
+      {"Acosh", 1},
+      {"Atanh", 1},
+      {"Tanh", 1},
+      {"Erf", 1},
+      {"Relu", 1},
+      {"Not", 1},
+      {"IsNaN", 1},
+      {"IsInf", 1},
+      {"BitwiseNot", 1},
+      {"ThresholdedRelu", 1},
       {"NonZero", 1},
       // Composite activations: the operations of their definition.
       {"LeakyRelu", 2},    // compare, multiply
@@ -281,9 +310,7 @@ Cost BatchNorm(NodeView& n) {
 constexpr int64_t kLayerNorm = 7;
 // Square and add (2), normalize (1), scale (1).
 constexpr int64_t kRmsNorm = 4;
-Cost LayerNorm(NodeView& n) {
-  return {n.InElems(0) * C(kLayerNorm + n.HasInput(2)), C(0)};
-}
+Cost LayerNorm(NodeView& n) { return {n.InElems(0) * C(kLayerNorm + n.HasInput(2)), C(0)}; }
 Cost ScaleBiasNorm(NodeView& n) {  // InstanceNormalization, GroupNormalization
   return {n.InElems(0) * C(kLayerNorm + 1), C(0)};
 }
@@ -355,7 +382,7 @@ Cost Gemm(NodeView& n) {
   Dim k = n.InDim(0, trans_a ? 0 : 1);
   Dim o = n.OutElems(0);
   Dim macs = o * k;
-  int64_t extra = FloatAttr(n.node(), "alpha", 1.0f) != 1.0f;  // scale the product
+  int64_t extra = FloatAttr(n.node(), "alpha", 1.0f) != 1.0f;                   // scale the product
   if (n.HasInput(2)) extra += 1 + (FloatAttr(n.node(), "beta", 1.0f) != 1.0f);  // + beta*C
   return {macs * C(2) + o * C(extra), macs};
 }
@@ -531,7 +558,8 @@ Cost Einsum(NodeView& n) {
     const size_t at = out_term.find("...");
     const size_t named = out_term.size() - 3;
     if (out->size() < named) return {Dim(), Dim()};
-    for (size_t i = at; i < at + (out->size() - named); ++i) ellipsis_size = ellipsis_size * (*out)[i];
+    for (size_t i = at; i < at + (out->size() - named); ++i)
+      ellipsis_size = ellipsis_size * (*out)[i];
   }
   for (size_t t = 0; t < terms.size(); ++t) {
     const Shape* s = n.In(static_cast<int>(t));
@@ -688,7 +716,8 @@ Cost MultiHeadAttention(NodeView& n) {
   }
   Dim macs = total * (qk + n.OutElems(0));
   Dim scores = batch * C(heads) * len * total;
-  int64_t per = kPerScore + (n.HasInput(4) || n.HasInput(5) || IntAttr(n.node(), "unidirectional", 0) != 0);
+  int64_t per =
+      kPerScore + (n.HasInput(4) || n.HasInput(5) || IntAttr(n.node(), "unidirectional", 0) != 0);
   Dim flops = macs * C(2) + scores * C(per);
   if (n.HasInput(3)) {  // the bias, added to the query, key and value given
     for (int i = 0; i < 3; ++i) {
@@ -755,13 +784,48 @@ Cost RotaryEmbedding(NodeView& n) {
 // The table.
 
 constexpr const char* kDataMovement[] = {
-    "Reshape", "Transpose", "Gather", "GatherElements", "GatherND", "Concat", "Slice", "Split",
-    "Squeeze", "Unsqueeze", "Flatten", "Identity", "Expand", "Tile", "Pad", "Shape", "Size",
-    "Constant", "ConstantOfShape", "EyeLike", "Cast", "CastLike", "BitCast", "DepthToSpace",
-    "SpaceToDepth", "Trilu", "ReverseSequence", "Compress", "OneHot", "Dropout", "MaxUnpool",
-    "Optional", "OptionalGetElement", "OptionalHasElement", "SequenceConstruct",
-    "SequenceEmpty", "SequenceAt", "SequenceInsert", "SequenceErase", "SequenceLength",
-    "SplitToSequence", "ConcatFromSequence",
+    "Reshape",
+    "Transpose",
+    "Gather",
+    "GatherElements",
+    "GatherND",
+    "Concat",
+    "Slice",
+    "Split",
+    "Squeeze",
+    "Unsqueeze",
+    "Flatten",
+    "Identity",
+    "Expand",
+    "Tile",
+    "Pad",
+    "Shape",
+    "Size",
+    "Constant",
+    "ConstantOfShape",
+    "EyeLike",
+    "Cast",
+    "CastLike",
+    "BitCast",
+    "DepthToSpace",
+    "SpaceToDepth",
+    "Trilu",
+    "ReverseSequence",
+    "Compress",
+    "OneHot",
+    "Dropout",
+    "MaxUnpool",
+    "Optional",
+    "OptionalGetElement",
+    "OptionalHasElement",
+    "SequenceConstruct",
+    "SequenceEmpty",
+    "SequenceAt",
+    "SequenceInsert",
+    "SequenceErase",
+    "SequenceLength",
+    "SplitToSequence",
+    "ConcatFromSequence",
 };
 
 std::unordered_map<std::string, Formula> MakeTable() {
@@ -778,9 +842,11 @@ std::unordered_map<std::string, Formula> MakeTable() {
   ms({"QuickGelu"}, Unary);
   onnx({"Gelu"}, Gelu);
   ms({"Gelu"}, Gelu);
-  onnx({"Add", "Sub", "Mul", "Div", "Pow", "Mod", "BitShift", "And", "Or", "Xor", "Equal",
-        "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "BitwiseAnd", "BitwiseOr",
-        "BitwiseXor", "Sum", "Max", "Min", "Mean", "PRelu", "Where"},
+  onnx({"Add",        "Sub",       "Mul",        "Div",         "Pow",
+        "Mod",        "BitShift",  "And",        "Or",          "Xor",
+        "Equal",      "Less",      "Greater",    "LessOrEqual", "GreaterOrEqual",
+        "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Sum",         "Max",
+        "Min",        "Mean",      "PRelu",      "Where"},
        Binary);
   onnx({"Clip"}, Clip);
   onnx({"QuantizeLinear"}, Quantize);
@@ -890,9 +956,23 @@ class Estimator {
     }
   }
 
-  GraphCost Graph(const onnx::GraphProto& graph, const std::string& path) {
+  // The cost of `graph` at `path`, its nodes listed in out_; a function body (`own_scope`)
+  // sees no enclosing graph.
+  GraphCost Graph(const onnx::GraphProto& graph, const std::string& path, bool own_scope = false) {
     auto it = result_.value_types.find(path);
     const GraphValueTypes* types = it == result_.value_types.end() ? nullptr : &it->second;
+    std::vector<const GraphValueTypes*> saved;
+    if (own_scope) saved.swap(scopes_);
+    scopes_.push_back(types);
+    GraphCost sum = Nodes(graph, path, types);
+    scopes_.pop_back();
+    if (own_scope) saved.swap(scopes_);
+    return sum;
+  }
+
+ private:
+  GraphCost Nodes(const onnx::GraphProto& graph, const std::string& path,
+                  const GraphValueTypes* types) {
     GraphCost sum;
     for (int i = 0; i < graph.node_size(); ++i) {
       const onnx::NodeProto& node = graph.node(i);
@@ -912,7 +992,6 @@ class Estimator {
     return sum;
   }
 
- private:
   NodeCost Node(const onnx::GraphProto& graph, const onnx::NodeProto& node, int index,
                 const std::string& path, const GraphValueTypes* types) {
     NodeCost c;
@@ -933,8 +1012,8 @@ class Estimator {
         out_.nodes_unknown_shape++;
       }
     };
-    if (onnx_domain && (node.op_type() == "If" || node.op_type() == "Loop" ||
-                        node.op_type() == "Scan")) {
+    if (onnx_domain &&
+        (node.op_type() == "If" || node.op_type() == "Loop" || node.op_type() == "Scan")) {
       ControlFlow(graph, node, index, path, types, c);
       if (c.flops.is_unknown() && c.kind == CostKind::kNoFormula) {
         unknown(CostKind::kNoFormula, c.note);
@@ -944,15 +1023,15 @@ class Estimator {
       return c;
     }
     if (const onnx::FunctionProto* f = LocalFunction(node)) {
-      const std::string body = StrCat(path, "/", node.op_type(), "_", index, ".",
-                                      node.domain(), "::", node.op_type());
+      const std::string body =
+          StrCat(path, "/", node.op_type(), "_", index, ".", node.domain(), "::", node.op_type());
       if (!result_.value_types.count(body)) {
         unknown(CostKind::kNoFormula, "a function call whose body was not inferred");
         return c;
       }
       onnx::GraphProto g;
       for (const auto& n : f->node()) *g.add_node() = n;
-      GraphCost sum = Graph(g, body);
+      GraphCost sum = Graph(g, body, /*own_scope=*/true);
       c.flops = sum.flops;
       c.macs = sum.macs;
       c.lower_bound = sum.lower_bound;
@@ -974,11 +1053,11 @@ class Estimator {
       unknown(CostKind::kNoFormula, "no cost formula");
       return c;
     }
-    NodeView view(node, types);
+    NodeView view(node, scopes_);
     Cost cost = it->second(view);
     if (cost.flops.is_unknown() || cost.macs.is_unknown()) {
-      unknown(CostKind::kFormula, view.missing().empty() ? "the count overflows or is too large"
-                                                         : view.missing());
+      unknown(CostKind::kFormula,
+              view.missing().empty() ? "the count overflows or is too large" : view.missing());
       return c;
     }
     c.flops = cost.flops;
@@ -1044,9 +1123,10 @@ class Estimator {
       const int64_t scans = IntAttr(node, "num_scan_inputs", 0);
       const int64_t first = node.input_size() - scans;
       if (scans > 0 && first >= 0) {
-        NodeView view(node, types);
+        NodeView view(node, scopes_);
         int64_t axis = 0;
-        if (auto axes = IntsAttr(node, "scan_input_axes"); axes && !axes->empty()) axis = (*axes)[0];
+        if (auto axes = IntsAttr(node, "scan_input_axes"); axes && !axes->empty())
+          axis = (*axes)[0];
         Dim len = view.InDim(static_cast<int>(first), static_cast<int>(axis));
         if (!len.is_unknown()) trips = len;
       }
@@ -1070,6 +1150,7 @@ class Estimator {
   CostEstimate& out_;
   std::unordered_map<std::string, Formula> table_;
   int64_t onnx_opset_ = 0;
+  std::vector<const GraphValueTypes*> scopes_;  // the graphs being walked, outermost first
 };
 
 }  // namespace

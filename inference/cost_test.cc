@@ -63,9 +63,8 @@ TEST(CostTest, MatMulCountsOutputElementsTimesK) {
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3, 4] a, float[4, 5] b", "y = MatMul(a, b)")), 0),
             "240 / 120");
   // Batch dims broadcast: [2, 5, 3, 6] = 180 outputs x 4.
-  EXPECT_EQ(
-      Cost(Estimate(OneNode("float[2, 1, 3, 4] a, float[5, 4, 6] b", "y = MatMul(a, b)")), 0),
-      "1440 / 720");
+  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 1, 3, 4] a, float[5, 4, 6] b", "y = MatMul(a, b)")), 0),
+            "1440 / 720");
   // Vectors: [4] x [4, 5] gives [5]; [3, 4] x [4] gives [3].
   EXPECT_EQ(Cost(Estimate(OneNode("float[4] a, float[4, 5] b", "y = MatMul(a, b)")), 0), "40 / 20");
   EXPECT_EQ(Cost(Estimate(OneNode("float[3, 4] a, float[4] b", "y = MatMul(a, b)")), 0), "24 / 12");
@@ -76,17 +75,17 @@ TEST(CostTest, MatMulCountsOutputElementsTimesK) {
 
 TEST(CostTest, GemmWithScalingAndBias) {
   // 3 x 5 outputs x K 4 = 60 MACs; + C: 15.
-  EXPECT_EQ(Cost(Estimate(OneNode("float[3, 4] a, float[4, 5] b, float[5] c", "y = Gemm(a, b, c)")),
-                 0),
-            "135 / 60");
+  EXPECT_EQ(
+      Cost(Estimate(OneNode("float[3, 4] a, float[4, 5] b, float[5] c", "y = Gemm(a, b, c)")), 0),
+      "135 / 60");
   // transA: A is [K, M]. alpha and beta not 1: a multiply each per output.
   EXPECT_EQ(Cost(Estimate(OneNode("float[4, 3] a, float[4, 5] b, float[5] c",
                                   "y = Gemm <transA = 1, alpha = 0.5, beta = 2.0> (a, b, c)")),
                  0),
             "165 / 60");
-  EXPECT_EQ(Cost(Estimate(OneNode("float[3, 4] a, float[5, 4] b", "y = Gemm <transB = 1> (a, b)")),
-                 0),
-            "120 / 60");
+  EXPECT_EQ(
+      Cost(Estimate(OneNode("float[3, 4] a, float[5, 4] b", "y = Gemm <transB = 1> (a, b)")), 0),
+      "120 / 60");
 }
 
 TEST(CostTest, ConvGroupsDilationsBias) {
@@ -129,10 +128,11 @@ TEST(CostTest, Pooling) {
 
 TEST(CostTest, Normalization) {
   const std::string x = "float[2, 3, 4] x, float[4] s, float[4] b";
-  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3, 4] x, float[3] s, float[3] b, float[3] m, float[3] v",
-                                  "y = BatchNormalization(x, s, b, m, v)")),
-                 0),
-            "48 / 0");  // one multiply-add per element
+  EXPECT_EQ(
+      Cost(Estimate(OneNode("float[2, 3, 4] x, float[3] s, float[3] b, float[3] m, float[3] v",
+                            "y = BatchNormalization(x, s, b, m, v)")),
+           0),
+      "48 / 0");  // one multiply-add per element
   EXPECT_EQ(Cost(Estimate(OneNode(x, "y = LayerNormalization <axis = -1> (x, s, b)")), 0),
             "192 / 0");  // 24 x 8
   EXPECT_EQ(Cost(Estimate(OneNode(x, "y = LayerNormalization <axis = -1> (x, s)")), 0),
@@ -153,9 +153,10 @@ TEST(CostTest, Normalization) {
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 5] x", "y = Softmax(x)")), 0), "50 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 5] x", "y = LogSoftmax(x)")), 0), "50 / 0");
   // Training mode has no formula.
-  Estimated t = Estimate(OneNode("float[2, 3] x, float[3] s, float[3] b, float[3] m, float[3] v",
-                                 "y, rm, rv = BatchNormalization <training_mode = 1> (x, s, b, m, v)"),
-                         Onnx(15));
+  Estimated t =
+      Estimate(OneNode("float[2, 3] x, float[3] s, float[3] b, float[3] m, float[3] v",
+                       "y, rm, rv = BatchNormalization <training_mode = 1> (x, s, b, m, v)"),
+               Onnx(15));
   EXPECT_TRUE(Node(t, 0).flops.is_unknown());
   EXPECT_TRUE(t.cost.lower_bound);
 }
@@ -165,10 +166,10 @@ TEST(CostTest, ElementwiseWeights) {
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x", "y = Sigmoid(x)")), 0), "24 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x", "y = Erf(x)")), 0), "6 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x", "y = Gelu(x)"), Onnx(20)), 0), "30 / 0");
-  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x", "y = Gelu <approximate = \"tanh\"> (x)"),
-                          Onnx(20)),
-                 0),
-            "54 / 0");
+  EXPECT_EQ(
+      Cost(Estimate(OneNode("float[2, 3] x", "y = Gelu <approximate = \"tanh\"> (x)"), Onnx(20)),
+           0),
+      "54 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x, float[3] b", "y = Add(x, b)")), 0), "6 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode("float[4] a, float[4] b, float[4] c", "y = Sum(a, b, c)")), 0),
             "8 / 0");
@@ -177,21 +178,20 @@ TEST(CostTest, ElementwiseWeights) {
   EXPECT_EQ(Cost(Estimate(OneNode("bool[4] c, float[4] a, float[4] b", "y = Where(c, a, b)")), 0),
             "4 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x, float[] lo", "y = Clip(x, lo)")), 0), "6 / 0");
-  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x, float[3] b", "y = com.microsoft.BiasGelu(x, b)")),
-                 0),
-            "36 / 0");
-  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] x, float[3] b", "y = com.microsoft.FastGelu(x, b)")),
-                 0),
-            "60 / 0");
+  EXPECT_EQ(
+      Cost(Estimate(OneNode("float[2, 3] x, float[3] b", "y = com.microsoft.BiasGelu(x, b)")), 0),
+      "36 / 0");
+  EXPECT_EQ(
+      Cost(Estimate(OneNode("float[2, 3] x, float[3] b", "y = com.microsoft.FastGelu(x, b)")), 0),
+      "60 / 0");
 }
 
 TEST(CostTest, Reductions) {
   // 24 inputs into 8 outputs.
   const std::string x = "float[2, 3, 4] x";
-  EXPECT_EQ(Cost(Estimate(OneNode(x, "y = ReduceSum <keepdims = 0> (x, ax)",
-                                  "<int64[1] ax = {1}>")),
-                 0),
-            "16 / 0");
+  EXPECT_EQ(
+      Cost(Estimate(OneNode(x, "y = ReduceSum <keepdims = 0> (x, ax)", "<int64[1] ax = {1}>")), 0),
+      "16 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode(x, "y = ReduceMean <axes = [1], keepdims = 0> (x)")), 0),
             "24 / 0");
   EXPECT_EQ(Cost(Estimate(OneNode(x, "y = ReduceL2 <axes = [1]> (x)")), 0), "48 / 0");
@@ -214,10 +214,10 @@ TEST(CostTest, Einsum) {
                  0),
             "120 / 60");  // implicit output ik
   // Nothing summed: multiplies only.
-  EXPECT_EQ(Cost(Estimate(OneNode("float[5] a, float[5] b",
-                                  "y = Einsum <equation = \"i,i->i\"> (a, b)")),
-                 0),
-            "5 / 0");
+  EXPECT_EQ(
+      Cost(Estimate(OneNode("float[5] a, float[5] b", "y = Einsum <equation = \"i,i->i\"> (a, b)")),
+           0),
+      "5 / 0");
   // One operand: 12 elements summed into 1 is 11 adds; a transpose is free.
   EXPECT_EQ(Cost(Estimate(OneNode("float[3, 4] a", "y = Einsum <equation = \"ij->\"> (a)")), 0),
             "11 / 0");
