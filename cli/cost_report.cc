@@ -75,6 +75,8 @@ nlohmann::json ValueJson(const std::optional<int64_t>& v) {
   return *v;
 }
 
+std::string Nodes(int64_t n) { return StrCat(n, n == 1 ? " node" : " nodes"); }
+
 std::string BindingText(const CostBinding& binding) {
   std::vector<std::string> parts;
   for (const auto& [k, v] : binding) parts.push_back(StrCat(k, "=", v));
@@ -100,20 +102,21 @@ void PrintCostReport(const CostReport& r, std::ostream& out, int top_nodes) {
   if (c.lower_bound) {
     std::vector<std::string> ops;
     for (const auto& [op, k] : c.ops_without_formula) ops.push_back(StrCat(op, " x", k));
-    out << "  a lower bound: ";
+    out << "  a lower bound, not counting ";
     std::vector<std::string> why;
     if (c.nodes_without_formula) {
-      why.push_back(StrCat(c.nodes_without_formula, " nodes without a cost formula (",
+      why.push_back(StrCat(Nodes(c.nodes_without_formula), " without a cost formula (",
                            StrJoin(ops, ", "), ")"));
     }
     if (c.nodes_unknown_shape) {
-      why.push_back(StrCat(c.nodes_unknown_shape, " nodes whose shapes are not known"));
+      why.push_back(StrCat(Nodes(c.nodes_unknown_shape), " whose shapes are not known"));
     }
-    out << StrJoin(why, ", ") << " are not counted\n";
+    out << StrJoin(why, ", and ") << "\n";
   }
   if (c.per_iteration_loops) {
     out << "  per iteration of " << c.per_iteration_loops
-        << " loops whose trip count is not known (each body counted once)\n";
+        << (c.per_iteration_loops == 1 ? " Loop" : " Loops")
+        << " whose trip count is not known (each body counted once)\n";
   }
   // The main graph's nodes by their numbers (under the binding, else constants), largest
   // first; nodes without a number follow in the model's order.

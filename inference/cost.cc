@@ -85,11 +85,26 @@ struct Cost {
   Dim macs;
 };
 
+// The types of one graph being walked: what inference listed, and its initializers (which
+// InferenceResult::value_types does not list unless they are also graph inputs).
+struct ScopeTypes {
+  const GraphValueTypes* types = nullptr;
+  std::unordered_map<std::string, Type> initializers;
+
+  const Type* Find(const std::string& name) const {
+    if (types) {
+      if (const Type* t = types->Find(name)) return t;
+    }
+    auto it = initializers.find(name);
+    return it == initializers.end() ? nullptr : &it->second;
+  }
+};
+
 class NodeView {
  public:
   // `scopes`: the types of the outermost graph, ..., of the node's graph (a subgraph reads
   // values of the graphs around it; the innermost that has a name holds it).
-  NodeView(const onnx::NodeProto& node, const std::vector<const GraphValueTypes*>& scopes)
+  NodeView(const onnx::NodeProto& node, const std::vector<ScopeTypes>& scopes)
       : node_(node), scopes_(scopes) {}
 
   const onnx::NodeProto& node() const { return node_; }
@@ -128,9 +143,7 @@ class NodeView {
     }
     const std::string& name = output ? node_.output(i) : node_.input(i);
     const Type* t = nullptr;
-    for (auto it = scopes_.rbegin(); it != scopes_.rend() && !t; ++it) {
-      if (*it) t = (*it)->Find(name);
-    }
+    for (auto it = scopes_.rbegin(); it != scopes_.rend() && !t; ++it) t = it->Find(name);
     if (!t || !t->is_tensor() || !t->has_shape()) {
       Missing(StrCat("the shape of ", what, " ", i, " '", name, "' is not known"));
       return nullptr;
@@ -155,7 +168,7 @@ class NodeView {
   }
 
   const onnx::NodeProto& node_;
-  const std::vector<const GraphValueTypes*>& scopes_;
+  const std::vector<ScopeTypes>& scopes_;
   std::string missing_;
 };
 
@@ -961,9 +974,21 @@ class Estimator {
   GraphCost Graph(const onnx::GraphProto& graph, const std::string& path, bool own_scope = false) {
     auto it = result_.value_types.find(path);
     const GraphValueTypes* types = it == result_.value_types.end() ? nullptr : &it->second;
-    std::vector<const GraphValueTypes*> saved;
+    std::vector<ScopeTypes> saved;
     if (own_scope) saved.swap(scopes_);
-    scopes_.push_back(types);
+    ScopeTypes scope;
+    scope.types = types;
+    for (const auto& init : graph.initializer()) {
+      scope.initializers.try_emplace(init.name(), TypeOfTensor(init));
+    }
+    for (const auto& sparse : graph.sparse_initializer()) {
+      Type t = TypeOfTensor(sparse.values());
+      std::vector<Dim> dims;
+      for (int64_t d : sparse.dims()) dims.push_back(Dim::Const(d));
+      scope.initializers.try_emplace(sparse.values().name(),
+                                     Type::SparseTensor(t.elem_type(), std::move(dims)));
+    }
+    scopes_.push_back(std::move(scope));
     GraphCost sum = Nodes(graph, path, types);
     scopes_.pop_back();
     if (own_scope) saved.swap(scopes_);
@@ -1150,7 +1175,7 @@ class Estimator {
   CostEstimate& out_;
   std::unordered_map<std::string, Formula> table_;
   int64_t onnx_opset_ = 0;
-  std::vector<const GraphValueTypes*> scopes_;  // the graphs being walked, outermost first
+  std::vector<ScopeTypes> scopes_;  // the graphs being walked, outermost first
 };
 
 }  // namespace

@@ -73,6 +73,19 @@ TEST(CostTest, MatMulCountsOutputElementsTimesK) {
             "40*B*S / 20*B*S");
 }
 
+TEST(CostTest, WeightsAreInitializers) {
+  // Initializers are not among the listed values unless they are graph inputs.
+  Estimated e = Estimate(R"(
+    main (float[N, 2] x) => (y) <float[2, 3] w = {1, 2, 3, 4, 5, 6}> {
+      y = MatMul(x, w)
+    })");
+  EXPECT_EQ(Cost(e, 0), "12*N / 6*N");
+  Estimated c = Estimate(OneNode("float[1, 1, 4, 4] x", "y = Conv(x, w)",
+                                 "<float[2, 1, 3, 3] w = {1, 1, 1, 1, 1, 1, 1, 1, 1, "
+                                 "1, 1, 1, 1, 1, 1, 1, 1, 1}>"));
+  EXPECT_EQ(Cost(c, 0), "144 / 72");  // Y [1, 2, 2, 2] = 8 x 9
+}
+
 TEST(CostTest, GemmWithScalingAndBias) {
   // 3 x 5 outputs x K 4 = 60 MACs; + C: 15.
   EXPECT_EQ(

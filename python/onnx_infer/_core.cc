@@ -29,6 +29,7 @@
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
+#include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/memory.h"
 #include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
@@ -355,6 +356,7 @@ struct CallOptions {
   std::vector<PyInputValue> input_values;
   std::vector<std::pair<std::string, py::bytes>> input_tensors;
   bool memory = false;  // add the memory estimate to the details
+  bool cost = false;    // add the cost estimate to the details
 };
 
 // The options of a call; the input tensors are parsed while the GIL is held.
@@ -432,12 +434,37 @@ py::dict MemoryToPy(const MemoryEstimate& m) {
   return d;
 }
 
+// The cost estimate as a dict (counts as int, expression text, or None when unknown).
+py::dict CostToPy(const CostEstimate& c) {
+  py::dict d;
+  py::list nodes;
+  for (const auto& n : c.nodes) {
+    const std::string op =
+        n.domain.empty() || n.domain == "ai.onnx" ? n.op_type : StrCat(n.domain, "::", n.op_type);
+    nodes.append(py::make_tuple(Str(n.graph), n.node_index, Str(n.node_name), Str(op),
+                                CostKindName(n.kind), BytesToPy(n.flops), BytesToPy(n.macs),
+                                n.lower_bound, n.per_iteration, Str(n.note)));
+  }
+  d["nodes"] = nodes;
+  d["total_flops"] = BytesToPy(c.total_flops);
+  d["total_macs"] = BytesToPy(c.total_macs);
+  py::dict ops;
+  for (const auto& [op, k] : c.ops_without_formula) ops[Str(op)] = k;
+  d["ops_without_formula"] = ops;
+  d["nodes_without_formula"] = c.nodes_without_formula;
+  d["nodes_unknown_shape"] = c.nodes_unknown_shape;
+  d["lower_bound"] = c.lower_bound;
+  d["per_iteration_loops"] = c.per_iteration_loops;
+  return d;
+}
+
 // What a run gives Python besides the model: diagnostics, and with `details` the types by
 // graph path, the symbols, facts, conditions and statistics.
 struct RunOutput {
   std::vector<Diagnostic> diagnostics;
   std::shared_ptr<InferenceResult> result;  // with `details`
   std::optional<MemoryEstimate> memory;     // with CallOptions::memory
+  std::optional<CostEstimate> cost;         // with CallOptions::cost
 };
 
 py::dict Details(const InferenceResult& r) {
@@ -484,6 +511,7 @@ py::object Finish(RunOutput& out, bool details) {
   py::dict d = Details(*out.result);
   d["diagnostics"] = py::cast(std::move(out.diagnostics));
   d["memory"] = out.memory ? py::object(MemoryToPy(*out.memory)) : py::none();
+  d["cost"] = out.cost ? py::object(CostToPy(*out.cost)) : py::none();
   return std::move(d);
 }
 
@@ -531,6 +559,7 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
+      if (call.cost) out.cost = EstimateCost(*model, *result);
       out.result = std::move(result);
       annotated_size = model->ByteSizeLong();
       if (annotated_size > static_cast<size_t>(INT_MAX)) {
@@ -575,6 +604,7 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
+      if (call.cost) out.cost = EstimateCost(*model, *result);
       const bool failed =
           (call.strict && result->HasErrors()) ||
           ((call.raise_on_contradiction || options.declared_policy == DeclaredPolicy::kStrict) &&
@@ -711,7 +741,33 @@ PYBIND11_MODULE(_core, m) {
                      "Known input values: (name, ints, reals, dims, fit_dims) tuples.")
       .def_readwrite("input_tensors", &CallOptions::input_tensors,
                      "Known input values as (name, serialized TensorProto) pairs.")
-      .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.");
+      .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.")
+      .def_readwrite("cost", &CallOptions::cost, "Add the cost estimate to the details.");
+
+  m.def(
+      "evaluate_dims",
+      [](const std::vector<std::string>& texts, const std::map<std::string, int64_t>& binding) {
+        // A context of the call's own: nothing parsed here outlives it.
+        onnx_infer::symbolic::SymbolContext context;
+        onnx_infer::symbolic::SymbolContext::Scope scope(context);
+        const std::map<std::string, int64_t, std::less<>> values(binding.begin(), binding.end());
+        std::vector<std::pair<std::optional<int64_t>, std::vector<std::string>>> out;
+        for (const auto& text : texts) {
+          std::string error;
+          auto dim = onnx_infer::symbolic::ParseDim(text, &error);
+          if (!dim) throw py::value_error(onnx_infer::StrCat("'", text, "': ", error));
+          std::vector<std::string> unbound;
+          for (auto& symbol : dim->Symbols()) {
+            if (!values.count(symbol)) unbound.push_back(std::move(symbol));
+          }
+          out.emplace_back(onnx_infer::symbolic::Evaluate(*dim, values), std::move(unbound));
+        }
+        return out;
+      },
+      py::arg("texts"), py::arg("binding"),
+      "(value, unbound symbols) of each dim expression (docs/symbolic.md syntax) under "
+      "{symbol: int}; the value is None where a symbol is not bound or it overflows. "
+      "ValueError for a text that does not parse.");
 
   m.def(
       "parse_lower_bound",

@@ -43,8 +43,11 @@ class CallOptions:
     input_values: List[Tuple[str, List[int], List[float], List[int], bool]]
     input_tensors: List[Tuple[str, bytes]]  # (name, serialized TensorProto)
     memory: bool
+    cost: bool
     def __init__(self) -> None: ...
 
+def evaluate_dims(
+    texts: List[str], binding: Dict[str, int]) -> List[Tuple[Optional[int], List[str]]]: ...
 def parse_lower_bound(text: str) -> Tuple[str, int]: ...
 
 # Types cross as tuples: None, ("tensor" | "sparse_tensor", elem_type, dims | None, text),
