@@ -327,6 +327,12 @@ Cost LayerNorm(NodeView& n) { return {n.InElems(0) * C(kLayerNorm + n.HasInput(2
 Cost ScaleBiasNorm(NodeView& n) {  // InstanceNormalization, GroupNormalization
   return {n.InElems(0) * C(kLayerNorm + 1), C(0)};
 }
+// com.microsoft GroupNorm: GroupNormalization, then SiLU (x * Sigmoid(x): 5) with
+// activation = 1.
+Cost ContribGroupNorm(NodeView& n) {
+  const int64_t act = IntAttr(n.node(), "activation", 0) == 1 ? 5 : 0;
+  return {n.InElems(0) * C(kLayerNorm + 1 + act), C(0)};
+}
 Cost RmsNorm(NodeView& n) { return {n.InElems(0) * C(kRmsNorm), C(0)}; }
 // Subtract the mean, square, add (variance), divide: MeanVarianceNormalization as LayerNorm
 // without scale.
@@ -902,7 +908,13 @@ std::unordered_map<std::string, Formula> MakeTable() {
   ms({"FastGelu"}, FastGelu);
   ms({"BiasAdd"}, BiasAdd);
   ms({"BiasSoftmax"}, BiasSoftmax);
-  ms({"FusedMatMul"}, FusedMatMul);
+  ms({"FusedMatMul", "TransposeMatMul"}, FusedMatMul);
+  ms({"MatMulInteger16"}, MatMul);
+  ms({"QuantizeLinear"}, Quantize);
+  ms({"DequantizeLinear"}, Dequantize);
+  ms({"Range"}, OutputElements);
+  ms({"QLinearConv"}, QLinearConv);
+  ms({"GroupNorm"}, ContribGroupNorm);
   ms({"FusedGemm"}, FusedGemm);
   ms({"FusedConv"}, FusedConv);
   ms({"MatMulNBits"}, MatMulNBits);
@@ -921,7 +933,16 @@ std::string TableKey(const onnx::NodeProto& node) {
   return StrCat(d, "::", node.op_type());
 }
 
+// onnxruntime's data movement operators.
+constexpr const char* kContribDataMovement[] = {"GatherND", "Pad", "Trilu", "ExpandDims"};
+
 bool IsDataMovement(const onnx::NodeProto& node) {
+  if (node.domain() == "com.microsoft") {
+    for (const char* op : kContribDataMovement) {
+      if (node.op_type() == op) return true;
+    }
+    return false;
+  }
   if (!node.domain().empty() && node.domain() != "ai.onnx") return false;
   for (const char* op : kDataMovement) {
     if (node.op_type() == op) return true;
@@ -1070,10 +1091,6 @@ class Estimator {
       return c;
     }
     auto it = table_.find(TableKey(node));
-    if (it == table_.end() && node.domain() == "com.microsoft") {
-      it = table_.find(node.op_type());  // an ONNX operator onnxruntime also registers there
-      if (it != table_.end() && node.op_type() == "Attention") it = table_.end();
-    }
     if (it == table_.end()) {
       unknown(CostKind::kNoFormula, "no cost formula");
       return c;
