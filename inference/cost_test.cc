@@ -307,6 +307,45 @@ TEST(CostTest, FusedAndQuantizedMatMuls) {
             "48 / 24");
 }
 
+TEST(CostTest, FusedActivationsAndRequantization) {
+  // 8 outputs x 3; Relu 1 per output.
+  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] a, float[3, 4] b",
+                                  "y = com.microsoft.FusedGemm <activation = \"Relu\"> (a, b)")),
+                 0),
+            "56 / 24");
+  // Y [1, 1, 2, 2]: 4 x 9 MACs, the bias and the Relu.
+  EXPECT_EQ(Cost(Estimate(OneNode("float[1, 1, 4, 4] x, float[1, 1, 3, 3] w, float[1] b",
+                                  "y = com.microsoft.FusedConv <activation = \"Relu\"> (x, w, b)")),
+                 0),
+            "80 / 36");
+  // 24 MACs; zero points of a (6) and b (12); requantizing 8 outputs (24).
+  EXPECT_EQ(Cost(Estimate(OneNode("uint8[2, 3] a, float as, uint8 az, uint8[3, 4] b, float bs, "
+                                  "uint8 bz, float ys, uint8 yz",
+                                  "y = QLinearMatMul(a, as, az, b, bs, bz, ys, yz)")),
+                 0),
+            "90 / 24");
+  // An activation without a weight: no count.
+  Estimated e = Estimate(OneNode("float[2, 3] a, float[3, 4] b",
+                                 "y = com.microsoft.FusedGemm <activation = \"Foo\"> (a, b)"));
+  EXPECT_TRUE(Node(e, 0).flops.is_unknown());
+}
+
+TEST(CostTest, AttentionWithPast) {
+  // ai.onnx: past 5 + 3 new keys: 1*2*3*8 = 48 scores; 48*4 + 48*4 MACs.
+  Estimated a = Estimate(OneNode("float[1, 2, 3, 4] q, float[1, 2, 3, 4] k, float[1, 2, 3, 4] v, "
+                                 "float[1, 2, 5, 4] pk, float[1, 2, 5, 4] pv",
+                                 "y, yk, yv = Attention(q, k, v, \"\", pk, pv)"),
+                         Onnx(23));
+  EXPECT_EQ(Cost(a, 0), "1056 / 384");
+  // MultiHeadAttention: past 4 + 3: 28 scores; 7*(16 + 16) MACs.
+  Estimated m = Estimate(
+      OneNode("float[1, 2, 8] q, float[1, 3, 8] k, float[1, 3, 8] v, float[1, 2, 4, 4] pk, "
+              "float[1, 2, 4, 4] pv",
+              "y, yk, yv = com.microsoft.MultiHeadAttention <num_heads = 2> (q, k, v, \"\", \"\", "
+              "\"\", pk, pv)"));
+  EXPECT_EQ(Cost(m, 0), "616 / 224");
+}
+
 TEST(CostTest, DataMovementAndNoFormula) {
   Estimated e = Estimate(R"(
     main (float[2, 3] x, int64[1] k) => (v, i, t) {
