@@ -26,7 +26,7 @@ import json
 import os
 import sys
 from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional,
-                    Sequence, Union)
+                    Sequence, Tuple, Union)
 
 from onnx_infer import _core
 from onnx_infer._core import Diagnostic
@@ -572,21 +572,13 @@ class CostEstimate:
         self.nodes_unknown_shape: int = d["nodes_unknown_shape"]
         self.lower_bound: bool = d["lower_bound"]
         self.per_iteration_loops: int = d["per_iteration_loops"]
+        self._estimate = d["estimate"]  # _core.CostEstimate, evaluated in C++
 
     def evaluate(self, binding: Mapping[str, int]) -> CostValues:
         """The counts under ``binding`` (``{"B": 1, "S": 128}``)."""
         values = {str(k): int(v) for k, v in binding.items()}
-        counts: List[_Count] = [self.total_flops, self.total_macs]
-        for n in self.nodes:
-            counts += [n.flops, n.macs]
-        texts = [str(c) for c in counts if c is not None]
-        evaluated = iter(_core.evaluate_dims(texts, values))
-        results = [next(evaluated) if c is not None else (None, []) for c in counts]
-        numbers = [value for value, _ in results]
-        unbound = sorted(set(results[0][1]) | set(results[1][1]))
-        return CostValues(numbers[0], numbers[1],
-                          [(numbers[i], numbers[i + 1]) for i in range(2, len(numbers), 2)],
-                          unbound)
+        flops, macs, nodes, unbound = self._estimate.evaluate(values)
+        return CostValues(flops, macs, [tuple(n) for n in nodes], list(unbound))
 
     def __repr__(self) -> str:
         bound = " (lower bound)" if self.lower_bound else ""

@@ -464,7 +464,7 @@ struct RunOutput {
   std::vector<Diagnostic> diagnostics;
   std::shared_ptr<InferenceResult> result;  // with `details`
   std::optional<MemoryEstimate> memory;     // with CallOptions::memory
-  std::optional<CostEstimate> cost;         // with CallOptions::cost
+  std::shared_ptr<CostEstimate> cost;       // with CallOptions::cost
 };
 
 py::dict Details(const InferenceResult& r) {
@@ -511,7 +511,13 @@ py::object Finish(RunOutput& out, bool details) {
   py::dict d = Details(*out.result);
   d["diagnostics"] = py::cast(std::move(out.diagnostics));
   d["memory"] = out.memory ? py::object(MemoryToPy(*out.memory)) : py::none();
-  d["cost"] = out.cost ? py::object(CostToPy(*out.cost)) : py::none();
+  if (out.cost) {
+    py::dict cost = CostToPy(*out.cost);
+    cost["estimate"] = py::cast(out.cost);  // evaluated in C++ (CostEstimate.evaluate)
+    d["cost"] = cost;
+  } else {
+    d["cost"] = py::none();
+  }
   return std::move(d);
 }
 
@@ -559,7 +565,7 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
-      if (call.cost) out.cost = EstimateCost(*model, *result);
+      if (call.cost) out.cost = std::make_shared<CostEstimate>(EstimateCost(*model, *result));
       out.result = std::move(result);
       annotated_size = model->ByteSizeLong();
       if (annotated_size > static_cast<size_t>(INT_MAX)) {
@@ -604,7 +610,7 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
-      if (call.cost) out.cost = EstimateCost(*model, *result);
+      if (call.cost) out.cost = std::make_shared<CostEstimate>(EstimateCost(*model, *result));
       const bool failed =
           (call.strict && result->HasErrors()) ||
           ((call.raise_on_contradiction || options.declared_policy == DeclaredPolicy::kStrict) &&
@@ -744,30 +750,21 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.")
       .def_readwrite("cost", &CallOptions::cost, "Add the cost estimate to the details.");
 
-  m.def(
-      "evaluate_dims",
-      [](const std::vector<std::string>& texts, const std::map<std::string, int64_t>& binding) {
-        // A context of the call's own: nothing parsed here outlives it.
-        onnx_infer::symbolic::SymbolContext context;
-        onnx_infer::symbolic::SymbolContext::Scope scope(context);
-        const std::map<std::string, int64_t, std::less<>> values(binding.begin(), binding.end());
-        std::vector<std::pair<std::optional<int64_t>, std::vector<std::string>>> out;
-        for (const auto& text : texts) {
-          std::string error;
-          auto dim = onnx_infer::symbolic::ParseDim(text, &error);
-          if (!dim) throw py::value_error(onnx_infer::StrCat("'", text, "': ", error));
-          std::vector<std::string> unbound;
-          for (auto& symbol : dim->Symbols()) {
-            if (!values.count(symbol)) unbound.push_back(std::move(symbol));
-          }
-          out.emplace_back(onnx_infer::symbolic::Evaluate(*dim, values), std::move(unbound));
-        }
-        return out;
-      },
-      py::arg("texts"), py::arg("binding"),
-      "(value, unbound symbols) of each dim expression (docs/symbolic.md syntax) under "
-      "{symbol: int}; the value is None where a symbol is not bound or it overflows. "
-      "ValueError for a text that does not parse.");
+  py::class_<onnx_infer::CostEstimate, std::shared_ptr<onnx_infer::CostEstimate>>(
+      m, "CostEstimate", "A model's cost (inference/cost.h), kept to be evaluated.")
+      .def(
+          "evaluate",
+          [](const onnx_infer::CostEstimate& cost, const std::map<std::string, int64_t>& binding) {
+            onnx_infer::CostValues v = onnx_infer::EvaluateCost(
+                cost, onnx_infer::CostBinding(binding.begin(), binding.end()));
+            std::vector<std::pair<std::optional<int64_t>, std::optional<int64_t>>> nodes;
+            for (const auto& n : v.nodes) nodes.emplace_back(n.flops, n.macs);
+            return py::make_tuple(v.total_flops, v.total_macs, nodes, v.unbound_symbols);
+          },
+          py::arg("binding"),
+          "(total FLOPs, total MACs, [(FLOPs, MACs) per node], unbound symbols) under "
+          "{symbol: int}; None where a count is unknown, uses an unbound symbol or "
+          "overflows.");
 
   m.def(
       "parse_lower_bound",
