@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
-#include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/memory.h"
 #include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
