@@ -799,6 +799,71 @@ Cost RotaryEmbedding(NodeView& n) {
   return {rows * C(rot) * C(3), C(0)};
 }
 
+// RNN, GRU, LSTM: every step of the sequence, for each direction and batch row. The gates'
+// products of the input and the hidden state are MACs (hidden x (input + hidden) per gate);
+// then the biases (2 per gate with B), the activations by their weights, the gate
+// arithmetic, and with `clip` 2 compares per gate. sequence_lens is not read: every step of
+// X's sequence length counts.
+Cost Recurrent(NodeView& n) {
+  const std::string& op = n.node().op_type();
+  const int64_t gates = op == "LSTM" ? 4 : op == "GRU" ? 3 : 1;
+  const Shape* x = n.In(0);
+  const Shape* w = n.In(1);
+  if (!x || !w || x->size() != 3 || w->size() != 3) {
+    n.Missing("X and W need rank-3 shapes");
+    return {Dim(), Dim()};
+  }
+  const bool batch_first = IntAttr(n.node(), "layout", 0) == 1;
+  Dim seq = batch_first ? (*x)[1] : (*x)[0];
+  Dim batch = batch_first ? (*x)[0] : (*x)[1];
+  Dim input = (*x)[2];
+  Dim dirs = (*w)[0];
+  const int64_t hidden_attr = IntAttr(n.node(), "hidden_size", -1);
+  Dim hidden = hidden_attr >= 0 ? C(hidden_attr) : Dim::FloorDiv((*w)[1], C(gates));
+  // Activations: f for the gates, g for the candidate, h for LSTM's output (the defaults
+  // Sigmoid, Tanh, Tanh; RNN's f Tanh).
+  std::vector<std::string> acts = op == "RNN" ? std::vector<std::string>{"Tanh"}
+                                  : op == "GRU"
+                                      ? std::vector<std::string>{"Sigmoid", "Tanh"}
+                                      : std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"};
+  if (const auto* a = FindAttr(n.node(), "activations"); a && a->strings_size() > 0) {
+    acts.assign(a->strings().begin(), a->strings().end());
+    acts.resize(std::min<size_t>(acts.size(), op == "RNN" ? 1 : op == "GRU" ? 2 : 3));
+  }
+  std::vector<int64_t> w_act;
+  for (const auto& name : acts) {
+    auto it = UnaryWeights().find(name);
+    if (it == UnaryWeights().end()) {
+      n.Missing(StrCat("the activation ", name, " has no weight"));
+      return {Dim(), Dim()};
+    }
+    w_act.push_back(it->second);
+  }
+  if (w_act.size() < (op == "RNN" ? 1u : op == "GRU" ? 2u : 3u)) {
+    n.Missing("activations lists too few functions");
+    return {Dim(), Dim()};
+  }
+  // Per step, batch row and direction, in units of `hidden`.
+  int64_t per_hidden = 0;
+  int64_t mac_per_hidden = 0;  // peepholes
+  if (op == "RNN") {
+    per_hidden = w_act[0];
+  } else if (op == "GRU") {
+    // z and r gates (f), the candidate (g), r times the recurrent part, then
+    // h = (1 - z) h~ + z h: subtract, two multiplies, an add.
+    per_hidden = 2 * w_act[0] + w_act[1] + 1 + 4;
+  } else {
+    // i, o, f gates (f), the candidate (g), c = f c + i g (3), h = o h(c) (1 + h).
+    per_hidden = 3 * w_act[0] + w_act[1] + 3 + 1 + w_act[2];
+    if (n.HasInput(7)) mac_per_hidden = 3;  // peepholes: P (x) c for i, o, f
+  }
+  if (n.HasInput(3)) per_hidden += 2 * gates;  // input and recurrent biases
+  if (FindAttr(n.node(), "clip")) per_hidden += 2 * gates;
+  Dim steps = dirs * seq * batch;
+  Dim macs = steps * (hidden * C(gates) * (input + hidden) + hidden * C(mac_per_hidden));
+  return {macs * C(2) + steps * hidden * C(per_hidden), macs};
+}
+
 // ---------------------------------------------------------------------------------------
 // The table.
 
@@ -895,6 +960,7 @@ std::unordered_map<std::string, Formula> MakeTable() {
   onnx({"MaxPool", "AveragePool", "LpPool"}, Pool);
   onnx({"GlobalMaxPool", "GlobalAveragePool", "GlobalLpPool"}, GlobalPool);
   onnx({"Einsum"}, Einsum);
+  onnx({"RNN", "GRU", "LSTM"}, Recurrent);
   onnx({"Attention"}, OnnxAttention);
   onnx({"RotaryEmbedding"}, RotaryEmbedding);
   // onnxruntime's operators in the default domain.

@@ -346,6 +346,29 @@ TEST(CostTest, AttentionWithPast) {
   EXPECT_EQ(Cost(m, 0), "616 / 224");
 }
 
+TEST(CostTest, RecurrentOperators) {
+  // X [seq 5, batch 2, input 3], hidden 4, one direction: 10 steps.
+  // LSTM: 4 gates x 4 x (3 + 4) = 112 MACs a step; 3 Sigmoids (12 each), tanh, c = f c + i g
+  // (3), h = o tanh(c) (2): 18 per hidden unit; biases 8.
+  const std::string x = "float[5, 2, 3] x";
+  EXPECT_EQ(Cost(Estimate(OneNode(x + ", float[1, 16, 3] w, float[1, 16, 4] r, float[1, 32] b",
+                                  "y = LSTM <hidden_size = 4> (x, w, r, b)")),
+                 0),
+            "3280 / 1120");  // 10 x (224 + 4 x (18 + 8))
+  // GRU: 3 gates x 4 x 7 = 84 MACs; 2 Sigmoids, tanh, r multiply, 4: 14 per unit.
+  EXPECT_EQ(Cost(Estimate(OneNode(x + ", float[1, 12, 3] w, float[1, 12, 4] r",
+                                  "y = GRU <hidden_size = 4> (x, w, r)")),
+                 0),
+            "2240 / 840");  // 10 x (168 + 4 x 14)
+  // RNN, bidirectional, batch first: 2 x 5 x 2 steps of 4 x 7 MACs; tanh 1 per unit.
+  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 5, 3] x, float[2, 4, 3] w, float[2, 4, 4] r",
+                                  "y = RNN <hidden_size = 4, direction = \"bidirectional\", "
+                                  "layout = 1> (x, w, r)"),
+                          Onnx(14)),
+                 0),
+            "1200 / 560");  // 20 x (56 + 4)
+}
+
 TEST(CostTest, DataMovementAndNoFormula) {
   Estimated e = Estimate(R"(
     main (float[2, 3] x, int64[1] k) => (v, i, t) {

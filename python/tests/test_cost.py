@@ -180,6 +180,18 @@ def case_loop_with_known_trip_count():
     return m, {"N": n}, 2 * macs, macs
 
 
+def case_lstm():
+    seq, batch, inp, hidden = 6, 3, 5, 4
+    m = model([helper.make_node("LSTM", ["x", "w", "r", "b"], ["y"], hidden_size=hidden)],
+              [("x", F, ["T", "N", inp]), ("w", F, [1, 4 * hidden, inp]),
+               ("r", F, [1, 4 * hidden, hidden]), ("b", F, [1, 8 * hidden])], ["y"])
+    steps = seq * batch
+    macs = steps * 4 * hidden * (inp + hidden)
+    # Per step and hidden unit: 3 sigmoids (4 each), tanh, f*c + i*g (3), o*tanh(c) (2), and
+    # the two biases of 4 gates (8).
+    return m, {"T": seq, "N": batch}, 2 * macs + steps * hidden * (12 + 1 + 3 + 2 + 8), macs
+
+
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
