@@ -1013,6 +1013,10 @@ bool IsDataMovement(const onnx::NodeProto& node) {
   for (const char* op : kDataMovement) {
     if (node.op_type() == op) return true;
   }
+  // Nearest-neighbour resizing copies elements (the default mode).
+  if (node.op_type() == "Resize" || node.op_type() == "Upsample") {
+    return StringAttr(node, "mode", "nearest") == "nearest";
+  }
   return false;
 }
 

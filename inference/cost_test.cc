@@ -384,6 +384,14 @@ TEST(CostTest, DataMovementAndNoFormula) {
   EXPECT_EQ(e.cost.nodes_without_formula, 1);
   EXPECT_EQ(e.cost.ops_without_formula.at("TopK"), 1);
   EXPECT_EQ(e.cost.total_flops.ToString(), "0");
+  // Resize: nearest copies, linear has no formula.
+  Estimated r = Estimate(R"(
+    main (float[1, 1, 2, 2] x) => (n, l) <float[4] s = {1.0, 1.0, 2.0, 2.0}> {
+      n = Resize(x, "", s)
+      l = Resize <mode = "linear"> (x, "", s)
+    })");
+  EXPECT_EQ(Node(r, 0).kind, CostKind::kDataMovement);
+  EXPECT_EQ(Node(r, 1).kind, CostKind::kNoFormula);
 }
 
 TEST(CostTest, UnknownShapeIsNotZero) {
