@@ -428,7 +428,7 @@ void PrintMemory(const MemoryEstimate& m, const InferenceResult& result, std::os
 }
 
 nlohmann::json Report(const Flags& flags, const InferenceResult& result,
-                      const MemoryEstimate* memory, const CostReport* cost) {
+                      const MemoryEstimate* memory) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
     nlohmann::json j = {
@@ -483,7 +483,6 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
       {"diagnostics", std::move(diagnostics)},
   };
   if (memory) report["memory"] = MemoryJson(*memory);
-  if (cost) report["cost"] = CostReportJson(*cost);
   return report;
 }
 
@@ -683,8 +682,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     }
   }
   if (!flags.json.empty()) {
-    nlohmann::json report =
-        Report(flags, result, memory ? &*memory : nullptr, cost ? &*cost : nullptr);
+    nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr);
+    if (cost) report["cost"] = CostReportJson(*cost);
     if (!output.is_null()) report["output"] = std::move(output);
     report["exit_code"] = exit_code;
     if (std::string error = WriteReport(flags, report); !error.empty()) {
