@@ -459,6 +459,32 @@ Cost MatMulIntegerToFloat(NodeView& n) {
   return {flops, macs};
 }
 
+// com.microsoft QOrderedMatMul: Y = alpha A B + bias + beta C in int8: the scale multiply and
+// rounding of each output (2), the bias, and beta C (a multiply and an add).
+Cost QOrderedMatMul(NodeView& n) {
+  Dim o = n.OutElems(0);
+  Dim macs = o * n.InDim(0, -1);
+  return {macs * C(2) + o * C(2 + n.HasInput(5) + 2 * n.HasInput(6)), macs};
+}
+
+// com.microsoft DynamicQuantizeMatMul: A quantized at run time (its min and max: 2 compares,
+// quantizing: 4, subtracting its zero point: 1, per element), B's zero point, the scale
+// multiply of each output, the bias.
+Cost DynamicQuantizeMatMul(NodeView& n) {
+  Dim o = n.OutElems(0);
+  Dim macs = o * n.InDim(0, -1);
+  Dim flops = macs * C(2) + n.InElems(0) * C(7) + o * C(1 + n.HasInput(4));
+  if (n.HasInput(3)) flops = flops + n.InElems(1);
+  return {flops, macs};
+}
+
+// com.microsoft GemmFastGelu: MatMul, the optional bias, FastGelu.
+Cost GemmFastGelu(NodeView& n) {
+  Dim o = n.OutElems(0);
+  Dim macs = o * n.InDim(0, -1);
+  return {macs * C(2) + o * C(kGeluTanh + n.HasInput(2)), macs};
+}
+
 // com.microsoft MatMulNBits: A[..., K] x dequantized B[K, N]; dequantizing is 2 operations
 // (subtract the zero point, multiply by the scale) per weight element, and the bias.
 Cost MatMulNBits(NodeView& n) {
@@ -985,6 +1011,9 @@ std::unordered_map<std::string, Formula> MakeTable() {
   ms({"FusedConv"}, FusedConv);
   ms({"MatMulNBits"}, MatMulNBits);
   ms({"MatMulIntegerToFloat"}, MatMulIntegerToFloat);
+  ms({"QOrderedMatMul"}, QOrderedMatMul);
+  ms({"DynamicQuantizeMatMul"}, DynamicQuantizeMatMul);
+  ms({"GemmFastGelu"}, GemmFastGelu);
   ms({"Attention"}, ContribAttention);
   ms({"QAttention"}, QAttention);
   ms({"MultiHeadAttention"}, MultiHeadAttention);

@@ -324,6 +324,16 @@ TEST(CostTest, FusedActivationsAndRequantization) {
                                   "y = QLinearMatMul(a, as, az, b, bs, bz, ys, yz)")),
                  0),
             "90 / 24");
+  // GemmFastGelu: 8 outputs x 3; bias and FastGelu 10 per output.
+  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] a, float[3, 4] b, float[4] c",
+                                  "y = com.microsoft.GemmFastGelu(a, b, c)")),
+                 0),
+            "128 / 24");
+  // DynamicQuantizeMatMul: 24 MACs; A's 6 elements x 7; scale and bias 2 x 8.
+  EXPECT_EQ(Cost(Estimate(OneNode("float[2, 3] a, uint8[3, 4] b, float s, float[4] c",
+                                  "y = com.microsoft.DynamicQuantizeMatMul(a, b, s, \"\", c)")),
+                 0),
+            "106 / 24");
   // An activation without a weight: no count.
   Estimated e = Estimate(OneNode("float[2, 3] a, float[3, 4] b",
                                  "y = com.microsoft.FusedGemm <activation = \"Foo\"> (a, b)"));
