@@ -17,6 +17,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/cli/cli.h"
+#include "onnx_infer/cli/cost_report.h"
 #include "onnx_infer/cli/explain_cli.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
@@ -78,6 +79,9 @@ options:
   --values               print the type of every graph input, node output and graph output
   --memory               print each value's size in bytes, the weights' bytes and the peak
                          bytes of live activations (docs/memory.md); with --json, report them
+  --cost                 print the model's FLOPs and MACs (expressions, and numbers under
+                         --bind) and its costliest nodes (docs/cost.md); with --json, report
+                         every node's
   --bind B=1,S=128       evaluate every dim under these symbol values; repeatable
   --input-shape x:1,3,H,W
                          replace a graph input's declared shape ('?' for unknown); repeatable
@@ -175,6 +179,7 @@ struct Flags {
   std::vector<std::string> set_inputs;    // "sr=16000"
   ExplainFlags explain;                   // --explain, --what-if
   bool memory = false;
+  bool cost = false;
   bool in_place = false;
   bool strict = false;
   DeclaredPolicy declared_policy = DeclaredPolicy::kInferred;
@@ -293,6 +298,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->explain.what_if.push_back(a.substr(10));
     } else if (a == "--memory") {
       flags->memory = true;
+    } else if (a == "--cost") {
+      flags->cost = true;
     } else if (a == "--in-place") {
       flags->in_place = true;
     } else if (a == "--no-data-prop") {
@@ -615,12 +622,13 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.assume_positive = flags.assume_positive;
   options.overridable_initializers = flags.overridable_initializers;
   options.check_types = flags.check_types;
-  // Only --values and --memory read the listing of every value's type.
-  options.record_value_types = flags.values || flags.memory;
+  // Only --values, --memory and --cost read the listing of every value's type.
+  options.record_value_types = flags.values || flags.memory || flags.cost;
   // The model is only written after inference, with nothing reading it in between but
   // --print and --memory: its new value_info entries can go to the output as bytes
   // (InferenceOptions::stream_new_value_info), never made as messages.
-  options.stream_new_value_info = !flags.output.empty() && !flags.print && !flags.memory;
+  options.stream_new_value_info =
+      !flags.output.empty() && !flags.print && !flags.memory && !flags.cost;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
     return Fail(flags, error);
   }
@@ -642,6 +650,9 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     options.stream_new_value_info = false;
     original.emplace(*model);
   }
+  // --cost under --bind reads the expressions from the model as read (docs/cost.md).
+  std::optional<onnx::ModelProto> pristine;
+  if (flags.cost && !options.bind.empty()) pristine = *model;
   InferenceResult result = InferShapes(*model, *registry, options);
 
   for (const auto& d : result.diagnostics) {
@@ -656,6 +667,13 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     memory = EstimateMemory(*model, result);
     std::ostringstream text;
     PrintMemory(*memory, result, text);
+    info << TerminalSafe(text.str(), /*keep_newlines=*/true);
+  }
+  std::optional<CostReport> cost;
+  if (flags.cost) {
+    cost = CostOfRun(*model, result, pristine ? &*pristine : nullptr, *registry, options);
+    std::ostringstream text;
+    PrintCostReport(*cost, text);
     info << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
   if (flags.print) std::cout << syntax::PrintModelText(*model);
@@ -719,6 +737,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   }
   if (!flags.json.empty()) {
     nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr);
+    if (cost) report["cost"] = CostReportJson(*cost);
     if (!output.is_null()) report["output"] = std::move(output);
     report["exit_code"] = exit_code;
     if (std::string error = WriteReport(flags, report); !error.empty()) {

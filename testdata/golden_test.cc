@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/memory.h"
 #include "onnx_infer/inference/specialize.h"
@@ -144,6 +145,36 @@ void PrintMemory(const MemoryEstimate& m, std::ostringstream& out) {
       << " activations of unknown size\n";
 }
 
+// `# options: cost`: the cost estimate (inference/cost.h) as a last section: every node's
+// FLOPs and MACs, the totals, and with `# cost-bind: B=1,S=4` lines their values there.
+void PrintCost(const CostEstimate& c, const std::string& text, std::ostringstream& out) {
+  out << "cost:\n";
+  for (const auto& n : c.nodes) {
+    out << "  " << n.graph << " node #" << n.node_index << " "
+        << (n.domain.empty() ? "" : n.domain + "::") << n.op_type << ": " << CostKindName(n.kind)
+        << ", " << FormatCount(n.flops) << " FLOPs, " << FormatCount(n.macs) << " MACs";
+    if (n.lower_bound) out << " (lower bound)";
+    if (n.per_iteration) out << " (per iteration)";
+    if (!n.note.empty()) out << "; " << n.note;
+    out << "\n";
+  }
+  out << "  total: " << FormatCount(c.total_flops) << " FLOPs, " << FormatCount(c.total_macs)
+      << " MACs" << (c.lower_bound ? " (lower bound)" : "");
+  if (c.per_iteration_loops) out << " (per iteration of " << c.per_iteration_loops << " loops)";
+  out << "\n";
+  for (const auto& line : LineArgs(text, "# cost-bind: ")) {
+    auto binding = ParseBindings(line);
+    if (!binding.ok()) {
+      out << "  cost-bind error: " << binding.status().message() << "\n";
+      continue;
+    }
+    CostValues v = EvaluateCost(c, CostBinding(binding->begin(), binding->end()));
+    auto num = [](const std::optional<int64_t>& x) { return x ? std::to_string(*x) : "?"; };
+    out << "  at " << line << ": " << num(v.total_flops) << " FLOPs, " << num(v.total_macs)
+        << " MACs\n";
+  }
+}
+
 // A case is ONNX text syntax (.onnxtxt), or protobuf text format (.textproto) for what the
 // text syntax cannot say (training_info, external data).
 StatusOr<onnx::ModelProto> ParseCase(const std::string& text, const std::string& name) {
@@ -228,6 +259,7 @@ std::string Annotations(const std::string& text, const std::string& name) {
     for (const auto& d : result.diagnostics) out << "  " << d.Render("") << "\n";
   }
   if (HasOption(text, "memory")) PrintMemory(EstimateMemory(*model, result), out);
+  if (HasOption(text, "cost")) PrintCost(EstimateCost(*model, result), text, out);
   return out.str();
 }
 

@@ -26,13 +26,14 @@ import json
 import os
 import sys
 from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional,
-                    Sequence, Union)
+                    Sequence, Tuple, Union)
 
 from onnx_infer import _core
 from onnx_infer._core import Diagnostic
 from onnx_infer._types import ValueType, from_onnx, from_tuple, to_rule_tuple
 
 __all__ = [
+    "CostEstimate", "CostNode", "CostValues",
     "Diagnostic", "Explanation", "ExplainReport", "InferenceError", "InferenceResult",
     "MemoryEstimate", "MemoryStep", "Symbol", "ValueType", "WhatIf", "explain", "infer",
     "infer_function_output_types", "infer_node_outputs", "infer_shapes", "infer_shapes_path",
@@ -521,6 +522,69 @@ class MemoryEstimate:
                 f"peak activations {self.peak_bytes} bytes>")
 
 
+_Count = Union[int, str, None]  # a number, an expression of symbols, or unknown
+
+
+class CostNode(NamedTuple):
+    """One node's FLOPs and MACs (docs/cost.md), at any depth."""
+    graph: str       # "main", "main/If_3.then_branch", "main/Proj_2.local::Proj"
+    node_index: int  # in its graph's node list
+    node_name: str
+    op: str          # "MatMul", "com.microsoft::Attention"
+    kind: str        # "formula", "data movement" (0 FLOPs) or "no formula"
+    flops: _Count    # None: no formula, or a shape the formula needs is not known (note)
+    macs: _Count
+    lower_bound: bool    # a node inside its subgraphs or body has no known cost
+    per_iteration: bool  # a Loop of unknown trip count: one iteration
+    note: str
+
+
+class CostValues(NamedTuple):
+    """A :class:`CostEstimate` under one binding: None where a count is unknown, uses an
+    unbound symbol or overflows int64."""
+    total_flops: Optional[int]
+    total_macs: Optional[int]
+    nodes: List[Tuple[Optional[int], Optional[int]]]  # (flops, macs), parallel to nodes
+    unbound_symbols: List[str]  # used by the totals, absent from the binding
+
+
+class CostEstimate:
+    """The compute cost of a model (docs/cost.md), from :func:`infer` with ``cost=True``.
+
+    A FLOP is one arithmetic operation on one element; a multiply-add is 2 FLOPs and 1 MAC.
+    Counts are an ``int``, an expression of the model's symbols as a ``str``
+    (``"17024*B*S + 156*B*S**2"``), or None when unknown. ``nodes``: :class:`CostNode` for
+    every node of every graph (main first, each subgraph or function body after its node).
+    ``total_flops``, ``total_macs``: the sums over the main graph (a control-flow node or a
+    function call includes its bodies). ``lower_bound``: some node's cost is not known
+    (``ops_without_formula``: ``{op: count}``; ``nodes_without_formula``,
+    ``nodes_unknown_shape``), so the totals leave it out. ``per_iteration_loops``: Loops of
+    unknown trip count, each counted for one iteration. :meth:`evaluate` gives the numbers
+    under a binding, as often as wanted.
+    """
+
+    def __init__(self, d: Dict[str, Any]):
+        self.nodes: List[CostNode] = [CostNode(*n) for n in d["nodes"]]
+        self.total_flops: _Count = d["total_flops"]
+        self.total_macs: _Count = d["total_macs"]
+        self.ops_without_formula: Dict[str, int] = dict(d["ops_without_formula"])
+        self.nodes_without_formula: int = d["nodes_without_formula"]
+        self.nodes_unknown_shape: int = d["nodes_unknown_shape"]
+        self.lower_bound: bool = d["lower_bound"]
+        self.per_iteration_loops: int = d["per_iteration_loops"]
+        self._estimate = d["estimate"]  # _core.CostEstimate, evaluated in C++
+
+    def evaluate(self, binding: Mapping[str, int]) -> CostValues:
+        """The counts under ``binding`` (``{"B": 1, "S": 128}``)."""
+        values = {str(k): int(v) for k, v in binding.items()}
+        flops, macs, nodes, unbound = self._estimate.evaluate(values)
+        return CostValues(flops, macs, [tuple(n) for n in nodes], list(unbound))
+
+    def __repr__(self) -> str:
+        bound = " (lower bound)" if self.lower_bound else ""
+        return f"<onnx_infer.CostEstimate {self.total_flops} FLOPs{bound}>"
+
+
 class InferenceResult:
     """What :func:`infer` found.
 
@@ -539,7 +603,8 @@ class InferenceResult:
     ``static_shaped``, ``symbolic``, ``partial``, ``type_only``, ``unknown``, ...).
     ``model``: the annotated model (an ``onnx.ModelProto`` when one was passed, bytes when
     bytes were; None for a path: pass ``output_path`` to have it written). ``memory``: a
-    :class:`MemoryEstimate` when :func:`infer` was called with ``memory=True``, else None.
+    :class:`MemoryEstimate` when :func:`infer` was called with ``memory=True``, else None;
+    ``cost``: likewise a :class:`CostEstimate` with ``cost=True``.
     """
 
     def __init__(self, details: Dict[str, Any], model: Any):
@@ -557,6 +622,8 @@ class InferenceResult:
         memory = details.get("memory")
         self.memory: Optional[MemoryEstimate] = (
             MemoryEstimate(memory) if memory is not None else None)
+        cost = details.get("cost")
+        self.cost: Optional[CostEstimate] = CostEstimate(cost) if cost is not None else None
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -590,6 +657,7 @@ def infer(
     input_shapes: Optional[Mapping[str, Sequence[Union[int, str, None]]]] = None,
     input_values: Optional[Mapping[str, Any]] = None,
     memory: bool = False,
+    cost: bool = False,
     max_expanded_nodes: Optional[int] = None,
     check_types: bool = True,
     overridable_initializers: bool = False,
@@ -634,7 +702,10 @@ def infer(
     ``input_values`` gives graph inputs known values (``{"sr": 16000, "pads": [0, 1, 0, 1]}``;
     a number or flat list takes its shape from the declaration, a numpy array or
     ``onnx.TensorProto`` brings its own), so shape computations fold and an ``If`` they decide
-    takes its branch. ``memory=True`` adds :class:`MemoryEstimate` as ``result.memory``.
+    takes its branch. ``memory=True`` adds :class:`MemoryEstimate` as ``result.memory``;
+    ``cost=True`` adds :class:`CostEstimate` as ``result.cost`` (with ``bind``, its counts are
+    those of the specialized model: infer without ``bind`` and call ``result.cost.evaluate``
+    to keep the expressions and evaluate them under several bindings).
 
     Raises ``ValueError`` when the model cannot be read, a schema does not load, an
     assumption is not a lower bound of one symbol, or a specialization option does not fit
@@ -647,6 +718,7 @@ def infer(
                             for name, dims in (input_shapes or {}).items()}
     _set_input_values(options, input_values or {})
     options.memory = bool(memory)
+    options.cost = bool(cost)
     if isinstance(model, (str, os.PathLike)):
         out = os.fspath(output_path) if output_path is not None else ""
         details = _core.infer_file(os.fspath(model), out, options, True)

@@ -5,6 +5,7 @@ from typing import (Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Op
 from onnx_infer._core import Diagnostic as Diagnostic
 
 __all__ = [
+    "CostEstimate", "CostNode", "CostValues",
     "Diagnostic", "InferenceError", "InferenceResult", "MemoryEstimate", "MemoryStep", "Symbol",
     "ValueType", "infer",
     "infer_node_outputs", "infer_shapes", "infer_shapes_path", "register_op",
@@ -62,6 +63,35 @@ class MemoryEstimate:
     peak_nodes: List[int]
     activations_of_unknown_size: int
 
+class CostNode(NamedTuple):
+    graph: str
+    node_index: int
+    node_name: str
+    op: str
+    kind: str  # "formula", "data movement" or "no formula"
+    flops: _Bytes
+    macs: _Bytes
+    lower_bound: bool
+    per_iteration: bool
+    note: str
+
+class CostValues(NamedTuple):
+    total_flops: Optional[int]
+    total_macs: Optional[int]
+    nodes: List[Tuple[Optional[int], Optional[int]]]
+    unbound_symbols: List[str]
+
+class CostEstimate:
+    nodes: List[CostNode]
+    total_flops: _Bytes
+    total_macs: _Bytes
+    ops_without_formula: Dict[str, int]
+    nodes_without_formula: int
+    nodes_unknown_shape: int
+    lower_bound: bool
+    per_iteration_loops: int
+    def evaluate(self, binding: Mapping[str, int]) -> CostValues: ...
+
 class InferenceResult:
     values: Dict[str, Dict[str, Optional[ValueType]]]
     symbols: List[Symbol]
@@ -71,6 +101,7 @@ class InferenceResult:
     stats: Dict[str, int]
     model: Any  # onnx.ModelProto, bytes, or None for a path
     memory: Optional[MemoryEstimate]  # with infer(..., memory=True)
+    cost: Optional[CostEstimate]  # with infer(..., cost=True)
     @property
     def errors(self) -> List[Diagnostic]: ...
     def type_of(self, name: str, graph: str = ...) -> Optional[ValueType]: ...
@@ -118,6 +149,7 @@ def infer(
     input_shapes: Optional[Mapping[str, Sequence[_Dim]]] = ...,  # {"x": (1, 3, "H", "W")}
     input_values: Optional[Mapping[str, Any]] = ...,  # {"sr": 16000, "pads": [0, 1, 0, 1]}
     memory: bool = ...,
+    cost: bool = ...,
     max_expanded_nodes: Optional[int] = ...,
     check_types: bool = ...,
     overridable_initializers: bool = ...,

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/explain.h"
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
@@ -357,6 +358,7 @@ struct CallOptions {
   std::vector<PyInputValue> input_values;
   std::vector<std::pair<std::string, py::bytes>> input_tensors;
   bool memory = false;  // add the memory estimate to the details
+  bool cost = false;    // add the cost estimate to the details
 };
 
 // The options of a call; the input tensors are parsed while the GIL is held.
@@ -434,12 +436,37 @@ py::dict MemoryToPy(const MemoryEstimate& m) {
   return d;
 }
 
+// The cost estimate as a dict (counts as int, expression text, or None when unknown).
+py::dict CostToPy(const CostEstimate& c) {
+  py::dict d;
+  py::list nodes;
+  for (const auto& n : c.nodes) {
+    const std::string op =
+        n.domain.empty() || n.domain == "ai.onnx" ? n.op_type : StrCat(n.domain, "::", n.op_type);
+    nodes.append(py::make_tuple(Str(n.graph), n.node_index, Str(n.node_name), Str(op),
+                                CostKindName(n.kind), BytesToPy(n.flops), BytesToPy(n.macs),
+                                n.lower_bound, n.per_iteration, Str(n.note)));
+  }
+  d["nodes"] = nodes;
+  d["total_flops"] = BytesToPy(c.total_flops);
+  d["total_macs"] = BytesToPy(c.total_macs);
+  py::dict ops;
+  for (const auto& [op, k] : c.ops_without_formula) ops[Str(op)] = k;
+  d["ops_without_formula"] = ops;
+  d["nodes_without_formula"] = c.nodes_without_formula;
+  d["nodes_unknown_shape"] = c.nodes_unknown_shape;
+  d["lower_bound"] = c.lower_bound;
+  d["per_iteration_loops"] = c.per_iteration_loops;
+  return d;
+}
+
 // What a run gives Python besides the model: diagnostics, and with `details` the types by
 // graph path, the symbols, facts, conditions and statistics.
 struct RunOutput {
   std::vector<Diagnostic> diagnostics;
   std::shared_ptr<InferenceResult> result;  // with `details`
   std::optional<MemoryEstimate> memory;     // with CallOptions::memory
+  std::shared_ptr<CostEstimate> cost;       // with CallOptions::cost
 };
 
 py::dict Details(const InferenceResult& r) {
@@ -501,6 +528,13 @@ py::object Finish(RunOutput& out, bool details) {
   py::dict d = Details(*out.result);
   d["diagnostics"] = py::cast(std::move(out.diagnostics));
   d["memory"] = out.memory ? py::object(MemoryToPy(*out.memory)) : py::none();
+  if (out.cost) {
+    py::dict cost = CostToPy(*out.cost);
+    cost["estimate"] = py::cast(out.cost);  // evaluated in C++ (CostEstimate.evaluate)
+    d["cost"] = cost;
+  } else {
+    d["cost"] = py::none();
+  }
   return std::move(d);
 }
 
@@ -548,6 +582,7 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
+      if (call.cost) out.cost = std::make_shared<CostEstimate>(EstimateCost(*model, *result));
       out.result = std::move(result);
       annotated_size = model->ByteSizeLong();
       if (annotated_size > static_cast<size_t>(INT_MAX)) {
@@ -592,6 +627,7 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       auto result = std::make_shared<InferenceResult>(InferShapes(*model, *registry, options));
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
+      if (call.cost) out.cost = std::make_shared<CostEstimate>(EstimateCost(*model, *result));
       const bool failed =
           (call.strict && result->HasErrors()) ||
           ((call.raise_on_contradiction || options.declared_policy == DeclaredPolicy::kStrict) &&
@@ -889,7 +925,24 @@ PYBIND11_MODULE(_core, m) {
                      "Known input values: (name, ints, reals, dims, fit_dims) tuples.")
       .def_readwrite("input_tensors", &CallOptions::input_tensors,
                      "Known input values as (name, serialized TensorProto) pairs.")
-      .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.");
+      .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.")
+      .def_readwrite("cost", &CallOptions::cost, "Add the cost estimate to the details.");
+
+  py::class_<onnx_infer::CostEstimate, std::shared_ptr<onnx_infer::CostEstimate>>(
+      m, "CostEstimate", "A model's cost (inference/cost.h), kept to be evaluated.")
+      .def(
+          "evaluate",
+          [](const onnx_infer::CostEstimate& cost, const std::map<std::string, int64_t>& binding) {
+            onnx_infer::CostValues v = onnx_infer::EvaluateCost(
+                cost, onnx_infer::CostBinding(binding.begin(), binding.end()));
+            std::vector<std::pair<std::optional<int64_t>, std::optional<int64_t>>> nodes;
+            for (const auto& n : v.nodes) nodes.emplace_back(n.flops, n.macs);
+            return py::make_tuple(v.total_flops, v.total_macs, nodes, v.unbound_symbols);
+          },
+          py::arg("binding"),
+          "(total FLOPs, total MACs, [(FLOPs, MACs) per node], unbound symbols) under "
+          "{symbol: int}; None where a count is unknown, uses an unbound symbol or "
+          "overflows.");
 
   m.def(
       "parse_assumption",

@@ -43,7 +43,12 @@ class CallOptions:
     input_values: List[Tuple[str, List[int], List[float], List[int], bool]]
     input_tensors: List[Tuple[str, bytes]]  # (name, serialized TensorProto)
     memory: bool
+    cost: bool
     def __init__(self) -> None: ...
+
+class CostEstimate:
+    def evaluate(self, binding: Dict[str, int]) -> Tuple[
+        Optional[int], Optional[int], List[Tuple[Optional[int], Optional[int]]], List[str]]: ...
 
 def parse_assumption(text: str) -> Tuple[str, Optional[int], Optional[int]]: ...
 
