@@ -29,6 +29,14 @@ struct GraphValueTypes {
   // The type of each of them, by name. A graph output's is its final type: what the graph
   // declares merged with what inference found, as written back into the model.
   std::map<std::string, Type, std::less<>> types;
+  // The type the model declares for a value, for each it declares one for: a graph input
+  // (as the model, or --input-shape, states it, before what an enclosing node gives it is
+  // merged in), a value_info entry, a graph output. Absent when the model declares nothing.
+  std::map<std::string, Type, std::less<>> declared;
+  // For a node output the model declares: what inference found before the declaration was
+  // merged in (`types` has the merged type, as written). Compared with `declared` it says
+  // whether the declaration is stale.
+  std::map<std::string, Type, std::less<>> inferred;
 
   // The type of `name`; null when the graph has no such value.
   const Type* Find(std::string_view name) const;

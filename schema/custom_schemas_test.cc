@@ -168,7 +168,7 @@ TEST(ShapeRuleRanks, TheDiagnosticNamesOperatorAndInput) {
   InferenceResult r = InferShapes(*model, registry, InferenceOptions());
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].Render("m.onnx"),
-            "m.onnx: error: graph 'main' node #0 (t::Op-1): input 0 'img': the rule expects "
+            "m.onnx: error[OI8002]: graph 'main' node #0 (t::Op-1): input 0 'img': the rule expects "
             "rank 4, got rank 3");
 }
 
