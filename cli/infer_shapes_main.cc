@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -56,6 +57,8 @@ options:
                          replaces it), 'strict' (an error, and the model is not written)
   --json REPORT.json     write a report: summary counts and every diagnostic ('-': standard
                          output). It is written whenever asked, also when the run fails
+  --json-values          add to the --json report every value of every graph with its
+                         declared and inferred type and its symbols (docs/cli.md)
   --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
   --no-data-prop         track only constants (initializers, Constant nodes), not the values
                          operators compute from them (shape tensors)
@@ -169,6 +172,7 @@ struct Flags {
   DeclaredPolicy declared_policy = DeclaredPolicy::kInferred;
   bool data_prop = true;
   bool values = false;
+  bool json_values = false;  // the report's "values" section
   bool print = false;
   bool quiet = false;
   int64_t max_expanded_nodes = InferenceOptions().max_expanded_nodes;
@@ -281,6 +285,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->strict = true;
     } else if (a == "--values") {
       flags->values = true;
+    } else if (a == "--json-values") {
+      flags->json_values = true;
     } else if (a == "--print") {
       flags->print = true;
     } else if (a == "--quiet" || a == "-q") {
@@ -310,6 +316,7 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
   if (to_stdout > 1) {
     return "only one of --print, '-o -' and '--json -' can use standard output";
   }
+  if (flags->json_values && flags->json.empty()) return "--json-values needs --json";
   // Two outputs on one file: the report, written last, would replace the model (the user's
   // own with --in-place). Compared by what the names land on, not by how they are spelt.
   if (!flags->json.empty() && !flags->json_to_stdout()) {
@@ -420,12 +427,106 @@ void PrintMemory(const MemoryEstimate& m, const InferenceResult& result, std::os
   out << "\n";
 }
 
+// The symbols a type's dims use, each once, in order.
+void CollectSymbols(const Type& type, std::vector<std::string>& out) {
+  switch (type.kind()) {
+    case Type::Kind::kTensor:
+    case Type::Kind::kSparseTensor:
+      if (!type.has_shape()) return;
+      for (const Dim& d : type.shape()) {
+        if (d.is_unknown() || d.is_const()) continue;
+        for (const auto& name : d.Symbols()) {
+          if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+        }
+      }
+      return;
+    case Type::Kind::kSequence:
+    case Type::Kind::kMap:
+    case Type::Kind::kOptional:
+      CollectSymbols(type.element(), out);
+      return;
+    default:
+      return;
+  }
+}
+
+// How much of a type is known, in the words of the summary's counts.
+std::string_view Knowledge(const Type& type) {
+  if (type.is_unknown()) return "unknown";
+  if (type.kind() != Type::Kind::kTensor && type.kind() != Type::Kind::kSparseTensor) {
+    return "typed";
+  }
+  if (!type.has_shape()) return "type_only";
+  bool symbolic = false;
+  for (const Dim& d : type.shape()) {
+    if (d.is_unknown()) return "partial";
+    if (!d.is_const()) symbolic = true;
+  }
+  return symbolic ? "symbolic" : "static";
+}
+
+// How a declared type and an inferred one compare (docs/cli.md, "values"); `detail` gets the
+// contradiction.
+std::string_view Agreement(const Type& declared, const Type& inferred, std::string* detail) {
+  auto merged = MergeTypes(declared, inferred);
+  if (!merged.ok()) {
+    *detail = merged.status().message();
+    return "contradiction";
+  }
+  const bool adds_to_declared = !(*merged == declared);
+  const bool adds_to_inferred = !(*merged == inferred);
+  if (!adds_to_declared && !adds_to_inferred) return "same";
+  if (!adds_to_inferred) return "inferred_more";
+  if (!adds_to_declared) return "declared_more";
+  return "both_more";
+}
+
+// The report's "values": every value of every graph inference recorded (--json-values).
+nlohmann::json ValuesJson(const InferenceResult& result) {
+  nlohmann::json values = nlohmann::json::array();
+  for (const auto& [path, graph] : result.value_types) {
+    auto add = [&, &path = path, &graph = graph](const std::string& name, std::string_view role) {
+      const Type* type = graph.Find(name);
+      const Type final_type = type ? *type : Type();
+      std::vector<std::string> symbols;
+      CollectSymbols(final_type, symbols);
+      nlohmann::json v = {{"graph", path},
+                          {"name", name},
+                          {"role", role},
+                          {"type", final_type.ToString()},
+                          {"known", Knowledge(final_type)},
+                          {"symbols", symbols}};
+      auto declared = graph.declared.find(name);
+      auto inferred = graph.inferred.find(name);
+      if (declared != graph.declared.end()) v["declared"] = declared->second.ToString();
+      if (inferred != graph.inferred.end()) v["inferred"] = inferred->second.ToString();
+      if (declared == graph.declared.end()) {
+        v["agreement"] = "undeclared";
+      } else if (inferred == graph.inferred.end()) {
+        v["agreement"] = "not_inferred";  // a graph input, or an output that is one
+      } else {
+        std::string detail;
+        v["agreement"] = Agreement(declared->second, inferred->second, &detail);
+        if (!detail.empty()) v["contradiction"] = detail;
+      }
+      values.push_back(std::move(v));
+    };
+    for (const auto& name : graph.inputs) add(name, "input");
+    for (const auto& name : graph.values) add(name, "value");
+    for (const auto& name : graph.outputs) add(name, "output");
+  }
+  return values;
+}
+
 nlohmann::json Report(const Flags& flags, const InferenceResult& result,
                       const MemoryEstimate* memory) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
-    nlohmann::json j = {
-        {"severity", SeverityName(d.severity)}, {"graph", d.graph}, {"message", d.message}};
+    nlohmann::json j = {{"severity", SeverityName(d.severity)},
+                        {"code", CodeId(d.code)},
+                        {"kind", CodeName(d.code)},
+                        {"graph", d.graph},
+                        {"message", d.message}};
     if (d.node_index >= 0) {
       j["node_index"] = d.node_index;
       j["node_name"] = d.node_name;
@@ -476,6 +577,7 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
       {"diagnostics", std::move(diagnostics)},
   };
   if (memory) report["memory"] = MemoryJson(*memory);
+  if (flags.json_values) report["values"] = ValuesJson(result);
   return report;
 }
 
@@ -488,11 +590,14 @@ std::string ReportText(const nlohmann::json& report) {
 
 // The report of a run that stopped before inference (the model or a schemas file could not
 // be read, a specialization flag does not fit the model): its one error as a diagnostic.
-nlohmann::json FailureReport(const Flags& flags, const std::string& message) {
+nlohmann::json FailureReport(const Flags& flags, const std::string& message, DiagCode code) {
   return {{"version", kVersion},
           {"model", flags.model},
           {"exit_code", kExitUsageOrIo},
-          {"diagnostics", nlohmann::json::array({{{"severity", "error"}, {"message", message}}})}};
+          {"diagnostics", nlohmann::json::array({{{"severity", "error"},
+                                                  {"code", CodeId(code)},
+                                                  {"kind", CodeName(code)},
+                                                  {"message", message}}})}};
 }
 
 // Writes the report where --json says; "" when fine, else the error.
@@ -508,11 +613,13 @@ void PrintError(const std::string& message) {
   std::cerr << "infer-shapes: " << TerminalSafe(message) << "\n";
 }
 
-// A run that stops before inference: the error, and the report when one is asked for.
-int Fail(const Flags& flags, const std::string& message) {
-  PrintError(message);
+// A run that stops before inference: the error, of the kind `code`, and the report when one
+// is asked for.
+int Fail(const Flags& flags, const std::string& message, DiagCode code) {
+  PrintError(StrCat("error[", CodeId(code), "]: ", message));
   if (!flags.json.empty()) {
-    if (std::string error = WriteReport(flags, FailureReport(flags, message)); !error.empty()) {
+    if (std::string error = WriteReport(flags, FailureReport(flags, message, code));
+        !error.empty()) {
       PrintError(error);
     }
   }
@@ -548,7 +655,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     with_custom = base_registry;
     for (const auto& file : flags.schemas) {
       Status st = LoadCustomSchemasFile(file, with_custom);
-      if (!st.ok()) return Fail(flags, st.message());
+      if (!st.ok()) return Fail(flags, st.message(), DiagCode::kSchemasInvalid);
     }
     registry = &with_custom;
   }
@@ -560,11 +667,11 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   static onnx::ModelProto* model = nullptr;
   if (flags.model_from_stdin()) {
     auto loaded = LoadModelFromDescriptor(STDIN_FILENO, name);
-    if (!loaded.ok()) return Fail(flags, loaded.status().message());
+    if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
     model = new onnx::ModelProto(std::move(*loaded));
   } else {
     auto loaded = LoadModelOnArena(flags.model);
-    if (!loaded.ok()) return Fail(flags, loaded.status().message());
+    if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
     arena = loaded->arena.release();
     model = loaded->model;
   }
@@ -578,16 +685,16 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.overridable_initializers = flags.overridable_initializers;
   options.check_types = flags.check_types;
   // Only --values and --memory read the listing of every value's type.
-  options.record_value_types = flags.values || flags.memory;
+  options.record_value_types = flags.values || flags.memory || flags.json_values;
   // The model is only written after inference, with nothing reading it in between but
   // --print and --memory: its new value_info entries can go to the output as bytes
   // (InferenceOptions::stream_new_value_info), never made as messages.
   options.stream_new_value_info = !flags.output.empty() && !flags.print && !flags.memory;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
-    return Fail(flags, error);
+    return Fail(flags, error, DiagCode::kOptionInvalid);
   }
   if (Status st = CheckSpecialization(*model, options); !st.ok()) {
-    return Fail(flags, StrCat(name, ": ", st.message()));
+    return Fail(flags, StrCat(name, ": ", st.message()), DiagCode::kOptionInvalid);
   }
   // External data is looked for beside the model file, and nowhere else; a model read from
   // standard input has no directory, so none is read.

@@ -2045,7 +2045,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
     if (v->declared >= 0) {
-      if (run.record && options_.record_value_types) {
+      if (run.record && options_.record_value_types &&
+          !run.declared_types[v->declared].is_unknown()) {
         run.inferred_declared.emplace_back(node->output(o), outputs[o]);
       }
       v->type = MergeWithDeclared(run, index, *node, schema, o, run.declared_types[v->declared],
