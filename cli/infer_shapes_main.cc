@@ -4,8 +4,8 @@
 #include <google/protobuf/arena.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -427,93 +427,17 @@ void PrintMemory(const MemoryEstimate& m, const InferenceResult& result, std::os
   out << "\n";
 }
 
-// The symbols a type's dims use, each once, in order.
-void CollectSymbols(const Type& type, std::vector<std::string>& out) {
-  switch (type.kind()) {
-    case Type::Kind::kTensor:
-    case Type::Kind::kSparseTensor:
-      if (!type.has_shape()) return;
-      for (const Dim& d : type.shape()) {
-        if (d.is_unknown() || d.is_const()) continue;
-        for (const auto& name : d.Symbols()) {
-          if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-        }
-      }
-      return;
-    case Type::Kind::kSequence:
-    case Type::Kind::kMap:
-    case Type::Kind::kOptional:
-      CollectSymbols(type.element(), out);
-      return;
-    default:
-      return;
-  }
-}
-
-// How much of a type is known, in the words of the summary's counts.
-std::string_view Knowledge(const Type& type) {
-  if (type.is_unknown()) return "unknown";
-  if (type.kind() != Type::Kind::kTensor && type.kind() != Type::Kind::kSparseTensor) {
-    return "typed";
-  }
-  if (!type.has_shape()) return "type_only";
-  bool symbolic = false;
-  for (const Dim& d : type.shape()) {
-    if (d.is_unknown()) return "partial";
-    if (!d.is_const()) symbolic = true;
-  }
-  return symbolic ? "symbolic" : "static";
-}
-
-// How a declared type and an inferred one compare (docs/cli.md, "values"); `detail` gets the
-// contradiction.
-std::string_view Agreement(const Type& declared, const Type& inferred, std::string* detail) {
-  auto merged = MergeTypes(declared, inferred);
-  if (!merged.ok()) {
-    *detail = merged.status().message();
-    return "contradiction";
-  }
-  const bool adds_to_declared = !(*merged == declared);
-  const bool adds_to_inferred = !(*merged == inferred);
-  if (!adds_to_declared && !adds_to_inferred) return "same";
-  if (!adds_to_inferred) return "inferred_more";
-  if (!adds_to_declared) return "declared_more";
-  return "both_more";
-}
-
 // The report's "values": every value of every graph inference recorded (--json-values).
 nlohmann::json ValuesJson(const InferenceResult& result) {
   nlohmann::json values = nlohmann::json::array();
-  for (const auto& [path, graph] : result.value_types) {
-    auto add = [&, &path = path, &graph = graph](const std::string& name, std::string_view role) {
-      const Type* type = graph.Find(name);
-      const Type final_type = type ? *type : Type();
-      std::vector<std::string> symbols;
-      CollectSymbols(final_type, symbols);
-      nlohmann::json v = {{"graph", path},
-                          {"name", name},
-                          {"role", role},
-                          {"type", final_type.ToString()},
-                          {"known", Knowledge(final_type)},
-                          {"symbols", symbols}};
-      auto declared = graph.declared.find(name);
-      auto inferred = graph.inferred.find(name);
-      if (declared != graph.declared.end()) v["declared"] = declared->second.ToString();
-      if (inferred != graph.inferred.end()) v["inferred"] = inferred->second.ToString();
-      if (declared == graph.declared.end()) {
-        v["agreement"] = "undeclared";
-      } else if (inferred == graph.inferred.end()) {
-        v["agreement"] = "not_inferred";  // a graph input, or an output that is one
-      } else {
-        std::string detail;
-        v["agreement"] = Agreement(declared->second, inferred->second, &detail);
-        if (!detail.empty()) v["contradiction"] = detail;
-      }
-      values.push_back(std::move(v));
-    };
-    for (const auto& name : graph.inputs) add(name, "input");
-    for (const auto& name : graph.values) add(name, "value");
-    for (const auto& name : graph.outputs) add(name, "output");
+  for (const ValueReport& r : ReportValues(result.value_types)) {
+    nlohmann::json v = {{"graph", r.graph},          {"name", r.name},   {"role", r.role},
+                        {"type", r.type.ToString()}, {"known", r.known}, {"symbols", r.symbols},
+                        {"agreement", r.agreement}};
+    if (r.declared) v["declared"] = r.declared->ToString();
+    if (r.inferred) v["inferred"] = r.inferred->ToString();
+    if (!r.contradiction.empty()) v["contradiction"] = r.contradiction;
+    values.push_back(std::move(v));
   }
   return values;
 }

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,31 @@ struct GraphValueTypes {
 // headings, each followed by one line per value, "  name: type" with Type::ToString()
 // ("  x: float[batch, seq, 8]").
 std::string FormatValues(const GraphValueTypes& graph);
+
+// One value as the --json report's "values" section and Python's InferenceResult.value_report
+// describe it (docs/cli.md, "The JSON report").
+struct ValueReport {
+  std::string graph;  // graph path
+  std::string name;
+  std::string role;  // "input", "value" (a node output inside the graph) or "output"
+  Type type;         // as written into the model
+  // "static", "symbolic", "partial" (a dim unknown), "type_only" (no shape), "typed" (not a
+  // tensor) or "unknown".
+  std::string known;
+  std::vector<std::string> symbols;  // the symbols of type's dims, each once, in order
+  std::optional<Type> declared;      // what the model declares, if anything
+  std::optional<Type> inferred;      // for a declared node output: inference's own type
+  // How declared and inferred compare: "undeclared", "not_inferred" (a graph input: its
+  // declaration defines it), "same", "inferred_more" (inference adds to the declaration),
+  // "declared_more", "both_more" (each adds something) or "contradiction".
+  std::string agreement;
+  std::string contradiction;  // with "contradiction": where they differ
+};
+
+// Every value of every graph in `value_types` (InferenceResult::value_types), graph by
+// graph in path order, each graph's inputs, values and outputs in model order.
+std::vector<ValueReport> ReportValues(
+    const std::map<std::string, GraphValueTypes, std::less<>>& value_types);
 
 }  // namespace onnx_infer
 

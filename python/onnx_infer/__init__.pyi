@@ -71,6 +71,7 @@ class InferenceResult:
     stats: Dict[str, int]
     model: Any  # onnx.ModelProto, bytes, or None for a path
     memory: Optional[MemoryEstimate]  # with infer(..., memory=True)
+    value_report: List[Dict[str, Any]]  # the --json-values report's "values"
     @property
     def errors(self) -> List[Diagnostic]: ...
     def type_of(self, name: str, graph: str = ...) -> Optional[ValueType]: ...

@@ -449,7 +449,7 @@ def test_declared_policy(tmp_path, policy, severity, written):
     out = tmp_path / "out.onnx"
     result = onnx_infer.infer(str(path), policy=policy, output_path=str(out))
     [d] = result.diagnostics
-    assert (d.code, d.severity) == ("declared-contradiction", severity)
+    assert (d.code, d.kind, d.severity) == ("OI4001", "declared-contradiction", severity)
     assert str(result.type_of("y")) == written and str(result.type_of("z")) == written
     # strict writes nothing; the others write the type they use.
     assert out.exists() == (policy != "strict")
