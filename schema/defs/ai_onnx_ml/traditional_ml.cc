@@ -165,7 +165,8 @@ Status InferDictVectorizer(InferenceContext& ctx) {
   if (has_strings == has_ints) {
     return AttrError("string_vocabulary",
                      StrCat("expected one of string_vocabulary and int64_vocabulary, got ",
-                            has_strings ? "both" : "neither"));
+                            has_strings ? "both" : "neither"),
+                     DiagCode::kInputCombination);
   }
   const Type& x = ctx.InputType(0);
   if (x.kind() != Type::Kind::kMap) return OkStatus();
@@ -287,8 +288,10 @@ Status InferOneHotEncoder(InferenceContext& ctx) {
   const std::optional<int64_t> ints = ListLength(ctx, "cats_int64s");
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings == has_ints) {
-    return AttrError("cats_strings", StrCat("expected one of cats_strings and cats_int64s, got ",
-                                            has_strings ? "both" : "neither"));
+    return AttrError("cats_strings",
+                     StrCat("expected one of cats_strings and cats_int64s, got ",
+                            has_strings ? "both" : "neither"),
+                     DiagCode::kInputCombination);
   }
   Type y = Type::Tensor(kFloat);
   if (const Shape* x = ctx.InputShape(0)) {

@@ -452,7 +452,8 @@ Status InferFlexAttention(InferenceContext& ctx) {
       return AttrError(graph, StrCat("expected 1 output, got ", out.size()));
     }
     if (out[0].is_tensor() && out[0].has_shape() && out[0].shape().size() != 4) {
-      return AttrError(graph, StrCat("expected a rank 4 output, got ", out[0].ToString()));
+      return AttrError(graph, StrCat("expected a rank 4 output, got ", out[0].ToString()),
+                       DiagCode::kSubgraphMismatch);
     }
   }
   return OkStatus();

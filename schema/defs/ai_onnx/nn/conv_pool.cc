@@ -84,8 +84,10 @@ Status CheckPadsWithoutAutoPad(const InferenceContext& ctx, AutoPad auto_pad) {
   OI_ASSIGN_OR_RETURN(auto pads, ctx.OptionalIntsAttr("pads"));
   if (!pads || pads->empty()) return OkStatus();
   OI_ASSIGN_OR_RETURN(std::string s, ctx.StringAttr("auto_pad", "NOTSET"));
-  return AttrError("pads", StrCat("given together with auto_pad = ", s,
-                                  "; the two cannot be used simultaneously"));
+  return AttrError(
+      "pads",
+      StrCat("given together with auto_pad = ", s, "; the two cannot be used simultaneously"),
+      DiagCode::kInputCombination);
 }
 
 // Reads strides, dilations, pads, auto_pad and ceil_mode for `count` spatial axes (the

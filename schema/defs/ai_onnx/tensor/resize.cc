@@ -87,7 +87,8 @@ StatusOr<std::vector<int64_t>> AxesAttr(const InferenceContext& ctx, int64_t ran
   std::vector<bool> seen(rank, false);
   for (int64_t a : *given) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, Subject::Attribute("axes")));
-    if (seen[axis]) return AttrError("axes", StrCat("axis ", a, " is repeated"));
+    if (seen[axis])
+      return AttrError("axes", StrCat("axis ", a, " is repeated"), DiagCode::kAxisRange);
     seen[axis] = true;
     axes.push_back(axis);
   }
