@@ -207,10 +207,30 @@ TEST(DiagnosticsDoc, EveryCodeHasAnEntryWhoseExampleReportsIt) {
     json report = RunReport(args);
     ASSERT_FALSE(report.is_null()) << id << ": no report";
     bool found = false;
+    std::vector<std::string> messages;
     for (const auto& d : report["diagnostics"]) {
-      found = found || (d["code"] == id && d["kind"] == std::string(row.name));
+      if (d["code"] == id && d["kind"] == std::string(row.name)) {
+        found = true;
+        messages.push_back(d["message"]);
+      }
     }
     EXPECT_TRUE(found) << id << ": the example does not report it:\n" << report.dump(2);
+    // The line the entry shows under "reports:" is what the example reports (the start of
+    // the message at least: long lines are cut).
+    const size_t shown = text.find("reports:\n\n```\n");
+    if (shown == std::string::npos) {
+      ADD_FAILURE() << id << ": the entry does not show what the example reports";
+      continue;
+    }
+    const size_t begin = shown + 15;
+    const std::string line = text.substr(begin, text.find('\n', begin) - begin);
+    EXPECT_NE(line.find("[" + id + "]: "), std::string::npos) << id << ": " << line;
+    // A line cut before its message (a long graph path) ends with "...".
+    bool matches = line.size() > 3 && line.compare(line.size() - 3, 3, "...") == 0;
+    for (const auto& m : messages)
+      matches = matches || line.find(m.substr(0, 60)) != std::string::npos;
+    EXPECT_TRUE(matches) << id << ": the entry shows\n  " << line
+                         << "\nbut the example reports other messages";
   }
   for (const auto& [id, text] : sections) {
     EXPECT_TRUE(codes.count(id)) << "docs/diagnostics.md describes " << id
