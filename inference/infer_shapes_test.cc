@@ -326,16 +326,18 @@ TEST(InferShapesTest, OpsetVersionsOutsideWhatExists) {
       TensorInput("x", "dim { dim_value: 3 }") +
       R"(node { op_type: "Relu" input: "x" output: "y" } output { name: "y" })";
   auto r = InferProto(ProtoModel(graph, R"(opset_import { version: 99 })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: warning[OI1101]: graph 'main': the model imports opset 99 of ai.onnx; this build knows "
-            "versions up to 28, so operators resolve as of 28\n");
+  EXPECT_EQ(
+      r.Diagnostics(),
+      "m: warning[OI1101]: graph 'main': the model imports opset 99 of ai.onnx; this build knows "
+      "versions up to 28, so operators resolve as of 28\n");
   EXPECT_EQ(r.types["y"], "float[3]");
   r = InferProto(ProtoModel(graph, R"(opset_import { version: 0 })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error[OI1102]: graph 'main': the model imports opset 0 of ai.onnx, which does not exist "
-            "(versions start at 1)\n"
-            "m: error[OI2001]: graph 'main' node #0 (ai.onnx::Relu): Relu is not in opset 0 of ai.onnx "
-            "(its first version is 1)\n");
+  EXPECT_EQ(
+      r.Diagnostics(),
+      "m: error[OI1102]: graph 'main': the model imports opset 0 of ai.onnx, which does not exist "
+      "(versions start at 1)\n"
+      "m: error[OI2001]: graph 'main' node #0 (ai.onnx::Relu): Relu is not in opset 0 of ai.onnx "
+      "(its first version is 1)\n");
 }
 
 TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
@@ -346,9 +348,11 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
       output { name: "y" })";
   auto r = InferProto(ProtoModel(graph));
   EXPECT_EQ(r.Diagnostics(),
-            "m: warning[OI2101]: graph 'main' node #0 'add' (ai.onnx::Add-14): attribute 'alpha' is not an "
+            "m: warning[OI2101]: graph 'main' node #0 'add' (ai.onnx::Add-14): attribute 'alpha' "
+            "is not an "
             "attribute of Add-14\n"
-            "m: error[OI2201]: graph 'main' node #0 'add' (ai.onnx::Add-14): input 1 'b': T is int64 here "
+            "m: error[OI2201]: graph 'main' node #0 'add' (ai.onnx::Add-14): input 1 'b': T is "
+            "int64 here "
             "but float for input 0 'a'\n");
   // The shape flows; the element type could be either input's, so it is unknown.
   EXPECT_EQ(r.types["y"], "?[3]");
@@ -523,11 +527,12 @@ TEST(SubgraphTest, ErrorsInsideSubgraphsNameTheirPath) {
           node { op_type: "Relu" input: "ghost" output: "e" } output { name: "e" } } } }
       output { name: "y" })"));
   // In the order the rule inferred the branches.
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error[OI1202]: graph 'main/If_0.then_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
-            "not defined by any node, graph input or initializer\n"
-            "m: error[OI1202]: graph 'main/If_0.else_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
-            "not defined by any node, graph input or initializer\n");
+  EXPECT_EQ(
+      r.Diagnostics(),
+      "m: error[OI1202]: graph 'main/If_0.then_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
+      "not defined by any node, graph input or initializer\n"
+      "m: error[OI1202]: graph 'main/If_0.else_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
+      "not defined by any node, graph input or initializer\n");
 }
 
 // Loop body: (i, cond, acc) -> (cond, acc ++ [1]), scan output: acc's shape each pass.

@@ -469,8 +469,8 @@ py::dict Details(const InferenceResult& r) {
     e["declared"] = v.declared ? TypeToPy(*v.declared) : py::none();
     e["inferred"] = v.inferred ? TypeToPy(*v.inferred) : py::none();
     e["agreement"] = v.agreement;
-    e["contradiction"] = v.contradiction.empty() ? py::object(py::none())
-                                                  : py::object(Str(v.contradiction));
+    e["contradiction"] =
+        v.contradiction.empty() ? py::object(py::none()) : py::object(Str(v.contradiction));
     report.append(e);
   }
   d["value_report"] = report;
