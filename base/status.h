@@ -5,6 +5,7 @@
 #define ONNX_INFER_BASE_STATUS_H_
 
 #include <cassert>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -53,6 +54,19 @@ class [[nodiscard]] Status {
 
   bool ok() const { return !error_; }
   const std::string& message() const { return message_; }
+  // What kind of finding the error is, as its maker classified it: a DiagCode of
+  // schema/diagnostic_codes.h, carried to the Diagnostic; 0 when none was given.
+  int code() const { return code_; }
+  // The same error, classified as `code`.
+  Status WithCode(int code) const& {
+    Status s = *this;
+    s.code_ = static_cast<uint16_t>(code);
+    return s;
+  }
+  Status WithCode(int code) && {
+    code_ = static_cast<uint16_t>(code);
+    return std::move(*this);
+  }
   // What the error is about; empty when it names no input, output or attribute.
   const Subject& subject() const {
     static const Subject kNone;
@@ -63,6 +77,7 @@ class [[nodiscard]] Status {
   Status(std::string message, std::shared_ptr<const Subject> subject)
       : error_(true), message_(std::move(message)), subject_(std::move(subject)) {}
   bool error_ = false;
+  uint16_t code_ = 0;
   std::string message_;
   std::shared_ptr<const Subject> subject_;  // null for none: keeps Status small
 };

@@ -107,6 +107,9 @@ cp "$CLI_DATA/cycle.onnx" "$TMP/cycle.onnx"
 check cycle 1 "$BIN" "$TMP/cycle.onnx" --json "$TMP/cycle.json"
 expect_in cycle-msg "$TMP/err" "form a cycle"
 expect_in cycle-json "$TMP/cycle.json" '"severity": "error"'
+# Every diagnostic carries its stable code and the code's name (docs/diagnostics.md).
+expect_in cycle-json-code "$TMP/cycle.json" '"code": "OI1204"'
+expect_in cycle-json-kind "$TMP/cycle.json" '"kind": "graph-cycle"'
 check cycle-strict 1 "$BIN" "$TMP/cycle.onnx" --strict --in-place
 expect_in cycle-strict-msg "$TMP/err" "not written: inference found errors (--strict)"
 if cmp -s "$CLI_DATA/cycle.onnx" "$TMP/cycle.onnx"; then
@@ -117,7 +120,7 @@ fi
 
 # A custom op without a schema: a warning, or an error with --strict.
 check custom 0 "$BIN" "$CLI_DATA/custom_op.onnx" --values
-expect_in custom-warning "$TMP/err" "warning: graph 'main' node #0 (my.ops::Fancy): no schema"
+expect_in custom-warning "$TMP/err" "warning[OI2002]: graph 'main' node #0 (my.ops::Fancy): no schema"
 expect_in custom-rest "$TMP/out" "y: float[N]"
 check custom-strict 1 "$BIN" "$CLI_DATA/custom_op.onnx" --strict
 check custom-quiet 0 "$BIN" "$CLI_DATA/custom_op.onnx" --quiet
@@ -140,7 +143,7 @@ check schemas-no-rule 0 "$BIN" "$CLI_DATA/pending.onnxtxt" --schemas "$OPS/pendi
 expect_in schemas-no-rule-note "$TMP/err" "(my.ops::Pending-1): no inference rule for this operator yet"
 expect_in schemas-no-rule-type "$TMP/out" "y: float"
 check schemas-no-rule-strict 1 "$BIN" "$CLI_DATA/pending.onnxtxt" --schemas "$OPS/pending_ops.json" --strict
-expect_in schemas-no-rule-error "$TMP/err" "error: graph 'main' node #0 (my.ops::Pending-1): no inference rule"
+expect_in schemas-no-rule-error "$TMP/err" "error[OI2004]: graph 'main' node #0 (my.ops::Pending-1): no inference rule"
 check schemas-bad 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$OPS/bad_ops.json"
 expect_in schemas-bad-msg "$TMP/err" "bad_ops.json: operators[0].rule.kind: expected one of"
 check schemas-absent 2 "$BIN" "$OPS/split_heads.onnx" --schemas "$TMP/none.json"
@@ -150,7 +153,7 @@ expect_in schemas-absent-msg "$TMP/err" "none.json: cannot open"
 # input without saying its rank does not load.
 check schemas-ranks 1 "$BIN" "$CLI_DATA/image_ops.onnxtxt" --schemas "$OPS/image_ops.json" --values
 expect_in schemas-ranks-fit "$TMP/out" "a: float[N, 3, floor(H/2), floor(W/2)]"
-expect_in schemas-ranks-error "$TMP/err" "error: graph 'main' node #1 (img.ops::Halve-1): input 0 'chw': the rule expects rank 4, got rank 3"
+expect_in schemas-ranks-error "$TMP/err" "error[OI8002]: graph 'main' node #1 (img.ops::Halve-1): input 0 'chw': the rule expects rank 4, got rank 3"
 if grep -qx "  b: float" "$TMP/out"; then  # typed, but no shape
   passed=$((passed + 1))
 else
@@ -221,7 +224,7 @@ expect_in external-relative-shape "$TMP/out" "y: float[B, 6, 2, 4]"
 mkdir -p "$TMP/elsewhere" && mv "$EXT/model.data" "$TMP/elsewhere/model.data"
 ln -s "$TMP/elsewhere/model.data" "$EXT/model.data"
 check external-symlink 0 "$BIN" "$EXT/model.onnx" --values
-expect_in external-symlink-msg "$TMP/err" "warning: graph 'main' node #1 'reshape' (ai.onnx::Reshape): tensor 'shape': external data 'model.data': the file is a symbolic link; its value is left unknown"
+expect_in external-symlink-msg "$TMP/err" "warning[OI1301]: graph 'main' node #1 'reshape' (ai.onnx::Reshape): tensor 'shape': external data 'model.data': the file is a symbolic link; its value is left unknown"
 expect_in external-symlink-shape "$TMP/out" "y: float[?, ?, ?, ?]"
 
 # Assumptions: Slice(x, 1, -1) on an axis of S is Max(0, S - 2) for every model, S - 2 once
@@ -270,7 +273,7 @@ main (bool[2] a, bool[2] b) => (c) {
 MODEL
 check type-checked 1 "$BIN" "$TMP/bool_greater.onnxtxt"
 check type-unchecked 0 "$BIN" "$TMP/bool_greater.onnxtxt" --no-check-types
-expect_in type-unchecked-warning "$TMP/err" "warning: graph 'main' node #0 (ai.onnx::Greater-13): input 0 'a': type bool is not allowed for T"
+expect_in type-unchecked-warning "$TMP/err" "warning[OI2201]: graph 'main' node #0 (ai.onnx::Greater-13): input 0 'a': type bool is not allowed for T"
 check assume-bad 2 "$BIN" "$TMP/slice.onnxtxt" --assume 'S == 4'
 expect_in assume-bad-msg "$TMP/err" "--assume 'S == 4': expected a dim expression compared with integers"
 check assume-bad-two-sides 2 "$BIN" "$TMP/slice.onnxtxt" --assume 'S <= T'
@@ -306,7 +309,7 @@ check bind-reread 0 "$BIN" "$TMP/specialized.onnx" --values
 expect_in bind-reread-x "$TMP/out" "x: float[2, 16, 64]"
 expect_in bind-reread-z "$TMP/out" "z: float[3, 4]"
 check bind-unused 0 "$BIN" "$SPEC" --bind Q=3
-expect_in bind-unused-msg "$TMP/err" "warning: graph 'main': bind Q=3: the model has no symbol 'Q'"
+expect_in bind-unused-msg "$TMP/err" "warning[OI5003]: graph 'main': bind Q=3: the model has no symbol 'Q'"
 # A binding that contradicts what the model computes (issue 27): the model forces
 # total_sequence_length to past + seq = 7, so binding it to 9 is an error (exit 1) naming
 # both facts, and the model is not written with 9 over the inferred 7.
@@ -320,7 +323,7 @@ MODEL
 rm -f "$TMP/kv_out.onnx"
 check bind-contradicted 1 "$BIN" "$TMP/kv.onnxtxt" --bind past=3,seq=4,total_sequence_length=9 \
   -o "$TMP/kv_out.onnx" --json "$TMP/kv.json"
-expect_in bind-contradicted-msg "$TMP/err" "error: graph 'main' node #0 (ai.onnx::Concat-13): output 0 'present': total_sequence_length == 7 (declared type of 'present' dim 2) contradicts total_sequence_length == 9 (bind)"
+expect_in bind-contradicted-msg "$TMP/err" "error[OI5001]: graph 'main' node #0 (ai.onnx::Concat-13): output 0 'present': total_sequence_length == 7 (declared type of 'present' dim 2) contradicts total_sequence_length == 9 (bind)"
 expect_in bind-contradicted-not-written "$TMP/err" "kv_out.onnx: not written: the options contradict the model"
 expect_in bind-contradicted-json "$TMP/kv.json" '"written": false'
 if [[ -e "$TMP/kv_out.onnx" ]]; then

@@ -4,6 +4,7 @@
 #include <google/protobuf/arena.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -58,6 +59,8 @@ options:
                          replaces it), 'strict' (an error, and the model is not written)
   --json REPORT.json     write a report: summary counts and every diagnostic ('-': standard
                          output). It is written whenever asked, also when the run fails
+  --json-values          add to the --json report every value of every graph with its
+                         declared and inferred type and its symbols (docs/cli.md)
   --schemas OPS.json     load custom operator schemas (docs/custom-ops.md); repeatable
   --no-data-prop         track only constants (initializers, Constant nodes), not the values
                          operators compute from them (shape tensors)
@@ -185,6 +188,7 @@ struct Flags {
   DeclaredPolicy declared_policy = DeclaredPolicy::kInferred;
   bool data_prop = true;
   bool values = false;
+  bool json_values = false;  // the report's "values" section
   bool print = false;
   bool quiet = false;
   int64_t max_expanded_nodes = InferenceOptions().max_expanded_nodes;
@@ -308,6 +312,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->strict = true;
     } else if (a == "--values") {
       flags->values = true;
+    } else if (a == "--json-values") {
+      flags->json_values = true;
     } else if (a == "--print") {
       flags->print = true;
     } else if (a == "--quiet" || a == "-q") {
@@ -337,6 +343,7 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
   if (to_stdout > 1) {
     return "only one of --print, '-o -' and '--json -' can use standard output";
   }
+  if (flags->json_values && flags->json.empty()) return "--json-values needs --json";
   // Two outputs on one file: the report, written last, would replace the model (the user's
   // own with --in-place). Compared by what the names land on, not by how they are spelt.
   if (!flags->json.empty() && !flags->json_to_stdout()) {
@@ -463,12 +470,30 @@ nlohmann::json BoundsJson(const InferenceResult& result) {
   return out;
 }
 
+// The report's "values": every value of every graph inference recorded (--json-values).
+nlohmann::json ValuesJson(const InferenceResult& result) {
+  nlohmann::json values = nlohmann::json::array();
+  for (const ValueReport& r : ReportValues(result.value_types)) {
+    nlohmann::json v = {{"graph", r.graph},          {"name", r.name},   {"role", r.role},
+                        {"type", r.type.ToString()}, {"known", r.known}, {"symbols", r.symbols},
+                        {"agreement", r.agreement}};
+    if (r.declared) v["declared"] = r.declared->ToString();
+    if (r.inferred) v["inferred"] = r.inferred->ToString();
+    if (!r.contradiction.empty()) v["contradiction"] = r.contradiction;
+    values.push_back(std::move(v));
+  }
+  return values;
+}
+
 nlohmann::json Report(const Flags& flags, const InferenceResult& result,
                       const MemoryEstimate* memory) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) {
-    nlohmann::json j = {
-        {"severity", SeverityName(d.severity)}, {"graph", d.graph}, {"message", d.message}};
+    nlohmann::json j = {{"severity", SeverityName(d.severity)},
+                        {"code", CodeId(d.code)},
+                        {"kind", CodeName(d.code)},
+                        {"graph", d.graph},
+                        {"message", d.message}};
     if (d.node_index >= 0) {
       j["node_index"] = d.node_index;
       j["node_name"] = d.node_name;
@@ -521,6 +546,7 @@ nlohmann::json Report(const Flags& flags, const InferenceResult& result,
       {"diagnostics", std::move(diagnostics)},
   };
   if (memory) report["memory"] = MemoryJson(*memory);
+  if (flags.json_values) report["values"] = ValuesJson(result);
   return report;
 }
 
@@ -533,11 +559,14 @@ std::string ReportText(const nlohmann::json& report) {
 
 // The report of a run that stopped before inference (the model or a schemas file could not
 // be read, a specialization flag does not fit the model): its one error as a diagnostic.
-nlohmann::json FailureReport(const Flags& flags, const std::string& message) {
+nlohmann::json FailureReport(const Flags& flags, const std::string& message, DiagCode code) {
   return {{"version", kVersion},
           {"model", flags.model},
           {"exit_code", kExitUsageOrIo},
-          {"diagnostics", nlohmann::json::array({{{"severity", "error"}, {"message", message}}})}};
+          {"diagnostics", nlohmann::json::array({{{"severity", "error"},
+                                                  {"code", CodeId(code)},
+                                                  {"kind", CodeName(code)},
+                                                  {"message", message}}})}};
 }
 
 // Writes the report where --json says; "" when fine, else the error.
@@ -553,11 +582,13 @@ void PrintError(const std::string& message) {
   std::cerr << "infer-shapes: " << TerminalSafe(message) << "\n";
 }
 
-// A run that stops before inference: the error, and the report when one is asked for.
-int Fail(const Flags& flags, const std::string& message) {
-  PrintError(message);
+// A run that stops before inference: the error, of the kind `code`, and the report when one
+// is asked for.
+int Fail(const Flags& flags, const std::string& message, DiagCode code) {
+  PrintError(StrCat("error[", CodeId(code), "]: ", message));
   if (!flags.json.empty()) {
-    if (std::string error = WriteReport(flags, FailureReport(flags, message)); !error.empty()) {
+    if (std::string error = WriteReport(flags, FailureReport(flags, message, code));
+        !error.empty()) {
       PrintError(error);
     }
   }
@@ -593,7 +624,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     with_custom = base_registry;
     for (const auto& file : flags.schemas) {
       Status st = LoadCustomSchemasFile(file, with_custom);
-      if (!st.ok()) return Fail(flags, st.message());
+      if (!st.ok()) return Fail(flags, st.message(), DiagCode::kSchemasInvalid);
     }
     registry = &with_custom;
   }
@@ -605,11 +636,11 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   static onnx::ModelProto* model = nullptr;
   if (flags.model_from_stdin()) {
     auto loaded = LoadModelFromDescriptor(STDIN_FILENO, name);
-    if (!loaded.ok()) return Fail(flags, loaded.status().message());
+    if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
     model = new onnx::ModelProto(std::move(*loaded));
   } else {
     auto loaded = LoadModelOnArena(flags.model);
-    if (!loaded.ok()) return Fail(flags, loaded.status().message());
+    if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
     arena = loaded->arena.release();
     model = loaded->model;
   }
@@ -622,18 +653,18 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.assume_positive = flags.assume_positive;
   options.overridable_initializers = flags.overridable_initializers;
   options.check_types = flags.check_types;
-  // Only --values, --memory and --cost read the listing of every value's type.
-  options.record_value_types = flags.values || flags.memory || flags.cost;
+  // Only --values, --memory, --cost and --json-values read the listing of every value's type.
+  options.record_value_types = flags.values || flags.memory || flags.cost || flags.json_values;
   // The model is only written after inference, with nothing reading it in between but
   // --print and --memory: its new value_info entries can go to the output as bytes
   // (InferenceOptions::stream_new_value_info), never made as messages.
   options.stream_new_value_info =
       !flags.output.empty() && !flags.print && !flags.memory && !flags.cost;
   if (std::string error = SpecializationOptions(flags, options); !error.empty()) {
-    return Fail(flags, error);
+    return Fail(flags, error, DiagCode::kOptionInvalid);
   }
   if (Status st = CheckSpecialization(*model, options); !st.ok()) {
-    return Fail(flags, StrCat(name, ": ", st.message()));
+    return Fail(flags, StrCat(name, ": ", st.message()), DiagCode::kOptionInvalid);
   }
   // External data is looked for beside the model file, and nowhere else; a model read from
   // standard input has no directory, so none is read.
@@ -681,7 +712,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     std::ostringstream text;
     std::string error =
         RunExplain(flags.explain, *original, *model, *registry, options, result, text);
-    if (!error.empty()) return Fail(flags, error);
+    if (!error.empty()) return Fail(flags, error, DiagCode::kOptionInvalid);
     info << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
   const InferenceStats& s = result.stats;

@@ -64,11 +64,12 @@ TEST(InferNodeOutputsTest, TheSignatureIsChecked) {
   NodeInferenceResult r =
       InferNodeOutputs(BuiltinSchemas(), Node("[add] y = Add <alpha = 1.0> (a, b)"), {{"", 17}},
                        {T("float[3]"), T("int64[3]")});
-  EXPECT_EQ(Rendered(r),
-            "warning: node #0 'add' (ai.onnx::Add-14): attribute 'alpha' is not an attribute "
-            "of Add-14\n"
-            "error: node #0 'add' (ai.onnx::Add-14): input 1 'b': T is int64 here but float for "
-            "input 0 'a'\n");
+  EXPECT_EQ(
+      Rendered(r),
+      "warning[OI2101]: node #0 'add' (ai.onnx::Add-14): attribute 'alpha' is not an attribute "
+      "of Add-14\n"
+      "error[OI2201]: node #0 'add' (ai.onnx::Add-14): input 1 'b': T is int64 here but float for "
+      "input 0 'a'\n");
   EXPECT_TRUE(r.HasErrors());
   EXPECT_EQ(r.diagnostics[1].subject.ToString(), "input 1 'b'");
   // The shape still flows, as in InferShapes; the element type could be either input's.
@@ -103,27 +104,29 @@ TEST(InferNodeOutputsTest, TheOpsetSelectsTheOperatorVersion) {
       InferNodeOutputs(BuiltinSchemas(), node, {{"", 13}}, {T("float[N, 1, 3]")});
   ASSERT_NE(r13.schema, nullptr);
   EXPECT_EQ(r13.schema->since_version(), 13);
-  EXPECT_EQ(Rendered(r13),
-            "warning: node #0 (ai.onnx::Squeeze-13): attribute 'axes' is not an attribute of "
-            "Squeeze-13\n");
+  EXPECT_EQ(
+      Rendered(r13),
+      "warning[OI2101]: node #0 (ai.onnx::Squeeze-13): attribute 'axes' is not an attribute of "
+      "Squeeze-13\n");
 
   // An operator newer than the import, an import that does not exist, none at all.
   NodeInferenceResult old =
       InferNodeOutputs(BuiltinSchemas(), Node("y = Gelu(x)"), {{"", 17}}, {T("float[3]")});
   EXPECT_EQ(old.schema, nullptr);
   EXPECT_EQ(Rendered(old),
-            "error: node #0 (ai.onnx::Gelu): Gelu is not in opset 17 of ai.onnx (its first "
+            "error[OI2001]: node #0 (ai.onnx::Gelu): Gelu is not in opset 17 of ai.onnx (its first "
             "version is 20)\n");
   NodeInferenceResult none =
       InferNodeOutputs(BuiltinSchemas(), Node("y = Relu(x)"), {}, {T("float[3]")});
   EXPECT_EQ(Rendered(none),
-            "error: node #0 (ai.onnx::Relu): the model does not import the operator set of "
+            "error[OI1103]: node #0 (ai.onnx::Relu): the model does not import the operator set of "
             "domain 'ai.onnx' (opset_import has no entry for it)\n");
   NodeInferenceResult future =
       InferNodeOutputs(BuiltinSchemas(), Node("y = Relu(x)"), {{"", 99}}, {T("float[3]")});
-  EXPECT_EQ(Rendered(future),
-            "warning: the model imports opset 99 of ai.onnx; this build knows versions up to "
-            "28, so operators resolve as of 28\n");
+  EXPECT_EQ(
+      Rendered(future),
+      "warning[OI1101]: the model imports opset 99 of ai.onnx; this build knows versions up to "
+      "28, so operators resolve as of 28\n");
   EXPECT_EQ(future.output_types[0].ToString(), "float[3]");
 }
 
@@ -188,9 +191,10 @@ TEST(InferNodeOutputsTest, CustomOperatorsWithoutASchema) {
   NodeInferenceResult r = InferNodeOutputs(BuiltinSchemas(), Node("y = my.ops.Fancy(x)"),
                                            {{"", 17}, {"my.ops", 1}}, {T("float[3]")});
   EXPECT_EQ(r.schema, nullptr);
-  EXPECT_EQ(Rendered(r),
-            "warning: node #0 (my.ops::Fancy): no schema for custom operator my.ops::Fancy; its "
-            "outputs are left unknown (reported once per operator)\n");
+  EXPECT_EQ(
+      Rendered(r),
+      "warning[OI2002]: node #0 (my.ops::Fancy): no schema for custom operator my.ops::Fancy; its "
+      "outputs are left unknown (reported once per operator)\n");
   EXPECT_TRUE(r.output_types[0].is_unknown());
   EXPECT_TRUE(r.OutputTypeProtos().empty());
 }

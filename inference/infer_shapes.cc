@@ -80,6 +80,14 @@ std::map<std::string, onnx::TypeProto> NodeInferenceResult::OutputTypeProtos() c
 
 namespace {
 
+// The kind of a rule's error: the code it states. Every built-in rule states one (the rules'
+// tests check it, schema/test_util.cc); a rule that states none is a custom operator's (a
+// C++ or Python rule of the caller's), so its error is classified as such.
+DiagCode RuleCode(const Status& status) {
+  const DiagCode code = CodeOf(status);
+  return code == DiagCode::kUnclassified ? DiagCode::kCustomRule : code;
+}
+
 // A node's input or output names as an array, read once per node: `node.input(i)` is a call
 // into libprotobuf for every name (RepeatedPtrField<std::string> is instantiated there, so
 // none of its accessors inline), and the per-node steps read each name several times.
@@ -486,6 +494,13 @@ struct GraphRun {
   // name refines it): what InferenceResult::value_types lists for it. Node outputs are read
   // from the scope when the run is recorded, never copied per node.
   std::vector<std::pair<std::string_view, Type>> defined_inputs;
+  // Each graph input's declared type, before what the caller gives is merged in; kept only
+  // when value types are recorded (GraphValueTypes::declared).
+  std::vector<std::pair<std::string_view, Type>> declared_inputs;
+  // What inference found for each node output the graph declares, before the declaration
+  // is merged in; likewise kept only when value types are recorded
+  // (GraphValueTypes::inferred).
+  std::vector<std::pair<std::string_view, Type>> inferred_declared;
   NodeInputs node_inputs;    // the current node's (InferGraphNode)
   NodeOutcome node_outcome;  // likewise
   // The ids of each node's inputs and outputs in the run's scope (IndexNodeValues).
@@ -605,12 +620,13 @@ class Driver {
     if (!range) return;  // a domain we know nothing of: its ops are reported as custom
     if (version > range->second) {
       // Under strict, operators that may have changed since are not taken on trust.
-      Report(out, options_.strict ? Severity::kError : Severity::kWarning, path,
+      Report(out, options_.strict ? Severity::kError : Severity::kWarning, DiagCode::kOpsetNewer,
+             path,
              StrCat("the model imports opset ", version, " of ", DisplayDomain(domain),
                     "; this build knows versions up to ", range->second,
                     ", so operators resolve as of ", range->second));
     } else if (version < range->first) {
-      Report(out, Severity::kError, path,
+      Report(out, Severity::kError, DiagCode::kOpsetInvalid, path,
              StrCat("the model imports opset ", version, " of ", DisplayDomain(domain),
                     ", which does not exist (versions start at ", range->first, ")"));
     }
@@ -627,15 +643,15 @@ class Driver {
     NoteDeclaredBeforeBind();
     Specialization specialization = Specialize(*model_, options_);
     for (const auto& error : specialization.errors) {
-      Report(result_.diagnostics, Severity::kError, "main", error).code = kDiagOptionContradiction;
+      Report(result_.diagnostics, Severity::kError, DiagCode::kOptionContradiction, "main", error);
     }
     for (const auto& fact : specialization.facts) {
       for (Dim d : {fact.lhs, fact.rhs}) {
         for (const auto& name : d.Symbols()) option_symbols_.insert(name);
       }
       if (Status st = unifier_.Unify(fact.lhs, fact.rhs, fact.origin); !st.ok()) {
-        Report(result_.diagnostics, Severity::kError, "main", st.message()).code =
-            kDiagOptionContradiction;
+        Report(result_.diagnostics, Severity::kError, DiagCode::kOptionContradiction, "main",
+               st.message());
       }
     }
     for (const auto& [name, origin] : specialization.named_dims) introduced_[name] = origin;
@@ -693,7 +709,7 @@ class Driver {
     for (const auto& [name, value] : options_.bind) {
       const auto& used = specialization.bound_and_declared;
       if (std::find(used.begin(), used.end(), name) == used.end() && !introduced_.count(name)) {
-        Report(result_.diagnostics, Severity::kWarning, "main",
+        Report(result_.diagnostics, Severity::kWarning, DiagCode::kOptionUnused, "main",
                StrCat("bind ", name, "=", value, ": the model has no symbol '", name, "'"));
       }
     }
@@ -745,7 +761,7 @@ class Driver {
                                                       assumption->hi, "", /*user=*/true)
                             : Status::Error(error);
       if (!s.ok()) {
-        Report(result_.diagnostics, Severity::kError, "main",
+        Report(result_.diagnostics, Severity::kError, DiagCode::kOptionInvalid, "main",
                StrCat("assumption '", text, "': ", s.message()));
       } else {
         for (const std::string& symbol : assumption->expr.Symbols()) {
@@ -755,7 +771,7 @@ class Driver {
     }
     if (options_.assume_positive) {
       if (Status s = unifier_.AssumeAllPositive(); !s.ok()) {
-        Report(result_.diagnostics, Severity::kError, "main",
+        Report(result_.diagnostics, Severity::kError, DiagCode::kOptionInvalid, "main",
                StrCat("--assume-positive: ", s.message()));
       }
     }
@@ -855,7 +871,7 @@ class Driver {
       if (present.count(symbol) || declared_symbols.count(symbol) || introduced_.count(symbol)) {
         continue;
       }
-      Report(result_.diagnostics, Severity::kWarning, "main",
+      Report(result_.diagnostics, Severity::kWarning, DiagCode::kOptionUnused, "main",
              StrCat("assumption '", text, "': the model has no symbol '", symbol, "'"));
     }
   }
@@ -866,26 +882,28 @@ class Driver {
   void NoteDeepDimParam(const std::string& text) {
     symbolic::ParseError error;
     if (symbolic::ParseDim(text, &error) || !error.too_deep) return;
-    Report(result_.diagnostics, Severity::kWarning, "main",
+    Report(result_.diagnostics, Severity::kWarning, DiagCode::kDimParam, "main",
            StrCat("dim_param '", text.substr(0, 40), "...' (", text.size(), " characters) is ",
                   error.message, " at offset ", error.offset, "; it stays an opaque symbol"));
   }
 
   // `subject`: the input, output or attribute the message is about, as its maker set it.
-  static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity,
+  // `code`: the kind of finding (schema/diagnostic_codes.h).
+  static Diagnostic& Report(std::vector<Diagnostic>& out, Severity severity, DiagCode code,
                             const std::string& graph, std::string message, Subject subject = {}) {
     Diagnostic& d = out.emplace_back();
     d.severity = severity;
+    d.code = code;
     d.graph = graph;
     d.message = std::move(message);
     d.subject = std::move(subject);
     return d;
   }
 
-  static Diagnostic& ReportNode(std::vector<Diagnostic>& out, Severity severity,
+  static Diagnostic& ReportNode(std::vector<Diagnostic>& out, Severity severity, DiagCode code,
                                 const std::string& graph, int index, const onnx::NodeProto& node,
                                 const OpSchema* schema, std::string message, Subject subject = {}) {
-    Diagnostic& d = Report(out, severity, graph, std::move(message), std::move(subject));
+    Diagnostic& d = Report(out, severity, code, graph, std::move(message), std::move(subject));
     d.node_index = index;
     d.node_name = node.name();
     d.op = schema ? schema->Id()
@@ -1163,16 +1181,20 @@ StatusOr<std::vector<Type>> Driver::InferSubgraph(
     std::vector<Diagnostic>* diagnostics, std::vector<std::optional<ConstValue>>* output_values) {
   const onnx::NodeProto& node = outer.graph->node(index);
   if (outer.depth + 1 > options_.max_nesting) {
-    return AttrError(attribute, StrCat("subgraphs nested deeper than ", options_.max_nesting,
-                                       " levels are not inferred (the graph nesting limit, "
-                                       "InferenceOptions::max_nesting)"));
+    return AttrError(attribute,
+                     StrCat("subgraphs nested deeper than ", options_.max_nesting,
+                            " levels are not inferred (the graph nesting limit, "
+                            "InferenceOptions::max_nesting)"),
+                     DiagCode::kNestingLimit);
   }
   if (!expansion_budget_.Charge(graph->node_size())) {
-    return AttrError(attribute, StrCat(expansion_budget_.Message()));
+    return AttrError(attribute, StrCat(expansion_budget_.Message()), DiagCode::kExpansionLimit);
   }
   if (graph->input_size() != static_cast<int>(input_types.size())) {
-    return AttrError(attribute, StrCat("the graph has ", graph->input_size(), " inputs, expected ",
-                                       input_types.size()));
+    return AttrError(
+        attribute,
+        StrCat("the graph has ", graph->input_size(), " inputs, expected ", input_types.size()),
+        DiagCode::kSubgraphMismatch);
   }
   GraphRun run;
   run.graph = graph;
@@ -1242,14 +1264,14 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
     // without the import (IR.md requires one), so do we, at the domain's newest version.
     version = range->second;
     if (reported_once_.insert(StrCat("import:", domain)).second) {
-      ReportNode(out, Severity::kWarning, run.path, index, node, nullptr,
+      ReportNode(out, Severity::kWarning, DiagCode::kOpsetMissing, run.path, index, node, nullptr,
                  StrCat("the model does not import the operator set of domain '",
                         DisplayDomain(domain), "' (opset_import has no entry for it); its ",
                         "operators are read at its newest version, ", version,
                         ", as onnxruntime does (reported once per domain)"));
     }
   } else {
-    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+    ReportNode(out, Severity::kError, DiagCode::kOpsetMissing, run.path, index, node, nullptr,
                StrCat("the model does not import the operator set of domain '",
                       DisplayDomain(domain), "' (opset_import has no entry for it)"));
     return nullptr;
@@ -1258,7 +1280,8 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
   const OpSchema* schema = registry_.Lookup(domain, node.op_type(), version);
   if (schema) {
     if (schema->deprecated()) {
-      ReportNode(out, Severity::kWarning, run.path, index, node, schema,
+      ReportNode(out, Severity::kWarning, DiagCode::kDeprecatedOperator, run.path, index, node,
+                 schema,
                  StrCat(node.op_type(), " is deprecated in opset ", version, " of ",
                         DisplayDomain(domain)));
     }
@@ -1266,17 +1289,18 @@ const OpSchema* Driver::ResolveSchemaUncached(const GraphRun& run, const onnx::N
   }
   auto versions = registry_.Versions(domain, node.op_type());
   if (!versions.empty()) {
-    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+    ReportNode(out, Severity::kError, DiagCode::kUnknownOperator, run.path, index, node, nullptr,
                StrCat(node.op_type(), " is not in opset ", version, " of ", DisplayDomain(domain),
                       " (its first version is ", versions.front()->since_version(), ")"));
   } else if (IsOnnxDomain(domain)) {
-    ReportNode(out, Severity::kError, run.path, index, node, nullptr,
+    ReportNode(out, Severity::kError, DiagCode::kUnknownOperator, run.path, index, node, nullptr,
                StrCat("unknown operator '", node.op_type(), "' in domain ", DisplayDomain(domain)));
   } else if (reported_once_.insert(StrCat("schema:", domain, "::", node.op_type())).second) {
     // A domain with schemas (com.microsoft, or one the user's schemas define) that lacks this
     // operator is not a custom domain: say so rather than call the operator custom.
     const bool known_domain = registry_.OpsetRange(domain).has_value();
-    ReportNode(out, StrictOr(Severity::kWarning), run.path, index, node, nullptr,
+    ReportNode(out, StrictOr(Severity::kWarning), DiagCode::kNoSchema, run.path, index, node,
+               nullptr,
                StrCat("no schema for ", known_domain ? "operator " : "custom operator ", domain,
                       "::", node.op_type(),
                       known_domain ? " (its domain is known, this operator is not)" : "",
@@ -1354,13 +1378,13 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
                   std::vector<std::optional<ConstValue>>(node.output_size())};
   for (const onnx::FunctionProto* active : function_stack_) {
     if (active == &f) {
-      ReportNode(out, Severity::kError, run.path, index, node, schema,
+      ReportNode(out, Severity::kError, DiagCode::kFunctionRecursion, run.path, index, node, schema,
                  StrCat("function ", id, " calls itself (directly or through other functions)"));
       return none;
     }
   }
   if (run.depth + 1 > options_.max_nesting) {
-    ReportNode(out, Severity::kError, run.path, index, node, schema,
+    ReportNode(out, Severity::kError, DiagCode::kNestingLimit, run.path, index, node, schema,
                StrCat("function calls nested deeper than ", options_.max_nesting,
                       " levels are not inferred (the graph nesting limit, "
                       "InferenceOptions::max_nesting)"));
@@ -1368,13 +1392,13 @@ CallResult Driver::InferFunctionCall(const GraphRun& run, int index, const onnx:
   }
   if (!expansion_budget_.Charge(f.node_size())) {
     if (expansion_budget_.FirstRefusal()) {
-      ReportNode(out, Severity::kError, run.path, index, node, schema,
+      ReportNode(out, Severity::kError, DiagCode::kExpansionLimit, run.path, index, node, schema,
                  StrCat("function ", id, ": ", expansion_budget_.Message()));
     }
     return none;
   }
   if (node.input_size() > f.input_size() || node.output_size() > f.output_size()) {
-    ReportNode(out, Severity::kError, run.path, index, node, schema,
+    ReportNode(out, Severity::kError, DiagCode::kFunctionArity, run.path, index, node, schema,
                StrCat("function ", id, " takes ", f.input_size(), " inputs and ", f.output_size(),
                       " outputs; the call gives ", node.input_size(), " and ", node.output_size()));
     return none;
@@ -1489,8 +1513,9 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
       const Severity severity = issue.type_constraint && !options_.check_types ? Severity::kWarning
                                 : issue.strict_only ? StrictOr(issue.severity)
                                                     : issue.severity;
-      ReportNode(out, severity, path, index, *node, schema, issue.message, issue.subject).code =
-          issue.type_constraint ? kDiagTypeConstraint : kDiagSignature;
+      ReportNode(out, severity,
+                 issue.type_constraint ? DiagCode::kTypeConstraint : DiagCode::kSignature, path,
+                 index, *node, schema, issue.message, issue.subject);
     }
     if (!signature.arity_error && inputs_defined) {
       std::string body_error;
@@ -1508,7 +1533,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         outcome.how = NodeProvenance::How::kNoRule;
         if (count_stats) result_.stats.nodes_without_rule++;
         if (reported_once_.insert("rule:" + schema->Id()).second) {
-          ReportNode(out, StrictOr(Severity::kNote), path, index, *node, schema,
+          ReportNode(out, StrictOr(Severity::kNote), DiagCode::kNoRule, path, index, *node, schema,
                      body_error.empty()
                          ? "no inference rule for this operator yet; its output shapes are "
                            "left unknown (reported once per operator version)"
@@ -1533,13 +1558,13 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         outcome.rule_failed = !status.ok();
         subgraphs.Flush(out);
         for (size_t w = 0; w < ctx.warnings().size(); ++w) {
-          ReportNode(out, Severity::kWarning, path, index, *node, schema, ctx.warnings()[w],
-                     ctx.warning_subjects()[w]);
+          ReportNode(out, Severity::kWarning, ctx.warning_codes()[w], path, index, *node, schema,
+                     ctx.warnings()[w], ctx.warning_subjects()[w]);
         }
         if (!status.ok()) {
           if (!ctx.ReportedBySignature(status)) {
-            ReportNode(out, Severity::kError, path, index, *node, schema, status.message(),
-                       status.subject());
+            ReportNode(out, Severity::kError, RuleCode(status), path, index, *node, schema,
+                       status.message(), status.subject());
           }
           outputs.clear();  // what the rule set before it failed is not kept
           output_values.clear();
@@ -1601,6 +1626,14 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
     values.types.emplace(name, type);
     if (listed.insert(name).second) values.inputs.emplace_back(name);
   }
+  for (const auto& [name, type] : run.declared_inputs) values.declared.emplace(name, type);
+  for (const auto& [name, type] : run.inferred_declared) values.inferred[std::string(name)] = type;
+  // What value_info and the graph's outputs declare (GraphRun::declared_types).
+  auto note_declared = [&](const std::string& name, const Value* v) {
+    if (v && v->declared >= 0 && !run.declared_types[v->declared].is_unknown()) {
+      values.declared.emplace(name, run.declared_types[v->declared]);
+    }
+  };
   for (const auto& vi : graph.output()) listed.insert(vi.name());  // listed as outputs
   for (const auto& node : graph.node()) {
     for (const auto& name : node.output()) {
@@ -1609,6 +1642,7 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
       if (!v || !v->from_node) continue;  // on a cycle
       values.types.emplace(name, v->type);
       values.values.push_back(name);
+      note_declared(name, v);
     }
   }
   for (int i = 0; i < graph.output_size(); ++i) {
@@ -1616,6 +1650,7 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
     if (name.empty()) continue;
     values.outputs.push_back(name);
     values.types[name] = run.output_types[i];
+    note_declared(name, scope.FindHere(name));
   }
   result_.value_types[run.path] = std::move(values);
 }
@@ -1727,13 +1762,13 @@ void Driver::ReportUndefinedElemTypes(const GraphRun& run) {
   for (int i = 0; run.depth == 0 && i < graph.input_size(); ++i) {
     const onnx::ValueInfoProto& vi = graph.input(i);
     if (vi.has_type() && HasUndefinedElemType(vi.type())) {
-      Report(*run.diagnostics, Severity::kError, run.path,
+      Report(*run.diagnostics, Severity::kError, DiagCode::kUndefinedElemType, run.path,
              StrCat("input ", i, " '", vi.name(), "': ", kWhy), Subject::Input(i, vi.name()));
     }
   }
   for (const auto& init : graph.initializer()) {
     if (init.data_type() == 0) {
-      Report(*run.diagnostics, Severity::kError, run.path,
+      Report(*run.diagnostics, Severity::kError, DiagCode::kUndefinedElemType, run.path,
              StrCat("initializer '", init.name(), "': ", kWhy));
     }
   }
@@ -1749,7 +1784,7 @@ void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
     const std::string& name = run.graph->output(i).name();
     const int id = scope.IdOf(name);
     if (scope.Find(id, name) || (id >= 0 && producer[id] >= 0)) continue;
-    Report(*run.diagnostics, Severity::kError, run.path,
+    Report(*run.diagnostics, Severity::kError, DiagCode::kUndefinedValue, run.path,
            StrCat("output ", i, " '", name,
                   "' is not defined by any node, graph input or initializer"),
            Subject::Output(i, name));
@@ -1818,7 +1853,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   auto define = [&](const std::string& name, Type type, std::string_view what) -> Value* {
     auto [v, fresh] = scope->Define(scope->Intern(name));
     if (!fresh) {
-      Report(out, Severity::kError, path,
+      Report(out, Severity::kError, DiagCode::kDuplicateDefinition, path,
              StrCat("'", name, "' is defined more than once (again as ", what, ")"));
       return nullptr;
     }
@@ -1829,13 +1864,16 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   for (int i = 0; i < graph.input_size(); ++i) {
     onnx::ValueInfoProto* vi = graph.mutable_input(i);
     Type type = TypeFromProto(vi->type());
+    if (run.record && options_.record_value_types && !type.is_unknown()) {
+      run.declared_inputs.emplace_back(vi->name(), type);
+    }
     if (run.input_types && i < static_cast<int>(run.input_types->size())) {
       const Type& given = (*run.input_types)[i];
       auto merged = MergeTypes(type, given);
       if (merged.ok()) {
         type = std::move(*merged);
       } else {
-        Report(out, Severity::kError, path,
+        Report(out, Severity::kError, DiagCode::kSubgraphMismatch, path,
                StrCat("input ", i, " '", vi->name(), "' is declared ", type.ToString(),
                       " but receives ", given.ToString(), " (", merged.status().message(), ")"),
                Subject::Input(i, vi->name()));
@@ -1873,7 +1911,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       Value& v = scope->at(id);
       auto merged = MergeTypes(v.type, type);
       if (!merged.ok()) {
-        Report(out, Severity::kError, path,
+        Report(out, Severity::kError, DiagCode::kInitializerMismatch, path,
                StrCat("initializer '", init.name(),
                       "' does not match its graph input: ", merged.status().message()));
       } else {
@@ -1916,22 +1954,22 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
       const std::string& o = *outputs[k];
       if (o.empty()) continue;
       if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
-        ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' redefines a graph input or initializer"),
+        ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
+                   nullptr, StrCat("output '", o, "' redefines a graph input or initializer"),
                    Subject::Output(-1, o));
         continue;
       }
       if (scope.DefinedOutside(o)) {
         // IR.md: node output names are unique across a graph and the graphs it is nested in
         // (SSA holds across scopes); inside, the node's output is what the subgraph sees.
-        ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' redefines a value of an enclosing graph"),
+        ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
+                   nullptr, StrCat("output '", o, "' redefines a value of an enclosing graph"),
                    Subject::Output(-1, o));
       }
       int& first = producer[ids[k]];
       if (first >= 0) {
-        ReportNode(out, Severity::kError, path, i, graph.node(i), nullptr,
-                   StrCat("output '", o, "' is also produced by node #", first),
+        ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
+                   nullptr, StrCat("output '", o, "' is also produced by node #", first),
                    Subject::Output(-1, o));
       } else {
         first = i;
@@ -1981,7 +2019,7 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
                           ? StrCat("#", i, " (", graph.node(i).op_type(), ")")
                           : StrCat("#", i, " '", graph.node(i).name(), "'"));
     }
-    Report(*run.diagnostics, Severity::kError, run.path,
+    Report(*run.diagnostics, Severity::kError, DiagCode::kGraphCycle, run.path,
            StrCat("the nodes ", StrJoin(names, ", "),
                   " form a cycle; their outputs are left unknown"));
   }
@@ -2014,7 +2052,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     const Value* v = scope->Find(id, name);
     if (!v) {
       if (!(id >= 0 && producer[id] >= 0) && !scope->IsOpen()) {
-        ReportNode(out, Severity::kError, path, index, *node, nullptr,
+        ReportNode(out, Severity::kError, DiagCode::kUndefinedValue, path, index, *node, nullptr,
                    StrCat("input ", i, " '", name, "' is not defined by any node, graph ",
                           "input or initializer"),
                    Subject::Input(i, name));
@@ -2041,7 +2079,8 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       std::vector<std::string> warnings;
       input_values[i] = external_values_.Get(*v->external, &warnings);
       for (auto& w : warnings) {
-        ReportNode(result_.diagnostics, Severity::kWarning, path, index, *node, nullptr, w);
+        ReportNode(result_.diagnostics, Severity::kWarning, DiagCode::kExternalData, path, index,
+                   *node, nullptr, w);
       }
       if (v->default_input && input_values[i]) read_default = true;
     }
@@ -2063,6 +2102,10 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
     if (v->declared >= 0) {
+      if (run.record && options_.record_value_types &&
+          !run.declared_types[v->declared].is_unknown()) {
+        run.inferred_declared.emplace_back(node->output(o), outputs[o]);
+      }
       v->type = MergeWithDeclared(
           run, index, *node, schema, o, run.declared_types[v->declared],
           run.declared_before_bind.empty() ? nullptr : run.declared_before_bind[v->declared],
@@ -2125,13 +2168,12 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
     if (!MentionsOptionSymbol(original)) return false;
     Status named = BindDeclared(original, type, StrCat("declared type of '", name, "'"));
     ReportNode(
-        out, Severity::kError, run.path, index, node, schema,
+        out, Severity::kError, DiagCode::kOptionContradiction, run.path, index, node, schema,
         StrCat("output ", o, " '", name, "': ",
                named.ok() ? StrCat("inferred type ", type.ToString(), " contradicts the declared ",
                                    declared.ToString(), " under the options (", why.message(), ")")
                           : named.message()),
-        Subject::Output(o, name))
-        .code = kDiagOptionContradiction;
+        Subject::Output(o, name));
     return true;
   };
   if (!merged.ok() && option_contradiction(merged.status())) return declared;
@@ -2142,12 +2184,11 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
                                 : Severity::kError;
   const char* outcome = keep ? "keeping the declared type" : "the inferred type replaces it";
   if (!merged.ok()) {
-    ReportNode(out, severity, run.path, index, node, schema,
+    ReportNode(out, severity, DiagCode::kDeclaredContradiction, run.path, index, node, schema,
                StrCat("output ", o, " '", name, "': inferred type ", type.ToString(),
                       " contradicts the declared ", declared.ToString(), " (",
                       merged.status().message(), "); ", outcome),
-               Subject::Output(o, name))
-        .code = kDiagDeclaredContradiction;
+               Subject::Output(o, name));
     return keep ? declared : type;
   }
   // Only where a node is inferred once: a subgraph or function body is inferred per pass
@@ -2156,10 +2197,9 @@ Type Driver::MergeWithDeclared(const GraphRun& run, int index, const onnx::NodeP
                      ? BindDeclared(declared, type, StrCat("declared type of '", name, "'"))
                      : OkStatus();
   if (!bound.ok() && !option_contradiction(bound)) {
-    ReportNode(out, severity, run.path, index, node, schema,
+    ReportNode(out, severity, DiagCode::kDeclaredContradiction, run.path, index, node, schema,
                StrCat("output ", o, " '", name, "': ", bound.message(), "; ", outcome),
-               Subject::Output(o, name))
-        .code = kDiagDeclaredContradiction;
+               Subject::Output(o, name));
     // The declaration cannot hold with what is known (a declared 2 where N == 1 is a fact).
     if (!keep) return type;
   }
@@ -2399,6 +2439,7 @@ InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& regis
   if (Status nesting = CheckNesting(model); !nesting.ok()) {
     Diagnostic d;
     d.graph = "main";
+    d.code = DiagCode::kNestingLimit;
     d.message = StrCat("the model is not inferred: ", nesting.message());
     result.diagnostics.push_back(std::move(d));
     return result;
@@ -2426,6 +2467,7 @@ NodeInferenceResult InferNodeOutputs(const SchemaRegistry& registry, const onnx:
     Diagnostic d;
     d.node_index = 0;
     d.node_name = node.name();
+    d.code = DiagCode::kNestingLimit;
     d.message = StrCat("the node is not inferred: ", nesting.message());
     refused.diagnostics.push_back(std::move(d));
     return refused;

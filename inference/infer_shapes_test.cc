@@ -326,16 +326,18 @@ TEST(InferShapesTest, OpsetVersionsOutsideWhatExists) {
       TensorInput("x", "dim { dim_value: 3 }") +
       R"(node { op_type: "Relu" input: "x" output: "y" } output { name: "y" })";
   auto r = InferProto(ProtoModel(graph, R"(opset_import { version: 99 })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: warning: graph 'main': the model imports opset 99 of ai.onnx; this build knows "
-            "versions up to 28, so operators resolve as of 28\n");
+  EXPECT_EQ(
+      r.Diagnostics(),
+      "m: warning[OI1101]: graph 'main': the model imports opset 99 of ai.onnx; this build knows "
+      "versions up to 28, so operators resolve as of 28\n");
   EXPECT_EQ(r.types["y"], "float[3]");
   r = InferProto(ProtoModel(graph, R"(opset_import { version: 0 })"));
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main': the model imports opset 0 of ai.onnx, which does not exist "
-            "(versions start at 1)\n"
-            "m: error: graph 'main' node #0 (ai.onnx::Relu): Relu is not in opset 0 of ai.onnx "
-            "(its first version is 1)\n");
+  EXPECT_EQ(
+      r.Diagnostics(),
+      "m: error[OI1102]: graph 'main': the model imports opset 0 of ai.onnx, which does not exist "
+      "(versions start at 1)\n"
+      "m: error[OI2001]: graph 'main' node #0 (ai.onnx::Relu): Relu is not in opset 0 of ai.onnx "
+      "(its first version is 1)\n");
 }
 
 TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
@@ -346,9 +348,11 @@ TEST(InferShapesTest, SignatureViolationsAreReportedAndTypesStillFlow) {
       output { name: "y" })";
   auto r = InferProto(ProtoModel(graph));
   EXPECT_EQ(r.Diagnostics(),
-            "m: warning: graph 'main' node #0 'add' (ai.onnx::Add-14): attribute 'alpha' is not an "
+            "m: warning[OI2101]: graph 'main' node #0 'add' (ai.onnx::Add-14): attribute 'alpha' "
+            "is not an "
             "attribute of Add-14\n"
-            "m: error: graph 'main' node #0 'add' (ai.onnx::Add-14): input 1 'b': T is int64 here "
+            "m: error[OI2201]: graph 'main' node #0 'add' (ai.onnx::Add-14): input 1 'b': T is "
+            "int64 here "
             "but float for input 0 'a'\n");
   // The shape flows; the element type could be either input's, so it is unknown.
   EXPECT_EQ(r.types["y"], "?[3]");
@@ -382,8 +386,8 @@ TEST(InferShapesTest, UndefinedElementTypesAreErrors) {
       output { name: "y" } output { name: "z" } output { name: "l" })";
   auto r = InferProto(ProtoModel(graph));
   const std::string why = "the element type is UNDEFINED (0), which onnx.proto forbids\n";
-  EXPECT_EQ(r.Diagnostics(), "m: error: graph 'main': input 0 'x': " + why +
-                                 "m: error: graph 'main': initializer 's': " + why)
+  EXPECT_EQ(r.Diagnostics(), "m: error[OI1201]: graph 'main': input 0 'x': " + why +
+                                 "m: error[OI1201]: graph 'main': initializer 's': " + why)
       << r.Diagnostics();
   // Inference goes on: the tensor's dims still say how long the shape is.
   EXPECT_EQ(r.types["z"], "float[?, ?]");
@@ -474,7 +478,7 @@ TEST(InferShapesTest, RecursiveFunctionsAreDetected) {
                      opset_import { version: 17 } opset_import { domain: "local" version: 1 } })");
   auto r = InferProto(m);
   EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main/Loopy_0.local::Loopy' node #0 (local::Loopy): function "
+            "m: error[OI6101]: graph 'main/Loopy_0.local::Loopy' node #0 (local::Loopy): function "
             "local::Loopy calls itself (directly or through other functions)\n");
 }
 
@@ -523,11 +527,12 @@ TEST(SubgraphTest, ErrorsInsideSubgraphsNameTheirPath) {
           node { op_type: "Relu" input: "ghost" output: "e" } output { name: "e" } } } }
       output { name: "y" })"));
   // In the order the rule inferred the branches.
-  EXPECT_EQ(r.Diagnostics(),
-            "m: error: graph 'main/If_0.then_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
-            "not defined by any node, graph input or initializer\n"
-            "m: error: graph 'main/If_0.else_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
-            "not defined by any node, graph input or initializer\n");
+  EXPECT_EQ(
+      r.Diagnostics(),
+      "m: error[OI1202]: graph 'main/If_0.then_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
+      "not defined by any node, graph input or initializer\n"
+      "m: error[OI1202]: graph 'main/If_0.else_branch' node #0 (ai.onnx::Relu): input 0 'ghost' is "
+      "not defined by any node, graph input or initializer\n");
 }
 
 // Loop body: (i, cond, acc) -> (cond, acc ++ [1]), scan output: acc's shape each pass.

@@ -167,9 +167,10 @@ TEST(ShapeRuleRanks, TheDiagnosticNamesOperatorAndInput) {
   ASSERT_TRUE(model.ok()) << model.status().message();
   InferenceResult r = InferShapes(*model, registry, InferenceOptions());
   ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_EQ(r.diagnostics[0].Render("m.onnx"),
-            "m.onnx: error: graph 'main' node #0 (t::Op-1): input 0 'img': the rule expects "
-            "rank 4, got rank 3");
+  EXPECT_EQ(
+      r.diagnostics[0].Render("m.onnx"),
+      "m.onnx: error[OI8002]: graph 'main' node #0 (t::Op-1): input 0 'img': the rule expects "
+      "rank 4, got rank 3");
 }
 
 // A formula is parsed at load, in the context current then, and evaluated in each run's own

@@ -31,7 +31,7 @@ Status CheckInputRanks(const InferenceContext& ctx, const InputRanks& ranks) {
     if (!s) continue;
     const int64_t rank = static_cast<int64_t>(s->size());
     if (!range.Contains(rank)) {
-      return InputError(ctx, input,
+      return InputError(ctx, input, DiagCode::kCustomRule,
                         StrCat("the rule expects ", range.ToString(), ", got rank ", rank));
     }
   }
@@ -432,7 +432,8 @@ StatusOr<std::optional<Shape>> ShapeFormula::Evaluate(const InferenceContext& ct
         const int64_t rank = static_cast<int64_t>(s->size());
         const int64_t begin = e.slice.start.At(rank), end = e.slice.stop.At(rank);
         if (begin < 0 || begin > end || end > rank) {  // excluded by ranks(); never a guess
-          return Status::Error(
+          return RuleError(
+              DiagCode::kCustomRule,
               StrCat(what(), ": ", InputLabel(ctx, e.slice.input), " has rank ", rank));
         }
         out.insert(out.end(), s->begin() + begin, s->begin() + end);
@@ -443,7 +444,9 @@ StatusOr<std::optional<Shape>> ShapeFormula::Evaluate(const InferenceContext& ct
         if (e.attrs.empty()) {
           symbolic::ParseError pe;
           auto parsed = symbolic::ParseDim(e.translated, &pe);
-          if (!parsed) return Status::Error(StrCat(what(), ": ", pe.message));  // parsed at load
+          if (!parsed)
+            return RuleError(DiagCode::kCustomRule,
+                             StrCat(what(), ": ", pe.message));  // parsed at load
           d = *parsed;
         } else {
           AttrValues values;
@@ -456,7 +459,8 @@ StatusOr<std::optional<Shape>> ShapeFormula::Evaluate(const InferenceContext& ct
           if (!parsed) {
             std::vector<std::string> given;
             for (const auto& [name, v] : values) given.push_back(StrCat(name, " = ", v));
-            return Status::Error(StrCat(what(), " with ", StrJoin(given, ", "), ": ", pe.message));
+            return RuleError(DiagCode::kCustomRule,
+                             StrCat(what(), " with ", StrJoin(given, ", "), ": ", pe.message));
           }
           d = *parsed;
         }
@@ -467,8 +471,8 @@ StatusOr<std::optional<Shape>> ShapeFormula::Evaluate(const InferenceContext& ct
             const int64_t rank = static_cast<int64_t>(s->size());
             const int64_t axis = r.index.At(rank);
             if (axis < 0 || axis >= rank) {  // excluded by ranks(); never a guess
-              return Status::Error(
-                  StrCat(what(), ": ", InputLabel(ctx, r.input), " has rank ", rank));
+              return RuleError(DiagCode::kCustomRule,
+                               StrCat(what(), ": ", InputLabel(ctx, r.input), " has rank ", rank));
             }
             v = (*s)[axis];
           }
@@ -476,8 +480,8 @@ StatusOr<std::optional<Shape>> ShapeFormula::Evaluate(const InferenceContext& ct
         }
         d = symbolic::Substitute(d, dims);
         if (symbolic::LessEqual(d, Dim::Const(-1)) == symbolic::Tri::kTrue) {
-          return Status::Error(
-              StrCat(what(), ": evaluates to ", d.ToString(), ", a negative size"));
+          return RuleError(DiagCode::kCustomRule,
+                           StrCat(what(), ": evaluates to ", d.ToString(), ", a negative size"));
         }
         out.push_back(d);
         break;

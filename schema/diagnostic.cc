@@ -17,7 +17,7 @@ std::string_view SeverityName(Severity s) {
 std::string Diagnostic::Render(std::string_view source) const {
   std::string out;
   if (!source.empty()) out.append(source).append(": ");
-  out.append(SeverityName(severity));
+  out.append(SeverityName(severity)).append("[").append(CodeId(code)).append("]");
   std::string where;
   if (!graph.empty()) where.append("graph '").append(graph).append("' ");
   if (node_index >= 0) {

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "onnx_infer/base/status.h"
+#include "onnx_infer/schema/diagnostic_codes.h"
 
 namespace onnx_infer {
 
@@ -17,18 +18,13 @@ std::string_view SeverityName(Severity s);  // "error", "warning", "note"
 // the error or warning is made, never read back from the message.
 using DiagnosticSubject = Subject;
 
-// Diagnostic::code values.
-// A node against its operator's signature: input/output counts, attributes (what onnx's
-// schema check, OpSchema::Verify, rejects).
-inline constexpr std::string_view kDiagSignature = "signature";
-// A node input's type is not allowed by its type constraint, or inputs bound to one type
-// parameter differ.
-inline constexpr std::string_view kDiagTypeConstraint = "type-constraint";
-// An inferred type contradicts the type the model declares for the value.
-inline constexpr std::string_view kDiagDeclaredContradiction = "declared-contradiction";
-// What the options fix (a binding, an input shape or value) contradicts the model: its
-// declarations or what inference proves. The model annotated under them is not written.
-inline constexpr std::string_view kDiagOptionContradiction = "option-contradiction";
+// The four kinds callers told apart before every diagnostic had a code, by their old names
+// (the Python drop-ins raise onnx's exception types by them): codes now, which compare with
+// Diagnostic::code.
+inline constexpr DiagCode kDiagSignature = DiagCode::kSignature;
+inline constexpr DiagCode kDiagTypeConstraint = DiagCode::kTypeConstraint;
+inline constexpr DiagCode kDiagDeclaredContradiction = DiagCode::kDeclaredContradiction;
+inline constexpr DiagCode kDiagOptionContradiction = DiagCode::kOptionContradiction;
 
 struct Diagnostic {
   Severity severity = Severity::kError;
@@ -38,11 +34,11 @@ struct Diagnostic {
   std::string op;             // "ai.onnx::Concat-13" (domain::op_type-since_version)
   DiagnosticSubject subject;  // what of the node it concerns, if one thing
   std::string message;        // what was expected and what was found
-  // What kind of finding it is, for callers that treat kinds differently (the Python
-  // drop-ins raise onnx's exception types): one of the kDiag* names below, or empty.
-  std::string_view code;
+  // What kind of finding it is (schema/diagnostic_codes.h, docs/diagnostics.md): a stable
+  // code such as OI2101 (CodeId) with a kebab name such as "signature" (CodeName).
+  DiagCode code = DiagCode::kUnclassified;
 
-  // One line: "model.onnx: error: graph 'main' node #7 'cat0' (ai.onnx::Concat-13): ...".
+  // One line: "model.onnx: error[OI3003]: graph 'main' node #7 'add0' (ai.onnx::Add-14): ...".
   // The subject is part of the message.
   std::string Render(std::string_view source) const;
 };

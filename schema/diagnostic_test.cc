@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 namespace onnx_infer {
 namespace {
 
@@ -14,12 +17,47 @@ TEST(DiagnosticTest, RendersOneLineWithEverythingKnown) {
   d.node_name = "cat0";
   d.op = "ai.onnx::Concat-13";
   d.message = "input 1 'b': expected rank 2, got rank 1";
+  d.code = DiagCode::kInputRank;
   EXPECT_EQ(d.Render("m.onnx"),
-            "m.onnx: warning: graph 'main/If_3.then_branch' node #7 'cat0' "
+            "m.onnx: warning[OI3001]: graph 'main/If_3.then_branch' node #7 'cat0' "
             "(ai.onnx::Concat-13): input 1 'b': expected rank 2, got rank 1");
   Diagnostic bare;
   bare.message = "something";
-  EXPECT_EQ(bare.Render(""), "error: something");
+  EXPECT_EQ(bare.Render(""), "error[OI0000]: something");  // unclassified: a bug, shown as such
+}
+
+// The table of codes: unique numbers and names, each found by both; the old names of the
+// four kinds told apart before codes are names of codes still.
+TEST(DiagnosticCodesTest, EveryCodeHasAUniqueIdAndName) {
+  std::set<std::string_view> ids, names;
+  for (const DiagCodeInfo& row : AllDiagCodes()) {
+    EXPECT_TRUE(ids.insert(row.id).second) << row.id;
+    EXPECT_TRUE(names.insert(row.name).second) << row.name;
+    EXPECT_EQ(row.id.size(), 6u) << row.id;
+    EXPECT_EQ(row.id.substr(0, 2), "OI");
+    EXPECT_EQ(std::to_string(static_cast<int>(row.code)), row.id.substr(2));
+    EXPECT_EQ(FindDiagCode(row.id), row.code);
+    EXPECT_EQ(FindDiagCode(row.name), row.code);
+    EXPECT_EQ(CodeId(row.code), row.id);
+    EXPECT_FALSE(row.summary.empty());
+    EXPECT_FALSE(row.severity.empty());
+  }
+  EXPECT_EQ(CodeName(kDiagSignature), "signature");
+  EXPECT_EQ(CodeName(kDiagTypeConstraint), "type-constraint");
+  EXPECT_EQ(CodeName(kDiagDeclaredContradiction), "declared-contradiction");
+  EXPECT_EQ(CodeName(kDiagOptionContradiction), "option-contradiction");
+  EXPECT_EQ(CodeId(DiagCode::kUnclassified), "OI0000");
+  EXPECT_FALSE(FindDiagCode("OI0000").has_value());
+  EXPECT_FALSE(FindDiagCode("unclassified").has_value());
+}
+
+TEST(DiagnosticCodesTest, AStatusCarriesItsCode) {
+  Status plain = Status::Error("x");
+  EXPECT_EQ(CodeOf(plain), DiagCode::kUnclassified);
+  Status coded = WithCode(Status::Error("x", Subject::Input(0, "a")), DiagCode::kBroadcast);
+  EXPECT_EQ(CodeOf(coded), DiagCode::kBroadcast);
+  EXPECT_EQ(coded.subject(), Subject::Input(0, "a"));
+  EXPECT_EQ(coded.message(), "x");
 }
 
 TEST(DiagnosticTest, SubjectNamesItsThing) {

@@ -113,8 +113,10 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
       actual = type;  // an empty list carries no field to tell its type by
   }
   if (actual != type) {
-    Status status = AttrError(name, StrCat("expected type ", AttributeTypeName(type), ", got ",
-                                           AttributeTypeName(actual)));
+    Status status = AttrError(
+        name,
+        StrCat("expected type ", AttributeTypeName(type), ", got ", AttributeTypeName(actual)),
+        DiagCode::kSignature);
     // The signature check, run before every rule, has said the same of an attribute given on
     // the node with a type other than the schema's.
     const AttributeSpec* spec = schema_.FindAttribute(name);
@@ -127,7 +129,7 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
 }
 
 Status InferenceContext::Absent(std::string_view name) const {
-  Status status = AttrError(name, "required but not given");
+  Status status = AttrError(name, "required but not given", DiagCode::kSignature);
   const AttributeSpec* spec = schema_.FindAttribute(name);
   if (spec && spec->required) reported_by_signature_ = status.message();
   return status;
@@ -262,7 +264,7 @@ void InferenceContext::FinishShape(int out, Shape& shape) {
     std::string note;
     d = symbolic::CapSize(d, output_name(), static_cast<int64_t>(axis), &note);
     if (!note.empty()) {
-      Warn(note);
+      Warn(note, {}, DiagCode::kExpressionCap);
       LogSymbol(d, out, static_cast<int64_t>(axis));
     }
   }
@@ -280,13 +282,15 @@ Status InferenceContext::RecordEqual(Dim a, Dim b, std::string_view what) {
   if (!unifier_ || a.is_unknown() || b.is_unknown()) return OkStatus();
   // Already known equal: Unify would record nothing, so the origin's text is not built.
   if (a == b || unifier_->Equal(a, b) == symbolic::Tri::kTrue) return OkStatus();
-  return unifier_->Unify(a, b, StrCat(Origin(), ": ", what));
+  return WithCode(unifier_->Unify(a, b, StrCat(Origin(), ": ", what)),
+                  DiagCode::kFactContradiction);
 }
 
 Status InferenceContext::RecordRange(Dim d, std::optional<int64_t> lo, std::optional<int64_t> hi,
                                      std::string_view what) {
   if (!unifier_ || d.is_unknown() || d.is_const()) return OkStatus();
-  return unifier_->AssumeRelation(d, lo, hi, StrCat(Origin(), ": ", what), /*user=*/false);
+  return WithCode(unifier_->AssumeRelation(d, lo, hi, StrCat(Origin(), ": ", what), /*user=*/false),
+                  DiagCode::kFactContradiction);
 }
 
 void InferenceContext::RecordCondition(std::string_view condition) {
@@ -333,8 +337,8 @@ void InferenceContext::SetOutputShape(int out, Shape shape) {
 StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,
                                                   std::string_view what) const {
   if (axis < -rank || axis >= rank) {
-    return Status::Error(StrCat(what, ": expected an axis in [", -rank, ", ", rank - 1,
-                                "] for rank ", rank, ", got ", axis));
+    return RuleError(DiagCode::kAxisRange, StrCat(what, ": expected an axis in [", -rank, ", ",
+                                                  rank - 1, "] for rank ", rank, ", got ", axis));
   }
   return axis < 0 ? axis + rank : axis;
 }
@@ -342,16 +346,19 @@ StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,
 StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,
                                                   const Subject& what) const {
   if (axis < -rank || axis >= rank) {
-    return Status::Error(StrCat(what.ToString(), ": expected an axis in [", -rank, ", ", rank - 1,
-                                "] for rank ", rank, ", got ", axis),
-                         what);
+    return RuleError(DiagCode::kAxisRange,
+                     StrCat(what.ToString(), ": expected an axis in [", -rank, ", ", rank - 1,
+                            "] for rank ", rank, ", got ", axis),
+                     what);
   }
   return axis < 0 ? axis + rank : axis;
 }
 
 StatusOr<std::vector<Type>> InferenceContext::InferSubgraph(std::string_view attribute,
                                                             const std::vector<Type>& input_types) {
-  if (!subgraphs_) return Status::Error("subgraphs are not inferred in this context");
+  if (!subgraphs_) {
+    return RuleError(DiagCode::kSubgraphMismatch, "subgraphs are not inferred in this context");
+  }
   const onnx::AttributeProto* a = Attr(attribute);
   if (!a || !a->has_g()) {
     return AttrError(attribute, "expected a graph");
@@ -397,21 +404,24 @@ Subject InputSubject(const InferenceContext& ctx, int i) {
   return Subject::Input(i, i < ctx.node().input_size() ? ctx.node().input(i) : "");
 }
 
-Status InputError(const InferenceContext& ctx, int i, std::string_view detail) {
-  return Status::Error(StrCat(InputLabel(ctx, i), ": ", detail), InputSubject(ctx, i));
+Status RuleError(DiagCode code, std::string message, Subject subject) {
+  return WithCode(Status::Error(std::move(message), std::move(subject)), code);
 }
 
-Status OutputError(const InferenceContext& ctx, int i, std::string_view detail) {
+Status InputError(const InferenceContext& ctx, int i, DiagCode code, std::string_view detail) {
+  return RuleError(code, StrCat(InputLabel(ctx, i), ": ", detail), InputSubject(ctx, i));
+}
+
+Status OutputError(const InferenceContext& ctx, int i, DiagCode code, std::string_view detail) {
   std::string label = StrCat("output ", i);
   if (i < ctx.node().output_size()) label += StrCat(" '", ctx.node().output(i), "'");
-  return Status::Error(
-      StrCat(label, ": ", detail),
-      Subject::Output(i, i < ctx.node().output_size() ? ctx.node().output(i) : ""));
+  return RuleError(code, StrCat(label, ": ", detail),
+                   Subject::Output(i, i < ctx.node().output_size() ? ctx.node().output(i) : ""));
 }
 
-Status AttrError(std::string_view name, std::string_view detail) {
-  return Status::Error(StrCat("attribute '", name, "': ", detail),
-                       Subject::Attribute(std::string(name)));
+Status AttrError(std::string_view name, std::string_view detail, DiagCode code) {
+  return RuleError(code, StrCat("attribute '", name, "': ", detail),
+                   Subject::Attribute(std::string(name)));
 }
 
 }  // namespace onnx_infer

@@ -27,6 +27,7 @@
 #include "onnx_infer/base/status.h"
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/const_value.h"
+#include "onnx_infer/schema/diagnostic_codes.h"
 #include "onnx_infer/schema/op_schema.h"
 #include "onnx_infer/schema/type.h"
 #include "onnx_infer/symbolic/unifier.h"
@@ -211,15 +212,17 @@ class InferenceContext {
   int64_t max_value_elements() const { return max_value_elements_; }
   void set_max_value_elements(int64_t n) { max_value_elements_ = n; }
 
-  // A finding that is not an error (a lossy step, a suspicious value).
-  // A warning about an input, output or attribute names it in `subject` too (its message
-  // starts with it: "input 1 'b': ...").
-  void Warn(std::string message, Subject subject = {}) {
+  // A finding that is not an error (a lossy step, a suspicious value), of the kind `code`
+  // says (docs/diagnostics.md). A warning about an input, output or attribute names it in
+  // `subject` too (its message starts with it: "input 1 'b': ...").
+  void Warn(std::string message, Subject subject = {}, DiagCode code = DiagCode::kRuleWarning) {
     warnings_.push_back(std::move(message));
     warning_subjects_.push_back(std::move(subject));
+    warning_codes_.push_back(code);
   }
   const std::vector<std::string>& warnings() const { return warnings_; }
   const std::vector<Subject>& warning_subjects() const { return warning_subjects_; }
+  const std::vector<DiagCode>& warning_codes() const { return warning_codes_; }
 
  private:
   StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
@@ -244,6 +247,7 @@ class InferenceContext {
   std::vector<std::optional<ConstValue>>& output_values_;
   std::vector<std::string> warnings_;
   std::vector<Subject> warning_subjects_;  // parallel to warnings_
+  std::vector<DiagCode> warning_codes_;    // parallel to warnings_
   mutable std::string reported_by_signature_;
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
@@ -258,12 +262,19 @@ class InferenceContext {
 std::string InputLabel(const InferenceContext& ctx, int i);
 Subject InputSubject(const InferenceContext& ctx, int i);
 
+// A rule's error of the kind `code` (schema/diagnostic_codes.h, docs/diagnostics.md), which
+// the driver reports as Diagnostic::code: every error a rule returns states its kind.
+Status RuleError(DiagCode code, std::string message, Subject subject = {});
+
 // Errors about one input, output or attribute: the message starts with it ("input 1 'B':
 // <detail>", "output 0 'Y': ...", "attribute 'axis': ...") and the Status carries it as its
-// subject, which the driver reports (Diagnostic::subject).
-Status InputError(const InferenceContext& ctx, int i, std::string_view detail);
-Status OutputError(const InferenceContext& ctx, int i, std::string_view detail);
-Status AttrError(std::string_view name, std::string_view detail);
+// subject, which the driver reports (Diagnostic::subject), and `code`, the kind of finding
+// (DiagCode::kInputRank, kInputDims, ...). An attribute's error is about its value unless
+// said otherwise.
+Status InputError(const InferenceContext& ctx, int i, DiagCode code, std::string_view detail);
+Status OutputError(const InferenceContext& ctx, int i, DiagCode code, std::string_view detail);
+Status AttrError(std::string_view name, std::string_view detail,
+                 DiagCode code = DiagCode::kAttributeValue);
 
 }  // namespace onnx_infer
 

@@ -104,8 +104,8 @@ Status ReportSubjects(InferenceContext& ctx) {
   auto add = [&](const Status& st) {
     out += StrCat(out.empty() ? "" : "; ", st.subject().ToString(), " | ", st.message());
   };
-  add(InputError(ctx, 0, "in"));
-  add(OutputError(ctx, 0, "out"));
+  add(InputError(ctx, 0, DiagCode::kInputRank, "in"));
+  add(OutputError(ctx, 0, DiagCode::kInputDims, "out"));
   add(AttrError("g", "attr"));
   add(ctx.FloatAttr("f").status());
   add(ctx.NormalizeAxis(3, 2, Subject::Attribute("axis")).status());

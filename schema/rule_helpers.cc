@@ -17,7 +17,7 @@ StatusOr<Dim> BroadcastDim(Dim a, Dim b, InferenceContext* ctx) {
   if (a == b || b == one) return a;
   if (a == one) return b;
   symbolic::BroadcastResult r = symbolic::Broadcast(a, b);
-  if (!r.ok) return Status::Error(r.error);
+  if (!r.ok) return RuleError(DiagCode::kBroadcast, r.error);
   if (ctx && !r.condition.empty() && !r.must_be_equal) {
     // Min(k, e) against e with k >= 2 (a table of k rows sliced to e): "equal, or one is 1"
     // holds exactly when e <= k (Min(k, e) is 1 only when e is), so the model says e <= k,
@@ -57,9 +57,10 @@ Status BroadcastInto(std::span<const Dim> a, std::span<const Dim> b, InferenceCo
     Dim db = i < b.size() ? b[b.size() - 1 - i] : one;
     auto d = BroadcastDim(da, db, ctx);
     if (!d.ok()) {
-      return Status::Error(StrCat("shapes ", ShapeToString(Shape(a.begin(), a.end())), " and ",
-                                  ShapeToString(Shape(b.begin(), b.end())),
-                                  " do not broadcast: ", d.status().message()));
+      return RuleError(DiagCode::kBroadcast,
+                       StrCat("shapes ", ShapeToString(Shape(a.begin(), a.end())), " and ",
+                              ShapeToString(Shape(b.begin(), b.end())),
+                              " do not broadcast: ", d.status().message()));
     }
     out[at + rank - 1 - i] = *d;
   }
@@ -77,7 +78,8 @@ StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b, InferenceContext
 StatusOr<Dim> UnifyDim(Dim a, Dim b) {
   if (a == b || b.is_unknown()) return a;
   if (a.is_unknown()) return b;
-  if (symbolic::Equal(a, b) == symbolic::Tri::kFalse) return Status::Error(StrCat(a, " vs ", b));
+  if (symbolic::Equal(a, b) == symbolic::Tri::kFalse)
+    return RuleError(DiagCode::kInputDims, StrCat(a, " vs ", b));
   if (a.is_const() || b.is_const()) return a.is_const() ? a : b;
   if (b.is_expr() && a.is_symbol()) return b;
   return a;
@@ -85,15 +87,17 @@ StatusOr<Dim> UnifyDim(Dim a, Dim b) {
 
 StatusOr<Shape> MatMulShape(const Shape& a, const Shape& b, InferenceContext* ctx) {
   if (a.empty() || b.empty()) {
-    return Status::Error(StrCat(a.empty() ? "A" : "B", ": expected rank >= 1, got a scalar"));
+    return RuleError(DiagCode::kInputRank,
+                     StrCat(a.empty() ? "A" : "B", ": expected rank >= 1, got a scalar"));
   }
   // A 1-D A is promoted to [1, k], a 1-D B to [k, 1]: their batch dims are then empty, the
   // contracted dims are A's last and B's first, and the promoted 1s are not in the output.
   const Dim ka = a.back(), kb = b.size() == 1 ? b[0] : b[b.size() - 2];
   auto k = UnifyDim(ka, kb);
   if (!k.ok()) {
-    return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(a), " vs B ",
-                                ShapeToString(b), " (", k.status().message(), ")"));
+    return RuleError(DiagCode::kInputDims,
+                     StrCat("contracted dims differ: A ", ShapeToString(a), " vs B ",
+                            ShapeToString(b), " (", k.status().message(), ")"));
   }
   if (ctx) OI_RETURN_IF_ERROR(ctx->RecordEqual(ka, kb, "contracted dims"));
   const std::span<const Dim> batch_a(a.data(), a.size() > 2 ? a.size() - 2 : 0);
@@ -113,7 +117,8 @@ StatusOr<Dim> RequireEqualDims(InferenceContext& ctx, Dim a, Dim b, const std::s
                                const Subject& about) {
   auto u = UnifyDim(a, b);
   if (!u.ok()) {
-    return Status::Error(StrCat(what, ": expected equal dims, got ", a, " vs ", b), about);
+    return RuleError(DiagCode::kInputDims,
+                     StrCat(what, ": expected equal dims, got ", a, " vs ", b), about);
   }
   OI_RETURN_IF_ERROR(ctx.RecordEqual(a, b, what));
   return *u;
@@ -155,7 +160,7 @@ StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input, size_
                                    std::string_view layout) {
   const Shape* s = PresentShape(ctx, input);
   if (s && s->size() != rank) {
-    return InputError(ctx, input,
+    return InputError(ctx, input, DiagCode::kInputRank,
                       StrCat(RankMessage(StrCat(rank), layout, s->size()), " ", ShapeToString(*s)));
   }
   return s;
@@ -169,19 +174,22 @@ StatusOr<const Shape*> RankedInput(const InferenceContext& ctx, int input,
     if (s->size() == r) return s;
   }
   return InputError(
-      ctx, input, StrCat(RankMessage(RankList(ranks), layout, s->size()), " ", ShapeToString(*s)));
+      ctx, input, DiagCode::kInputRank,
+      StrCat(RankMessage(RankList(ranks), layout, s->size()), " ", ShapeToString(*s)));
 }
 
 Status RequireRank(const InferenceContext& ctx, int input, const Shape& shape, size_t rank,
                    std::string_view layout) {
   if (shape.size() == rank) return OkStatus();
-  return InputError(ctx, input, RankMessage(StrCat(rank), layout, shape.size()));
+  return InputError(ctx, input, DiagCode::kInputRank,
+                    RankMessage(StrCat(rank), layout, shape.size()));
 }
 
 Status RequireRankAtLeast(const InferenceContext& ctx, int input, const Shape& shape, size_t rank,
                           std::string_view layout) {
   if (shape.size() >= rank) return OkStatus();
-  return InputError(ctx, input, RankMessage(StrCat(">= ", rank), layout, shape.size()));
+  return InputError(ctx, input, DiagCode::kInputRank,
+                    RankMessage(StrCat(">= ", rank), layout, shape.size()));
 }
 
 Status RequireRank(const InferenceContext& ctx, int input, size_t rank, std::string_view layout) {
@@ -198,7 +206,7 @@ Status RequireRankAtLeast(const InferenceContext& ctx, int input, size_t rank,
   const Shape* s = PresentShape(ctx, input);
   if (!s || s->size() >= rank) return OkStatus();
   return InputError(
-      ctx, input,
+      ctx, input, DiagCode::kInputRank,
       StrCat(RankMessage(StrCat(">= ", rank), layout, s->size()), " ", ShapeToString(*s)));
 }
 
@@ -230,7 +238,7 @@ Status RequireKind(const InferenceContext& ctx, int input, std::initializer_list
     if (t.kind() == k) return OkStatus();
   }
   return InputError(
-      ctx, input,
+      ctx, input, DiagCode::kInputKind,
       StrCat("expected ", expected, ", got ", KindName(t.kind()), " (", t.ToString(), ")"));
 }
 

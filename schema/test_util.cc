@@ -175,6 +175,13 @@ bool ExpectsError(const std::string& expected) { return expected.rfind("error: "
       return ::testing::AssertionFailure()
              << "expected " << expected << ", got error: " << run.status.message();
     }
+    // Every error a built-in rule returns says what kind of finding it is (RuleError,
+    // InputError, ...; docs/diagnostics.md): one that does not is listed here.
+    if (CodeOf(run.status) == DiagCode::kUnclassified) {
+      return ::testing::AssertionFailure()
+             << "the error has no diagnostic code (schema/diagnostic_codes.h): "
+             << run.status.message();
+    }
     return ::testing::AssertionSuccess();
   }
   if (run.Summary() != expected) {

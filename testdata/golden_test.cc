@@ -256,7 +256,11 @@ std::string Annotations(const std::string& text, const std::string& name) {
   list("relations", result.relations);
   if (!result.diagnostics.empty()) {
     out << "diagnostics:\n";
-    for (const auto& d : result.diagnostics) out << "  " << d.Render("") << "\n";
+    for (const auto& d : result.diagnostics) {
+      out << "  " << d.Render("") << "\n";
+      // Every diagnostic says what kind of finding it is (docs/diagnostics.md).
+      EXPECT_NE(d.code, DiagCode::kUnclassified) << name << ": unclassified: " << d.Render("");
+    }
   }
   if (HasOption(text, "memory")) PrintMemory(EstimateMemory(*model, result), out);
   if (HasOption(text, "cost")) PrintCost(EstimateCost(*model, result), text, out);

@@ -116,7 +116,7 @@ def _raise_like_onnx(diagnostics: Sequence[Diagnostic], strict_mode: bool, sourc
     if strict_mode:
         _raise_on_errors(diagnostics, source)
         return
-    contradictions = [d for d in diagnostics if d.code == "declared-contradiction"]
+    contradictions = [d for d in diagnostics if d.kind == "declared-contradiction"]
     if contradictions:
         raise __getattr__("InferenceError")(_render_errors(contradictions, source), diagnostics)
 
@@ -406,7 +406,7 @@ def infer_node_outputs(
                                             False, True)
     source = f"node {node.name or node.op_type!r}"
     invalid = [d for d in diagnostics if d.severity == "error"
-               and d.code in ("signature", "type-constraint")]
+               and d.kind in ("signature", "type-constraint")]
     if invalid:
         import onnx.checker
         error = onnx.checker.ValidationError(_render_errors(invalid, source))
@@ -605,6 +605,10 @@ class InferenceResult:
     bytes were; None for a path: pass ``output_path`` to have it written). ``memory``: a
     :class:`MemoryEstimate` when :func:`infer` was called with ``memory=True``, else None;
     ``cost``: likewise a :class:`CostEstimate` with ``cost=True``.
+    ``value_report``: every value of every graph as the ``--json-values`` report lists it (a
+    list of dicts: ``graph``, ``name``, ``role``, ``type``, ``known``, ``symbols``,
+    ``declared`` and ``inferred`` (ValueType or None), ``agreement``, ``contradiction``;
+    docs/cli.md, "The JSON report").
     """
 
     def __init__(self, details: Dict[str, Any], model: Any):
@@ -618,6 +622,10 @@ class InferenceResult:
         self.relations: List[str] = list(details["relations"])
         self.diagnostics: List[Diagnostic] = list(details["diagnostics"])
         self.stats: Dict[str, int] = dict(details["stats"])
+        self.value_report: List[Dict[str, Any]] = [
+            dict(v, type=from_tuple(v["type"]), declared=from_tuple(v["declared"]),
+                 inferred=from_tuple(v["inferred"]))
+            for v in details["value_report"]]
         self.model = model
         memory = details.get("memory")
         self.memory: Optional[MemoryEstimate] = (

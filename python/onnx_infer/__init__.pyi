@@ -102,6 +102,7 @@ class InferenceResult:
     model: Any  # onnx.ModelProto, bytes, or None for a path
     memory: Optional[MemoryEstimate]  # with infer(..., memory=True)
     cost: Optional[CostEstimate]  # with infer(..., cost=True)
+    value_report: List[Dict[str, Any]]  # the --json-values report's "values"
     @property
     def errors(self) -> List[Diagnostic]: ...
     def type_of(self, name: str, graph: str = ...) -> Optional[ValueType]: ...

@@ -485,6 +485,24 @@ py::dict Details(const InferenceResult& r) {
     values[Str(path)] = g;
   }
   d["values"] = values;
+  // InferenceResult.value_report: the --json report's "values" section.
+  py::list report;
+  for (const ValueReport& v : ReportValues(r.value_types)) {
+    py::dict e;
+    e["graph"] = Str(v.graph);
+    e["name"] = Str(v.name);
+    e["role"] = v.role;
+    e["type"] = TypeToPy(v.type);
+    e["known"] = v.known;
+    e["symbols"] = StrList(v.symbols);
+    e["declared"] = v.declared ? TypeToPy(*v.declared) : py::none();
+    e["inferred"] = v.inferred ? TypeToPy(*v.inferred) : py::none();
+    e["agreement"] = v.agreement;
+    e["contradiction"] =
+        v.contradiction.empty() ? py::object(py::none()) : py::object(Str(v.contradiction));
+    report.append(e);
+  }
+  d["value_report"] = report;
   py::list symbols;
   for (const auto& s : r.symbols) {
     symbols.append(py::make_tuple(Str(s.name), s.declared, Str(s.origin)));
@@ -878,9 +896,12 @@ PYBIND11_MODULE(_core, m) {
           "subject_name", [](const Diagnostic& d) { return onnx_infer::Str(d.subject.name); },
           "The value's or attribute's name, when known.")
       .def_property_readonly(
-          "code", [](const Diagnostic& d) { return std::string(d.code); },
-          "The kind of finding: 'signature', 'type-constraint', 'declared-contradiction', "
-          "'option-contradiction', or ''.")
+          "code", [](const Diagnostic& d) { return std::string(CodeId(d.code)); },
+          "The stable code of the kind of finding: 'OI2101' (docs/diagnostics.md).")
+      .def_property_readonly(
+          "kind", [](const Diagnostic& d) { return std::string(CodeName(d.code)); },
+          "The code's name: 'signature', 'type-constraint', 'declared-contradiction', "
+          "'graph-cycle', ... (docs/diagnostics.md).")
       .def_property_readonly(
           "message", [](const Diagnostic& d) { return onnx_infer::Str(d.message); },
           "What was expected and what was found (starts with the subject).")
@@ -890,7 +911,7 @@ PYBIND11_MODULE(_core, m) {
             return onnx_infer::Str(d.Render(source));
           },
           py::arg("source") = "model",
-          "One line: \"model.onnx: error: graph 'main' node #7 'cat0' (...): ...\".")
+          "One line: \"model.onnx: error[OI3001]: graph 'main' node #7 'cat0' (...): ...\".")
       .def("__str__", [](const Diagnostic& d) { return onnx_infer::Str(d.Render("model")); })
       .def("__repr__", [](const Diagnostic& d) {
         return onnx_infer::Str("<onnx_infer.Diagnostic " + d.Render("model") + ">");

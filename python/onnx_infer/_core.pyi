@@ -13,8 +13,9 @@ class Diagnostic:
     @property
     def op(self) -> str: ...  # "ai.onnx::Concat-13"
     @property
-    def code(self) -> str: ...  # "signature", "type-constraint", "declared-contradiction",
-    # "option-contradiction" or ""
+    def code(self) -> str: ...  # the stable code: "OI2101" (docs/diagnostics.md)
+    @property
+    def kind(self) -> str: ...  # the code's name: "signature", "type-constraint", ...
     @property
     def subject_kind(self) -> str: ...  # "input", "output", "attribute" or ""
     @property

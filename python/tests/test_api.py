@@ -449,12 +449,33 @@ def test_declared_policy(tmp_path, policy, severity, written):
     out = tmp_path / "out.onnx"
     result = onnx_infer.infer(str(path), policy=policy, output_path=str(out))
     [d] = result.diagnostics
-    assert (d.code, d.severity) == ("declared-contradiction", severity)
+    assert (d.code, d.kind, d.severity) == ("OI4001", "declared-contradiction", severity)
     assert str(result.type_of("y")) == written and str(result.type_of("z")) == written
     # strict writes nothing; the others write the type they use.
     assert out.exists() == (policy != "strict")
     if out.exists():
         assert str(onnx_infer.infer(str(out), policy=policy).type_of("y")) == written
+
+
+def test_codes_and_value_report(tmp_path):
+    """Every diagnostic has its stable code and the code's name; value_report compares each
+    value's declared and inferred types (the --json-values section)."""
+    path = tmp_path / "stale.onnxtxt"
+    path.write_text(STALE)
+    result = onnx_infer.infer(str(path))
+    [d] = result.diagnostics
+    assert d.code == "OI4001" and d.kind == "declared-contradiction"
+    assert d.render("m.onnx").startswith("m.onnx: error[OI4001]: graph 'main' node #0")
+    by_name = {v["name"]: v for v in result.value_report}
+    y = by_name["y"]
+    assert (y["graph"], y["role"], y["agreement"]) == ("main", "output", "contradiction")
+    assert (str(y["declared"]), str(y["inferred"]), str(y["type"])) == \
+        ("float[5]", "float[4]", "float[4]")
+    assert y["contradiction"] == "dim 0: 5 vs 4"
+    x = by_name["x"]
+    assert (x["role"], x["agreement"], x["known"], x["symbols"]) == \
+        ("input", "not_inferred", "static", [])
+    assert by_name["z"]["agreement"] == "undeclared" and by_name["z"]["declared"] is None
 
 
 def test_declared_policy_unknown():

@@ -113,10 +113,10 @@ def test_check_type_false_does_not_reject_a_type_constraint_violation():
         onnx_infer.infer_shapes(model, check_type=True, strict_mode=True)
     unchecked = onnx_infer.infer(model, check_types=False)
     # Both inputs are bool: one finding each.
-    assert [d.severity for d in unchecked.diagnostics if d.code == "type-constraint"] == \
+    assert [d.severity for d in unchecked.diagnostics if d.kind == "type-constraint"] == \
         ["warning", "warning"]
     checked = onnx_infer.infer(model)
-    assert [d.severity for d in checked.diagnostics if d.code == "type-constraint"] == \
+    assert [d.severity for d in checked.diagnostics if d.kind == "type-constraint"] == \
         ["error", "error"]
 
 

@@ -705,7 +705,7 @@ class Verifier:
         for mode, values, env in checks:
             kept = _downstream(model.graph, {
                 d.subject_name: "declared type kept" for d in self.diagnostics[mode]
-                if d.code == "declared-contradiction" and d.graph == "main" and d.subject_name
+                if d.kind == "declared-contradiction" and d.graph == "main" and d.subject_name
                 and d.message.endswith("keeping the declared type")})
             graphs = all_values if mode == "symbolic" else bound_values
             for name, out in outputs.items():

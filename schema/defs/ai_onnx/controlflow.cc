@@ -23,14 +23,16 @@ StatusOr<Type> Join(const Type& a, const Type& b, const InferenceContext& ctx, i
                     std::vector<bool>* changed = nullptr) {
   if (a.is_unknown() || b.is_unknown()) return Type();
   if (a.kind() != b.kind()) {
-    return Status::Error(StrCat(what, ": ", a.ToString(), " vs ", b.ToString()));
+    return RuleError(DiagCode::kSubgraphMismatch,
+                     StrCat(what, ": ", a.ToString(), " vs ", b.ToString()));
   }
   switch (a.kind()) {
     case Type::Kind::kTensor:
     case Type::Kind::kSparseTensor: {
       if (a.elem_type() && b.elem_type() && a.elem_type() != b.elem_type()) {
-        return Status::Error(StrCat(what, ": element type ", DataTypeName(a.elem_type()), " vs ",
-                                    DataTypeName(b.elem_type())));
+        return RuleError(DiagCode::kSubgraphMismatch,
+                         StrCat(what, ": element type ", DataTypeName(a.elem_type()), " vs ",
+                                DataTypeName(b.elem_type())));
       }
       Type out = a;
       out.set_elem_type(a.elem_type() ? a.elem_type() : b.elem_type());
@@ -86,8 +88,9 @@ Status InferIf(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto else_types, ctx.InferSubgraph("else_branch", {}));
   const size_t n = static_cast<size_t>(ctx.NumOutputs());
   if (then_types.size() != n || else_types.size() != n) {
-    return Status::Error(StrCat("expected branches with ", n, " outputs, got ", then_types.size(),
-                                " (then) and ", else_types.size(), " (else)"));
+    return RuleError(DiagCode::kSubgraphMismatch,
+                     StrCat("expected branches with ", n, " outputs, got ", then_types.size(),
+                            " (then) and ", else_types.size(), " (else)"));
   }
   const std::optional<int64_t> cond = ScalarValue(ctx, 0);
   std::vector<std::optional<ConstValue>> taken_values;
@@ -206,10 +209,10 @@ Status InferLoop(InferenceContext& ctx) {
   const int num_carried = std::max(ctx.NumInputs() - 2, 0);
   const int num_scan = ctx.NumOutputs() - num_carried;
   if (num_scan < 0) {
-    return Status::Error(StrCat("expected at least ", num_carried,
-                                " outputs (one per carried "
-                                "value), got ",
-                                ctx.NumOutputs()));
+    return RuleError(DiagCode::kSubgraphMismatch, StrCat("expected at least ", num_carried,
+                                                         " outputs (one per carried "
+                                                         "value), got ",
+                                                         ctx.NumOutputs()));
   }
   std::vector<Type> carried;
   for (int i = 0; i < num_carried; ++i) carried.push_back(ctx.InputType(2 + i));
@@ -304,7 +307,8 @@ StatusOr<Type> Sliced(const Type& t, int64_t axis, std::string_view what) {
   const int64_t rank = t.rank();
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) {
-    return Status::Error(StrCat(what, ": axis ", axis, " is out of range for rank ", rank));
+    return RuleError(DiagCode::kAxisRange,
+                     StrCat(what, ": axis ", axis, " is out of range for rank ", rank));
   }
   Shape s = t.shape();
   s.erase(s.begin() + axis);
@@ -323,7 +327,8 @@ Status InferScan(InferenceContext& ctx) {
   const int n = num_inputs - static_cast<int>(m);
   const int k = ctx.NumOutputs() - n;
   if (k < 0)
-    return Status::Error(StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
+    return RuleError(DiagCode::kSubgraphMismatch,
+                     StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
   OI_ASSIGN_OR_RETURN(auto in_axes, ctx.OptionalIntsAttr("scan_input_axes"));
   OI_ASSIGN_OR_RETURN(auto out_axes, ctx.OptionalIntsAttr("scan_output_axes"));
   std::vector<Type> body_in;
@@ -343,7 +348,8 @@ Status InferScan(InferenceContext& ctx) {
       } else {
         auto u = UnifyDim(length, d);
         if (!u.ok())
-          return Status::Error(StrCat("scan inputs differ in length: ", u.status().message()));
+          return RuleError(DiagCode::kInputDims,
+                           StrCat("scan inputs differ in length: ", u.status().message()));
         length = *u;
       }
     } else if (first) {
@@ -380,7 +386,8 @@ Status InferScan8(InferenceContext& ctx) {
   const int n = values - static_cast<int>(m);
   const int k = ctx.NumOutputs() - n;
   if (k < 0)
-    return Status::Error(StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
+    return RuleError(DiagCode::kSubgraphMismatch,
+                     StrCat("expected at least ", n, " outputs, got ", ctx.NumOutputs()));
   std::vector<Type> body_in;
   Dim batch, length;
   for (int i = 0; i < values; ++i) {

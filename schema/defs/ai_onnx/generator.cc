@@ -35,7 +35,7 @@ Status InferConstantOfShape(InferenceContext& ctx) {
   if (const std::vector<Dim>* dims = IntValues(ctx, 0)) {
     for (Dim d : *dims) {
       if (auto v = d.const_value(); v && *v < 0) {
-        return Status::Error(StrCat("input 0: a dim of ", *v));
+        return RuleError(DiagCode::kInputValue, StrCat("input 0: a dim of ", *v));
       }
     }
     out.set_shape(Shape(dims->begin(), dims->end()));
@@ -77,13 +77,15 @@ Status InferConstant(InferenceContext& ctx) {
   for (const auto& a : ctx.node().attribute()) {
     if (a.name().rfind("value", 0) == 0 || a.name() == "sparse_value") {
       if (given) {
-        return Status::Error(StrCat("expected exactly one value attribute, got '", given->name(),
-                                    "' and '", a.name(), "'"));
+        return RuleError(DiagCode::kInputCombination,
+                         StrCat("expected exactly one value attribute, got '", given->name(),
+                                "' and '", a.name(), "'"));
       }
       given = &a;
     }
   }
-  if (!given) return Status::Error("expected one value attribute, got none");
+  if (!given)
+    return RuleError(DiagCode::kInputCombination, "expected one value attribute, got none");
   const std::string& name = given->name();
   // The attribute's name fixes its kind (value_float: FLOAT). When its `type` or its content
   // says otherwise, runtimes disagree on the output (onnx goes by the type, onnxruntime by the
@@ -139,7 +141,8 @@ Status InferConstant(InferenceContext& ctx) {
   } else if (name == "value_strings") {
     ctx.SetOutputType(0, vector_of(kString, given->strings_size()));
   } else {
-    return Status::Error(StrCat("attribute '", name, "' is not a value attribute of Constant"));
+    return RuleError(DiagCode::kSignature,
+                     StrCat("attribute '", name, "' is not a value attribute of Constant"));
   }
   return OkStatus();
 }
@@ -211,7 +214,8 @@ Status InferRange(InferenceContext& ctx) {
   }
   if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
     const int64_t s = (*start)[0], l = (*limit)[0], d = (*delta)[0];
-    if (d == 0) return Status::Error("input 2 'delta': 0", Subject::Input(2, "delta"));
+    if (d == 0)
+      return RuleError(DiagCode::kInputValue, "input 2 'delta': 0", Subject::Input(2, "delta"));
     const int64_t n = std::max<int64_t>((l - s + d + (d > 0 ? -1 : 1)) / d, 0);
     ctx.SetOutputShape(0, Shape{Dim::Const(n)});
     if (n <= ctx.max_value_elements()) {
@@ -226,7 +230,8 @@ Status InferRange(InferenceContext& ctx) {
   const std::vector<Dim>* vl = IntValues(ctx, 1);
   if (vs && vl && delta && vs->size() == 1 && vl->size() == 1 && delta->size() == 1) {
     const int64_t d = (*delta)[0];
-    if (d == 0) return Status::Error("input 2 'delta': 0", Subject::Input(2, "delta"));
+    if (d == 0)
+      return RuleError(DiagCode::kInputValue, "input 2 'delta': 0", Subject::Input(2, "delta"));
     if (d == INT64_MIN) return OkStatus();
     Dim span = d > 0 ? (*vl)[0] - (*vs)[0] : (*vs)[0] - (*vl)[0];
     Dim n = Dim::Max(Dim::CeilDiv(span, Dim::Const(d > 0 ? d : -d)), Dim::Const(0));
@@ -235,7 +240,8 @@ Status InferRange(InferenceContext& ctx) {
   }
   if (fs && fl && fd && fs->reals.size() == 1 && fl->reals.size() == 1 && fd->reals.size() == 1) {
     const double d = fd->reals[0];
-    if (d == 0) return Status::Error("input 2 'delta': 0", Subject::Input(2, "delta"));
+    if (d == 0)
+      return RuleError(DiagCode::kInputValue, "input 2 'delta': 0", Subject::Input(2, "delta"));
     const double n = std::max(std::ceil((fl->reals[0] - fs->reals[0]) / d), 0.0);
     if (n <= static_cast<double>(INT64_MAX / 2)) {
       ctx.SetOutputShape(0, Shape{Dim::Const(static_cast<int64_t>(n))});

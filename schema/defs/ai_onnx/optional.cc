@@ -30,7 +30,7 @@ Status InferOptional(InferenceContext& ctx) {
   }
   if (!ctx.HasInput(0)) {
     if (!declared) {
-      return AttrError("type", "required when input 0 is omitted");
+      return AttrError("type", "required when input 0 is omitted", DiagCode::kInputCombination);
     }
     ctx.SetOutputType(0, Type::Optional(*declared));
     return OkStatus();
@@ -39,7 +39,7 @@ Status InferOptional(InferenceContext& ctx) {
   if (declared) {
     auto merged = MergeTypes(element, *declared);
     if (!merged.ok()) {
-      return InputError(ctx, 0,
+      return InputError(ctx, 0, DiagCode::kInputKind,
                         StrCat("expected the type of attribute 'type' (", declared->ToString(),
                                "), got ", element.ToString(), ": ", merged.status().message()));
     }

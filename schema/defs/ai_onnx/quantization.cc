@@ -46,12 +46,12 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
     // point, and runtimes accept it.
     if (AllOnes(*scale) || AllOnes(*zero_point)) {
       if (!MaybeAllOnes(*scale) || !MaybeAllOnes(*zero_point)) {
-        return InputError(ctx, 2,
+        return InputError(ctx, 2, DiagCode::kInputDims,
                           StrCat("expected the shape of ", scale_label, " ", ShapeToString(*scale),
                                  ", got ", ShapeToString(*zero_point)));
       }
     } else if (scale->size() != zero_point->size()) {
-      return InputError(ctx, 2,
+      return InputError(ctx, 2, DiagCode::kInputDims,
                         StrCat("expected the shape of ", scale_label, " ", ShapeToString(*scale),
                                ", got ", ShapeToString(*zero_point)));
     } else {
@@ -78,7 +78,8 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
   if (block_size == 0 && scale_rank > max_rank) {
     // A scale of one element (or maybe one) is per tensor.
     if (MaybeAllOnes(*scale)) return OkStatus();
-    return Status::Error(
+    return RuleError(
+        DiagCode::kInputRank,
         StrCat(scale_label, ": expected ", max_rank == 0 ? "a scalar" : "a scalar or a 1-D tensor",
                version >= 21 ? " (a blocked scale needs attribute 'block_size')" : "",
                ", got rank ", scale_rank));
@@ -97,9 +98,9 @@ Status CheckQuantizationParams(InferenceContext& ctx, int version) {
         .status();
   }
   if (scale_rank != rank) {
-    return Status::Error(StrCat(scale_label, ": expected rank ", rank,
-                                " (the rank of x) for blocked quantization, got rank ",
-                                scale_rank));
+    return RuleError(DiagCode::kInputRank,
+                     StrCat(scale_label, ": expected rank ", rank,
+                            " (the rank of x) for blocked quantization, got rank ", scale_rank));
   }
   OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   for (int64_t i = 0; i < rank; ++i) {
@@ -157,8 +158,10 @@ Status DequantizeLinearAs(InferenceContext& ctx, int version) {
       elem = static_cast<int32_t>(output_dtype);
     } else if (elem == kFloat8e8m0) {
       // The scale's type would be the output's, which float8e8m0 cannot be.
-      return AttrError("output_dtype", StrCat("required when ", InputLabel(ctx, 1),
-                                              " is float8e8m0 (not an output type), got none"));
+      return AttrError("output_dtype",
+                       StrCat("required when ", InputLabel(ctx, 1),
+                              " is float8e8m0 (not an output type), got none"),
+                       DiagCode::kInputCombination);
     }
   }
   ctx.SetOutputType(0, Type::Tensor(elem));

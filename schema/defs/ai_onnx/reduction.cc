@@ -143,7 +143,7 @@ InferenceRule MakeReduceRule(int axes_input_since, ReduceValueKind value_kind) {
         ctx.SetOutputShape(0, std::move(out));
       } else if (axes.count) {
         if (*axes.count > rank) {
-          return InputError(ctx, 1,
+          return InputError(ctx, 1, DiagCode::kInputValue,
                             StrCat("expected at most ", rank, " axes for input rank ", rank,
                                    ", got ", *axes.count));
         }

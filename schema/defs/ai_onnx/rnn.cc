@@ -33,9 +33,10 @@ Status Agree(InferenceContext& ctx, Dim& known, int i, size_t axis, std::string_
   }
   auto unified = UnifyDim(known, d);
   if (!unified.ok()) {
-    return Status::Error(StrCat(InputLabel(ctx, i), " dim ", axis, ": expected ", known, " (",
-                                meaning, "), got ", d),
-                         InputSubject(ctx, i));
+    return RuleError(DiagCode::kInputDims,
+                     StrCat(InputLabel(ctx, i), " dim ", axis, ": expected ", known, " (", meaning,
+                            "), got ", d),
+                     InputSubject(ctx, i));
   }
   OI_RETURN_IF_ERROR(
       ctx.RecordEqual(known, d, StrCat(InputLabel(ctx, i), " dim ", axis, " and ", meaning)));
@@ -60,9 +61,10 @@ StatusOr<Dim> HiddenFromMultiple(const InferenceContext& ctx, int i, size_t axis
   const std::optional<int64_t> rest = Dim::Mod(d, f).const_value();
   if (rest == 0) return Dim::FloorDiv(d, f);
   if (rest) {
-    return Status::Error(StrCat(InputLabel(ctx, i), " dim ", axis, ": expected a multiple of ",
-                                factor, " (", factor, " * hidden_size), got ", d),
-                         InputSubject(ctx, i));
+    return RuleError(DiagCode::kInputDims,
+                     StrCat(InputLabel(ctx, i), " dim ", axis, ": expected a multiple of ", factor,
+                            " (", factor, " * hidden_size), got ", d),
+                     InputSubject(ctx, i));
   }
   return Dim();
 }

@@ -28,7 +28,7 @@ namespace {
 Status RequireScalar(const InferenceContext& ctx, int i) {
   if (!ctx.HasInput(i)) return OkStatus();
   if (const Shape* s = ctx.InputShape(i); s && !s->empty()) {
-    return InputError(ctx, i,
+    return InputError(ctx, i, DiagCode::kInputRank,
                       StrCat("expected a scalar, got rank ", s->size(), " ", ShapeToString(*s)));
   }
   return OkStatus();
@@ -43,7 +43,7 @@ StatusOr<Type> JoinElements(const Type& a, const Type& b, const InferenceContext
   for (const Type* t : {&a, &b}) {
     if (!t->is_unknown() && !t->is_tensor()) {
       return InputError(
-          ctx, input,
+          ctx, input, DiagCode::kInputKind,
           StrCat("expected a tensor element, got ", KindName(t->kind()), " (", t->ToString(), ")"));
     }
   }
@@ -52,7 +52,7 @@ StatusOr<Type> JoinElements(const Type& a, const Type& b, const InferenceContext
   }
   if (a.elem_type() && b.elem_type() && a.elem_type() != b.elem_type()) {
     return InputError(
-        ctx, input,
+        ctx, input, DiagCode::kInputKind,
         StrCat("expected element type ", DataTypeName(a.elem_type()),
                " (as the sequence's other tensors), got ", DataTypeName(b.elem_type())));
   }
@@ -141,7 +141,7 @@ StatusOr<Dim> SplitChunkDim(InferenceContext& ctx, Dim dim) {
   if (!ctx.HasInput(1)) return Dim::Const(1);
   const Shape* split_shape = ctx.InputShape(1);
   if (split_shape && split_shape->size() > 1) {
-    return InputError(ctx, 1,
+    return InputError(ctx, 1, DiagCode::kInputRank,
                       StrCat("expected a scalar or a 1-D tensor, got ", "rank ",
                              split_shape->size(), " ", ShapeToString(*split_shape)));
   }
@@ -149,13 +149,13 @@ StatusOr<Dim> SplitChunkDim(InferenceContext& ctx, Dim dim) {
   if (!v || static_cast<int64_t>(v->ints.size()) != v->NumElements()) return Dim();
   for (Dim d : v->ints) {
     if (auto c = d.const_value(); c && *c < 0) {
-      return InputError(ctx, 1, StrCat("expected lengths >= 0, got ", *c));
+      return InputError(ctx, 1, DiagCode::kInputValue, StrCat("expected lengths >= 0, got ", *c));
     }
   }
   if (v->dims.empty()) {  // a scalar: chunks of this size
     const Dim s = v->ints.at(0);
     if (s.const_value() == 0) {
-      return InputError(ctx, 1, "expected a chunk size > 0, got 0");
+      return InputError(ctx, 1, DiagCode::kInputValue, "expected a chunk size > 0, got 0");
     }
     if (s.is_unknown() || dim.is_unknown()) return Dim();
     if (s.const_value() == 1) return s;
@@ -167,7 +167,7 @@ StatusOr<Dim> SplitChunkDim(InferenceContext& ctx, Dim dim) {
   for (Dim d : v->ints) sum = sum + d;
   if (!dim.is_unknown() && !sum.is_unknown()) {
     if (!UnifyDim(dim, sum).ok()) {
-      return InputError(ctx, 1,
+      return InputError(ctx, 1, DiagCode::kInputValue,
                         StrCat("expected lengths adding up to ", dim,
                                " (the input's extent on the axis), got ", sum));
     }

@@ -35,7 +35,8 @@ Status InferStringNormalizer(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 1 && in->size() != 2) {
-    return InputError(ctx, 0, StrCat("expected [C] or [1, C], got rank ", in->size()));
+    return InputError(ctx, 0, DiagCode::kInputRank,
+                      StrCat("expected [C] or [1, C], got rank ", in->size()));
   }
   if (in->size() == 2) {
     OI_RETURN_IF_ERROR(RequireEqualDims(ctx, (*in)[0], Dim::Const(1),
@@ -90,7 +91,8 @@ Status InferTfIdfVectorizer(InferenceContext& ctx) {
   } else if (in->size() == 2) {
     ctx.SetOutputShape(0, Shape{(*in)[0], width});
   } else {
-    return InputError(ctx, 0, StrCat("expected [C] or [N, C], got rank ", in->size()));
+    return InputError(ctx, 0, DiagCode::kInputRank,
+                      StrCat("expected [C] or [N, C], got rank ", in->size()));
   }
   return OkStatus();
 }

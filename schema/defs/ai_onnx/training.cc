@@ -26,14 +26,15 @@ Status InferOptimizer(InferenceContext& ctx, int in_groups, std::vector<int> out
                       std::string_view layout) {
   const int tensors = ctx.NumInputs() - 2;
   if (tensors < in_groups || tensors % in_groups != 0) {
-    return Status::Error(StrCat("expected 2 + ", in_groups, "n inputs (R, T, then ", layout,
-                                " for each of n tensors), got ", ctx.NumInputs()));
+    return RuleError(DiagCode::kSignature,
+                     StrCat("expected 2 + ", in_groups, "n inputs (R, T, then ", layout,
+                            " for each of n tensors), got ", ctx.NumInputs()));
   }
   const int n = tensors / in_groups;
   const int max_outputs = n * static_cast<int>(out_groups.size());
   if (ctx.NumOutputs() > max_outputs) {
-    return Status::Error(StrCat("expected at most ", max_outputs, " outputs for ", n,
-                                " optimized tensors, got ", ctx.NumOutputs()));
+    return RuleError(DiagCode::kSignature, StrCat("expected at most ", max_outputs, " outputs for ",
+                                                  n, " optimized tensors, got ", ctx.NumOutputs()));
   }
   for (int o = 0; o < ctx.NumOutputs(); ++o) {
     const int in = 2 + out_groups[o / n] * n + o % n;
@@ -60,16 +61,16 @@ Status InferGradient(InferenceContext& ctx) {
   const int num_xs = static_cast<int>(xs.size());
   const int num_zs = zs ? static_cast<int>(zs->size()) : 0;
   if (ctx.NumInputs() != num_xs + num_zs) {
-    return Status::Error(StrCat("expected ", num_xs + num_zs,
-                                " inputs (one per name in 'xs' "
-                                "and 'zs'), got ",
-                                ctx.NumInputs()));
+    return RuleError(DiagCode::kSignature, StrCat("expected ", num_xs + num_zs,
+                                                  " inputs (one per name in 'xs' "
+                                                  "and 'zs'), got ",
+                                                  ctx.NumInputs()));
   }
   if (ctx.NumOutputs() > num_xs) {
-    return Status::Error(StrCat("expected at most ", num_xs,
-                                " outputs (one per name in 'xs'), "
-                                "got ",
-                                ctx.NumOutputs()));
+    return RuleError(DiagCode::kSignature, StrCat("expected at most ", num_xs,
+                                                  " outputs (one per name in 'xs'), "
+                                                  "got ",
+                                                  ctx.NumOutputs()));
   }
   for (int o = 0; o < ctx.NumOutputs(); ++o) {
     const Type& x = ctx.InputType(o);

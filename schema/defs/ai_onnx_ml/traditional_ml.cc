@@ -50,7 +50,7 @@ Status RequireElemType(const InferenceContext& ctx, const std::vector<int32_t>& 
   }
   std::vector<std::string> names;
   for (int32_t t : allowed) names.push_back(DataTypeName(t));
-  return InputError(ctx, 0,
+  return InputError(ctx, 0, DiagCode::kInputKind,
                     StrCat("expected element type ", StrJoin(names, " or "), " (", why, "), got ",
                            DataTypeName(x.elem_type())));
 }
@@ -67,11 +67,13 @@ StatusOr<ClassLabels> ReadClassLabels(const InferenceContext& ctx, std::string_v
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings && has_ints) {
     return AttrError("classlabels_strings",
-                     StrCat("expected one of classlabels_strings and ", ints_name, ", got both"));
+                     StrCat("expected one of classlabels_strings and ", ints_name, ", got both"),
+                     DiagCode::kInputCombination);
   }
   if (!has_strings && !has_ints) {
-    return AttrError("classlabels_strings", StrCat("expected one of classlabels_strings and ",
-                                                   ints_name, ", got neither"));
+    return AttrError("classlabels_strings",
+                     StrCat("expected one of classlabels_strings and ", ints_name, ", got neither"),
+                     DiagCode::kInputCombination);
   }
   return has_strings ? ClassLabels{kString, *strings} : ClassLabels{kInt64, *ints};
 }
@@ -163,13 +165,14 @@ Status InferDictVectorizer(InferenceContext& ctx) {
   if (has_strings == has_ints) {
     return AttrError("string_vocabulary",
                      StrCat("expected one of string_vocabulary and int64_vocabulary, got ",
-                            has_strings ? "both" : "neither"));
+                            has_strings ? "both" : "neither"),
+                     DiagCode::kInputCombination);
   }
   const Type& x = ctx.InputType(0);
   if (x.kind() != Type::Kind::kMap) return OkStatus();
   const int32_t key = has_strings ? kString : kInt64;
   if (x.map_key_type() != 0 && x.map_key_type() != key) {
-    return InputError(ctx, 0,
+    return InputError(ctx, 0, DiagCode::kInputKind,
                       StrCat("expected map keys of type ", DataTypeName(key),
                              " (the vocabulary's), got ", DataTypeName(x.map_key_type())));
   }
@@ -227,8 +230,10 @@ Status InferLabelEncoder(InferenceContext& ctx) {
     std::string found_name;
     auto consider = [&](const std::string& name, int32_t type) -> Status {
       if (found != 0) {
-        return AttrError(name, StrCat("expected only one of the ", prefix,
-                                      "_* attributes, got also '", found_name, "'"));
+        return AttrError(name,
+                         StrCat("expected only one of the ", prefix, "_* attributes, got also '",
+                                found_name, "'"),
+                         DiagCode::kInputCombination);
       }
       found = type;
       found_name = name;
@@ -243,9 +248,10 @@ Status InferLabelEncoder(InferenceContext& ctx) {
       if (int32_t t = TensorAttrType(ctx, name); t != 0) OI_RETURN_IF_ERROR(consider(name, t));
     }
     if (found == 0) {
-      return Status::Error(StrCat("attribute '", prefix, "_*': expected one of the ", prefix,
-                                  "_* attributes, got none"),
-                           Subject::Attribute(StrCat(prefix, "_*")));
+      return RuleError(DiagCode::kInputCombination,
+                       StrCat("attribute '", prefix, "_*': expected one of the ", prefix,
+                              "_* attributes, got none"),
+                       Subject::Attribute(StrCat(prefix, "_*")));
     }
     return found;
   };
@@ -282,8 +288,10 @@ Status InferOneHotEncoder(InferenceContext& ctx) {
   const std::optional<int64_t> ints = ListLength(ctx, "cats_int64s");
   const bool has_strings = strings && *strings > 0, has_ints = ints && *ints > 0;
   if (has_strings == has_ints) {
-    return AttrError("cats_strings", StrCat("expected one of cats_strings and cats_int64s, got ",
-                                            has_strings ? "both" : "neither"));
+    return AttrError("cats_strings",
+                     StrCat("expected one of cats_strings and cats_int64s, got ",
+                            has_strings ? "both" : "neither"),
+                     DiagCode::kInputCombination);
   }
   Type y = Type::Tensor(kFloat);
   if (const Shape* x = ctx.InputShape(0)) {
@@ -352,7 +360,7 @@ Status InferZipMap(InferenceContext& ctx) {
   if (const Shape* x = ctx.InputShape(0); x && x->size() == 2) {
     if (auto c = (*x)[1].const_value(); c && *c != labels.count) {
       return InputError(
-          ctx, 0,
+          ctx, 0, DiagCode::kInputDims,
           StrCat("expected ", labels.count, " scores per row (one per class label), got ", *c));
     }
   }

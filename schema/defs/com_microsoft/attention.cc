@@ -45,7 +45,7 @@ StatusOr<Dim> Divide(const InferenceContext& ctx, int input, Dim total, Dim part
     const int64_t p = *parts.const_value();
     if (p <= 0 || *total.const_value() % p != 0) {
       return InputError(
-          ctx, input,
+          ctx, input, DiagCode::kInputDims,
           StrCat("hidden size ", total.ToString(), " is not a multiple of ", parts_what));
     }
   }
@@ -124,7 +124,7 @@ StatusOr<QkvHidden> MergedQkvHidden(InferenceContext& ctx, int weights_input, Di
     return QkvHidden{Dim::Const(sizes[0]), Dim::Const(sizes[2])};
   }
   if (width.is_const() && *width.const_value() % 3 != 0) {
-    return InputError(ctx, weights_input,
+    return InputError(ctx, weights_input, DiagCode::kInputDims,
                       StrCat("width ", width.ToString(),
                              " is not a multiple of 3 (Q, K and V of equal hidden size; "
                              "otherwise qkv_hidden_sizes is required)"));
@@ -361,6 +361,7 @@ StatusOr<Dim> ReadPastPair(InferenceContext& ctx, int key_input, int value_input
                            Dim& heads, Dim& head_size, Dim& v_head_size) {
   if (ctx.HasInput(key_input) != ctx.HasInput(value_input)) {
     return InputError(ctx, ctx.HasInput(key_input) ? key_input : value_input,
+                      DiagCode::kInputCombination,
                       "past_key and past_value must be given together");
   }
   Dim past_len;
@@ -422,7 +423,7 @@ Status ReadKeyValue(InferenceContext& ctx, int key_input, int value_input, Dim n
   }
   if (v) {
     if (k && (k->size() == 4) != (v->size() == 4)) {
-      return InputError(ctx, value_input,
+      return InputError(ctx, value_input, DiagCode::kInputRank,
                         StrCat("rank ", v->size(), " does not match the key's rank ", k->size(),
                                " (both 4-D caches or neither)"));
     }
@@ -471,7 +472,7 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
       hidden = x.v_hidden = n * x.head_size;
       x.kv_seq = x.seq;
       if (ctx.HasInput(1)) {
-        return InputError(ctx, 1,
+        return InputError(ctx, 1, DiagCode::kInputCombination,
                           StrCat("key must be absent with packed QKV query ", ShapeToString(*q)));
       }
     } else if (ctx.HasInput(1)) {
@@ -488,7 +489,7 @@ Status InferMultiHeadAttention(InferenceContext& ctx) {
   }
   const bool has_past = ctx.HasInput(6) || ctx.HasInput(7);
   if (has_past && x.kv_is_cache) {
-    return InputError(ctx, 6,
+    return InputError(ctx, 6, DiagCode::kInputCombination,
                       "past_key and past_value must be absent when key and value are 4-D caches");
   }
   OI_ASSIGN_OR_RETURN(Dim past_len,
@@ -618,7 +619,7 @@ StatusOr<GroupedQuery> ReadGroupedQuery(InferenceContext& ctx, size_t rank, int6
 StatusOr<Dim> ReadGroupedKeyValue(InferenceContext& ctx, size_t rank, GroupedQuery& g) {
   if (g.packed) {
     if (ctx.HasInput(2)) {
-      return InputError(ctx, 2,
+      return InputError(ctx, 2, DiagCode::kInputCombination,
                         "key and value must be given together (both absent for packed QKV)");
     }
     return g.seq;
@@ -730,13 +731,14 @@ Status InferGroupQueryAttention(InferenceContext& ctx) {
   // output without the attribute, its kernel the attribute without the output).
   OI_ASSIGN_OR_RETURN(int64_t qk_output, ctx.IntAttr("qk_output", 0));
   if (ctx.HasOutput(3) && qk_output == 0) {
-    return Status::Error(
-        "output 3 'output_qk': given, but attribute 'qk_output' is 0 (no QK output)");
+    return RuleError(DiagCode::kInputCombination,
+                     "output 3 'output_qk': given, but attribute 'qk_output' is 0 (no QK output)");
   }
   if (!ctx.HasOutput(3) && qk_output != 0) {
     return AttrError(
         "qk_output",
-        StrCat(qk_output, " asks for output 3 'output_qk', which the node does not have"));
+        StrCat(qk_output, " asks for output 3 'output_qk', which the node does not have"),
+        DiagCode::kInputCombination);
   }
   ctx.SetOutputShape(0, {g.batch, g.seq, g.out_hidden});
   ctx.SetOutputShape(1, {g.batch, nkv, present_len, cache_head});
@@ -767,7 +769,7 @@ Status InferSparseAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(
         Agree(ctx, layouts, (*cols)[0], "layouts of block_row_indices and block_col_indices"));
     if (layouts.is_const() && *layouts.const_value() > 0 && heads % *layouts.const_value() != 0) {
-      return InputError(ctx, 5,
+      return InputError(ctx, 5, DiagCode::kInputDims,
                         StrCat("num_heads = ", heads, " is not a multiple of the layout count ",
                                layouts.ToString()));
     }
@@ -803,7 +805,8 @@ Status InferPagedAttention(InferenceContext& ctx) {
   if (latent && (ctx.HasInput(2) || ctx.HasInput(4) || ctx.HasOutput(2))) {
     return AttrError(
         "kv_cache_layout",
-        "'LATENT' has one cache; value, value_cache and value_cache_out must be absent");
+        "'LATENT' has one cache; value, value_cache and value_cache_out must be absent",
+        DiagCode::kInputCombination);
   }
   const Shape* q = ctx.InputShape(0);
   Dim tokens = q && q->size() == 2 ? (*q)[0] : Dim();
@@ -819,7 +822,8 @@ Status InferPagedAttention(InferenceContext& ctx) {
                 InputSubject(ctx, i)));
     }
   } else if (ctx.HasInput(2)) {
-    return InputError(ctx, 2, "key and value must be given together (both absent for packed QKV)");
+    return InputError(ctx, 2, DiagCode::kInputCombination,
+                      "key and value must be given together (both absent for packed QKV)");
   }
   OI_ASSIGN_OR_RETURN(const Shape* kc, RankedInput(ctx, 3, 4));
   OI_ASSIGN_OR_RETURN(const Shape* vc, RankedInput(ctx, 4, 4));
@@ -939,7 +943,7 @@ Status InferLongformerAttention(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(
         Divide(ctx, 0, hidden, Dim::Const(heads), StrCat("num_heads = ", heads)).status());
     if (seq.is_const() && *seq.const_value() % (2 * window) != 0) {
-      return InputError(ctx, 0,
+      return InputError(ctx, 0, DiagCode::kInputDims,
                         StrCat("sequence length ", seq.ToString(),
                                " is not a multiple of 2 * window = ", 2 * window));
     }
@@ -1063,7 +1067,8 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(int64_t rotary_dim, ctx.IntAttr("rotary_embedding_dim", 0));
   OI_ASSIGN_OR_RETURN(int64_t heads, ctx.IntAttr("num_heads", 0));
   if (rotary_dim > 0 && heads <= 0) {
-    return AttrError("num_heads", "required when rotary_embedding_dim is set");
+    return AttrError("num_heads", "required when rotary_embedding_dim is set",
+                     DiagCode::kInputCombination);
   }
   OI_ASSIGN_OR_RETURN(int64_t packed_batching, ctx.IntAttr("is_packed_batching", 0));
   const Shape* pos = ctx.InputShape(1);
@@ -1074,7 +1079,8 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
           Agree(ctx, bs.second, (*pos)[1], "sequence length of input and position_ids"));
     } else if (pos->size() > 2) {
       return InputError(
-          ctx, 1, StrCat("expected one position or [batch, sequence], got ", ShapeToString(*pos)));
+          ctx, 1, DiagCode::kInputDims,
+          StrCat("expected one position or [batch, sequence], got ", ShapeToString(*pos)));
     }
   }
   return CheckRotaryCaches(ctx, 2, 3);
@@ -1163,7 +1169,8 @@ Status InferRelativePositionBias(InferenceContext& ctx) {
     const Shape* s = ctx.InputShape(i);
     if (!s || s->empty()) continue;
     if (s->size() > 1) {
-      return InputError(ctx, i, StrCat("expected a single length, got ", ShapeToString(*s)));
+      return InputError(ctx, i, DiagCode::kInputDims,
+                        StrCat("expected a single length, got ", ShapeToString(*s)));
     }
     Dim one = Dim::Const(1);
     OI_RETURN_IF_ERROR(Agree(ctx, one, (*s)[0], StrCat(InputLabel(ctx, i), " element count"),
@@ -1219,7 +1226,8 @@ Status InferGatedRelativePositionBias(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, head_size, (*w)[0], "head size and weight dim 0"));
     Dim d = (*w)[1];
     if (d.is_const() && *d.const_value() % 2 != 0) {
-      return InputError(ctx, 3, StrCat("dim 1 ", d.ToString(), " is not even"));
+      return InputError(ctx, 3, DiagCode::kInputDims,
+                        StrCat("dim 1 ", d.ToString(), " is not even"));
     }
     if (b) OI_RETURN_IF_ERROR(Agree(ctx, d, (*b)[0], "weight dim 1 and bias length"));
   }

@@ -72,7 +72,8 @@ StatusOr<GenerationDims> ReadGeneration(InferenceContext& ctx, const GenerationI
   if (ids) g.batch = (*ids)[0];
   g.max_length = ScalarInputDim(ctx, 1);
   if (auto m = g.max_length.const_value(); m && *m <= 0) {
-    return InputError(ctx, 1, StrCat("expected a positive length, got ", *m));
+    return InputError(ctx, 1, DiagCode::kInputValue,
+                      StrCat("expected a positive length, got ", *m));
   }
   if (model_type == kGpt) {
     g.start_length = ids ? (*ids)[1] : Dim();
@@ -118,7 +119,8 @@ Status CheckMaxLength(const InferenceContext& ctx, const GenerationDims& g) {
   auto m = g.max_length.const_value(), s = g.start_length.const_value();
   if (m && s && *m <= *s) {
     return InputError(
-        ctx, 1, StrCat("expected more than the ", *s, " tokens generation starts from, got ", *m));
+        ctx, 1, DiagCode::kInputValue,
+        StrCat("expected more than the ", *s, " tokens generation starts from, got ", *m));
   }
   return OkStatus();
 }
@@ -139,10 +141,13 @@ Status InferBeamSearchOf(InferenceContext& ctx, bool whisper) {
   OI_RETURN_IF_ERROR(CheckMaxLength(ctx, g));
   const Dim beams = ScalarInputDim(ctx, 3), returned = ScalarInputDim(ctx, 4);
   auto b = beams.const_value(), r = returned.const_value();
-  if (b && *b < 1) return InputError(ctx, 3, StrCat("expected >= 1, got ", *b));
-  if (r && *r < 1) return InputError(ctx, 4, StrCat("expected >= 1, got ", *r));
+  if (b && *b < 1)
+    return InputError(ctx, 3, DiagCode::kInputValue, StrCat("expected >= 1, got ", *b));
+  if (r && *r < 1)
+    return InputError(ctx, 4, DiagCode::kInputValue, StrCat("expected >= 1, got ", *r));
   if (b && r && *r > *b) {
-    return InputError(ctx, 4, StrCat("expected at most num_beams = ", *b, " sequences, got ", *r));
+    return InputError(ctx, 4, DiagCode::kInputValue,
+                      StrCat("expected at most num_beams = ", *b, " sequences, got ", *r));
   }
   ctx.SetOutputShape(0, {g.batch, returned, g.max_length});
   ctx.SetOutputShape(1, {g.batch, returned});

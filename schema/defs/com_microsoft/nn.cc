@@ -50,7 +50,7 @@ Status RequireShape(InferenceContext& ctx, int input, Shape& shape, const std::s
   if (!s) return OkStatus();
   if (s->size() != shape.size()) {
     return InputError(
-        ctx, input,
+        ctx, input, DiagCode::kInputDims,
         StrCat("expected ", ShapeToString(shape), " (", what, "), got ", ShapeToString(*s)));
   }
   for (size_t i = 0; i < s->size(); ++i) {
@@ -95,7 +95,7 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
   if (input) out = *input;
   if (input && skip) {
     if (skip->size() > input->size()) {
-      return InputError(ctx, 1,
+      return InputError(ctx, 1, DiagCode::kInputRank,
                         StrCat(ShapeToString(*skip), " has a higher rank than ", InputLabel(ctx, 0),
                                " ", ShapeToString(*input)));
     }
@@ -112,7 +112,7 @@ Status InferSkipLayerNorm(InferenceContext& ctx, int beta_index, int bias_index)
       if (symbolic::Equal(sb, Dim::Const(1)) == Tri::kFalse &&
           symbolic::Equal(sb, b) == Tri::kFalse) {
         return InputError(
-            ctx, 1,
+            ctx, 1, DiagCode::kInputDims,
             StrCat("batch ", sb.ToString(), " is neither 1 nor input's batch ", b.ToString()));
       }
     }
@@ -219,11 +219,12 @@ Status InferQEmbedLayerNormalization(InferenceContext& ctx) {
     for (const auto& given : segment_group) {
       const int j = given.first;
       if (ctx.HasInput(i) || !ctx.HasInput(j)) continue;
-      return Status::Error(StrCat("input ", i, " (", name, ") is absent while ", InputLabel(ctx, j),
-                                  " is given: segment_ids, segment_embedding, "
-                                  "segment_embedding_scale and segment_embedding_zero_point come "
-                                  "together or not at all"),
-                           Subject::Input(i));
+      return RuleError(DiagCode::kInputCombination,
+                       StrCat("input ", i, " (", name, ") is absent while ", InputLabel(ctx, j),
+                              " is given: segment_ids, segment_embedding, "
+                              "segment_embedding_scale and segment_embedding_zero_point come "
+                              "together or not at all"),
+                       Subject::Input(i));
     }
   }
   Dim batch, seq, hidden;
@@ -273,7 +274,7 @@ Status InferGroupNorm(InferenceContext& ctx) {
   }
   if (channels.is_const() && *channels.const_value() % groups != 0) {
     return InputError(
-        ctx, 0,
+        ctx, 0, DiagCode::kInputDims,
         StrCat("channels ", channels.ToString(), " are not a multiple of groups = ", groups));
   }
   if (!out) return OkStatus();
@@ -297,7 +298,7 @@ Status InferGatedRMSNorm(InferenceContext& ctx) {
   const Dim last = out.back();
   if (last.is_const() && c.is_const() &&
       (*c.const_value() <= 0 || *last.const_value() % *c.const_value() != 0)) {
-    return InputError(ctx, 0,
+    return InputError(ctx, 0, DiagCode::kInputDims,
                       StrCat("last dim ", last.ToString(), " is not a multiple of C = ",
                              c.ToString(), " (the length of ", InputLabel(ctx, 1), ")"));
   }
@@ -350,7 +351,8 @@ Status InferBiasSplitGelu(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireVector(ctx, 1, d, "X's dim 2"));
   if (d.is_const() && *d.const_value() % 2 != 0) {
     return InputError(
-        ctx, 0, StrCat("hidden dim ", d.ToString(), " is odd; it is split into two equal halves"));
+        ctx, 0, DiagCode::kInputDims,
+        StrCat("hidden dim ", d.ToString(), " is odd; it is split into two equal halves"));
   }
   if (!x) return OkStatus();
   ctx.SetOutputShape(0, {(*x)[0], (*x)[1], Dim::FloorDiv(d, Dim::Const(2))});
@@ -440,8 +442,9 @@ Status InferFusedMatMul(InferenceContext& ctx) {
     if (s) OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, i, *s, 1));
   }
   if ((trans_batch_a || trans_batch_b) && a && b && (a->size() != b->size() || a->size() < 3)) {
-    return Status::Error(StrCat("transBatchA/transBatchB need A and B of one rank >= 3, got A ",
-                                ShapeToString(*a), " and B ", ShapeToString(*b)));
+    return RuleError(DiagCode::kInputRank,
+                     StrCat("transBatchA/transBatchB need A and B of one rank >= 3, got A ",
+                            ShapeToString(*a), " and B ", ShapeToString(*b)));
   }
   if (!a || !b) return OkStatus();
   auto view = [](Shape s, bool trans, bool trans_batch) {
@@ -544,7 +547,7 @@ Status InferConvTransposeWithDynamicPads(InferenceContext& ctx) {
               .status());
     }
     if (pads && static_cast<int64_t>(pads->size()) != *expected.const_value()) {
-      return InputError(ctx, 2,
+      return InputError(ctx, 2, DiagCode::kInputValue,
                         StrCat("expected ", expected.ToString(),
                                " values (2 * X's spatial rank), got ", pads->size()));
     }
@@ -571,7 +574,8 @@ Status RegisterComMicrosoftNnRules(SchemaRegistry& r) {
   // ai.onnx's rules are attached before the contrib ones (builtin.cc).
   const OpSchema* ln17 = r.Lookup("", "LayerNormalization", 17);
   if (!ln17 || !ln17->has_rule()) {
-    return Status::Error("LayerNormalization-17 has no rule to build LayerNormalization-1 on");
+    return RuleError(DiagCode::kNoRule,
+                     "LayerNormalization-17 has no rule to build LayerNormalization-1 on");
   }
   auto ln1 = [rule = ln17->rule()](InferenceContext& ctx) {
     return InferLayerNormalization1(rule, ctx);

@@ -31,7 +31,8 @@ Status InferNchw(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() < 4) {
-    return InputError(ctx, 0, StrCat("expected [N, C, H, W], got rank ", in->size()));
+    return InputError(ctx, 0, DiagCode::kInputRank,
+                      StrCat("expected [N, C, H, W], got rank ", in->size()));
   }
   Shape out(in->begin(), in->begin() + 4);
   OI_ASSIGN_OR_RETURN(auto bias, ctx.OptionalFloatsAttr("bias"));
@@ -78,9 +79,10 @@ Status InferCrop(InferenceContext& ctx) {
                                              {3, scale ? left + (*scale)[1] : left + right}};
   for (auto [axis, needed] : kept) {
     if (auto d = out[axis].const_value(); d && *d < needed) {
-      return Status::Error(StrCat(InputLabel(ctx, 0), " dim ", axis, ": expected at least ", needed,
-                                  " (the border", scale ? " and the scale" : "", "), got ", *d),
-                           InputSubject(ctx, 0));
+      return RuleError(DiagCode::kInputDims,
+                       StrCat(InputLabel(ctx, 0), " dim ", axis, ": expected at least ", needed,
+                              " (the border", scale ? " and the scale" : "", "), got ", *d),
+                       InputSubject(ctx, 0));
     }
   }
   if (scale) {
@@ -146,7 +148,7 @@ Status InferEfficientNMS(InferenceContext& ctx) {
   ctx.SetOutputType(3, Type::Tensor(kInt32));
   const Shape* boxes = ctx.InputShape(0);
   if (boxes && boxes->empty()) {
-    return InputError(ctx, 0, "expected [batch, ...], got a scalar");
+    return InputError(ctx, 0, DiagCode::kInputRank, "expected [batch, ...], got a scalar");
   }
   const Dim batch = boxes ? (*boxes)[0] : Dim();
   Dim max_boxes;

@@ -82,7 +82,8 @@ Status Record(InferenceContext& ctx, const DimRule& r) {
 // Every rule holds (each recorded), or the first that provably fails is the error.
 Status CheckDims(InferenceContext& ctx, const std::vector<DimRule>& rules) {
   for (const DimRule& r : rules) {
-    if (auto v = Violation(ctx, r)) return Status::Error(*v, InputSubject(ctx, r.input));
+    if (auto v = Violation(ctx, r))
+      return RuleError(DiagCode::kInputDims, *v, InputSubject(ctx, r.input));
     OI_RETURN_IF_ERROR(Record(ctx, r));
   }
   return OkStatus();
@@ -193,7 +194,7 @@ Status CheckNBitsWeight(InferenceContext& ctx, const NBits& q, int64_t n, const 
       OI_RETURN_IF_ERROR(RequireRank(ctx, w.g_idx, {1}));
       const std::optional<int64_t> g = InputDim(ctx, w.g_idx, 0).const_value();
       if (g && *g != q.k && *g != q.k_blocks * q.block_size) {
-        return InputError(ctx, w.g_idx,
+        return InputError(ctx, w.g_idx, DiagCode::kInputDims,
                           StrCat("dim 0 is ", *g, " but attribute K = ", q.k,
                                  " (or k_blocks * block_size = ", q.k_blocks * q.block_size, ")"));
       }
@@ -318,10 +319,11 @@ Status InferMatMulFpQ4(InferenceContext& ctx) {
     return OkStatus();
   }
   if (a->empty() || b.empty()) {
-    return Status::Error(StrCat(InputLabel(ctx, a->empty() ? 0 : 2),
-                                a->empty() ? ": expected rank >= 1, got a scalar"
-                                           : ": expected a shape of rank >= 1, got none"),
-                         InputSubject(ctx, a->empty() ? 0 : 2));
+    return RuleError(DiagCode::kInputRank,
+                     StrCat(InputLabel(ctx, a->empty() ? 0 : 2),
+                            a->empty() ? ": expected rank >= 1, got a scalar"
+                                       : ": expected a shape of rank >= 1, got none"),
+                     InputSubject(ctx, a->empty() ? 0 : 2));
   }
   OI_ASSIGN_OR_RETURN(Shape out, MatMulShape(*a, b, &ctx));
   ctx.SetOutputShape(0, std::move(out));
@@ -628,8 +630,9 @@ Status InferQLinearConcat(InferenceContext& ctx) {
   ctx.SetOutputType(0, Type::Tensor(InputElemType(ctx, 1)));
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis"));
   if ((ctx.NumInputs() - 2) % 3 != 0) {
-    return Status::Error(StrCat("expected Y_scale, Y_zero_point and (tensor, scale, zero point) ",
-                                "triples, got ", ctx.NumInputs(), " inputs"));
+    return RuleError(DiagCode::kSignature,
+                     StrCat("expected Y_scale, Y_zero_point and (tensor, scale, zero point) ",
+                            "triples, got ", ctx.NumInputs(), " inputs"));
   }
   std::vector<int> tensors;
   for (int i = 2; i < ctx.NumInputs(); i += 3) tensors.push_back(i);
@@ -924,9 +927,10 @@ Status InferMixtureOfExperts(InferenceContext& ctx, const MoEInputs& in, int64_t
     if (!legacy_violation) legacy_violation = Violation(ctx, r);
   }
   if (doc_violation && legacy_violation) {
-    return Status::Error(StrCat(*doc_violation, " (nor do the weights fit the legacy layout: ",
-                                *legacy_violation, ")"),
-                         InputSubject(ctx, doc_input));
+    return RuleError(DiagCode::kInputDims,
+                     StrCat(*doc_violation,
+                            " (nor do the weights fit the legacy layout: ", *legacy_violation, ")"),
+                     InputSubject(ctx, doc_input));
   }
   // Facts only from the one layout that fits.
   if (doc_violation || legacy_violation) {

@@ -40,7 +40,8 @@ Status RequireInputFor(const InferenceContext& ctx, int output, int input) {
   if (output >= ctx.NumOutputs() || !ctx.HasOutput(output) || ctx.HasInput(input)) {
     return OkStatus();
   }
-  return Status::Error(
+  return RuleError(
+      DiagCode::kInputCombination,
       StrCat("input ", input, " '", ctx.schema().inputs()[input].name, "': required when output ",
              output, " '", ctx.node().output(output), "' is requested"),
       Subject::Input(input, ctx.schema().inputs()[input].name));
@@ -151,7 +152,8 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
   if (rank == 0) return OkStatus();
   const size_t lead = rank - 2;  // the token dims: [N] or [B, S]
   if (lead == 2 && ctx.HasInput(3)) {
-    return InputError(ctx, 3, "ragged packing needs rank-3 query, key and value, got rank 4");
+    return InputError(ctx, 3, DiagCode::kInputRank,
+                      "ragged packing needs rank-3 query, key and value, got rank 4");
   }
   Shape tokens(lead);
   Dim hq, hk, hv, dk, dv;
@@ -172,7 +174,7 @@ Status InferGatedDeltaNet(InferenceContext& ctx) {
     OI_RETURN_IF_ERROR(Agree(ctx, hq, hk, "num_heads_q (query dim 1) and num_heads_k (key dim 1)"));
   if (auto a = hq.const_value(), b = hv.const_value(); a && b && (*a <= 0 || *b % *a != 0)) {
     return InputError(
-        ctx, 2,
+        ctx, 2, DiagCode::kInputValue,
         StrCat("expected num_heads_v a positive multiple of num_heads_q = ", *a, ", got ", *b));
   }
   // decay [N.., hv] or [N.., hv, dk]; beta [N.., hv].
@@ -307,7 +309,8 @@ StatusOr<NGramDims> ReadNGram(InferenceContext& ctx, int offsets) {
   OI_ASSIGN_OR_RETURN(const Shape* multipliers, RankedInput(ctx, 1, 1));
   if (auto m = multipliers ? (*multipliers)[0].const_value() : std::nullopt; m && *m < max_ngram) {
     return InputError(
-        ctx, 1, StrCat("expected at least max_ngram_size = ", max_ngram, " values, got ", *m));
+        ctx, 1, DiagCode::kInputValue,
+        StrCat("expected at least max_ngram_size = ", max_ngram, " values, got ", *m));
   }
   for (int i : {2, offsets}) {
     OI_RETURN_IF_ERROR(RankedInput(ctx, i, 1).status());

@@ -44,7 +44,7 @@ Status InferPad(InferenceContext& ctx) {
   if (const Shape* p = ctx.InputShape(1);
       p && (p->size() < 1 || p->size() > 2 ||
             (p->size() == 2 && (*p)[0].is_const() && (*p)[0] != Dim::Const(1)))) {
-    return InputError(ctx, 1,
+    return InputError(ctx, 1, DiagCode::kInputDims,
                       StrCat("expected [2 * rank] or [1, 2 * rank], got ", ShapeToString(*p)));
   }
   return InferPadOf(ctx, PadForm{.pads_input = true});
@@ -59,7 +59,8 @@ Status InferExpandDims(InferenceContext& ctx) {
   ctx.PropagateElemType(0, 0);
   if (const Shape* a = ctx.InputShape(1);
       a && (a->size() > 1 || (a->size() == 1 && (*a)[0].is_const() && (*a)[0] != Dim::Const(1)))) {
-    return InputError(ctx, 1, StrCat("expected a scalar, got ", ShapeToString(*a)));
+    return InputError(ctx, 1, DiagCode::kInputRank,
+                      StrCat("expected a scalar, got ", ShapeToString(*a)));
   }
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
@@ -70,7 +71,7 @@ Status InferExpandDims(InferenceContext& ctx) {
     return OkStatus();
   }
   if (*axis < -rank - 1 || *axis > rank) {
-    return InputError(ctx, 1,
+    return InputError(ctx, 1, DiagCode::kAxisRange,
                       StrCat("expected an axis in [", -rank - 1, ", ", rank, "] for rank ", rank,
                              ", got ", *axis));
   }
@@ -161,7 +162,7 @@ Status InferComplexMul(InferenceContext& ctx) {
   for (int i : {0, 1}) {
     const Shape* s = ctx.InputShape(i);
     if (s && s->empty()) {
-      return InputError(ctx, i, "expected a last dim of 2, got a scalar");
+      return InputError(ctx, i, DiagCode::kInputRank, "expected a last dim of 2, got a scalar");
     }
     if (s) OI_RETURN_IF_ERROR(RequireDim(ctx, i, s->size() - 1, 2, "real and imaginary parts"));
   }
@@ -241,7 +242,8 @@ Status InferCropAndResize(InferenceContext& ctx) {
   if (const std::vector<Dim>* crop = IntValues(ctx, 3); crop && crop->size() == 2) {
     for (Dim d : *crop) {
       if (auto c = d.const_value(); c && *c <= 0) {
-        return InputError(ctx, 3, StrCat("expected positive sizes, got ", *c));
+        return InputError(ctx, 3, DiagCode::kInputValue,
+                          StrCat("expected positive sizes, got ", *c));
       }
     }
     crop_height = (*crop)[0];
@@ -328,7 +330,8 @@ Status InferTokenizer(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (in->size() != 1 && in->size() != 2) {
-    return InputError(ctx, 0, StrCat("expected [C] or [N, C], got rank ", in->size()));
+    return InputError(ctx, 0, DiagCode::kInputRank,
+                      StrCat("expected [C] or [N, C], got rank ", in->size()));
   }
   if (Product(*in) == Dim::Const(0)) {
     Shape out = in->size() == 2 ? Shape{(*in)[0]} : Shape{};
@@ -350,7 +353,8 @@ Status InferDynamicTimeWarping(InferenceContext& ctx) {
   Dim length;
   if (in) {
     if (in->size() != 2 && in->size() != 3) {
-      return InputError(ctx, 0, StrCat("expected [M, N] or [1, M, N], got rank ", in->size()));
+      return InputError(ctx, 0, DiagCode::kInputRank,
+                        StrCat("expected [M, N] or [1, M, N], got rank ", in->size()));
     }
     if (in->size() == 3) OI_RETURN_IF_ERROR(RequireDim(ctx, 0, 0, 1, "[1, M, N]"));
     const Dim m = (*in)[in->size() - 2], n = in->back();

@@ -105,9 +105,10 @@ Status InferYieldOp(InferenceContext& ctx) {
   const std::set<int64_t> full_shape(full.begin(), full.end());
   const int64_t expected = ctx.NumOutputs() + static_cast<int64_t>(skip.size());
   if (ctx.NumInputs() != expected) {
-    return Status::Error(StrCat("expected ", expected,
-                                " inputs (one per output plus the non-differentiable ones), got ",
-                                ctx.NumInputs()));
+    return RuleError(
+        DiagCode::kSignature,
+        StrCat("expected ", expected,
+               " inputs (one per output plus the non-differentiable ones), got ", ctx.NumInputs()));
   }
   for (int i = 0, j = 0; i < ctx.NumInputs(); ++i) {
     if (skip.count(i)) continue;

@@ -31,17 +31,19 @@ Status InferEqualShapes(InferenceContext& ctx) {
       continue;
     }
     if (s->size() != out->size()) {
-      return Status::Error(StrCat("expected equal shapes (no broadcasting in opset ",
-                                  ctx.opset_version(), "), got ", InputLabel(ctx, first), " ",
-                                  ShapeToString(*out), " and ", InputLabel(ctx, i), " ",
-                                  ShapeToString(*s)));
+      return RuleError(
+          DiagCode::kBroadcast,
+          StrCat("expected equal shapes (no broadcasting in opset ", ctx.opset_version(), "), got ",
+                 InputLabel(ctx, first), " ", ShapeToString(*out), " and ", InputLabel(ctx, i), " ",
+                 ShapeToString(*s)));
     }
     for (size_t d = 0; d < s->size(); ++d) {
       auto u = UnifyDim((*out)[d], (*s)[d]);
       if (!u.ok()) {
-        return Status::Error(StrCat("expected equal shapes (no broadcasting in opset ",
-                                    ctx.opset_version(), "), ", InputLabel(ctx, i), " dim ", d,
-                                    ": ", u.status().message()));
+        return RuleError(
+            DiagCode::kBroadcast,
+            StrCat("expected equal shapes (no broadcasting in opset ", ctx.opset_version(), "), ",
+                   InputLabel(ctx, i), " dim ", d, ": ", u.status().message()));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual((*out)[d], (*s)[d],
                                          StrCat("equal shapes, ", InputLabel(ctx, i), " dim ", d)));
@@ -77,16 +79,16 @@ Status InferLegacyBroadcast(InferenceContext& ctx) {
       OI_ASSIGN_OR_RETURN(start, ctx.NormalizeAxis(axis, rank_a, Subject::Attribute("axis")));
     }
     if (start < 0 || start + rank_b > rank_a) {
-      return Status::Error(StrCat("B ", ShapeToString(*b), " does not fit in A ", ShapeToString(*a),
-                                  " from axis ", start));
+      return RuleError(DiagCode::kBroadcast, StrCat("B ", ShapeToString(*b), " does not fit in A ",
+                                                    ShapeToString(*a), " from axis ", start));
     }
     for (int64_t i = 0; i < rank_b; ++i) {
       if ((*b)[i].is_const() && *(*b)[i].const_value() == 1) continue;
       auto u = UnifyDim(out[start + i], (*b)[i]);
       if (!u.ok()) {
-        return Status::Error(StrCat("B ", ShapeToString(*b), " does not match A ",
-                                    ShapeToString(*a), " from axis ", start, ": ",
-                                    u.status().message()));
+        return RuleError(DiagCode::kBroadcast,
+                         StrCat("B ", ShapeToString(*b), " does not match A ", ShapeToString(*a),
+                                " from axis ", start, ": ", u.status().message()));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(out[start + i], (*b)[i],
                                          StrCat("B's dim ", i, " and A's dim ", start + i)));
@@ -221,7 +223,8 @@ Status InferClip(InferenceContext& ctx) {
     if (!s || s->empty()) continue;
     Dim n = Product(*s);
     if (n.is_const() && n != Dim::Const(1)) {
-      return InputError(ctx, i, StrCat("expected a scalar, got ", ShapeToString(*s)));
+      return InputError(ctx, i, DiagCode::kInputRank,
+                        StrCat("expected a scalar, got ", ShapeToString(*s)));
     }
     if (n.is_const()) {
       ctx.Warn(StrCat(InputLabel(ctx, i), ": expected a scalar, got one element of shape ",
@@ -243,8 +246,9 @@ Status InferPRelu(InferenceContext& ctx) {
   Shape out = *x;
   if (ctx.opset_version() >= 7 && slope) {
     if (slope->size() > x->size()) {
-      return Status::Error(StrCat("slope ", ShapeToString(*slope), " does not broadcast to X ",
-                                  ShapeToString(*x), ": its rank is larger"));
+      return RuleError(DiagCode::kBroadcast,
+                       StrCat("slope ", ShapeToString(*slope), " does not broadcast to X ",
+                              ShapeToString(*x), ": its rank is larger"));
     }
     const size_t offset = x->size() - slope->size();
     for (size_t i = 0; i < slope->size(); ++i) {
@@ -254,9 +258,10 @@ Status InferPRelu(InferenceContext& ctx) {
       if (!s.is_const()) continue;  // a symbol is 1 or X's dim: nothing follows
       auto u = UnifyDim(d, s);
       if (!u.ok()) {
-        return Status::Error(StrCat("slope ", ShapeToString(*slope), " does not broadcast to X ",
-                                    ShapeToString(*x), " at X's dim ", offset + i, ": ",
-                                    u.status().message()));
+        return RuleError(
+            DiagCode::kBroadcast,
+            StrCat("slope ", ShapeToString(*slope), " does not broadcast to X ", ShapeToString(*x),
+                   " at X's dim ", offset + i, ": ", u.status().message()));
       }
       OI_RETURN_IF_ERROR(
           ctx.RecordEqual(d, s, StrCat("slope dim ", i, " and X's dim ", offset + i)));

@@ -31,8 +31,10 @@ Status InferSoftmaxFamily(InferenceContext& ctx) {
   if (ctx.schema().since_version() >= 11) {
     OI_RETURN_IF_ERROR(ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")).status());
   } else if (axis < -rank || axis > rank) {
-    return AttrError("axis", StrCat("expected an axis in [", -rank, ", ", rank, "] for rank ", rank,
-                                    ", got ", axis));
+    return AttrError(
+        "axis",
+        StrCat("expected an axis in [", -rank, ", ", rank, "] for rank ", rank, ", got ", axis),
+        DiagCode::kAxisRange);
   }
   return OkStatus();
 }
@@ -98,14 +100,16 @@ StatusOr<EinsumTerm> ParseEinsumTerm(const std::string& text) {
     const char ch = text[i];
     if (ch == '.') {
       if (text.compare(i, 3, "...") != 0 || t.ellipsis_at >= 0) {
-        return Status::Error(StrCat("equation term '", text, "': expected at most one '...'"));
+        return RuleError(DiagCode::kInputValue,
+                         StrCat("equation term '", text, "': expected at most one '...'"));
       }
       t.ellipsis_at = static_cast<int>(t.labels.size());
       i += 2;
     } else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) {
       t.labels += ch;
     } else {
-      return Status::Error(StrCat("equation term '", text, "': unexpected character '", ch, "'"));
+      return RuleError(DiagCode::kInputValue,
+                       StrCat("equation term '", text, "': unexpected character '", ch, "'"));
     }
   }
   return t;
@@ -125,8 +129,8 @@ Status InferEinsum(InferenceContext& ctx) {
     terms.push_back(std::move(t));
   }
   if (static_cast<int>(terms.size()) != ctx.NumInputs()) {
-    return Status::Error(StrCat("equation '", equation, "': expected ", terms.size(),
-                                " inputs, got ", ctx.NumInputs()));
+    return RuleError(DiagCode::kSignature, StrCat("equation '", equation, "': expected ",
+                                                  terms.size(), " inputs, got ", ctx.NumInputs()));
   }
   std::map<char, Dim> dims;
   std::map<char, int> count;
@@ -147,7 +151,7 @@ Status InferEinsum(InferenceContext& ctx) {
     const int64_t n = static_cast<int64_t>(t.labels.size());
     const int64_t rank = static_cast<int64_t>(s->size());
     if (t.ellipsis_at < 0 ? rank != n : rank < n) {
-      return InputError(ctx, static_cast<int>(i),
+      return InputError(ctx, static_cast<int>(i), DiagCode::kInputRank,
                         StrCat("term '", SplitTerms(lhs)[i], "' expects rank ",
                                t.ellipsis_at < 0 ? "" : ">= ", n, ", got rank ", rank));
     }
@@ -157,7 +161,8 @@ Status InferEinsum(InferenceContext& ctx) {
       const char ch = t.labels[j];
       auto u = UnifyDim(dims[ch], (*s)[d]);
       if (!u.ok()) {
-        return Status::Error(StrCat("label '", ch, "': dims differ: ", u.status().message()));
+        return RuleError(DiagCode::kInputDims,
+                         StrCat("label '", ch, "': dims differ: ", u.status().message()));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(dims[ch], (*s)[d], StrCat("label '", ch, "'")));
       dims[ch] = *u;
@@ -165,7 +170,8 @@ Status InferEinsum(InferenceContext& ctx) {
     if (t.ellipsis_at >= 0) {
       Shape part(s->begin() + t.ellipsis_at, s->begin() + t.ellipsis_at + extra);
       auto b = BroadcastShapes(ellipsis, part);
-      if (!b.ok()) return Status::Error(StrCat("'...' dims: ", b.status().message()));
+      if (!b.ok())
+        return RuleError(DiagCode::kInputDims, StrCat("'...' dims: ", b.status().message()));
       ellipsis = *b;
     }
   }
@@ -174,7 +180,7 @@ Status InferEinsum(InferenceContext& ctx) {
     OI_ASSIGN_OR_RETURN(out_term, ParseEinsumTerm(equation.substr(arrow + 2)));
     for (char ch : out_term.labels) {
       if (!count.count(ch)) {
-        return Status::Error(StrCat("output label '", ch, "' is on no input"));
+        return RuleError(DiagCode::kInputValue, StrCat("output label '", ch, "' is on no input"));
       }
     }
   } else {
@@ -208,7 +214,7 @@ Status InferTopK(InferenceContext& ctx) {
     k = ScalarInputDim(ctx, 1);
   }
   if (k.const_value() && *k.const_value() < 0) {
-    return Status::Error(StrCat("k: expected >= 0, got ", *k.const_value()));
+    return RuleError(DiagCode::kInputValue, StrCat("k: expected >= 0, got ", *k.const_value()));
   }
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", -1));
   const Shape* in = ctx.InputShape(0);
@@ -217,8 +223,8 @@ Status InferTopK(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   auto n = (*in)[axis].const_value();
   if (n && k.const_value() && *k.const_value() > *n) {
-    return Status::Error(
-        StrCat("k: expected at most the axis dim ", *n, ", got ", *k.const_value()));
+    return RuleError(DiagCode::kInputValue,
+                     StrCat("k: expected at most the axis dim ", *n, ", got ", *k.const_value()));
   }
   // k is at most the axis dim: a bound of whichever side is symbolic.
   if (n && !k.const_value()) {
@@ -251,7 +257,8 @@ StatusOr<Dim> SquareMatrixDim(InferenceContext& ctx, int input, const Shape& in)
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, input, in, 2));
   auto m = UnifyDim(in[in.size() - 2], in.back());
   if (!m.ok()) {
-    return InputError(ctx, input, StrCat("expected square matrices, got ", ShapeToString(in)));
+    return InputError(ctx, input, DiagCode::kInputDims,
+                      StrCat("expected square matrices, got ", ShapeToString(in)));
   }
   OI_RETURN_IF_ERROR(ctx.RecordEqual(in[in.size() - 2], in.back(), "square matrices"));
   return *m;
@@ -285,12 +292,12 @@ Status InferDFT(InferenceContext& ctx) {
   OI_RETURN_IF_ERROR(RequireRankAtLeast(ctx, 0, *in, 2));
   auto last = in->back().const_value();
   if (last && *last != 1 && *last != 2) {
-    return InputError(ctx, 0,
+    return InputError(ctx, 0, DiagCode::kInputDims,
                       StrCat("expected a last dim of 1 (real) or 2 ", "(complex), got ", *last));
   }
   // The one-sided transforms take one kind of input: RFFT a real one, IRFFT a complex one.
   if (onesided && last && *last != (inverse ? 2 : 1)) {
-    return InputError(ctx, 0,
+    return InputError(ctx, 0, DiagCode::kInputDims,
                       inverse ? "the one-sided inverse transform (IRFFT) takes a complex input "
                                 "(last dim 2), got a real one (last dim 1)"
                               : "the one-sided transform (RFFT) takes a real input (last dim 1), "
@@ -317,8 +324,9 @@ Status InferDFT(InferenceContext& ctx) {
     return OkStatus();
   }
   if (*axis < -rank || *axis > rank - 2 || *axis == -1) {
-    return Status::Error(StrCat("axis: expected an axis in [", -rank, ", -2] or [0, ", rank - 2,
-                                "] for rank ", rank, ", got ", *axis));
+    return RuleError(DiagCode::kAxisRange,
+                     StrCat("axis: expected an axis in [", -rank, ", -2] or [0, ", rank - 2,
+                            "] for rank ", rank, ", got ", *axis));
   }
   const int64_t a = *axis < 0 ? *axis + rank : *axis;
   Dim n = length;
@@ -342,11 +350,11 @@ Status InferSTFT(InferenceContext& ctx) {
     // "if the input or window tensors are complex, then onesided output is not possible"
     auto last = (*signal)[2].const_value();
     if (last && *last != 1 && *last != 2) {
-      return InputError(ctx, 0,
+      return InputError(ctx, 0, DiagCode::kInputDims,
                         StrCat("expected a last dim of 1 (real) or 2 (complex), got ", *last));
     }
     if (onesided && last == 2) {
-      return InputError(ctx, 0,
+      return InputError(ctx, 0, DiagCode::kInputDims,
                         "a complex signal (last dim 2) has no one-sided transform; "
                         "onesided must be 0");
     }
@@ -357,7 +365,8 @@ Status InferSTFT(InferenceContext& ctx) {
       OI_RETURN_IF_ERROR(RequireRank(ctx, 2, *w, 1));
       auto u = UnifyDim(n, (*w)[0]);
       if (!u.ok()) {
-        return Status::Error(
+        return RuleError(
+            DiagCode::kInputDims,
             StrCat("frame_length and the window's length differ: ", u.status().message()));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(n, (*w)[0], "frame_length and the window's length"));
@@ -422,7 +431,8 @@ Status InferLoss(InferenceContext& ctx) {
         auto u = UnifyDim((*per_element)[i], (*target)[i]);
         if (!u.ok()) {
           return InputError(
-              ctx, 1, StrCat(ShapeToString(*target), " does not match input ", ShapeToString(*in)));
+              ctx, 1, DiagCode::kInputDims,
+              StrCat(ShapeToString(*target), " does not match input ", ShapeToString(*in)));
         }
         OI_RETURN_IF_ERROR(ctx.RecordEqual((*per_element)[i], (*target)[i],
                                            StrCat(InputLabel(ctx, 1), " dim ", i)));
@@ -468,16 +478,17 @@ StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index,
     const Dim ka = (*a)[trans_a ? 0 : 1], kb = (*b)[trans_b ? 1 : 0];
     auto k = UnifyDim(ka, kb);
     if (!k.ok()) {
-      return Status::Error(StrCat("contracted dims differ: A ", ShapeToString(*a),
-                                  " (transA=", trans_a, ") vs B ", ShapeToString(*b),
-                                  " (transB=", trans_b, "): ", k.status().message()));
+      return RuleError(
+          DiagCode::kInputDims,
+          StrCat("contracted dims differ: A ", ShapeToString(*a), " (transA=", trans_a, ") vs B ",
+                 ShapeToString(*b), " (transB=", trans_b, "): ", k.status().message()));
     }
     OI_RETURN_IF_ERROR(ctx.RecordEqual(ka, kb, "contracted dims"));
   }
   const Shape* c = c_index >= 0 && ctx.HasInput(c_index) ? ctx.InputShape(c_index) : nullptr;
   if (c) {
     if (c->size() > 2 || (exact_c && c->size() != 2)) {
-      return InputError(ctx, c_index,
+      return InputError(ctx, c_index, DiagCode::kBroadcast,
                         StrCat("expected ", exact_c ? "rank 2" : "rank <= 2",
                                " to broadcast to [M, N], ", "got ", ShapeToString(*c)));
     }
@@ -488,7 +499,7 @@ StatusOr<Shape> GemmOutputShape(InferenceContext& ctx, int a_index, int b_index,
       auto u = UnifyDim(od, cd);
       if (!u.ok()) {
         return InputError(
-            ctx, c_index,
+            ctx, c_index, DiagCode::kBroadcast,
             StrCat(ShapeToString(*c), " does not broadcast to [", StrJoin(out, ", "), "]"));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(

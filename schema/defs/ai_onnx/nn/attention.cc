@@ -37,7 +37,7 @@ StatusOr<Dim> HeadSize(const InferenceContext& ctx, int input, Dim hidden, Dim h
   if (hidden.is_const() && heads.is_const()) {
     const int64_t h = *heads.const_value();
     if (h <= 0 || *hidden.const_value() % h != 0) {
-      return InputError(ctx, input,
+      return InputError(ctx, input, DiagCode::kInputDims,
                         StrCat("hidden size ", hidden.ToString(), " is not a multiple of ",
                                heads_attr, " = ", h));
     }
@@ -60,8 +60,9 @@ StatusOr<std::optional<HeadsView>> ViewHeads(const InferenceContext& ctx, int in
     return std::optional<HeadsView>(HeadsView{(*s)[0], (*s)[1], (*s)[2], (*s)[3]});
   OI_RETURN_IF_ERROR(RequireRank(ctx, input, {3, 4}));
   if (!ctx.HasAttr(heads_attr)) {
-    return AttrError(heads_attr, StrCat("required when ", InputLabel(ctx, input), " is 3-D ",
-                                        ShapeToString(*s)));
+    return AttrError(
+        heads_attr, StrCat("required when ", InputLabel(ctx, input), " is 3-D ", ShapeToString(*s)),
+        DiagCode::kInputCombination);
   }
   OI_ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, heads_attr));
   OI_ASSIGN_OR_RETURN(Dim head_size, HeadSize(ctx, input, (*s)[2], heads, heads_attr));
@@ -85,7 +86,8 @@ Status InferAttention(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(auto v, ViewHeads(ctx, 2, "kv_num_heads"));
   const bool has_past_key = ctx.HasInput(4), has_past_value = ctx.HasInput(5);
   if (has_past_key != has_past_value) {
-    return InputError(ctx, has_past_key ? 4 : 5, "past_key and past_value must be given together");
+    return InputError(ctx, has_past_key ? 4 : 5, DiagCode::kInputCombination,
+                      "past_key and past_value must be given together");
   }
   const Shape* past_key = has_past_key ? ctx.InputShape(4) : nullptr;
   const Shape* past_value = has_past_value ? ctx.InputShape(5) : nullptr;
@@ -130,9 +132,9 @@ Status InferAttention(InferenceContext& ctx) {
   }
   if (q_heads.is_const() && kv_heads.is_const() &&
       (*kv_heads.const_value() <= 0 || *q_heads.const_value() % *kv_heads.const_value() != 0)) {
-    return Status::Error(StrCat("query heads (", q_heads.ToString(),
-                                ") must be a multiple of key/value heads (", kv_heads.ToString(),
-                                ")"));
+    return RuleError(DiagCode::kInputDims,
+                     StrCat("query heads (", q_heads.ToString(),
+                            ") must be a multiple of key/value heads (", kv_heads.ToString(), ")"));
   }
   if (ctx.schema().since_version() >= 24 && ctx.HasInput(6)) {
     if (const Shape* nonpad = ctx.InputShape(6)) {
@@ -147,7 +149,8 @@ Status InferAttention(InferenceContext& ctx) {
       // Broadcastable to [b, qh, qs, total]; from 24 the last dim may also be shorter.
       const Shape target = {batch, q_heads, q_seq, total_seq};
       if (mask->size() > 4) {
-        return InputError(ctx, 3, StrCat("expected rank <= 4, got rank ", mask->size()));
+        return InputError(ctx, 3, DiagCode::kInputRank,
+                          StrCat("expected rank <= 4, got rank ", mask->size()));
       }
       for (size_t i = 0; i < mask->size(); ++i) {
         const Dim m = (*mask)[mask->size() - 1 - i], t = target[3 - i];
@@ -155,7 +158,7 @@ Status InferAttention(InferenceContext& ctx) {
         const bool shorter_ok = i == 0 && ctx.schema().since_version() >= 24;
         if (shorter_ok ? *m.const_value() > *t.const_value() : m != t) {
           return InputError(
-              ctx, 3,
+              ctx, 3, DiagCode::kBroadcast,
               StrCat(ShapeToString(*mask), " does not broadcast to ", ShapeToString(target)));
         }
       }
@@ -193,8 +196,10 @@ Status InferRotaryEmbedding(InferenceContext& ctx) {
       head_size = (*x)[3];
     } else if (x->size() == 3) {
       if (!ctx.HasAttr("num_heads")) {
-        return AttrError("num_heads", StrCat("required when ", InputLabel(ctx, 0), " is 3-D ",
-                                             ShapeToString(*x)));
+        return AttrError(
+            "num_heads",
+            StrCat("required when ", InputLabel(ctx, 0), " is 3-D ", ShapeToString(*x)),
+            DiagCode::kInputCombination);
       }
       OI_ASSIGN_OR_RETURN(Dim heads, AttrDim(ctx, "num_heads"));
       OI_ASSIGN_OR_RETURN(head_size, HeadSize(ctx, 0, (*x)[2], heads, "num_heads"));
@@ -427,9 +432,9 @@ Status InferFlexAttention(InferenceContext& ctx) {
   }
   if (q_heads.is_const() && kv_heads.is_const() &&
       (*kv_heads.const_value() <= 0 || *q_heads.const_value() % *kv_heads.const_value() != 0)) {
-    return Status::Error(StrCat("query heads (", q_heads.ToString(),
-                                ") must be a multiple of key/value heads (", kv_heads.ToString(),
-                                ")"));
+    return RuleError(DiagCode::kInputDims,
+                     StrCat("query heads (", q_heads.ToString(),
+                            ") must be a multiple of key/value heads (", kv_heads.ToString(), ")"));
   }
   if (q) ctx.SetOutputShape(0, {batch, q_heads, q_seq, v_head_size});
 
@@ -447,7 +452,8 @@ Status InferFlexAttention(InferenceContext& ctx) {
       return AttrError(graph, StrCat("expected 1 output, got ", out.size()));
     }
     if (out[0].is_tensor() && out[0].has_shape() && out[0].shape().size() != 4) {
-      return AttrError(graph, StrCat("expected a rank 4 output, got ", out[0].ToString()));
+      return AttrError(graph, StrCat("expected a rank 4 output, got ", out[0].ToString()),
+                       DiagCode::kSubgraphMismatch);
     }
   }
   return OkStatus();

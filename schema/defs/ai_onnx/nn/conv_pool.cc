@@ -84,8 +84,10 @@ Status CheckPadsWithoutAutoPad(const InferenceContext& ctx, AutoPad auto_pad) {
   OI_ASSIGN_OR_RETURN(auto pads, ctx.OptionalIntsAttr("pads"));
   if (!pads || pads->empty()) return OkStatus();
   OI_ASSIGN_OR_RETURN(std::string s, ctx.StringAttr("auto_pad", "NOTSET"));
-  return AttrError("pads", StrCat("given together with auto_pad = ", s,
-                                  "; the two cannot be used simultaneously"));
+  return AttrError(
+      "pads",
+      StrCat("given together with auto_pad = ", s, "; the two cannot be used simultaneously"),
+      DiagCode::kInputCombination);
 }
 
 // Reads strides, dilations, pads, auto_pad and ceil_mode for `count` spatial axes (the
@@ -129,8 +131,9 @@ StatusOr<Dim> SlidingDim(const Window& w, size_t i, size_t count, Dim in) {
   const bool ceil = w.ceil_mode && !valid;
   if (span.is_const() && *span.const_value() < 0 &&
       (!w.pool || (ceil ? Dim::CeilDiv(span, s) : Dim::FloorDiv(span, s)).const_value() < -1)) {
-    return Status::Error(StrCat("spatial axis ", i, ": the padded input (", in + pb + pe,
-                                ") is smaller than the dilated kernel (", ek, ")"));
+    return RuleError(DiagCode::kInputDims,
+                     StrCat("spatial axis ", i, ": the padded input (", in + pb + pe,
+                            ") is smaller than the dilated kernel (", ek, ")"));
   }
   if (!ceil) return Dim::FloorDiv(span, s) + Dim::Const(1);
   const Dim out = Dim::CeilDiv(span, s) + Dim::Const(1);
@@ -311,8 +314,9 @@ StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
   OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
   if (dynamic_pads && *dynamic_pads) {
     if ((*dynamic_pads)->size() != 2 * count) {
-      return Status::Error(StrCat("pads: expected ", 2 * count,
-                                  " values (2 per spatial axis), got ", (*dynamic_pads)->size()));
+      return RuleError(DiagCode::kInputValue,
+                       StrCat("pads: expected ", 2 * count, " values (2 per spatial axis), got ",
+                              (*dynamic_pads)->size()));
     }
     win.pads = **dynamic_pads;
   }
@@ -437,7 +441,8 @@ Status InferMaxUnpool(InferenceContext& ctx) {
     if (v && static_cast<int64_t>(v->ints.size()) == v->NumElements()) {
       if (x && v->ints.size() != x->size()) {
         return InputError(
-            ctx, 2, StrCat("expected ", x->size(), " values (X's rank), got ", v->ints.size()));
+            ctx, 2, DiagCode::kInputValue,
+            StrCat("expected ", x->size(), " values (X's rank), got ", v->ints.size()));
       }
       ctx.SetOutputShape(0, v->ints);
     } else if (x) {

@@ -30,7 +30,8 @@ Status InferDropout(InferenceContext& ctx) {
   for (int i = 1; i < 3 && i < ctx.NumInputs(); ++i) {
     const Shape* s = ctx.HasInput(i) ? ctx.InputShape(i) : nullptr;
     if (s && !s->empty()) {
-      return InputError(ctx, i, StrCat("expected a scalar, got rank ", s->size()));
+      return InputError(ctx, i, DiagCode::kInputRank,
+                        StrCat("expected a scalar, got rank ", s->size()));
     }
   }
   return OkStatus();

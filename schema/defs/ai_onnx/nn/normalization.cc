@@ -28,8 +28,9 @@ Status CheckUnidirectional(InferenceContext& ctx, int input, const Shape& x) {
                   ShapeToString(x));
   };
   if (s->size() > x.size()) {
-    return Status::Error(StrCat(what(), ": rank ", s->size(), " exceeds rank ", x.size()),
-                         InputSubject(ctx, input));
+    return RuleError(DiagCode::kInputRank,
+                     StrCat(what(), ": rank ", s->size(), " exceeds rank ", x.size()),
+                     InputSubject(ctx, input));
   }
   for (size_t i = 0; i < s->size(); ++i) {
     const Dim d = (*s)[s->size() - 1 - i];
@@ -157,7 +158,7 @@ Status InferGroupNormalization(InferenceContext& ctx) {
   Dim channels = x ? (*x)[1] : Dim();
   if (channels.is_const() && *channels.const_value() % groups != 0) {
     return InputError(
-        ctx, 0,
+        ctx, 0, DiagCode::kInputDims,
         StrCat("channels ", channels.ToString(), " are not a multiple of num_groups = ", groups));
   }
   const bool per_group = ctx.schema().since_version() < 21;

@@ -118,7 +118,8 @@ Status InferSplit(InferenceContext& ctx) {
   if (ctx.schema().since_version() >= 18 && ctx.HasAttr("num_outputs")) {
     OI_ASSIGN_OR_RETURN(num_outputs, ctx.IntAttr("num_outputs"));
     if (split.given) {
-      return Status::Error("expected input 'split' or attribute 'num_outputs', got both");
+      return RuleError(DiagCode::kInputCombination,
+                       "expected input 'split' or attribute 'num_outputs', got both");
     }
     if (*num_outputs != n) {
       return AttrError("num_outputs",
@@ -127,21 +128,24 @@ Status InferSplit(InferenceContext& ctx) {
   }
   if (split.sizes) {
     if (static_cast<int64_t>(split.sizes->size()) != n) {
-      return Status::Error(StrCat(split.subject, ": expected ", n, " sizes (one per output), got ",
-                                  split.sizes->size()),
-                           split.about);
+      return RuleError(DiagCode::kInputValue,
+                       StrCat(split.subject, ": expected ", n, " sizes (one per output), got ",
+                              split.sizes->size()),
+                       split.about);
     }
     for (Dim d : *split.sizes) {
       if (auto c = d.const_value(); c && *c < 0) {
-        return Status::Error(StrCat(split.subject, ": expected sizes >= 0, got ", *c), split.about);
+        return RuleError(DiagCode::kInputValue,
+                         StrCat(split.subject, ": expected sizes >= 0, got ", *c), split.about);
       }
     }
   } else if (split.given) {
     const Shape* s = ctx.InputShape(1);
     if (s && s->size() == 1 && (*s)[0].is_const() && *(*s)[0].const_value() != n) {
-      return Status::Error(StrCat(split.subject, ": expected ", n, " sizes (one per output), got ",
-                                  *(*s)[0].const_value()),
-                           split.about);
+      return RuleError(DiagCode::kInputValue,
+                       StrCat(split.subject, ": expected ", n, " sizes (one per output), got ",
+                              *(*s)[0].const_value()),
+                       split.about);
     }
   } else if (ctx.schema().since_version() >= 18 && !num_outputs) {
     ctx.Warn(
@@ -163,7 +167,8 @@ Status InferSplit(InferenceContext& ctx) {
     Dim sum = Dim::Const(0);
     for (Dim d : sizes) sum = sum + d;
     if (!UnifyDim(total, sum).ok()) {
-      return Status::Error(
+      return RuleError(
+          DiagCode::kInputValue,
           StrCat(split.subject, ": expected sizes adding up to dim ", axis, " of ",
                  InputLabel(ctx, 0), " (", total, "), got ", StrJoin(sizes, " + "), " = ", sum),
           split.about);
@@ -186,7 +191,8 @@ Status InferSplit(InferenceContext& ctx) {
     const std::optional<Dim> part = ExactQuotient(ctx, total, n);
     if (!part) {
       return InputError(
-          ctx, 0, StrCat("dim ", axis, " (", total, ") does not split into ", n, " equal parts"));
+          ctx, 0, DiagCode::kInputDims,
+          StrCat("dim ", axis, " (", total, ") does not split into ", n, " equal parts"));
     }
     std::fill(sizes.begin(), sizes.end(), *part);
   }
@@ -220,7 +226,8 @@ Status InferTrilu(InferenceContext& ctx) {
   // k is a scalar; a one-element tensor is tolerated, anything else is an error.
   if (const Shape* k = ctx.HasInput(1) ? ctx.InputShape(1) : nullptr;
       k && (k->size() > 1 || (k->size() == 1 && (*k)[0].is_const() && (*k)[0] != Dim::Const(1)))) {
-    return InputError(ctx, 1, StrCat("expected a scalar, got ", ShapeToString(*k)));
+    return InputError(ctx, 1, DiagCode::kInputRank,
+                      StrCat("expected a scalar, got ", ShapeToString(*k)));
   }
   return OkStatus();
 }
@@ -285,7 +292,7 @@ Status InferScatterND(InferenceContext& ctx) {
     const auto k = indices->back().const_value();
     if (k && (*k < 1 || *k > static_cast<int64_t>(data->size()))) {
       return InputError(
-          ctx, 1,
+          ctx, 1, DiagCode::kInputDims,
           StrCat("expected a last dim in [1, ", data->size(), "] (the rank of data), got ", *k));
     }
     if (k && updates) {
@@ -340,7 +347,7 @@ Status InferTensorScatter(InferenceContext& ctx) {
     }
     if (mode == "linear" &&
         symbolic::LessEqual((*update)[seq_axis], (*past)[seq_axis]) == Tri::kFalse) {
-      return InputError(ctx, 1,
+      return InputError(ctx, 1, DiagCode::kInputDims,
                         StrCat("expected a sequence length (dim ", seq_axis, ") at most ",
                                (*past)[seq_axis], " (past_cache's), got ", (*update)[seq_axis]));
     }
@@ -392,7 +399,7 @@ Status InferGatherND(InferenceContext& ctx) {
   if (!m) return OkStatus();  // the output's rank depends on it
   if (*m < 1 || *m > r - b) {
     return InputError(
-        ctx, 1,
+        ctx, 1, DiagCode::kInputDims,
         StrCat("expected a last dim in [1, ", r - b, "] (rank of data - batch_dims), got ", *m));
   }
   out.insert(out.end(), data->begin() + b + *m, data->end());
@@ -429,15 +436,17 @@ Status InferOneHot(InferenceContext& ctx) {
   ctx.PropagateElemType(2, 0);
   if (const Shape* d = ctx.InputShape(1);
       d && (d->size() > 1 || (d->size() == 1 && (*d)[0].is_const() && (*d)[0] != Dim::Const(1)))) {
-    return InputError(ctx, 1, StrCat("expected a scalar or one element, got ", ShapeToString(*d)));
+    return InputError(ctx, 1, DiagCode::kInputRank,
+                      StrCat("expected a scalar or one element, got ", ShapeToString(*d)));
   }
   if (const Shape* v = ctx.InputShape(2);
       v && (v->size() != 1 || ((*v)[0].is_const() && (*v)[0] != Dim::Const(2)))) {
-    return InputError(ctx, 2, StrCat("expected [2] ([off, on]), got ", ShapeToString(*v)));
+    return InputError(ctx, 2, DiagCode::kInputDims,
+                      StrCat("expected [2] ([off, on]), got ", ShapeToString(*v)));
   }
   const Dim depth = ScalarValue(ctx, 1);
   if (auto c = depth.const_value(); c && *c < 0) {
-    return InputError(ctx, 1, StrCat("expected a depth >= 0, got ", *c));
+    return InputError(ctx, 1, DiagCode::kInputValue, StrCat("expected a depth >= 0, got ", *c));
   }
   const Shape* indices = ctx.InputShape(0);
   if (!indices) return OkStatus();
@@ -600,7 +609,9 @@ StatusOr<int64_t> BlockSize(const InferenceContext& ctx) {
 // A dim that must be a multiple of `k`: dim / k, an error when provably not a multiple.
 StatusOr<Dim> DivideExactly(InferenceContext& ctx, Dim d, int64_t k, const std::string& what) {
   const std::optional<Dim> q = ExactQuotient(ctx, d, k);
-  if (!q) return Status::Error(StrCat(what, ": expected a multiple of ", k, ", got ", d));
+  if (!q)
+    return RuleError(DiagCode::kInputDims,
+                     StrCat(what, ": expected a multiple of ", k, ", got ", d));
   return *q;
 }
 
@@ -648,10 +659,10 @@ Status InferReverseSequence(InferenceContext& ctx) {
     }
   }
   if (batch_axis == time_axis) {
-    return Status::Error(
-        StrCat("attributes 'batch_axis' and 'time_axis': expected different "
-               "axes, got ",
-               batch_axis, " for both"));
+    return RuleError(DiagCode::kAxisRange,
+                     StrCat("attributes 'batch_axis' and 'time_axis': expected different "
+                            "axes, got ",
+                            batch_axis, " for both"));
   }
   const Shape* in = ctx.InputShape(0);
   const Shape* lens = ctx.InputShape(1);

@@ -76,7 +76,7 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     for (int64_t a : *given) {
       OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, InputSubject(ctx, 3)));
       if (seen[axis]) {
-        return InputError(ctx, 3, StrCat("axis ", a, " is repeated"));
+        return InputError(ctx, 3, DiagCode::kAxisRange, StrCat("axis ", a, " is repeated"));
       }
       seen[axis] = true;
       axes.push_back(axis);
@@ -88,7 +88,8 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
   if (!pads) {
     const int64_t length = KnownLength(ctx, 1);
     if (length >= 0 && length != static_cast<int64_t>(2 * n)) {
-      return Status::Error(
+      return RuleError(
+          DiagCode::kInputValue,
           StrCat(pads_subject, ": expected ", 2 * n, " values (twice ",
                  has_axes ? "the number of axes" : "the rank of data", "), got ", length),
           pads_about);
@@ -99,7 +100,8 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     return OkStatus();
   }
   if (pads->size() != 2 * n) {
-    return Status::Error(
+    return RuleError(
+        DiagCode::kInputValue,
         StrCat(pads_subject, ": expected ", 2 * n, " values (twice ",
                has_axes ? "the number of axes" : "the rank of data", "), got ", pads->size()),
         pads_about);
@@ -111,10 +113,11 @@ Status InferPadOf(InferenceContext& ctx, const PadForm& form) {
     // rather than overflowing in between.
     out[axis] = (*in)[axis] + ((*pads)[i] + (*pads)[n + i]);
     if (auto c = out[axis].const_value(); c && *c < 0) {
-      return Status::Error(StrCat(pads_subject, ": dim ", axis, " of data (", (*in)[axis],
-                                  ") is cropped by more than its size: ", (*pads)[i],
-                                  " at the start, ", (*pads)[n + i], " at the end"),
-                           pads_about);
+      return RuleError(DiagCode::kInputDims,
+                       StrCat(pads_subject, ": dim ", axis, " of data (", (*in)[axis],
+                              ") is cropped by more than its size: ", (*pads)[i], " at the start, ",
+                              (*pads)[n + i], " at the end"),
+                       pads_about);
     }
   }
   ctx.SetOutputShape(0, out);

@@ -163,7 +163,8 @@ Status InferReshape(InferenceContext& ctx) {
     for (int64_t v : *attr) from_attr.push_back(Dim::Const(v));
   } else if (const ConstValue* value = ctx.InputValue(1)) {
     if (value->dims.size() != 1) {
-      return InputError(ctx, 1, StrCat("expected a 1-D shape, got rank ", value->dims.size()));
+      return InputError(ctx, 1, DiagCode::kInputRank,
+                        StrCat("expected a 1-D shape, got rank ", value->dims.size()));
     }
     shape_value = &value->ints;
   } else {
@@ -172,7 +173,7 @@ Status InferReshape(InferenceContext& ctx) {
     if (s && s->size() == 1 && s->at(0).is_const()) {
       const int64_t rank = *s->at(0).const_value();
       if (rank < 0 || rank > kMaxRank) {
-        return InputError(ctx, 1, StrCat("a shape of ", rank, " dims"));
+        return InputError(ctx, 1, DiagCode::kInputValue, StrCat("a shape of ", rank, " dims"));
       }
       ctx.SetOutputShape(0, Shape(rank));
     }
@@ -188,20 +189,20 @@ Status InferReshape(InferenceContext& ctx) {
     auto v = target[i].const_value();
     if (v == -1) {
       if (infer_at >= 0) {
-        return InputError(ctx, 1, "more than one -1 in the shape");
+        return InputError(ctx, 1, DiagCode::kInputValue, "more than one -1 in the shape");
       }
       infer_at = static_cast<int>(i);
     } else if (v == 0 && !allowzero) {
       if (in) {
         if (i >= in->size()) {
-          return InputError(ctx, 1,
+          return InputError(ctx, 1, DiagCode::kInputValue,
                             StrCat("0 at index ", i, " copies a dim the input of rank ", in->size(),
                                    " does not have"));
         }
         out[i] = (*in)[i];
       }
     } else if (v && *v < -1) {
-      return InputError(ctx, 1, StrCat("invalid dim ", *v, " at index ", i));
+      return InputError(ctx, 1, DiagCode::kInputValue, StrCat("invalid dim ", *v, " at index ", i));
     } else if (v || ProvenAtLeast(target[i], 0, ctx)) {
       out[i] = target[i];
       if (!v && !allowzero) symbolic_at.push_back(i);
@@ -231,7 +232,7 @@ Status InferReshape(InferenceContext& ctx) {
   if (infer_at >= 0 && allowzero) {
     for (Dim d : target) {
       if (d.const_value() == 0) {
-        return InputError(ctx, 1, "-1 and 0 together with allowzero=1");
+        return InputError(ctx, 1, DiagCode::kInputValue, "-1 and 0 together with allowzero=1");
       }
     }
   }
@@ -249,18 +250,19 @@ Status InferReshape(InferenceContext& ctx) {
     // A product of constants that overflows is unknown to the algebra, which would hide the
     // element-count error: no tensor has more than 2^63 - 1 elements.
     if (known_overflows) {
-      return Status::Error(
-          StrCat("cannot reshape to ", target_text(), ": its element count overflows int64"));
+      return RuleError(DiagCode::kInputDims, StrCat("cannot reshape to ", target_text(),
+                                                    ": its element count overflows int64"));
     }
     if (ConstantProductOverflows(*in)) {
-      return Status::Error(
-          StrCat("cannot reshape ", ShapeToString(*in), ": its element count overflows int64"));
+      return RuleError(DiagCode::kInputDims, StrCat("cannot reshape ", ShapeToString(*in),
+                                                    ": its element count overflows int64"));
     }
     if (infer_at >= 0 && !n.is_unknown() && !d.is_unknown()) {
       Dim remainder = Dim::Mod(n, d);
       if (symbolic::Equal(remainder, Dim::Const(0)) == symbolic::Tri::kFalse) {
-        return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " to ", target_text(),
-                                    ": ", n, " elements do not divide into ", d));
+        return RuleError(DiagCode::kInputDims,
+                         StrCat("cannot reshape ", ShapeToString(*in), " to ", target_text(), ": ",
+                                n, " elements do not divide into ", d));
       }
       // Unless the division is exact on its face, it is exact for every input the model
       // accepts: record that, and the quotient is the inferred dim.
@@ -269,8 +271,9 @@ Status InferReshape(InferenceContext& ctx) {
       }
       if (d.const_value() != 0) out[infer_at] = Dim::FloorDiv(n, d);
     } else if (infer_at < 0 && symbolic::Equal(n, d) == symbolic::Tri::kFalse) {
-      return Status::Error(StrCat("cannot reshape ", ShapeToString(*in), " (", n, " elements) to ",
-                                  target_text(), " (", d, " elements)"));
+      return RuleError(DiagCode::kInputDims,
+                       StrCat("cannot reshape ", ShapeToString(*in), " (", n, " elements) to ",
+                              target_text(), " (", d, " elements)"));
     }
   }
   // Values keep their elements in the new shape (a [1] shape piece becoming a scalar, say).
@@ -292,7 +295,8 @@ StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
   for (size_t k = 0; k < inputs.size() && !first; ++k) first = ctx.InputShape(inputs[k]);
   if (!first) return std::optional<Shape>();
   const int64_t rank = static_cast<int64_t>(first->size());
-  if (rank == 0) return Status::Error("expected inputs of rank >= 1, got scalars");
+  if (rank == 0)
+    return RuleError(DiagCode::kInputRank, "expected inputs of rank >= 1, got scalars");
   OI_ASSIGN_OR_RETURN(axis, ctx.NormalizeAxis(axis, rank, Subject::Attribute("axis")));
   Shape out(rank);
   Dim sum = Dim::Const(0);
@@ -308,7 +312,7 @@ StatusOr<std::optional<Shape>> ConcatOutputShape(InferenceContext& ctx,
       auto u = UnifyDim(out[d], (*s)[d]);
       if (!u.ok()) {
         return InputError(
-            ctx, i,
+            ctx, i, DiagCode::kInputDims,
             StrCat("dim ", d, " differs from the other ", "inputs' (", u.status().message(), ")"));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual(out[d], (*s)[d], StrCat(InputLabel(ctx, i), " dim ", d)));

@@ -62,12 +62,15 @@ Status CheckScales(const InferenceContext& ctx, int input, const std::vector<dou
   const std::string subject = input < 0 ? "attribute 'scales'" : InputLabel(ctx, input);
   const Subject about = input < 0 ? Subject::Attribute("scales") : InputSubject(ctx, input);
   if (scales.size() != expected) {
-    return Status::Error(
+    return RuleError(
+        DiagCode::kInputValue,
         StrCat(subject, ": expected ", expected, " values (", of_what, "), got ", scales.size()),
         about);
   }
   for (double s : scales) {
-    if (!(s > 0)) return Status::Error(StrCat(subject, ": expected scales > 0, got ", s), about);
+    if (!(s > 0))
+      return RuleError(DiagCode::kInputValue, StrCat(subject, ": expected scales > 0, got ", s),
+                       about);
   }
   return OkStatus();
 }
@@ -84,7 +87,8 @@ StatusOr<std::vector<int64_t>> AxesAttr(const InferenceContext& ctx, int64_t ran
   std::vector<bool> seen(rank, false);
   for (int64_t a : *given) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, Subject::Attribute("axes")));
-    if (seen[axis]) return AttrError("axes", StrCat("axis ", a, " is repeated"));
+    if (seen[axis])
+      return AttrError("axes", StrCat("axis ", a, " is repeated"), DiagCode::kAxisRange);
     seen[axis] = true;
     axes.push_back(axis);
   }
@@ -147,11 +151,13 @@ Status InferResize(InferenceContext& ctx) {
   const Presence scales = PresenceOf(ctx, scales_input);
   const Presence sizes = sizes_input < 0 ? Presence::kAbsent : PresenceOf(ctx, sizes_input);
   if (scales == Presence::kNonEmpty && sizes == Presence::kNonEmpty) {
-    return InputError(ctx, sizes_input, "expected no sizes when scales are given, got both");
+    return InputError(ctx, sizes_input, DiagCode::kInputCombination,
+                      "expected no sizes when scales are given, got both");
   }
   if (version >= 11 && (scales == Presence::kAbsent || scales == Presence::kEmpty) &&
       (sizes == Presence::kAbsent || sizes == Presence::kEmpty)) {
-    return Status::Error("inputs 'scales' and 'sizes': expected one of them, got neither");
+    return RuleError(DiagCode::kInputCombination,
+                     "inputs 'scales' and 'sizes': expected one of them, got neither");
   }
   const bool use_sizes = sizes == Presence::kNonEmpty ||
                          (sizes == Presence::kUnknown && scales != Presence::kNonEmpty);
@@ -185,12 +191,13 @@ Status InferResize(InferenceContext& ctx) {
     if (v) {
       if (v->size() != axes.size()) {
         return InputError(
-            ctx, sizes_input,
+            ctx, sizes_input, DiagCode::kInputValue,
             StrCat("expected ", axes.size(), " values (", of_what, "), got ", v->size()));
       }
       for (Dim d : *v) {
         if (auto c = d.const_value(); c && *c < 0) {
-          return InputError(ctx, sizes_input, StrCat("expected sizes >= 0, got ", *c));
+          return InputError(ctx, sizes_input, DiagCode::kInputValue,
+                            StrCat("expected sizes >= 0, got ", *c));
         }
       }
       if (policy == "stretch") {
@@ -200,7 +207,7 @@ Status InferResize(InferenceContext& ctx) {
       }
     } else if (const int64_t n = KnownLength(ctx, sizes_input);
                n > 0 && n != static_cast<int64_t>(axes.size())) {
-      return InputError(ctx, sizes_input,
+      return InputError(ctx, sizes_input, DiagCode::kInputValue,
                         StrCat("expected ", axes.size(), " values (", of_what, "), got ", n));
     }
   } else if (use_scales && !use_sizes) {
@@ -220,7 +227,7 @@ Status InferResize(InferenceContext& ctx) {
       if (whole) out = ScaleShape(*in, axes, *v);
     } else if (const int64_t n = KnownLength(ctx, scales_input);
                n > 0 && n != static_cast<int64_t>(axes.size())) {
-      return InputError(ctx, scales_input,
+      return InputError(ctx, scales_input, DiagCode::kInputValue,
                         StrCat("expected ", axes.size(), " values (", of_what, "), got ", n));
     }
   }
@@ -296,7 +303,7 @@ Status InferCenterCropPad(InferenceContext& ctx) {
   OI_ASSIGN_OR_RETURN(std::vector<int64_t> axes, AxesAttr(ctx, static_cast<int64_t>(in->size())));
   const int64_t length = shape ? static_cast<int64_t>(shape->size()) : KnownLength(ctx, 1);
   if (length >= 0 && length != static_cast<int64_t>(axes.size())) {
-    return InputError(ctx, 1,
+    return InputError(ctx, 1, DiagCode::kInputValue,
                       StrCat("expected ", axes.size(), " values (",
                              ctx.HasAttr("axes") ? "the length of axes" : "the rank of input",
                              "), got ", length));
@@ -305,7 +312,7 @@ Status InferCenterCropPad(InferenceContext& ctx) {
   for (size_t i = 0; i < axes.size(); ++i) {
     out[axes[i]] = shape ? (*shape)[i] : Dim();
     if (auto c = out[axes[i]].const_value(); c && *c < 0) {
-      return InputError(ctx, 1, StrCat("expected sizes >= 0, got ", *c));
+      return InputError(ctx, 1, DiagCode::kInputValue, StrCat("expected sizes >= 0, got ", *c));
     }
   }
   ctx.SetOutputShape(0, out);
@@ -339,14 +346,16 @@ Status InferGridSample(InferenceContext& ctx) {
   if (grid) {
     if (auto c = grid->back().const_value(); c && *c != spatial) {
       return InputError(
-          ctx, 1, StrCat("expected last dim ", spatial, " (the number of spatial dims), got ", *c));
+          ctx, 1, DiagCode::kInputDims,
+          StrCat("expected last dim ", spatial, " (the number of spatial dims), got ", *c));
     }
     OI_RETURN_IF_ERROR(ctx.RecordEqual(grid->back(), Dim::Const(spatial),
                                        "grid's last dim and the number of spatial dims"));
     for (size_t i = 1; i + 1 < rank; ++i) out[i + 1] = (*grid)[i];
     auto n = UnifyDim(out[0], (*grid)[0]);
     if (!n.ok()) {
-      return InputError(ctx, 1, StrCat("expected batch dim ", out[0], " (X's), got ", (*grid)[0]));
+      return InputError(ctx, 1, DiagCode::kInputDims,
+                        StrCat("expected batch dim ", out[0], " (X's), got ", (*grid)[0]));
     }
     if (x) OI_RETURN_IF_ERROR(ctx.RecordEqual((*x)[0], (*grid)[0], "batch dims of X and grid"));
     out[0] = *n;
@@ -367,12 +376,13 @@ Status InferAffineGrid(InferenceContext& ctx) {
   int64_t spatial = -1;  // 2 or 3, when known
   if (size) {
     if (size->size() != 4 && size->size() != 5) {
-      return InputError(ctx, 1, StrCat("expected 4 or 5 values, got ", size->size()));
+      return InputError(ctx, 1, DiagCode::kInputValue,
+                        StrCat("expected 4 or 5 values, got ", size->size()));
     }
     spatial = static_cast<int64_t>(size->size()) - 2;
   } else if (const int64_t n = KnownLength(ctx, 1); n >= 0) {
     if (n != 4 && n != 5) {
-      return InputError(ctx, 1, StrCat("expected 4 or 5 values, got ", n));
+      return InputError(ctx, 1, DiagCode::kInputValue, StrCat("expected 4 or 5 values, got ", n));
     }
     spatial = n - 2;
   } else if (theta && (*theta)[1].is_const()) {
@@ -384,7 +394,7 @@ Status InferAffineGrid(InferenceContext& ctx) {
       const int64_t want = spatial + (i - 1);
       if (auto c = (*theta)[i].const_value(); c && *c != want) {
         return InputError(
-            ctx, 0,
+            ctx, 0, DiagCode::kInputDims,
             StrCat("expected [N, ", spatial, ", ", spatial + 1, "], got ", ShapeToString(*theta)));
       }
       OI_RETURN_IF_ERROR(ctx.RecordEqual((*theta)[i], Dim::Const(want), "theta's matrix dims"));
@@ -397,7 +407,7 @@ Status InferAffineGrid(InferenceContext& ctx) {
   if (size) {
     auto n = UnifyDim(out[0], (*size)[0]);
     if (!n.ok()) {
-      return InputError(ctx, 1,
+      return InputError(ctx, 1, DiagCode::kInputDims,
                         StrCat("expected batch size ", out[0], " (theta's), got ", (*size)[0]));
     }
     if (theta)
@@ -421,7 +431,7 @@ Status InferCol2Im(InferenceContext& ctx) {
   const int64_t block_length = block ? static_cast<int64_t>(block->size()) : KnownLength(ctx, 2);
   if (spatial >= 0 && block_length >= 0 && spatial != block_length) {
     return InputError(
-        ctx, 2,
+        ctx, 2, DiagCode::kInputValue,
         StrCat("expected ", spatial, " values (as many as image_shape), got ", block_length));
   }
   if (spatial < 0) spatial = block_length;
@@ -452,12 +462,12 @@ Status InferCol2Im(InferenceContext& ctx) {
   if (in && block) {
     const Dim per_channel = Product(*block);
     if (auto c = per_channel.const_value(); c && *c == 0) {
-      return InputError(ctx, 2, "a block of 0 elements");
+      return InputError(ctx, 2, DiagCode::kInputValue, "a block of 0 elements");
     }
     auto channels = (*in)[1].const_value();
     if (channels && per_channel.is_const() && *channels % *per_channel.const_value() != 0) {
       return InputError(
-          ctx, 0,
+          ctx, 0, DiagCode::kInputDims,
           StrCat("dim 1 (", *channels, ") is not a multiple of the block size ", per_channel));
     }
     out[1] = Dim::FloorDiv((*in)[1], per_channel);
@@ -477,7 +487,7 @@ Status InferCol2Im(InferenceContext& ctx) {
       }
       auto l = UnifyDim((*in)[2], blocks);
       if (!l.ok()) {
-        return InputError(ctx, 0,
+        return InputError(ctx, 0, DiagCode::kInputDims,
                           StrCat("expected ", blocks,
                                  " blocks in dim 2 (from image_shape, block_shape, pads, "
                                  "strides and dilations), got ",

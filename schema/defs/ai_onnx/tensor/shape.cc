@@ -108,7 +108,8 @@ Status InferGather(InferenceContext& ctx) {
     const int64_t n = data_value->dims[axis];
     for (int64_t i : *index_ints) {
       if (i < -n || i >= n) {
-        return Status::Error(
+        return RuleError(
+            DiagCode::kInputValue,
             StrCat("input 1 'indices': index ", i, " is out of range for ", n, " elements"),
             Subject::Input(1, "indices"));
       }
@@ -149,7 +150,7 @@ Status InferUnsqueeze(InferenceContext& ctx) {
   const Shape* in = ctx.InputShape(0);
   if (!in) return OkStatus();
   if (!known || !axes) {
-    if (known && !axes) return Status::Error("expected axes, got none");
+    if (known && !axes) return RuleError(DiagCode::kInputCombination, "expected axes, got none");
     // Which axes are new is not known, but how many may be. Output dim j is a new 1 or input
     // dim j - m, m of the k new dims being before it (0 <= m <= k, and j - m < rank): it is
     // 1 when every such input dim is 1 (a scalar's Unsqueeze gives [1, ..., 1]).
@@ -178,7 +179,8 @@ Status UnsqueezeAt(InferenceContext& ctx, const Shape& in, const std::vector<int
   std::vector<bool> inserted(rank, false);
   for (int64_t a : axes) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
-    if (inserted[axis]) return Status::Error(StrCat("axes: axis ", a, " is repeated"));
+    if (inserted[axis])
+      return RuleError(DiagCode::kAxisRange, StrCat("axes: axis ", a, " is repeated"));
     inserted[axis] = true;
   }
   Shape out(rank);
@@ -229,7 +231,7 @@ Status InferSqueeze(InferenceContext& ctx) {
       OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(a, rank, "axes"));
       auto v = (*in)[axis].const_value();
       if (v && *v != 1) {
-        return Status::Error(StrCat("axes: dim ", axis, " is ", *v, ", not 1"));
+        return RuleError(DiagCode::kInputDims, StrCat("axes: dim ", axis, " is ", *v, ", not 1"));
       }
       removed[axis] = true;
     }
@@ -406,12 +408,12 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
     return OkStatus();
   }
   if (start_dims.size() != end_dims.size()) {
-    return Status::Error(
-        StrCat("starts has ", start_dims.size(), " values but ends has ", end_dims.size()));
+    return RuleError(DiagCode::kInputValue, StrCat("starts has ", start_dims.size(),
+                                                   " values but ends has ", end_dims.size()));
   }
   if (step_dims && step_dims->size() != start_dims.size()) {
-    return Status::Error(
-        StrCat("steps has ", step_dims->size(), " values but starts has ", start_dims.size()));
+    return RuleError(DiagCode::kInputValue, StrCat("steps has ", step_dims->size(),
+                                                   " values but starts has ", start_dims.size()));
   }
   std::vector<int64_t> axis_list;
   if (axes) {
@@ -420,8 +422,8 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
     for (size_t i = 0; i < start_dims.size(); ++i) axis_list.push_back(static_cast<int64_t>(i));
   }
   if (axis_list.size() != start_dims.size()) {
-    return Status::Error(
-        StrCat("axes has ", axis_list.size(), " values but starts has ", start_dims.size()));
+    return RuleError(DiagCode::kInputValue, StrCat("axes has ", axis_list.size(),
+                                                   " values but starts has ", start_dims.size()));
   }
   const symbolic::Assumptions* assumptions =
       ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
@@ -434,12 +436,13 @@ Status InferSliceOf(InferenceContext& ctx, bool from_inputs) {
   bool steps_constant = true;
   for (size_t i = 0; i < axis_list.size(); ++i) {
     OI_ASSIGN_OR_RETURN(int64_t axis, ctx.NormalizeAxis(axis_list[i], rank, "axes"));
-    if (sliced[axis]) return Status::Error(StrCat("axes: axis ", axis_list[i], " is repeated"));
+    if (sliced[axis])
+      return RuleError(DiagCode::kAxisRange, StrCat("axes: axis ", axis_list[i], " is repeated"));
     sliced[axis] = true;
     axis_of[i] = axis;
     const Dim step = !steps_given ? one : step_dims ? (*step_dims)[i] : Dim();
     const std::optional<int64_t> step_value = step.const_value();
-    if (step_value == 0) return Status::Error("steps: a step of 0");
+    if (step_value == 0) return RuleError(DiagCode::kInputValue, "steps: a step of 0");
     steps_constant = steps_constant && step_value;
     step_of[i] = step_value.value_or(1);
     const Dim dim = (*in)[axis];
@@ -495,7 +498,8 @@ Status InferTile(InferenceContext& ctx) {
     return OkStatus();
   }
   if (repeats->size() != in->size()) {
-    return InputError(ctx, 1, StrCat("expected ", in->size(), " values, got ", repeats->size()));
+    return InputError(ctx, 1, DiagCode::kInputValue,
+                      StrCat("expected ", in->size(), " values, got ", repeats->size()));
   }
   Shape out(in->size());
   for (size_t i = 0; i < out.size(); ++i) out[i] = (*in)[i] * (*repeats)[i];
@@ -521,7 +525,8 @@ Status InferFlatten(InferenceContext& ctx) {
   const int64_t rank = static_cast<int64_t>(in->size());
   OI_ASSIGN_OR_RETURN(int64_t axis, ctx.IntAttr("axis", 1));
   if (axis < -rank || axis > rank) {
-    return AttrError("axis", StrCat("expected an axis in [", -rank, ", ", rank, "], got ", axis));
+    return AttrError("axis", StrCat("expected an axis in [", -rank, ", ", rank, "], got ", axis),
+                     DiagCode::kAxisRange);
   }
   if (axis < 0) axis += rank;
   ctx.SetOutputShape(0, Shape{Product(Shape(in->begin(), in->begin() + axis)),
@@ -550,13 +555,15 @@ Status InferExpand(InferenceContext& ctx) {
   Shape target;
   if (const ConstValue* v = ctx.InputValue(1)) {
     if (v->dims.size() != 1) {
-      return InputError(ctx, 1, StrCat("expected a 1-D shape, got rank ", v->dims.size()));
+      return InputError(ctx, 1, DiagCode::kInputRank,
+                        StrCat("expected a 1-D shape, got rank ", v->dims.size()));
     }
     if (static_cast<int64_t>(v->ints.size()) != v->NumElements()) return OkStatus();
     for (size_t i = 0; i < v->ints.size(); ++i) {
       auto c = v->ints[i].const_value();
       if (c && *c < 0) {
-        return InputError(ctx, 1, StrCat("expected dims >= 0, got ", *c, " at index ", i));
+        return InputError(ctx, 1, DiagCode::kInputValue,
+                          StrCat("expected dims >= 0, got ", *c, " at index ", i));
       }
     }
     target.assign(v->ints.begin(), v->ints.end());
@@ -564,12 +571,13 @@ Status InferExpand(InferenceContext& ctx) {
     const Shape* s = ctx.InputShape(1);
     if (!s) return OkStatus();
     if (s->size() != 1) {
-      return InputError(ctx, 1, StrCat("expected a 1-D shape, got rank ", s->size()));
+      return InputError(ctx, 1, DiagCode::kInputRank,
+                        StrCat("expected a 1-D shape, got rank ", s->size()));
     }
     auto n = s->at(0).const_value();
     if (!n) return OkStatus();
     if (*n < 0 || *n > kMaxRank) {
-      return InputError(ctx, 1, StrCat("a shape of ", *n, " dims"));
+      return InputError(ctx, 1, DiagCode::kInputValue, StrCat("a shape of ", *n, " dims"));
     }
     target = Shape(*n);
   }
