@@ -9,7 +9,13 @@
 namespace onnx_infer {
 namespace {
 
-// One message still to visit and the nesting level it sits at.
+// Depth is counted in protobuf messages, as protobuf's parsers count it, so that whatever a
+// parser accepts passes: a subgraph adds 3 (NodeProto, AttributeProto, GraphProto), a type in a
+// type 2 (TypeProto and its Sequence, Optional or Map).
+constexpr int kGraphMessages = 3;
+constexpr int kTypeMessages = 2;
+
+// One message still to visit and the nesting depth it sits at.
 struct Pending {
   std::variant<const onnx::GraphProto*, const onnx::NodeProto*, const onnx::TypeProto*,
                const onnx::FunctionProto*>
@@ -28,9 +34,9 @@ class Walker {
     while (!stack_.empty()) {
       Pending p = stack_.back();
       stack_.pop_back();
-      if (p.depth > kMaxNestingDepth) {
-        return Status::Error(StrCat("types or subgraphs nested deeper than ", kMaxNestingDepth,
-                                    " levels (docs/limits.md)"));
+      if (p.depth > kMaxProtobufDepth) {
+        return Status::Error(StrCat("types or subgraphs nested deeper than ", kMaxProtobufDepth,
+                                    " protobuf messages (docs/limits.md)"));
       }
       std::visit([&](const auto* m) { Visit(*m, p.depth); }, p.message);
     }
@@ -59,8 +65,8 @@ class Walker {
 
   void Visit(const onnx::NodeProto& n, int depth) {
     for (const auto& a : n.attribute()) {
-      if (a.has_g()) Push(a.g(), depth + 1);
-      for (const auto& g : a.graphs()) Push(g, depth + 1);
+      if (a.has_g()) Push(a.g(), depth + kGraphMessages);
+      for (const auto& g : a.graphs()) Push(g, depth + kGraphMessages);
       if (a.has_tp()) Push(a.tp(), depth);
       for (const auto& t : a.type_protos()) Push(t, depth);
     }
@@ -69,13 +75,13 @@ class Walker {
   void Visit(const onnx::TypeProto& t, int depth) {
     switch (t.value_case()) {
       case onnx::TypeProto::kSequenceType:
-        if (t.sequence_type().has_elem_type()) Push(t.sequence_type().elem_type(), depth + 1);
+        if (t.sequence_type().has_elem_type()) Push(t.sequence_type().elem_type(), depth + kTypeMessages);
         break;
       case onnx::TypeProto::kOptionalType:
-        if (t.optional_type().has_elem_type()) Push(t.optional_type().elem_type(), depth + 1);
+        if (t.optional_type().has_elem_type()) Push(t.optional_type().elem_type(), depth + kTypeMessages);
         break;
       case onnx::TypeProto::kMapType:
-        if (t.map_type().has_value_type()) Push(t.map_type().value_type(), depth + 1);
+        if (t.map_type().has_value_type()) Push(t.map_type().value_type(), depth + kTypeMessages);
         break;
       default:
         break;

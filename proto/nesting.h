@@ -10,9 +10,11 @@
 
 namespace onnx_infer {
 
-// An error naming kMaxNestingDepth when types nest in types, or graphs in node attributes,
-// more than kMaxNestingDepth levels anywhere in the message (graphs, functions, value infos,
-// type attributes); OK otherwise. Iterative: uses no stack however deep the message.
+// An error naming kMaxProtobufDepth when types nest in types, or graphs in node attributes,
+// deeper than protobuf's parsers accept (kMaxProtobufDepth messages, about 199 levels of
+// types or 133 of subgraphs) anywhere in the message (graphs, functions, value infos, type
+// attributes); OK otherwise, so that any model a parser accepted passes. Iterative: uses no
+// stack however deep the message.
 Status CheckNesting(const onnx::ModelProto& model);
 Status CheckNesting(const onnx::NodeProto& node);
 Status CheckNesting(const onnx::TypeProto& type);

@@ -161,9 +161,17 @@ def test_infer_assumptions():
         "B >= 1 (assumed for node 'merge' (Reshape): output 'back' dim 1 is C instead of "
         "2*floor(C/2))"]
 
-    with pytest.raises(ValueError, match="only lower bounds"):
-        onnx_infer.infer(model, assume=["S <= 4"])
-    with pytest.raises(ValueError, match="expected a lower bound"):
+    # Upper bounds and relations (issue 29): S <= 1 decides Max(0, S - 2) as 0.
+    upper = onnx_infer.infer(model, assume=["S <= 1"])
+    assert str(upper.type_of("y")) == "float[N, 0, 8]"
+    assert upper.bounds == [{"symbol": "S", "min": 0, "max": 1, "assumed": ["max"],
+                             "origins": ["S <= 1 (assumed)"]}]
+    related = onnx_infer.infer(model, assume=["1 <= S", "N + S <= 10"])
+    assert related.relations == ["N + S <= 10 (assumed)"]
+    assert {b["symbol"]: b["max"] for b in related.bounds} == {"N": 9, "S": 10}
+    with pytest.raises(ValueError, match="an equation fixes a value"):
+        onnx_infer.infer(model, assume=["S == 4"])
+    with pytest.raises(ValueError, match="expected a dim expression compared with integers"):
         onnx_infer.infer(model, assume=["S + N"])
     typo = onnx_infer.infer(model, assume=["SS >= 2"])
     assert [d.message for d in typo.diagnostics] == [
