@@ -734,14 +734,9 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     output = {{"path", flags.output}, {"written", false}};
     // Options that contradict the model would be written over what inference proves (a
     // bound 9 where the model computes 7): such a model is never written.
-    const bool options_contradicted =
-        std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                    [](const Diagnostic& d) { return d.code == kDiagOptionContradiction; });
-    const bool declared_contradicted =
-        flags.declared_policy == DeclaredPolicy::kStrict &&
-        std::any_of(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& d) {
-          return d.code == kDiagDeclaredContradiction && d.severity == Severity::kError;
-        });
+    const bool options_contradicted = result.HasCode(kDiagOptionContradiction);
+    const bool declared_contradicted = flags.declared_policy == DeclaredPolicy::kStrict &&
+                                       result.HasCode(kDiagDeclaredContradiction, Severity::kError);
     if ((flags.strict && result.HasErrors()) || options_contradicted || declared_contradicted) {
       const std::string why = options_contradicted ? "not written: the options contradict the model"
                               : declared_contradicted

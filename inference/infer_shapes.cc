@@ -35,6 +35,12 @@
 
 namespace onnx_infer {
 
+bool InferenceResult::HasCode(DiagCode code, std::optional<Severity> severity) const {
+  return std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
+    return d.code == code && (!severity || d.severity == *severity);
+  });
+}
+
 int64_t InferenceResult::CountOf(Severity severity) const {
   int64_t n = 0;
   for (const auto& d : diagnostics) n += d.severity == severity;

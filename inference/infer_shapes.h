@@ -226,6 +226,8 @@ struct InferenceResult {
   const Type* TypeOf(std::string_view graph_path, std::string_view name) const;
 
   int64_t CountOf(Severity severity) const;
+  // Whether some diagnostic has `code` (and `severity`, if given).
+  bool HasCode(DiagCode code, std::optional<Severity> severity = std::nullopt) const;
   bool HasErrors() const { return CountOf(Severity::kError) > 0; }
 
   // The context of the run's Dims (options.symbol_context, or the run's own), kept alive as

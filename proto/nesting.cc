@@ -75,10 +75,12 @@ class Walker {
   void Visit(const onnx::TypeProto& t, int depth) {
     switch (t.value_case()) {
       case onnx::TypeProto::kSequenceType:
-        if (t.sequence_type().has_elem_type()) Push(t.sequence_type().elem_type(), depth + kTypeMessages);
+        if (t.sequence_type().has_elem_type())
+          Push(t.sequence_type().elem_type(), depth + kTypeMessages);
         break;
       case onnx::TypeProto::kOptionalType:
-        if (t.optional_type().has_elem_type()) Push(t.optional_type().elem_type(), depth + kTypeMessages);
+        if (t.optional_type().has_elem_type())
+          Push(t.optional_type().elem_type(), depth + kTypeMessages);
         break;
       case onnx::TypeProto::kMapType:
         if (t.map_type().has_value_type()) Push(t.map_type().value_type(), depth + kTypeMessages);

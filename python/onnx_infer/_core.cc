@@ -646,11 +646,12 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
       if (call.cost) out.cost = std::make_shared<CostEstimate>(EstimateCost(*model, *result));
+      // Not written, as by the command: errors under strict, a declaration contradicted under
+      // the strict policy (or onnx's strict_mode), options contradicting the model.
       const bool failed =
-          (call.strict && result->HasErrors()) ||
+          (call.strict && result->HasErrors()) || result->HasCode(kDiagOptionContradiction) ||
           ((call.raise_on_contradiction || options.declared_policy == DeclaredPolicy::kStrict) &&
-           std::any_of(result->diagnostics.begin(), result->diagnostics.end(),
-                       [](const Diagnostic& d) { return d.code == kDiagDeclaredContradiction; }));
+           result->HasCode(kDiagDeclaredContradiction));
       out.result = std::move(result);
       if (!output_path.empty() && !failed) {
         if (Status saved = SaveModel(*model, output_path); !saved.ok()) error = saved.message();

@@ -109,3 +109,21 @@ def test_memory_estimate():
     assert bound.peak_nodes == [2]
     assert bound.steps[2].live_bytes == 16433
     assert bound.activations_of_unknown_size == 0
+
+
+def test_options_contradicting_the_model_write_nothing(tmp_path):
+    # The model forces total_sequence_length == past + seq == 7; binding it to 9 is the
+    # options' contradiction: an error, and output_path is not written (as the command).
+    model = tmp_path / "kv.onnxtxt"
+    model.write_text(
+        '<ir_version: 8, opset_import: ["" : 17]>\n'
+        "main (float[1, 4, past, 8] past_key, float[1, 4, seq, 8] key)"
+        " => (float[1, 4, total_sequence_length, 8] present) {\n"
+        "  present = Concat <axis = 2> (past_key, key)\n}\n")
+    out = tmp_path / "out.onnx"
+    result = onnx_infer.infer(str(model), bind={"past": 3, "seq": 4, "total_sequence_length": 9},
+                              output_path=str(out))
+    assert [d.kind for d in result.errors] == ["option-contradiction"]
+    assert not out.exists()
+    fine = onnx_infer.infer(str(model), bind={"past": 3, "seq": 4}, output_path=str(out))
+    assert not fine.errors and out.exists()
