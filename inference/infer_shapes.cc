@@ -860,7 +860,17 @@ class Driver {
           {name, false,
            origin != introduced_.end() ? origin->second : "written by a model-local function"});
     }
+    for (auto& info : result_.symbols) {
+      const Dim self = Dim::Symbol(info.name);
+      const Dim value = unifier_.Resolve(self);
+      if (value != self) info.value = value;
+    }
     for (const auto& fact : unifier_.facts()) result_.facts.push_back(fact.ToString());
+    result_.fact_dims = unifier_.facts();
+    result_.relation_dims = unifier_.relations();
+    for (const auto& [term, modulus] : unifier_.assumptions().multiples()) {
+      result_.multiples.emplace_back(Dim::FromNode(term), modulus);
+    }
     result_.conditions = unifier_.conditions();
     result_.bounds = unifier_.BoundsOfSymbols();
     for (const auto& r : unifier_.relations()) {
