@@ -191,7 +191,9 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
       }
       for (int i : reached) {
         c.inputs[i].shape_consumers.push_back(
-            StrCat("node '", node.name(), "' (", node.op_type(), ") input ", pos));
+            node.name().empty() && node.output_size() > 0
+                ? StrCat("node of output '", node.output(0), "' (", node.op_type(), ") input ", pos)
+                : StrCat("node '", node.name(), "' (", node.op_type(), ") input ", pos));
       }
     }
   }
