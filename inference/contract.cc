@@ -397,10 +397,12 @@ std::vector<ProfileViolation> CheckProfile(const Profile& profile, const Inferen
   };
   for (int i = 0; i < 3; ++i) {
     const Values& values = profile.values[i];
+    std::set<std::string> broken_facts;  // "lhs == rhs", not to repeat them as multiples
     for (const auto& f : result.fact_dims) {
       auto a = symbolic::Evaluate(f.lhs, values);
       auto b = symbolic::Evaluate(f.rhs, values);
       if (a && b && *a != *b) {
+        broken_facts.insert(StrCat(f.lhs.ToString(), " == ", f.rhs.ToString()));
         out.push_back({kProfilePoints[i],
                        StrCat(f.lhs.ToString(), " == ", f.rhs.ToString(), " (", *a, " != ", *b,
                               ")"),
@@ -434,10 +436,10 @@ std::vector<ProfileViolation> CheckProfile(const Profile& profile, const Inferen
     }
     for (const auto& [term, modulus] : result.multiples) {
       auto v = symbolic::Evaluate(term, values);
-      if (v && *v % modulus != 0) {
+      const std::string text = StrCat("Mod(", term.ToString(), ", ", modulus, ") == 0");
+      if (v && *v % modulus != 0 && !broken_facts.count(text)) {
         out.push_back({kProfilePoints[i],
-                       StrCat("Mod(", term.ToString(), ", ", modulus, ") == 0 (", term.ToString(),
-                              " = ", *v, ")"),
+                       StrCat(text, " (", term.ToString(), " = ", *v, ")"),
                        at({term}, values), "a divisibility the model's facts require"});
       }
     }
