@@ -45,9 +45,8 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
     }
   }
   if (!flags.file.empty()) {
-    const nlohmann::json j =
-        ContractJson(contract, profile ? &*profile : nullptr,
-                     flags.check_profile ? &violations : nullptr);
+    const nlohmann::json j = ContractJson(contract, profile ? &*profile : nullptr,
+                                          flags.check_profile ? &violations : nullptr);
     const std::string text =
         j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
     if (Status st = WriteFileAtomically(flags.file, text); !st.ok()) {
@@ -85,15 +84,16 @@ nlohmann::json ContractJson(const Contract& contract, const Profile* profile,
   for (const auto& s : contract.symbols) {
     nlohmann::json uses = nlohmann::json::array();
     for (const auto& [input, axis] : s.uses) uses.push_back({{"input", input}, {"axis", axis}});
-    nlohmann::json j = {{"name", s.name},
-                        {"uses", uses},
-                        {"min", s.min},
-                        {"max", s.max ? nlohmann::json(*s.max) : nlohmann::json(nullptr)},
-                        {"min_assumed", s.min_assumed},
-                        {"max_assumed", s.max_assumed},
-                        {"bound_origins", s.bound_origins},
-                        {"value", s.value.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.value)},
-                        {"facts", s.facts}};
+    nlohmann::json j = {
+        {"name", s.name},
+        {"uses", uses},
+        {"min", s.min},
+        {"max", s.max ? nlohmann::json(*s.max) : nlohmann::json(nullptr)},
+        {"min_assumed", s.min_assumed},
+        {"max_assumed", s.max_assumed},
+        {"bound_origins", s.bound_origins},
+        {"value", s.value.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.value)},
+        {"facts", s.facts}};
     symbols.push_back(std::move(j));
   }
   nlohmann::json out = {{"contract_version", 1},
@@ -109,8 +109,8 @@ nlohmann::json ContractJson(const Contract& contract, const Profile* profile,
     if (violations) {
       nlohmann::json v = nlohmann::json::array();
       for (const auto& x : *violations) {
-        v.push_back({{"point", x.point}, {"what", x.what}, {"values", x.values},
-                     {"origin", x.origin}});
+        v.push_back(
+            {{"point", x.point}, {"what", x.what}, {"values", x.values}, {"origin", x.origin}});
       }
       p["violations"] = v;
     }

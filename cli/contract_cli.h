@@ -26,7 +26,7 @@ struct ContractFlags {
 std::string CheckContractFlags(const ContractFlags& flags);
 
 struct ContractRun {
-  std::string error;     // a profile that cannot be made (a symbol without a range), or I/O
+  std::string error;      // a profile that cannot be made (a symbol without a range), or I/O
   bool violated = false;  // --check-profile found a violation
 };
 // After inference: builds the contract of `model` (as annotated) and `result`; with ranges,

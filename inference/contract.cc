@@ -358,8 +358,8 @@ Profile MakeProfile(const Contract& contract, const InferenceResult& result,
 }
 
 std::string TrtexecFlags(const Profile& profile) {
-  static constexpr std::array<const char*, 3> kFlags = {"--minShapes=", "--optShapes=",
-                                                        "--maxShapes="};
+  static constexpr std::array<const char*, 3> kFlags = {
+      "--minShapes=", "--optShapes=", "--maxShapes="};
   std::string out;
   for (int i = 0; i < 3; ++i) {
     if (i) out += ' ';
@@ -403,10 +403,10 @@ std::vector<ProfileViolation> CheckProfile(const Profile& profile, const Inferen
       auto b = symbolic::Evaluate(f.rhs, values);
       if (a && b && *a != *b) {
         broken_facts.insert(StrCat(f.lhs.ToString(), " == ", f.rhs.ToString()));
-        out.push_back({kProfilePoints[i],
-                       StrCat(f.lhs.ToString(), " == ", f.rhs.ToString(), " (", *a, " != ", *b,
-                              ")"),
-                       at({f.lhs, f.rhs}, values), f.origin});
+        out.push_back(
+            {kProfilePoints[i],
+             StrCat(f.lhs.ToString(), " == ", f.rhs.ToString(), " (", *a, " != ", *b, ")"),
+             at({f.lhs, f.rhs}, values), f.origin});
       }
     }
     for (const auto& b : result.bounds) {
@@ -438,8 +438,7 @@ std::vector<ProfileViolation> CheckProfile(const Profile& profile, const Inferen
       auto v = symbolic::Evaluate(term, values);
       const std::string text = StrCat("Mod(", term.ToString(), ", ", modulus, ") == 0");
       if (v && *v % modulus != 0 && !broken_facts.count(text)) {
-        out.push_back({kProfilePoints[i],
-                       StrCat(text, " (", term.ToString(), " = ", *v, ")"),
+        out.push_back({kProfilePoints[i], StrCat(text, " (", term.ToString(), " = ", *v, ")"),
                        at({term}, values), "a divisibility the model's facts require"});
       }
     }

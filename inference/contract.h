@@ -58,7 +58,7 @@ struct ContractSymbol {
 
 struct Contract {
   std::vector<ContractInput> inputs;
-  std::vector<ContractSymbol> symbols;  // every symbol of the inputs' shapes, by name
+  std::vector<ContractSymbol> symbols;    // every symbol of the inputs' shapes, by name
   std::vector<std::string> divisibility;  // "Mod(C, 2) == 0"
   std::vector<std::string> facts;         // InferenceResult::facts
   std::vector<std::string> relations;     // InferenceResult::relations

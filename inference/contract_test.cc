@@ -73,8 +73,8 @@ TEST(Contract, KvCacheStatesTheDerivedLengthAndTheSharedSymbols) {
 
   const ContractSymbol* batch = Symbol(c, "batch");
   ASSERT_NE(batch, nullptr);
-  EXPECT_EQ(batch->uses, (std::vector<std::pair<std::string, int>>{
-                             {"past_key", 0}, {"key", 0}, {"mask", 0}}));
+  EXPECT_EQ(batch->uses,
+            (std::vector<std::pair<std::string, int>>{{"past_key", 0}, {"key", 0}, {"mask", 0}}));
   EXPECT_EQ(batch->value, "");
 
   // total is fixed by the facts: past + seq, with the declared output as origin.
@@ -109,7 +109,7 @@ main (float[batch, seq, 8] x) => (y) {
   y = Add (x, pos)
 }
 )",
-                {"batch >= 1"});
+                     {"batch >= 1"});
   const ContractSymbol* seq = Symbol(r.contract, "seq");
   ASSERT_NE(seq, nullptr);
   ASSERT_TRUE(seq->max);
@@ -171,11 +171,9 @@ TEST(Profile, ASymbolWithoutRangeIsNamed) {
 
 TEST(Profile, AViolatedFactIsReportedWithItsOrigin) {
   Inferred r = Infer(kKvCache);
-  Profile p = MakeProfile(r.contract, r.result,
-                          {{"batch", 1, 1, 1},
-                           {"past", 0, 64, 1000},
-                           {"seq", 1, 1, 24},
-                           {"total", 1, 65, 1000}});
+  Profile p = MakeProfile(
+      r.contract, r.result,
+      {{"batch", 1, 1, 1}, {"past", 0, 64, 1000}, {"seq", 1, 1, 24}, {"total", 1, 65, 1000}});
   std::vector<ProfileViolation> v = CheckProfile(p, r.result);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].point, "max");
