@@ -26,7 +26,15 @@ bool ReadsOnlyShapes(std::string_view op) {
 
 }  // namespace
 
-const std::vector<int>* ShapeInputPositions(std::string_view op_type) {
+const std::vector<int>* ShapeInputPositions(std::string_view domain, std::string_view op_type) {
+  static const auto* microsoft = new std::map<std::string, std::vector<int>, std::less<>>{
+      {"GroupQueryAttention", {6}},
+  };
+  if (domain == "com.microsoft") {
+    auto it = microsoft->find(op_type);
+    return it == microsoft->end() ? nullptr : &it->second;
+  }
+  if (!domain.empty() && domain != "ai.onnx") return nullptr;
   static const auto* table = new std::map<std::string, std::vector<int>, std::less<>>{
       {"Reshape", {1}},
       {"Expand", {1}},
@@ -170,8 +178,8 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
     }
   }
   for (const auto& node : graph.node()) {
-    const std::vector<int>* positions = ShapeInputPositions(node.op_type());
-    if (!positions || !node.domain().empty()) continue;
+    const std::vector<int>* positions = ShapeInputPositions(node.domain(), node.op_type());
+    if (!positions) continue;
     for (int pos : *positions) {
       if (pos >= node.input_size() || node.input(pos).empty()) continue;
       std::vector<std::string> stack = {node.input(pos)};
@@ -184,7 +192,11 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
           reached.insert(in->second);
         }
         auto p = producer.find(value);
-        if (p == producer.end() || ReadsOnlyShapes(p->second->op_type())) continue;
+        if (p == producer.end() ||
+            ((p->second->domain().empty() || p->second->domain() == "ai.onnx") &&
+             ReadsOnlyShapes(p->second->op_type()))) {
+          continue;
+        }
         for (const auto& v : p->second->input()) {
           if (!v.empty() && seen.insert(v).second) stack.push_back(v);
         }

@@ -131,6 +131,15 @@ main (float[C] x) => (float[2, H] y) {
 }
 )";
 
+TEST(Contract, ShapeInputPositionsKnowTheirDomains) {
+  ASSERT_NE(ShapeInputPositions("", "Reshape"), nullptr);
+  EXPECT_EQ(*ShapeInputPositions("", "Reshape"), std::vector<int>{1});
+  EXPECT_EQ(*ShapeInputPositions("ai.onnx", "Slice"), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(*ShapeInputPositions("com.microsoft", "GroupQueryAttention"), std::vector<int>{6});
+  EXPECT_EQ(ShapeInputPositions("com.microsoft", "Reshape"), nullptr);
+  EXPECT_EQ(ShapeInputPositions("", "Add"), nullptr);
+}
+
 TEST(Contract, DivisibilityIsStated) {
   Inferred r = Infer(kChannels);
   EXPECT_EQ(r.contract.divisibility, (std::vector<std::string>{"Mod(C, 2) == 0"}));
