@@ -161,5 +161,30 @@ TEST(ContractCli, ASymbolWithoutRangeIsAnError) {
   EXPECT_EQ(code, 2);
 }
 
+// A shared decoder (gpt2 with past, /work/shared): total_seq_len is past_seq_len + seq_len,
+// derived in the profile, which then holds; a total given apart that breaks it is rejected.
+TEST(ContractCli, SharedGpt2DecoderProfile) {
+  const char* shared = std::getenv("SHARED_DIR");
+  const fs::path model =
+      fs::path(shared ? shared : "") / "models/real/genai_tiny_random_gpt2_fp32_past.onnx";
+  if (!shared || !fs::exists(model)) GTEST_SKIP() << "no SHARED_DIR with the real models";
+  int code = -1;
+  json c = RunContract({model.string(), "--range", "batch_size=1:1:4", "--range",
+                        "past_seq_len=0:128:1023", "--range", "seq_len=1:1:64", "--check-profile"},
+                       &code);
+  ASSERT_FALSE(c.is_null());
+  EXPECT_EQ(code, 0);
+  for (const auto& s : c["symbols"]) {
+    if (s["name"] == "total_seq_len") EXPECT_EQ(s["value"], "past_seq_len + seq_len");
+  }
+  EXPECT_EQ(c["profiles"][0]["max"]["shapes"]["attention_mask"], json::array({4, 1087}));
+  EXPECT_TRUE(c["profiles"][0]["violations"].empty());
+  RunContract(
+      {model.string(), "--range", "batch_size=1", "--range", "past_seq_len=0:128:1023", "--range",
+       "seq_len=1:1:64", "--range", "total_seq_len=1:129:1000", "--check-profile"},
+      &code);
+  EXPECT_EQ(code, 1);
+}
+
 }  // namespace
 }  // namespace onnx_infer
