@@ -860,9 +860,14 @@ class Driver {
           {name, false,
            origin != introduced_.end() ? origin->second : "written by a model-local function"});
     }
+    // Each symbol's value as the model alone gives it (not simplified under the user's
+    // assumptions: a contract states what the model says).
     for (auto& info : result_.symbols) {
       const Dim self = Dim::Symbol(info.name);
-      const Dim value = unifier_.Resolve(self);
+      std::vector<std::string> used;
+      Dim without;
+      Dim value = unifier_.Resolve(self, &used, &without);
+      if (!used.empty()) value = without;
       if (value != self) info.value = value;
     }
     for (const auto& fact : unifier_.facts()) result_.facts.push_back(fact.ToString());

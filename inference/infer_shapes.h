@@ -199,8 +199,8 @@ struct SymbolInfo {
   std::string origin;
   // What the facts make of the symbol (Unifier::Resolve), when that is not the symbol
   // itself: a constant (N == 4), another symbol of its class (M, for N == M), or an
-  // expression of other symbols (total == past + seq). Unknown otherwise. In the result's
-  // symbol_context.
+  // expression of other symbols (total == past + seq), from the model alone (not simplified
+  // under InferenceOptions::assumptions). Unknown otherwise. In the result's symbol_context.
   symbolic::Dim value;
 };
 
