@@ -1,5 +1,7 @@
 #include "onnx_infer/cli/contract_cli.h"
 
+#include <algorithm>
+
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/proto/model_io.h"
 
@@ -25,6 +27,15 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
     for (const auto& text : flags.ranges) {
       std::string error;
       ranges.push_back(*ParseSymbolRange(text, &error));  // checked by CheckContractFlags
+    }
+    // A range for a symbol no input has is likely a typo: said, and kept (it may still
+    // take part in a fact that derives an input's symbol).
+    for (const auto& r : ranges) {
+      const bool known = std::any_of(contract.symbols.begin(), contract.symbols.end(),
+                                     [&](const ContractSymbol& s) { return s.name == r.symbol; });
+      if (!known)
+        err << "infer-shapes: warning: --range " << r.symbol << ": no input's shape has "
+            << "the symbol '" << r.symbol << "'\n";
     }
     profile = MakeProfile(contract, result, ranges);
     for (const auto& d : profile->derived) info << "derived: " << d << "\n";
