@@ -18,6 +18,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/cli/cli.h"
+#include "onnx_infer/cli/contract_cli.h"
 #include "onnx_infer/cli/cost_report.h"
 #include "onnx_infer/cli/explain_cli.h"
 #include "onnx_infer/inference/infer_shapes.h"
@@ -85,6 +86,14 @@ options:
   --cost                 print the model's FLOPs and MACs (expressions, and numbers under
                          --bind) and its costliest nodes (docs/cost.md); with --json, report
                          every node's
+  --contract C.json      write the model's deployment contract: inputs, symbols with their
+                         uses, bounds and derived values, divisibility, relations, conditions,
+                         the inputs whose values reach shapes (docs/deploy.md)
+  --range seq=1:128:4096 a symbol's min:opt:max (or one value); repeatable. Prints the input
+                         shapes at min, opt and max as trtexec flags, symbols the facts fix
+                         derived (total = past + seq); into --contract's 'profiles'
+  --check-profile        with --range: report every fact, bound, relation and divisibility
+                         of the model the profile violates, with its origin (exit 1)
   --bind B=1,S=128       evaluate every dim under these symbol values; repeatable
   --input-shape x:1,3,H,W
                          replace a graph input's declared shape ('?' for unknown); repeatable
@@ -181,6 +190,7 @@ struct Flags {
   std::vector<std::string> input_shapes;  // "x:1,3,H,W"
   std::vector<std::string> set_inputs;    // "sr=16000"
   ExplainFlags explain;                   // --explain, --what-if
+  ContractFlags contract;                 // --contract, --range, --check-profile
   bool memory = false;
   bool cost = false;
   bool in_place = false;
@@ -300,6 +310,16 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->explain.targets.push_back(a.substr(10));
     } else if (a.rfind("--what-if=", 0) == 0) {
       flags->explain.what_if.push_back(a.substr(10));
+    } else if (a == "--contract" || a == "--range") {
+      std::string text;
+      if (!value(&text) || text.empty()) return a + " needs a value";
+      if (a == "--contract") {
+        flags->contract.file = text;
+      } else {
+        flags->contract.ranges.push_back(text);
+      }
+    } else if (a == "--check-profile") {
+      flags->contract.check_profile = true;
     } else if (a == "--memory") {
       flags->memory = true;
     } else if (a == "--cost") {
@@ -344,6 +364,7 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
     return "only one of --print, '-o -' and '--json -' can use standard output";
   }
   if (flags->json_values && flags->json.empty()) return "--json-values needs --json";
+  if (std::string e = CheckContractFlags(flags->contract); !e.empty()) return e;
   // Two outputs on one file: the report, written last, would replace the model (the user's
   // own with --in-place). Compared by what the names land on, not by how they are spelt.
   if (!flags->json.empty() && !flags->json_to_stdout()) {
@@ -708,6 +729,12 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     info << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
   if (flags.print) std::cout << syntax::PrintModelText(*model);
+  // --contract, --range, --check-profile (docs/deploy.md).
+  std::optional<ContractRun> contract_run;
+  if (flags.contract.requested()) {
+    contract_run = RunContract(flags.contract, *model, result, info, std::cerr);
+    if (!contract_run->error.empty()) PrintError(contract_run->error);
+  }
   if (original) {
     std::ostringstream text;
     std::string error =
@@ -728,6 +755,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
 
   // The model first, then the report, which says what became of the model.
   int exit_code = result.HasErrors() ? kExitInferenceErrors : kExitOk;
+  if (contract_run && contract_run->violated) exit_code = kExitInferenceErrors;
+  if (contract_run && !contract_run->error.empty()) exit_code = kExitUsageOrIo;
   nlohmann::json output = nullptr;
   if (!flags.output.empty()) {
     const std::string target = flags.output_to_stdout() ? "<stdout>" : flags.output;

@@ -4,11 +4,7 @@
 // - real --json reports (with --json-values, subgraphs, function calls, diagnostics, a
 //   failed run) are valid under docs/report.schema.json;
 // - no built-in rule makes an error without a code.
-// The JSON Schema validator is ours and small: it knows the keywords the schema may use
-// (type, properties, required, additionalProperties, items, enum, $ref to $defs, minimum,
-// and the annotations title, description, $schema, $id) and refuses any other, so the
-// schema stays within what it checks. (python3-jsonschema would be the library to use were
-// one allowed.)
+// The JSON Schema validator is ours and small (cli/json_schema_validator.h).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -23,6 +19,7 @@
 #include <vector>
 
 #include "onnx_infer/cli/cli.h"
+#include "onnx_infer/cli/json_schema_validator.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/diagnostic_codes.h"
 
@@ -61,97 +58,7 @@ json RunReport(std::vector<std::string> args) {
   return json::parse(ReadText(report));
 }
 
-// ---- The validator.
-
-class Validator {
- public:
-  explicit Validator(const json& schema) : root_(schema) {}
-
-  // The places where `value` breaks the schema, one line each ("$.values[3].role: ...").
-  std::vector<std::string> Check(const json& value) {
-    errors_.clear();
-    Visit(root_, value, "$");
-    return errors_;
-  }
-
- private:
-  static bool HasType(const json& v, const std::string& type) {
-    if (type == "object") return v.is_object();
-    if (type == "array") return v.is_array();
-    if (type == "string") return v.is_string();
-    if (type == "integer") return v.is_number_integer();
-    if (type == "number") return v.is_number();
-    if (type == "boolean") return v.is_boolean();
-    if (type == "null") return v.is_null();
-    return false;
-  }
-
-  void Fail(const std::string& where, const std::string& what) {
-    errors_.push_back(where + ": " + what);
-  }
-
-  void Visit(const json& schema, const json& v, const std::string& where) {
-    if (!schema.is_object()) return Fail(where, "the schema is not an object");
-    static const std::set<std::string> kKnown = {
-        "type",       "properties", "required", "additionalProperties",
-        "items",      "enum",       "$ref",     "$defs",
-        "minimum",    "title",      "$schema",  "$id",
-        "description"};
-    for (const auto& [key, unused] : schema.items()) {
-      if (!kKnown.count(key)) Fail(where, "the schema uses '" + key + "', which is not checked");
-    }
-    if (schema.contains("$ref")) {
-      const std::string ref = schema["$ref"];
-      const std::string prefix = "#/$defs/";
-      if (ref.rfind(prefix, 0) != 0 || !root_["$defs"].contains(ref.substr(prefix.size()))) {
-        return Fail(where, "unresolved $ref " + ref);
-      }
-      Visit(root_["$defs"][ref.substr(prefix.size())], v, where);
-    }
-    if (schema.contains("type")) {
-      const json& t = schema["type"];
-      bool ok = false;
-      if (t.is_string()) ok = HasType(v, t);
-      for (const auto& one : t.is_array() ? t : json::array()) ok = ok || HasType(v, one);
-      if (!ok) return Fail(where, "expected type " + t.dump() + ", got " + v.dump().substr(0, 80));
-    }
-    if (schema.contains("enum")) {
-      bool found = false;
-      for (const auto& e : schema["enum"]) found = found || e == v;
-      if (!found) Fail(where, v.dump() + " is not one of " + schema["enum"].dump());
-    }
-    if (schema.contains("minimum") && v.is_number() && v < schema["minimum"]) {
-      Fail(where, v.dump() + " is below the minimum " + schema["minimum"].dump());
-    }
-    if (v.is_object()) {
-      for (const auto& r : schema.value("required", json::array())) {
-        if (!v.contains(r.get<std::string>())) Fail(where, "missing required " + r.dump());
-      }
-      const json props = schema.value("properties", json::object());
-      for (const auto& [key, value] : v.items()) {
-        const std::string at = where + "." + key;
-        if (props.contains(key)) {
-          Visit(props[key], value, at);
-        } else if (schema.contains("additionalProperties")) {
-          const json& extra = schema["additionalProperties"];
-          if (extra.is_boolean()) {
-            if (!extra.get<bool>()) Fail(at, "not a property the schema allows");
-          } else {
-            Visit(extra, value, at);
-          }
-        }
-      }
-    }
-    if (v.is_array() && schema.contains("items")) {
-      for (size_t i = 0; i < v.size(); ++i) {
-        Visit(schema["items"], v[i], where + "[" + std::to_string(i) + "]");
-      }
-    }
-  }
-
-  const json& root_;
-  std::vector<std::string> errors_;
-};
+using testing::Validator;
 
 json LoadSchema() { return json::parse(ReadText("docs/report.schema.json")); }
 

@@ -866,7 +866,22 @@ class Driver {
           {name, false,
            origin != introduced_.end() ? origin->second : "written by a model-local function"});
     }
+    // Each symbol's value as the model alone gives it (not simplified under the user's
+    // assumptions: a contract states what the model says).
+    for (auto& info : result_.symbols) {
+      const Dim self = Dim::Symbol(info.name);
+      std::vector<std::string> used;
+      Dim without;
+      Dim value = unifier_.Resolve(self, &used, &without);
+      if (!used.empty()) value = without;
+      if (value != self) info.value = value;
+    }
     for (const auto& fact : unifier_.facts()) result_.facts.push_back(fact.ToString());
+    result_.fact_dims = unifier_.facts();
+    result_.relation_dims = unifier_.relations();
+    for (const auto& [term, modulus] : unifier_.assumptions().multiples()) {
+      result_.multiples.emplace_back(Dim::FromNode(term), modulus);
+    }
     result_.conditions = unifier_.conditions();
     result_.bounds = unifier_.BoundsOfSymbols();
     for (const auto& r : unifier_.relations()) {

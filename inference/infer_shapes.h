@@ -197,6 +197,11 @@ struct SymbolInfo {
   // "input 'x' dim 0 of graph 'main'", or the node and output a rule made it for:
   // "node 'if0' (If): output 0 'y' dim 0".
   std::string origin;
+  // What the facts make of the symbol (Unifier::Resolve), when that is not the symbol
+  // itself: a constant (N == 4), another symbol of its class (M, for N == M), or an
+  // expression of other symbols (total == past + seq), from the model alone (not simplified
+  // under InferenceOptions::assumptions). Unknown otherwise. In the result's symbol_context.
+  symbolic::Dim value;
 };
 
 struct InferenceResult {
@@ -216,6 +221,12 @@ struct InferenceResult {
   // ("P + S <= 4096 (assumed)").
   std::vector<symbolic::SymbolBounds> bounds;
   std::vector<std::string> relations;
+  // The same facts and relations as Dims (every relation, a single symbol's too), and the
+  // terms the model makes multiples of a constant (term, modulus: Mod(C, 2) == 0), for
+  // callers that evaluate them (inference/contract.h). In the result's symbol_context.
+  std::vector<symbolic::Fact> fact_dims;
+  std::vector<symbolic::Relation> relation_dims;
+  std::vector<std::pair<symbolic::Dim, int64_t>> multiples;
   // The type of every graph input, node output and graph output, by graph path: "main", an
   // If branch or Loop/Scan body "main/If_3.then_branch", a model-local function's body at one
   // call "main/Gelu_2.local::Gelu", a training graph "training_info[0].algorithm" (the paths

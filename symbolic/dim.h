@@ -75,6 +75,8 @@ class Assumptions {
   // The largest modulus `term` is known to be a multiple of: 1 when none is.
   int64_t KnownModulus(const DimNode* term) const;
   bool has_multiples() const { return !multiples_.empty(); }
+  // Every term known to be a multiple, with its modulus (for reports: `Mod(C, 2) == 0`).
+  const std::map<const DimNode*, int64_t>& multiples() const { return multiples_; }
   bool empty() const {
     return lower_.empty() && upper_.empty() && default_lower_ <= 0 && multiples_.empty() &&
            expr_bounds_.empty();

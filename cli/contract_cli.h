@@ -1,0 +1,48 @@
+// What `infer-shapes --contract FILE.json`, `--range` and `--check-profile` write and print
+// (docs/deploy.md): the contract of inference/contract.h as JSON (docs/contract.schema.json),
+// and the deployment profile as trtexec flags.
+#ifndef ONNX_INFER_CLI_CONTRACT_CLI_H_
+#define ONNX_INFER_CLI_CONTRACT_CLI_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "onnx_infer/inference/contract.h"
+
+namespace onnx_infer {
+
+// The flags: --contract FILE.json, --range SYMBOL=MIN:OPT:MAX (repeatable), --check-profile.
+struct ContractFlags {
+  std::string file;
+  std::vector<std::string> ranges;
+  bool check_profile = false;
+  bool requested() const { return !file.empty() || !ranges.empty() || check_profile; }
+};
+
+// The flags' own syntax: "" when fine, else the error.
+std::string CheckContractFlags(const ContractFlags& flags);
+
+struct ContractRun {
+  std::string error;      // a profile that cannot be made (a symbol without a range), or I/O
+  bool violated = false;  // --check-profile found a violation
+};
+// After inference: builds the contract of `model` (as annotated) and `result`; with ranges,
+// the profile, printed as trtexec flags on `info`, and with --check-profile its violations
+// on `err`; writes the contract file when asked.
+ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& model,
+                        const InferenceResult& result, std::ostream& info, std::ostream& err);
+
+// The contract as JSON; with `profile`, its "profiles" section (and the violations found).
+nlohmann::json ContractJson(const Contract& contract, const Profile* profile,
+                            const std::vector<ProfileViolation>* violations);
+
+// One profile as JSON: per point, each symbol's value and each input's shape; the derived
+// symbols; the trtexec flags.
+nlohmann::json ProfileJson(const Profile& profile);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_CLI_CONTRACT_CLI_H_

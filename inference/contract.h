@@ -1,0 +1,130 @@
+// The deployment contract of a model (docs/deploy.md): what whoever runs it must give and
+// may rely on, from one inference run. Its inputs with their declared shapes; each input dim
+// symbol with the inputs and axes that share it, its bounds and, when the model's facts fix
+// it, its value (a constant, or an expression of other symbols: total == past + seq); the
+// divisibility the model requires (Mod(C, 2) == 0), its relations and conditions; and the
+// inputs whose values (not only shapes) reach shapes.
+//
+//   InferenceResult result = InferShapes(model, BuiltinSchemas(), options);
+//   Contract contract = BuildContract(model, result);
+//
+// And deployment profiles: min/opt/max values per symbol (`--range seq=1:128:4096`), the
+// symbols the facts fix derived from them, the input shapes at each point, and every fact,
+// bound, relation and divisibility of the model that a point violates.
+#ifndef ONNX_INFER_INFERENCE_CONTRACT_H_
+#define ONNX_INFER_INFERENCE_CONTRACT_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/symbolic/dim.h"
+
+namespace onnx_infer {
+
+struct ContractInput {
+  std::string name;
+  std::string elem_type;  // "float", "int64"; "" when not a tensor or not declared
+  // The declared shape, one text per dim: a number, a symbol or expression, or "?" for
+  // unknown; absent when the rank is unknown.
+  std::optional<std::vector<std::string>> shape;
+  std::vector<symbolic::Dim> dims;  // the same as Dims (in the result's symbol context)
+  bool has_initializer = false;     // a default value (an initializer listed as an input)
+  // The node inputs that read this input's value as a shape, size, axis or count (directly
+  // or through arithmetic): "node 'r' (Reshape) input 1". Empty when only its shape matters.
+  std::vector<std::string> shape_consumers;
+};
+
+struct ContractSymbol {
+  std::string name;
+  // Where it appears: (input, axis), in input order.
+  std::vector<std::pair<std::string, int>> uses;
+  int64_t min = 0;
+  std::optional<int64_t> max;
+  bool min_assumed = false, max_assumed = false;  // the bound is the user's (--assume)
+  std::vector<std::string> bound_origins;
+  // What the model's facts make of it (SymbolInfo::value): "4", "past + seq"; "" when free.
+  std::string value;
+  symbolic::Dim value_dim;
+  // The facts that mention it, with their origins.
+  std::vector<std::string> facts;
+};
+
+struct Contract {
+  std::vector<ContractInput> inputs;
+  std::vector<ContractSymbol> symbols;    // every symbol of the inputs' shapes, by name
+  std::vector<std::string> divisibility;  // "Mod(C, 2) == 0"
+  std::vector<std::string> facts;         // InferenceResult::facts
+  std::vector<std::string> relations;     // InferenceResult::relations
+  std::vector<std::string> conditions;    // InferenceResult::conditions
+};
+
+// The operators and input positions whose value sets a shape, a size, an axis or a count
+// (Reshape input 1, Expand 1, Slice 1-4, Tile 1, ConstantOfShape 0, Range 0-2, Resize 2-3,
+// TopK 1, Pad 1 and 3, OneHot 1, Squeeze/Unsqueeze/Reduce* 1, Split 1, If 0, Loop 0...;
+// com.microsoft GroupQueryAttention 6, its total_sequence_length). Null when the operator
+// has none. `domain`: "" (or "ai.onnx") for the standard operators.
+const std::vector<int>* ShapeInputPositions(std::string_view domain, std::string_view op_type);
+
+// The contract of `model` as annotated by the run that gave `result`.
+Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& result);
+
+// ---- Profiles.
+
+// One symbol's range: min <= opt <= max.
+struct SymbolRange {
+  std::string symbol;
+  int64_t min = 0, opt = 0, max = 0;
+};
+// "seq=1:128:4096", or "seq=128" for a single value. Nullopt with `*error` set otherwise.
+std::optional<SymbolRange> ParseSymbolRange(std::string_view text, std::string* error);
+
+inline constexpr std::array<const char*, 3> kProfilePoints = {"min", "opt", "max"};
+
+struct Profile {
+  // Per point (min, opt, max): the value of every symbol given or derived.
+  std::array<std::map<std::string, int64_t, std::less<>>, 3> values;
+  // "total = past + seq": each symbol the facts fix, and what it was computed from.
+  std::vector<std::string> derived;
+  // Per input whose shape has a symbol: its shape at each point.
+  struct InputShapes {
+    std::string input;
+    std::array<std::vector<int64_t>, 3> shapes;
+  };
+  std::vector<InputShapes> inputs;
+  // What keeps the profile from being complete: a symbol with no range that nothing derives
+  // ("symbol 'past' has no --range and no fact derives it"), an unknown input dim.
+  std::vector<std::string> errors;
+};
+
+// The profile of `ranges` for the contract's inputs: each symbol of the inputs takes its
+// range, or the value the facts give it from the others (a fact linear in one unknown symbol
+// is solved for it, and the solution checked).
+Profile MakeProfile(const Contract& contract, const InferenceResult& result,
+                    const std::vector<SymbolRange>& ranges);
+
+// `--minShapes=x:1x1x8,past:1x0x8 --optShapes=... --maxShapes=...` (trtexec's flags).
+std::string TrtexecFlags(const Profile& profile);
+
+// A fact, bound, relation or divisibility of the model that a point of the profile breaks.
+struct ProfileViolation {
+  std::string point;   // "min", "opt", "max"
+  std::string what;    // "total_sequence_length == past_sequence_length + sequence_length"
+  std::string values;  // "at total_sequence_length = 5, past_sequence_length = 2, ..."
+  std::string origin;  // where the model states it
+  std::string ToString() const;
+};
+// Every fact (InferenceResult::fact_dims), bound, relation and divisibility of `result`
+// that the profile's values break, at each point. Ones that mention a symbol the profile
+// has no value for are not checked. The conditions (text) are not evaluated.
+std::vector<ProfileViolation> CheckProfile(const Profile& profile, const InferenceResult& result);
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_INFERENCE_CONTRACT_H_
