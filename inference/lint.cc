@@ -107,6 +107,13 @@ void LintFacts(const onnx::ModelProto& model, const InferenceResult& result,
                std::vector<LintFinding>& findings) {
   const auto symbols = InputSymbols(model.graph());
   if (symbols.empty() || result.fact_sources.size() != result.facts.size()) return;
+  // Symbols the run named for dims the model leaves anonymous (InferenceOptions::
+  // name_anonymous_dims): the exporter gave them no name, so two of them being one size is
+  // no naming to fix (no L002).
+  std::set<std::string> unnamed;
+  for (const SymbolInfo& info : result.symbols) {
+    if (info.origin.find(", which the model ") != std::string::npos) unnamed.insert(info.name);
+  }
   symbolic::Unifier unifier;
   std::set<std::string> pinned;                         // reported, or pinned by the user
   std::set<std::pair<std::string, std::string>> equal;  // pairs reported or given
@@ -135,6 +142,7 @@ void LintFacts(const onnx::ModelProto& model, const InferenceResult& result,
       if (fresh) continue;
       const std::string& other = it->second;
       if (!equal.insert({other, name}).second || !by_node) continue;
+      if (unnamed.count(other) || unnamed.count(name)) continue;
       std::vector<std::string> shared;
       std::set_intersection(symbols.at(other).begin(), symbols.at(other).end(), inputs.begin(),
                             inputs.end(), std::back_inserter(shared));
@@ -334,14 +342,14 @@ void LintShapes(const onnx::ModelProto& model, std::vector<LintFinding>& finding
           "folding); check whether the folded consumer baked the size into a constant";
     } else {
       f.message = StrCat("the result of Shape('", in,
-                         "') reaches no shape input (Reshape, "
-                         "Expand, Slice...) nor a graph output: it is used only as data");
+                         "') feeds only nodes whose results reach "
+                         "no shape input (Reshape, Expand, Slice...), graph output or subgraph");
       f.pattern =
-          "a size used in arithmetic on data (a mean over a length, a scale), or a "
-          "shape computation whose end was folded away";
+          "a shape computation whose end the exporter folded to a constant, leaving "
+          "its beginning behind";
       f.fix =
-          "nothing if the size is meant as data; else check that the shape it should "
-          "drive is not a constant";
+          "remove the dead nodes (onnx-simplifier, or export with constant folding); check "
+          "whether the folded end baked the size into a constant";
     }
     findings.push_back(std::move(f));
   }
@@ -360,13 +368,14 @@ std::string LintFinding::Render(std::string_view file) const {
                 message, "\n  pattern: ", pattern, "\n  fix: ", fix);
 }
 
-std::vector<LintFinding> Lint(const onnx::ModelProto& model, const InferenceResult& result) {
+std::vector<LintFinding> Lint(const onnx::ModelProto& model, const InferenceResult& result,
+                              bool shape_checks) {
   std::vector<LintFinding> findings;
   std::optional<symbolic::SymbolContext::Scope> scope;
   if (result.symbol_context) scope.emplace(*result.symbol_context);
   LintFacts(model, result, findings);
   LintOutputs(model, result, findings);
-  LintShapes(model, findings);
+  if (shape_checks) LintShapes(model, findings);
   return findings;
 }
 

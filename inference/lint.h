@@ -38,8 +38,10 @@ struct LintFinding {
 
 // The findings about `model` as annotated by the run that returned `result` (which must have
 // its fact_sources; L003 needs value_types, InferenceOptions::record_value_types). In order:
-// L001 and L002 in the order of the facts that caused them, then L003, then L004.
-std::vector<LintFinding> Lint(const onnx::ModelProto& model, const InferenceResult& result);
+// L001 and L002 in the order of the facts that caused them, then L003, then L004. With
+// `shape_checks` false, L004 (a walk from every Shape node) is left out.
+std::vector<LintFinding> Lint(const onnx::ModelProto& model, const InferenceResult& result,
+                              bool shape_checks = true);
 
 }  // namespace onnx_infer
 
