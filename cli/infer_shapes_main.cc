@@ -719,7 +719,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   if (flags.print) std::cout << syntax::PrintModelText(*model);
   // Lint (docs/lint.md). Without --lint, the declared axes an exporter pinned (L001, L003) are
   // still printed as warning lines, apart from the diagnostics: they change no exit code.
-  std::vector<LintFinding> findings = Lint(*model, result, /*shape_checks=*/flags.lint);
+  std::vector<LintFinding> findings;
+  if (flags.lint || !flags.quiet) findings = Lint(*model, result, /*shape_checks=*/flags.lint);
   if (!flags.lint) {
     findings.erase(
         std::remove_if(findings.begin(), findings.end(),

@@ -28,10 +28,10 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/inference/cost.h"
-#include "onnx_infer/inference/lint.h"
 #include "onnx_infer/inference/explain.h"
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/inference/lint.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/inference/memory.h"
 #include "onnx_infer/inference/specialize.h"
@@ -466,9 +466,9 @@ py::dict CostToPy(const CostEstimate& c) {
 // graph path, the symbols, facts, conditions and statistics.
 struct RunOutput {
   std::vector<Diagnostic> diagnostics;
-  std::shared_ptr<InferenceResult> result;  // with `details`
-  std::optional<MemoryEstimate> memory;     // with CallOptions::memory
-  std::shared_ptr<CostEstimate> cost;       // with CallOptions::cost
+  std::shared_ptr<InferenceResult> result;           // with `details`
+  std::optional<MemoryEstimate> memory;              // with CallOptions::memory
+  std::shared_ptr<CostEstimate> cost;                // with CallOptions::cost
   std::optional<std::vector<LintFinding>> findings;  // with CallOptions::lint
 };
 
