@@ -21,6 +21,7 @@
 #include "onnx_infer/cli/contract_cli.h"
 #include "onnx_infer/cli/cost_report.h"
 #include "onnx_infer/cli/explain_cli.h"
+#include "onnx_infer/cli/lint_cli.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/inference/memory.h"
@@ -104,6 +105,10 @@ options:
                          where it was lost and the chain back to it; 'all': counts of every
                          unknown dim by reason, and what binding each input symbol or input
                          value would make static (docs/cli.md); repeatable
+  --lint                 what the exporter pinned: declared dynamic axes forced to constants
+                         or equal, outputs declared dynamic inferred constant, Shape results
+                         no shape uses; each with the node, the pattern and the fix
+                         (docs/lint.md); with --json, a "findings" section
   --what-if S=128        with --explain: bind this symbol (or give this input value) in the
                          what-if runs instead of 2; alone, the what-if lines only; repeatable
   --max-expanded-nodes N infer at most N nodes inside function bodies and subgraphs in all
@@ -193,6 +198,7 @@ struct Flags {
   ContractFlags contract;                 // --contract, --range, --check-profile
   bool memory = false;
   bool cost = false;
+  bool lint = false;  // --lint
   bool in_place = false;
   bool strict = false;
   DeclaredPolicy declared_policy = DeclaredPolicy::kInferred;
@@ -324,6 +330,8 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->memory = true;
     } else if (a == "--cost") {
       flags->cost = true;
+    } else if (a == "--lint") {
+      flags->lint = true;
     } else if (a == "--in-place") {
       flags->in_place = true;
     } else if (a == "--no-data-prop") {
@@ -653,12 +661,20 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   // standard input onto the heap. Never freed: the process ends right after, and freeing a
   // large model costs about a tenth of the run (docs/performance.md). The static pointers
   // keep them reachable for leak checkers.
-  [[maybe_unused]] static google::protobuf::Arena* arena = nullptr;
+  // A caller that runs the command more than once in one process (the report test) frees
+  // the previous run's model here.
+  static google::protobuf::Arena* arena = nullptr;
+  static onnx::ModelProto* heap_model = nullptr;
   static onnx::ModelProto* model = nullptr;
+  delete heap_model;
+  heap_model = nullptr;
+  delete arena;
+  arena = nullptr;
+  model = nullptr;
   if (flags.model_from_stdin()) {
     auto loaded = LoadModelFromDescriptor(STDIN_FILENO, name);
     if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
-    model = new onnx::ModelProto(std::move(*loaded));
+    model = heap_model = new onnx::ModelProto(std::move(*loaded));
   } else {
     auto loaded = LoadModelOnArena(flags.model);
     if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
@@ -675,7 +691,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   options.overridable_initializers = flags.overridable_initializers;
   options.check_types = flags.check_types;
   // Only --values, --memory, --cost and --json-values read the listing of every value's type.
-  options.record_value_types = flags.values || flags.memory || flags.cost || flags.json_values;
+  options.record_value_types =
+      flags.values || flags.memory || flags.cost || flags.json_values || flags.lint;
   // The model is only written after inference, with nothing reading it in between but
   // --print and --memory: its new value_info entries can go to the output as bytes
   // (InferenceOptions::stream_new_value_info), never made as messages.
@@ -735,6 +752,21 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     contract_run = RunContract(flags.contract, *model, result, info, std::cerr);
     if (!contract_run->error.empty()) PrintError(contract_run->error);
   }
+  // Lint (docs/lint.md). Without --lint, the declared axes an exporter pinned (L001, L003) are
+  // still printed as warning lines, apart from the diagnostics: they change no exit code.
+  std::vector<LintFinding> findings;
+  if (flags.lint || !flags.quiet) findings = Lint(*model, result, /*shape_checks=*/flags.lint);
+  if (!flags.lint) {
+    findings.erase(
+        std::remove_if(findings.begin(), findings.end(),
+                       [](const LintFinding& f) { return f.id != "L001" && f.id != "L003"; }),
+        findings.end());
+  }
+  if (flags.lint || !flags.quiet) {
+    std::ostringstream text;
+    PrintFindings(findings, name, flags.lint, text);
+    std::cerr << TerminalSafe(text.str(), /*keep_newlines=*/true);
+  }
   if (original) {
     std::ostringstream text;
     std::string error =
@@ -793,6 +825,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   if (!flags.json.empty()) {
     nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr);
     if (cost) report["cost"] = CostReportJson(*cost);
+    if (flags.lint) report["findings"] = FindingsJson(findings);
     if (!output.is_null()) report["output"] = std::move(output);
     report["exit_code"] = exit_code;
     if (std::string error = WriteReport(flags, report); !error.empty()) {

@@ -182,11 +182,15 @@ TEST(ReportSchema, RealReportsAreValid) {
       {"testdata/cases/bounds/position_table.onnxtxt", "--cost", "--bind", "batch=2"},
       {"testdata/cases/bounds/user_ranges_and_relations.onnxtxt", "--assume", "1 <= B <= 64",
        "--assume", "P + S <= 4096", "--cost"},
+      // Lint findings: a pinned batch (L001) and an output declared dynamic made constant
+      // (L003); a dead Shape (L004).
+      {"testdata/cases/lint/declared_output_pinned.onnxtxt", "--lint"},
+      {"testdata/cases/lint/shape_unused.onnxtxt", "--lint"},
       // A run that stops before inference.
       {"testdata/diagnostics/OI1001.onnxtxt"},
       {"testdata/diagnostics/OI5002.onnxtxt", "--input-shape", "ghost:1,2"},
   };
-  int with_values = 0, with_subgraph_values = 0, with_diagnostics = 0;
+  int with_values = 0, with_subgraph_values = 0, with_diagnostics = 0, with_findings = 0;
   for (const auto& args : runs) {
     json report = RunReport(args);
     ASSERT_FALSE(report.is_null()) << args[0];
@@ -201,11 +205,13 @@ TEST(ReportSchema, RealReportsAreValid) {
       }
     }
     if (!report["diagnostics"].empty()) ++with_diagnostics;
+    if (!report.value("findings", json::array()).empty()) ++with_findings;
   }
   // The reports checked hold what the schema describes (so it was exercised).
   EXPECT_GE(with_values, 4);
   EXPECT_GE(with_subgraph_values, 3);
   EXPECT_GE(with_diagnostics, 4);
+  EXPECT_GE(with_findings, 2);
 }
 
 TEST(ReportSchema, TheValidatorRejectsWhatTheSchemaForbids) {

@@ -882,6 +882,8 @@ class Driver {
     for (const auto& [term, modulus] : unifier_.assumptions().multiples()) {
       result_.multiples.emplace_back(Dim::FromNode(term), modulus);
     }
+    TagFacts();
+    result_.fact_sources = std::move(fact_sources_);
     result_.conditions = unifier_.conditions();
     result_.bounds = unifier_.BoundsOfSymbols();
     for (const auto& r : unifier_.relations()) {
@@ -1103,6 +1105,20 @@ class Driver {
   std::map<int, std::map<std::string, std::optional<Type>>> function_values_;
   // What the model says about its symbols (N == M, N == 5), shared by every node's rule.
   symbolic::Unifier unifier_;
+  // The node each of unifier_.facts() came from (InferenceResult::fact_sources); the nodes
+  // being inferred, innermost last (a node inside an If's branch inside the If).
+  std::vector<FactSource> fact_sources_;
+  std::vector<FactSource> node_stack_;
+  // Gives the facts recorded since the last call the innermost node being inferred.
+  void TagFacts() {
+    const auto& facts = unifier_.facts();
+    while (fact_sources_.size() < facts.size()) {
+      FactSource source = node_stack_.empty() ? FactSource{} : node_stack_.back();
+      source.lhs = facts[fact_sources_.size()].lhs;
+      source.rhs = facts[fact_sources_.size()].rhs;
+      fact_sources_.push_back(std::move(source));
+    }
+  }
   // Symbols rules introduced, with their origin; symbols the model declares, in order.
   InferenceContext::SymbolLog introduced_;
   std::vector<std::string> declared_order_;
@@ -1570,6 +1586,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
                              &output_values);
         ctx.set_max_value_elements(options_.max_value_elements);
         ctx.set_unifier(&unifier_);
+        ctx.set_nested(run.depth > 0);
         ctx.set_symbol_log(&introduced_);
         NodeSubgraphs subgraphs(*this, run, scope, index, node);
         ctx.set_subgraph_inferencer(&subgraphs);
@@ -2050,6 +2067,17 @@ NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
 void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
                             bool count_stats) {
   onnx::NodeProto* node = run.graph->mutable_node(index);
+  // Facts recorded from here on are this node's (until a nested node's start or this end).
+  TagFacts();
+  node_stack_.push_back(
+      {Dim(), Dim(), run.path, index, node->name(), node->op_type(), node->domain()});
+  struct PopNode {
+    Driver* driver;
+    ~PopNode() {
+      driver->TagFacts();
+      driver->node_stack_.pop_back();
+    }
+  } pop_node{this};
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
   NodeInputs& inputs = run.node_inputs;  // the previous node's, cleared

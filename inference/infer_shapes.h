@@ -204,6 +204,16 @@ struct SymbolInfo {
   symbolic::Dim value;
 };
 
+// Where one of InferenceResult::facts came from: the node whose inference recorded it, or
+// none (node_index -1) for a fact the driver recorded outside any node (a --bind value, a
+// declared type met before the nodes).
+struct FactSource {
+  Dim lhs, rhs;         // the fact as given (in the result's symbol context)
+  std::string graph;    // graph path of the node ("main", "main/If_3.then_branch")
+  int node_index = -1;  // the node's index in that graph's node list
+  std::string node_name, op_type, domain;
+};
+
 struct InferenceResult {
   std::vector<Diagnostic> diagnostics;  // in the order found
   InferenceStats stats;
@@ -212,6 +222,8 @@ struct InferenceResult {
   // What inference learnt about the symbols, in order: "N == M (node 'mm' (MatMul): contracted
   // dims)", "N >= 1 (...)" lower bounds are not listed.
   std::vector<std::string> facts;
+  // Parallel to facts: each one's two sides and the node that recorded it (inference/lint.h).
+  std::vector<FactSource> fact_sources;
   // Conditions the model must meet that are not equations (symbolic broadcasts), and the
   // assumptions (InferenceOptions::assumptions, assume_positive) each result needed.
   std::vector<std::string> conditions;

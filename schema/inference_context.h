@@ -193,6 +193,11 @@ class InferenceContext {
   // (N becomes 5 once N == 5 is known), and a dim larger than symbolic::kMaxExprSize
   // becomes a fresh symbol named after the output and axis, with a warning.
   void set_unifier(symbolic::Unifier* unifier) { unifier_ = unifier; }
+  // The node is inside a subgraph or function body (depth > 0), which may not run (an If
+  // branch not taken, a Loop of 0 iterations): a fact that holds only when the node runs (a
+  // literal Reshape target's element count) must not be recorded as the whole model's.
+  void set_nested(bool nested) { nested_ = nested; }
+  bool nested() const { return nested_; }
   symbolic::Unifier* unifier() const { return unifier_; }
   // Records a == b; `what` says which dims ("contracted dims"). An error when it
   // contradicts an earlier fact (the message names both origins).
@@ -253,6 +258,7 @@ class InferenceContext {
   SubgraphInferencer* subgraphs_ = nullptr;
   InputValueReader* value_reader_ = nullptr;
   symbolic::Unifier* unifier_ = nullptr;
+  bool nested_ = false;
   SymbolLog* symbol_log_ = nullptr;
   // Notes a symbol introduced for output `out`, axis `axis`.
   void LogSymbol(Dim symbol, int out, int64_t axis) const;

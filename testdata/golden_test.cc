@@ -24,6 +24,7 @@
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/inference/lint.h"
 #include "onnx_infer/inference/memory.h"
 #include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
@@ -264,6 +265,11 @@ std::string Annotations(const std::string& text, const std::string& name) {
   }
   if (HasOption(text, "memory")) PrintMemory(EstimateMemory(*model, result), out);
   if (HasOption(text, "cost")) PrintCost(EstimateCost(*model, result), text, out);
+  // `# options: lint`: the lint findings (inference/lint.h), each with its pattern and fix.
+  if (HasOption(text, "lint")) {
+    out << "findings:\n";
+    for (const auto& f : Lint(*model, result)) out << "  " << f.Render("") << "\n";
+  }
   return out.str();
 }
 

@@ -604,7 +604,10 @@ class InferenceResult:
     ``model``: the annotated model (an ``onnx.ModelProto`` when one was passed, bytes when
     bytes were; None for a path: pass ``output_path`` to have it written). ``memory``: a
     :class:`MemoryEstimate` when :func:`infer` was called with ``memory=True``, else None;
-    ``cost``: likewise a :class:`CostEstimate` with ``cost=True``.
+    ``cost``: likewise a :class:`CostEstimate` with ``cost=True``. ``findings``: with
+    ``lint=True``, the lint findings (docs/lint.md) as dicts (``id`` "L001".., ``severity``,
+    ``graph``, ``node_index`` (None: no node), ``node_name``, ``op``, ``subject``,
+    ``message``, ``pattern``, ``fix``), else None.
     ``value_report``: every value of every graph as the ``--json-values`` report lists it (a
     list of dicts: ``graph``, ``name``, ``role``, ``type``, ``known``, ``symbols``,
     ``declared`` and ``inferred`` (ValueType or None), ``agreement``, ``contradiction``;
@@ -632,6 +635,9 @@ class InferenceResult:
             MemoryEstimate(memory) if memory is not None else None)
         cost = details.get("cost")
         self.cost: Optional[CostEstimate] = CostEstimate(cost) if cost is not None else None
+        findings = details.get("findings")
+        self.findings: Optional[List[Dict[str, Any]]] = (
+            [dict(f) for f in findings] if findings is not None else None)
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -666,6 +672,7 @@ def infer(
     input_values: Optional[Mapping[str, Any]] = None,
     memory: bool = False,
     cost: bool = False,
+    lint: bool = False,
     max_expanded_nodes: Optional[int] = None,
     check_types: bool = True,
     overridable_initializers: bool = False,
@@ -713,7 +720,10 @@ def infer(
     takes its branch. ``memory=True`` adds :class:`MemoryEstimate` as ``result.memory``;
     ``cost=True`` adds :class:`CostEstimate` as ``result.cost`` (with ``bind``, its counts are
     those of the specialized model: infer without ``bind`` and call ``result.cost.evaluate``
-    to keep the expressions and evaluate them under several bindings).
+    to keep the expressions and evaluate them under several bindings). ``lint=True`` adds
+    the lint findings as ``result.findings`` (docs/lint.md: declared dynamic axes an exporter
+    pinned to constants or made equal, outputs declared dynamic inferred constant, Shape
+    results no shape uses).
 
     Raises ``ValueError`` when the model cannot be read, a schema does not load, an
     assumption is not a lower bound of one symbol, or a specialization option does not fit
@@ -727,6 +737,7 @@ def infer(
     _set_input_values(options, input_values or {})
     options.memory = bool(memory)
     options.cost = bool(cost)
+    options.lint = bool(lint)
     if isinstance(model, (str, os.PathLike)):
         out = os.fspath(output_path) if output_path is not None else ""
         details = _core.infer_file(os.fspath(model), out, options, True)

@@ -102,6 +102,7 @@ class InferenceResult:
     model: Any  # onnx.ModelProto, bytes, or None for a path
     memory: Optional[MemoryEstimate]  # with infer(..., memory=True)
     cost: Optional[CostEstimate]  # with infer(..., cost=True)
+    findings: Optional[List[Dict[str, Any]]]  # with infer(..., lint=True)
     value_report: List[Dict[str, Any]]  # the --json-values report's "values"
     @property
     def errors(self) -> List[Diagnostic]: ...
@@ -151,6 +152,7 @@ def infer(
     input_values: Optional[Mapping[str, Any]] = ...,  # {"sr": 16000, "pads": [0, 1, 0, 1]}
     memory: bool = ...,
     cost: bool = ...,
+    lint: bool = ...,
     max_expanded_nodes: Optional[int] = ...,
     check_types: bool = ...,
     overridable_initializers: bool = ...,

@@ -31,6 +31,7 @@
 #include "onnx_infer/inference/explain.h"
 #include "onnx_infer/inference/infer_node.h"
 #include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/inference/lint.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/inference/memory.h"
 #include "onnx_infer/inference/specialize.h"
@@ -359,6 +360,7 @@ struct CallOptions {
   std::vector<std::pair<std::string, py::bytes>> input_tensors;
   bool memory = false;  // add the memory estimate to the details
   bool cost = false;    // add the cost estimate to the details
+  bool lint = false;    // add the lint findings to the details (inference/lint.h)
 };
 
 // The options of a call; the input tensors are parsed while the GIL is held.
@@ -464,9 +466,10 @@ py::dict CostToPy(const CostEstimate& c) {
 // graph path, the symbols, facts, conditions and statistics.
 struct RunOutput {
   std::vector<Diagnostic> diagnostics;
-  std::shared_ptr<InferenceResult> result;  // with `details`
-  std::optional<MemoryEstimate> memory;     // with CallOptions::memory
-  std::shared_ptr<CostEstimate> cost;       // with CallOptions::cost
+  std::shared_ptr<InferenceResult> result;           // with `details`
+  std::optional<MemoryEstimate> memory;              // with CallOptions::memory
+  std::shared_ptr<CostEstimate> cost;                // with CallOptions::cost
+  std::optional<std::vector<LintFinding>> findings;  // with CallOptions::lint
 };
 
 py::dict Details(const InferenceResult& r) {
@@ -553,6 +556,27 @@ py::object Finish(RunOutput& out, bool details) {
   } else {
     d["cost"] = py::none();
   }
+  // The --json report's "findings" section: one dict per finding (docs/lint.md).
+  if (out.findings) {
+    py::list findings;
+    for (const LintFinding& f : *out.findings) {
+      py::dict j;
+      j["id"] = f.id;
+      j["severity"] = std::string(SeverityName(f.severity));
+      j["graph"] = Str(f.graph);
+      j["node_index"] = f.node_index >= 0 ? py::object(py::int_(f.node_index)) : py::none();
+      j["node_name"] = Str(f.node_name);
+      j["op"] = Str(f.op);
+      j["subject"] = Str(f.subject);
+      j["message"] = Str(f.message);
+      j["pattern"] = Str(f.pattern);
+      j["fix"] = Str(f.fix);
+      findings.append(j);
+    }
+    d["findings"] = findings;
+  } else {
+    d["findings"] = py::none();
+  }
   return std::move(d);
 }
 
@@ -601,6 +625,7 @@ py::tuple InferBytes(const py::bytes& model_bytes, const CallOptions& call, bool
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
       if (call.cost) out.cost = std::make_shared<CostEstimate>(EstimateCost(*model, *result));
+      if (call.lint) out.findings = Lint(*model, *result);
       out.result = std::move(result);
       annotated_size = model->ByteSizeLong();
       if (annotated_size > static_cast<size_t>(INT_MAX)) {
@@ -646,6 +671,7 @@ py::object InferFile(const std::string& model_path, const std::string& output_pa
       out.diagnostics = result->diagnostics;
       if (call.memory) out.memory = EstimateMemory(*model, *result);
       if (call.cost) out.cost = std::make_shared<CostEstimate>(EstimateCost(*model, *result));
+      if (call.lint) out.findings = Lint(*model, *result);
       // Not written, as by the command: errors under strict, a declaration contradicted under
       // the strict policy (or onnx's strict_mode), options contradicting the model.
       const bool failed =
@@ -948,7 +974,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("input_tensors", &CallOptions::input_tensors,
                      "Known input values as (name, serialized TensorProto) pairs.")
       .def_readwrite("memory", &CallOptions::memory, "Add the memory estimate to the details.")
-      .def_readwrite("cost", &CallOptions::cost, "Add the cost estimate to the details.");
+      .def_readwrite("cost", &CallOptions::cost, "Add the cost estimate to the details.")
+      .def_readwrite("lint", &CallOptions::lint, "Add the lint findings to the details.");
 
   py::class_<onnx_infer::CostEstimate, std::shared_ptr<onnx_infer::CostEstimate>>(
       m, "CostEstimate", "A model's cost (inference/cost.h), kept to be evaluated.")

@@ -45,6 +45,7 @@ class CallOptions:
     input_tensors: List[Tuple[str, bytes]]  # (name, serialized TensorProto)
     memory: bool
     cost: bool
+    lint: bool
     def __init__(self) -> None: ...
 
 class CostEstimate:

@@ -270,10 +270,25 @@ Status InferReshape(InferenceContext& ctx) {
         OI_RETURN_IF_ERROR(ctx.RecordEqual(remainder, Dim::Const(0), "the -1 of the shape"));
       }
       if (d.const_value() != 0) out[infer_at] = Dim::FloorDiv(n, d);
-    } else if (infer_at < 0 && symbolic::Equal(n, d) == symbolic::Tri::kFalse) {
-      return RuleError(DiagCode::kInputDims,
-                       StrCat("cannot reshape ", ShapeToString(*in), " (", n, " elements) to ",
-                              target_text(), " (", d, " elements)"));
+    } else if (infer_at < 0) {
+      const symbolic::Tri same = symbolic::Equal(n, d);
+      if (same == symbolic::Tri::kFalse) {
+        return RuleError(DiagCode::kInputDims,
+                         StrCat("cannot reshape ", ShapeToString(*in), " (", n, " elements) to ",
+                                target_text(), " (", d, " elements)"));
+      }
+      // A literal target fixes the element count: [batch, 255, 52, 52] to [1, 3, 85, 52, 52]
+      // holds only where 689520*batch == 689520, i.e. batch == 1 (an exporter's baked batch).
+      // Not inside a subgraph: an If branch that is not taken need not hold (a branch taken
+      // only when batch == 1 may reshape to [1, ...]).
+      const bool literal =
+          std::all_of(target.begin(), target.end(), [](Dim t) { return t.is_const(); });
+      if (same == symbolic::Tri::kUnknown && literal && !ctx.nested() && !n.is_unknown() &&
+          !d.is_unknown()) {
+        OI_RETURN_IF_ERROR(ctx.RecordEqual(
+            n, d,
+            StrCat("element counts of ", ShapeToString(*in), " and the shape ", target_text())));
+      }
     }
   }
   // Values keep their elements in the new shape (a [1] shape piece becoming a scalar, say).
