@@ -158,6 +158,12 @@ std::string LostText(const Lost& lost) {
   return "";
 }
 
+// The same after "whose": "rank", "dim 1".
+std::string WhoseText(const Lost& lost) {
+  const std::string text = LostText(lost);
+  return text.rfind("the ", 0) == 0 ? text.substr(4) : text;
+}
+
 std::string NodeLabel(const onnx::NodeProto& node, int index) {
   std::string label = StrCat("node #", index);
   if (!node.name().empty()) label += StrCat(" '", node.name(), "'");
@@ -899,12 +905,12 @@ class Walker {
       auto t = SeenType(d.graph, node.input(0));
       if (auto m = FirstMissing(t ? &*t : nullptr)) {
         step.note = StrCat("the ", op == "Shape" ? "shape" : "size", " of '", node.input(0),
-                           "', whose ", LostText(*m), " is unknown");
+                           "', whose ", WhoseText(*m), " is unknown");
         const Finding& next = Walk(d.graph, node.input(0), *m, depth + 1);
         f.reason = next.reason == ExplainReason::kExternalData ? next.reason
                                                                : ExplainReason::kShapeValueUnknown;
         f.detail = StrCat("its value is the ", op == "Shape" ? "shape" : "size", " of '",
-                          node.input(0), "', whose ", LostText(*m), " is unknown (",
+                          node.input(0), "', whose ", WhoseText(*m), " is unknown (",
                           ExplainReasonName(next.reason), ": ", next.Detail(), ")");
         f.input_value = next.input_value;
         f.Push(step);
