@@ -150,10 +150,11 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
     }
     for (size_t i = 0; i < result.fact_dims.size(); ++i) {
       const auto& f = result.fact_dims[i];
-      auto mentions = [&](Dim d) {
+      // (A copy: clang before 16 cannot capture a structured binding.)
+      auto mentions = [&, symbol = name](Dim d) {
         if (d.is_unknown()) return false;
         const auto s = d.Symbols();
-        return std::binary_search(s.begin(), s.end(), name);
+        return std::binary_search(s.begin(), s.end(), symbol);
       };
       if (mentions(f.lhs) || mentions(f.rhs)) cs.facts.push_back(f.ToString());
     }
