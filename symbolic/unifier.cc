@@ -226,44 +226,34 @@ Status Unifier::Transaction(const std::function<Status()>& change) {
   return s;
 }
 
-void Unifier::SetBound(Assumptions& as, const std::string& name, int64_t bound) {
-  auto it = as.lower_.find(name);
+// Sets `map[name]` to `bound`, logging the old entry (or its absence) for a rollback.
+void Unifier::SetLogged(std::map<std::string, int64_t, std::less<>>& map, const std::string& name,
+                        int64_t bound) {
+  auto it = map.find(name);
   if (logging_) {
     std::optional<int64_t> old;
-    if (it != as.lower_.end()) old = it->second;
-    undo_.push_back([&as, name, old] {
+    if (it != map.end()) old = it->second;
+    undo_.push_back([&map, name, old] {
       if (old) {
-        as.lower_[name] = *old;
+        map[name] = *old;
       } else {
-        as.lower_.erase(name);
+        map.erase(name);
       }
     });
   }
-  if (it == as.lower_.end()) {
-    as.lower_.emplace(name, bound);
+  if (it == map.end()) {
+    map.emplace(name, bound);
   } else {
     it->second = bound;
   }
 }
 
+void Unifier::SetBound(Assumptions& as, const std::string& name, int64_t bound) {
+  SetLogged(as.lower_, name, bound);
+}
+
 void Unifier::SetUpper(Assumptions& as, const std::string& name, int64_t bound) {
-  auto it = as.upper_.find(name);
-  if (logging_) {
-    std::optional<int64_t> old;
-    if (it != as.upper_.end()) old = it->second;
-    undo_.push_back([&as, name, old] {
-      if (old) {
-        as.upper_[name] = *old;
-      } else {
-        as.upper_.erase(name);
-      }
-    });
-  }
-  if (it == as.upper_.end()) {
-    as.upper_.emplace(name, bound);
-  } else {
-    it->second = bound;
-  }
+  SetLogged(as.upper_, name, bound);
 }
 
 void Unifier::SetExprBounds(Assumptions& as, Dim expr, std::optional<int64_t> lo,

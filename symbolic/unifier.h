@@ -205,6 +205,8 @@ class Unifier {
   void LogSize(V& lists, size_t i) {  // a rollback drops what was appended to lists[i]
     if (logging_) undo_.push_back([&lists, i, n = lists[i].size()] { lists[i].resize(n); });
   }
+  void SetLogged(std::map<std::string, int64_t, std::less<>>& map, const std::string& name,
+                 int64_t bound);
   void SetBound(Assumptions& as, const std::string& name, int64_t bound);
   void SetUpper(Assumptions& as, const std::string& name, int64_t bound);
   void SetExprBounds(Assumptions& as, Dim expr, std::optional<int64_t> lo,
