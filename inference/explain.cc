@@ -1286,10 +1286,12 @@ std::vector<WhatIf> WhatIfBindings(const onnx::ModelProto& original, const Schem
                                    const std::vector<DimExplanation>& explanations,
                                    const WhatIfRequest& request) {
   std::vector<WhatIf> candidates;
-  // Declared symbols of the main graph's inputs not bound already, and those the user names.
+  // The symbols of the main graph's inputs not bound already (declared ones, and the names
+  // inference gave the dims the model leaves unnamed, `x_d0`, which --bind takes too), and
+  // those the user names.
   std::set<std::string, std::less<>> symbols;
   for (const auto& s : baseline.symbols) {
-    if (s.declared && s.origin.rfind("input '", 0) == 0 &&
+    if (s.origin.rfind("input '", 0) == 0 &&
         s.origin.find("of graph 'main'") != std::string::npos && !options.bind.count(s.name)) {
       symbols.insert(s.name);
     }
@@ -1368,7 +1370,9 @@ std::string FormatWhatIf(const std::vector<WhatIf>& what_if, int64_t baseline_st
   for (const auto& w : what_if) {
     os << "  " << w.label << ": " << (w.gained >= 0 ? "+" : "") << w.gained << " fully static ("
        << w.static_values << ")";
-    if (w.errors > 0) {
+    if (w.errors > 0 && w.label == "all together") {
+      os << ", " << w.errors << " more errors (these values together contradict the model)";
+    } else if (w.errors > 0) {
       os << ", " << w.errors << " more errors (the value contradicts the model; left out of "
          << "all together)";
     }

@@ -359,6 +359,47 @@ TEST(WhatIf, CountsMatchARealBind) {
   EXPECT_EQ(by_label["all together"]->gained, 3);
 }
 
+// A dim the model leaves unnamed gets a name (`x_d0`) that the what-if binds like a declared
+// symbol; the count is that of a real --bind of the name.
+TEST(WhatIf, UnnamedInputDims) {
+  auto model = Model(R"(main (float[?, 8] x) => (y) {
+    y = Relu(x)
+  })");
+  const onnx::ModelProto original = model;
+  auto result = Infer(model);
+  auto what_if = WhatIfBindings(original, BuiltinSchemas(), InferenceOptions{}, result,
+                                ExplainAllUnknown(model, result), {});
+  ASSERT_EQ(what_if.size(), 1u) << FormatWhatIf(what_if, 0, 0);
+  EXPECT_EQ(what_if[0].label, "x_d0=2");
+  onnx::ModelProto copy = original;
+  InferenceOptions options;
+  options.bind["x_d0"] = 2;
+  auto bound = InferShapes(copy, BuiltinSchemas(), options);
+  EXPECT_EQ(what_if[0].static_values, bound.stats.static_shaped);
+  EXPECT_EQ(what_if[0].gained, 1);
+}
+
+// Values that each agree with the model but not together: the "all together" run counts the
+// errors and its line says the values together contradict the model.
+TEST(WhatIf, ValuesThatContradictOnlyTogether) {
+  auto model = Model(R"(main (float[A, 8] x, float[B, 8] w) => (y) {
+    y = Add(x, w)
+  })");
+  const onnx::ModelProto original = model;
+  auto result = Infer(model);
+  WhatIfRequest request;
+  request.symbols["A"] = 3;
+  request.symbols["B"] = 5;
+  auto what_if = WhatIfBindings(original, BuiltinSchemas(), InferenceOptions{}, result,
+                                ExplainAllUnknown(model, result), request);
+  ASSERT_EQ(what_if.size(), 3u) << FormatWhatIf(what_if, 0, 0);
+  EXPECT_EQ(what_if[2].label, "all together");
+  EXPECT_GT(what_if[2].errors, 0);
+  EXPECT_NE(FormatWhatIf(what_if, 0, 1).find("these values together contradict the model"),
+            std::string::npos)
+      << FormatWhatIf(what_if, 0, 1);
+}
+
 TEST(WhatIf, InputValueThatReachesAShape) {
   auto model = Model(R"(main (float[N, 512] x, int64[] k) => (y, i) {
     zero = Constant <value = int64[1] {0}> ()
