@@ -1,5 +1,6 @@
 #include "onnx_infer/cli/explain_cli.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,60 @@ bool IsMainInput(const onnx::ModelProto& model, const std::string& name) {
   return false;
 }
 
+nlohmann::json ExplanationJson(const DimExplanation& e) {
+  nlohmann::json chain = nlohmann::json::array();
+  for (const auto& step : e.chain) {
+    nlohmann::json j = {
+        {"graph", step.graph}, {"value", step.value}, {"node", step.node}, {"note", step.note}};
+    if (step.axis >= 0) j["axis"] = step.axis;
+    if (step.of_value) j["of_value"] = true;
+    if (step.node_index >= 0) j["node_index"] = step.node_index;
+    chain.push_back(std::move(j));
+  }
+  nlohmann::json symbols = nlohmann::json::array();
+  for (size_t i = 0; i < e.symbols.size(); ++i) {
+    nlohmann::json j = {{"name", e.symbols[i].name},
+                        {"declared", e.symbols[i].declared},
+                        {"origin", e.symbols[i].origin}};
+    if (i < e.symbol_reasons.size()) j["reason"] = ExplainReasonName(e.symbol_reasons[i]);
+    symbols.push_back(std::move(j));
+  }
+  nlohmann::json j = {{"graph", e.graph},
+                      {"value", e.value},
+                      {"type", e.type},
+                      {"what", e.what},
+                      {"reason", ExplainReasonName(e.reason)},
+                      {"detail", e.detail},
+                      {"chain", std::move(chain)}};
+  if (e.axis >= 0) j["axis"] = e.axis;
+  if (!e.symbols.empty()) j["symbols"] = std::move(symbols);
+  if (!e.input_value.empty()) j["input_value"] = e.input_value;
+  return j;
+}
+
+nlohmann::json WhatIfJson(const std::vector<WhatIf>& what_if, const InferenceResult& result) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& w : what_if) {
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& k : w.input_values) inputs.push_back(k.name);
+    runs.push_back({{"label", w.label},
+                    {"bind", w.bind},
+                    {"inputs", std::move(inputs)},
+                    {"static", w.static_values},
+                    {"gained", w.gained},
+                    {"errors", w.errors}});
+  }
+  return {{"baseline_static", result.stats.static_shaped},
+          {"values", result.stats.values},
+          {"runs", std::move(runs)}};
+}
+
 }  // namespace
 
 std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& original,
                        const onnx::ModelProto& annotated, const SchemaRegistry& registry,
                        const InferenceOptions& options, const InferenceResult& result,
-                       std::ostream& out) {
+                       std::ostream& out, nlohmann::json* json) {
   WhatIfRequest request;
   for (const auto& text : flags.what_if) {
     auto eq = text.find('=');
@@ -40,6 +89,7 @@ std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& origin
     if (!binding.ok()) return StrCat("--what-if: ", binding.status().message());
     for (const auto& [symbol, v] : *binding) request.symbols[symbol] = v;
   }
+  nlohmann::json explained_json = nlohmann::json::array();
   bool summary = false;
   for (const auto& target : flags.targets) {
     if (target == "all") {
@@ -53,17 +103,40 @@ std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& origin
     }
     auto explained = ExplainValue(annotated, result, graph, value, axis);
     if (!explained.ok()) return StrCat("--explain: ", explained.status().message());
-    for (const auto& e : *explained) out << FormatExplanation(e);
+    for (const auto& e : *explained) {
+      out << FormatExplanation(e);
+      if (json) explained_json.push_back(ExplanationJson(e));
+    }
   }
+  if (json) *json = {{"explanations", std::move(explained_json)}};
   if (summary || !flags.what_if.empty()) {
     std::vector<DimExplanation> unknown = ExplainAllUnknown(annotated, result);
     if (summary) {
+      auto introduced = ExplainIntroducedSymbols(annotated, result);
       out << FormatExplainSummary(unknown, 3);
-      out << FormatIntroducedSymbols(ExplainIntroducedSymbols(annotated, result), 3);
+      out << FormatIntroducedSymbols(introduced, 3);
+      if (json) {
+        std::map<std::string, int64_t> by_reason;
+        nlohmann::json all = nlohmann::json::array();
+        for (const auto& e : unknown) {
+          ++by_reason[ExplainReasonName(e.reason)];
+          all.push_back(ExplanationJson(e));
+        }
+        nlohmann::json symbols = nlohmann::json::array();
+        for (const auto& [info, reason] : introduced) {
+          symbols.push_back({{"name", info.name},
+                             {"origin", info.origin},
+                             {"reason", ExplainReasonName(reason)}});
+        }
+        (*json)["unknown"] = std::move(all);
+        (*json)["unknown_by_reason"] = std::move(by_reason);
+        (*json)["introduced_symbols"] = std::move(symbols);
+      }
     }
     {
       auto what_if = WhatIfBindings(original, registry, options, result, unknown, request);
       out << FormatWhatIf(what_if, result.stats.static_shaped, result.stats.values);
+      if (json) (*json)["what_if"] = WhatIfJson(what_if, result);
     }
   }
   return "";

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/registry.h"
@@ -22,12 +24,14 @@ struct ExplainFlags {
 
 // Prints the explanations and the what-if counts to `out`. `original` is the model as loaded,
 // `annotated` the same after InferShapes gave `result` (with options.record_provenance).
-// Returns "" or a usage error (a value the model does not have, a --what-if that is not
-// NAME=VALUE).
+// With `json`, also sets it to the report's "explain" section (docs/report.schema.json):
+// the explanations asked for, with `all` every unknown and the counts by reason and the
+// symbols inference introduced, and the what-if runs. Returns "" or a usage error (a value
+// the model does not have, a --what-if that is not NAME=VALUE).
 std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& original,
                        const onnx::ModelProto& annotated, const SchemaRegistry& registry,
                        const InferenceOptions& options, const InferenceResult& result,
-                       std::ostream& out);
+                       std::ostream& out, nlohmann::json* json = nullptr);
 
 }  // namespace onnx_infer
 

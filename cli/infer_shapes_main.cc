@@ -104,7 +104,8 @@ options:
   --explain VALUE[:AXIS] why a dim of VALUE is unknown or symbolic: the reason, the node
                          where it was lost and the chain back to it; 'all': counts of every
                          unknown dim by reason, and what binding each input symbol or input
-                         value would make static (docs/cli.md); repeatable
+                         value would make static (docs/cli.md); repeatable; with --json,
+                         an "explain" section
   --lint                 what the exporter pinned: declared dynamic axes forced to constants
                          or equal, outputs declared dynamic inferred constant, Shape results
                          no shape uses; each with the node, the pattern and the fix
@@ -767,10 +768,11 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     PrintFindings(findings, name, flags.lint, text);
     std::cerr << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
+  nlohmann::json explain_json = nullptr;
   if (original) {
     std::ostringstream text;
-    std::string error =
-        RunExplain(flags.explain, *original, *model, *registry, options, result, text);
+    std::string error = RunExplain(flags.explain, *original, *model, *registry, options, result,
+                                   text, flags.json.empty() ? nullptr : &explain_json);
     if (!error.empty()) return Fail(flags, error, DiagCode::kOptionInvalid);
     info << TerminalSafe(text.str(), /*keep_newlines=*/true);
   }
@@ -826,6 +828,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     nlohmann::json report = Report(flags, result, memory ? &*memory : nullptr);
     if (cost) report["cost"] = CostReportJson(*cost);
     if (flags.lint) report["findings"] = FindingsJson(findings);
+    if (!explain_json.is_null()) report["explain"] = std::move(explain_json);
     if (!output.is_null()) report["output"] = std::move(output);
     report["exit_code"] = exit_code;
     if (std::string error = WriteReport(flags, report); !error.empty()) {

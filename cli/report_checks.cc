@@ -186,11 +186,17 @@ TEST(ReportSchema, RealReportsAreValid) {
       // (L003); a dead Shape (L004).
       {"testdata/cases/lint/declared_output_pinned.onnxtxt", "--lint"},
       {"testdata/cases/lint/shape_unused.onnxtxt", "--lint"},
+      // Explanations: one asked for, with its chain and the input that would decide it; all
+      // unknowns with the introduced symbols and the what-if runs.
+      {"testdata/cases/explain/shape_value_unknown.onnxtxt", "--explain", "y:1"},
+      {"testdata/cases/explain/symbolic.onnxtxt", "--explain", "y:1", "--explain", "all",
+       "--what-if", "B=3"},
       // A run that stops before inference.
       {"testdata/diagnostics/OI1001.onnxtxt"},
       {"testdata/diagnostics/OI5002.onnxtxt", "--input-shape", "ghost:1,2"},
   };
-  int with_values = 0, with_subgraph_values = 0, with_diagnostics = 0, with_findings = 0;
+  int with_values = 0, with_subgraph_values = 0, with_diagnostics = 0, with_findings = 0,
+      with_explain = 0;
   for (const auto& args : runs) {
     json report = RunReport(args);
     ASSERT_FALSE(report.is_null()) << args[0];
@@ -206,12 +212,49 @@ TEST(ReportSchema, RealReportsAreValid) {
     }
     if (!report["diagnostics"].empty()) ++with_diagnostics;
     if (!report.value("findings", json::array()).empty()) ++with_findings;
+    if (report.contains("explain")) ++with_explain;
   }
   // The reports checked hold what the schema describes (so it was exercised).
   EXPECT_GE(with_values, 4);
   EXPECT_GE(with_subgraph_values, 3);
   EXPECT_GE(with_diagnostics, 4);
   EXPECT_GE(with_findings, 2);
+  EXPECT_EQ(with_explain, 2);
+}
+
+// The explain section holds what --explain prints: the reason, the chain and the input that
+// would decide the dim; with `all`, the counts by reason, the introduced symbols and the
+// what-if runs, whose counts are those of real runs.
+TEST(ReportExplain, ExplanationsAndWhatIf) {
+  json one = RunReport({"testdata/cases/explain/shape_value_unknown.onnxtxt", "--explain", "y:1"});
+  ASSERT_TRUE(one.contains("explain")) << one.dump(2);
+  const json& e = one["explain"]["explanations"];
+  ASSERT_EQ(e.size(), 1u) << one.dump(2);
+  EXPECT_EQ(e[0]["value"], "y");
+  EXPECT_EQ(e[0]["axis"], 1);
+  EXPECT_EQ(e[0]["reason"], "shape-value-unknown");
+  EXPECT_EQ(e[0]["input_value"], "s");
+  EXPECT_EQ(e[0]["chain"].back()["value"], "s");
+  EXPECT_EQ(e[0]["chain"].back()["of_value"], true);
+  EXPECT_FALSE(one["explain"].contains("unknown"));  // only with `all`
+
+  json all = RunReport({"testdata/cases/explain/explain_all_what_if.onnxtxt", "--explain", "all",
+                        "--what-if", "N=7"});
+  const json& x = all["explain"];
+  ASSERT_TRUE(x.contains("introduced_symbols")) << all.dump(2);
+  std::map<std::string, std::string> introduced;
+  for (const auto& s : x["introduced_symbols"]) introduced[s["name"]] = s["reason"];
+  EXPECT_EQ(introduced["u__d0"], "data-dependent");
+  EXPECT_EQ(introduced["x_d1"], "unknown-graph-input");
+  std::map<std::string, json> runs;
+  for (const auto& r : x["what_if"]["runs"]) runs[r["label"]] = r;
+  ASSERT_TRUE(runs.count("N=7") && runs.count("x_d1=2") && runs.count("all together")) << x.dump(2);
+  EXPECT_EQ(runs["N=7"]["bind"]["N"], 7);
+  // "all together" binds both; a real --bind of both gives the same count.
+  json bound =
+      RunReport({"testdata/cases/explain/explain_all_what_if.onnxtxt", "--bind", "N=7,x_d1=2"});
+  EXPECT_EQ(runs["all together"]["static"], bound["summary"]["static_shaped"]) << bound.dump(2);
+  EXPECT_EQ(x["what_if"]["baseline_static"], all["summary"]["static_shaped"]);
 }
 
 TEST(ReportSchema, TheValidatorRejectsWhatTheSchemaForbids) {

@@ -747,7 +747,7 @@ class Walker {
       f.detail = StrCat(NodeLabel(node, k), ": its branches give '", name, "' ",
                         seen[0]->type->ToString(), " (then) and ", seen[1]->type->ToString(),
                         " (else), which differ in ", LostText(lost));
-      step.note = f.detail;
+      step.note = ExplainReasonName(f.reason);  // the detail names the node already
       f.Push(step);
       return true;
     }
@@ -785,7 +785,7 @@ class Walker {
           f.reason = ExplainReason::kLoopWidening;
           f.detail = StrCat(NodeLabel(node, k), ": '", name, "' is loop-carried, its dim ",
                             lost.axis, " changes across iterations, so it was widened");
-          step.note = f.detail;
+          step.note = ExplainReasonName(f.reason);  // the detail names the node already
           f.Push(step);
           return true;
         }
@@ -814,7 +814,7 @@ class Walker {
       f.reason = ExplainReason::kDataDependent;
       f.detail = StrCat(NodeLabel(node, k), ": the number of iterations depends on the loop's ",
                         "condition, computed from data");
-      step.note = f.detail;
+      step.note = ExplainReasonName(f.reason);  // the detail names the node already
       f.Push(step);
       return true;
     }

@@ -17,12 +17,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/inference/cost.h"
+#include "onnx_infer/inference/explain.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/inference/lint.h"
 #include "onnx_infer/inference/memory.h"
@@ -53,6 +55,9 @@ bool g_update = false;
 //   bounds:       each symbol's range beyond >= 0 ("0 <= seq <= 4096"), with its origins
 //   relations:    relations over several symbols ("P + S <= 4096 (assumed)")
 //   diagnostics:  every diagnostic, rendered, in the order found
+//   explain:      with `# options: explain VALUE[:AXIS]` or `# options: explain all`, what
+//                 --explain prints (the what-if runs with `all`, and with `# options: what-if
+//                 S=3`, as --what-if)
 // A text that does not parse gives the single line "parse error: <message>".
 // Options, each in a comment line of its own: `# options: strict`, `# options: no-data-prop`,
 // `# options: policy refine` (--policy),
@@ -189,6 +194,46 @@ StatusOr<onnx::ModelProto> ParseCase(const std::string& text, const std::string&
   return model;
 }
 
+// `# options: explain VALUE[:AXIS]` and `# options: explain all`: what --explain prints
+// (cli/explain_cli.cc), from the library's functions; `# options: what-if S=3` as --what-if.
+void PrintExplain(const onnx::ModelProto& original, const onnx::ModelProto& annotated,
+                  const InferenceOptions& options, const InferenceResult& result,
+                  const std::string& text, std::ostringstream& out) {
+  out << "explain:\n";
+  bool all = false;
+  for (const auto& target : OptionArgs(text, "explain")) {
+    if (target == "all") {
+      all = true;
+      continue;
+    }
+    std::string graph, value;
+    int axis = -1;
+    Status st = ResolveExplainTarget(result, target, &graph, &value, &axis);
+    auto explained = st.ok() ? ExplainValue(annotated, result, graph, value, axis)
+                             : StatusOr<std::vector<DimExplanation>>(st);
+    if (!explained.ok()) {
+      out << "  error: " << explained.status().message() << "\n";
+      continue;
+    }
+    for (const auto& e : *explained) out << FormatExplanation(e);
+  }
+  if (!all) return;
+  std::vector<DimExplanation> unknown = ExplainAllUnknown(annotated, result);
+  out << FormatExplainSummary(unknown, 3);
+  out << FormatIntroducedSymbols(ExplainIntroducedSymbols(annotated, result), 3);
+  WhatIfRequest request;
+  for (const auto& arg : OptionArgs(text, "what-if")) {
+    auto bind = ParseBindings(arg);
+    if (!bind.ok()) {
+      out << "  error: " << bind.status().message() << "\n";
+      continue;
+    }
+    request.symbols.insert(bind->begin(), bind->end());
+  }
+  out << FormatWhatIf(WhatIfBindings(original, BuiltinSchemas(), options, result, unknown, request),
+                      result.stats.static_shaped, result.stats.values);
+}
+
 std::string Annotations(const std::string& text, const std::string& name) {
   auto model = ParseCase(text, name);
   if (!model.ok()) return "parse error: " + model.status().message() + "\n";
@@ -208,6 +253,13 @@ std::string Annotations(const std::string& text, const std::string& name) {
   options.assumptions = LineArgs(text, "# assume: ");
   if (Status st = SpecializationOptions(text, options); !st.ok()) {
     return "options error: " + st.message() + "\n";
+  }
+  const std::vector<std::string> explain = OptionArgs(text, "explain");
+  std::optional<onnx::ModelProto> original;
+  if (!explain.empty()) {
+    options.record_provenance = true;  // what --explain turns on
+    options.record_value_types = true;
+    original.emplace(*model);
   }
   InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
   std::ostringstream out;
@@ -270,6 +322,7 @@ std::string Annotations(const std::string& text, const std::string& name) {
     out << "findings:\n";
     for (const auto& f : Lint(*model, result)) out << "  " << f.Render("") << "\n";
   }
+  if (original) PrintExplain(*original, *model, options, result, text, out);
   return out.str();
 }
 
