@@ -21,7 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using Bindings = std::map<std::string, int64_t, std::less<>>;
 
 Grade Worst(Grade a, Grade b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
 
@@ -397,6 +396,34 @@ std::vector<Case> FindCases(const std::string& shared_dir) {
   return cases;
 }
 
+Bindings SymbolizeInputs(const Case& c, onnx::GraphProto* graph) {
+  Bindings bindings;
+  std::unordered_set<std::string> initialized;
+  for (const auto& init : graph->initializer()) initialized.insert(init.name());
+  int input_index = 0;
+  for (auto& vi : *graph->mutable_input()) {
+    if (initialized.count(vi.name())) continue;
+    const int i = input_index++;
+    if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) continue;
+    // The real shape: from input_<i>.pb, or for cases without inputs the declared one.
+    std::vector<int64_t> actual;
+    onnx::TensorProto data;
+    if (i < static_cast<int>(c.inputs.size()) && ReadMessage(c.inputs[i], &data)) {
+      actual.assign(data.dims().begin(), data.dims().end());
+    } else {
+      for (const auto& d : vi.type().tensor_type().shape().dim()) actual.push_back(d.dim_value());
+    }
+    auto* shape = vi.mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (static_cast<size_t>(shape->dim_size()) != actual.size()) continue;
+    for (int axis = 0; axis < shape->dim_size(); ++axis) {
+      const std::string symbol = StrCat("d", i, "_", axis);
+      shape->mutable_dim(axis)->set_dim_param(symbol);
+      bindings[symbol] = actual[axis];
+    }
+  }
+  return bindings;
+}
+
 CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
   CaseResult result;
   result.name = c.name;
@@ -424,31 +451,7 @@ CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry) {
   }
 
   Bindings bindings;
-  if (mode == Mode::kSymbolic) {
-    std::unordered_set<std::string> initialized;
-    for (const auto& init : graph->initializer()) initialized.insert(init.name());
-    int input_index = 0;
-    for (auto& vi : *graph->mutable_input()) {
-      if (initialized.count(vi.name())) continue;
-      const int i = input_index++;
-      if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) continue;
-      // The real shape: from input_<i>.pb, or for cases without inputs the declared one.
-      std::vector<int64_t> actual;
-      onnx::TensorProto data;
-      if (i < static_cast<int>(c.inputs.size()) && ReadMessage(c.inputs[i], &data)) {
-        actual.assign(data.dims().begin(), data.dims().end());
-      } else {
-        for (const auto& d : vi.type().tensor_type().shape().dim()) actual.push_back(d.dim_value());
-      }
-      auto* shape = vi.mutable_type()->mutable_tensor_type()->mutable_shape();
-      if (static_cast<size_t>(shape->dim_size()) != actual.size()) continue;
-      for (int axis = 0; axis < shape->dim_size(); ++axis) {
-        const std::string symbol = StrCat("d", i, "_", axis);
-        shape->mutable_dim(axis)->set_dim_param(symbol);
-        bindings[symbol] = actual[axis];
-      }
-    }
-  }
+  if (mode == Mode::kSymbolic) bindings = SymbolizeInputs(c, graph);
 
   InferenceOptions options;
   if (mode == Mode::kValues) {

@@ -65,6 +65,12 @@ std::vector<Case> FindCases(const std::string& shared_dir);
 
 CaseResult RunCase(const Case& c, Mode mode, const SchemaRegistry& registry);
 
+// Symbolic mode's rewrite of `graph`, the model of case `c`: every dim of every graph input
+// (initializers aside) whose rank matches the case's data becomes a symbol, d<i>_<axis> for
+// input i (counted over inputs without an initializer). Returns each symbol's real value.
+using Bindings = std::map<std::string, int64_t, std::less<>>;
+Bindings SymbolizeInputs(const Case& c, onnx::GraphProto* graph);
+
 // Values mode's known inputs: for each graph input (initializers aside) declared as an
 // integer tensor whose test data has at most `max_elements` elements, that data, named by
 // the input, in the graph's input order.
