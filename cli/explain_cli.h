@@ -4,11 +4,10 @@
 #ifndef ONNX_INFER_CLI_EXPLAIN_CLI_H_
 #define ONNX_INFER_CLI_EXPLAIN_CLI_H_
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/onnx_proto.h"

@@ -21,7 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 Grade Worst(Grade a, Grade b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
 
 // What a test expects of one value, read from its .pb file.
