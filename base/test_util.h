@@ -1,13 +1,16 @@
-// Helpers for tests (testonly): a scratch directory per test.
+// Helpers for tests (testonly): a scratch directory per test; the shared corpus's models.
 #ifndef ONNX_INFER_BASE_TEST_UTIL_H_
 #define ONNX_INFER_BASE_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 #include <stdlib.h>  // mkdtemp
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace onnx_infer::testing {
 
@@ -40,6 +43,21 @@ class ScratchDirTest : public ::testing::Test {
 
   std::filesystem::path dir_;
 };
+
+// Every .onnx file under $SHARED_DIR/<sub> (recursively), sorted; none when SHARED_DIR is
+// not set or has no such directory (a user's checkout has no ../shared: tests skip then).
+inline std::vector<std::string> SharedModels(const std::string& sub) {
+  std::vector<std::string> paths;
+  const char* shared = std::getenv("SHARED_DIR");
+  if (!shared) return paths;
+  const std::filesystem::path root = std::filesystem::path(shared) / sub;
+  if (!std::filesystem::is_directory(root)) return paths;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.is_regular_file() && e.path().extension() == ".onnx") paths.push_back(e.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
 
 }  // namespace onnx_infer::testing
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_infer/base/test_util.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/builtin.h"
@@ -27,24 +28,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> Models(const std::string& sub) {
-  std::vector<std::string> paths;
-  const char* shared = std::getenv("SHARED_DIR");
-  if (!shared) return paths;
-  fs::path root = fs::path(shared) / sub;
-  if (!fs::is_directory(root)) return paths;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file() && e.path().extension() == ".onnx") paths.push_back(e.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
-
 // Bad input gets an error, never a crash: random byte flips and truncations of corpus models
 // either fail to load with a message or infer to completion. Deterministic (fixed seed).
 TEST(CorpusTest, MutatedModelsNeverCrash) {
-  std::vector<std::string> paths = Models("conformance");
-  for (const auto& p : Models("models/real")) paths.push_back(p);
+  std::vector<std::string> paths = testing::SharedModels("conformance");
+  for (const auto& p : testing::SharedModels("models/real")) paths.push_back(p);
   if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no models";
   std::mt19937 rng(20261123);
   int loaded = 0, rejected = 0;

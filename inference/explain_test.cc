@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/base/test_util.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/syntax/parser.h"
@@ -430,21 +431,8 @@ TEST(WhatIf, InputValueThatReachesAShape) {
 // ---- The shared corpus (SHARED_DIR; skips without it): every unknown dim, rank and type of
 // every model has a reason.
 
-std::vector<std::string> SharedModels(const std::string& sub) {
-  std::vector<std::string> paths;
-  const char* shared = std::getenv("SHARED_DIR");
-  if (!shared) return paths;
-  fs::path root = fs::path(shared) / sub;
-  if (!fs::is_directory(root)) return paths;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file() && e.path().extension() == ".onnx") paths.push_back(e.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
-
 void ExpectEveryUnknownExplained(const std::string& sub) {
-  const auto paths = SharedModels(sub);
+  const auto paths = testing::SharedModels(sub);
   if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no " << sub;
   std::map<ExplainReason, int64_t> counts;
   int64_t unexplained = 0, models = 0;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_infer/base/test_util.h"
 #include "onnx_infer/proto/model_io.h"
 
 namespace onnx_infer {
@@ -37,19 +38,8 @@ int UnknownFields(const google::protobuf::Message& m) {
 }
 
 std::vector<std::string> SharedModels() {
-  std::vector<std::string> paths;
-  const char* shared = std::getenv("SHARED_DIR");
-  if (!shared || !fs::is_directory(shared)) return paths;
-  for (const char* sub : {"conformance", "models/real"}) {
-    fs::path root = fs::path(shared) / sub;
-    if (!fs::is_directory(root)) continue;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".onnx") {
-        paths.push_back(entry.path().string());
-      }
-    }
-  }
-  std::sort(paths.begin(), paths.end());
+  std::vector<std::string> paths = testing::SharedModels("conformance");
+  for (auto& p : testing::SharedModels("models/real")) paths.push_back(std::move(p));
   return paths;
 }
 

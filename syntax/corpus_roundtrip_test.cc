@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_infer/base/test_util.h"
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/builtin.h"
@@ -22,19 +23,6 @@ namespace onnx_infer::syntax {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> SharedModels(const char* sub) {
-  std::vector<std::string> paths;
-  const char* shared = std::getenv("SHARED_DIR");
-  if (!shared || !fs::is_directory(fs::path(shared) / sub)) return paths;
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(shared) / sub)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".onnx") {
-      paths.push_back(entry.path().string());
-    }
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
 
 // NaN equals NaN: a tensor's NaN (a "missing" marker in tree ensembles) prints as `nan`.
 bool Equal(const onnx::ModelProto& a, const onnx::ModelProto& b, std::string* diff) {
@@ -76,14 +64,14 @@ void RoundTripAll(const std::vector<std::string>& paths) {
 }
 
 TEST(CorpusRoundTripTest, ConformanceModels) {
-  auto paths = SharedModels("conformance");
+  auto paths = testing::SharedModels("conformance");
   if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no conformance models";
   EXPECT_GT(paths.size(), 1900u);
   RoundTripAll(paths);
 }
 
 TEST(CorpusRoundTripTest, RealModels) {
-  auto paths = SharedModels("models/real");
+  auto paths = testing::SharedModels("models/real");
   if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no real models";
   EXPECT_GE(paths.size(), 50u);
   RoundTripAll(paths);
@@ -92,7 +80,7 @@ TEST(CorpusRoundTripTest, RealModels) {
 // What `infer-shapes MODEL --print` does: infer, then print the annotated model; the text
 // must parse back to the annotated model.
 TEST(CorpusRoundTripTest, AnnotatedRealModelsPrintAndParseBack) {
-  auto paths = SharedModels("models/real");
+  auto paths = testing::SharedModels("models/real");
   if (paths.empty()) GTEST_SKIP() << "SHARED_DIR is not set or holds no real models";
   for (const auto& path : paths) {
     auto model = LoadBinaryModel(path);
