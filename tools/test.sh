@@ -38,6 +38,16 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 parts="${ONNX_INFER_TEST_PARTS:-format bazel tsan asan fuzz cmake frontend python peers runtime}"
 want() { [[ " $parts " == *" $1 "* ]]; }
+# Each part's wall time, printed on the last line (CI must stay under 45 minutes: this says
+# which part to make cheaper).
+times=()
+current=""
+started=0
+begin() {  # part ("" ends the last one)
+  [[ -n "$current" ]] && times+=("$current $((SECONDS - started))s")
+  current="$1"
+  started=$SECONDS
+}
 
 args=(--nocache_test_results)
 if [[ -d ../shared ]]; then
@@ -58,10 +68,12 @@ add() {  # passed failed skipped
 }
 
 if want format; then
+  begin format
   if tools/check_format.sh; then add 1 0 0; else add 0 1 0; status=1; fi
 fi
 
 if want bazel; then
+  begin bazel
   touch "$work/marker"
   bazel test //... "${args[@]}" "$@" || status=$?
   # Sum the <testsuite> elements of the XML reports this run wrote.
@@ -81,10 +93,12 @@ if want bazel; then
 fi
 
 if want tsan && [[ -x tools/tsan.sh ]]; then
+  begin tsan
   if tools/tsan.sh; then add 1 0 0; else add 0 1 0; status=1; fi
 fi
 
 if want asan; then
+  begin asan
   # Every test target, the shared corpus included (docs/testing.md, "Sanitizers").
   if tools/sanitize.sh --noshow_progress; then
     add 1 0 0
@@ -95,6 +109,7 @@ if want asan; then
 fi
 
 if want fuzz; then
+  begin fuzz
   tools/fuzz.sh --time "${ONNX_INFER_FUZZ_SECONDS:-20}" | tee "$work/fuzz.log" || status=1
   p="$(grep -c '^fuzz: .* ran clean' "$work/fuzz.log" || true)"
   f="$(grep -c '^fuzz: .* FOUND' "$work/fuzz.log" || true)"
@@ -103,6 +118,7 @@ if want fuzz; then
 fi
 
 if want cmake; then
+  begin cmake
   cmake_ok=1
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > "$work/cmake.log" 2>&1 &&
     cmake --build build -j "$(nproc)" >> "$work/cmake.log" 2>&1 || {
@@ -129,6 +145,7 @@ if want cmake; then
 fi
 
 if want frontend; then
+  begin frontend
   bazel build //cli:infer-shapes
   frontend_args=(--bazel)
   if want cmake && [[ -f build/CMakeCache.txt ]]; then frontend_args+=(--cmake build); fi
@@ -138,6 +155,7 @@ if want frontend; then
 fi
 
 if want python; then
+  begin python
   root="$PWD"
   if /usr/bin/python3 -m venv --system-site-packages "$work/venv" > "$work/python.log" 2>&1 &&
     "$work/venv/bin/pip" install --no-build-isolation --no-index . >> "$work/python.log" 2>&1; then
@@ -164,6 +182,7 @@ if want python; then
 fi
 
 if want peers; then
+  begin peers
   peer_suites="${ONNX_INFER_PEER_SUITES:-onnx112 ort}"
   if [[ ! -d ../shared/peer-suites ]]; then
     echo "peers: ../shared/peer-suites is absent; skipped"
@@ -196,6 +215,7 @@ if want peers; then
 fi
 
 if want runtime; then
+  begin runtime
   if [[ -z "${python_venv:-}" ]]; then
     echo "runtime: needs the python part's venv (ONNX_INFER_TEST_PARTS must include python)" >&2
     add 0 1 0
@@ -246,5 +266,7 @@ if want runtime; then
   fi
 fi
 
+begin ""
+echo "times: ${times[*]:-none} (total ${SECONDS}s)"
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
