@@ -310,12 +310,8 @@ Status Session::RenameValue(std::string_view from, std::string_view to) {
   if (!Mentions(g, from)) {
     return Status::Error(StrCat("the main graph has no value '", from, "'"));
   }
-  if (Mentions(g, to) && (Defines(g, to) || SubgraphDefines(g, to))) {
+  if (Defines(g, to) || SubgraphDefines(g, to)) {
     return Status::Error(StrCat("'", to, "' already names a value of the model"));
-  }
-  if (Mentions(g, to)) {
-    // Read somewhere but defined nowhere: renaming `from` would make those reads its.
-    return Status::Error(StrCat("'", to, "' is already read by a node of the model"));
   }
   RenameInGraph(model_.mutable_graph(), from, to, /*outer=*/true);
   pending_.push_back({false, -1});

@@ -96,7 +96,10 @@ class Session {
   Status RemoveOutput(std::string_view name);
   // Renames value `from` to `to` everywhere in the main graph: graph inputs and outputs,
   // initializers, value_info, node inputs and outputs, and the names its subgraphs read from
-  // it. `to` must not name another value of the main graph.
+  // it. `to` must not be defined anywhere in the model (an input, initializer or node output
+  // of the main graph or a subgraph); nodes that read `to` (left dangling by a removal) then
+  // read the renamed value, which is how a fold reconnects consumers:
+  //   RemoveNode(i) of y = Identity(x), then RenameValue("x", "y").
   Status RenameValue(std::string_view from, std::string_view to);
 
   // Infers the pending edits.

@@ -250,6 +250,26 @@ TEST(SessionTest, RenameValue) {
   EXPECT_TRUE(MatchesFresh(s, {}));
 }
 
+TEST(SessionTest, FoldReconnectsReadersByRenaming) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x) => (float[N, 4] y) {
+  a = Relu(x)
+  i = Identity(a)
+  y = Neg(i)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_TRUE(s.RemoveNode(1).ok());
+  ASSERT_TRUE(s.RenameValue("a", "i").ok());  // 'i' is read, no longer defined
+  SessionUpdate u = s.Update();
+  EXPECT_FALSE(s.result().HasErrors());
+  EXPECT_EQ(s.EditedModel().graph().node(0).output(0), "i");
+  EXPECT_EQ(s.TypeOf("y")->ToString(), "float[N, 4]");
+  EXPECT_NE(std::find(u.changed_values.begin(), u.changed_values.end(), "a"),
+            u.changed_values.end());
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
 TEST(SessionTest, RenameReachesSubgraphsUnlessShadowed) {
   Session s(Parse(R"(
 agraph (bool cond, float[2] x) => (float[2] y) {
