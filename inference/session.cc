@@ -107,6 +107,18 @@ bool SubgraphDefines(const onnx::GraphProto& graph, std::string_view name) {
   return false;
 }
 
+// The value names the nodes and outputs of `graph` and its subgraphs read.
+void MentionedNames(const onnx::GraphProto& graph, std::vector<std::string>* names) {
+  for (const auto& vi : graph.output()) names->push_back(vi.name());
+  for (const auto& node : graph.node()) {
+    for (const auto& in : node.input()) names->push_back(in);
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_g()) MentionedNames(attr.g(), names);
+      for (const auto& g : attr.graphs()) MentionedNames(g, names);
+    }
+  }
+}
+
 void RenameIn(std::string* s, std::string_view from, std::string_view to) {
   if (*s == from) *s = std::string(to);
 }
@@ -167,6 +179,9 @@ void Session::IndexModel() {
   declared_.clear();
   declared_symbols_.clear();
   producers_.clear();
+  consumers_.clear();
+  value_info_index_.clear();
+  ordered_ = false;
   const InferenceResult& r = result_;
   incremental_ok_ =
       r.facts.empty() && r.fact_sources.empty() && r.conditions.empty() && r.bounds.empty() &&
@@ -195,11 +210,36 @@ void Session::IndexModel() {
   for (const SymbolInfo& s : r.symbols) {
     if (s.declared) declared_symbols_.insert(s.name);
   }
-  for (const auto& node : g.node()) {
-    for (const auto& out : node.output()) {
-      if (!out.empty()) producers_[out]++;
+  // Whether no node reads a value a later node defines, so that the node list is the order
+  // of inference (a value no node defines leaves its readers with a diagnostic: they are
+  // never inferred alone); and each value's readers, a node with subgraphs counted as a
+  // reader of every name they mention.
+  std::unordered_map<std::string_view, int> first_producer;
+  for (int i = 0; i < g.node_size(); ++i) {
+    for (const auto& out : g.node(i).output()) {
+      if (out.empty()) continue;
+      producers_[out]++;
+      first_producer.emplace(out, i);
     }
   }
+  ordered_ = true;
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto& node = g.node(i);
+    for (const auto& in : node.input()) {
+      if (in.empty()) continue;
+      auto p = first_producer.find(in);
+      if (p != first_producer.end() && p->second >= i) ordered_ = false;
+      consumers_[in].push_back(i);
+    }
+    for (const auto& attr : node.attribute()) {
+      std::vector<std::string> names;
+      if (attr.has_g()) MentionedNames(attr.g(), &names);
+      for (const auto& sub : attr.graphs()) MentionedNames(sub, &names);
+      for (const auto& name : names) consumers_[name].push_back(i);
+    }
+  }
+  const onnx::GraphProto& ag = annotated_.graph();
+  for (int i = 0; i < ag.value_info_size(); ++i) value_info_index_[ag.value_info(i).name()] = i;
 }
 
 Status Session::CheckNodeIndex(int index, bool allow_end) const {
@@ -320,26 +360,46 @@ Status Session::RenameValue(std::string_view from, std::string_view to) {
 
 const Type* Session::TypeOf(std::string_view name) const { return result_.TypeOf("main", name); }
 
-bool Session::TryIncremental(std::vector<int>* nodes) {
-  if (!incremental_ok_) return false;
+// Whether a type is one the write-back gives a value_info entry (InferShapes writes nothing
+// for an unknown type or an element type of 0 without a shape).
+static bool Writable(const Type& type) {
+  return !(type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape()));
+}
+
+bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed_names) {
+  if (!incremental_ok_ || !ordered_) return false;
   for (const Edit& e : pending_) {
     if (!e.node_local) return false;
   }
-  if (model_.graph().node_size() != annotated_.graph().node_size()) return false;
-  std::vector<int> indices;
-  for (const Edit& e : pending_) indices.push_back(e.index);
-  std::sort(indices.begin(), indices.end());
-  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  const onnx::GraphProto& graph = model_.graph();
+  if (graph.node_size() != annotated_.graph().node_size()) return false;
+  // The edited nodes, then every node downstream of a value whose type changes, in the
+  // graph's order (a topological one: ordered_).
+  std::set<int> work;
+  for (const Edit& e : pending_) work.insert(e.index);
 
-  const GraphValueTypes& main = result_.value_types.at("main");
+  symbolic::SymbolContext::Scope symbols(*options_.symbol_context);
+  GraphValueTypes& main = result_.value_types.at("main");
   const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
   const auto prov_it = provenance_->graphs.find("main");
   if (prov_it == provenance_->graphs.end()) return false;
+  // Past this many nodes, a full inference is as cheap (and surely right).
+  const size_t max_nodes = std::max<size_t>(64, graph.node_size() / 20);
+  std::map<std::string, Type, std::less<>> changed;  // value -> its new type
   std::vector<std::pair<int, NodeProvenance>> updates;
-  for (int index : indices) {
+  auto type_now = [&](const std::string& name) -> const Type* {
+    auto it = changed.find(name);
+    return it != changed.end() ? &it->second : main.Find(name);
+  };
+  while (!work.empty()) {
+    const int index = *work.begin();
+    work.erase(work.begin());
+    if (updates.size() >= max_nodes) return false;
     const onnx::NodeProto& old_node = annotated_.graph().node(index);
-    const onnx::NodeProto& node = model_.graph().node(index);
-    if (node.SerializeAsString() == old_node.SerializeAsString()) continue;
+    const onnx::NodeProto& node = graph.node(index);
+    bool inputs_changed = false;
+    for (const auto& in : node.input()) inputs_changed = inputs_changed || changed.count(in);
+    if (!inputs_changed && node.SerializeAsString() == old_node.SerializeAsString()) continue;
     if (!SameNames(node.input(), old_node.input()) ||
         !SameNames(node.output(), old_node.output())) {
       return false;
@@ -354,7 +414,7 @@ bool Session::TryIncremental(std::vector<int>* nodes) {
     }
     if (old_prov.inputs.size() != static_cast<size_t>(node.input_size())) return false;
 
-    // The inputs as the run had them.
+    // The inputs as the run has them.
     NodeProvenance prov;
     prov.how = NodeProvenance::How::kRule;
     prov.inputs.assign(node.input_size(), 0);
@@ -365,7 +425,7 @@ bool Session::TryIncremental(std::vector<int>* nodes) {
       if (name.empty()) continue;
       auto init = initializers_.find(name);
       if (init != initializers_.end() && !inputs_.count(name)) {
-        const onnx::TensorProto& tensor = model_.graph().initializer(init->second);
+        const onnx::TensorProto& tensor = graph.initializer(init->second);
         if (IsExternal(tensor)) return false;
         input_types[i] = TypeOfTensor(tensor);
         input_values[i] = ConstValueOfTensor(tensor, options_.max_value_elements);
@@ -377,7 +437,7 @@ bool Session::TryIncremental(std::vector<int>* nodes) {
       }
       const uint8_t known = NodeProvenance::kValueKnown | NodeProvenance::kValuePartial;
       if (old_prov.inputs[i] & known) return false;  // a value the session does not hold
-      const Type* type = main.Find(name);
+      const Type* type = type_now(name);
       if (!type) return false;
       input_types[i] = *type;
     }
@@ -393,25 +453,50 @@ bool Session::TryIncremental(std::vector<int>* nodes) {
     if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule()) return false;
     if (r.output_types.size() != static_cast<size_t>(node.output_size())) return false;
     for (int o = 0; o < node.output_size(); ++o) {
-      if (node.output(o).empty()) continue;
+      const std::string& out = node.output(o);
+      if (out.empty()) continue;
       if (r.output_values.size() > static_cast<size_t>(o) && r.output_values[o]) return false;
-      const Type* old_type = main.Find(node.output(o));
-      if (!old_type || !(*old_type == r.output_types[o])) return false;
-      if (!OnlyDeclaredSymbols(*old_type, declared_symbols_)) return false;
+      const Type* old_type = main.Find(out);
+      if (!old_type || !OnlyDeclaredSymbols(*old_type, declared_symbols_)) return false;
+      Type& now = r.output_types[o];
+      if (*old_type == now) continue;
+      // A changed type: written in place of the old one (both written, neither a graph
+      // output), and every reader of the value is inferred again.
+      if (!Writable(*old_type) || !Writable(now) || !OnlyDeclaredSymbols(now, declared_symbols_) ||
+          !value_info_index_.count(out)) {
+        return false;
+      }
+      auto readers = consumers_.find(out);
+      if (readers != consumers_.end()) {
+        for (int reader : readers->second) {
+          if (reader <= index) return false;  // not in order after all
+          work.insert(reader);
+        }
+      }
+      changed[out] = std::move(now);
     }
     prov.outputs.assign(node.output_size(), 0);
     updates.emplace_back(index, std::move(prov));
   }
-  // Every edited node is inferred as before: commit.
+  // Every node inferred again is inferred as in a full run: commit.
+  for (const Edit& e : pending_) {
+    *annotated_.mutable_graph()->mutable_node(e.index) = graph.node(e.index);
+  }
   for (auto& [index, prov] : updates) {
-    *annotated_.mutable_graph()->mutable_node(index) = model_.graph().node(index);
     prov_it->second[index] = std::move(prov);
     nodes->push_back(index);
   }
-  for (int index : indices) {
-    // An edit that changed nothing in the end (set back as it was) still leaves the
-    // annotated node equal to the edited one.
-    *annotated_.mutable_graph()->mutable_node(index) = model_.graph().node(index);
+  onnx::GraphProto* annotated = annotated_.mutable_graph();
+  for (auto& [name, type] : changed) {
+    Type& slot = main.types.at(name);
+    CountValueStats(slot, -1, result_.stats);
+    CountValueStats(type, 1, result_.stats);
+    onnx::TypeProto* proto =
+        annotated->mutable_value_info(value_info_index_.at(name))->mutable_type();
+    proto->Clear();
+    WriteTypeToProto(type, proto);
+    slot = std::move(type);
+    changed_names->push_back(name);
   }
   return true;
 }
@@ -423,13 +508,14 @@ SessionUpdate Session::Update() {
     return update;
   }
   std::vector<int> nodes;
-  if (TryIncremental(&nodes)) {
+  if (TryIncremental(&nodes, &update.changed_values)) {
     pending_.clear();
     stats_.incremental_updates++;
     stats_.nodes_inferred += static_cast<int64_t>(nodes.size());
     update.incremental = true;
     return update;
   }
+  update.changed_values.clear();
   pending_.clear();
   stats_.full_updates++;
   GraphValueTypes before;

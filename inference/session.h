@@ -11,14 +11,18 @@
 // InferShapes of the edited model (the model as given, with every edit applied, and the
 // session's options) gives: the types written into the model, the diagnostics, the facts, the
 // symbols and the statistics. Update() gets there one of two ways, and Stats counts which:
-//   - incremental: every pending edit changes one node of the main graph (ReplaceNode,
-//     SetNodeAttribute) keeping its inputs and outputs, and re-inferring that node alone
-//     gives its outputs the types they had, no value, and no finding. Nothing downstream can
-//     change then (early cut-off at the edited node), so the node is all that is inferred.
-//     The path is taken only where a node inferred alone is provably inferred as inside the
-//     run: the model has no facts, conditions, bounds or model-local functions, the node has
-//     no subgraph, its outputs are declared nowhere, its inputs' values are known to the
-//     session (initializers) or were unknown in the run, and it introduces no symbol.
+//   - incremental: every pending edit changes one node of the main graph in place
+//     (ReplaceNode, SetNodeAttribute) keeping its inputs and outputs. The edited nodes are
+//     inferred again alone, then, in the graph's order, every reader of a value whose type
+//     changed; a node whose inputs and outputs come out as they were stops the walk (early
+//     cut-off), so an edit that keeps types infers one node. The path is taken only where a
+//     node inferred alone is provably inferred as inside a full run: the model has no facts,
+//     conditions, bounds or model-local functions and its node list is in order; each node
+//     inferred has no subgraph, no finding (before or after), outputs declared nowhere (not
+//     a graph output, no value_info) that hold no value, inputs whose values are
+//     initializers or were unknown in the run, and types free of symbols inference
+//     introduces; a changed type is one the write-back writes both before and after. Past
+//     max(64, 5% of the nodes) inferred, the update is full instead.
 //   - full: anything else re-infers the whole edited model (correct by construction).
 // The declared-type policy and every other option apply identically on both paths.
 //
@@ -36,6 +40,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -125,8 +130,7 @@ class Session {
   };
   void InferFully();
   void IndexModel();
-  bool TryIncremental(std::vector<int>* nodes);
-  bool InferNodeAlone(int index);
+  bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
   Status CheckNodeIndex(int index, bool allow_end) const;
 
   const SchemaRegistry& registry_;
@@ -145,6 +149,9 @@ class Session {
   std::map<std::string, int, std::less<>> initializers_;  // name -> index (unique names)
   std::set<std::string, std::less<>> inputs_, declared_, declared_symbols_;
   std::map<std::string, int, std::less<>> producers_;  // node output -> producer count
+  bool ordered_ = false;                               // the node list is a topological order
+  std::unordered_map<std::string, std::vector<int>> consumers_;  // value -> reading nodes
+  std::unordered_map<std::string, int> value_info_index_;        // in annotated_'s main graph
 };
 
 }  // namespace onnx_infer
