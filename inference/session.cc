@@ -443,7 +443,7 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     }
     for (const auto& out : node.output()) {
       if (out.empty()) continue;
-      if (declared_.count(out) || inputs_.count(out) || initializers_.count(out)) return false;
+      if (inputs_.count(out) || initializers_.count(out)) return false;
       auto p = producers_.find(out);
       if (p == producers_.end() || p->second != 1) return false;
     }
@@ -456,9 +456,19 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
       const std::string& out = node.output(o);
       if (out.empty()) continue;
       if (r.output_values.size() > static_cast<size_t>(o) && r.output_values[o]) return false;
+      Type& now = r.output_types[o];
+      if (declared_.count(out)) {
+        // A graph output or value_info entry: what the run found before merging in the
+        // declaration must come out again, so that the merge gives what it gave.
+        auto inferred = main.inferred.find(out);
+        if (inferred == main.inferred.end() || !(inferred->second == now) ||
+            !OnlyDeclaredSymbols(now, declared_symbols_)) {
+          return false;
+        }
+        continue;
+      }
       const Type* old_type = main.Find(out);
       if (!old_type || !OnlyDeclaredSymbols(*old_type, declared_symbols_)) return false;
-      Type& now = r.output_types[o];
       if (*old_type == now) continue;
       // A changed type: written in place of the old one (both written, neither a graph
       // output), and every reader of the value is inferred again.

@@ -125,6 +125,31 @@ TEST(SessionTest, ReplaceNodeKeepingTypesIsIncremental) {
   EXPECT_TRUE(MatchesFresh(s, {}));
 }
 
+TEST(SessionTest, ChangedTypesPropagateUntilCutOff) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x) => (float y) {
+  a = Relu(x)
+  b = Transpose <perm = [1, 0]> (a)
+  c = Neg(b)
+  y = ReduceSum <keepdims = 0> (c)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_EQ(s.TypeOf("c")->ToString(), "float[4, N]");
+  onnx::AttributeProto perm;
+  perm.set_name("perm");
+  perm.set_type(onnx::AttributeProto::INTS);
+  perm.add_ints(0);
+  perm.add_ints(1);
+  ASSERT_TRUE(s.SetNodeAttribute(1, perm).ok());
+  SessionUpdate u = s.Update();
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(u.changed_values, (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(s.stats().nodes_inferred, 3);  // Transpose, Neg, ReduceSum (unchanged: stop)
+  EXPECT_EQ(s.TypeOf("c")->ToString(), "float[N, 4]");
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
 TEST(SessionTest, ReplaceNodeChangingTypesIsFull) {
   Session s(Parse(kSmall), BuiltinSchemas());
   ASSERT_TRUE(s.ReplaceNode(1, ParseNode("b = Cast <to = 7> (a)")).ok());
