@@ -366,13 +366,18 @@ static bool Writable(const Type& type) {
   return !(type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape()));
 }
 
+bool Session::Reject(const char* reason) {
+  reject_ = reason;
+  return false;
+}
+
 bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed_names) {
-  if (!incremental_ok_ || !ordered_) return false;
+  if (!incremental_ok_ || !ordered_) return Reject("model");
   for (const Edit& e : pending_) {
-    if (!e.node_local) return false;
+    if (!e.node_local) return Reject("structural edit");
   }
   const onnx::GraphProto& graph = model_.graph();
-  if (graph.node_size() != annotated_.graph().node_size()) return false;
+  if (graph.node_size() != annotated_.graph().node_size()) return Reject("structural edit");
   // The edited nodes, then every node downstream of a value whose type changes, in the
   // graph's order (a topological one: ordered_).
   std::set<int> work;
@@ -382,7 +387,7 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
   GraphValueTypes& main = result_.value_types.at("main");
   const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
   const auto prov_it = provenance_->graphs.find("main");
-  if (prov_it == provenance_->graphs.end()) return false;
+  if (prov_it == provenance_->graphs.end()) return Reject("model");
   // Past this many nodes, a full inference is as cheap (and surely right).
   const size_t max_nodes = std::max<size_t>(64, graph.node_size() / 20);
   std::map<std::string, Type, std::less<>> changed;  // value -> its new type
@@ -394,7 +399,7 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
   while (!work.empty()) {
     const int index = *work.begin();
     work.erase(work.begin());
-    if (updates.size() >= max_nodes) return false;
+    if (updates.size() >= max_nodes) return Reject("too many nodes");
     const onnx::NodeProto& old_node = annotated_.graph().node(index);
     const onnx::NodeProto& node = graph.node(index);
     bool inputs_changed = false;
@@ -402,17 +407,19 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     if (!inputs_changed && node.SerializeAsString() == old_node.SerializeAsString()) continue;
     if (!SameNames(node.input(), old_node.input()) ||
         !SameNames(node.output(), old_node.output())) {
-      return false;
+      return Reject("node rewired");
     }
-    if (HasSubgraph(node) || HasSubgraph(old_node)) return false;
-    if (nodes_with_diagnostics_.count(index)) return false;
-    if (index >= static_cast<int>(prov_it->second.size())) return false;
+    if (HasSubgraph(node) || HasSubgraph(old_node)) return Reject("subgraph");
+    if (nodes_with_diagnostics_.count(index)) return Reject("node with findings");
+    if (index >= static_cast<int>(prov_it->second.size())) return Reject("model");
     const NodeProvenance& old_prov = prov_it->second[index];
-    if (old_prov.how != NodeProvenance::How::kRule || old_prov.rule_failed) return false;
+    if (old_prov.how != NodeProvenance::How::kRule || old_prov.rule_failed)
+      return Reject("node without rule");
     for (uint8_t bits : old_prov.outputs) {
-      if (bits != 0) return false;
+      if (bits != 0) return Reject("output value");
     }
-    if (old_prov.inputs.size() != static_cast<size_t>(node.input_size())) return false;
+    if (old_prov.inputs.size() != static_cast<size_t>(node.input_size()))
+      return Reject("node rewired");
 
     // The inputs as the run has them.
     NodeProvenance prov;
@@ -426,36 +433,40 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
       auto init = initializers_.find(name);
       if (init != initializers_.end() && !inputs_.count(name)) {
         const onnx::TensorProto& tensor = graph.initializer(init->second);
-        if (IsExternal(tensor)) return false;
+        if (IsExternal(tensor)) return Reject("input value");
         input_types[i] = TypeOfTensor(tensor);
         input_values[i] = ConstValueOfTensor(tensor, options_.max_value_elements);
         prov.inputs[i] = old_prov.inputs[i];
         continue;
       }
       if (init != initializers_.end() || !(inputs_.count(name) || producers_.count(name))) {
-        return false;  // a default input, or not defined
+        return Reject("input value");  // a default input, or not defined
       }
       const uint8_t known = NodeProvenance::kValueKnown | NodeProvenance::kValuePartial;
-      if (old_prov.inputs[i] & known) return false;  // a value the session does not hold
+      if (old_prov.inputs[i] & known)
+        return Reject("input value");  // a value the session does not hold
       const Type* type = type_now(name);
-      if (!type) return false;
+      if (!type) return Reject("input value");
       input_types[i] = *type;
     }
     for (const auto& out : node.output()) {
       if (out.empty()) continue;
-      if (inputs_.count(out) || initializers_.count(out)) return false;
+      if (inputs_.count(out) || initializers_.count(out)) return Reject("output defined twice");
       auto p = producers_.find(out);
-      if (p == producers_.end() || p->second != 1) return false;
+      if (p == producers_.end() || p->second != 1) return Reject("output defined twice");
     }
 
     NodeInferenceResult r =
         InferNodeOutputs(registry_, node, opsets, input_types, input_values, options_);
-    if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule()) return false;
-    if (r.output_types.size() != static_cast<size_t>(node.output_size())) return false;
+    if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule())
+      return Reject("node with findings");
+    if (r.output_types.size() != static_cast<size_t>(node.output_size()))
+      return Reject("node with findings");
     for (int o = 0; o < node.output_size(); ++o) {
       const std::string& out = node.output(o);
       if (out.empty()) continue;
-      if (r.output_values.size() > static_cast<size_t>(o) && r.output_values[o]) return false;
+      if (r.output_values.size() > static_cast<size_t>(o) && r.output_values[o])
+        return Reject("output value");
       Type& now = r.output_types[o];
       if (declared_.count(out)) {
         // A graph output or value_info entry: what the run found before merging in the
@@ -463,23 +474,24 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
         auto inferred = main.inferred.find(out);
         if (inferred == main.inferred.end() || !(inferred->second == now) ||
             !OnlyDeclaredSymbols(now, declared_symbols_)) {
-          return false;
+          return Reject("declared output changed");
         }
         continue;
       }
       const Type* old_type = main.Find(out);
-      if (!old_type || !OnlyDeclaredSymbols(*old_type, declared_symbols_)) return false;
+      if (!old_type || !OnlyDeclaredSymbols(*old_type, declared_symbols_))
+        return Reject("introduced symbol");
       if (*old_type == now) continue;
       // A changed type: written in place of the old one (both written, neither a graph
       // output), and every reader of the value is inferred again.
       if (!Writable(*old_type) || !Writable(now) || !OnlyDeclaredSymbols(now, declared_symbols_) ||
           !value_info_index_.count(out)) {
-        return false;
+        return Reject("changed type not written");
       }
       auto readers = consumers_.find(out);
       if (readers != consumers_.end()) {
         for (int reader : readers->second) {
-          if (reader <= index) return false;  // not in order after all
+          if (reader <= index) return Reject("model");  // not in order after all
           work.insert(reader);
         }
       }
@@ -528,6 +540,7 @@ SessionUpdate Session::Update() {
   update.changed_values.clear();
   pending_.clear();
   stats_.full_updates++;
+  stats_.full_reasons[reject_ ? reject_ : "model"]++;
   GraphValueTypes before;
   if (auto it = result_.value_types.find("main"); it != result_.value_types.end()) {
     before = std::move(it->second);

@@ -75,6 +75,13 @@ class Session {
                                       // inference, at construction, is not counted)
     int64_t empty_updates = 0;        // ... with no pending edit
     int64_t nodes_inferred = 0;       // nodes re-inferred alone on the incremental path
+    // Why each full update was not incremental, counted by reason: "structural edit" (an
+    // insertion, removal, rename, initializer, input type or output edit), "model" (facts,
+    // conditions, bounds, functions, training graphs, a node list out of order, or options
+    // such as bind), "node with findings", "node rewired", "subgraph", "input value",
+    // "output value", "declared output changed", "introduced symbol", "changed type not
+    // written", "output defined twice", "node without rule", "too many nodes".
+    std::map<std::string, int64_t, std::less<>> full_reasons;
   };
 
   // Infers `model` once. `registry` must outlive the session.
@@ -130,6 +137,7 @@ class Session {
   };
   void InferFully();
   void IndexModel();
+  bool Reject(const char* reason);  // records why the update is not incremental: false
   bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
   Status CheckNodeIndex(int index, bool allow_end) const;
 
@@ -141,6 +149,7 @@ class Session {
   std::shared_ptr<Provenance> provenance_;  // the session's own record of the last run
   std::vector<Edit> pending_;
   Stats stats_;
+  const char* reject_ = nullptr;
 
   // Indices of the last full inference (its model, whose node list incremental updates keep
   // in shape): what the incremental path checks each edited node against.

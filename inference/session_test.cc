@@ -506,6 +506,7 @@ void RandomEdits(onnx::ModelProto model, const std::string& label, int steps, ui
   total->incremental_updates += s.stats().incremental_updates;
   total->full_updates += s.stats().full_updates;
   total->nodes_inferred += s.stats().nodes_inferred;
+  for (const auto& [reason, n] : s.stats().full_reasons) total->full_reasons[reason] += n;
 }
 
 TEST(SessionPropertyTest, Workloads) {
@@ -520,6 +521,9 @@ TEST(SessionPropertyTest, Workloads) {
   std::printf("workloads: %lld incremental updates, %lld full\n",
               static_cast<long long>(total.incremental_updates),
               static_cast<long long>(total.full_updates));
+  for (const auto& [reason, n] : total.full_reasons) {
+    std::printf("  full (%s): %lld\n", reason.c_str(), static_cast<long long>(n));
+  }
   EXPECT_GT(total.incremental_updates, 0);
 }
 
@@ -543,6 +547,9 @@ TEST(SessionPropertyTest, RealModels) {
   std::printf("real models: %lld incremental updates, %lld full\n",
               static_cast<long long>(total.incremental_updates),
               static_cast<long long>(total.full_updates));
+  for (const auto& [reason, n] : total.full_reasons) {
+    std::printf("  full (%s): %lld\n", reason.c_str(), static_cast<long long>(n));
+  }
 }
 
 }  // namespace
