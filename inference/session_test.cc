@@ -426,6 +426,13 @@ class Editor {
     const int i = Pick(g.node_size());
     const onnx::NodeProto& node = g.node(i);
     for (const auto& attr : node.attribute()) {
+      if (attr.type() == onnx::AttributeProto::INTS && attr.ints_size() > 1) {
+        // Reversed (a Transpose's perm, a Reshape-like list): types change downstream.
+        onnx::AttributeProto a = attr;
+        std::reverse(a.mutable_ints()->begin(), a.mutable_ints()->end());
+        if (!s_.SetNodeAttribute(i, a).ok()) return "";
+        return "node " + std::to_string(i) + " attr " + a.name() + " reversed";
+      }
       if (attr.type() != onnx::AttributeProto::INT) continue;
       onnx::AttributeProto a = attr;
       const int64_t choices[] = {attr.i(), attr.i() + 1, attr.i() - 1, -1, 0};
@@ -518,13 +525,49 @@ TEST(SessionPropertyTest, Workloads) {
     bench::Workload w = bench::MakeWorkload(kind, nodes);
     RandomEdits(std::move(w.model), std::string(bench::WorkloadKindName(kind)), 40, seed++, &total);
   }
-  std::printf("workloads: %lld incremental updates, %lld full\n",
+  std::printf("workloads: %lld incremental updates (%lld nodes inferred), %lld full\n",
               static_cast<long long>(total.incremental_updates),
+              static_cast<long long>(total.nodes_inferred),
               static_cast<long long>(total.full_updates));
   for (const auto& [reason, n] : total.full_reasons) {
     std::printf("  full (%s): %lld\n", reason.c_str(), static_cast<long long>(n));
   }
   EXPECT_GT(total.incremental_updates, 0);
+}
+
+// Random permutations of two Transposes: types change and reach several readers, and stop
+// at the reductions to scalars; every update is incremental and equals a fresh inference.
+TEST(SessionPropertyTest, PropagationWithCutOff) {
+  Session s(Parse(R"(
+agraph (float[A, B, C, D] x) => (float y) {
+  t1 = Transpose <perm = [0, 1, 2, 3]> (x)
+  r1 = Relu(t1)
+  t2 = Transpose <perm = [0, 1, 2, 3]> (r1)
+  s1 = Sigmoid(t2)
+  n1 = Neg(r1)
+  a1 = Add(s1, s1)
+  u = ReduceSum <keepdims = 0> (a1)
+  v = ReduceSum <keepdims = 0> (n1)
+  y = Add(u, v)
+}
+)"),
+            BuiltinSchemas());
+  std::mt19937 rng(5);
+  const int steps = 40;
+  for (int step = 0; step < steps; ++step) {
+    onnx::AttributeProto perm;
+    perm.set_name("perm");
+    perm.set_type(onnx::AttributeProto::INTS);
+    std::vector<int64_t> p = {0, 1, 2, 3};
+    std::shuffle(p.begin(), p.end(), rng);
+    for (int64_t v : p) perm.add_ints(v);
+    const int node = rng() % 2 == 0 ? 0 : 2;
+    ASSERT_TRUE(s.SetNodeAttribute(node, perm).ok());
+    s.Update();
+    ASSERT_TRUE(MatchesFresh(s, {})) << "step " << step;
+  }
+  EXPECT_EQ(s.stats().incremental_updates, steps);
+  EXPECT_GT(s.stats().nodes_inferred, steps);  // readers inferred again, not only the edit
 }
 
 TEST(SessionPropertyTest, RealModels) {
