@@ -2455,28 +2455,30 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
          [&](uint8_t* p) { return scratch.SerializeWithCachedSizesToArray(p); });
 }
 
-void Driver::CountValue(const Type& type) {
-  result_.stats.values++;
-  if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
-    result_.stats.typed++;
-    if (type.IsStatic()) {
-      result_.stats.shaped++;
-      result_.stats.static_shaped++;
-    } else if (type.IsComplete()) {
-      result_.stats.shaped++;
-      result_.stats.symbolic++;
-    } else if (type.has_shape() ||
-               (!type.is_tensor() && type.kind() != Type::Kind::kSparseTensor)) {
-      result_.stats.partial++;
-    } else {
-      result_.stats.type_only++;
-    }
-  } else {
-    result_.stats.unknown++;
-  }
-}
+void Driver::CountValue(const Type& type) { CountValueStats(type, 1, result_.stats); }
 
 }  // namespace
+
+void CountValueStats(const Type& type, int64_t n, InferenceStats& stats) {
+  stats.values += n;
+  if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
+    stats.typed += n;
+    if (type.IsStatic()) {
+      stats.shaped += n;
+      stats.static_shaped += n;
+    } else if (type.IsComplete()) {
+      stats.shaped += n;
+      stats.symbolic += n;
+    } else if (type.has_shape() ||
+               (!type.is_tensor() && type.kind() != Type::Kind::kSparseTensor)) {
+      stats.partial += n;
+    } else {
+      stats.type_only += n;
+    }
+  } else {
+    stats.unknown += n;
+  }
+}
 
 InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& registry,
                             const InferenceOptions& options) {

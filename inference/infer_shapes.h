@@ -190,6 +190,10 @@ struct InferenceStats {
   int64_t nodes_without_rule = 0;  // nodes whose schema has no rule, or that have no schema
 };
 
+// Counts `n` node outputs of type `type` in `stats` (n = -1 takes one back), by how much is
+// known, as InferShapes counts them (inference/session.cc adjusts its counts with it).
+void CountValueStats(const Type& type, int64_t n, InferenceStats& stats);
+
 // A dimension symbol of the annotated model and where it comes from.
 struct SymbolInfo {
   std::string name;       // "N", "y__d0"

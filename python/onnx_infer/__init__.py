@@ -38,7 +38,7 @@ __all__ = [
     "MemoryEstimate", "MemoryStep", "Symbol", "ValueType", "WhatIf", "explain", "infer",
     "infer_function_output_types", "infer_node_outputs", "infer_shapes", "infer_shapes_path",
     "register_op",
-    "register_schemas", "reset_schemas",
+    "register_schemas", "reset_schemas", "Session", "SessionUpdate",
 ]
 __version__ = "0.1.0"
 
@@ -1010,3 +1010,159 @@ def register_op(
 def reset_schemas() -> None:
     """Forgets every operator registered with :func:`register_schemas` and :func:`register_op`."""
     _core.reset_registry()
+
+
+class SessionUpdate(NamedTuple):
+    """What one :meth:`Session.update` changed: the main-graph values whose type changed
+    (sorted names), the diagnostics added and removed, and whether only the edited nodes
+    were re-inferred (``incremental``) rather than the whole model."""
+    changed_values: List[str]
+    added_diagnostics: List[Diagnostic]
+    removed_diagnostics: List[Diagnostic]
+    incremental: bool
+
+
+def _message_bytes(message: Any, what: str) -> bytes:
+    if isinstance(message, (bytes, bytearray, memoryview)):
+        return bytes(message)
+    serialize = getattr(message, "SerializeToString", None)
+    if serialize is None:
+        raise TypeError(f"expected an onnx {what} or its bytes, not {type(message).__name__}")
+    return serialize()
+
+
+class Session:
+    """A model held for editing: inferred once, then re-inferred after each batch of edits
+    by :meth:`update`, which re-infers only the edited nodes when that provably changes
+    nothing else, and the whole model otherwise. After every update the results are exactly
+    those of a fresh :func:`infer_shapes` of the edited model (types written, diagnostics,
+    facts); ``stats()`` counts the incremental and the full updates (docs/python.md).
+
+    ``model``: an ``onnx.ModelProto``, the bytes of one, or a path. Edits address the main
+    graph (node indices are positions in its node list) and take onnx messages (or their
+    bytes): a ``NodeProto``, ``AttributeProto``, ``TensorProto``, ``TypeProto``,
+    ``ValueInfoProto``. An edit that cannot apply raises ``ValueError`` and changes nothing.
+    One session per thread.
+    """
+
+    def __init__(self, model: Any, *, strict: bool = False, check_types: bool = True,
+                 policy: str = "inferred", data_prop: bool = True,
+                 max_value_elements: int = 1024) -> None:
+        if isinstance(model, (str, os.PathLike)):
+            with open(model, "rb") as f:
+                data = f.read()
+        elif isinstance(model, (bytes, bytearray, memoryview)):
+            data = bytes(model)
+        elif _is_model_proto(model):
+            data = _serialize_model(model)
+        else:
+            raise TypeError("Session takes an onnx.ModelProto, its bytes or a path, "
+                            f"not {type(model).__name__}")
+        options = _options(strict, data_prop, max_value_elements, check_types=check_types,
+                           policy=policy)
+        self._core = _core.Session(data, options)
+
+    def replace_node(self, index: int, node: Any) -> None:
+        self._core.replace_node(index, _message_bytes(node, "NodeProto"))
+
+    def insert_node(self, index: int, node: Any) -> None:
+        """Inserts ``node`` before node ``index`` (the node count appends)."""
+        self._core.insert_node(index, _message_bytes(node, "NodeProto"))
+
+    def remove_node(self, index: int) -> None:
+        self._core.remove_node(index)
+
+    def set_node_attribute(self, index: int, attribute: Any) -> None:
+        """Adds or replaces (by name) one attribute of node ``index``."""
+        self._core.set_node_attribute(index, _message_bytes(attribute, "AttributeProto"))
+
+    def set_initializer(self, tensor: Any) -> None:
+        """Replaces the initializer of ``tensor.name``, or adds it."""
+        self._core.set_initializer(_message_bytes(tensor, "TensorProto"))
+
+    def set_input_type(self, name: str, type_proto: Any) -> None:
+        self._core.set_input_type(name, _message_bytes(type_proto, "TypeProto"))
+
+    def add_output(self, output: Any) -> None:
+        """Adds a graph output: a ``ValueInfoProto`` (its type may be unset) or a name."""
+        if isinstance(output, str):
+            onnx = _onnx_or_none()
+            if onnx is None:
+                raise TypeError("add_output(name) needs the onnx package; pass bytes")
+            output = onnx.ValueInfoProto(name=output)
+        self._core.add_output(_message_bytes(output, "ValueInfoProto"))
+
+    def remove_output(self, name: str) -> None:
+        self._core.remove_output(name)
+
+    def rename_value(self, old: str, new: str) -> None:
+        """Renames a value everywhere in the main graph (and where its subgraphs read it)."""
+        self._core.rename_value(old, new)
+
+    def update(self) -> SessionUpdate:
+        """Infers the pending edits; returns what changed."""
+        u = self._core.update()
+        return SessionUpdate(u["changed_values"], u["added_diagnostics"],
+                             u["removed_diagnostics"], u["incremental"])
+
+    @property
+    def dirty(self) -> bool:
+        """Whether edits are pending (``update()`` not called since)."""
+        return self._core.dirty()
+
+    def type_of(self, name: str) -> Optional[ValueType]:
+        """The type of a main-graph input, node output or output as of the last update;
+        None when the value does not exist or nothing is known of it."""
+        t = self._core.type_of(name)
+        return None if t is None else from_tuple(t)
+
+    @property
+    def num_nodes(self) -> int:
+        """The number of nodes of the edited model's main graph."""
+        return self._core.num_nodes()
+
+    def node(self, index: int) -> Any:
+        """Node ``index`` of the edited main graph, as an ``onnx.NodeProto`` (bytes without
+        the onnx package): one node crosses, not the model."""
+        data = self._core.node(index)
+        onnx = _onnx_or_none()
+        if onnx is None:
+            return data
+        node = onnx.NodeProto()
+        node.ParseFromString(data)
+        return node
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        return self._core.diagnostics()
+
+    @property
+    def facts(self) -> List[str]:
+        return self._core.facts()
+
+    def stats(self) -> Dict[str, Any]:
+        """``incremental_updates``, ``full_updates``, ``empty_updates``, ``nodes_inferred``,
+        and ``full_reasons``: ``{reason: count}``, why each full update was not incremental
+        (``"structural edit"``, ``"model"``, ``"node with findings"``, ...)."""
+        return self._core.stats()
+
+    def model(self) -> Any:
+        """The edited model with the annotations of the last update, as a new
+        ``onnx.ModelProto`` (bytes without the onnx package)."""
+        data = self._core.model()
+        onnx = _onnx_or_none()
+        if onnx is None:
+            return data
+        model = onnx.ModelProto()
+        model.ParseFromString(data)
+        return model
+
+    def edited_model(self) -> Any:
+        """The edited model as edited, without inference's annotations (as :meth:`model`)."""
+        data = self._core.edited_model()
+        onnx = _onnx_or_none()
+        if onnx is None:
+            return data
+        model = onnx.ModelProto()
+        model.ParseFromString(data)
+        return model

@@ -34,6 +34,7 @@
 #include "onnx_infer/inference/lint.h"
 #include "onnx_infer/inference/load_model.h"
 #include "onnx_infer/inference/memory.h"
+#include "onnx_infer/inference/session.h"
 #include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/builtin.h"
@@ -892,6 +893,130 @@ py::dict ExplainModel(const py::object& model_bytes, const std::string& path,
 }  // namespace
 }  // namespace onnx_infer
 
+namespace onnx_infer {
+
+// ---- Session (inference/session.h): onnx_infer.Session's engine. Edits take one serialized
+// message each (a node, an attribute, a tensor, a type); the model is serialized only when
+// the caller asks for it (model()).
+class PySession {
+ public:
+  PySession(const py::bytes& model_bytes, const CallOptions& call)
+      : registry_(RegistryFor(call.schemas)) {
+    auto model = ParseMessage<onnx::ModelProto>(model_bytes, "ModelProto");
+    InferenceOptions options = OptionsFor(call, "");
+    if (Status st = CheckSpecialization(model, options); !st.ok()) ThrowValueError(st.message());
+    py::gil_scoped_release release;
+    session_ = std::make_unique<Session>(std::move(model), *registry_, options);
+  }
+
+  void ReplaceNode(int index, const py::bytes& node) {
+    Check(session_->ReplaceNode(index, ParseMessage<onnx::NodeProto>(node, "NodeProto")));
+  }
+  void InsertNode(int index, const py::bytes& node) {
+    Check(session_->InsertNode(index, ParseMessage<onnx::NodeProto>(node, "NodeProto")));
+  }
+  void RemoveNode(int index) { Check(session_->RemoveNode(index)); }
+  void SetNodeAttribute(int index, const py::bytes& attr) {
+    Check(session_->SetNodeAttribute(index,
+                                     ParseMessage<onnx::AttributeProto>(attr, "AttributeProto")));
+  }
+  void SetInitializer(const py::bytes& tensor) {
+    Check(session_->SetInitializer(ParseMessage<onnx::TensorProto>(tensor, "TensorProto")));
+  }
+  void SetInputType(const std::string& name, const py::bytes& type) {
+    Check(session_->SetInputType(name, ParseMessage<onnx::TypeProto>(type, "TypeProto")));
+  }
+  void AddOutput(const py::bytes& output) {
+    Check(session_->AddOutput(ParseMessage<onnx::ValueInfoProto>(output, "ValueInfoProto")));
+  }
+  void RemoveOutput(const std::string& name) { Check(session_->RemoveOutput(name)); }
+  void RenameValue(const std::string& from, const std::string& to) {
+    Check(session_->RenameValue(from, to));
+  }
+
+  py::dict Update() {
+    SessionUpdate u;
+    {
+      py::gil_scoped_release release;
+      u = session_->Update();
+    }
+    py::dict d;
+    d["changed_values"] = StrList(u.changed_values);
+    d["added_diagnostics"] = u.added_diagnostics;
+    d["removed_diagnostics"] = u.removed_diagnostics;
+    d["incremental"] = u.incremental;
+    return d;
+  }
+  py::object TypeOf(const std::string& name) const {
+    const Type* t = session_->TypeOf(name);
+    return t ? TypeToPy(*t) : py::none();
+  }
+  py::bytes Model() const {
+    std::string bytes;
+    {
+      py::gil_scoped_release release;
+      bytes = session_->Model().SerializeAsString();
+    }
+    return py::bytes(bytes);
+  }
+  int NumNodes() const { return session_->EditedModel().graph().node_size(); }
+  py::bytes Node(int index) const {
+    const onnx::GraphProto& g = session_->EditedModel().graph();
+    if (index < 0 || index >= g.node_size()) throw py::index_error("node index out of range");
+    return py::bytes(g.node(index).SerializeAsString());
+  }
+  py::bytes EditedModel() const { return py::bytes(session_->EditedModel().SerializeAsString()); }
+  std::vector<Diagnostic> Diagnostics() const { return session_->result().diagnostics; }
+  std::vector<std::string> Facts() const { return session_->result().facts; }
+  bool Dirty() const { return session_->dirty(); }
+  py::dict Stats() const {
+    const Session::Stats& s = session_->stats();
+    py::dict d;
+    d["incremental_updates"] = s.incremental_updates;
+    d["full_updates"] = s.full_updates;
+    d["empty_updates"] = s.empty_updates;
+    d["nodes_inferred"] = s.nodes_inferred;
+    py::dict reasons;
+    for (const auto& [reason, n] : s.full_reasons) reasons[Str(reason)] = n;
+    d["full_reasons"] = reasons;
+    return d;
+  }
+
+ private:
+  static void Check(const Status& st) {
+    if (!st.ok()) ThrowValueError(st.message());
+  }
+  std::shared_ptr<const SchemaRegistry> registry_;  // outlives the session (declared first)
+  std::unique_ptr<Session> session_;
+};
+
+void RegisterSession(py::module_& m) {
+  py::class_<PySession>(m, "Session", "An incremental inference session (onnx_infer.Session).")
+      .def(py::init<const py::bytes&, const CallOptions&>(), py::arg("model"), py::arg("options"))
+      .def("replace_node", &PySession::ReplaceNode, py::arg("index"), py::arg("node"))
+      .def("insert_node", &PySession::InsertNode, py::arg("index"), py::arg("node"))
+      .def("remove_node", &PySession::RemoveNode, py::arg("index"))
+      .def("set_node_attribute", &PySession::SetNodeAttribute, py::arg("index"),
+           py::arg("attribute"))
+      .def("set_initializer", &PySession::SetInitializer, py::arg("tensor"))
+      .def("set_input_type", &PySession::SetInputType, py::arg("name"), py::arg("type"))
+      .def("add_output", &PySession::AddOutput, py::arg("output"))
+      .def("remove_output", &PySession::RemoveOutput, py::arg("name"))
+      .def("rename_value", &PySession::RenameValue, py::arg("old"), py::arg("new"))
+      .def("update", &PySession::Update)
+      .def("type_of", &PySession::TypeOf, py::arg("name"))
+      .def("model", &PySession::Model)
+      .def("edited_model", &PySession::EditedModel)
+      .def("num_nodes", &PySession::NumNodes)
+      .def("node", &PySession::Node, py::arg("index"))
+      .def("diagnostics", &PySession::Diagnostics)
+      .def("facts", &PySession::Facts)
+      .def("dirty", &PySession::Dirty)
+      .def("stats", &PySession::Stats);
+}
+
+}  // namespace onnx_infer
+
 PYBIND11_MODULE(_core, m) {
   using onnx_infer::CallOptions;
   using onnx_infer::Diagnostic;
@@ -1074,4 +1199,5 @@ PYBIND11_MODULE(_core, m) {
         return onnx_infer::DataTypeFromName(name);
       },
       py::arg("name"), "The TensorProto data type of a name: 'float' -> 1; None if unknown.");
+  onnx_infer::RegisterSession(m);
 }

@@ -1,0 +1,168 @@
+// Session: a model held for editing, inferred once and re-inferred after each batch of edits,
+// for optimizers and graph editors that call shape inference after every rewrite.
+//
+//   Session session(std::move(model), BuiltinSchemas(), InferenceOptions{});
+//   session.SetNodeAttribute(7, attr);       // edits are queued...
+//   SessionUpdate u = session.Update();      // ...and inferred here
+//   const Type* t = session.TypeOf("y");
+//   onnx::ModelProto annotated = session.Model();
+//
+// The guarantee: after Update(), result(), TypeOf() and Model() are exactly what a fresh
+// InferShapes of the edited model (the model as given, with every edit applied, and the
+// session's options) gives: the types written into the model, the diagnostics, the facts, the
+// symbols and the statistics. Update() gets there one of two ways, and Stats counts which:
+//   - incremental: every pending edit changes one node of the main graph in place
+//     (ReplaceNode, SetNodeAttribute) keeping its inputs and outputs. The edited nodes are
+//     inferred again alone, then, in the graph's order, every reader of a value whose type
+//     changed; a node whose inputs and outputs come out as they were stops the walk (early
+//     cut-off), so an edit that keeps types infers one node. The path is taken only where a
+//     node inferred alone is provably inferred as inside a full run: the model has no facts,
+//     conditions, bounds or model-local functions and its node list is in order; each node
+//     inferred has no subgraph, no finding (before or after), outputs declared nowhere (not
+//     a graph output, no value_info) that hold no value, inputs whose values are
+//     initializers or were unknown in the run, and types free of symbols inference
+//     introduces; a changed type is one the write-back writes both before and after. Past
+//     max(64, 5% of the nodes) inferred, the update is full instead.
+//   - full: anything else re-infers the whole edited model (correct by construction).
+// The declared-type policy and every other option apply identically on both paths.
+//
+// Edits address the main graph; node indices are positions in its node list. An edit that
+// cannot apply (an index out of range, a name that does not exist) returns an error and
+// changes nothing. Threads: a Session is not thread-safe; use one session per thread (the
+// registry may be shared, it is only read). The session interns its dims in one
+// symbolic::SymbolContext (options.symbol_context, or its own), alive as long as the session.
+#ifndef ONNX_INFER_INFERENCE_SESSION_H_
+#define ONNX_INFER_INFERENCE_SESSION_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "onnx_infer/base/status.h"
+#include "onnx_infer/inference/infer_shapes.h"
+#include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/diagnostic.h"
+#include "onnx_infer/schema/registry.h"
+#include "onnx_infer/schema/type.h"
+
+namespace onnx_infer {
+
+// What one Update() changed.
+struct SessionUpdate {
+  // Main-graph values (inputs, node outputs, outputs) whose type changed, appeared or
+  // disappeared, sorted by name.
+  std::vector<std::string> changed_values;
+  // Diagnostics the edited model has that the previous one had not, and the reverse
+  // (compared as rendered lines, so one that only moved to another node index counts as
+  // removed and added).
+  std::vector<Diagnostic> added_diagnostics;
+  std::vector<Diagnostic> removed_diagnostics;
+  // Whether the update was incremental (see the header comment); false for a full one and
+  // for an update with nothing pending.
+  bool incremental = false;
+};
+
+class Session {
+ public:
+  struct Stats {
+    int64_t incremental_updates = 0;  // Update() calls that re-inferred only edited nodes
+    int64_t full_updates = 0;         // ... that re-inferred the whole model (the first
+                                      // inference, at construction, is not counted)
+    int64_t empty_updates = 0;        // ... with no pending edit
+    int64_t nodes_inferred = 0;       // nodes re-inferred alone on the incremental path
+    // Why each full update was not incremental, counted by reason: "structural edit" (an
+    // insertion, removal, rename, initializer, input type or output edit), "model" (facts,
+    // conditions, bounds, functions, training graphs, a node list out of order, or options
+    // such as bind), "node with findings", "node rewired", "subgraph", "input value",
+    // "output value", "declared output changed", "introduced symbol", "changed type not
+    // written", "output defined twice", "node without rule", "too many nodes".
+    std::map<std::string, int64_t, std::less<>> full_reasons;
+  };
+
+  // Infers `model` once. `registry` must outlive the session.
+  Session(onnx::ModelProto model, const SchemaRegistry& registry,
+          const InferenceOptions& options = {});
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // ---- Edits of the main graph, applied to the session's model at once and inferred at the
+  // next Update().
+  // Replaces node `index` by `node`.
+  Status ReplaceNode(int index, const onnx::NodeProto& node);
+  // Inserts `node` before node `index` (index == node count appends).
+  Status InsertNode(int index, const onnx::NodeProto& node);
+  Status RemoveNode(int index);
+  // Sets (adds or replaces, by name) one attribute of node `index`.
+  Status SetNodeAttribute(int index, const onnx::AttributeProto& attribute);
+  // Sets the initializer of `tensor.name()`, replacing one of that name or adding it.
+  Status SetInitializer(const onnx::TensorProto& tensor);
+  // Replaces the declared type of graph input `name`.
+  Status SetInputType(std::string_view name, const onnx::TypeProto& type);
+  // Adds a graph output (its type may be left unset: inference fills it in).
+  Status AddOutput(const onnx::ValueInfoProto& output);
+  Status RemoveOutput(std::string_view name);
+  // Renames value `from` to `to` everywhere in the main graph: graph inputs and outputs,
+  // initializers, value_info, node inputs and outputs, and the names its subgraphs read from
+  // it. `to` must not be defined anywhere in the model (an input, initializer or node output
+  // of the main graph or a subgraph); nodes that read `to` (left dangling by a removal) then
+  // read the renamed value, which is how a fold reconnects consumers:
+  //   RemoveNode(i) of y = Identity(x), then RenameValue("x", "y").
+  Status RenameValue(std::string_view from, std::string_view to);
+
+  // Infers the pending edits.
+  SessionUpdate Update();
+  // Whether edits are pending (Update() not called since).
+  bool dirty() const { return !pending_.empty(); }
+
+  // ---- The state as of the last Update() (or construction).
+  const InferenceResult& result() const { return result_; }
+  // The type of a main-graph input, node output or output; null when there is none.
+  const Type* TypeOf(std::string_view name) const;
+  // The edited model with the inferred annotations written, as InferShapes writes them.
+  const onnx::ModelProto& Model() const { return annotated_; }
+  // The edited model as edited, without the annotations inference adds.
+  const onnx::ModelProto& EditedModel() const { return model_; }
+  const Stats& stats() const { return stats_; }
+
+ private:
+  // One pending edit: a node changed in place (kNode, at `index`) or anything else.
+  struct Edit {
+    bool node_local = false;
+    int index = -1;
+  };
+  void InferFully();
+  void IndexModel();
+  bool Reject(const char* reason);  // records why the update is not incremental: false
+  bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
+  Status CheckNodeIndex(int index, bool allow_end) const;
+
+  const SchemaRegistry& registry_;
+  InferenceOptions options_;
+  onnx::ModelProto model_;      // the edited model, unannotated
+  onnx::ModelProto annotated_;  // model_ inferred (as of the last Update)
+  InferenceResult result_;
+  std::shared_ptr<Provenance> provenance_;  // the session's own record of the last run
+  std::vector<Edit> pending_;
+  Stats stats_;
+  const char* reject_ = nullptr;
+
+  // Indices of the last full inference (its model, whose node list incremental updates keep
+  // in shape): what the incremental path checks each edited node against.
+  bool incremental_ok_ = false;  // the model as a whole allows the incremental path
+  std::set<int> nodes_with_diagnostics_;
+  std::map<std::string, int, std::less<>> initializers_;  // name -> index (unique names)
+  std::set<std::string, std::less<>> inputs_, declared_, declared_symbols_;
+  std::map<std::string, int, std::less<>> producers_;  // node output -> producer count
+  bool ordered_ = false;                               // the node list is a topological order
+  std::unordered_map<std::string, std::vector<int>> consumers_;  // value -> reading nodes
+  std::unordered_map<std::string, int> value_info_index_;        // in annotated_'s main graph
+};
+
+}  // namespace onnx_infer
+
+#endif  // ONNX_INFER_INFERENCE_SESSION_H_
