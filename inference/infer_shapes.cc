@@ -1108,12 +1108,27 @@ class Driver {
   // The node each of unifier_.facts() came from (InferenceResult::fact_sources); the nodes
   // being inferred, innermost last (a node inside an If's branch inside the If).
   std::vector<FactSource> fact_sources_;
-  std::vector<FactSource> node_stack_;
+  // A node being inferred, as pointers into its graph run and graph (alive while it is on
+  // the stack): its FactSource's strings are copied only for a fact it records, not per node.
+  struct NodeFrame {
+    const std::string* graph;
+    int index;
+    const onnx::NodeProto* node;
+  };
+  std::vector<NodeFrame> node_stack_;
   // Gives the facts recorded since the last call the innermost node being inferred.
   void TagFacts() {
     const auto& facts = unifier_.facts();
     while (fact_sources_.size() < facts.size()) {
-      FactSource source = node_stack_.empty() ? FactSource{} : node_stack_.back();
+      FactSource source;
+      if (!node_stack_.empty()) {
+        const NodeFrame& frame = node_stack_.back();
+        source.graph = *frame.graph;
+        source.node_index = frame.index;
+        source.node_name = frame.node->name();
+        source.op_type = frame.node->op_type();
+        source.domain = frame.node->domain();
+      }
       source.lhs = facts[fact_sources_.size()].lhs;
       source.rhs = facts[fact_sources_.size()].rhs;
       fact_sources_.push_back(std::move(source));
@@ -2069,8 +2084,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   onnx::NodeProto* node = run.graph->mutable_node(index);
   // Facts recorded from here on are this node's (until a nested node's start or this end).
   TagFacts();
-  node_stack_.push_back(
-      {Dim(), Dim(), run.path, index, node->name(), node->op_type(), node->domain()});
+  node_stack_.push_back({&run.path, index, node});
   struct PopNode {
     Driver* driver;
     ~PopNode() {
