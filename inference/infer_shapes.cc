@@ -547,11 +547,17 @@ class ValueInfoScratch {
     }
     return *whole_;
   }
-  onnx::ValueInfoProto& NameOnly() { return name_only_; }
 
   // The bytes of TypeProto for `type`, a tensor type without a denotation.
   const std::string& TensorTypeBytes(const Type& type, DimTextCache* texts) {
-    if (auto it = cache_.find(type); it != cache_.end()) return it->second;
+    // Consecutive values often have one type (a chain of elementwise nodes): the last one
+    // found is compared first (interned dims: a comparison of pointers), before the hash.
+    if (last_ && *last_key_ == type) return *last_;
+    if (auto it = cache_.find(type); it != cache_.end()) {
+      last_key_ = &it->first;
+      last_ = &it->second;
+      return it->second;
+    }
     // Made in a reused TypeProto: a shape of the same rank is overwritten dim by dim
     // (WriteShape), each dim ending with exactly what the type says.
     onnx::TypeProto_Tensor* tensor = type_.mutable_tensor_type();
@@ -559,8 +565,14 @@ class ValueInfoScratch {
     if (!type.has_shape()) tensor->clear_shape();
     WriteTypeToProto(type, &type_, texts);
     constexpr size_t kMaxEntries = size_t{1} << 16;  // a bound on the memory kept
-    std::string* bytes =
-        cache_.size() < kMaxEntries ? &cache_.try_emplace(type).first->second : &uncached_;
+    std::string* bytes = &uncached_;
+    last_key_ = nullptr;
+    last_ = nullptr;
+    if (cache_.size() < kMaxEntries) {
+      auto it = cache_.try_emplace(type).first;
+      last_key_ = &it->first;
+      last_ = bytes = &it->second;
+    }
     bytes->clear();
     type_.AppendToString(bytes);
     return *bytes;
@@ -580,10 +592,12 @@ class ValueInfoScratch {
   google::protobuf::Arena arena_;
   onnx::ValueInfoProto* whole_ = nullptr;
   uint32_t uses_ = 0;
-  onnx::ValueInfoProto name_only_;
   onnx::TypeProto type_;
   std::unordered_map<Type, std::string, TensorTypeHash> cache_;
   std::string uncached_;
+  // The entry of cache_ found or made last (elements of an unordered_map do not move).
+  const Type* last_key_ = nullptr;
+  const std::string* last_ = nullptr;
 };
 
 // What a function call gives its node's outputs.
@@ -2431,15 +2445,21 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   };
   if (type.is_tensor() && type.denotation().empty()) {
     const std::string& type_bytes = scratch_message.TensorTypeBytes(type, &dim_texts_);
-    onnx::ValueInfoProto& named = scratch_message.NameOnly();
-    named.set_name(name);
-    const size_t name_size = named.ByteSizeLong();
+    // The bytes of a ValueInfoProto holding only the name, made here rather than by a
+    // message (proto2: a set string field is written even when empty): field 1's tag, the
+    // length, the name.
+    const size_t name_size =
+        WireFormatLite::TagSize(onnx::ValueInfoProto::kNameFieldNumber, WireFormatLite::TYPE_STRING) +
+        CodedOutputStream::VarintSize64(name.size()) + name.size();
     const size_t size = name_size +
                         WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
                                                 WireFormatLite::TYPE_MESSAGE) +
                         CodedOutputStream::VarintSize64(type_bytes.size()) + type_bytes.size();
     append(size, [&](uint8_t* p) {
-      p = named.SerializeWithCachedSizesToArray(p);
+      p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kNameFieldNumber,
+                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
+      p = CodedOutputStream::WriteVarint64ToArray(name.size(), p);
+      p = std::copy(name.begin(), name.end(), p);
       p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
                                           WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
       p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);
