@@ -2448,9 +2448,9 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
     // The bytes of a ValueInfoProto holding only the name, made here rather than by a
     // message (proto2: a set string field is written even when empty): field 1's tag, the
     // length, the name.
-    const size_t name_size =
-        WireFormatLite::TagSize(onnx::ValueInfoProto::kNameFieldNumber, WireFormatLite::TYPE_STRING) +
-        CodedOutputStream::VarintSize64(name.size()) + name.size();
+    const size_t name_size = WireFormatLite::TagSize(onnx::ValueInfoProto::kNameFieldNumber,
+                                                     WireFormatLite::TYPE_STRING) +
+                             CodedOutputStream::VarintSize64(name.size()) + name.size();
     const size_t size = name_size +
                         WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
                                                 WireFormatLite::TYPE_MESSAGE) +
