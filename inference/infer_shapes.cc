@@ -1111,6 +1111,8 @@ class Driver {
   std::map<std::string, int> functions_;  // FunctionKey -> index in model.functions
   // ResolveSchema's outcomes that reported nothing.
   std::unordered_map<ResolvedOpKey, ResolvedOp, ResolvedOpHash, ResolvedOpEq> resolved_;
+  // The entry of resolved_ found or added last (elements of an unordered_map do not move).
+  const std::pair<const ResolvedOpKey, ResolvedOp>* last_resolved_ = nullptr;
   // Functions being inferred, to detect recursion.
   std::vector<const onnx::FunctionProto*> function_stack_;
   // Parsed catalog function bodies, by schema and body index.
@@ -1285,7 +1287,15 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
   auto opset = run.opsets->find(domain);
   const ResolvedOpKeyView key{domain, node.op_type(), node.overload(),
                               opset == run.opsets->end() ? -1 : opset->second};
+  // Consecutive nodes are often of one operator (a chain of Relu): the entry found last is
+  // compared first, without hashing the three names.
+  if (last_resolved_ && ResolvedOpEq()(key, last_resolved_->first)) {
+    *opset_version = last_resolved_->second.opset_version;
+    *function_index = last_resolved_->second.function_index;
+    return last_resolved_->second.schema;
+  }
   if (auto it = resolved_.find(key); it != resolved_.end()) {
+    last_resolved_ = &*it;
     *opset_version = it->second.opset_version;
     *function_index = it->second.function_index;
     return it->second.schema;
@@ -1294,9 +1304,11 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
   const OpSchema* schema = ResolveSchemaUncached(run, node, index, opset_version, function_index);
   // An outcome that reported nothing is the same for every node with this key.
   if (run.diagnostics->size() == reports) {
-    resolved_.emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
-                                    std::string(key.overload), key.opset_version},
-                      ResolvedOp{schema, *opset_version, *function_index});
+    last_resolved_ = &*resolved_
+                           .emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
+                                                  std::string(key.overload), key.opset_version},
+                                    ResolvedOp{schema, *opset_version, *function_index})
+                           .first;
   }
   return schema;
 }
