@@ -4,10 +4,14 @@
 # a scratch directory (ONNX_INFER_BENCH_DIR, default /tmp/onnx-infer-bench) and prints
 # figures side by side with ONNX's inference. Not a test: it prints figures, it checks
 # nothing. Options (bench/run.py --help has all):
-#   --sizes 10k,100k,1M          node counts of the generated workloads (default all three)
-#   --workloads decoder,chain,cnn,decoder-ext,real   (default all; real = ../shared/models/real)
+#   --sizes 10k,100k,1M          node counts of the generated workloads (default these three;
+#                                700k too: the issue's tiny-nodes model)
+#   --workloads decoder,chain,cnn,decoder-ext,tiny-nodes,real
+#                                (default all; real = ../shared/models/real)
 #   --runs N                     runs per workload (default 5 at 10k and real, 3 at 100k, 1 at 1M)
 #   --callgrind                  also count instructions (valgrind) on the 10k/100k workloads
+#   --callgrind-sizes 10k,100k,1M  the sizes --callgrind counts (default 10k,100k)
+# With 100k and 1M both run, a scaling line per workload: cost per node at 1M over 100k.
 #   --json FILE                  every figure, for comparing two runs
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -28,6 +28,7 @@ constexpr int64_t kChainBlock = 4;
 constexpr int64_t kChainHidden = 16;  // per-layer weights small enough for 1M nodes < 2 GiB
 constexpr int64_t kCnnStem = 3, kCnnBlock = 7;
 constexpr int64_t kCnnChannels = 8;
+constexpr int64_t kTinyBlock = 1;
 
 // Weights: a fixed linear congruential sequence, so that every run writes the same bytes and
 // the file compresses no better than a real one.
@@ -298,6 +299,35 @@ void Cnn(GraphWriter& g, int64_t nodes) {
   GraphWriter::Declare(graph->add_output(), x, {"N", "8", "height_out", "width_out"});
 }
 
+// Value i is named by i in base 36 ("0" ... "zz"): names of one to four bytes for a million
+// nodes, stored inline by std::string and protobuf alike.
+std::string TinyName(int64_t i) {
+  std::string name;
+  do {
+    name.insert(name.begin(), "0123456789abcdefghijklmnopqrstuvwxyz"[i % 36]);
+    i /= 36;
+  } while (i > 0);
+  return name;
+}
+
+// Relu after Relu with no node names: a model of about 20 bytes a node, where protobuf's
+// own objects are most of what a process holds.
+void TinyNodes(GraphWriter& g, int64_t nodes) {
+  onnx::GraphProto* graph = g.graph();
+  graph->set_name("tiny");
+  // Upper case: no value name in base 36 of lower-case digits is "X".
+  GraphWriter::Declare(graph->add_input(), "X", {"B", "8"});
+  std::string x = "X";
+  for (int64_t i = 0; i < nodes; ++i) {
+    onnx::NodeProto* node = graph->add_node();
+    node->set_op_type("Relu");
+    node->add_input(x);
+    x = TinyName(i);
+    node->add_output(x);
+  }
+  GraphWriter::Declare(graph->add_output(), x, {"B", "8"});
+}
+
 }  // namespace
 
 std::string_view WorkloadKindName(WorkloadKind kind) {
@@ -310,6 +340,8 @@ std::string_view WorkloadKindName(WorkloadKind kind) {
       return "cnn";
     case WorkloadKind::kDecoderExternal:
       return "decoder-ext";
+    case WorkloadKind::kTinyNodes:
+      return "tiny-nodes";
   }
   return "?";
 }
@@ -323,7 +355,7 @@ std::optional<WorkloadKind> WorkloadKindFromName(std::string_view name) {
 
 std::vector<WorkloadKind> AllWorkloadKinds() {
   return {WorkloadKind::kDecoder, WorkloadKind::kChain, WorkloadKind::kCnn,
-          WorkloadKind::kDecoderExternal};
+          WorkloadKind::kDecoderExternal, WorkloadKind::kTinyNodes};
 }
 
 int64_t MinimumNodes(WorkloadKind kind) {
@@ -336,6 +368,8 @@ int64_t MinimumNodes(WorkloadKind kind) {
       return kCnnStem + kCnnBlock;
     case WorkloadKind::kDecoderExternal:
       return kDecoderBlock + 1;
+    case WorkloadKind::kTinyNodes:
+      return kTinyBlock;
   }
   return 0;
 }
@@ -361,6 +395,9 @@ Workload MakeWorkload(WorkloadKind kind, int64_t nodes, const WorkloadOptions& o
       break;
     case WorkloadKind::kCnn:
       Cnn(g, nodes);
+      break;
+    case WorkloadKind::kTinyNodes:
+      TinyNodes(g, nodes);
       break;
   }
   if (external) {

@@ -11,6 +11,9 @@
 //                BatchNormalization, Add, Relu) on float[N, 3, H, W], H and W symbolic
 //   decoder-ext  the decoder with its weights and a [64, V] output projection stored as
 //                external data in a sparse file of several GiB that is never written
+//   tiny-nodes   a chain of Relu nodes with tiny names (base-36 value names, no node names,
+//                about 20 bytes a node): the worst case for per-node and per-value state
+//                beside protobuf's own objects; input X: float[B, 8]
 #ifndef ONNX_INFER_BENCH_WORKLOADS_H_
 #define ONNX_INFER_BENCH_WORKLOADS_H_
 
@@ -25,9 +28,9 @@
 
 namespace onnx_infer::bench {
 
-enum class WorkloadKind { kDecoder, kChain, kCnn, kDecoderExternal };
+enum class WorkloadKind { kDecoder, kChain, kCnn, kDecoderExternal, kTinyNodes };
 
-// "decoder", "chain", "cnn", "decoder-ext".
+// "decoder", "chain", "cnn", "decoder-ext", "tiny-nodes".
 std::string_view WorkloadKindName(WorkloadKind kind);
 std::optional<WorkloadKind> WorkloadKindFromName(std::string_view name);
 std::vector<WorkloadKind> AllWorkloadKinds();

@@ -89,6 +89,29 @@ TEST(WorkloadShapes, CnnKeepsHeightAndWidthSymbolic) {
   EXPECT_EQ(type.rfind("float[N, 8, ", 0), 0u) << type;
 }
 
+TEST(WorkloadShapes, TinyNodesIsAReluChainOfTinyNames) {
+  Workload w = MakeWorkload(WorkloadKind::kTinyNodes, 50000);
+  const onnx::GraphProto& graph = w.model.graph();
+  // Names of at most four bytes (base 36), no node names, no initializers: about 18 to 20 bytes
+  // a node (the 18 MB chain of 700,000 Relu nodes the issue measures has about 26).
+  EXPECT_EQ(graph.initializer_size(), 0);
+  for (const onnx::NodeProto& node : graph.node()) {
+    ASSERT_EQ(node.op_type(), "Relu");
+    EXPECT_TRUE(node.name().empty());
+    EXPECT_LE(node.output(0).size(), 4u);
+  }
+  EXPECT_EQ(graph.node(0).input(0), "X");
+  EXPECT_EQ(graph.node(0).output(0), "0");
+  EXPECT_EQ(graph.node(36).output(0), "10");
+  EXPECT_EQ(graph.node(1).input(0), "0");
+  const size_t bytes = Bytes(w.model).size();
+  EXPECT_GT(bytes, size_t{16} * 50000);
+  EXPECT_LT(bytes, size_t{24} * 50000);
+  InferenceResult result = InferStrict(w.model);
+  for (const auto& d : result.diagnostics) ADD_FAILURE() << d.Render("tiny");
+  EXPECT_EQ(TypeString(result, graph.node(49999).output(0)), "float[B, 8]");
+}
+
 class ExternalWorkloadTest : public testing::ScratchDirTest {};
 
 TEST_F(ExternalWorkloadTest, DataFileIsSparseAndCoversEveryExternalTensor) {

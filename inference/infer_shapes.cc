@@ -547,11 +547,17 @@ class ValueInfoScratch {
     }
     return *whole_;
   }
-  onnx::ValueInfoProto& NameOnly() { return name_only_; }
 
   // The bytes of TypeProto for `type`, a tensor type without a denotation.
   const std::string& TensorTypeBytes(const Type& type, DimTextCache* texts) {
-    if (auto it = cache_.find(type); it != cache_.end()) return it->second;
+    // Consecutive values often have one type (a chain of elementwise nodes): the last one
+    // found is compared first (interned dims: a comparison of pointers), before the hash.
+    if (last_ && *last_key_ == type) return *last_;
+    if (auto it = cache_.find(type); it != cache_.end()) {
+      last_key_ = &it->first;
+      last_ = &it->second;
+      return it->second;
+    }
     // Made in a reused TypeProto: a shape of the same rank is overwritten dim by dim
     // (WriteShape), each dim ending with exactly what the type says.
     onnx::TypeProto_Tensor* tensor = type_.mutable_tensor_type();
@@ -559,8 +565,14 @@ class ValueInfoScratch {
     if (!type.has_shape()) tensor->clear_shape();
     WriteTypeToProto(type, &type_, texts);
     constexpr size_t kMaxEntries = size_t{1} << 16;  // a bound on the memory kept
-    std::string* bytes =
-        cache_.size() < kMaxEntries ? &cache_.try_emplace(type).first->second : &uncached_;
+    std::string* bytes = &uncached_;
+    last_key_ = nullptr;
+    last_ = nullptr;
+    if (cache_.size() < kMaxEntries) {
+      auto it = cache_.try_emplace(type).first;
+      last_key_ = &it->first;
+      last_ = bytes = &it->second;
+    }
     bytes->clear();
     type_.AppendToString(bytes);
     return *bytes;
@@ -580,10 +592,12 @@ class ValueInfoScratch {
   google::protobuf::Arena arena_;
   onnx::ValueInfoProto* whole_ = nullptr;
   uint32_t uses_ = 0;
-  onnx::ValueInfoProto name_only_;
   onnx::TypeProto type_;
   std::unordered_map<Type, std::string, TensorTypeHash> cache_;
   std::string uncached_;
+  // The entry of cache_ found or made last (elements of an unordered_map do not move).
+  const Type* last_key_ = nullptr;
+  const std::string* last_ = nullptr;
 };
 
 // What a function call gives its node's outputs.
@@ -1097,6 +1111,8 @@ class Driver {
   std::map<std::string, int> functions_;  // FunctionKey -> index in model.functions
   // ResolveSchema's outcomes that reported nothing.
   std::unordered_map<ResolvedOpKey, ResolvedOp, ResolvedOpHash, ResolvedOpEq> resolved_;
+  // The entry of resolved_ found or added last (elements of an unordered_map do not move).
+  const std::pair<const ResolvedOpKey, ResolvedOp>* last_resolved_ = nullptr;
   // Functions being inferred, to detect recursion.
   std::vector<const onnx::FunctionProto*> function_stack_;
   // Parsed catalog function bodies, by schema and body index.
@@ -1108,12 +1124,27 @@ class Driver {
   // The node each of unifier_.facts() came from (InferenceResult::fact_sources); the nodes
   // being inferred, innermost last (a node inside an If's branch inside the If).
   std::vector<FactSource> fact_sources_;
-  std::vector<FactSource> node_stack_;
+  // A node being inferred, as pointers into its graph run and graph (alive while it is on
+  // the stack): its FactSource's strings are copied only for a fact it records, not per node.
+  struct NodeFrame {
+    const std::string* graph;
+    int index;
+    const onnx::NodeProto* node;
+  };
+  std::vector<NodeFrame> node_stack_;
   // Gives the facts recorded since the last call the innermost node being inferred.
   void TagFacts() {
     const auto& facts = unifier_.facts();
     while (fact_sources_.size() < facts.size()) {
-      FactSource source = node_stack_.empty() ? FactSource{} : node_stack_.back();
+      FactSource source;
+      if (!node_stack_.empty()) {
+        const NodeFrame& frame = node_stack_.back();
+        source.graph = *frame.graph;
+        source.node_index = frame.index;
+        source.node_name = frame.node->name();
+        source.op_type = frame.node->op_type();
+        source.domain = frame.node->domain();
+      }
       source.lhs = facts[fact_sources_.size()].lhs;
       source.rhs = facts[fact_sources_.size()].rhs;
       fact_sources_.push_back(std::move(source));
@@ -1256,7 +1287,15 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
   auto opset = run.opsets->find(domain);
   const ResolvedOpKeyView key{domain, node.op_type(), node.overload(),
                               opset == run.opsets->end() ? -1 : opset->second};
+  // Consecutive nodes are often of one operator (a chain of Relu): the entry found last is
+  // compared first, without hashing the three names.
+  if (last_resolved_ && ResolvedOpEq()(key, last_resolved_->first)) {
+    *opset_version = last_resolved_->second.opset_version;
+    *function_index = last_resolved_->second.function_index;
+    return last_resolved_->second.schema;
+  }
   if (auto it = resolved_.find(key); it != resolved_.end()) {
+    last_resolved_ = &*it;
     *opset_version = it->second.opset_version;
     *function_index = it->second.function_index;
     return it->second.schema;
@@ -1265,9 +1304,11 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
   const OpSchema* schema = ResolveSchemaUncached(run, node, index, opset_version, function_index);
   // An outcome that reported nothing is the same for every node with this key.
   if (run.diagnostics->size() == reports) {
-    resolved_.emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
-                                    std::string(key.overload), key.opset_version},
-                      ResolvedOp{schema, *opset_version, *function_index});
+    last_resolved_ = &*resolved_
+                           .emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
+                                                  std::string(key.overload), key.opset_version},
+                                    ResolvedOp{schema, *opset_version, *function_index})
+                           .first;
   }
   return schema;
 }
@@ -2069,8 +2110,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   onnx::NodeProto* node = run.graph->mutable_node(index);
   // Facts recorded from here on are this node's (until a nested node's start or this end).
   TagFacts();
-  node_stack_.push_back(
-      {Dim(), Dim(), run.path, index, node->name(), node->op_type(), node->domain()});
+  node_stack_.push_back({&run.path, index, node});
   struct PopNode {
     Driver* driver;
     ~PopNode() {
@@ -2417,15 +2457,21 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   };
   if (type.is_tensor() && type.denotation().empty()) {
     const std::string& type_bytes = scratch_message.TensorTypeBytes(type, &dim_texts_);
-    onnx::ValueInfoProto& named = scratch_message.NameOnly();
-    named.set_name(name);
-    const size_t name_size = named.ByteSizeLong();
+    // The bytes of a ValueInfoProto holding only the name, made here rather than by a
+    // message (proto2: a set string field is written even when empty): field 1's tag, the
+    // length, the name.
+    const size_t name_size = WireFormatLite::TagSize(onnx::ValueInfoProto::kNameFieldNumber,
+                                                     WireFormatLite::TYPE_STRING) +
+                             CodedOutputStream::VarintSize64(name.size()) + name.size();
     const size_t size = name_size +
                         WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
                                                 WireFormatLite::TYPE_MESSAGE) +
                         CodedOutputStream::VarintSize64(type_bytes.size()) + type_bytes.size();
     append(size, [&](uint8_t* p) {
-      p = named.SerializeWithCachedSizesToArray(p);
+      p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kNameFieldNumber,
+                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
+      p = CodedOutputStream::WriteVarint64ToArray(name.size(), p);
+      p = std::copy(name.begin(), name.end(), p);
       p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
                                           WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
       p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);

@@ -231,9 +231,7 @@ void InferenceContext::SetOutputType(int i, Type type) {
   if (i < 0 || i >= NumOutputs()) return;
   if ((type.kind() == Type::Kind::kTensor || type.kind() == Type::Kind::kSparseTensor) &&
       type.has_shape()) {
-    Shape shape = type.shape();
-    FinishShape(i, shape);
-    type.set_shape(std::move(shape));
+    FinishShape(i, *type.mutable_shape());  // in place: no copy of the shape
   }
   output_types_[i] = std::move(type);
 }

@@ -61,6 +61,7 @@ class Type {
   const Shape& shape() const { return *shape_; }  // requires has_shape()
   const std::optional<Shape>& maybe_shape() const { return shape_; }
   void set_shape(std::optional<Shape> shape) { shape_ = std::move(shape); }
+  Shape* mutable_shape() { return shape_ ? &*shape_ : nullptr; }  // null: no shape
   int64_t rank() const { return shape_ ? static_cast<int64_t>(shape_->size()) : -1; }
   // Sequence and optional: the element type. Map: the value type.
   const Type& element() const;

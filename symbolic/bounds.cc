@@ -151,6 +151,14 @@ bool ProvablyNonNegative(const DimNode* n, const Assumptions* as) {
 Tri LessEqualNodes(const DimNode* a, const DimNode* b, const Assumptions* as) {
   if (!a || !b) return Tri::kUnknown;
   if (a == b) return Tri::kTrue;
+  // Two constants (a Reshape's literal target against 0 or 1): what Sub and Bounds would
+  // answer, without interning the difference. Where Sub gives up (an overflow, or a's
+  // negation overflowing), so does this.
+  int64_t diff;
+  if (a->kind == Kind::kConst && b->kind == Kind::kConst && a->value != INT64_MIN &&
+      !__builtin_sub_overflow(b->value, a->value, &diff)) {
+    return diff >= 0 ? Tri::kTrue : Tri::kFalse;
+  }
   const DimNode* d = Sub(b, a);
   if (!d) return Tri::kUnknown;
   Interval i = Bounds(d, as);
