@@ -1,0 +1,328 @@
+// The driver: a graph inferred: its values defined (declared types, initializers, inputs), its
+// nodes ordered and inferred in that order (inference/driver.h).
+#include "onnx_infer/inference/driver.h"
+
+namespace onnx_infer::driver_internal {
+
+void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
+  ReportUndefinedElemTypes(run);
+  DefineGraphValues(run, scope);
+  IndexNodeValues(run, scope);
+  {
+    const Producers producer = FindProducers(run, *scope);
+    const NodeOrder order = OrderGraphNodes(run, *scope, producer);
+    ReadDeclaredTypes(run, scope);
+    for (int index : order.order) {
+      if (count_stats) result_.stats.nodes++;
+      InferGraphNode(run, scope, index, producer, count_stats);
+    }
+    ReportUndefinedOutputs(run, *scope, producer);
+  }  // the producers and the order are freed before the write-back (its peak)
+  CollectGraphOutputs(run, *scope);
+  if (run.release_written) {
+    run.declared_types = {};
+    run.node_inputs = {};
+    run.node_outcome = {};
+  }
+  WriteBack(run, *scope, count_stats);
+}
+
+// Whether `type` holds a tensor type whose elem_type is given as UNDEFINED (0), at the top or
+// inside a sequence, map or optional. An absent elem_type is not reported.
+bool HasUndefinedElemType(const onnx::TypeProto& type) {
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      return type.tensor_type().has_elem_type() && type.tensor_type().elem_type() == 0;
+    case onnx::TypeProto::kSparseTensorType:
+      return type.sparse_tensor_type().has_elem_type() &&
+             type.sparse_tensor_type().elem_type() == 0;
+    case onnx::TypeProto::kSequenceType:
+      return type.sequence_type().has_elem_type() &&
+             HasUndefinedElemType(type.sequence_type().elem_type());
+    case onnx::TypeProto::kOptionalType:
+      return type.optional_type().has_elem_type() &&
+             HasUndefinedElemType(type.optional_type().elem_type());
+    case onnx::TypeProto::kMapType:
+      return type.map_type().has_value_type() && HasUndefinedElemType(type.map_type().value_type());
+    default:
+      return false;
+  }
+}
+
+// onnx.proto: a tensor type's elem_type and a tensor's data_type MUST NOT be UNDEFINED. A
+// model's input or an initializer so declared has no element type a rule could check (onnx
+// stops at the first node reading it: "Element type of input 0 unknown"); the value is still
+// defined, of unknown element type. A subgraph's inputs and any value_info are left alone:
+// there UNDEFINED is used, and read by onnx, as "to be inferred" (a Loop body's placeholders,
+// a value_info giving only a shape).
+void Driver::ReportUndefinedElemTypes(const GraphRun& run) {
+  const onnx::GraphProto& graph = *run.graph;
+  constexpr const char* kWhy = "the element type is UNDEFINED (0), which onnx.proto forbids";
+  for (int i = 0; run.depth == 0 && i < graph.input_size(); ++i) {
+    const onnx::ValueInfoProto& vi = graph.input(i);
+    if (vi.has_type() && HasUndefinedElemType(vi.type())) {
+      Report(*run.diagnostics, Severity::kError, DiagCode::kUndefinedElemType, run.path,
+             StrCat("input ", i, " '", vi.name(), "': ", kWhy), Subject::Input(i, vi.name()));
+    }
+  }
+  for (const auto& init : graph.initializer()) {
+    if (init.data_type() == 0) {
+      Report(*run.diagnostics, Severity::kError, DiagCode::kUndefinedElemType, run.path,
+             StrCat("initializer '", init.name(), "': ", kWhy));
+    }
+  }
+}
+
+// A graph output is a use (IR.md): of a node output, a graph input or initializer, or, in a
+// subgraph or training graph, a value of an enclosing graph. One that names none of these
+// is an error; its declared type is kept. (Nodes on a cycle count as producers.)
+void Driver::ReportUndefinedOutputs(const GraphRun& run, const Scope& scope,
+                                    const Producers& producer) {
+  if (scope.IsOpen()) return;
+  for (int i = 0; i < run.graph->output_size(); ++i) {
+    const std::string& name = run.graph->output(i).name();
+    const int id = scope.IdOf(name);
+    if (scope.Find(id, name) || (id >= 0 && producer[id] >= 0)) continue;
+    Report(*run.diagnostics, Severity::kError, DiagCode::kUndefinedValue, run.path,
+           StrCat("output ", i, " '", name,
+                  "' is not defined by any node, graph input or initializer"),
+           Subject::Output(i, name));
+  }
+}
+
+void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) const {
+  run.declared_types.clear();
+  run.declared_before_bind.clear();
+  // A later declaration of the same name replaces an earlier one.
+  auto declare = [&](const onnx::ValueInfoProto& vi) {
+    const int id = scope->IdOf(vi.name());
+    if (id < 0) return;  // not a value of this graph: no node output to merge with
+    scope->at(id).declared = static_cast<int32_t>(run.declared_types.size());
+    run.declared_types.push_back(TypeFromProto(vi.type()));
+    if (!declared_before_bind_.empty()) {
+      auto before = declared_before_bind_.find(&vi);
+      run.declared_before_bind.push_back(before != declared_before_bind_.end() ? &before->second
+                                                                               : nullptr);
+    }
+  };
+  for (const auto& vi : run.graph->output()) declare(vi);
+  for (const auto& vi : run.graph->value_info()) {
+    if (vi.has_type()) declare(vi);
+  }
+}
+
+void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
+  const onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
+  NodeValueIds& ids = run.node_ids;
+  ids.offsets.resize(num_nodes);
+  size_t total = 0;
+  for (int i = 0; i < num_nodes; ++i) {
+    ids.offsets[i] = total;
+    total += graph.node(i).input_size() + graph.node(i).output_size();
+  }
+  ids.ids.assign(total, -1);
+  // Outputs first, so that an input names a node output wherever that node is.
+  for (int i = 0; i < num_nodes; ++i) {
+    const Names outputs = OutputNames(graph.node(i));
+    int* out = ids.ids.data() + ids.offsets[i] + graph.node(i).input_size();
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      if (!outputs[o]->empty()) out[o] = scope->Intern(*outputs[o]);
+    }
+  }
+  for (int i = 0; i < num_nodes; ++i) {
+    const Names inputs = InputNames(graph.node(i));
+    int* in = ids.ids.data() + ids.offsets[i];
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      if (!inputs[k]->empty()) in[k] = scope->IdOf(*inputs[k]);
+    }
+  }
+}
+
+void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
+  onnx::GraphProto& graph = *run.graph;
+  auto& out = *run.diagnostics;
+  // Inputs, initializers and node outputs: every name the scope holds.
+  size_t names = static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
+                 graph.sparse_initializer_size();
+  for (const auto& node : graph.node()) names += node.output_size();
+  scope->Reserve(names);
+  const std::string& path = run.path;
+  // The value `name` defines, or null (reported) when it is defined already.
+  auto define = [&](const std::string& name, Type type, std::string_view what) -> Value* {
+    auto [v, fresh] = scope->Define(scope->Intern(name));
+    if (!fresh) {
+      Report(out, Severity::kError, DiagCode::kDuplicateDefinition, path,
+             StrCat("'", name, "' is defined more than once (again as ", what, ")"));
+      return nullptr;
+    }
+    v->type = std::move(type);
+    return v;
+  };
+
+  for (int i = 0; i < graph.input_size(); ++i) {
+    onnx::ValueInfoProto* vi = graph.mutable_input(i);
+    Type type = TypeFromProto(vi->type());
+    if (run.record && options_.record_value_types && !type.is_unknown()) {
+      run.declared_inputs.emplace_back(vi->name(), type);
+    }
+    if (run.input_types && i < static_cast<int>(run.input_types->size())) {
+      const Type& given = (*run.input_types)[i];
+      auto merged = MergeTypes(type, given);
+      if (merged.ok()) {
+        type = std::move(*merged);
+      } else {
+        Report(out, Severity::kError, DiagCode::kSubgraphMismatch, path,
+               StrCat("input ", i, " '", vi->name(), "' is declared ", type.ToString(),
+                      " but receives ", given.ToString(), " (", merged.status().message(), ")"),
+               Subject::Input(i, vi->name()));
+      }
+      if (run.annotate_inputs && !type.is_unknown()) {
+        WriteTypeToProto(type, vi->mutable_type(), &dim_texts_);
+      }
+    }
+    Value* v = define(vi->name(), type, "a graph input");
+    if (!v) continue;
+    run.defined_inputs.emplace_back(vi->name(), type);
+    if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
+        (*run.input_values)[i]) {
+      v->data = Boxed(*(*run.input_values)[i]);
+    }
+    if (run.given_values) {
+      auto given = run.given_values->find(vi->name());
+      if (given != run.given_values->end()) v->data = Boxed(given->second);
+    }
+  }
+  // An initializer's elements: read only if a node consumes them (external data) or a rule
+  // asks for them (decoded on first use).
+  auto attach_elements = [&](Value& v, const onnx::TensorProto& init) {
+    if (external_values_.IsCandidate(init)) {
+      v.external = &init;
+    } else {
+      v.unread = &init;
+    }
+  };
+  for (const auto& init : graph.initializer()) {
+    Type type = TypeOfTensor(init);
+    const int id = scope->Intern(init.name());
+    if (scope->at(id).defined) {
+      // A graph input with a default value: the two descriptions must agree.
+      Value& v = scope->at(id);
+      auto merged = MergeTypes(v.type, type);
+      if (!merged.ok()) {
+        Report(out, Severity::kError, DiagCode::kInitializerMismatch, path,
+               StrCat("initializer '", init.name(),
+                      "' does not match its graph input: ", merged.status().message()));
+      } else {
+        v.type = *merged;
+      }
+      // A value the caller gives for the input wins. From IR version 4 the initializer is a
+      // default that may be overridden at run time: used, as onnx and onnxruntime use it,
+      // with each node that reads it listed as a condition, unless the caller takes the
+      // strict reading (InferenceOptions::overridable_initializers). Before, every
+      // initializer had to be listed as a graph input (IR.md), so being one says nothing:
+      // runtimes treat those initializers as constants, and so do we.
+      if (run.given_values && run.given_values->count(init.name())) continue;
+      if (model_ != nullptr && model_->ir_version() >= 4) {
+        if (options_.overridable_initializers) continue;
+        v.default_input = true;
+      }
+      attach_elements(v, init);
+      continue;
+    }
+    Value* v = define(init.name(), std::move(type), "an initializer");
+    if (!v) continue;
+    attach_elements(*v, init);
+  }
+  for (const auto& sparse : graph.sparse_initializer()) {
+    if (scope->DefinesHere(sparse.values().name())) continue;
+    define(sparse.values().name(), TypeOfSparseTensor(sparse), "a sparse initializer");
+  }
+}
+
+Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope) {
+  const onnx::GraphProto& graph = *run.graph;
+  auto& out = *run.diagnostics;
+  const std::string& path = run.path;
+  const int num_nodes = graph.node_size();
+  Producers producer(scope.size(), -1);
+  for (int i = 0; i < num_nodes; ++i) {
+    const int* ids = run.node_ids.outputs(i, graph.node(i));
+    const Names outputs = OutputNames(graph.node(i));
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const std::string& o = *outputs[k];
+      if (o.empty()) continue;
+      if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
+        ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
+                   nullptr, StrCat("output '", o, "' redefines a graph input or initializer"),
+                   Subject::Output(-1, o));
+        continue;
+      }
+      if (scope.DefinedOutside(o)) {
+        // IR.md: node output names are unique across a graph and the graphs it is nested in
+        // (SSA holds across scopes); inside, the node's output is what the subgraph sees.
+        ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
+                   nullptr, StrCat("output '", o, "' redefines a value of an enclosing graph"),
+                   Subject::Output(-1, o));
+      }
+      int& first = producer[ids[k]];
+      if (first >= 0) {
+        ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
+                   nullptr, StrCat("output '", o, "' is also produced by node #", first),
+                   Subject::Output(-1, o));
+      } else {
+        first = i;
+      }
+    }
+  }
+  return producer;
+}
+
+NodeOrder Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
+                                  const Producers& producer) {
+  const onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
+  // Each node's producers, in one flat list rather than a vector per node.
+  ProducerLists producers;
+  producers.offsets.reserve(num_nodes + 1);
+  producers.offsets.push_back(0);
+  producers.nodes.reserve(run.node_ids.ids.size());
+  for (int i = 0; i < num_nodes; ++i) {
+    const int* ids = run.node_ids.inputs(i);
+    for (int k = 0, n = graph.node(i).input_size(); k < n; ++k) {
+      if (ids[k] >= 0 && producer[ids[k]] >= 0) producers.nodes.push_back(producer[ids[k]]);
+    }
+    // A subgraph's references to this graph's values are dependencies of its node too.
+    for (const auto& a : graph.node(i).attribute()) {
+      std::vector<const onnx::GraphProto*> subgraphs;
+      if (a.has_g()) subgraphs.push_back(&a.g());
+      for (const auto& g : a.graphs()) subgraphs.push_back(&g);
+      for (const auto* g : subgraphs) {
+        for (const auto& n : g->node()) {
+          for (const auto& in : n.input()) {
+            const int id = scope.IdOf(in);
+            if (id >= 0 && producer[id] >= 0 && producer[id] != i) {
+              producers.nodes.push_back(producer[id]);
+            }
+          }
+        }
+      }
+    }
+    producers.offsets.push_back(static_cast<int>(producers.nodes.size()));
+  }
+  NodeOrder order = OrderNodes(producers);
+  for (const auto& cycle : order.cycles) {
+    std::vector<std::string> names;
+    for (int i : cycle) {
+      names.push_back(graph.node(i).name().empty()
+                          ? StrCat("#", i, " (", graph.node(i).op_type(), ")")
+                          : StrCat("#", i, " '", graph.node(i).name(), "'"));
+    }
+    Report(*run.diagnostics, Severity::kError, DiagCode::kGraphCycle, run.path,
+           StrCat("the nodes ", StrJoin(names, ", "),
+                  " form a cycle; their outputs are left unknown"));
+  }
+  return order;
+}
+
+}  // namespace onnx_infer::driver_internal

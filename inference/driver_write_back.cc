@@ -1,0 +1,215 @@
+// The driver: the inferred types written back into the model: value_info entries (streamed or
+// as messages), graph outputs, the statistics (inference/driver.h).
+#include "onnx_infer/inference/driver.h"
+
+namespace onnx_infer::driver_internal {
+
+void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
+  const onnx::GraphProto& graph = *run.graph;
+  run.output_types.clear();
+  run.output_values.clear();
+  for (const auto& vi : graph.output()) {
+    const Value* v = scope.Find(vi.name());
+    Type type = v ? v->type : Type();
+    auto merged = MergeTypes(TypeFromProto(vi.type()), type);
+    // A contradiction (reported where the value was inferred) keeps the declaration only
+    // under the refine policy.
+    const bool keep = options_.declared_policy == DeclaredPolicy::kRefine || type.is_unknown();
+    run.output_types.push_back(merged.ok() ? *merged : keep ? TypeFromProto(vi.type()) : type);
+    const ConstValue* data = v ? ValueData(*v, options_.max_value_elements) : nullptr;
+    run.output_values.push_back(data ? std::optional<ConstValue>(*data) : std::nullopt);
+  }
+}
+
+void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
+  onnx::GraphProto& graph = *run.graph;
+  const int num_nodes = graph.node_size();
+  // Per value id: where its type goes. The value_info entry of that name (the last one, when
+  // a name has several), to be added when there is none, or none for a graph output (written
+  // in place from run.output_types).
+  constexpr int32_t kAdd = -1, kGraphOutput = -2;
+  std::vector<int32_t> info(scope.size(), kAdd);
+  for (int i = 0; i < graph.value_info_size(); ++i) {
+    const int id = scope.IdOf(graph.value_info(i).name());
+    if (id >= 0) info[id] = i;
+  }
+  for (const auto& vi : graph.output()) {
+    const int id = scope.IdOf(vi.name());
+    if (id >= 0) info[id] = kGraphOutput;
+  }
+  for (int i = 0; i < graph.output_size(); ++i) {
+    const Type& t = run.output_types[i];
+    if (!t.is_unknown()) {
+      WriteTypeToProto(t, graph.mutable_output(i)->mutable_type(), &dim_texts_);
+    }
+  }
+  // New entries as bytes (GraphRun::stream_new_value_info), made in `scratch`, when each
+  // value is written at most once (below): a name several nodes define gets one entry, where
+  // its first write would add it, with its last write's type, which bytes cannot be.
+  bool stream = run.stream_new_value_info && CanAppendValueInfo(graph);
+  ValueInfoScratch scratch;
+  // Counts the type of output `o` of node `index` (value `id`) and writes it into the graph.
+  auto write = [&](int index, int o, int id, const Type& type) {
+    if (count_stats) CountValue(type);
+    if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
+      return;
+    }
+    int32_t& where = info[id];
+    if (where == kGraphOutput) return;
+    if (where == kAdd && stream) {
+      AppendValueInfo(graph.node(index).output(o), type, scratch);
+      return;
+    }
+    if (where == kAdd) {
+      where = graph.value_info_size();
+      graph.add_value_info()->set_name(graph.node(index).output(o));
+    }
+    WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type(), &dim_texts_);
+  };
+  if (!run.release_written) {
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+        const Value* inferred = scope.FindHere(ids[o]);
+        if (inferred && inferred->from_node) write(index, o, ids[o], inferred->type);
+      }
+    }
+    return;
+  }
+  // Nothing reads the scope after this (GraphRun::release_written): the node outputs' types
+  // are moved out of it in write order, in blocks, and the scope and the per-node ids are freed
+  // before the first value_info is made; each block is freed once written. (A name several
+  // nodes define is written, and counted, once per node, as above: its type is copied but for
+  // the last.)
+  struct Pending {
+    int32_t node, output, id;
+    Type type;
+  };
+  constexpr size_t kBlock = size_t{1} << 14;
+  std::vector<std::vector<Pending>> blocks;
+  {
+    std::vector<uint32_t> writes_left(scope.size(), 0);
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+        if (ids[o] >= 0 && ++writes_left[ids[o]] > 1) stream = false;
+      }
+    }
+    if (stream) {
+      // Each value written once: straight from the scope, its type freed once written, so
+      // that the bytes (far smaller than the messages) reuse its memory; no write list.
+      std::vector<uint32_t>().swap(writes_left);
+      for (int index = 0; index < num_nodes; ++index) {
+        const int* ids = run.node_ids.outputs(index, graph.node(index));
+        for (int o = 0; o < graph.node(index).output_size(); ++o) {
+          if (ids[o] < 0 || !scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
+          Type& type = scope.at(ids[o]).type;
+          write(index, o, ids[o], type);
+          type = Type();
+        }
+      }
+      scope.Release();
+      run.node_ids = {};
+      return;
+    }
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+        if (ids[o] < 0) continue;
+        const bool last = --writes_left[ids[o]] == 0;
+        if (!scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
+        if (blocks.empty() || blocks.back().size() == kBlock) {
+          blocks.emplace_back().reserve(kBlock);
+        }
+        Type& type = scope.at(ids[o]).type;
+        if (last) {
+          blocks.back().push_back({index, o, ids[o], std::move(type)});
+        } else {
+          blocks.back().push_back({index, o, ids[o], type});
+        }
+      }
+    }
+  }
+  scope.Release();
+  run.node_ids = {};
+  for (auto& block : blocks) {
+    for (const Pending& p : block) write(p.node, p.output, p.id, p.type);
+    std::vector<Pending>().swap(block);
+  }
+}
+
+void Driver::AppendValueInfo(const std::string& name, const Type& type,
+                             ValueInfoScratch& scratch_message) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  // Framed as GraphProto frames a value_info element: tag, length, bytes.
+  constexpr size_t kMaxHead = 5 + 10;
+  // Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128 KiB),
+  // and few enough that their list costs nothing.
+  constexpr size_t kChunk = size_t{1} << 16;
+  std::vector<std::string>& chunks = result_.new_value_info;
+  // Appends one entry whose ValueInfoProto is `size` bytes, written by `body` (which returns
+  // the end of what it wrote).
+  auto append = [&](size_t size, auto&& body) {
+    if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
+      chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
+    }
+    std::string& out = chunks.back();
+    const size_t old = out.size();
+    out.resize(old + kMaxHead + size);
+    auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
+    uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
+                                                 WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
+    p = CodedOutputStream::WriteVarint64ToArray(size, p);
+    p = body(p);
+    out.resize(old + static_cast<size_t>(p - start));
+  };
+  if (type.is_tensor() && type.denotation().empty()) {
+    const std::string& type_bytes = scratch_message.TensorTypeBytes(type, &dim_texts_);
+    // The bytes of a ValueInfoProto holding only the name, made here rather than by a
+    // message (proto2: a set string field is written even when empty): field 1's tag, the
+    // length, the name.
+    const size_t name_size = WireFormatLite::TagSize(onnx::ValueInfoProto::kNameFieldNumber,
+                                                     WireFormatLite::TYPE_STRING) +
+                             CodedOutputStream::VarintSize64(name.size()) + name.size();
+    const size_t size = name_size +
+                        WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
+                                                WireFormatLite::TYPE_MESSAGE) +
+                        CodedOutputStream::VarintSize64(type_bytes.size()) + type_bytes.size();
+    append(size, [&](uint8_t* p) {
+      p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kNameFieldNumber,
+                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
+      p = CodedOutputStream::WriteVarint64ToArray(name.size(), p);
+      p = std::copy(name.begin(), name.end(), p);
+      p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
+                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
+      p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);
+      return std::copy(type_bytes.begin(), type_bytes.end(), p);
+    });
+    return;
+  }
+  // The scratch message is reused: clearing the tensor type keeps its sub-messages (its
+  // shape's dims), and what is made anew (a dim_param's string) is carved from the scratch's
+  // arena. Its bytes are those of a fresh message filled alike.
+  onnx::ValueInfoProto& scratch = scratch_message.Whole();
+  onnx::TypeProto* proto = scratch.mutable_type();
+  if (type.is_tensor() && proto->has_tensor_type()) {
+    // A tensor after a tensor: only what WriteTypeToProto leaves as it is is cleared; a shape
+    // of the same rank is overwritten dim by dim (WriteShape), each dim ending with exactly
+    // what the type says, so a dim_param's string is reused rather than made anew.
+    proto->clear_denotation();
+    onnx::TypeProto_Tensor* tensor = proto->mutable_tensor_type();
+    tensor->clear_elem_type();
+    if (!type.has_shape()) tensor->clear_shape();
+  } else {
+    proto->Clear();
+  }
+  scratch.set_name(name);
+  WriteTypeToProto(type, proto, &dim_texts_);
+  append(scratch.ByteSizeLong(),
+         [&](uint8_t* p) { return scratch.SerializeWithCachedSizesToArray(p); });
+}
+
+void Driver::CountValue(const Type& type) { CountValueStats(type, 1, result_.stats); }
+
+}  // namespace onnx_infer::driver_internal
