@@ -1,6 +1,9 @@
 #include "onnx_infer/cli/contract_cli.h"
 
 #include <algorithm>
+#include <array>
+#include <fstream>
+#include <sstream>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/proto/model_io.h"
@@ -12,9 +15,39 @@ std::string CheckContractFlags(const ContractFlags& flags) {
     std::string error;
     if (!ParseSymbolRange(text, &error)) return "--range: " + error;
   }
-  if (flags.check_profile && flags.ranges.empty()) return "--check-profile needs --range";
+  if (!ParseProfileFormat(flags.profile_format)) {
+    return "--profile-format '" + flags.profile_format +
+           "': expected trtexec, ort-trt, polygraphy or json";
+  }
+  if (!flags.profile.empty() && !flags.ranges.empty()) {
+    return "--profile and --range exclude each other: a profile is given or made";
+  }
+  if (flags.check_profile && flags.ranges.empty() && flags.profile.empty()) {
+    return "--check-profile needs --range or --profile";
+  }
   return "";
 }
+
+namespace {
+
+// --profile's text: itself, or the file's after '@'.
+bool ProfileText(const std::string& flag, std::string* text, std::string* error) {
+  if (flag.empty() || flag[0] != '@') {
+    *text = flag;
+    return true;
+  }
+  std::ifstream in(flag.substr(1), std::ios::binary);
+  if (!in) {
+    *error = "--profile: cannot read '" + flag.substr(1) + "'";
+    return false;
+  }
+  std::stringstream s;
+  s << in.rdbuf();
+  *text = s.str();
+  return true;
+}
+
+}  // namespace
 
 ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& model,
                         const InferenceResult& result, std::ostream& info, std::ostream& err) {
@@ -22,7 +55,21 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
   const Contract contract = BuildContract(model, result);
   std::optional<Profile> profile;
   std::vector<ProfileViolation> violations;
-  if (!flags.ranges.empty()) {
+  const ProfileFormat format = *ParseProfileFormat(flags.profile_format);
+  if (!flags.profile.empty()) {
+    std::string text, error;
+    if (!ProfileText(flags.profile, &text, &error)) {
+      run.error = error;
+      return run;
+    }
+    std::optional<GivenProfile> given = ParseProfileText(text, &error);
+    if (!given) {
+      run.error = "--profile: " + error;
+      return run;
+    }
+    profile = ProfileFromShapes(contract, result, *given, &violations);
+    for (const auto& d : profile->derived) info << "derived: " << d << "\n";
+  } else if (!flags.ranges.empty() || flags.profile_format_given) {
     std::vector<SymbolRange> ranges;
     for (const auto& text : flags.ranges) {
       std::string error;
@@ -38,32 +85,43 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
             << "the symbol '" << r.symbol << "'\n";
     }
     profile = MakeProfile(contract, result, ranges);
+    for (const auto& w : profile->warnings) err << "infer-shapes: warning: " << w << "\n";
     for (const auto& d : profile->derived) info << "derived: " << d << "\n";
-    if (!profile->errors.empty()) {
-      run.error = "--range: " + profile->errors.front();
-      for (size_t i = 1; i < profile->errors.size(); ++i) run.error += "; " + profile->errors[i];
-    } else {
-      info << TrtexecFlags(*profile) << "\n";
-    }
-    if (flags.check_profile) {
-      violations = CheckProfile(*profile, result);
-      for (const auto& v : violations) err << "profile violation: " << v.ToString() << "\n";
-      if (violations.empty() && profile->errors.empty()) {
-        info << "profile: every fact, bound, relation and divisibility holds at min, opt and "
-                "max\n";
+    for (const auto& b : profile->from_bounds) info << "bounded: " << b << "\n";
+    if (profile->errors.empty()) {
+      if (format == ProfileFormat::kJson) {
+        info << ProfileJson(*profile).dump() << "\n";
+      } else {
+        info << FormatProfile(*profile, format) << "\n";
       }
-      run.violated = !violations.empty();
     }
   }
+  if (profile && !profile->errors.empty()) {
+    run.error = (flags.profile.empty() ? "--range: " : "--profile: ") + profile->errors.front();
+    for (size_t i = 1; i < profile->errors.size(); ++i) run.error += "; " + profile->errors[i];
+  }
+  // A given profile is always checked (what ProfileFromShapes finds, a shared symbol given
+  // two sizes, is a violation already); a made one with --check-profile.
+  if (profile && (flags.check_profile || !flags.profile.empty())) {
+    for (auto& v : CheckProfile(*profile, result)) violations.push_back(std::move(v));
+    for (const auto& v : violations) err << "profile violation: " << v.ToString() << "\n";
+    if (violations.empty() && profile->errors.empty()) {
+      info << "profile: every fact, bound, relation and divisibility holds at min, opt and "
+              "max\n";
+    }
+    run.violated = !violations.empty();
+  }
   if (!flags.file.empty()) {
-    const nlohmann::json j = ContractJson(contract, profile ? &*profile : nullptr,
-                                          flags.check_profile ? &violations : nullptr);
+    const bool checked = flags.check_profile || !flags.profile.empty();
+    const nlohmann::json j =
+        ContractJson(contract, profile ? &*profile : nullptr, checked ? &violations : nullptr);
     const std::string text =
         j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
     if (Status st = WriteFileAtomically(flags.file, text); !st.ok()) {
       run.error = run.error.empty() ? st.message() : run.error + "; " + st.message();
     }
   }
+  if (profile && profile->errors.empty()) run.profile = std::move(profile);
   return run;
 }
 
@@ -75,7 +133,23 @@ nlohmann::json ProfileJson(const Profile& profile) {
     p[kProfilePoints[i]] = {{"symbols", profile.values[i]}, {"shapes", shapes}};
   }
   p["derived"] = profile.derived;
+  p["from_bounds"] = profile.from_bounds;
   p["trtexec"] = TrtexecFlags(profile);
+  // The provider options as onnxruntime takes them: key to value.
+  nlohmann::json ort = nlohmann::json::object();
+  static constexpr std::array<const char*, 3> kOrtKeys = {
+      "trt_profile_min_shapes", "trt_profile_opt_shapes", "trt_profile_max_shapes"};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<std::string> items;
+    for (const auto& in : profile.inputs) {
+      std::vector<std::string> sizes;
+      for (int64_t d : in.shapes[i]) sizes.push_back(std::to_string(d));
+      items.push_back(in.input + ":" + StrJoin(sizes, "x"));
+    }
+    ort[kOrtKeys[i]] = StrJoin(items, ",");
+  }
+  p["ort_trt"] = std::move(ort);
+  p["polygraphy"] = FormatProfile(profile, ProfileFormat::kPolygraphy);
   return p;
 }
 

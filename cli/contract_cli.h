@@ -14,12 +14,21 @@
 
 namespace onnx_infer {
 
-// The flags: --contract FILE.json, --range SYMBOL=MIN:OPT:MAX (repeatable), --check-profile.
+// The flags: --contract FILE.json, --range SYMBOL=MIN:OPT:MAX (repeatable), --check-profile,
+// --profile-format, --profile.
 struct ContractFlags {
   std::string file;
   std::vector<std::string> ranges;
   bool check_profile = false;
-  bool requested() const { return !file.empty() || !ranges.empty() || check_profile; }
+  // --profile-format trtexec|ort-trt|polygraphy|json: how the profile is printed.
+  std::string profile_format = "trtexec";
+  bool profile_format_given = false;  // a profile is made also without --range
+  // --profile TEXT or @FILE: a profile to check (any of the three text formats).
+  std::string profile;
+  bool requested() const {
+    return !file.empty() || !ranges.empty() || check_profile || !profile.empty() ||
+           profile_format_given;
+  }
 };
 
 // The flags' own syntax: "" when fine, else the error.
@@ -28,6 +37,9 @@ std::string CheckContractFlags(const ContractFlags& flags);
 struct ContractRun {
   std::string error;      // a profile that cannot be made (a symbol without a range), or I/O
   bool violated = false;  // --check-profile found a violation
+  // The profile made (from --range or the model's bounds) or given (--profile), for
+  // --memory and --cost at its points; absent when none could be made.
+  std::optional<Profile> profile;
 };
 // After inference: builds the contract of `model` (as annotated) and `result`; with ranges,
 // the profile, printed as trtexec flags on `info`, and with --check-profile its violations
