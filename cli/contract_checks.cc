@@ -72,6 +72,8 @@ TEST(ContractSchema, RealContractsAreValid) {
       {"testdata/contract/kv_cache.onnxtxt", "--range", "batch=1:1:4", "--range", "past=0:64:1000",
        "--range", "seq=1:1:24"},
       {"testdata/contract/channels_split.onnxtxt", "--range", "C=2:63:512", "--check-profile"},
+      {"testdata/contract/kv_cache.onnxtxt", "--profile-format", "ort-trt", "--range", "batch=1",
+       "--range", "past=0:64:1000", "--range", "seq=1:1:24", "--memory", "--cost"},
   };
   int with_profile = 0, with_violation = 0, with_bound = 0, with_value = 0;
   for (const auto& args : runs) {
@@ -284,6 +286,32 @@ TEST(ContractCli, ProfileFromTheModelsBounds) {
   EXPECT_EQ(c["profiles"][0]["polygraphy"],
             "--trt-min-shapes x:[1,1,8] --trt-opt-shapes x:[16,4096,8] "
             "--trt-max-shapes x:[16,4096,8]");
+}
+
+// --memory and --cost at min, opt and max of the profile: at max (batch 4, past 1000, seq 24,
+// total 1024) the Concat holds the peak: past_key 4*1000*8*4 + key 4*24*8*4 + present
+// 4*1024*8*4 bytes, with the inputs still to be read (mask 4*1024*4, shape 2*8); the Mul of
+// present by the mask is 4*1024*8 FLOPs, plus 2 for the Mul of the shape.
+TEST(ContractCli, MemoryAndCostAtTheProfilesPoints) {
+  int code = -1;
+  json c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--range", "batch=1:1:4", "--range",
+                        "past=0:64:1000", "--range", "seq=1:1:24", "--memory", "--cost"},
+                       &code);
+  EXPECT_EQ(code, 0);
+  ASSERT_FALSE(c.is_null());
+  const json& p = c["profiles"][0];
+  ASSERT_TRUE(p.contains("memory")) << p.dump(2);
+  EXPECT_EQ(p["memory"]["max"]["peak_bytes"],
+            4 * 1000 * 8 * 4 + 4 * 24 * 8 * 4 + 4 * 1024 * 8 * 4 + 4 * 1024 * 4 + 2 * 8);
+  EXPECT_EQ(p["memory"]["max"]["peak_node"], "node #0 (Concat)");
+  EXPECT_EQ(p["memory"]["max"]["peak_node_index"], 0);
+  EXPECT_EQ(p["cost"]["max"]["flops"], 4 * 1024 * 8 + 2);
+  EXPECT_EQ(p["cost"]["max"]["top_node"], "node #3 (Mul)");
+  EXPECT_EQ(p["cost"]["min"]["flops"], 1 * 1 * 8 + 2);
+  // Without --memory and --cost, none.
+  c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--range", "batch=1:1:4", "--range",
+                   "past=0:64:1000", "--range", "seq=1:1:24"});
+  EXPECT_FALSE(c["profiles"][0].contains("memory"));
 }
 
 // A shared decoder (gpt2 with past, /work/shared): total_seq_len is past_seq_len + seq_len,

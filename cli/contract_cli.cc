@@ -50,7 +50,8 @@ bool ProfileText(const std::string& flag, std::string* text, std::string* error)
 }  // namespace
 
 ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& model,
-                        const InferenceResult& result, std::ostream& info, std::ostream& err) {
+                        const InferenceResult& result, std::ostream& info, std::ostream& err,
+                        const MemoryEstimate* memory, const CostEstimate* cost) {
   ContractRun run;
   const Contract contract = BuildContract(model, result);
   std::optional<Profile> profile;
@@ -111,10 +112,18 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
     }
     run.violated = !violations.empty();
   }
+  std::optional<nlohmann::json> sizes;
+  if (profile && profile->errors.empty() && (memory || cost)) {
+    sizes = SizesAtPoints(*profile, memory, cost);
+    PrintSizesAtPoints(*sizes, info);
+  }
   if (!flags.file.empty()) {
     const bool checked = flags.check_profile || !flags.profile.empty();
-    const nlohmann::json j =
+    nlohmann::json j =
         ContractJson(contract, profile ? &*profile : nullptr, checked ? &violations : nullptr);
+    if (sizes) {
+      for (const auto& [key, value] : sizes->items()) j["profiles"][0][key] = value;
+    }
     const std::string text =
         j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
     if (Status st = WriteFileAtomically(flags.file, text); !st.ok()) {
@@ -123,6 +132,127 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
   }
   if (profile && profile->errors.empty()) run.profile = std::move(profile);
   return run;
+}
+
+namespace {
+
+std::string NodeLabel(int index, const std::string& name, const std::string& op) {
+  return StrCat("node #", index, name.empty() ? std::string() : StrCat(" '", name, "'"), " (", op,
+                ")");
+}
+
+nlohmann::json Number(const std::optional<int64_t>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+nlohmann::json SizesAtPoints(const Profile& profile, const MemoryEstimate* memory,
+                             const CostEstimate* cost) {
+  nlohmann::json out = nlohmann::json::object();
+  if (memory) {
+    std::optional<symbolic::SymbolContext::Scope> scope;
+    if (memory->symbol_context) scope.emplace(*memory->symbol_context);
+    nlohmann::json m = nlohmann::json::object();
+    for (int i = 0; i < 3; ++i) {
+      std::optional<int64_t> peak;
+      int peak_step = -1, not_evaluated = 0, unknown_values = 0;
+      for (size_t k = 0; k < memory->steps.size(); ++k) {
+        const MemoryStep& step = memory->steps[k];
+        unknown_values += step.unknown_values > 0;
+        auto v = step.live_bytes.is_unknown()
+                     ? std::nullopt
+                     : symbolic::Evaluate(step.live_bytes, profile.values[i]);
+        if (!v) {
+          ++not_evaluated;
+          continue;
+        }
+        if (!peak || *v > *peak) {
+          peak = v;
+          peak_step = static_cast<int>(k);
+        }
+      }
+      nlohmann::json point = {{"peak_bytes", Number(peak)},
+                              {"steps_not_evaluated", not_evaluated},
+                              {"steps_with_unknown_sizes", unknown_values}};
+      if (peak_step >= 0) {
+        const MemoryStep& step = memory->steps[peak_step];
+        point["peak_node"] = NodeLabel(step.node_index, step.node_name, step.op_type);
+        point["peak_node_index"] = step.node_index;
+      } else {
+        point["peak_node"] = nullptr;
+        point["peak_node_index"] = nullptr;
+      }
+      m[kProfilePoints[i]] = std::move(point);
+    }
+    out["memory"] = std::move(m);
+  }
+  if (cost) {
+    nlohmann::json c = nlohmann::json::object();
+    for (int i = 0; i < 3; ++i) {
+      CostBinding binding(profile.values[i].begin(), profile.values[i].end());
+      const CostValues values = EvaluateCost(*cost, binding);
+      int top = -1, not_evaluated = 0;
+      for (size_t k = 0; k < values.nodes.size(); ++k) {
+        const auto& f = values.nodes[k].flops;
+        if (!f) {
+          ++not_evaluated;
+          continue;
+        }
+        if (top < 0 || *f > *values.nodes[top].flops) top = static_cast<int>(k);
+      }
+      nlohmann::json point = {{"flops", Number(values.total_flops)},
+                              {"macs", Number(values.total_macs)},
+                              {"nodes_not_evaluated", not_evaluated}};
+      if (top >= 0) {
+        const NodeCost& node = cost->nodes[top];
+        point["top_node"] = StrCat(node.graph == "main" ? "" : node.graph + ": ",
+                                   NodeLabel(node.node_index, node.node_name, node.op_type));
+        point["top_node_flops"] = *values.nodes[top].flops;
+      } else {
+        point["top_node"] = nullptr;
+        point["top_node_flops"] = nullptr;
+      }
+      c[kProfilePoints[i]] = std::move(point);
+    }
+    out["cost"] = std::move(c);
+  }
+  return out;
+}
+
+void PrintSizesAtPoints(const nlohmann::json& sizes, std::ostream& out) {
+  auto text = [](const nlohmann::json& v) {
+    return v.is_null() ? std::string("?") : v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  if (sizes.contains("memory")) {
+    for (const char* point : kProfilePoints) {
+      const nlohmann::json& m = sizes["memory"][point];
+      out << "memory at " << point << ": peak " << text(m["peak_bytes"]) << " bytes";
+      if (!m["peak_node"].is_null()) out << " at " << text(m["peak_node"]);
+      const int64_t missing = m["steps_not_evaluated"].get<int64_t>();
+      const int64_t unknown = m["steps_with_unknown_sizes"].get<int64_t>();
+      if (missing || unknown) {
+        out << " (at least: " << missing << " steps do not evaluate at this point, " << unknown
+            << " have values of unknown size)";
+      }
+      out << "\n";
+    }
+  }
+  if (sizes.contains("cost")) {
+    for (const char* point : kProfilePoints) {
+      const nlohmann::json& c = sizes["cost"][point];
+      out << "cost at " << point << ": " << text(c["flops"]) << " FLOPs, " << text(c["macs"])
+          << " MACs";
+      if (!c["top_node"].is_null()) {
+        out << "; costliest " << text(c["top_node"]) << " with " << text(c["top_node_flops"])
+            << " FLOPs";
+      }
+      if (c["nodes_not_evaluated"].get<int64_t>()) {
+        out << " (" << text(c["nodes_not_evaluated"]) << " nodes do not evaluate at this point)";
+      }
+      out << "\n";
+    }
+  }
 }
 
 nlohmann::json ProfileJson(const Profile& profile) {

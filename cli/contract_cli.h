@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "onnx_infer/inference/contract.h"
+#include "onnx_infer/inference/cost.h"
+#include "onnx_infer/inference/memory.h"
 
 namespace onnx_infer {
 
@@ -44,8 +46,22 @@ struct ContractRun {
 // After inference: builds the contract of `model` (as annotated) and `result`; with ranges,
 // the profile, printed as trtexec flags on `info`, and with --check-profile its violations
 // on `err`; writes the contract file when asked.
+// With `memory` (--memory) and `cost` (--cost) and a profile, prints their numbers at min,
+// opt and max (SizesAtPoints) and puts them in the contract's profile.
 ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& model,
-                        const InferenceResult& result, std::ostream& info, std::ostream& err);
+                        const InferenceResult& result, std::ostream& info, std::ostream& err,
+                        const MemoryEstimate* memory = nullptr, const CostEstimate* cost = nullptr);
+
+// The memory estimate and the cost at each point of `profile`: {"memory": {"min": {
+// "peak_bytes", "peak_node", "peak_node_index", "steps_not_evaluated"}, ...}, "cost": {"min":
+// {"flops", "macs", "top_node", "top_node_flops", "nodes_not_evaluated"}, ...}} (a section
+// only with its estimate). A number is null when a symbol the profile does not give (one
+// inference introduced inside the model) or an unknown size keeps it from evaluating; a
+// peak over the steps that evaluate is a lower bound when some do not.
+nlohmann::json SizesAtPoints(const Profile& profile, const MemoryEstimate* memory,
+                             const CostEstimate* cost);
+// The lines --memory and --cost print for them.
+void PrintSizesAtPoints(const nlohmann::json& sizes, std::ostream& out);
 
 // The contract as JSON; with `profile`, its "profiles" section (and the violations found).
 nlohmann::json ContractJson(const Contract& contract, const Profile* profile,

@@ -759,7 +759,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   // --contract, --range, --check-profile (docs/deploy.md).
   std::optional<ContractRun> contract_run;
   if (flags.contract.requested()) {
-    contract_run = RunContract(flags.contract, *model, result, info, std::cerr);
+    contract_run = RunContract(flags.contract, *model, result, info, std::cerr,
+                               memory ? &*memory : nullptr, cost ? &cost->cost : nullptr);
     if (!contract_run->error.empty()) PrintError(contract_run->error);
   }
   // Lint (docs/lint.md). Without --lint, the declared axes an exporter pinned (L001, L003) are
