@@ -117,13 +117,13 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
     sizes = SizesAtPoints(*profile, memory, cost);
     PrintSizesAtPoints(*sizes, info);
   }
+  const bool checked = flags.check_profile || !flags.profile.empty();
+  run.json = ContractJson(contract, profile ? &*profile : nullptr, checked ? &violations : nullptr);
+  if (sizes) {
+    for (const auto& [key, value] : sizes->items()) run.json["profiles"][0][key] = value;
+  }
+  const nlohmann::json& j = run.json;
   if (!flags.file.empty()) {
-    const bool checked = flags.check_profile || !flags.profile.empty();
-    nlohmann::json j =
-        ContractJson(contract, profile ? &*profile : nullptr, checked ? &violations : nullptr);
-    if (sizes) {
-      for (const auto& [key, value] : sizes->items()) j["profiles"][0][key] = value;
-    }
     const std::string text =
         j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace) + "\n";
     if (Status st = WriteFileAtomically(flags.file, text); !st.ok()) {

@@ -42,6 +42,9 @@ struct ContractRun {
   // The profile made (from --range or the model's bounds) or given (--profile), for
   // --memory and --cost at its points; absent when none could be made.
   std::optional<Profile> profile;
+  // The contract as written to --contract's file (also without one): what the Python API's
+  // contract() returns.
+  nlohmann::json json;
 };
 // After inference: builds the contract of `model` (as annotated) and `result`; with ranges,
 // the profile, printed as trtexec flags on `info`, and with --check-profile its violations
@@ -57,7 +60,8 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
 // {"flops", "macs", "top_node", "top_node_flops", "nodes_not_evaluated"}, ...}} (a section
 // only with its estimate). A number is null when a symbol the profile does not give (one
 // inference introduced inside the model) or an unknown size keeps it from evaluating; a
-// peak over the steps that evaluate is a lower bound when some do not.
+// peak over the steps that evaluate is a lower bound when some do not. On a tie, the node
+// named is the first in run order.
 nlohmann::json SizesAtPoints(const Profile& profile, const MemoryEstimate* memory,
                              const CostEstimate* cost);
 // The lines --memory and --cost print for them.
