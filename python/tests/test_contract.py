@@ -169,3 +169,87 @@ def test_the_contracts_keys_are_the_schemas():
 def test_bad_ranges_and_profiles_raise(kwargs):
     with pytest.raises(ValueError):
         onnx_infer.contract(kv_cache(), **kwargs)
+
+
+# ---- The profile run by onnxruntime (tools/verify_runtime, onnxruntime-node; skipped when it
+# is not installed): at min, opt and max of the generated profile the model runs, and every
+# output's dims are the ones inference predicts under that point's symbol values.
+
+def _runtime():
+    import importlib.util
+    import os
+    import shutil
+    root = pathlib.Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "verify", root / "tools" / "verify_runtime" / "verify.py")
+    verify = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(verify)
+    path = os.environ.get("ONNX_INFER_ORT_NODE_MODULES") or verify.default_node_modules()
+    if not shutil.which("node") or not os.path.isdir(os.path.join(path, "onnxruntime-node")):
+        pytest.skip("onnxruntime-node is not installed (tools/verify_runtime/install.sh)")
+    return verify.Runtime(path, timeout=60)
+
+
+def reshape_pairs():
+    # x: [B, 2*H] reshaped to [B, 2, H] by a shape computed from Shape(x): the profile gives
+    # B and H, the input's dim 1 is 2*H at each point.
+    def const(name, values):
+        return helper.make_node("Constant", [], [name],
+                                value=helper.make_tensor(name, I64, [len(values)], values))
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        const("zero", [0]), const("one", [1]),
+        helper.make_node("Slice", ["s", "zero", "one"], ["b"]),
+        const("rest", [2, -1]),
+        helper.make_node("Concat", ["b", "rest"], ["shape"], axis=0),
+        helper.make_node("Reshape", ["x", "shape"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "pairs", [helper.make_tensor_value_info("x", F, ["B", "2*H"])],
+        [helper.make_tensor_value_info("y", F, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+ORT_TYPES = {"float": "float32", "int64": "int64", "int32": "int32", "float16": "float16"}
+
+
+def shared_gpt2():
+    import os
+    root = pathlib.Path(__file__).resolve().parents[2]
+    shared = pathlib.Path(os.environ.get("ONNX_INFER_SHARED", root.parent / "shared"))
+    path = shared / "models" / "real" / "genai_tiny_random_gpt2_fp32_past.onnx"
+    if not path.exists():
+        pytest.skip("no shared models")
+    import onnx
+    return onnx.load(str(path))
+
+
+@pytest.mark.parametrize("build,ranges", [
+    # A real KV-cache decoder: total_seq_len is derived as past_seq_len + seq_len.
+    (shared_gpt2, {"batch_size": (1, 1, 2), "past_seq_len": (0, 8, 30), "seq_len": (1, 1, 4)}),
+    (kv_cache, {"batch": (1, 2, 3), "past": (0, 7, 40), "seq": (1, 1, 5)}),
+    (position_table, {"batch": (1, 1, 2)}),
+    (reshape_pairs, {"B": (1, 3, 4), "H": (1, 5, 9)}),
+])
+def test_the_profile_runs_at_each_point(build, ranges, tmp_path):
+    runtime = _runtime()
+    model = build()
+    path = tmp_path / "m.onnx"
+    path.write_bytes(model.SerializeToString())
+    c = onnx_infer.contract(model, ranges=ranges, check=True)
+    p = c["profiles"][0]
+    assert p["errors"] == [] and p["violations"] == []
+    types = {i["name"]: i["elem_type"] for i in c["inputs"]}
+    try:
+        for point in ("min", "opt", "max"):
+            feeds = {name: {"type": ORT_TYPES[types[name]], "dims": dims, "fill": "ones"}
+                     for name, dims in p[point]["shapes"].items()}
+            answer = runtime.run(str(path), feeds)
+            assert answer["ok"], (point, answer)
+            predicted = onnx_infer.infer(model, bind=p[point]["symbols"])
+            for name, out in answer["outputs"].items():
+                t = predicted.type_of(name)
+                assert t is not None and t.shape is not None, (point, name)
+                assert list(t.shape) == out["dims"], (point, name, t.shape, out["dims"])
+    finally:
+        runtime.close()
