@@ -16,6 +16,7 @@
 #include "onnx_infer/cli/cli.h"
 #include "onnx_infer/cli/json_schema_validator.h"
 #include "onnx_infer/inference/contract.h"
+#include "onnx_infer/proto/onnx_proto.h"
 #include "onnx_infer/schema/builtin.h"
 
 namespace onnx_infer {
@@ -312,6 +313,46 @@ TEST(ContractCli, MemoryAndCostAtTheProfilesPoints) {
   c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--range", "batch=1:1:4", "--range",
                    "past=0:64:1000", "--range", "seq=1:1:24"});
   EXPECT_FALSE(c["profiles"][0].contains("memory"));
+}
+
+// An input dim that is an expression (2*H): the profile's size gives H where it can, and a
+// size that no H gives (9) is a violation at that point only.
+TEST(ContractCli, AGivenProfileSolvesExpressionDims) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  onnx::GraphProto* g = m.mutable_graph();
+  g->set_name("g");
+  onnx::NodeProto* n = g->add_node();
+  n->set_op_type("Relu");
+  n->add_input("x");
+  n->add_output("y");
+  onnx::ValueInfoProto* in = g->add_input();
+  in->set_name("x");
+  auto* t = in->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(1);
+  t->mutable_shape()->add_dim()->set_dim_param("B");
+  t->mutable_shape()->add_dim()->set_dim_param("2*H");
+  g->add_output()->set_name("y");
+  const fs::path path = TempDir() / "pairs.onnx";
+  {
+    std::ofstream out(path, std::ios::binary);
+    ASSERT_TRUE(m.SerializeToOstream(&out));
+  }
+  int code = -1;
+  json c = RunContract(
+      {path.string(), "--profile", "--minShapes=x:1x2 --optShapes=x:2x6 --maxShapes=x:4x10"},
+      &code);
+  EXPECT_EQ(code, 0);
+  ASSERT_FALSE(c.is_null());
+  EXPECT_EQ(c["profiles"][0]["max"]["symbols"]["H"], 5);
+  c = RunContract(
+      {path.string(), "--profile", "--minShapes=x:1x2 --optShapes=x:2x6 --maxShapes=x:4x9"}, &code);
+  EXPECT_EQ(code, 1);
+  const json& v = c["profiles"][0]["violations"];
+  ASSERT_EQ(v.size(), 1u) << v.dump(2);
+  EXPECT_EQ(v[0]["point"], "max");
+  EXPECT_EQ(v[0]["what"], "input 'x' dim 1 == 2*H (9 is not 2*H for any H >= 0)");
 }
 
 // A shared decoder (gpt2 with past, /work/shared): total_seq_len is past_seq_len + seq_len,

@@ -783,7 +783,10 @@ Profile ProfileFromShapes(const Contract& contract, const InferenceResult& resul
     }
   }
   DeriveSymbols(result, &p);
-  // A dim that is an expression of one symbol still without a value (2*H) gives it.
+  // A dim that is an expression of one symbol still without a value (2*H) gives it. When
+  // some point has no solution (9 for 2*H), the symbol stays without a value, and only the
+  // points without one are violations.
+  std::map<std::pair<std::string, size_t>, std::array<bool, 3>> unsolvable;
   for (bool progress = true; progress;) {
     progress = false;
     for (const auto& [in, shapes] : matched) {
@@ -797,13 +800,18 @@ Profile ProfileFromShapes(const Contract& contract, const InferenceResult& resul
         if (missing.size() != 1) continue;
         const std::string symbol = *missing.begin();
         std::array<int64_t, 3> solved{};
+        std::array<bool, 3> fails{};
         bool ok = true;
-        for (int i = 0; i < 3 && ok; ++i) {
+        for (int i = 0; i < 3; ++i) {
           auto v = SolveFor(d, Dim::Const(shapes->shapes[i][axis]), symbol, p.values[i]);
           if (v) solved[i] = *v;
-          ok = v.has_value();
+          fails[i] = !v.has_value();
+          ok = ok && v.has_value();
         }
-        if (!ok) continue;
+        if (!ok) {
+          unsolvable[{in->name, axis}] = fails;
+          continue;
+        }
         for (int i = 0; i < 3; ++i) p.values[i][symbol] = solved[i];
         p.derived.push_back(
             StrCat(symbol, " from input '", in->name, "' dim ", axis, " == ", d.ToString()));
@@ -824,7 +832,8 @@ Profile ProfileFromShapes(const Contract& contract, const InferenceResult& resul
           for (const auto& s : d.Symbols()) {
             if (!p.values[i].count(s)) missing.insert(s);
           }
-          if (missing.size() == 1) {
+          auto u = unsolvable.find({in->name, axis});
+          if (missing.size() == 1 && (u == unsolvable.end() || u->second[i])) {
             violations->push_back({kProfilePoints[i],
                                    StrCat("input '", in->name, "' dim ", axis, " == ", d.ToString(),
                                           " (", shapes->shapes[i][axis], " is not ", d.ToString(),
