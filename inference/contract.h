@@ -104,7 +104,8 @@ struct Profile {
   };
   std::vector<InputShapes> inputs;
   // What keeps the profile from being complete: a symbol with no range that nothing derives
-  // ("symbol 'past' has no --range and no fact derives it"), an unknown input dim.
+  // ("symbol 'past' has no --range, no fact derives it and it has no finite bound"), an
+  // unknown input dim.
   std::vector<std::string> errors;
 };
 
