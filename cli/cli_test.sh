@@ -671,5 +671,34 @@ if [[ -z "${ASAN_OPTIONS:-}${TSAN_OPTIONS:-}" ]]; then
   if grep -q terminate "$TMP/err"; then fail "out-of-memory: aborted"; else pass; fi
 fi
 
+# Deployment profiles (docs/deploy.md): each printed format, a given profile checked in each.
+kv="$TESTDATA/contract/kv_cache.onnxtxt"
+kv_ranges=(--range batch=1:1:4 --range past=0:64:1000 --range seq=1:1:24 --quiet)
+check profile-trtexec 0 "$BIN" "$kv" "${kv_ranges[@]}"
+expect_in profile-trtexec-max "$TMP/out" "--maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024"
+check profile-ort-trt 0 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format ort-trt
+expect_in profile-ort-trt-min "$TMP/out" "trt_profile_min_shapes=past_key:1x0x8,key:1x1x8,mask:1x1"
+expect_in profile-ort-trt-max "$TMP/out" "trt_profile_max_shapes=past_key:4x1000x8,key:4x24x8,mask:4x1024"
+grep trt_profile_ "$TMP/out" >"$TMP/ort_profile.txt"
+check profile-polygraphy 0 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format polygraphy
+expect_in profile-polygraphy-text "$TMP/out" "--trt-opt-shapes past_key:[1,64,8] key:[1,1,8] mask:[1,65] --trt-max-shapes"
+grep -- --trt-min-shapes "$TMP/out" >"$TMP/polygraphy_profile.txt"
+check profile-json 0 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format json
+expect_in profile-json-ort "$TMP/out" '"trt_profile_opt_shapes":"past_key:1x64x8,key:1x1x8,mask:1x65"'
+check profile-bad-format 2 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format tensorrt
+expect_in profile-bad-format-msg "$TMP/err" "--profile-format 'tensorrt': expected trtexec, ort-trt, polygraphy or json"
+check profile-given-ort 0 "$BIN" "$kv" --quiet --profile "@$TMP/ort_profile.txt"
+expect_in profile-given-ort-holds "$TMP/out" "profile: every fact, bound, relation and divisibility holds"
+check profile-given-polygraphy 0 "$BIN" "$kv" --quiet --profile "$(cat "$TMP/polygraphy_profile.txt")"
+check profile-given-broken 1 "$BIN" "$kv" --quiet --profile \
+    "--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1 --optShapes=past_key:1x64x8,key:1x1x8,mask:1x65 --maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1000"
+expect_in profile-given-broken-msg "$TMP/err" "profile violation: max: total == past + seq (1000 != 1024) fails at past = 1000, seq = 24, total = 1000 (declared type of 'present' dim 1)"
+check profile-given-bad-syntax 2 "$BIN" "$kv" --quiet --profile "--trt-min-shapes key:1x1x8"
+expect_in profile-given-bad-syntax-msg "$TMP/err" "--profile: --trt-min-shapes: 'key:1x1x8' is not NAME:[D0,D1,...]"
+check profile-and-range 2 "$BIN" "$kv" "${kv_ranges[@]}" --profile "@$TMP/ort_profile.txt"
+check profile-memory-cost 0 "$BIN" "$kv" "${kv_ranges[@]}" --memory --cost
+expect_in profile-memory-max "$TMP/out" "memory at max: peak 278544 bytes at node #0 (Concat)"
+expect_in profile-cost-max "$TMP/out" "cost at max: 32770 FLOPs, 0 MACs; costliest node #3 (Mul) with 32768 FLOPs"
+
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]

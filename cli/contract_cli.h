@@ -11,15 +11,26 @@
 #include <vector>
 
 #include "onnx_infer/inference/contract.h"
+#include "onnx_infer/inference/cost.h"
+#include "onnx_infer/inference/memory.h"
 
 namespace onnx_infer {
 
-// The flags: --contract FILE.json, --range SYMBOL=MIN:OPT:MAX (repeatable), --check-profile.
+// The flags: --contract FILE.json, --range SYMBOL=MIN:OPT:MAX (repeatable), --check-profile,
+// --profile-format, --profile.
 struct ContractFlags {
   std::string file;
   std::vector<std::string> ranges;
   bool check_profile = false;
-  bool requested() const { return !file.empty() || !ranges.empty() || check_profile; }
+  // --profile-format trtexec|ort-trt|polygraphy|json: how the profile is printed.
+  std::string profile_format = "trtexec";
+  bool profile_format_given = false;  // a profile is made also without --range
+  // --profile TEXT or @FILE: a profile to check (any of the three text formats).
+  std::string profile;
+  bool requested() const {
+    return !file.empty() || !ranges.empty() || check_profile || !profile.empty() ||
+           profile_format_given;
+  }
 };
 
 // The flags' own syntax: "" when fine, else the error.
@@ -28,12 +39,33 @@ std::string CheckContractFlags(const ContractFlags& flags);
 struct ContractRun {
   std::string error;      // a profile that cannot be made (a symbol without a range), or I/O
   bool violated = false;  // --check-profile found a violation
+  // The profile made (from --range or the model's bounds) or given (--profile), for
+  // --memory and --cost at its points; absent when none could be made.
+  std::optional<Profile> profile;
+  // The contract as written to --contract's file (also without one): what the Python API's
+  // contract() returns.
+  nlohmann::json json;
 };
 // After inference: builds the contract of `model` (as annotated) and `result`; with ranges,
 // the profile, printed as trtexec flags on `info`, and with --check-profile its violations
 // on `err`; writes the contract file when asked.
+// With `memory` (--memory) and `cost` (--cost) and a profile, prints their numbers at min,
+// opt and max (SizesAtPoints) and puts them in the contract's profile.
 ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& model,
-                        const InferenceResult& result, std::ostream& info, std::ostream& err);
+                        const InferenceResult& result, std::ostream& info, std::ostream& err,
+                        const MemoryEstimate* memory = nullptr, const CostEstimate* cost = nullptr);
+
+// The memory estimate and the cost at each point of `profile`: {"memory": {"min": {
+// "peak_bytes", "peak_node", "peak_node_index", "steps_not_evaluated"}, ...}, "cost": {"min":
+// {"flops", "macs", "top_node", "top_node_flops", "nodes_not_evaluated"}, ...}} (a section
+// only with its estimate). A number is null when a symbol the profile does not give (one
+// inference introduced inside the model) or an unknown size keeps it from evaluating; a
+// peak over the steps that evaluate is a lower bound when some do not. On a tie, the node
+// named is the first in run order.
+nlohmann::json SizesAtPoints(const Profile& profile, const MemoryEstimate* memory,
+                             const CostEstimate* cost);
+// The lines --memory and --cost print for them.
+void PrintSizesAtPoints(const nlohmann::json& sizes, std::ostream& out);
 
 // The contract as JSON; with `profile`, its "profiles" section (and the violations found).
 nlohmann::json ContractJson(const Contract& contract, const Profile* profile,

@@ -95,6 +95,11 @@ options:
                          derived (total = past + seq); into --contract's 'profiles'
   --check-profile        with --range: report every fact, bound, relation and divisibility
                          of the model the profile violates, with its origin (exit 1)
+  --profile-format F     print the profile as F: trtexec (default), ort-trt (onnxruntime's
+                         TensorRT provider options), polygraphy or json; without --range,
+                         symbols take the model's own bounds (docs/deploy.md)
+  --profile TEXT|@FILE   check a given profile (trtexec, ort-trt or polygraphy syntax)
+                         against the model: shared symbols, facts, bounds, relations (exit 1)
   --bind B=1,S=128       evaluate every dim under these symbol values; repeatable
   --input-shape x:1,3,H,W
                          replace a graph input's declared shape ('?' for unknown); repeatable
@@ -317,13 +322,18 @@ std::string ParseFlags(int argc, char** argv, Flags* flags, bool* help, bool* ve
       flags->explain.targets.push_back(a.substr(10));
     } else if (a.rfind("--what-if=", 0) == 0) {
       flags->explain.what_if.push_back(a.substr(10));
-    } else if (a == "--contract" || a == "--range") {
+    } else if (a == "--contract" || a == "--range" || a == "--profile" || a == "--profile-format") {
       std::string text;
       if (!value(&text) || text.empty()) return a + " needs a value";
       if (a == "--contract") {
         flags->contract.file = text;
-      } else {
+      } else if (a == "--range") {
         flags->contract.ranges.push_back(text);
+      } else if (a == "--profile") {
+        flags->contract.profile = text;
+      } else {
+        flags->contract.profile_format = text;
+        flags->contract.profile_format_given = true;
       }
     } else if (a == "--check-profile") {
       flags->contract.check_profile = true;
@@ -750,7 +760,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   // --contract, --range, --check-profile (docs/deploy.md).
   std::optional<ContractRun> contract_run;
   if (flags.contract.requested()) {
-    contract_run = RunContract(flags.contract, *model, result, info, std::cerr);
+    contract_run = RunContract(flags.contract, *model, result, info, std::cerr,
+                               memory ? &*memory : nullptr, cost ? &cost->cost : nullptr);
     if (!contract_run->error.empty()) PrintError(contract_run->error);
   }
   // Lint (docs/lint.md). Without --lint, the declared axes an exporter pinned (L001, L003) are

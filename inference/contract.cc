@@ -292,24 +292,16 @@ std::string Join(const std::vector<int64_t>& shape, const char* sep) {
 
 }  // namespace
 
-Profile MakeProfile(const Contract& contract, const InferenceResult& result,
-                    const std::vector<SymbolRange>& ranges) {
-  std::optional<symbolic::SymbolContext::Scope> scope;
-  if (result.symbol_context) scope.emplace(*result.symbol_context);
-  Profile p;
-  for (const auto& r : ranges) {
-    p.values[0][r.symbol] = r.min;
-    p.values[1][r.symbol] = r.opt;
-    p.values[2][r.symbol] = r.max;
-  }
-  // The equations that may fix a symbol: each symbol's value, then the model's facts.
+namespace {
+
+// Solves, until nothing more is, each equation (a symbol's value, then the model's facts)
+// with exactly one symbol still without a value for it, at each point.
+void DeriveSymbols(const InferenceResult& result, Profile* p) {
   std::vector<std::pair<Dim, Dim>> equations;
   for (const auto& info : result.symbols) {
     if (!info.value.is_unknown()) equations.emplace_back(Dim::Symbol(info.name), info.value);
   }
   for (const auto& f : result.fact_dims) equations.emplace_back(f.lhs, f.rhs);
-  // Derive until nothing more is: an equation with exactly one symbol without a value is
-  // solved for it at each point.
   for (bool progress = true; progress;) {
     progress = false;
     for (const auto& [lhs, rhs] : equations) {
@@ -317,7 +309,7 @@ Profile MakeProfile(const Contract& contract, const InferenceResult& result,
       std::set<std::string> missing;
       for (Dim d : {lhs, rhs}) {
         for (const auto& s : d.Symbols()) {
-          if (!p.values[0].count(s)) missing.insert(s);
+          if (!p->values[0].count(s)) missing.insert(s);
         }
       }
       if (missing.size() != 1) continue;
@@ -325,21 +317,21 @@ Profile MakeProfile(const Contract& contract, const InferenceResult& result,
       std::array<int64_t, 3> solved{};
       bool ok = true;
       for (int i = 0; i < 3 && ok; ++i) {
-        auto v = SolveFor(lhs, rhs, symbol, p.values[i]);
+        auto v = SolveFor(lhs, rhs, symbol, p->values[i]);
         if (v) solved[i] = *v;
         ok = v.has_value();
       }
       if (!ok) continue;
-      for (int i = 0; i < 3; ++i) p.values[i][symbol] = solved[i];
-      p.derived.push_back(StrCat(symbol, " from ", lhs.ToString(), " == ", rhs.ToString()));
+      for (int i = 0; i < 3; ++i) p->values[i][symbol] = solved[i];
+      p->derived.push_back(StrCat(symbol, " from ", lhs.ToString(), " == ", rhs.ToString()));
       progress = true;
     }
   }
-  for (const auto& s : contract.symbols) {
-    if (!p.values[0].count(s.name)) {
-      p.errors.push_back(StrCat("symbol '", s.name, "' has no --range and no fact derives it"));
-    }
-  }
+}
+
+// The input shapes at each point, for the inputs whose shapes have a symbol; an unknown dim
+// is an error.
+void FillInputShapes(const Contract& contract, Profile* p) {
   for (const auto& in : contract.inputs) {
     if (in.has_initializer || !in.shape) continue;
     bool symbolic_shape = false;
@@ -349,14 +341,14 @@ Profile MakeProfile(const Contract& contract, const InferenceResult& result,
     for (size_t axis = 0; axis < in.dims.size(); ++axis) {
       const Dim d = in.dims[axis];
       if (d.is_unknown()) {
-        p.errors.push_back(StrCat("input '", in.name, "' dim ", axis,
-                                  " is unknown: give it a symbol or a size (--input-shape)"));
+        p->errors.push_back(StrCat("input '", in.name, "' dim ", axis,
+                                   " is unknown: give it a symbol or a size (--input-shape)"));
         complete = false;
         break;
       }
       if (!d.is_const()) symbolic_shape = true;
       for (int i = 0; i < 3; ++i) {
-        auto v = symbolic::Evaluate(d, p.values[i]);
+        auto v = symbolic::Evaluate(d, p->values[i]);
         if (!v) {
           complete = false;
           break;
@@ -365,8 +357,72 @@ Profile MakeProfile(const Contract& contract, const InferenceResult& result,
       }
       if (!complete) break;
     }
-    if (complete && symbolic_shape) p.inputs.push_back(std::move(shapes));
+    if (complete && symbolic_shape) p->inputs.push_back(std::move(shapes));
   }
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+std::string JoinOrigins(const std::vector<std::string>& origins) {
+  std::string out;
+  for (const auto& o : origins) out += (out.empty() ? "" : "; ") + o;
+  return out;
+}
+
+}  // namespace
+
+Profile MakeProfile(const Contract& contract, const InferenceResult& result,
+                    const std::vector<SymbolRange>& ranges) {
+  std::optional<symbolic::SymbolContext::Scope> scope;
+  if (result.symbol_context) scope.emplace(*result.symbol_context);
+  Profile p;
+  for (const auto& r : ranges) {
+    p.values[0][r.symbol] = r.min;
+    p.values[1][r.symbol] = r.opt;
+    p.values[2][r.symbol] = r.max;
+    // A user's max above the model's own bound: kept (the user said so), and said; the
+    // check reports it as a violation.
+    for (const auto& s : contract.symbols) {
+      if (s.name == r.symbol && s.max && !s.max_assumed && r.max > *s.max) {
+        p.warnings.push_back(StrCat("--range ", r.symbol, ": max ", r.max,
+                                    " exceeds the model's bound ", r.symbol, " <= ", *s.max, " (",
+                                    JoinOrigins(s.bound_origins), ")"));
+      }
+    }
+  }
+  DeriveSymbols(result, &p);
+  // A symbol without a range that nothing derives takes its bounds when they are finite:
+  // min = max(lower bound, 1) (an empty dim is rarely what a deployment means), opt = max =
+  // the upper bound (docs/deploy.md#ranges-from-the-models-bounds). One at a time, in
+  // order, deriving after each: a bounded symbol may fix others.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const auto& s : contract.symbols) {
+      if (p.values[0].count(s.name) || !s.max) continue;
+      const int64_t hi = *s.max;
+      const int64_t lo = std::min(hi, std::max<int64_t>(s.min, 1));
+      p.values[0][s.name] = lo;
+      p.values[1][s.name] = hi;
+      p.values[2][s.name] = hi;
+      p.from_bounds.push_back(StrCat(s.name, " = ", lo, ":", hi, ":", hi, " from its bounds ",
+                                     s.min, " <= ", s.name, " <= ", hi, " (",
+                                     JoinOrigins(s.bound_origins), ")"));
+      DeriveSymbols(result, &p);
+      progress = true;
+      break;
+    }
+  }
+  for (const auto& s : contract.symbols) {
+    if (!p.values[0].count(s.name)) {
+      p.errors.push_back(StrCat("symbol '", s.name,
+                                "' has no --range, no fact derives it and it has no finite bound"));
+    }
+  }
+  FillInputShapes(contract, &p);
   return p;
 }
 
@@ -383,6 +439,421 @@ std::string TrtexecFlags(const Profile& profile) {
     }
   }
   return out;
+}
+
+std::optional<ProfileFormat> ParseProfileFormat(std::string_view text) {
+  if (text == "trtexec") return ProfileFormat::kTrtexec;
+  if (text == "ort-trt") return ProfileFormat::kOrtTrt;
+  if (text == "polygraphy") return ProfileFormat::kPolygraphy;
+  if (text == "json") return ProfileFormat::kJson;
+  return std::nullopt;
+}
+
+const char* ProfileFormatName(ProfileFormat format) {
+  switch (format) {
+    case ProfileFormat::kTrtexec:
+      return "trtexec";
+    case ProfileFormat::kOrtTrt:
+      return "ort-trt";
+    case ProfileFormat::kPolygraphy:
+      return "polygraphy";
+    case ProfileFormat::kJson:
+      return "json";
+  }
+  return "?";
+}
+
+std::string FormatProfile(const Profile& profile, ProfileFormat format) {
+  if (format == ProfileFormat::kOrtTrt) {
+    static constexpr std::array<const char*, 3> kKeys = {
+        "trt_profile_min_shapes=", "trt_profile_opt_shapes=", "trt_profile_max_shapes="};
+    std::string out;
+    for (int i = 0; i < 3; ++i) {
+      if (i) out += '\n';
+      out += kKeys[i];
+      for (size_t k = 0; k < profile.inputs.size(); ++k) {
+        if (k) out += ',';
+        out += profile.inputs[k].input + ":" + Join(profile.inputs[k].shapes[i], "x");
+      }
+    }
+    return out;
+  }
+  if (format == ProfileFormat::kPolygraphy) {
+    static constexpr std::array<const char*, 3> kFlags = {"--trt-min-shapes", "--trt-opt-shapes",
+                                                          "--trt-max-shapes"};
+    std::string out;
+    for (int i = 0; i < 3; ++i) {
+      if (i) out += ' ';
+      out += kFlags[i];
+      for (const auto& in : profile.inputs) {
+        out += StrCat(" ", in.input, ":[", Join(in.shapes[i], ","), "]");
+      }
+    }
+    return out;
+  }
+  return TrtexecFlags(profile);
+}
+
+namespace {
+
+// "1x3x224" (sep 'x') or "1,3,224" (sep ','): the sizes; nullopt when one is not a
+// non-negative integer. An empty text is a scalar's shape.
+std::optional<std::vector<int64_t>> ParseSizes(std::string_view text, char sep) {
+  std::vector<int64_t> out;
+  if (text.empty()) return out;
+  while (true) {
+    const size_t at = text.find(sep);
+    std::string_view part = Trim(text.substr(0, at));
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size() || v < 0) {
+      return std::nullopt;
+    }
+    out.push_back(v);
+    if (at == std::string_view::npos) break;
+    text = text.substr(at + 1);
+  }
+  return out;
+}
+
+// An input's name as a profile writes it: surrounding quotes removed.
+std::string Unquote(std::string_view name) {
+  name = Trim(name);
+  if (name.size() >= 2 && (name.front() == '\'' || name.front() == '"') &&
+      name.back() == name.front()) {
+    name = name.substr(1, name.size() - 2);
+  }
+  return std::string(name);
+}
+
+// The whitespace-separated words of `text`, a quoted stretch kept in one word.
+std::vector<std::string> Words(std::string_view text) {
+  std::vector<std::string> out;
+  std::string word;
+  char quote = 0;
+  bool in_word = false;
+  for (char c : text) {
+    if (quote) {
+      word += c;
+      if (c == quote) quote = 0;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) out.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else {
+      if (c == '\'' || c == '"') quote = c;
+      word += c;
+      in_word = true;
+    }
+  }
+  if (in_word) out.push_back(std::move(word));
+  return out;
+}
+
+// "name:1x3x224,other:1x16" (trtexec and onnxruntime's option values): per input, the
+// shape. The name is what comes before the last ':' of each item (a name may have ':').
+bool ParseShapeList(std::string_view list, const std::string& key,
+                    std::vector<std::pair<std::string, std::vector<int64_t>>>* out,
+                    std::string* error) {
+  if (list.empty()) {
+    *error = StrCat(key, " gives no shapes");
+    return false;
+  }
+  while (true) {
+    const size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    const size_t colon = item.rfind(':');
+    std::optional<std::vector<int64_t>> sizes;
+    if (colon != std::string_view::npos && colon > 0) {
+      sizes = ParseSizes(item.substr(colon + 1), 'x');
+    }
+    if (!sizes) {
+      *error = StrCat(key, ": '", item, "' is not NAME:D0xD1x... with non-negative sizes");
+      return false;
+    }
+    out->emplace_back(Unquote(item.substr(0, colon)), std::move(*sizes));
+    if (comma == std::string_view::npos) break;
+    list = list.substr(comma + 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<GivenProfile> ParseProfileText(std::string_view text, std::string* error) {
+  GivenProfile given;
+  std::array<std::vector<std::pair<std::string, std::vector<int64_t>>>, 3> points;
+  std::array<bool, 3> seen = {false, false, false};
+  const std::vector<std::string> words = Words(text);
+  if (words.empty()) {
+    *error = "the profile is empty";
+    return std::nullopt;
+  }
+  auto point_of = [](std::string_view key, const std::array<const char*, 3>& keys) {
+    for (int i = 0; i < 3; ++i) {
+      if (key == keys[i]) return i;
+    }
+    return -1;
+  };
+  static constexpr std::array<const char*, 3> kTrtexec = {"--minShapes", "--optShapes",
+                                                          "--maxShapes"};
+  static constexpr std::array<const char*, 3> kOrt = {
+      "trt_profile_min_shapes", "trt_profile_opt_shapes", "trt_profile_max_shapes"};
+  static constexpr std::array<const char*, 3> kPolygraphy = {"--trt-min-shapes", "--trt-opt-shapes",
+                                                             "--trt-max-shapes"};
+  std::optional<ProfileFormat> format;
+  auto set_format = [&](ProfileFormat f, std::string_view word) {
+    if (format && *format != f) {
+      *error = StrCat("'", word, "' is ", ProfileFormatName(f), " syntax in a ",
+                      ProfileFormatName(*format), " profile");
+      return false;
+    }
+    format = f;
+    return true;
+  };
+  int polygraphy_point = -1;  // the --trt-*-shapes whose items follow
+  for (const auto& word : words) {
+    const size_t eq = word.find('=');
+    const std::string key = word.substr(0, eq);
+    int i = -1;
+    if ((i = point_of(key, kTrtexec)) >= 0 || (i = point_of(key, kOrt)) >= 0) {
+      const bool trtexec = point_of(key, kTrtexec) >= 0;
+      if (!set_format(trtexec ? ProfileFormat::kTrtexec : ProfileFormat::kOrtTrt, key)) {
+        return std::nullopt;
+      }
+      if (eq == std::string::npos) {
+        *error = StrCat("'", key, "' needs =NAME:D0xD1x...");
+        return std::nullopt;
+      }
+      if (seen[i]) {
+        *error = StrCat("'", key, "' is given twice");
+        return std::nullopt;
+      }
+      seen[i] = true;
+      if (!ParseShapeList(std::string_view(word).substr(eq + 1), key, &points[i], error)) {
+        return std::nullopt;
+      }
+      polygraphy_point = -1;
+    } else if ((i = point_of(word, kPolygraphy)) >= 0) {
+      if (!set_format(ProfileFormat::kPolygraphy, word)) return std::nullopt;
+      if (seen[i]) {
+        *error = StrCat("'", word, "' is given twice");
+        return std::nullopt;
+      }
+      seen[i] = true;
+      polygraphy_point = i;
+    } else if (polygraphy_point >= 0) {
+      // NAME:[D0,D1,...]
+      const size_t open = word.rfind(":[");
+      std::optional<std::vector<int64_t>> sizes;
+      if (open != std::string::npos && open > 0 && word.back() == ']') {
+        sizes = ParseSizes(std::string_view(word).substr(open + 2, word.size() - open - 3), ',');
+      }
+      if (!sizes) {
+        *error = StrCat(kPolygraphy[polygraphy_point], ": '", word,
+                        "' is not NAME:[D0,D1,...] with non-negative sizes");
+        return std::nullopt;
+      }
+      points[polygraphy_point].emplace_back(Unquote(std::string_view(word).substr(0, open)),
+                                            std::move(*sizes));
+    } else {
+      *error = StrCat("'", word,
+                      "' is not part of a profile: expected trtexec's --minShapes=, "
+                      "--optShapes=, --maxShapes=, onnxruntime's trt_profile_min_shapes=, "
+                      "trt_profile_opt_shapes=, trt_profile_max_shapes= or Polygraphy's "
+                      "--trt-min-shapes, --trt-opt-shapes, --trt-max-shapes");
+      return std::nullopt;
+    }
+  }
+  given.format = *format;
+  const std::array<const char*, 3>& keys = *format == ProfileFormat::kTrtexec  ? kTrtexec
+                                           : *format == ProfileFormat::kOrtTrt ? kOrt
+                                                                               : kPolygraphy;
+  for (int i = 0; i < 3; ++i) {
+    if (!seen[i] || points[i].empty()) {
+      *error = StrCat("the profile has no ", keys[i]);
+      return std::nullopt;
+    }
+  }
+  // Per input, in the order of min's list; each in all three, with one rank.
+  for (const auto& [name, shape] : points[0]) {
+    Profile::InputShapes in;
+    in.input = name;
+    for (const auto& other : given.inputs) {
+      if (other.input == name) {
+        *error = StrCat(keys[0], " gives input '", name, "' twice");
+        return std::nullopt;
+      }
+    }
+    for (int i = 0; i < 3; ++i) {
+      int found = 0;
+      for (const auto& [n, s] : points[i]) {
+        if (n != name) continue;
+        ++found;
+        in.shapes[i] = s;
+      }
+      if (found != 1) {
+        *error = StrCat(keys[i], found ? " gives input '" : " has no shape for input '", name,
+                        found ? "' twice" : "'");
+        return std::nullopt;
+      }
+      if (in.shapes[i].size() != in.shapes[0].size()) {
+        *error = StrCat("input '", name, "' has rank ", in.shapes[0].size(), " in ", keys[0],
+                        " and ", in.shapes[i].size(), " in ", keys[i]);
+        return std::nullopt;
+      }
+    }
+    given.inputs.push_back(std::move(in));
+  }
+  for (int i = 1; i < 3; ++i) {
+    for (const auto& [n, s] : points[i]) {
+      const bool known = std::any_of(given.inputs.begin(), given.inputs.end(),
+                                     [&, name = n](const auto& in) { return in.input == name; });
+      if (!known) {
+        *error = StrCat(keys[i], " gives input '", n, "', which ", keys[0], " does not");
+        return std::nullopt;
+      }
+    }
+  }
+  return given;
+}
+
+Profile ProfileFromShapes(const Contract& contract, const InferenceResult& result,
+                          const GivenProfile& given, std::vector<ProfileViolation>* violations) {
+  std::optional<symbolic::SymbolContext::Scope> scope;
+  if (result.symbol_context) scope.emplace(*result.symbol_context);
+  Profile p;
+  std::unordered_map<std::string, const Profile::InputShapes*> by_name;
+  for (const auto& in : given.inputs) by_name[in.input] = &in;
+  for (const auto& in : given.inputs) {
+    const bool known = std::any_of(contract.inputs.begin(), contract.inputs.end(),
+                                   [&](const ContractInput& c) { return c.name == in.input; });
+    if (!known) p.errors.push_back(StrCat("the profile gives '", in.input, "', not an input"));
+  }
+  // Min <= opt <= max, per dim.
+  for (const auto& in : given.inputs) {
+    for (size_t axis = 0; axis < in.shapes[0].size(); ++axis) {
+      const int64_t a = in.shapes[0][axis], b = in.shapes[1][axis], c = in.shapes[2][axis];
+      if (a <= b && b <= c) continue;
+      violations->push_back(
+          {a > b ? "opt" : "max", StrCat("min <= opt <= max (", a, ", ", b, ", ", c, ")"),
+           StrCat("at input '", in.input, "' dim ", axis), "TensorRT's optimization profiles"});
+    }
+  }
+  // Who set each symbol first, for the message when another input disagrees.
+  std::map<std::string, std::string> set_by;
+  std::vector<std::pair<const ContractInput*, const Profile::InputShapes*>> matched;
+  for (const auto& in : contract.inputs) {
+    if (!in.shape) continue;
+    auto it = by_name.find(in.name);
+    bool symbolic_shape = std::any_of(in.dims.begin(), in.dims.end(),
+                                      [](Dim d) { return d.is_unknown() || !d.is_const(); });
+    if (it == by_name.end()) {
+      if (symbolic_shape && !in.has_initializer) {
+        p.errors.push_back(StrCat("the profile has no shape for input '", in.name, "' [",
+                                  StrJoin(*in.shape, ", "), "]"));
+      }
+      continue;
+    }
+    if (it->second->shapes[0].size() != in.dims.size()) {
+      p.errors.push_back(StrCat("input '", in.name, "' has rank ", in.dims.size(),
+                                " in the model and ", it->second->shapes[0].size(),
+                                " in the profile"));
+      continue;
+    }
+    matched.emplace_back(&in, it->second);
+    for (size_t axis = 0; axis < in.dims.size(); ++axis) {
+      const Dim d = in.dims[axis];
+      if (!d.is_symbol()) continue;
+      const std::string name(d.symbol_name());
+      const std::string where = StrCat("input '", in.name, "' dim ", axis);
+      if (!p.values[0].count(name)) {
+        for (int i = 0; i < 3; ++i) p.values[i][name] = it->second->shapes[i][axis];
+        set_by[name] = where;
+        continue;
+      }
+      for (int i = 0; i < 3; ++i) {
+        const int64_t first = p.values[i].at(name), here = it->second->shapes[i][axis];
+        if (first == here) continue;
+        violations->push_back({kProfilePoints[i],
+                               StrCat(set_by[name], " == ", where, " (", first, " != ", here, ")"),
+                               StrCat("at ", name, " = ", first, " and ", here),
+                               StrCat("both are '", name, "' in the model's declared inputs")});
+      }
+    }
+  }
+  DeriveSymbols(result, &p);
+  // A dim that is an expression of one symbol still without a value (2*H) gives it. When
+  // some point has no solution (9 for 2*H), the symbol stays without a value, and only the
+  // points without one are violations.
+  std::map<std::pair<std::string, size_t>, std::array<bool, 3>> unsolvable;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const auto& [in, shapes] : matched) {
+      for (size_t axis = 0; axis < in->dims.size(); ++axis) {
+        const Dim d = in->dims[axis];
+        if (d.is_unknown() || d.is_const() || d.is_symbol()) continue;
+        std::set<std::string> missing;
+        for (const auto& s : d.Symbols()) {
+          if (!p.values[0].count(s)) missing.insert(s);
+        }
+        if (missing.size() != 1) continue;
+        const std::string symbol = *missing.begin();
+        std::array<int64_t, 3> solved{};
+        std::array<bool, 3> fails{};
+        bool ok = true;
+        for (int i = 0; i < 3; ++i) {
+          auto v = SolveFor(d, Dim::Const(shapes->shapes[i][axis]), symbol, p.values[i]);
+          if (v) solved[i] = *v;
+          fails[i] = !v.has_value();
+          ok = ok && v.has_value();
+        }
+        if (!ok) {
+          unsolvable[{in->name, axis}] = fails;
+          continue;
+        }
+        for (int i = 0; i < 3; ++i) p.values[i][symbol] = solved[i];
+        p.derived.push_back(
+            StrCat(symbol, " from input '", in->name, "' dim ", axis, " == ", d.ToString()));
+        DeriveSymbols(result, &p);
+        progress = true;
+      }
+    }
+  }
+  // Every dim (constants, expressions) against the profile's sizes.
+  for (const auto& [in, shapes] : matched) {
+    for (size_t axis = 0; axis < in->dims.size(); ++axis) {
+      const Dim d = in->dims[axis];
+      if (d.is_unknown() || d.is_symbol()) continue;
+      for (int i = 0; i < 3; ++i) {
+        auto v = symbolic::Evaluate(d, p.values[i]);
+        if (!v) {
+          std::set<std::string> missing;
+          for (const auto& s : d.Symbols()) {
+            if (!p.values[i].count(s)) missing.insert(s);
+          }
+          auto u = unsolvable.find({in->name, axis});
+          if (missing.size() == 1 && (u == unsolvable.end() || u->second[i])) {
+            violations->push_back({kProfilePoints[i],
+                                   StrCat("input '", in->name, "' dim ", axis, " == ", d.ToString(),
+                                          " (", shapes->shapes[i][axis], " is not ", d.ToString(),
+                                          " for any ", *missing.begin(), " >= 0)"),
+                                   StrCat("at input '", in->name, "' dim ", axis),
+                                   StrCat("the declared shape of input '", in->name, "'")});
+          }
+          continue;
+        }
+        if (*v == shapes->shapes[i][axis]) continue;
+        violations->push_back({kProfilePoints[i],
+                               StrCat("input '", in->name, "' dim ", axis, " == ", d.ToString(),
+                                      " (", shapes->shapes[i][axis], " != ", *v, ")"),
+                               StrCat("at input '", in->name, "' dim ", axis),
+                               StrCat("the declared shape of input '", in->name, "'")});
+      }
+    }
+    p.inputs.push_back(*shapes);
+  }
+  return p;
 }
 
 std::string ProfileViolation::ToString() const {

@@ -92,6 +92,11 @@ struct Profile {
   std::array<std::map<std::string, int64_t, std::less<>>, 3> values;
   // "total = past + seq": each symbol the facts fix, and what it was computed from.
   std::vector<std::string> derived;
+  // "seq = 1:4096:4096 from its bounds 0 <= seq <= 4096 (origin)": each symbol without a
+  // range that took the model's (or the user's --assume) finite bounds.
+  std::vector<std::string> from_bounds;
+  // A range whose max exceeds the model's own bound ("--range seq: max 5000 exceeds ...").
+  std::vector<std::string> warnings;
   // Per input whose shape has a symbol: its shape at each point.
   struct InputShapes {
     std::string input;
@@ -99,18 +104,45 @@ struct Profile {
   };
   std::vector<InputShapes> inputs;
   // What keeps the profile from being complete: a symbol with no range that nothing derives
-  // ("symbol 'past' has no --range and no fact derives it"), an unknown input dim.
+  // ("symbol 'past' has no --range, no fact derives it and it has no finite bound"), an
+  // unknown input dim.
   std::vector<std::string> errors;
 };
 
 // The profile of `ranges` for the contract's inputs: each symbol of the inputs takes its
 // range, or the value the facts give it from the others (a fact linear in one unknown symbol
-// is solved for it, and the solution checked).
+// is solved for it, and the solution checked), or else, when its bounds are finite, min =
+// max(lower bound, 1) and opt = max = its upper bound (`from_bounds`).
 Profile MakeProfile(const Contract& contract, const InferenceResult& result,
                     const std::vector<SymbolRange>& ranges);
 
 // `--minShapes=x:1x1x8,past:1x0x8 --optShapes=... --maxShapes=...` (trtexec's flags).
 std::string TrtexecFlags(const Profile& profile);
+
+// The text forms of a profile (docs/deploy.md#profile-formats):
+// - kTrtexec: `--minShapes=x:1x3x224x224,y:1x16 --optShapes=... --maxShapes=...`;
+// - kOrtTrt: onnxruntime's TensorRT execution provider options, one per line,
+//   `trt_profile_min_shapes=x:1x3x224x224,y:1x16` (and _opt_, _max_);
+// - kPolygraphy: `--trt-min-shapes x:[1,3,224,224] y:[1,16] --trt-opt-shapes ...
+//   --trt-max-shapes ...`;
+// - kJson: ProfileJson's object (written by the CLI, not by FormatProfile).
+enum class ProfileFormat { kTrtexec, kOrtTrt, kPolygraphy, kJson };
+// "trtexec", "ort-trt", "polygraphy", "json".
+std::optional<ProfileFormat> ParseProfileFormat(std::string_view text);
+const char* ProfileFormatName(ProfileFormat format);
+// The profile in `format` (kTrtexec, kOrtTrt or kPolygraphy; kJson gives the trtexec text).
+std::string FormatProfile(const Profile& profile, ProfileFormat format);
+
+// A profile the user gives: per input, its shape at min, opt and max.
+struct GivenProfile {
+  ProfileFormat format = ProfileFormat::kTrtexec;
+  std::vector<Profile::InputShapes> inputs;
+};
+// Parses a profile in any of the three text formats, told apart by their keys (`--minShapes=`,
+// `trt_profile_min_shapes`, `--trt-min-shapes`). Each of min, opt and max must be given, and
+// every input in one of them in all three with the same rank. Nullopt with `*error` set (what
+// is wrong and where) otherwise.
+std::optional<GivenProfile> ParseProfileText(std::string_view text, std::string* error);
 
 // A fact, bound, relation or divisibility of the model that a point of the profile breaks.
 struct ProfileViolation {
@@ -124,6 +156,16 @@ struct ProfileViolation {
 // that the profile's values break, at each point. Ones that mention a symbol the profile
 // has no value for are not checked. The conditions (text) are not evaluated.
 std::vector<ProfileViolation> CheckProfile(const Profile& profile, const InferenceResult& result);
+
+// The symbol values a given profile means for the contract's inputs: each input dim that is
+// a symbol takes the profile's size, then the model's facts derive what they fix, and every
+// dim (a constant, an expression) is compared with the profile's size. What does not fit is
+// in `*violations` (a constant dim given another size, two inputs that share a symbol given
+// different sizes, min > opt); what is missing (an input with a symbolic shape the profile
+// does not give, a name no input has, a rank that differs) in the result's `errors`. Check
+// the result with CheckProfile for the facts, bounds, relations and divisibility.
+Profile ProfileFromShapes(const Contract& contract, const InferenceResult& result,
+                          const GivenProfile& given, std::vector<ProfileViolation>* violations);
 
 }  // namespace onnx_infer
 

@@ -35,7 +35,8 @@ from onnx_infer._types import ValueType, from_onnx, from_tuple, to_rule_tuple
 __all__ = [
     "CostEstimate", "CostNode", "CostValues",
     "Diagnostic", "Explanation", "ExplainReport", "InferenceError", "InferenceResult",
-    "MemoryEstimate", "MemoryStep", "Symbol", "ValueType", "WhatIf", "explain", "infer",
+    "MemoryEstimate", "MemoryStep", "Symbol", "ValueType", "WhatIf", "contract", "explain",
+    "infer",
     "infer_function_output_types", "infer_node_outputs", "infer_shapes", "infer_shapes_path",
     "register_op",
     "register_schemas", "reset_schemas", "Session", "SessionUpdate",
@@ -898,6 +899,85 @@ def explain(
         raise TypeError(f"explain takes an onnx.ModelProto, bytes or a path, "
                         f"not a {type(model).__name__}")
     return ExplainReport(details)
+
+
+# ---- The deployment contract and profiles (infer-shapes --contract; docs/deploy.md).
+
+def _range_text(symbol: str, r: Any) -> str:
+    if isinstance(r, str):
+        return f"{symbol}={r}"
+    if isinstance(r, int):
+        return f"{symbol}={int(r)}"
+    values = list(r)
+    if len(values) != 3:
+        raise ValueError(f"range of {symbol!r}: expected (min, opt, max) or one value, "
+                         f"not {r!r}")
+    return f"{symbol}={int(values[0])}:{int(values[1])}:{int(values[2])}"
+
+
+def contract(
+    model: Any,
+    *,
+    ranges: Optional[Mapping[str, Any]] = None,
+    profile: Optional[str] = None,
+    check: bool = False,
+    memory: bool = False,
+    cost: bool = False,
+    strict: bool = False,
+    data_prop: bool = True,
+    schemas: Iterable[Any] = (),
+    max_value_elements: int = 1024,
+    assume: Iterable[str] = (),
+    assume_positive: bool = False,
+    bind: Optional[Mapping[str, int]] = None,
+    input_shapes: Optional[Mapping[str, Sequence[Union[int, str, None]]]] = None,
+    input_values: Optional[Mapping[str, Any]] = None,
+    policy: str = "inferred",
+) -> Dict[str, Any]:
+    """Infers ``model`` (an ``onnx.ModelProto``, bytes or a path) and returns its deployment
+    contract: the dict ``infer-shapes --contract`` writes (docs/deploy.md,
+    docs/contract.schema.json): ``inputs``, ``symbols`` (uses, bounds with their origins,
+    values the facts fix), ``divisibility``, ``facts``, ``relations``, ``conditions``.
+
+    A profile (``"profiles"``, one entry) is made when ``ranges`` is given: a mapping of a
+    symbol to ``(min, opt, max)``, one value, or the text ``"1:128:4096"``; symbols the facts
+    fix are derived, and symbols without a range take the model's finite bounds (so
+    ``ranges={}`` makes a profile from the bounds alone). Its shapes are there as trtexec
+    flags (``"trtexec"``), onnxruntime TensorRT provider options (``"ort_trt"``, a dict to
+    pass as provider options) and Polygraphy flags (``"polygraphy"``); its ``"errors"`` say
+    what kept it from being complete. ``profile``: a profile to check instead, in any of the
+    three text formats. ``check``: check the made profile against the model's facts, bounds,
+    relations and divisibility (a given ``profile`` is always checked); the profile's
+    ``"violations"`` list what fails, each with its point, values and origin. ``memory`` and
+    ``cost``: the peak of live activations and the FLOPs at min, opt and max, with the node
+    that holds each (the profile's ``"memory"`` and ``"cost"``). The other keywords are
+    :func:`infer`'s. Raises ``ValueError`` for a model that cannot be read, a range or
+    profile whose syntax is wrong, and both ``ranges`` and ``profile``.
+    """
+    options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
+                       None, True, False, policy)
+    options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
+    options.input_shapes = {str(name): [_dim_text(d) for d in dims]
+                            for name, dims in (input_shapes or {}).items()}
+    _set_input_values(options, input_values or {})
+    range_texts = [_range_text(str(k), v) for k, v in (ranges or {}).items()]
+    # A profile from the bounds alone: the command's --profile-format without --range.
+    profile_format = "trtexec" if ranges is not None and not range_texts else ""
+    args = (options, range_texts, profile or "", profile_format, bool(check), bool(memory),
+            bool(cost))
+    if isinstance(model, (str, os.PathLike)):
+        out = _core.contract(None, os.fspath(model), *args)
+    elif isinstance(model, (bytes, bytearray, memoryview)):
+        out = _core.contract(bytes(model), "", *args)
+    elif _is_model_proto(model):
+        out = _core.contract(_serialize_model(model), "", *args)
+    else:
+        raise TypeError(f"contract takes an onnx.ModelProto, bytes or a path, "
+                        f"not a {type(model).__name__}")
+    result = json.loads(out["contract"])
+    if result is None:  # a given profile that does not parse: no contract was made
+        raise ValueError(out["error"])
+    return result
 
 
 # ---- Custom operators.

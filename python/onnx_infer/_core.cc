@@ -21,12 +21,14 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/cli/contract_cli.h"
 #include "onnx_infer/inference/cost.h"
 #include "onnx_infer/inference/explain.h"
 #include "onnx_infer/inference/infer_node.h"
@@ -765,6 +767,69 @@ py::dict ExplanationToPy(const DimExplanation& e) {
   return d;
 }
 
+// contract(model bytes or None, model path, options, ranges, profile, profile_format, check,
+// memory, cost) -> dict: the deployment contract as infer-shapes --contract writes it (JSON
+// text, "contract"), what --range / --profile print ("text") and warn ("warnings"), the
+// error that keeps a profile from being made ("error") and whether a check found a
+// violation ("violated"). Raises ValueError for a model that cannot be read or flags that do
+// not parse (docs/deploy.md).
+py::dict ContractOf(const py::object& model_bytes, const std::string& path, const CallOptions& call,
+                    const std::vector<std::string>& ranges, const std::string& profile,
+                    const std::string& profile_format, bool check, bool memory, bool cost) {
+  ContractFlags flags;
+  flags.ranges = ranges;
+  flags.profile = profile;
+  flags.check_profile = check;
+  if (!profile_format.empty()) {
+    flags.profile_format = profile_format;
+    flags.profile_format_given = true;
+  }
+  if (std::string e = CheckContractFlags(flags); !e.empty()) ThrowValueError(e);
+  auto registry = RegistryFor(call.schemas);
+  std::string model_dir;
+  if (model_bytes.is_none()) {
+    CheckPath(path, "model");
+    model_dir = std::filesystem::path(path).parent_path().string();
+    if (model_dir.empty()) model_dir = ".";
+  }
+  const InferenceOptions options = OptionsFor(call, model_dir);
+  std::string bytes;
+  if (!model_bytes.is_none()) bytes = py::bytes(model_bytes);
+  std::string error;
+  ContractRun run;
+  std::ostringstream info, err;
+  {
+    py::gil_scoped_release release;
+    StatusOr<onnx::ModelProto> loaded =
+        model_bytes.is_none() ? LoadModel(path) : [&]() -> StatusOr<onnx::ModelProto> {
+      onnx::ModelProto m;
+      if (!m.ParseFromString(bytes)) return Status::Error("<bytes>: not a valid ONNX model");
+      return m;
+    }();
+    if (!loaded.ok()) {
+      error = loaded.status().message();
+    } else if (Status st = CheckSpecialization(*loaded, options); !st.ok()) {
+      error = st.message();
+    } else {
+      onnx::ModelProto& model = *loaded;
+      const InferenceResult result = InferShapes(model, *registry, options);
+      std::optional<MemoryEstimate> m;
+      if (memory) m = EstimateMemory(model, result);
+      std::optional<CostEstimate> c;
+      if (cost) c = EstimateCost(model, result);
+      run = RunContract(flags, model, result, info, err, m ? &*m : nullptr, c ? &*c : nullptr);
+    }
+  }
+  if (!error.empty()) ThrowValueError(error);
+  py::dict d;
+  d["contract"] = Str(run.json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  d["text"] = Str(info.str());
+  d["warnings"] = Str(err.str());
+  d["error"] = Str(run.error);
+  d["violated"] = run.violated;
+  return d;
+}
+
 // explain(model bytes or None, model path, options, targets, what-if options, what_if) -> dict
 // The model is read from `path` when `model` is None. `targets`: "all", "VALUE" or
 // "VALUE:AXIS". `what_if`: run the what-if inferences, with what_if_options.bind (a name
@@ -1141,6 +1206,12 @@ PYBIND11_MODULE(_core, m) {
         "Infers a model file and, when output_path is not empty, writes it atomically there "
         "(not when strict and there are errors); returns what infer_bytes returns besides the "
         "bytes. Raises ValueError when the file cannot be read or written.");
+  m.def("contract", &onnx_infer::ContractOf, py::arg("model"), py::arg("path"), py::arg("options"),
+        py::arg("ranges"), py::arg("profile"), py::arg("profile_format"), py::arg("check"),
+        py::arg("memory"), py::arg("cost"),
+        "Infers a model (bytes, or read from path when model is None) and returns its "
+        "deployment contract (docs/deploy.md) as a dict: contract (JSON text), text, "
+        "warnings, error, violated.");
   m.def("explain", &onnx_infer::ExplainModel, py::arg("model"), py::arg("path"), py::arg("options"),
         py::arg("targets"), py::arg("what_if_options"), py::arg("what_if"),
         "Infers a model (bytes, or read from path when model is None) recording provenance and "

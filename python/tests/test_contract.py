@@ -1,0 +1,255 @@
+"""onnx_infer.contract (docs/deploy.md): the deployment contract and profiles from Python.
+
+The models are built here with onnx.helper: a KV-cache step whose Concat makes
+total == past + seq (the declared output says total), and a position table of 4096 rows that
+caps seq. The expected numbers are written out from the shapes, not read from inference.
+"""
+
+import json
+import pathlib
+
+import pytest
+from onnx import TensorProto, helper
+
+import onnx_infer
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+SCHEMA = pathlib.Path(__file__).resolve().parents[2] / "docs" / "contract.schema.json"
+
+
+def kv_cache():
+    nodes = [
+        helper.make_node("Concat", ["past_key", "key"], ["present"], axis=1),
+        helper.make_node("Constant", [], ["axes"],
+                         value=helper.make_tensor("a", I64, [1], [2])),
+        helper.make_node("Unsqueeze", ["mask", "axes"], ["m"]),
+        helper.make_node("Mul", ["present", "m"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "kv",
+        [helper.make_tensor_value_info("past_key", F, ["batch", "past", 8]),
+         helper.make_tensor_value_info("key", F, ["batch", "seq", 8]),
+         helper.make_tensor_value_info("mask", F, ["batch", "total"])],
+        [helper.make_tensor_value_info("present", F, ["batch", "total", 8]),
+         helper.make_tensor_value_info("y", F, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def position_table():
+    def const(name, values):
+        return helper.make_node("Constant", [], [name],
+                                value=helper.make_tensor(name, I64, [len(values)], values))
+    nodes = [
+        const("tshape", [1, 4096, 8]),
+        helper.make_node("ConstantOfShape", ["tshape"], ["table"],
+                         value=helper.make_tensor("v", F, [1], [1.0])),
+        helper.make_node("Shape", ["x"], ["s"]),
+        const("one", [1]), const("two", [2]), const("zero", [0]),
+        helper.make_node("Slice", ["s", "one", "two"], ["seq_len"]),
+        helper.make_node("Slice", ["table", "zero", "seq_len", "one"], ["pos"]),
+        helper.make_node("Add", ["x", "pos"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "pos", [helper.make_tensor_value_info("x", F, ["batch", "seq", 8])],
+        [helper.make_tensor_value_info("y", F, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def symbol(c, name):
+    return next(s for s in c["symbols"] if s["name"] == name)
+
+
+def test_contract_states_the_derived_symbol_and_the_shared_dims():
+    c = onnx_infer.contract(kv_cache())
+    assert c["contract_version"] == 1
+    assert [i["name"] for i in c["inputs"]] == ["past_key", "key", "mask"]
+    assert symbol(c, "total")["value"] == "past + seq"
+    assert {(u["input"], u["axis"]) for u in symbol(c, "batch")["uses"]} == {
+        ("past_key", 0), ("key", 0), ("mask", 0)}
+    assert "profiles" not in c
+
+
+def test_profile_in_every_format():
+    c = onnx_infer.contract(kv_cache(), ranges={"batch": (1, 1, 4), "past": "0:64:1000",
+                                                "seq": (1, 1, 24)})
+    p = c["profiles"][0]
+    assert p["errors"] == []
+    # total = past + seq at each point.
+    assert [p[k]["symbols"]["total"] for k in ("min", "opt", "max")] == [1, 65, 1024]
+    assert p["max"]["shapes"]["mask"] == [4, 1024]
+    assert p["ort_trt"] == {
+        "trt_profile_min_shapes": "past_key:1x0x8,key:1x1x8,mask:1x1",
+        "trt_profile_opt_shapes": "past_key:1x64x8,key:1x1x8,mask:1x65",
+        "trt_profile_max_shapes": "past_key:4x1000x8,key:4x24x8,mask:4x1024",
+    }
+    assert p["trtexec"] == ("--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1 "
+                            "--optShapes=past_key:1x64x8,key:1x1x8,mask:1x65 "
+                            "--maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024")
+    assert p["polygraphy"].startswith("--trt-min-shapes past_key:[1,0,8] key:[1,1,8] mask:[1,1]")
+    # Each text given back is checked and holds.
+    ort = " ".join(f"{k}={v}" for k, v in p["ort_trt"].items())
+    for text in (p["trtexec"], p["polygraphy"], ort):
+        back = onnx_infer.contract(kv_cache(), profile=text)["profiles"][0]
+        assert back["violations"] == [], text
+        assert back["max"]["symbols"]["total"] == 1024
+
+
+def test_a_profile_breaking_total_is_rejected_with_its_origin():
+    c = onnx_infer.contract(
+        kv_cache(),
+        profile="--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1 "
+                "--optShapes=past_key:1x64x8,key:1x1x8,mask:1x65 "
+                "--maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1000")
+    v = c["profiles"][0]["violations"]
+    assert len(v) == 1, v
+    assert v[0]["point"] == "max"
+    assert v[0]["what"] == "total == past + seq (1000 != 1024)"
+    assert "'present'" in v[0]["origin"]
+
+
+def test_profile_from_the_models_bound():
+    c = onnx_infer.contract(position_table(), ranges={"batch": 2}, check=True)
+    assert symbol(c, "seq")["max"] == 4096
+    p = c["profiles"][0]
+    assert [p[k]["symbols"]["seq"] for k in ("min", "opt", "max")] == [1, 4096, 4096]
+    assert p["max"]["shapes"]["x"] == [2, 4096, 8]
+    assert len(p["from_bounds"]) == 1 and "(Add)" in p["from_bounds"][0]
+    assert p["violations"] == []
+    # A max past the bound is kept (the user's) and reported by the check.
+    c = onnx_infer.contract(position_table(), ranges={"batch": 2, "seq": (1, 128, 5000)},
+                            check=True)
+    v = c["profiles"][0]["violations"]
+    assert [(x["point"], x["what"]) for x in v] == [("max", "seq <= 4096")]
+    # Without a bound for batch, no profile can be made from the bounds alone.
+    c = onnx_infer.contract(position_table(), ranges={})
+    assert c["profiles"][0]["errors"]
+    c = onnx_infer.contract(position_table(), ranges={}, assume=["1 <= batch <= 16"])
+    assert c["profiles"][0]["max"]["shapes"]["x"] == [16, 4096, 8]
+
+
+def test_memory_and_cost_at_the_points():
+    c = onnx_infer.contract(kv_cache(), ranges={"batch": (1, 1, 4), "past": (0, 64, 1000),
+                                                "seq": (1, 1, 24)}, memory=True, cost=True)
+    p = c["profiles"][0]
+    # At max the Concat holds past_key, key, present and the mask still to be read.
+    assert p["memory"]["max"]["peak_bytes"] == 4 * (4 * 1000 * 8 + 4 * 24 * 8 + 4 * 1024 * 8
+                                                    + 4 * 1024)
+    assert p["memory"]["max"]["peak_node"] == "node #0 (Concat)"
+    # The Mul of present [4, 1024, 8] by the mask: one FLOP per element.
+    assert p["cost"]["max"]["flops"] == 4 * 1024 * 8
+    assert p["cost"]["min"]["flops"] == 1 * 1 * 8
+    assert p["cost"]["max"]["top_node"] == "node #3 (Mul)"
+
+
+def test_the_contracts_keys_are_the_schemas():
+    # The full validation is the C++ test's (cli/contract_checks.cc); here the keys of the
+    # contract and of its profile against docs/contract.schema.json: every required one
+    # there, none it does not know.
+    schema = json.loads(SCHEMA.read_text())
+    c = onnx_infer.contract(kv_cache(), ranges={"batch": 1, "past": (0, 64, 1000),
+                                                "seq": (1, 1, 24)}, check=True, memory=True,
+                            cost=True)
+    for obj, sch in ((c, schema), (c["profiles"][0], schema["$defs"]["profile"])):
+        assert set(sch["required"]) <= set(obj), set(sch["required"]) - set(obj)
+        assert set(obj) <= set(sch["properties"]), set(obj) - set(sch["properties"])
+    for point in ("min", "opt", "max"):
+        assert set(c["profiles"][0]["memory"][point]) == {
+            "peak_bytes", "peak_node", "peak_node_index", "steps_not_evaluated",
+            "steps_with_unknown_sizes"}
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"profile": "--minShapes=key:1xx8 --optShapes=key:1x1x8 --maxShapes=key:1x1x8"},
+    {"profile": "--trt-min-shapes key:[1,1,8]"},
+    {"profile": "hello"},
+    {"ranges": {"seq": (4, 2, 1)}},
+    {"ranges": {"seq": 1}, "profile": "--minShapes=key:1x1x8"},
+])
+def test_bad_ranges_and_profiles_raise(kwargs):
+    with pytest.raises(ValueError):
+        onnx_infer.contract(kv_cache(), **kwargs)
+
+
+# ---- The profile run by onnxruntime (tools/verify_runtime, onnxruntime-node; skipped when it
+# is not installed): at min, opt and max of the generated profile the model runs, and every
+# output's dims are the ones inference predicts under that point's symbol values.
+
+def _runtime():
+    import importlib.util
+    import os
+    import shutil
+    root = pathlib.Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "verify", root / "tools" / "verify_runtime" / "verify.py")
+    verify = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(verify)
+    path = os.environ.get("ONNX_INFER_ORT_NODE_MODULES") or verify.default_node_modules()
+    if not shutil.which("node") or not os.path.isdir(os.path.join(path, "onnxruntime-node")):
+        pytest.skip("onnxruntime-node is not installed (tools/verify_runtime/install.sh)")
+    return verify.Runtime(path, timeout=60)
+
+
+def reshape_pairs():
+    # x: [B, 2*H] reshaped to [B, 2, H] by a shape computed from Shape(x): the profile gives
+    # B and H, the input's dim 1 is 2*H at each point.
+    def const(name, values):
+        return helper.make_node("Constant", [], [name],
+                                value=helper.make_tensor(name, I64, [len(values)], values))
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        const("zero", [0]), const("one", [1]),
+        helper.make_node("Slice", ["s", "zero", "one"], ["b"]),
+        const("rest", [2, -1]),
+        helper.make_node("Concat", ["b", "rest"], ["shape"], axis=0),
+        helper.make_node("Reshape", ["x", "shape"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "pairs", [helper.make_tensor_value_info("x", F, ["B", "2*H"])],
+        [helper.make_tensor_value_info("y", F, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+ORT_TYPES = {"float": "float32", "int64": "int64", "int32": "int32", "float16": "float16"}
+
+
+def shared_gpt2():
+    import os
+    root = pathlib.Path(__file__).resolve().parents[2]
+    shared = pathlib.Path(os.environ.get("ONNX_INFER_SHARED", root.parent / "shared"))
+    path = shared / "models" / "real" / "genai_tiny_random_gpt2_fp32_past.onnx"
+    if not path.exists():
+        pytest.skip("no shared models")
+    import onnx
+    return onnx.load(str(path))
+
+
+@pytest.mark.parametrize("build,ranges", [
+    # A real KV-cache decoder: total_seq_len is derived as past_seq_len + seq_len.
+    (shared_gpt2, {"batch_size": (1, 1, 2), "past_seq_len": (0, 8, 30), "seq_len": (1, 1, 4)}),
+    (kv_cache, {"batch": (1, 2, 3), "past": (0, 7, 40), "seq": (1, 1, 5)}),
+    (position_table, {"batch": (1, 1, 2)}),
+    (reshape_pairs, {"B": (1, 3, 4), "H": (1, 5, 9)}),
+])
+def test_the_profile_runs_at_each_point(build, ranges, tmp_path):
+    runtime = _runtime()
+    model = build()
+    path = tmp_path / "m.onnx"
+    path.write_bytes(model.SerializeToString())
+    c = onnx_infer.contract(model, ranges=ranges, check=True)
+    p = c["profiles"][0]
+    assert p["errors"] == [] and p["violations"] == []
+    types = {i["name"]: i["elem_type"] for i in c["inputs"]}
+    try:
+        for point in ("min", "opt", "max"):
+            feeds = {name: {"type": ORT_TYPES[types[name]], "dims": dims, "fill": "ones"}
+                     for name, dims in p[point]["shapes"].items()}
+            answer = runtime.run(str(path), feeds)
+            assert answer["ok"], (point, answer)
+            predicted = onnx_infer.infer(model, bind=p[point]["symbols"])
+            for name, out in answer["outputs"].items():
+                t = predicted.type_of(name)
+                assert t is not None and t.shape is not None, (point, name)
+                assert list(t.shape) == out["dims"], (point, name, t.shape, out["dims"])
+    finally:
+        runtime.close()
