@@ -157,8 +157,16 @@ fi
 if want python; then
   begin python
   root="$PWD"
+  # The extension module is built in the cmake part's build directory when there is one: the
+  # library's objects are already there (same flags), so only the module itself is compiled
+  # rather than the whole library a second time.
+  py_build=()
+  if want cmake && [[ -f build/CMakeCache.txt ]]; then
+    py_build=(env "ONNX_INFER_CMAKE_BUILD_DIR=$root/build")
+  fi
   if /usr/bin/python3 -m venv --system-site-packages "$work/venv" > "$work/python.log" 2>&1 &&
-    "$work/venv/bin/pip" install --no-build-isolation --no-index . >> "$work/python.log" 2>&1; then
+    "${py_build[@]}" "$work/venv/bin/pip" install --no-build-isolation --no-index . \
+      >> "$work/python.log" 2>&1; then
     # From outside the checkout, so that `import onnx_infer` is the installed package.
     py_status=0
     (cd "$work" && "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests") \
