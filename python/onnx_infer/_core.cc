@@ -85,6 +85,13 @@ void CheckPath(const std::string& path, const char* what) {
   }
 }
 
+// A model passed as bytes (the Python API's ModelProto or bytes); without the GIL.
+StatusOr<onnx::ModelProto> ParseBytes(const std::string& bytes) {
+  onnx::ModelProto m;
+  if (!m.ParseFromString(bytes)) return Status::Error("<bytes>: not a valid ONNX model");
+  return m;
+}
+
 // ---- The registry every call uses.
 
 std::mutex registry_mutex;
@@ -480,14 +487,11 @@ py::dict Details(const InferenceResult& r) {
   py::dict values;
   for (const auto& [path, graph] : r.value_types) {
     py::dict g;
-    auto add = [&](const std::vector<std::string>& names) {
-      for (const auto& name : names) {
+    for (const auto* names : {&graph.inputs, &graph.values, &graph.outputs}) {
+      for (const auto& name : *names) {
         if (const Type* t = graph.Find(name)) g[Str(name)] = TypeToPy(*t);
       }
-    };
-    add(graph.inputs);
-    add(graph.values);
-    add(graph.outputs);
+    }
     values[Str(path)] = g;
   }
   d["values"] = values;
@@ -800,12 +804,7 @@ py::dict ContractOf(const py::object& model_bytes, const std::string& path, cons
   std::ostringstream info, err;
   {
     py::gil_scoped_release release;
-    StatusOr<onnx::ModelProto> loaded =
-        model_bytes.is_none() ? LoadModel(path) : [&]() -> StatusOr<onnx::ModelProto> {
-      onnx::ModelProto m;
-      if (!m.ParseFromString(bytes)) return Status::Error("<bytes>: not a valid ONNX model");
-      return m;
-    }();
+    StatusOr<onnx::ModelProto> loaded = model_bytes.is_none() ? LoadModel(path) : ParseBytes(bytes);
     if (!loaded.ok()) {
       error = loaded.status().message();
     } else if (Status st = CheckSpecialization(*loaded, options); !st.ok()) {
@@ -856,12 +855,7 @@ py::dict ExplainModel(const py::object& model_bytes, const std::string& path,
   InferenceResult result;
   {
     py::gil_scoped_release release;
-    StatusOr<onnx::ModelProto> loaded =
-        model_bytes.is_none() ? LoadModel(path) : [&]() -> StatusOr<onnx::ModelProto> {
-      onnx::ModelProto m;
-      if (!m.ParseFromString(bytes)) return Status::Error("<bytes>: not a valid ONNX model");
-      return m;
-    }();
+    StatusOr<onnx::ModelProto> loaded = model_bytes.is_none() ? LoadModel(path) : ParseBytes(bytes);
     if (!loaded.ok()) {
       error = loaded.status().message();
     } else if (Status st = CheckSpecialization(*loaded, options); !st.ok()) {
