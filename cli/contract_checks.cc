@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "onnx_infer/cli/cli.h"
+#include "onnx_infer/cli/cli_test_util.h"
 #include "onnx_infer/cli/json_schema_validator.h"
 #include "onnx_infer/inference/contract.h"
 #include "onnx_infer/proto/onnx_proto.h"
@@ -25,40 +26,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path TempDir() {
-  const char* t = std::getenv("TEST_TMPDIR");
-  return t ? fs::path(t) : fs::temp_directory_path();
-}
+using testing::Lines;
+using testing::ReadText;
+using testing::TempDir;
 
 // Runs infer-shapes with `args` and `--contract FILE`; the contract (null when none was
 // written) and the exit code.
 json RunContract(std::vector<std::string> args, int* exit_code = nullptr) {
-  static int run = 0;
-  const fs::path file = TempDir() / ("contract_" + std::to_string(run++) + ".json");
-  fs::remove(file);
-  args.insert(args.begin(), "infer-shapes");
-  args.push_back("--contract");
-  args.push_back(file.string());
-  args.push_back("--quiet");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  const int code = RunInferShapes(static_cast<int>(argv.size()), argv.data(), BuiltinSchemas());
-  if (exit_code) *exit_code = code;
-  if (!fs::exists(file)) return nullptr;
-  return json::parse(ReadText(file));
-}
-
-std::string Lines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += "  " + l + "\n";
-  return out;
+  return testing::RunWritingJson(args, "--contract", exit_code);
 }
 
 TEST(ContractSchema, RealContractsAreValid) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "onnx_infer/cli/cli.h"
+#include "onnx_infer/cli/cli_test_util.h"
 #include "onnx_infer/cli/json_schema_validator.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/diagnostic_codes.h"
@@ -29,44 +30,17 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path TempDir() {
-  const char* t = std::getenv("TEST_TMPDIR");
-  return t ? fs::path(t) : fs::temp_directory_path();
-}
+using testing::Lines;
+using testing::ReadText;
+using testing::TempDir;
 
 // Runs infer-shapes with `args` and `--json REPORT` and returns the report (null when none
 // was written).
-json RunReport(std::vector<std::string> args) {
-  static int run = 0;
-  const fs::path report = TempDir() / ("report_" + std::to_string(run++) + ".json");
-  fs::remove(report);
-  args.insert(args.begin(), "infer-shapes");
-  args.push_back("--json");
-  args.push_back(report.string());
-  args.push_back("--quiet");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  RunInferShapes(static_cast<int>(argv.size()), argv.data(), BuiltinSchemas());
-  if (!fs::exists(report)) return nullptr;
-  return json::parse(ReadText(report));
-}
+json RunReport(std::vector<std::string> args) { return testing::RunWritingJson(args, "--json"); }
 
 using testing::Validator;
 
 json LoadSchema() { return json::parse(ReadText("docs/report.schema.json")); }
-
-std::string Lines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += "  " + l + "\n";
-  return out;
-}
 
 // ---- docs/diagnostics.md
 
