@@ -95,7 +95,7 @@ bool IsShapeInput(const onnx::NodeProto& node, int i) {
       {"ReduceLogSumExp", {1}},
       {"ReduceSumSquare", {1}},
       {"Loop", {0}},
-      {"STFT", {2, 3}},
+      {"STFT", {1, 3}},
       {"DFT", {1, 2}}};
   auto it = kInputs.find(node.op_type());
   if (it == kInputs.end()) return false;

@@ -92,6 +92,20 @@ TEST(Explain, ShapeValueFollowsTheValueToAGraphInput) {
   EXPECT_TRUE(through_concat) << FormatExplanation(e);
 }
 
+// STFT's frame count needs the value of frame_step (input 1); the window (input 2) counts
+// only by its shape.
+TEST(Explain, StftFrameStepIsAShapeValue) {
+  auto model = Model(R"(main (float[1, 128, 1] signal, int64 step) => (y) {
+    window = Constant <value = float[16] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}> ()
+    y = STFT (signal, step, window)
+  })");
+  auto result = Infer(model);
+  DimExplanation e = Explain(model, result, "y", 1);
+  ExpectExplained(e);
+  EXPECT_EQ(e.reason, ExplainReason::kShapeValueUnknown) << FormatExplanation(e);
+  EXPECT_EQ(e.input_value, "step") << FormatExplanation(e);
+}
+
 TEST(Explain, ShapeValueOfAShapeWithAnUnknownDim) {
   // Expand to Shape(nz): the value's second element is NonZero's unknown count.
   auto model = Model(R"(main (float[N] w, float[1] one) => (y) {
