@@ -96,12 +96,7 @@ std::string RunExplain(const ExplainFlags& flags, const onnx::ModelProto& origin
       summary = true;
       continue;
     }
-    std::string graph, value;
-    int axis = -1;
-    if (Status st = ResolveExplainTarget(result, target, &graph, &value, &axis); !st.ok()) {
-      return StrCat("--explain: ", st.message());
-    }
-    auto explained = ExplainValue(annotated, result, graph, value, axis);
+    auto explained = ExplainTarget(annotated, result, target);
     if (!explained.ok()) return StrCat("--explain: ", explained.status().message());
     for (const auto& e : *explained) {
       out << FormatExplanation(e);

@@ -1137,6 +1137,15 @@ Status ResolveExplainTarget(const InferenceResult& result, const std::string& te
   return Status::Error(StrCat("the model has no value '", text, "'"));
 }
 
+StatusOr<std::vector<DimExplanation>> ExplainTarget(const onnx::ModelProto& model,
+                                                    const InferenceResult& result,
+                                                    const std::string& text) {
+  std::string graph, value;
+  int axis = -1;
+  OI_RETURN_IF_ERROR(ResolveExplainTarget(result, text, &graph, &value, &axis));
+  return ExplainValue(model, result, graph, value, axis);
+}
+
 std::vector<DimExplanation> ExplainAllUnknown(const onnx::ModelProto& model,
                                               const InferenceResult& result) {
   symbolic::SymbolContext::Scope scope(*result.symbol_context);

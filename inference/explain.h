@@ -101,6 +101,11 @@ StatusOr<std::vector<DimExplanation>> ExplainValue(const onnx::ModelProto& model
 // (onnx::Reshape_0) is read whole first. `axis` is -1 without one.
 Status ResolveExplainTarget(const InferenceResult& result, const std::string& text,
                             std::string* graph, std::string* value, int* axis);
+// ResolveExplainTarget then ExplainValue: the explanations of "VALUE" or "VALUE:AXIS"
+// (what --explain, explain() in Python and the golden cases take), or why there are none.
+StatusOr<std::vector<DimExplanation>> ExplainTarget(const onnx::ModelProto& model,
+                                                    const InferenceResult& result,
+                                                    const std::string& text);
 
 // Every unknown dim, rank and type of every value of every graph the result lists (node
 // outputs and graph inputs and outputs, each value once per graph).

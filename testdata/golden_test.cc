@@ -206,11 +206,7 @@ void PrintExplain(const onnx::ModelProto& original, const onnx::ModelProto& anno
       all = true;
       continue;
     }
-    std::string graph, value;
-    int axis = -1;
-    Status st = ResolveExplainTarget(result, target, &graph, &value, &axis);
-    auto explained = st.ok() ? ExplainValue(annotated, result, graph, value, axis)
-                             : StatusOr<std::vector<DimExplanation>>(st);
+    auto explained = ExplainTarget(annotated, result, target);
     if (!explained.ok()) {
       out << "  error: " << explained.status().message() << "\n";
       continue;

@@ -870,11 +870,7 @@ py::dict ExplainModel(const py::object& model_bytes, const std::string& path,
           all = true;
           continue;
         }
-        std::string graph, value;
-        int axis = -1;
-        Status st = ResolveExplainTarget(result, target, &graph, &value, &axis);
-        auto e = st.ok() ? ExplainValue(model, result, graph, value, axis)
-                         : StatusOr<std::vector<DimExplanation>>(st);
+        auto e = ExplainTarget(model, result, target);
         if (!e.ok()) {
           error = e.status().message();
           break;
