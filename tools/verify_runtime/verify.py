@@ -15,7 +15,7 @@ right, some dims unknown or not evaluable), ``unknown`` (no rank, or no type at 
 ``contradiction`` (element type, rank or a dim differs). A value takes its worst class over
 the runs. Exit codes: 0 no contradiction, 1 contradictions, 2 usage or set-up error.
 
-Usage: verify.py [--json REPORT] [--node-modules DIR] PATH...
+Usage: verify.py [--json REPORT] [--node-modules DIR] [--jobs N] PATH...
 A PATH is a model (.onnx binary, or .onnxtxt text syntax), a backend-suite case directory
 (model.onnx + test_data_set_0/input_*.pb: that data is fed), or a directory searched for both.
 docs/testing.md ("Runtime verification") tells how to install the runtime and run it.
@@ -25,6 +25,8 @@ import argparse
 import ast
 import base64
 import json
+import multiprocessing
+import multiprocessing.util
 import os
 import select
 import subprocess
@@ -871,6 +873,54 @@ def default_node_modules() -> str:
     return os.path.join(cache, "onnx-infer", "onnxruntime-node-1.30.0", "node_modules")
 
 
+def _verify_case(verifier: "Verifier", model: str, data) -> Dict[str, Any]:
+    try:
+        return verifier.verify(model, data)
+    except Exception as e:  # noqa: BLE001 - a verifier bug on one model is a failure
+        return {"model": model, "runs": [], "values": {}, "declared-kept": [],
+                "runtime-deviation": [], "not_run": f"verifier error: {e!r}",
+                "contradictions": [{"value": "-", "mode": "-", "binding": "-",
+                                    "values": {}, "inferred": "-", "runtime": "-",
+                                    "why": f"the verifier failed: {e!r}"}]}
+
+
+# A worker process of --jobs: its own runtime process and scratch directory.
+_WORKER: Optional["Verifier"] = None
+
+
+def _start_worker(node_modules: str, timeout: float, work: str, runs: int) -> None:
+    global _WORKER
+    runtime = Runtime(node_modules, timeout)
+    # Pool workers leave through os._exit: a finalizer, not atexit, stops the runtime.
+    multiprocessing.util.Finalize(runtime, runtime.close, exitpriority=10)
+    _WORKER = Verifier(runtime, tempfile.mkdtemp(dir=work), runs)
+
+
+def _worker_verify(case) -> Dict[str, Any]:
+    model, data, _ = case
+    return _verify_case(_WORKER, model, data)
+
+
+def _verify_all(cases, args, work: str):
+    """The reports of cases, in order; --jobs processes (each with its own runtime) share
+    them. Every model is verified alone, so the result does not depend on the job count."""
+    jobs = max(1, min(args.jobs, len(cases)))
+    if jobs == 1:
+        runtime = Runtime(args.node_modules, args.timeout)
+        try:
+            verifier = Verifier(runtime, work, args.runs)
+            for model, data, _ in cases:
+                yield _verify_case(verifier, model, data)
+        finally:
+            runtime.close()
+        return
+    with multiprocessing.get_context("fork").Pool(
+            jobs, _start_worker, (args.node_modules, args.timeout, work, args.runs)) as pool:
+        yield from pool.imap(_worker_verify, cases, chunksize=4)
+        pool.close()
+        pool.join()
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="+")
@@ -886,6 +936,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--write-docs", metavar="CONFORMANCE_MD",
                     help="replace what follows the generated part of docs/conformance.md "
                     "with these tables")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="verify this many models at a time, each process with its own "
+                    "runtime (default: the number of CPUs)")
     ap.add_argument("--quiet", action="store_true", help="print only contradictions and totals")
     args = ap.parse_args(argv)
     if not os.path.isdir(os.path.join(args.node_modules, "onnxruntime-node")):
@@ -896,41 +949,29 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not cases:
         print("verify: no models under " + " ".join(args.paths), file=sys.stderr)
         return 2
-    runtime = Runtime(args.node_modules, args.timeout)
     reports = []
     with tempfile.TemporaryDirectory() as work:
-        verifier = Verifier(runtime, work, args.runs)
-        try:
-            for model, data, _ in cases:
-                try:
-                    r = verifier.verify(model, data)
-                except Exception as e:  # noqa: BLE001 - a verifier bug on one model is a failure
-                    r = {"model": model, "runs": [], "values": {}, "declared-kept": [],
-                         "runtime-deviation": [], "not_run": f"verifier error: {e!r}",
-                         "contradictions": [{"value": "-", "mode": "-", "binding": "-",
-                                             "values": {}, "inferred": "-", "runtime": "-",
-                                             "why": f"the verifier failed: {e!r}"}]}
-                reports.append(r)
-                counts = {c: 0 for c in CLASSES}
-                for cls in r["values"].values():
-                    counts[cls] += 1
-                if "not_run" in r:
-                    line = f"not run: {r['not_run']}"
-                else:
-                    line = (f"{len(r['runs'])} runs, {len(r['values'])} values: "
-                            + ", ".join(f"{counts[c]} {c}" for c in CLASSES))
-                if not args.quiet or r["contradictions"]:
-                    print(f"{model}: {line}", flush=True)
-                shown = (("contradictions", "CONTRADICTION"),) if args.quiet else (
-                    ("contradictions", "CONTRADICTION"), ("declared-kept", "declared kept"),
-                    ("runtime-deviation", "runtime deviation"))
-                for key, label in shown:
-                    for c in r[key]:
-                        print(f"  {label} {c['value']} ({c['mode']}, {c['binding']} "
-                              f"{c['values']}): inferred {c['inferred']}, runtime "
-                              f"{c['runtime']}: {c['why']}", flush=True)
-        finally:
-            runtime.close()
+        for r in _verify_all(cases, args, work):
+            reports.append(r)
+            model = r["model"]
+            counts = {c: 0 for c in CLASSES}
+            for cls in r["values"].values():
+                counts[cls] += 1
+            if "not_run" in r:
+                line = f"not run: {r['not_run']}"
+            else:
+                line = (f"{len(r['runs'])} runs, {len(r['values'])} values: "
+                        + ", ".join(f"{counts[c]} {c}" for c in CLASSES))
+            if not args.quiet or r["contradictions"]:
+                print(f"{model}: {line}", flush=True)
+            shown = (("contradictions", "CONTRADICTION"),) if args.quiet else (
+                ("contradictions", "CONTRADICTION"), ("declared-kept", "declared kept"),
+                ("runtime-deviation", "runtime deviation"))
+            for key, label in shown:
+                for c in r[key]:
+                    print(f"  {label} {c['value']} ({c['mode']}, {c['binding']} "
+                          f"{c['values']}): inferred {c['inferred']}, runtime "
+                          f"{c['runtime']}: {c['why']}", flush=True)
     total = summarize(reports)
     print("verify: {models} models ({run} run, {not_run} not runnable), {checked} values "
           "checked: {exact} exact, {less-precise} less precise, {unknown} unknown, "
