@@ -8,6 +8,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/shape_inputs.h"
 #include "onnx_infer/schema/type_proto.h"
 #include "onnx_infer/symbolic/context.h"
 
@@ -25,54 +26,6 @@ bool ReadsOnlyShapes(std::string_view op) {
 }
 
 }  // namespace
-
-const std::vector<int>* ShapeInputPositions(std::string_view domain, std::string_view op_type) {
-  static const auto* microsoft = new std::map<std::string, std::vector<int>, std::less<>>{
-      {"GroupQueryAttention", {6}},
-  };
-  if (domain == "com.microsoft") {
-    auto it = microsoft->find(op_type);
-    return it == microsoft->end() ? nullptr : &it->second;
-  }
-  if (!domain.empty() && domain != "ai.onnx") return nullptr;
-  static const auto* table = new std::map<std::string, std::vector<int>, std::less<>>{
-      {"Reshape", {1}},
-      {"Expand", {1}},
-      {"Slice", {1, 2, 3, 4}},
-      {"Tile", {1}},
-      {"ConstantOfShape", {0}},
-      {"Range", {0, 1, 2}},
-      {"Resize", {2, 3}},
-      {"Upsample", {1}},
-      {"TopK", {1}},
-      {"Pad", {1, 3}},
-      {"OneHot", {1}},
-      {"Squeeze", {1}},
-      {"Unsqueeze", {1}},
-      {"Split", {1}},
-      {"ReduceSum", {1}},
-      {"ReduceMean", {1}},
-      {"ReduceMax", {1}},
-      {"ReduceMin", {1}},
-      {"ReduceProd", {1}},
-      {"ReduceL1", {1}},
-      {"ReduceL2", {1}},
-      {"ReduceLogSum", {1}},
-      {"ReduceLogSumExp", {1}},
-      {"ReduceSumSquare", {1}},
-      {"CenterCropPad", {1}},
-      {"Col2Im", {1, 2}},
-      {"MaxUnpool", {2}},
-      {"NonMaxSuppression", {2}},
-      {"Compress", {1}},
-      {"If", {0}},
-      {"Loop", {0}},
-      {"DFT", {1}},
-      {"STFT", {1, 3}},
-  };
-  auto it = table->find(op_type);
-  return it == table->end() ? nullptr : &it->second;
-}
 
 Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& result) {
   std::optional<symbolic::SymbolContext::Scope> scope;
@@ -179,9 +132,9 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
     }
   }
   for (const auto& node : graph.node()) {
-    const std::vector<int>* positions = ShapeInputPositions(node.domain(), node.op_type());
-    if (!positions) continue;
-    for (int pos : *positions) {
+    const std::vector<int>& positions =
+        ShapeValueInputs(node.domain(), node.op_type(), ImportedOpset(model, node.domain()));
+    for (int pos : positions) {
       if (pos >= node.input_size() || node.input(pos).empty()) continue;
       std::vector<std::string> stack = {node.input(pos)};
       std::unordered_set<std::string> seen(stack.begin(), stack.end());

@@ -65,13 +65,6 @@ struct Contract {
   std::vector<std::string> conditions;    // InferenceResult::conditions
 };
 
-// The operators and input positions whose value sets a shape, a size, an axis or a count
-// (Reshape input 1, Expand 1, Slice 1-4, Tile 1, ConstantOfShape 0, Range 0-2, Resize 2-3,
-// TopK 1, Pad 1 and 3, OneHot 1, Squeeze/Unsqueeze/Reduce* 1, Split 1, If 0, Loop 0...;
-// com.microsoft GroupQueryAttention 6, its total_sequence_length). Null when the operator
-// has none. `domain`: "" (or "ai.onnx") for the standard operators.
-const std::vector<int>* ShapeInputPositions(std::string_view domain, std::string_view op_type);
-
 // The contract of `model` as annotated by the run that gave `result`.
 Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& result);
 

@@ -131,13 +131,27 @@ main (float[C] x) => (float[2, H] y) {
 }
 )";
 
-TEST(Contract, ShapeInputPositionsKnowTheirDomains) {
-  ASSERT_NE(ShapeInputPositions("", "Reshape"), nullptr);
-  EXPECT_EQ(*ShapeInputPositions("", "Reshape"), std::vector<int>{1});
-  EXPECT_EQ(*ShapeInputPositions("ai.onnx", "Slice"), (std::vector<int>{1, 2, 3, 4}));
-  EXPECT_EQ(*ShapeInputPositions("com.microsoft", "GroupQueryAttention"), std::vector<int>{6});
-  EXPECT_EQ(ShapeInputPositions("com.microsoft", "Reshape"), nullptr);
-  EXPECT_EQ(ShapeInputPositions("", "Add"), nullptr);
+// Resize's scales were input 1 in Resize-10; from Resize-11 input 1 is roi, which decides
+// no shape: the opset the model imports picks the positions.
+TEST(Contract, ShapeInputsFollowTheImportedVersion) {
+  constexpr char kResize[] = R"(<ir_version: 8, opset_import: ["" : OPSET]>
+main (float[1, 3, 8, 8] x, float[K] a, float[4] b) => (y) {
+  y = Resize <mode = "nearest"> (x, a, b)
+})";
+  auto text = [&](const char* opset) {
+    std::string t = kResize;
+    t.replace(t.find("OPSET"), 5, opset);
+    if (std::string(opset) == "10") t.replace(t.find(", b)"), 4, ")");  // Resize-10: X, scales
+    return t;
+  };
+  Inferred v10 = Infer(text("10"));
+  ASSERT_NE(Input(v10.contract, "a"), nullptr);
+  EXPECT_EQ(Input(v10.contract, "a")->shape_consumers.size(), 1u);
+  Inferred v13 = Infer(text("13"));
+  ASSERT_NE(Input(v13.contract, "a"), nullptr);
+  EXPECT_TRUE(Input(v13.contract, "a")->shape_consumers.empty());  // roi
+  ASSERT_NE(Input(v13.contract, "b"), nullptr);
+  EXPECT_EQ(Input(v13.contract, "b")->shape_consumers.size(), 1u);  // scales
 }
 
 TEST(Contract, DivisibilityIsStated) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/shape_inputs.h"
 #include "onnx_infer/symbolic/dim.h"
 
 namespace onnx_infer {
@@ -62,44 +63,6 @@ bool IsDataDependent(const onnx::NodeProto& node) {
       "NonZero", "Unique", "Compress", "NonMaxSuppression", "StringSplit", "TfIdfVectorizer"};
   const std::string& d = node.domain();
   return (d.empty() || d == "ai.onnx") && kOps.count(node.op_type()) > 0;
-}
-
-// Inputs whose elements decide an output's shape, for a partly known value (a value not
-// known at all shows as asked for by the rule, whatever the operator).
-bool IsShapeInput(const onnx::NodeProto& node, int i) {
-  static const std::map<std::string, std::vector<int>, std::less<>> kInputs = {
-      {"Reshape", {1}},
-      {"Expand", {1}},
-      {"Tile", {1}},
-      {"ConstantOfShape", {0}},
-      {"Slice", {1, 2, 3, 4}},
-      {"Resize", {1, 2, 3}},
-      {"Upsample", {1}},
-      {"Range", {0, 1, 2}},
-      {"OneHot", {1}},
-      {"TopK", {1}},
-      {"Pad", {1, 3}},
-      {"Squeeze", {1}},
-      {"Unsqueeze", {1}},
-      {"Split", {1}},
-      {"CenterCropPad", {1}},
-      {"Col2Im", {1, 2}},
-      {"ReduceSum", {1}},
-      {"ReduceMean", {1}},
-      {"ReduceMax", {1}},
-      {"ReduceMin", {1}},
-      {"ReduceProd", {1}},
-      {"ReduceL1", {1}},
-      {"ReduceL2", {1}},
-      {"ReduceLogSum", {1}},
-      {"ReduceLogSumExp", {1}},
-      {"ReduceSumSquare", {1}},
-      {"Loop", {0}},
-      {"STFT", {1, 3}},
-      {"DFT", {1, 2}}};
-  auto it = kInputs.find(node.op_type());
-  if (it == kInputs.end()) return false;
-  return std::find(it->second.begin(), it->second.end(), i) != it->second.end();
 }
 
 // What is missing of a value's type: the type, the rank, one dim; or (kValue) its elements.
@@ -647,7 +610,7 @@ class Walker {
         for (int i = 0; i < node.input_size() && i < static_cast<int>(p->inputs.size()); ++i) {
           const bool asked = (p->inputs[i] & NodeProvenance::kValueAsked) != 0;
           const bool partial = (p->inputs[i] & NodeProvenance::kValuePartial) != 0;
-          const bool shape_input = IsShapeInput(node, i);
+          const bool shape_input = IsShapeValueInput(model_, node, i);
           if (node.input(i).empty()) continue;
           if (any_input ? !(pass == 0 && asked && !shape_input)
                         : !(shape_input && (pass == 0 ? asked : partial))) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
+#include "onnx_infer/schema/shape_inputs.h"
 #include "onnx_infer/symbolic/context.h"
 #include "onnx_infer/symbolic/parse.h"
 #include "onnx_infer/symbolic/unifier.h"
@@ -224,45 +225,6 @@ void LintOutputs(const onnx::ModelProto& model, const InferenceResult& result,
   }
 }
 
-// The inputs of operators that take a shape, sizes or axes (not data).
-bool IsShapeInput(const std::string& op, int i) {
-  static const std::map<std::string, std::vector<int>> kSlots = {{"Reshape", {1}},
-                                                                 {"Expand", {1}},
-                                                                 {"ConstantOfShape", {0}},
-                                                                 {"Tile", {1}},
-                                                                 {"Slice", {1, 2, 3, 4}},
-                                                                 {"Resize", {1, 2, 3}},
-                                                                 {"Upsample", {1}},
-                                                                 {"Range", {0, 1, 2}},
-                                                                 {"TopK", {1}},
-                                                                 {"Pad", {1, 2, 3}},
-                                                                 {"Unsqueeze", {1}},
-                                                                 {"Squeeze", {1}},
-                                                                 {"Split", {1}},
-                                                                 {"OneHot", {1}},
-                                                                 {"ReduceSum", {1}},
-                                                                 {"ReduceMean", {1}},
-                                                                 {"ReduceMax", {1}},
-                                                                 {"ReduceMin", {1}},
-                                                                 {"ReduceProd", {1}},
-                                                                 {"CenterCropPad", {1}},
-                                                                 {"RandomNormal", {}},
-                                                                 {"Trilu", {1}},
-                                                                 {"NonMaxSuppression", {2}},
-                                                                 {"GridSample", {}},
-                                                                 {"RoiAlign", {}},
-                                                                 {"AffineGrid", {1}},
-                                                                 {"ReduceL2", {1}},
-                                                                 {"ReduceLogSumExp", {1}},
-                                                                 {"ReduceSumSquare", {1}},
-                                                                 {"ReduceL1", {1}},
-                                                                 {"ReduceLogSum", {1}},
-                                                                 {"Gather", {}},
-                                                                 {"Mod", {}}};
-  auto it = kSlots.find(op);
-  return it != kSlots.end() && std::count(it->second.begin(), it->second.end(), i) > 0;
-}
-
 // Names read anywhere inside the subgraphs of `node` (implicit captures included).
 void CollectSubgraphReads(const onnx::GraphProto& g, std::set<std::string>& reads) {
   for (const auto& n : g.node()) {
@@ -314,7 +276,7 @@ void LintShapes(const onnx::ModelProto& model, std::vector<LintFinding>& finding
         const bool has_subgraph =
             std::any_of(user.attribute().begin(), user.attribute().end(),
                         [](const onnx::AttributeProto& a) { return a.has_g() || a.graphs_size(); });
-        if (IsShapeInput(user.op_type(), i) || has_subgraph) {
+        if (IsShapeValueInput(model, user, i) || has_subgraph) {
           reaches = true;
           break;
         }
