@@ -253,6 +253,29 @@ def _set_input_values(options: "_core.CallOptions", input_values: Mapping[str, A
 
 # ---- onnx.shape_inference's API.
 
+def _specialize(options: "_core.CallOptions", bind: Optional[Mapping[str, int]],
+                input_shapes: Optional[Mapping[str, Sequence[Union[int, str, None]]]],
+                input_values: Optional[Mapping[str, Any]]) -> None:
+    """The specialization keywords of infer, explain and contract, into ``options``."""
+    options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
+    options.input_shapes = {str(name): [_dim_text(d) for d in dims]
+                            for name, dims in (input_shapes or {}).items()}
+    _set_input_values(options, input_values or {})
+
+
+def _model_source(model: Any, function: str) -> Tuple[Optional[bytes], str]:
+    """(bytes, "") for a model given as an ``onnx.ModelProto`` or bytes, (None, path) for a
+    path: how the core's explain and contract take a model."""
+    if isinstance(model, (str, os.PathLike)):
+        return None, os.fspath(model)
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        return bytes(model), ""
+    if _is_model_proto(model):
+        return _serialize_model(model), ""
+    raise TypeError(f"{function} takes an onnx.ModelProto, bytes or a path, "
+                    f"not a {type(model).__name__}")
+
+
 def infer_shapes(
     model: Any,
     check_type: bool = False,
@@ -732,10 +755,7 @@ def infer(
     """
     options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
                        max_expanded_nodes, check_types, overridable_initializers, policy)
-    options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
-    options.input_shapes = {str(name): [_dim_text(d) for d in dims]
-                            for name, dims in (input_shapes or {}).items()}
-    _set_input_values(options, input_values or {})
+    _specialize(options, bind, input_shapes, input_values)
     options.memory = bool(memory)
     options.cost = bool(cost)
     options.lint = bool(lint)
@@ -865,10 +885,7 @@ def explain(
     """
     options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
                        None, True, False, policy)
-    options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
-    options.input_shapes = {str(name): [_dim_text(d) for d in dims]
-                            for name, dims in (input_shapes or {}).items()}
-    _set_input_values(options, input_values or {})
+    _specialize(options, bind, input_shapes, input_values)
     targets: List[str] = []
     items = [value] if isinstance(value, (str, tuple)) else list(value)
     for item in items:
@@ -886,18 +903,8 @@ def explain(
         what_if_options.bind = symbols
         _set_input_values(what_if_options,
                           {k: v for k, v in what_if.items() if not isinstance(v, int)})
-    if isinstance(model, (str, os.PathLike)):
-        details = _core.explain(None, os.fspath(model), options, targets, what_if_options,
-                                run_what_if)
-    elif isinstance(model, (bytes, bytearray, memoryview)):
-        details = _core.explain(bytes(model), "", options, targets, what_if_options,
-                                run_what_if)
-    elif _is_model_proto(model):
-        details = _core.explain(_serialize_model(model), "", options, targets,
-                                what_if_options, run_what_if)
-    else:
-        raise TypeError(f"explain takes an onnx.ModelProto, bytes or a path, "
-                        f"not a {type(model).__name__}")
+    data, path = _model_source(model, "explain")
+    details = _core.explain(data, path, options, targets, what_if_options, run_what_if)
     return ExplainReport(details)
 
 
@@ -956,24 +963,13 @@ def contract(
     """
     options = _options(strict, data_prop, max_value_elements, schemas, assume, assume_positive,
                        None, True, False, policy)
-    options.bind = {str(k): int(v) for k, v in (bind or {}).items()}
-    options.input_shapes = {str(name): [_dim_text(d) for d in dims]
-                            for name, dims in (input_shapes or {}).items()}
-    _set_input_values(options, input_values or {})
+    _specialize(options, bind, input_shapes, input_values)
     range_texts = [_range_text(str(k), v) for k, v in (ranges or {}).items()]
     # A profile from the bounds alone: the command's --profile-format without --range.
     profile_format = "trtexec" if ranges is not None and not range_texts else ""
     args = (options, range_texts, profile or "", profile_format, bool(check), bool(memory),
             bool(cost))
-    if isinstance(model, (str, os.PathLike)):
-        out = _core.contract(None, os.fspath(model), *args)
-    elif isinstance(model, (bytes, bytearray, memoryview)):
-        out = _core.contract(bytes(model), "", *args)
-    elif _is_model_proto(model):
-        out = _core.contract(_serialize_model(model), "", *args)
-    else:
-        raise TypeError(f"contract takes an onnx.ModelProto, bytes or a path, "
-                        f"not a {type(model).__name__}")
+    out = _core.contract(*_model_source(model, "contract"), *args)
     result = json.loads(out["contract"])
     if result is None:  # a given profile that does not parse: no contract was made
         raise ValueError(out["error"])
