@@ -15,6 +15,13 @@ namespace onnx_infer::syntax {
 namespace {
 
 using A = onnx::AttributeProto;
+
+// An attribute type as a value. AttributeProto's constants (A::INT) are static data members:
+// binding one to a reference, as std::optional's constructor and assignment do, odr-uses it,
+// and an unoptimised build of this file then defines it, which collides at link time with the
+// definition in a .pb.cc compiled as C++11 or C++14 (a front end's own ONNX classes, built
+// by Bazel's default toolchain: examples/frontend in fastbuild). Passing it by value does not.
+constexpr A::AttributeType AttrType(A::AttributeType t) { return t; }
 using StrStrList = google::protobuf::RepeatedPtrField<onnx::StringStringEntryProto>;
 using OpsetList = google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>;
 
@@ -423,17 +430,19 @@ class Parser {
     const Token& v = list ? Peek(1) : t;
     std::optional<A::AttributeType> single;
     if (v.kind == TokenKind::kInt) {
-      single = A::INT;
+      single = AttrType(A::INT);
     } else if (v.kind == TokenKind::kFloat ||
                (v.kind == TokenKind::kId && (v.text == "nan" || v.text == "inf"))) {
-      single = A::FLOAT;
+      single = AttrType(A::FLOAT);
     } else if (v.kind == TokenKind::kString) {
       int after = list ? 2 : 1;
-      single = IsPunct("(", after) || IsPunct("<", after) ? A::GRAPH : A::STRING;
+      single =
+          IsPunct("(", after) || IsPunct("<", after) ? AttrType(A::GRAPH) : AttrType(A::STRING);
     } else if (v.kind == TokenKind::kId && v.text == "sparse_tensor") {
-      single = A::SPARSE_TENSOR;
+      single = AttrType(A::SPARSE_TENSOR);
     } else if (v.kind == TokenKind::kId) {
-      single = ElemTypeFromName(v.text) || v.text == "textproto" ? A::TENSOR : A::GRAPH;
+      single = ElemTypeFromName(v.text) || v.text == "textproto" ? AttrType(A::TENSOR)
+                                                                 : AttrType(A::GRAPH);
     }
     if (!single) {
       if (list && IsPunct("]", 1)) {
@@ -446,17 +455,17 @@ class Parser {
     if (!list) return single;
     switch (*single) {
       case A::INT:
-        return A::INTS;
+        return AttrType(A::INTS);
       case A::FLOAT:
-        return A::FLOATS;
+        return AttrType(A::FLOATS);
       case A::STRING:
-        return A::STRINGS;
+        return AttrType(A::STRINGS);
       case A::TENSOR:
-        return A::TENSORS;
+        return AttrType(A::TENSORS);
       case A::SPARSE_TENSOR:
-        return A::SPARSE_TENSORS;
+        return AttrType(A::SPARSE_TENSORS);
       default:
-        return A::GRAPHS;
+        return AttrType(A::GRAPHS);
     }
   }
 
