@@ -37,6 +37,16 @@ expect_in() {  # expect_in NAME FILE TEXT
   fi
 }
 
+expect_not_in() {  # expect_not_in NAME FILE TEXT
+  if grep -qF -- "$3" "$2"; then
+    failed=$((failed + 1))
+    echo "FAIL $1: '$3' is in $2:"
+    sed 's/^/  /' "$2"
+  else
+    passed=$((passed + 1))
+  fi
+}
+
 demo="$DATA/attention_block.onnx"
 
 check help 0 "$BIN" --help
@@ -687,6 +697,15 @@ check profile-json 0 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format json
 expect_in profile-json-ort "$TMP/out" '"trt_profile_opt_shapes":"past_key:1x64x8,key:1x1x8,mask:1x65"'
 check profile-bad-format 2 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format tensorrt
 expect_in profile-bad-format-msg "$TMP/err" "--profile-format 'tensorrt': expected trtexec, ort-trt, polygraphy or json"
+# A partial --bind is completed: what the facts derive, and what is still free.
+check bind-completed 0 "$BIN" "$kv" --bind seq=1 -o "$TMP/bound.onnx"
+expect_in bind-completed-derived "$TMP/out" "bind: derived total = past + 1 (from total == past + 1 (declared type of 'present' dim 1))"
+expect_in bind-completed-free "$TMP/out" "bind: still free: batch, past"
+# --quiet prints only errors: no bind: lines.
+check bind-completed-quiet 0 "$BIN" "$kv" --bind seq=1 --quiet -o "$TMP/bound.onnx"
+expect_not_in bind-completed-quiet-out "$TMP/out" "bind:"
+check bind-completed-profile 0 "$BIN" "$kv" --bind seq=1 --range batch=1:1:4 --range past=0:64:1000 --quiet
+expect_in bind-completed-profile-max "$TMP/out" "--maxShapes=past_key:4x1000x8,key:4x1x8,mask:4x1001"
 check profile-given-ort 0 "$BIN" "$kv" --quiet --profile "@$TMP/ort_profile.txt"
 expect_in profile-given-ort-holds "$TMP/out" "profile: every fact, bound, relation and divisibility holds"
 check profile-given-polygraphy 0 "$BIN" "$kv" --quiet --profile "$(cat "$TMP/polygraphy_profile.txt")"

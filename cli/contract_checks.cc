@@ -50,6 +50,7 @@ TEST(ContractSchema, RealContractsAreValid) {
       {"testdata/contract/channels_split.onnxtxt", "--range", "C=2:63:512", "--check-profile"},
       {"testdata/contract/kv_cache.onnxtxt", "--profile-format", "ort-trt", "--range", "batch=1",
        "--range", "past=0:64:1000", "--range", "seq=1:1:24", "--memory", "--cost"},
+      {"testdata/contract/kv_cache.onnxtxt", "--bind", "seq=1"},
   };
   int with_profile = 0, with_violation = 0, with_bound = 0, with_value = 0;
   for (const auto& args : runs) {
@@ -353,6 +354,21 @@ TEST(ContractCli, SharedGpt2DecoderProfile) {
        "seq_len=1:1:64", "--range", "total_seq_len=1:129:1000", "--check-profile"},
       &code);
   EXPECT_EQ(code, 1);
+}
+
+// --bind seq=1 on the decoder: the contract's "binding" derives total = past + 1 and names
+// what is still free; the same is printed as "bind:" lines.
+TEST(ContractBinding, APartialBindIsCompleted) {
+  json c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--bind", "seq=1"});
+  ASSERT_TRUE(c.contains("binding")) << c.dump();
+  const json& b = c["binding"];
+  EXPECT_EQ(b["bound"], json({{"seq", 1}}));
+  ASSERT_EQ(b["derived"].size(), 1u);
+  EXPECT_EQ(b["derived"][0]["symbol"], "total");
+  EXPECT_EQ(b["derived"][0]["value"], "past + 1");
+  EXPECT_EQ(b["free"], json({"batch", "past"}));
+  // Without --bind there is no section.
+  EXPECT_FALSE(RunContract({"testdata/contract/kv_cache.onnxtxt"}).contains("binding"));
 }
 
 }  // namespace

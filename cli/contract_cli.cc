@@ -54,6 +54,18 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
                         const MemoryEstimate* memory, const CostEstimate* cost) {
   ContractRun run;
   const Contract contract = BuildContract(model, result);
+  std::optional<BindingCompletion> completion;
+  if (!flags.bind.empty()) {
+    completion = CompleteBinding(contract, result, flags.bind);
+    if (flags.print_bind) {
+      for (const auto& d : completion->derived) info << "bind: derived " << d.ToString() << "\n";
+      if (completion->free.empty()) {
+        info << "bind: every symbol of the inputs' shapes is bound or derived\n";
+      } else {
+        info << "bind: still free: " << StrJoin(completion->free, ", ") << "\n";
+      }
+    }
+  }
   std::optional<Profile> profile;
   std::vector<ProfileViolation> violations;
   const ProfileFormat format = *ParseProfileFormat(flags.profile_format);
@@ -122,6 +134,7 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
   if (sizes) {
     for (const auto& [key, value] : sizes->items()) run.json["profiles"][0][key] = value;
   }
+  if (completion) run.json["binding"] = BindingJson(flags.bind, *completion);
   const nlohmann::json& j = run.json;
   if (!flags.file.empty()) {
     const std::string text =
@@ -132,6 +145,18 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
   }
   if (profile && profile->errors.empty()) run.profile = std::move(profile);
   return run;
+}
+
+nlohmann::json BindingJson(const std::map<std::string, int64_t, std::less<>>& bind,
+                           const BindingCompletion& completion) {
+  nlohmann::json j = {{"bound", nlohmann::json::object()},
+                      {"derived", nlohmann::json::array()},
+                      {"free", completion.free}};
+  for (const auto& [name, value] : bind) j["bound"][name] = value;
+  for (const auto& d : completion.derived) {
+    j["derived"].push_back({{"symbol", d.symbol}, {"value", d.value}, {"from", d.from}});
+  }
+  return j;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #ifndef ONNX_INFER_CLI_CONTRACT_CLI_H_
 #define ONNX_INFER_CLI_CONTRACT_CLI_H_
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -27,9 +28,12 @@ struct ContractFlags {
   bool profile_format_given = false;  // a profile is made also without --range
   // --profile TEXT or @FILE: a profile to check (any of the three text formats).
   std::string profile;
+  // --bind's symbols (InferenceOptions::bind): the binding to complete (CompleteBinding).
+  std::map<std::string, int64_t, std::less<>> bind;
+  bool print_bind = true;  // the bind: lines (not with --quiet, which prints only errors)
   bool requested() const {
     return !file.empty() || !ranges.empty() || check_profile || !profile.empty() ||
-           profile_format_given;
+           profile_format_given || !bind.empty();
   }
 };
 
@@ -46,7 +50,9 @@ struct ContractRun {
   // contract() returns.
   nlohmann::json json;
 };
-// After inference: builds the contract of `model` (as annotated) and `result`; with ranges,
+// After inference: builds the contract of `model` (as annotated) and `result`; with --bind,
+// what the binding derives and leaves free (printed on `info` as "bind: " lines, and the
+// contract's "binding"); with ranges,
 // the profile, printed as trtexec flags on `info`, and with --check-profile its violations
 // on `err`; writes the contract file when asked.
 // With `memory` (--memory) and `cost` (--cost) and a profile, prints their numbers at min,
@@ -70,6 +76,11 @@ void PrintSizesAtPoints(const nlohmann::json& sizes, std::ostream& out);
 // The contract as JSON; with `profile`, its "profiles" section (and the violations found).
 nlohmann::json ContractJson(const Contract& contract, const Profile* profile,
                             const std::vector<ProfileViolation>* violations);
+
+// A binding's completion as JSON: {"bound": {"seq": 1}, "derived": [{"symbol": "total",
+// "value": "past + 1", "from": [...]}], "free": ["batch", "past"]}.
+nlohmann::json BindingJson(const std::map<std::string, int64_t, std::less<>>& bind,
+                           const BindingCompletion& completion);
 
 // One profile as JSON: per point, each symbol's value and each input's shape; the derived
 // symbols; the trtexec flags.

@@ -759,8 +759,11 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   if (flags.print) std::cout << syntax::PrintModelText(*model);
   // --contract, --range, --check-profile (docs/deploy.md).
   std::optional<ContractRun> contract_run;
-  if (flags.contract.requested()) {
-    contract_run = RunContract(flags.contract, *model, result, info, std::cerr,
+  ContractFlags contract_flags = flags.contract;
+  contract_flags.bind = options.bind;  // --bind: what it derives and leaves free
+  contract_flags.print_bind = !flags.quiet;
+  if (contract_flags.requested()) {
+    contract_run = RunContract(contract_flags, *model, result, info, std::cerr,
                                memory ? &*memory : nullptr, cost ? &cost->cost : nullptr);
     if (!contract_run->error.empty()) PrintError(contract_run->error);
   }

@@ -27,6 +27,46 @@ bool ReadsOnlyShapes(std::string_view op) {
 
 }  // namespace
 
+std::string BindingCompletion::Derived::ToString() const {
+  return StrCat(symbol, " = ", value,
+                from.empty() ? "" : StrCat(" (from ", StrJoin(from, "; "), ")"));
+}
+
+BindingCompletion CompleteBinding(const Contract& contract, const InferenceResult& result,
+                                  const std::map<std::string, int64_t, std::less<>>& bind) {
+  std::optional<symbolic::SymbolContext::Scope> scope;
+  if (result.symbol_context) scope.emplace(*result.symbol_context);
+  BindingCompletion out;
+  for (const ContractSymbol& cs : contract.symbols) {
+    if (bind.count(cs.name)) continue;
+    if (cs.value.empty()) {
+      out.free.push_back(cs.name);
+      continue;
+    }
+    BindingCompletion::Derived d;
+    d.symbol = cs.name;
+    d.value = cs.value;
+    // The facts that mention it, and the bindings of the other symbols those mention.
+    std::set<std::string> bound_used;
+    for (const auto& f : result.fact_dims) {
+      std::vector<std::string> names;
+      for (Dim side : {f.lhs, f.rhs}) {
+        if (side.is_unknown()) continue;
+        for (auto& n : side.Symbols()) names.push_back(std::move(n));
+      }
+      if (std::find(names.begin(), names.end(), cs.name) == names.end()) continue;
+      d.from.push_back(f.ToString());
+      for (const auto& n : names) {
+        if (bind.count(n)) bound_used.insert(n);
+      }
+    }
+    for (const auto& n : bound_used)
+      d.from.push_back(StrCat(n, " = ", bind.find(n)->second, " (bind)"));
+    out.derived.push_back(std::move(d));
+  }
+  return out;
+}
+
 Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& result) {
   std::optional<symbolic::SymbolContext::Scope> scope;
   if (result.symbol_context) scope.emplace(*result.symbol_context);

@@ -68,6 +68,28 @@ struct Contract {
 // The contract of `model` as annotated by the run that gave `result`.
 Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& result);
 
+// ---- Completing a partial binding (`--bind seq=1` on a decoder).
+
+// What a binding of some symbols makes of the contract's other input symbols: the ones the
+// model's facts now fix (`total = past + 1` from `total == past + seq` and `seq = 1`), each
+// with the facts and bindings it follows from, and the ones still free (what a deployment
+// must still give).
+struct BindingCompletion {
+  struct Derived {
+    std::string symbol;
+    std::string value;              // "past + 1", "5"
+    std::vector<std::string> from;  // "total == past + seq (...)", "seq = 1 (bind)"
+    std::string ToString()
+        const;  // "total = past + 1 (from total == past + seq (...); seq = 1 (bind))"
+  };
+  std::vector<Derived> derived;
+  std::vector<std::string> free;  // by name
+};
+// `contract` as built from a run with `bind` (InferenceOptions::bind): every symbol of the
+// inputs' shapes that is not bound itself, derived when the facts give it a value, else free.
+BindingCompletion CompleteBinding(const Contract& contract, const InferenceResult& result,
+                                  const std::map<std::string, int64_t, std::less<>>& bind);
+
 // ---- Profiles.
 
 // One symbol's range: min <= opt <= max.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,47 @@ TEST(Contract, KvCacheStatesTheDerivedLengthAndTheSharedSymbols) {
             (std::vector<std::string>{"node of output 'y' (Reshape) input 1"}));
   EXPECT_TRUE(Input(c, "mask")->shape_consumers.empty());
   EXPECT_TRUE(Input(c, "past_key")->shape_consumers.empty());
+}
+
+// A partial --bind on the decoder: the facts derive what the binding fixes, and the rest is
+// named as still free.
+TEST(Contract, APartialBindingIsCompleted) {
+  auto complete = [](std::map<std::string, int64_t, std::less<>> bind) {
+    auto m = syntax::ParseModelText(kKvCache);
+    EXPECT_TRUE(m.ok());
+    InferenceOptions options;
+    options.bind = bind;
+    InferenceResult result = InferShapes(*m, BuiltinSchemas(), options);
+    EXPECT_FALSE(result.HasErrors());
+    return CompleteBinding(BuildContract(*m, result), result, bind);
+  };
+  BindingCompletion c = complete({{"seq", 1}});
+  ASSERT_EQ(c.derived.size(), 1u);
+  EXPECT_EQ(c.derived[0].symbol, "total");
+  EXPECT_EQ(c.derived[0].value, "past + 1");
+  ASSERT_EQ(c.derived[0].from.size(), 1u);
+  EXPECT_NE(c.derived[0].from[0].find("total == past + 1 (declared type of 'present' dim 1)"),
+            std::string::npos)
+      << c.derived[0].from[0];
+  EXPECT_EQ(c.free, (std::vector<std::string>{"batch", "past"}));
+  EXPECT_NE(c.derived[0].ToString().find("total = past + 1 (from total == past + 1"),
+            std::string::npos);
+  // Both lengths bound: total is a number.
+  c = complete({{"past", 3}, {"seq", 1}});
+  ASSERT_EQ(c.derived.size(), 1u);
+  EXPECT_EQ(c.derived[0].value, "4");
+  EXPECT_EQ(c.free, (std::vector<std::string>{"batch"}));
+  // The total and the new length bound: the past length is what remains, 10 - 2.
+  c = complete({{"seq", 2}, {"total", 10}});
+  ASSERT_EQ(c.derived.size(), 1u);
+  EXPECT_EQ(c.derived[0].symbol, "past");
+  EXPECT_EQ(c.derived[0].value, "8");
+  EXPECT_EQ(c.free, (std::vector<std::string>{"batch"}));
+  // Nothing bound that the facts use: nothing derived but what the model fixes itself.
+  c = complete({{"batch", 1}});
+  ASSERT_EQ(c.derived.size(), 1u);
+  EXPECT_EQ(c.derived[0].value, "past + seq");
+  EXPECT_EQ(c.free, (std::vector<std::string>{"past", "seq"}));
 }
 
 TEST(Contract, BoundsCarryTheirOrigins) {

@@ -997,6 +997,10 @@ class Driver {
                                      const Producers& producer);
   // The graph's outputs: produced by nodes, or passed through from inputs or outer scopes.
   void CollectGraphOutputs(GraphRun& run, const Scope& scope);
+  // The main graph's node outputs written before the model stated an upper bound that decides
+  // one of their dims, resolved again under it, each listed among the conditions with the
+  // bound it needed (Unifier::RefineByModelBounds).
+  void RefineByModelBounds(const GraphRun& run, Scope* scope);
   // Write-back: graph outputs in place, every other node output into value_info; counts
   // the statistics.
   void WriteBack(GraphRun& run, Scope& scope, bool count_stats);

@@ -18,6 +18,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     }
     ReportUndefinedOutputs(run, *scope, producer);
   }  // the producers and the order are freed before the write-back (its peak)
+  RefineByModelBounds(run, scope);
   CollectGraphOutputs(run, *scope);
   if (run.release_written) {
     run.declared_types = {};
@@ -25,6 +26,43 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     run.node_outcome = {};
   }
   WriteBack(run, *scope, count_stats);
+}
+
+// A position table of 4096 rows sliced to Shape(x)[1] is [1, Min(4096, seq), 8]; the Add of
+// it and x that follows holds only for seq <= 4096, so once the Add is inferred the slice's
+// dim is seq for every input the model accepts. Types inferred after the bound was learnt
+// use it already (the unifier resolves each output dim); this pass reaches those written
+// before. Only when the model has stated an upper bound; the main graph's values (a
+// subgraph's types are written when it is inferred).
+void Driver::RefineByModelBounds(const GraphRun& run, Scope* scope) {
+  if (run.depth != 0 || !unifier_.has_model_upper_bounds()) return;
+  const onnx::GraphProto& graph = *run.graph;
+  std::vector<std::string> used;
+  for (int index = 0; index < graph.node_size(); ++index) {
+    const onnx::NodeProto& node = graph.node(index);
+    const int* ids = run.node_ids.outputs(index, node);
+    for (int o = 0; o < node.output_size(); ++o) {
+      if (ids[o] < 0 || !scope->FindHere(ids[o]) || !scope->at(ids[o]).from_node) continue;
+      Type& type = scope->at(ids[o]).type;
+      if (type.kind() != Type::Kind::kTensor && type.kind() != Type::Kind::kSparseTensor) continue;
+      Shape* shape = type.mutable_shape();
+      if (!shape) continue;
+      for (size_t axis = 0; axis < shape->size(); ++axis) {
+        Dim& d = (*shape)[axis];
+        const Dim refined = unifier_.RefineByModelBounds(d, &used);
+        if (used.empty()) continue;
+        const std::string origin =
+            node.name().empty()
+                ? StrCat("node of output '", node.output(0), "' (", node.op_type(), ")")
+                : StrCat("node '", node.name(), "' (", node.op_type(), ")");
+        unifier_.AddCondition(
+            StrJoin(used, ", "),
+            StrCat("the model's bound, for ", origin, ": output '", node.output(o), "' dim ", axis,
+                   " is ", refined.ToString(), " instead of ", d.ToString()));
+        d = refined;
+      }
+    }
+  }
 }
 
 // Whether `type` holds a tensor type whose elem_type is given as UNDEFINED (0), at the top or

@@ -11,6 +11,7 @@
 #include "onnx_infer/symbolic/dim.h"
 #include "onnx_infer/symbolic/expr.h"
 #include "onnx_infer/symbolic/parse.h"
+#include "onnx_infer/symbolic/unifier.h"
 
 namespace onnx_infer::symbolic {
 namespace {
@@ -308,6 +309,71 @@ TEST(PropertyTest, IntervalsHoldAtEveryAssignmentInside) {
   EXPECT_GT(compared, 10000);
   EXPECT_GT(decided, 300);
   EXPECT_GT(bounded, 500);
+}
+
+// Dims written before the model stated an upper bound are resolved again under it
+// (Unifier::RefineByModelBounds): random model bounds on each symbol (some absent) and a
+// relation on A + B; the refined form must evaluate like the tree at every assignment that
+// meets the lower bounds and the bounds it says it needed (the others may be violated), and
+// a form that needed none is the dim itself. Assignments include 0 and 1.
+TEST(PropertyTest, RefinedByModelBoundsHoldUnderTheBoundsNamed) {
+  std::mt19937_64 rng(4199);
+  int refined = 0, compared = 0;
+  for (int i = 0; i < 2000; ++i) {
+    Unifier u;
+    std::map<std::string, int64_t> lower;
+    for (const char* name : kSymbols) {
+      lower[name] = std::uniform_int_distribution<int64_t>(0, 1)(rng);
+      if (lower[name] > 0) ASSERT_TRUE(u.AssumeAtLeast(name, lower[name], "low").ok());
+      if (std::uniform_int_distribution<int>(0, 2)(rng) != 0) {
+        const int64_t hi = lower[name] + std::uniform_int_distribution<int64_t>(0, 5)(rng);
+        ASSERT_TRUE(u.AssumeAtMost(name, hi, "high").ok());
+      }
+    }
+    if (std::uniform_int_distribution<int>(0, 1)(rng) != 0) {
+      const int64_t hi = 2 + std::uniform_int_distribution<int64_t>(0, 8)(rng);
+      ASSERT_TRUE(u.AssumeRelation(Dim::Symbol("A") + Dim::Symbol("B"), std::nullopt, hi,
+                                   "relation", /*user=*/false)
+                      .ok());
+    }
+    auto tree = Random(rng, 3);
+    const Dim d = Build(*tree);
+    if (d.is_unknown()) continue;
+    std::vector<std::string> used;
+    const Dim r = u.RefineByModelBounds(d, &used);
+    if (used.empty()) {
+      ASSERT_EQ(r, d);
+      continue;
+    }
+    ++refined;
+    // Each statement is "lhs <= bound".
+    std::vector<std::pair<Dim, int64_t>> needs;
+    for (const std::string& text : used) {
+      const size_t at = text.find(" <= ");
+      ASSERT_NE(at, std::string::npos) << text;
+      needs.emplace_back(ParseDim(text.substr(0, at)).value_or(Dim()),
+                         std::stoll(text.substr(at + 4)));
+    }
+    for (int k = 0; k < 40; ++k) {
+      Env env;
+      for (const char* name : kSymbols) {
+        const int64_t lo = lower[name];
+        env[name] = k == 0   ? lo
+                    : k == 1 ? std::max<int64_t>(lo, 1)
+                             : std::uniform_int_distribution<int64_t>(lo, 9)(rng);
+      }
+      bool inside = true;
+      for (const auto& [lhs, bound] : needs) inside = inside && Evaluate(lhs, env) <= bound;
+      if (!inside) continue;
+      const auto value = Eval(*tree, env);
+      if (!value) continue;
+      ASSERT_EQ(Evaluate(r, env), value) << d << " refined to " << r << " at A=" << env["A"]
+                                         << " B=" << env["B"] << " C=" << env["C"];
+      ++compared;
+    }
+  }
+  EXPECT_GT(refined, 100);
+  EXPECT_GT(compared, 1000);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ int64_t CeilDivPositive(int64_t a, int64_t c) { return -FloorDivConst(-a, c); }
 
 }  // namespace
 
-std::string Relation::ToString() const {
+std::string Relation::Statement() const {
   std::string text = expr.ToString();
   if (lo && hi) {
     text = std::to_string(*lo) + " <= " + text + " <= " + std::to_string(*hi);
@@ -31,8 +31,10 @@ std::string Relation::ToString() const {
   } else if (hi) {
     text += " <= " + std::to_string(*hi);
   }
-  return text + " (" + origin + ")";
+  return text;
 }
+
+std::string Relation::ToString() const { return Statement() + " (" + origin + ")"; }
 
 std::string Fact::ToString() const {
   return lhs.ToString() + " == " + rhs.ToString() + " (" + origin + ")";
@@ -202,6 +204,57 @@ Dim Unifier::Resolve(Dim d, std::vector<std::string>* used, Dim* without) const 
   return result;
 }
 
+Dim Unifier::RefineByModelBounds(Dim d, std::vector<std::string>* used) const {
+  used->clear();
+  if (d.is_unknown() || d.is_const() || !has_model_upper_bounds()) return d;
+  const Dim result = Resolve(d);
+  if (result == d || result.is_unknown()) return d;
+  const Dim sub = Substituted(d);
+  // The model's upper bounds of the symbols of `sub` that the user's do not match, and the
+  // model's relations: the candidates. (leader, true, bound), or ("", false, relation index).
+  std::vector<UserBound> candidates;
+  for (const std::string& name : sub.Symbols()) {
+    const int id = FindId(name);
+    if (id < 0) continue;
+    const int root = Root(id);
+    if (model_upper_[root] != kNoUpper && model_upper_[root] < user_upper_[root]) {
+      candidates.emplace_back(Leader(root), true, model_upper_[root]);
+    }
+  }
+  for (size_t i = 0; i < relations_.size(); ++i) {
+    if (!relations_[i].user) candidates.emplace_back("", false, static_cast<int64_t>(i));
+  }
+  if (candidates.empty()) return d;
+  // What `sub` simplifies to with the model's upper bounds and relations limited to `keep`
+  // (everything else known and assumed stays).
+  auto simplified_with = [&](const std::set<UserBound>& keep) {
+    Assumptions trial = full_;
+    trial.upper_.clear();
+    trial.expr_bounds_.clear();
+    for (int id = 0; id < static_cast<int>(names_.size()); ++id) {
+      if (Root(id) == id && user_upper_[id] != kNoUpper) trial.upper_[Leader(id)] = user_upper_[id];
+    }
+    for (const Relation& r : relations_) {
+      if (r.user) trial.SetExprBounds(Substituted(r.expr), r.lo, r.hi);
+    }
+    for (const UserBound& b : keep) Apply(b, trial);
+    return Simplify(sub, trial);
+  };
+  std::set<UserBound> chosen(candidates.begin(), candidates.end());
+  if (simplified_with(chosen) != result || simplified_with({}) == result) return d;
+  for (auto it = chosen.begin(); it != chosen.end();) {
+    auto fewer = chosen;
+    fewer.erase(*it);
+    if (simplified_with(fewer) == result) {
+      it = chosen.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const UserBound& b : chosen) used->push_back(Describe(b));
+  return result;
+}
+
 Tri Unifier::Equal(Dim a, Dim b) const { return symbolic::Equal(Resolve(a), Resolve(b), &full_); }
 
 Tri Unifier::LessEqual(Dim a, Dim b) const {
@@ -276,10 +329,7 @@ void Unifier::Apply(const UserBound& b, Assumptions& as) const {
 
 std::string Unifier::Describe(const UserBound& b) const {
   const auto& [name, upper, bound] = b;
-  if (name.empty()) {
-    std::string text = relations_[bound].ToString();
-    return text.substr(0, text.rfind(" ("));  // without " (assumed)"
-  }
+  if (name.empty()) return relations_[bound].Statement();
   return name + (upper ? " <= " : " >= ") + std::to_string(bound);
 }
 

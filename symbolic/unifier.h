@@ -55,7 +55,8 @@ struct Relation {
   std::optional<int64_t> lo, hi;
   std::string origin;
   bool user = false;
-  std::string ToString() const;  // "P + S <= 4096 (assumed)"
+  std::string ToString() const;   // "P + S <= 4096 (assumed)"
+  std::string Statement() const;  // without the origin: "P + S <= 4096"
 };
 
 struct Fact {
@@ -112,6 +113,20 @@ class Unifier {
   // the user's assumptions it needed ("S >= 2") and `*without` (if given) to what the model
   // alone gives; else `*used` is cleared.
   Dim Resolve(Dim d, std::vector<std::string>* used, Dim* without = nullptr) const;
+  // Whether the model has stated an upper bound or a relation (what RefineByModelBounds
+  // uses).
+  bool has_model_upper_bounds() const {
+    return !model_.upper_.empty() || !model_.expr_bounds_.empty();
+  }
+  // `d`, a dim written before everything now known was learnt, resolved again when the
+  // result needs an upper bound or a relation the model states (a broadcast that holds only
+  // for seq <= 4096 makes Min(4096, seq) seq): the result, with `*used` set to those bounds
+  // ("seq <= 4096", "P + S <= 4096"). Otherwise (no such bound needed, the result would be
+  // `d` anyway) `d` unchanged and `*used` empty. The result equals `d` at every binding that
+  // satisfies the bounds in `*used`, which every input the model accepts does: an input
+  // violating one is rejected by the node that states it. A change that needs no bound (a
+  // fact learnt later) is not made here.
+  Dim RefineByModelBounds(Dim d, std::vector<std::string>* used) const;
   // Equal / LessEqual after Resolve, under everything known and assumed.
   Tri Equal(Dim a, Dim b) const;
   Tri LessEqual(Dim a, Dim b) const;

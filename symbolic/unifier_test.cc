@@ -315,6 +315,41 @@ TEST(UnifierTest, UserUpperBoundsAreNamedWhereUsed) {
   EXPECT_EQ(symbolic::LessEqual(P("S"), P("4096"), &u.full_assumptions()), Tri::kTrue);
 }
 
+TEST(UnifierTest, DimsWrittenEarlierAreRefinedByTheModelsBounds) {
+  Unifier u;
+  std::vector<std::string> used;
+  // Nothing known: nothing to refine.
+  EXPECT_EQ(u.RefineByModelBounds(P("Min(4096, seq)"), &used), P("Min(4096, seq)"));
+  EXPECT_TRUE(used.empty());
+  ASSERT_TRUE(u.Unify(P("Min(4096, seq)"), P("seq"), "broadcast").ok());
+  EXPECT_TRUE(u.has_model_upper_bounds());
+  EXPECT_EQ(u.RefineByModelBounds(P("Min(4096, seq)"), &used), P("seq"));
+  EXPECT_EQ(used, std::vector<std::string>{"seq <= 4096"});
+  EXPECT_EQ(u.RefineByModelBounds(P("Max(4097, seq) + 1"), &used), P("4098"));
+  EXPECT_EQ(used, std::vector<std::string>{"seq <= 4096"});
+  // A dim the bound does not decide, or that needs none, stays.
+  EXPECT_EQ(u.RefineByModelBounds(P("Min(100, seq)"), &used), P("Min(100, seq)"));
+  EXPECT_TRUE(used.empty());
+  EXPECT_EQ(u.RefineByModelBounds(P("seq + 1"), &used), P("seq + 1"));
+  EXPECT_TRUE(used.empty());
+  // A change that needs no bound (a fact learnt later) is not made here.
+  ASSERT_TRUE(u.Unify(P("N"), P("4"), "fact").ok());
+  EXPECT_EQ(u.RefineByModelBounds(P("N + 1"), &used), P("N + 1"));
+  EXPECT_TRUE(used.empty());
+  // A relation of the model's, named by its statement.
+  Unifier v;
+  ASSERT_TRUE(v.Unify(P("Min(4096, P + S)"), P("P + S"), "node 'add' (Add): broadcast").ok());
+  EXPECT_EQ(v.RefineByModelBounds(P("Min(4096, P + S)"), &used), P("P + S"));
+  EXPECT_EQ(used, std::vector<std::string>{"P + S <= 4096"});
+  // A bound the user states as well (or tighter) is not the model's to name: the dim was
+  // resolved under it when it was written.
+  Unifier w;
+  ASSERT_TRUE(w.AssumeUserAtMost("S", 100).ok());
+  ASSERT_TRUE(w.AssumeAtMost("S", 4096, "table").ok());
+  EXPECT_EQ(w.RefineByModelBounds(P("Min(4096, S)"), &used), P("Min(4096, S)"));
+  EXPECT_TRUE(used.empty());
+}
+
 TEST(BroadcastTest, OnnxRules) {
   auto b = [](const char* x, const char* y) { return Broadcast(P(x), P(y)); };
   EXPECT_EQ(b("N", "N").dim, P("N"));

@@ -797,6 +797,7 @@ py::dict ContractOf(const py::object& model_bytes, const std::string& path, cons
     if (model_dir.empty()) model_dir = ".";
   }
   const InferenceOptions options = OptionsFor(call, model_dir);
+  flags.bind = options.bind;  // what the binding derives and leaves free
   std::string bytes;
   if (!model_bytes.is_none()) bytes = py::bytes(model_bytes);
   std::string error;

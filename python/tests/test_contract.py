@@ -142,6 +142,16 @@ def test_memory_and_cost_at_the_points():
     assert p["cost"]["max"]["top_node"] == "node #3 (Mul)"
 
 
+def test_a_partial_binding_is_completed():
+    # --bind seq=1: the Concat's fact derives total from past; batch and past stay free.
+    c = onnx_infer.contract(kv_cache(), bind={"seq": 1})
+    b = c["binding"]
+    assert b["bound"] == {"seq": 1}
+    assert [(d["symbol"], d["value"]) for d in b["derived"]] == [("total", "past + 1")]
+    assert b["free"] == ["batch", "past"]
+    assert "binding" not in onnx_infer.contract(kv_cache())
+
+
 def test_the_contracts_keys_are_the_schemas():
     # The full validation is the C++ test's (cli/contract_checks.cc); here the keys of the
     # contract and of its profile against docs/contract.schema.json: every required one
