@@ -75,6 +75,8 @@ class Session {
                                       // inference, at construction, is not counted)
     int64_t empty_updates = 0;        // ... with no pending edit
     int64_t nodes_inferred = 0;       // nodes re-inferred alone on the incremental path
+    int64_t structural_updates = 0;   // incremental updates with structural edits (insert,
+                                      // remove, rewire, rename, initializer)
     // Why each full update was not incremental, counted by reason: "structural edit" (an
     // insertion, removal, rename, initializer, input type or output edit), "model" (facts,
     // conditions, bounds, functions, training graphs, a node list out of order, or options
@@ -117,7 +119,7 @@ class Session {
   // Infers the pending edits.
   SessionUpdate Update();
   // Whether edits are pending (Update() not called since).
-  bool dirty() const { return !pending_.empty(); }
+  bool dirty() const { return pending_ > 0; }
 
   // ---- The state as of the last Update() (or construction).
   const InferenceResult& result() const { return result_; }
@@ -130,16 +132,24 @@ class Session {
   const Stats& stats() const { return stats_; }
 
  private:
-  // One pending edit: a node changed in place (kNode, at `index`) or anything else.
-  struct Edit {
-    bool node_local = false;
-    int index = -1;
+  // The main graph's names as one model defines and reads them.
+  struct Index {
+    std::unordered_map<std::string, int> initializers;  // name -> index (unique names)
+    std::set<std::string, std::less<>> inputs, declared;
+    // Node output -> its producer's index, or -1 when several nodes produce it.
+    std::unordered_map<std::string, int> producers;
+    std::unordered_map<std::string, std::vector<int>> consumers;  // value -> reading nodes
+    bool ordered = false;  // no node reads a value a later node defines
   };
+  static Index BuildIndex(const onnx::GraphProto& graph);
   void InferFully();
   void IndexModel();
+  void ClearEdits();
   bool Reject(const char* reason);  // records why the update is not incremental: false
   bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
+  bool TryStructural(std::vector<int>* nodes, std::vector<std::string>* changed);
   Status CheckNodeIndex(int index, bool allow_end) const;
+  void MarkTouched(int index) { touched_.insert(index); }
 
   const SchemaRegistry& registry_;
   InferenceOptions options_;
@@ -147,20 +157,26 @@ class Session {
   onnx::ModelProto annotated_;  // model_ inferred (as of the last Update)
   InferenceResult result_;
   std::shared_ptr<Provenance> provenance_;  // the session's own record of the last run
-  std::vector<Edit> pending_;
+  int64_t pending_ = 0;                     // edits since the last Update()
   Stats stats_;
   const char* reject_ = nullptr;
 
-  // Indices of the last full inference (its model, whose node list incremental updates keep
-  // in shape): what the incremental path checks each edited node against.
+  // The edits since the last Update(), as the incremental paths read them.
+  std::set<int> touched_;  // nodes of model_ replaced, edited, inserted or renamed in
+  // For each node of model_, the index of the node it was in annotated_ (-1: inserted);
+  // empty while no node was inserted or removed (each node is where it was).
+  std::vector<int> origin_;
+  std::vector<std::string> initializer_edits_;                // SetInitializer's names, in order
+  std::vector<std::pair<std::string, std::string>> renames_;  // RenameValue's, in order
+  const char* force_full_ = nullptr;  // an edit no incremental path takes, if any
+
+  // Indices of the last inference (its model, whose node list annotated_ holds): what the
+  // incremental paths check each edited node against.
   bool incremental_ok_ = false;  // the model as a whole allows the incremental path
   std::set<int> nodes_with_diagnostics_;
-  std::map<std::string, int, std::less<>> initializers_;  // name -> index (unique names)
-  std::set<std::string, std::less<>> inputs_, declared_, declared_symbols_;
-  std::map<std::string, int, std::less<>> producers_;  // node output -> producer count
-  bool ordered_ = false;                               // the node list is a topological order
-  std::unordered_map<std::string, std::vector<int>> consumers_;  // value -> reading nodes
-  std::unordered_map<std::string, int> value_info_index_;        // in annotated_'s main graph
+  Index index_;
+  std::set<std::string, std::less<>> declared_symbols_;
+  std::unordered_map<std::string, int> value_info_index_;  // in annotated_'s main graph
 };
 
 }  // namespace onnx_infer
