@@ -241,9 +241,16 @@ void Session::IndexModel() {
     if (s.declared) declared_symbols_.insert(s.name);
   }
   index_ = BuildIndex(model_.graph());
+  value_info_index_stale_ = true;
+}
+
+void Session::IndexValueInfo() {
+  if (!value_info_index_stale_) return;
   const onnx::GraphProto& ag = annotated_.graph();
+  value_info_index_.clear();
   value_info_index_.reserve(ag.value_info_size());
   for (int i = 0; i < ag.value_info_size(); ++i) value_info_index_[ag.value_info(i).name()] = i;
+  value_info_index_stale_ = false;
 }
 
 void Session::ClearEdits() {
@@ -549,6 +556,7 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
       if (*old_type == now) continue;
       // A changed type: written in place of the old one (both written, neither a graph
       // output), and every reader of the value is inferred again.
+      IndexValueInfo();
       if (!Writable(*old_type) || !Writable(now) || !OnlyDeclaredSymbols(now, declared_symbols_) ||
           !value_info_index_.count(out)) {
         return Reject("changed type not written");
@@ -634,10 +642,84 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
   }
   const std::vector<NodeProvenance>& old_prov = prov_it->second;
   GraphValueTypes& main = result_.value_types.at("main");
-  Index fresh = BuildIndex(graph);
-  if (!fresh.ordered) return Reject("model");
-  if (fresh.inputs != index_.inputs || fresh.declared != index_.declared)
-    return Reject("input or output edit");
+  std::set<int> touched = touched_;
+  for (int p = 0; p < n_new; ++p) {
+    if (origin[p] < 0) touched.insert(p);
+  }
+  // The edited model's names, from the last run's index and the nodes edited: what the
+  // edited nodes define and read, and the names renamed.
+  std::unordered_map<std::string, int> touched_outputs;  // name -> node, -2 when several
+  std::unordered_map<std::string, std::vector<int>> touched_inputs;
+  for (int p : touched) {
+    const onnx::NodeProto& node = graph.node(p);
+    if (HasSubgraph(node)) return Reject("subgraph");
+    if (origin[p] >= 0 && HasSubgraph(old_graph.node(origin[p]))) return Reject("subgraph");
+    for (const auto& out : node.output()) {
+      if (out.empty()) continue;
+      auto [it, first] = touched_outputs.emplace(out, p);
+      if (!first) it->second = -2;
+    }
+    for (const auto& in : node.input()) {
+      if (!in.empty()) touched_inputs[in].push_back(p);
+    }
+  }
+  for (const auto& [from, to] : renames_) {
+    for (const std::string* name : {&from, &to}) {
+      if (index_.inputs.count(*name) || index_.declared.count(*name))
+        return Reject("input or output edit");
+    }
+  }
+  // The node of the edited model that produces `name`: -1 none, -2 several.
+  auto new_producer = [&](const std::string& name) {
+    int result = -1;
+    if (auto t = touched_outputs.find(name); t != touched_outputs.end()) result = t->second;
+    if (auto o = index_.producers.find(name); o != index_.producers.end()) {
+      if (o->second < 0) return -2;
+      const int q = moved_to[o->second];
+      if (q >= 0 && !touched.count(q)) result = result == -1 ? q : -2;
+    }
+    return result;
+  };
+  // The nodes of the edited model that read `name`.
+  auto new_readers = [&](const std::string& name) {
+    std::vector<int> readers;
+    if (auto c = index_.consumers.find(name); c != index_.consumers.end()) {
+      for (int o : c->second) {
+        const int q = moved_to[o];
+        if (q >= 0 && !touched.count(q)) readers.push_back(q);
+      }
+    }
+    if (auto t = touched_inputs.find(name); t != touched_inputs.end()) {
+      readers.insert(readers.end(), t->second.begin(), t->second.end());
+    }
+    return readers;
+  };
+  // The index of initializer `name` in the edited model, or -1.
+  std::set<std::string, std::less<>> edited_initializers(initializer_edits_.begin(),
+                                                         initializer_edits_.end());
+  auto new_initializer = [&](const std::string& name) {
+    if (edited_initializers.count(name)) {
+      for (int i = 0; i < graph.initializer_size(); ++i) {
+        if (graph.initializer(i).name() == name) return i;
+      }
+      return -1;
+    }
+    auto it = index_.initializers.find(name);
+    return it == index_.initializers.end() ? -1 : it->second;
+  };
+  // In order still: what an edited node reads is defined before it, what it defines read
+  // after it (the other nodes keep their order).
+  for (int p : touched) {
+    for (const auto& in : graph.node(p).input()) {
+      if (!in.empty() && new_producer(in) >= p) return Reject("model");
+    }
+    for (const auto& out : graph.node(p).output()) {
+      if (out.empty()) continue;
+      for (int reader : new_readers(out)) {
+        if (reader <= p) return Reject("model");
+      }
+    }
+  }
 
   // The old run's producer of `name` (an index of annotated_), or -1.
   auto old_producer = [&](const std::string& name) {
@@ -662,10 +744,6 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     return old_producer(name) >= 0 ? main.Find(name) : nullptr;
   };
 
-  std::set<int> touched = touched_;
-  for (int p = 0; p < n_new; ++p) {
-    if (origin[p] < 0) touched.insert(p);
-  }
   // Names whose definition changed: the outputs of removed nodes, the old outputs of edited
   // ones, the initializers set and the names renamed.
   std::set<std::string, std::less<>> dirty;
@@ -697,31 +775,29 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
   // Produced by a node edited or inserted: its readers are inferred again when its type
   // changes. Any other changed name: its readers are inferred again.
   auto touched_producer = [&](const std::string& name) {
-    auto it = fresh.producers.find(name);
-    return it != fresh.producers.end() && it->second >= 0 && touched.count(it->second) > 0;
+    const int q = new_producer(name);
+    return q >= 0 && touched.count(q) > 0;
   };
   std::set<int> work = touched;
   std::set<std::string, std::less<>> changed_inputs;  // names whose readers see a change
   for (const auto& name : dirty) {
     if (index_.inputs.count(name)) return Reject("input value");
-    if (index_.initializers.count(name) && !fresh.initializers.count(name))
-      return Reject("input value");
-    if (auto init = fresh.initializers.find(name); init != fresh.initializers.end()) {
-      const onnx::TensorProto& tensor = graph.initializer(init->second);
+    const int init = new_initializer(name);
+    if (index_.initializers.count(name) && init < 0) return Reject("input value");
+    if (init >= 0) {
+      const onnx::TensorProto& tensor = graph.initializer(init);
       if (IsExternal(tensor) || tensor.data_type() == 0) return Reject("input value");
-      if (fresh.producers.count(name)) return Reject("output defined twice");
+      if (new_producer(name) != -1) return Reject("output defined twice");
     }
     const bool by_touched = touched_producer(name);
     if (index_.declared.count(name) && !by_touched) return Reject("declared output changed");
     if (by_touched) continue;
     changed_inputs.insert(name);
-    if (auto readers = fresh.consumers.find(name); readers != fresh.consumers.end()) {
-      work.insert(readers->second.begin(), readers->second.end());
-    }
+    for (int reader : new_readers(name)) work.insert(reader);
   }
   for (const auto& vi : graph.output()) {
-    if (!fresh.inputs.count(vi.name()) && !fresh.initializers.count(vi.name()) &&
-        !fresh.producers.count(vi.name())) {
+    if (!index_.inputs.count(vi.name()) && new_initializer(vi.name()) < 0 &&
+        new_producer(vi.name()) < 0) {
       return Reject("output value");  // undefined: a finding of the graph
     }
   }
@@ -767,19 +843,18 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     for (int i = 0; i < node.input_size(); ++i) {
       const std::string& name = node.input(i);
       if (name.empty()) continue;
-      auto init = fresh.initializers.find(name);
-      if (init != fresh.initializers.end()) {
-        if (fresh.inputs.count(name)) return Reject("input value");  // a default input
-        const onnx::TensorProto& tensor = graph.initializer(init->second);
+      const int init = new_initializer(name);
+      if (init >= 0) {
+        if (index_.inputs.count(name)) return Reject("input value");  // a default input
+        const onnx::TensorProto& tensor = graph.initializer(init);
         if (IsExternal(tensor)) return Reject("input value");
         input_types[i] = TypeOfTensor(tensor);
         input_values[i] = ConstValueOfTensor(tensor, options_.max_value_elements);
         continue;
       }
-      if (!fresh.inputs.count(name)) {
-        auto producer = fresh.producers.find(name);
-        if (producer == fresh.producers.end() || producer->second < 0) return Reject("input value");
-        const int q = producer->second;
+      if (!index_.inputs.count(name)) {
+        const int q = new_producer(name);
+        if (q < 0) return Reject("input value");
         if (q >= p) return Reject("model");
         if (!reinferred.count(q)) {
           // A node not inferred again: what it had, unless the old run knew its value.
@@ -800,17 +875,15 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     for (int k = 0; k < node.output_size(); ++k) {
       const std::string& out = node.output(k);
       if (out.empty()) continue;
-      if (fresh.inputs.count(out) || fresh.initializers.count(out))
+      if (index_.inputs.count(out) || new_initializer(out) >= 0)
         return Reject("output defined twice");
-      auto producer = fresh.producers.find(out);
-      if (producer == fresh.producers.end() || producer->second != p)
-        return Reject("output defined twice");
+      if (new_producer(out) != p) return Reject("output defined twice");
       if (r.output_values.size() > static_cast<size_t>(k) && r.output_values[k])
         return Reject("output value");
       Type& now = r.output_types[k];
       if (!OnlyDeclaredSymbols(now, declared_symbols_)) return Reject("introduced symbol");
       if (old_valued(out)) return Reject("output value");
-      if (fresh.declared.count(out)) {
+      if (index_.declared.count(out)) {
         // Declared: what the run found before merging in the declaration must come out
         // again, so that the merge gives what it gave.
         if (old_producer(out) < 0 || !SameAsInferred(main, out, now))
@@ -821,11 +894,9 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
       if (old_type && !OnlyDeclaredSymbols(*old_type, declared_symbols_))
         return Reject("introduced symbol");
       if (old_type && *old_type == now) continue;
-      if (auto readers = fresh.consumers.find(out); readers != fresh.consumers.end()) {
-        for (int reader : readers->second) {
-          if (reader <= p) return Reject("model");
-          work.insert(reader);
-        }
+      for (int reader : new_readers(out)) {
+        if (reader <= p) return Reject("model");
+        work.insert(reader);
       }
       changed[out] = std::move(now);
     }
@@ -846,9 +917,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     }
   }
   auto new_output_type = [&](const std::string& name) -> const Type* {
-    auto it = fresh.producers.find(name);
-    if (it == fresh.producers.end() || it->second < 0) return nullptr;
-    return type_now(name);
+    return new_producer(name) >= 0 ? type_now(name) : nullptr;
   };
   for (const auto& name : affected) {
     const Type* before = old_output_type(name);
@@ -860,6 +929,54 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
       changed_names->push_back(name);
   }
   result_.stats.nodes += n_new - n_old;
+  for (const auto& name : affected) {
+    if (index_.declared.count(name)) continue;
+    const Type* after = new_output_type(name);
+    if (after) {
+      Type copy = *after;
+      main.types[name] = std::move(copy);
+    } else if (!index_.inputs.count(name)) {
+      main.types.erase(name);
+    }
+  }
+  // The index, from the old model's nodes (before annotated_ takes the new ones): the removed
+  // and edited nodes' names out, the other nodes' indices moved, the edited nodes' names in.
+  for (int o = 0; o < n_old; ++o) {
+    if (moved_to[o] >= 0 && !touched.count(moved_to[o])) continue;
+    const onnx::NodeProto& node = old_graph.node(o);
+    for (const auto& out : node.output()) {
+      auto it = index_.producers.find(out);
+      if (it != index_.producers.end() && it->second == o) index_.producers.erase(it);
+    }
+    for (const auto& in : node.input()) {
+      auto it = index_.consumers.find(in);
+      if (it == index_.consumers.end()) continue;
+      auto& readers = it->second;
+      readers.erase(std::remove(readers.begin(), readers.end(), o), readers.end());
+      if (readers.empty()) index_.consumers.erase(it);
+    }
+  }
+  if (!origin_.empty()) {
+    for (auto& entry : index_.producers) {
+      if (entry.second >= 0) entry.second = moved_to[entry.second];
+    }
+    for (auto& entry : index_.consumers) {
+      for (int& reader : entry.second) reader = moved_to[reader];
+    }
+  }
+  for (int p : touched) {
+    const onnx::NodeProto& node = graph.node(p);
+    for (const auto& out : node.output()) {
+      if (!out.empty()) index_.producers[out] = p;
+    }
+    for (const auto& in : node.input()) {
+      if (!in.empty()) index_.consumers[in].push_back(p);
+    }
+  }
+  for (const auto& name : edited_initializers) {
+    const int init = new_initializer(name);
+    if (init >= 0) index_.initializers[name] = init;
+  }
   // The node list and provenance, in the new order.
   std::vector<NodeProvenance> prov(n_new);
   for (int p = 0; p < n_new; ++p) {
@@ -870,6 +987,10 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     nodes_out->push_back(p);
   }
   prov_it->second = std::move(prov);
+  // The names whose value_info entries (if any) go: old outputs of nodes removed or edited,
+  // and types that changed.
+  std::set<std::string, std::less<>> dead(dirty.begin(), dirty.end());
+  for (const auto& [name, type] : changed) dead.insert(name);
   onnx::GraphProto* annotated = annotated_.mutable_graph();
   {
     std::vector<onnx::NodeProto*> old_nodes(n_old);
@@ -886,38 +1007,46 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     for (onnx::NodeProto* n : old_nodes) delete n;
   }
   for (const auto& name : initializer_edits_) {
-    auto init = fresh.initializers.find(name);
-    if (init == fresh.initializers.end()) continue;
+    const int init = new_initializer(name);
+    if (init < 0) continue;
     auto* inits = annotated->mutable_initializer();
     auto it = std::find_if(inits->begin(), inits->end(),
                            [&](const onnx::TensorProto& t) { return t.name() == name; });
     if (it != inits->end()) {
-      *it = graph.initializer(init->second);
+      *it = graph.initializer(init);
     } else {
-      *inits->Add() = graph.initializer(init->second);
+      *inits->Add() = graph.initializer(init);
     }
   }
-  // The value_info entries inference adds (after the model's own, in the order of the nodes
-  // that define the values), made again: unchanged ones moved, the others written anew.
+  // The value_info entries inference adds (after the model's own, one per written node
+  // output, in node order), made again by walking the old ones alongside the new nodes: an
+  // unchanged value of a node not edited keeps its entry (the next old one not dead), the
+  // others are written anew.
   {
     const int declared = graph.value_info_size();
     auto* infos = annotated->mutable_value_info();
     const int added = infos->size() - declared;
     std::vector<onnx::ValueInfoProto*> old_infos(std::max(added, 0));
     if (added > 0) infos->ExtractSubrange(declared, added, old_infos.data());
+    size_t next = 0;
     for (int p = 0; p < n_new; ++p) {
+      const bool edited = touched.count(p) > 0;
       for (const auto& out : graph.node(p).output()) {
-        if (out.empty() || fresh.declared.count(out)) continue;
+        if (out.empty() || index_.declared.count(out)) continue;
         auto c = changed.find(out);
+        if (!edited && c == changed.end()) {
+          while (next < old_infos.size() && dead.count(old_infos[next]->name())) {
+            delete old_infos[next];
+            old_infos[next++] = nullptr;
+          }
+          if (next < old_infos.size() && old_infos[next]->name() == out) {
+            infos->AddAllocated(old_infos[next]);
+            old_infos[next++] = nullptr;
+          }
+          continue;  // else written by no run
+        }
         const Type* type = c != changed.end() ? &c->second : main.Find(out);
         if (!type || !Writable(*type)) continue;
-        auto old = value_info_index_.find(out);
-        if (c == changed.end() && old != value_info_index_.end() && old->second >= declared &&
-            old_infos[old->second - declared] != nullptr) {
-          infos->AddAllocated(old_infos[old->second - declared]);
-          old_infos[old->second - declared] = nullptr;
-          continue;
-        }
         onnx::ValueInfoProto* vi = infos->Add();
         vi->set_name(out);
         WriteTypeToProto(*type, vi->mutable_type());
@@ -925,25 +1054,27 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     }
     for (onnx::ValueInfoProto* vi : old_infos) delete vi;
   }
+  value_info_index_stale_ = true;
   // The listing of values.
-  for (const auto& name : affected) {
-    if (index_.declared.count(name) || fresh.declared.count(name)) continue;
-    const Type* after = new_output_type(name);
-    if (after) {
-      Type copy = *after;
-      main.types[name] = std::move(copy);
-    } else if (!fresh.inputs.count(name)) {
-      main.types.erase(name);
-    }
-  }
   {
+    // In node order, as the value_info entries: a node not edited moves its names over.
+    std::set<std::string_view> outputs;
+    for (const auto& vi : graph.output()) outputs.insert(vi.name());
     std::vector<std::string> values;
-    values.reserve(main.values.size() + 8);
-    std::unordered_set<std::string_view> listed;
-    for (const auto& vi : graph.output()) listed.insert(vi.name());
-    for (const auto& node : graph.node()) {
-      for (const auto& name : node.output()) {
-        if (!name.empty() && listed.insert(name).second) values.push_back(name);
+    values.reserve(static_cast<size_t>(n_new) + 8);
+    size_t next = 0;
+    for (int p = 0; p < n_new; ++p) {
+      const bool edited = touched.count(p) > 0;
+      for (const auto& name : graph.node(p).output()) {
+        if (name.empty() || outputs.count(name)) continue;
+        if (!edited) {
+          while (next < main.values.size() && dirty.count(main.values[next])) ++next;
+          if (next < main.values.size() && main.values[next] == name) {
+            values.push_back(std::move(main.values[next++]));
+            continue;
+          }
+        }
+        values.push_back(name);
       }
     }
     main.values = std::move(values);
@@ -951,15 +1082,8 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
   for (Diagnostic& d : result_.diagnostics) {
     if (d.node_index >= 0) d.node_index = moved_to[d.node_index];
   }
-  // The indices of the edited model.
-  index_ = std::move(fresh);
   nodes_with_diagnostics_.clear();
   for (const Diagnostic& d : result_.diagnostics) nodes_with_diagnostics_.insert(d.node_index);
-  value_info_index_.clear();
-  value_info_index_.reserve(annotated->value_info_size());
-  for (int i = 0; i < annotated->value_info_size(); ++i) {
-    value_info_index_[annotated->value_info(i).name()] = i;
-  }
   std::sort(changed_names->begin(), changed_names->end());
   return true;
 }

@@ -144,6 +144,7 @@ class Session {
   static Index BuildIndex(const onnx::GraphProto& graph);
   void InferFully();
   void IndexModel();
+  void IndexValueInfo();
   void ClearEdits();
   bool Reject(const char* reason);  // records why the update is not incremental: false
   bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
@@ -176,7 +177,9 @@ class Session {
   std::set<int> nodes_with_diagnostics_;
   Index index_;
   std::set<std::string, std::less<>> declared_symbols_;
-  std::unordered_map<std::string, int> value_info_index_;  // in annotated_'s main graph
+  // Name -> index in annotated_'s main graph, made when first needed after a change.
+  std::unordered_map<std::string, int> value_info_index_;
+  bool value_info_index_stale_ = true;
 };
 
 }  // namespace onnx_infer
