@@ -1098,15 +1098,10 @@ SessionUpdate Session::Update() {
   bool structural = false;
   bool done = TryIncremental(&nodes, &update.changed_values);
   if (!done) {
-    const char* fast_reject = reject_;
+    // The node-local path's reason is moot: the structural path covers every case it does.
     nodes.clear();
     update.changed_values.clear();
     done = structural = TryStructural(&nodes, &update.changed_values);
-    // The reason the simpler path gave, when that is the more telling one.
-    if (!done && fast_reject && std::string_view(reject_ ? reject_ : "") == "structural edit" &&
-        std::string_view(fast_reject) != "structural edit") {
-      reject_ = fast_reject;
-    }
   }
   if (done) {
     ClearEdits();

@@ -11,19 +11,23 @@
 // InferShapes of the edited model (the model as given, with every edit applied, and the
 // session's options) gives: the types written into the model, the diagnostics, the facts, the
 // symbols and the statistics. Update() gets there one of two ways, and Stats counts which:
-//   - incremental: every pending edit changes one node of the main graph in place
-//     (ReplaceNode, SetNodeAttribute) keeping its inputs and outputs. The edited nodes are
-//     inferred again alone, then, in the graph's order, every reader of a value whose type
-//     changed; a node whose inputs and outputs come out as they were stops the walk (early
-//     cut-off), so an edit that keeps types infers one node. The path is taken only where a
-//     node inferred alone is provably inferred as inside a full run: the model has no facts,
-//     conditions, bounds or model-local functions and its node list is in order; each node
-//     inferred has no subgraph, no finding (before or after), outputs declared nowhere (not
-//     a graph output, no value_info) that hold no value, inputs whose values are
-//     initializers or were unknown in the run, and types free of symbols inference
-//     introduces; a changed type is one the write-back writes both before and after. Past
-//     max(64, 5% of the nodes) inferred, the update is full instead.
-//   - full: anything else re-infers the whole edited model (correct by construction).
+//   - incremental: the edited and inserted nodes are inferred again alone, then, in the
+//     graph's order, every reader of a value whose type or definition changed (a removed
+//     node's output, an initializer set, a renamed value); a node whose inputs and outputs
+//     come out as they were stops the walk (early cut-off), so an edit that keeps types
+//     infers one node. Node edits in place take a path without bookkeeping; structural ones
+//     (insert, remove, rewire, rename, initializer) re-infer only their cone too but rebuild
+//     the node list, the added value_info entries and the value listing (O(nodes), moving
+//     what did not change). The path is taken only where a node inferred alone is provably
+//     inferred as inside a full run: the model has no facts, conditions, bounds or
+//     model-local functions, its node list is in order (and stays so), its only findings are
+//     a node's (which move with it) or about its opsets; each node inferred or removed has no
+//     subgraph, no finding (before or after), learns no fact, has outputs declared nowhere
+//     (or inferred as before) that hold no value, inputs whose values are initializers or
+//     were unknown in the run, and types free of symbols inference introduces; a node with a
+//     subgraph does not move. Past max(64, 5% of the nodes) inferred, the update is full.
+//   - full: anything else (an input type or graph output edited, among others) re-infers
+//     the whole edited model (correct by construction).
 // The declared-type policy and every other option apply identically on both paths.
 //
 // Edits address the main graph; node indices are positions in its node list. An edit that
@@ -75,14 +79,14 @@ class Session {
                                       // inference, at construction, is not counted)
     int64_t empty_updates = 0;        // ... with no pending edit
     int64_t nodes_inferred = 0;       // nodes re-inferred alone on the incremental path
-    int64_t structural_updates = 0;   // incremental updates with structural edits (insert,
-                                      // remove, rewire, rename, initializer)
-    // Why each full update was not incremental, counted by reason: "structural edit" (an
-    // insertion, removal, rename, initializer, input type or output edit), "model" (facts,
-    // conditions, bounds, functions, training graphs, a node list out of order, or options
-    // such as bind), "node with findings", "node rewired", "subgraph", "input value",
-    // "output value", "declared output changed", "introduced symbol", "changed type not
-    // written", "output defined twice", "node without rule", "too many nodes".
+    int64_t structural_updates = 0;   // incremental updates that took the structural path
+                                      // (insert, remove, rewire, rename, initializer)
+    // Why each full update was not incremental, counted by reason: "input or output edit",
+    // "model" (facts, conditions, bounds, functions, training graphs, a node list out of
+    // order, or options such as bind), "model findings" (a finding of the graph as a whole),
+    // "node with findings", "node with facts", "subgraph", "input value", "output value",
+    // "declared output changed", "introduced symbol", "changed type not written", "output
+    // defined twice", "node without rule", "too many nodes".
     std::map<std::string, int64_t, std::less<>> full_reasons;
   };
 
