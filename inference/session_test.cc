@@ -776,7 +776,8 @@ TEST(SessionPropertyTest, Workloads) {
        {bench::WorkloadKind::kDecoder, bench::WorkloadKind::kChain, bench::WorkloadKind::kCnn}) {
     const int64_t nodes = std::max<int64_t>(bench::MinimumNodes(kind), 60);
     bench::Workload w = bench::MakeWorkload(kind, nodes);
-    RandomEdits(std::move(w.model), std::string(bench::WorkloadKindName(kind)), 40, seed++, &total);
+    RandomEdits(std::move(w.model), std::string(bench::WorkloadKindName(kind)), 100, seed++,
+                &total);
   }
   std::printf(
       "workloads: %lld incremental updates (%lld with structural edits, %lld nodes inferred), "
