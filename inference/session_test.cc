@@ -471,6 +471,20 @@ agraph (float[N, 4] x, float[4, 3] w0) => (float[N, 3] y) {
   EXPECT_TRUE(MatchesFresh(s, {}));
 }
 
+// A node given another output name, its reader rewired to it: both in place, so the node
+// list keeps its shape, but the values change names.
+TEST(SessionTest, RewiredOutputsAreIncremental) {
+  Session s(Parse(kSmall), BuiltinSchemas());
+  ASSERT_TRUE(s.ReplaceNode(1, ParseNode("b2 = Sigmoid(a)")).ok());
+  ASSERT_TRUE(s.ReplaceNode(2, ParseNode("c = Softmax <axis = -1> (b2)")).ok());
+  SessionUpdate u = s.Update();
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(u.changed_values, (std::vector<std::string>{"b", "b2"}));
+  EXPECT_EQ(s.TypeOf("b"), nullptr);
+  EXPECT_EQ(s.TypeOf("b2")->ToString(), "float[N, 4]");
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
 // An edit whose result a full run reports (a reader left without its input) is full.
 TEST(SessionTest, DanglingReaderIsFull) {
   Session s(Parse(kSmall), BuiltinSchemas());
