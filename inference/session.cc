@@ -226,14 +226,57 @@ void Session::IndexModel() {
   index_ = Index();
   value_info_index_.clear();
   const InferenceResult& r = result_;
-  incremental_ok_ =
-      r.facts.empty() && r.fact_sources.empty() && r.conditions.empty() && r.bounds.empty() &&
-      r.relations.empty() && r.fact_dims.empty() && r.relation_dims.empty() &&
-      r.multiples.empty() && model_.functions_size() == 0 && model_.training_info_size() == 0 &&
-      options_.assumptions.empty() && options_.bind.empty() && options_.input_values.empty() &&
-      options_.input_shapes.empty() && !options_.assume_positive && !options_.record_provenance &&
-      provenance_ != nullptr && r.value_types.count("main") > 0;
+  constrained_symbols_.clear();
+  fact_nodes_.clear();
+  has_facts_ = !(r.facts.empty() && r.fact_sources.empty() && r.conditions.empty() &&
+                 r.bounds.empty() && r.relations.empty() && r.fact_dims.empty() &&
+                 r.relation_dims.empty() && r.multiples.empty());
+  incremental_ok_ = model_.functions_size() == 0 && model_.training_info_size() == 0 &&
+                    options_.assumptions.empty() && options_.bind.empty() &&
+                    options_.input_values.empty() && options_.input_shapes.empty() &&
+                    !options_.assume_positive && !options_.record_provenance &&
+                    provenance_ != nullptr && r.value_types.count("main") > 0;
   if (!incremental_ok_) return;
+  if (has_facts_) {
+    // Every symbol a fact, condition, bound or relation mentions (over-approximated: every
+    // word of their texts too), and the nodes that recorded facts.
+    auto add = [&](Dim d) {
+      for (auto& name : d.Symbols()) constrained_symbols_.insert(std::move(name));
+    };
+    for (const auto& f : r.fact_dims) {
+      add(f.lhs);
+      add(f.rhs);
+    }
+    for (const auto& rel : r.relation_dims) add(rel.expr);
+    for (const auto& m : r.multiples) add(m.first);
+    for (const auto& b : r.bounds) constrained_symbols_.insert(b.symbol);
+    auto words = [&](const std::string& text) {
+      std::string word;
+      for (char ch : text + " ") {
+        const bool w = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                       (ch >= '0' && ch <= '9') || ch == '_';
+        if (w) {
+          word += ch;
+        } else if (!word.empty()) {
+          constrained_symbols_.insert(word);
+          word.clear();
+        }
+      }
+    };
+    for (const auto& text : r.facts) words(text);
+    for (const auto& text : r.conditions) words(text);
+    for (const auto& text : r.relations) words(text);
+    for (const auto& b : r.bounds) {
+      for (const auto& origin : b.origins) words(origin);
+    }
+    for (const FactSource& f : r.fact_sources) {
+      if (f.graph != "main" || f.node_index < 0) {
+        fact_nodes_.insert(-1);  // recorded outside a main-graph node
+      } else {
+        fact_nodes_.insert(f.node_index);
+      }
+    }
+  }
   for (const Diagnostic& d : r.diagnostics) {
     if (d.graph == "main") nodes_with_diagnostics_.insert(d.node_index);
   }
@@ -438,6 +481,18 @@ static bool SameAsInferred(const GraphValueTypes& main, const std::string& out, 
   return written != nullptr && *written == now;
 }
 
+bool Session::NearFacts(const Type& type) const {
+  if (!has_facts_ || type.is_unknown()) return false;
+  if (type.kind() != Type::Kind::kTensor) return true;
+  if (!type.has_shape()) return false;
+  for (Dim d : type.shape()) {
+    for (const std::string& name : d.Symbols()) {
+      if (constrained_symbols_.count(name)) return true;
+    }
+  }
+  return false;
+}
+
 bool Session::Reject(const char* reason) {
   reject_ = reason;
   return false;
@@ -536,6 +591,24 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     if (r.learnt_about_symbols) return Reject("node with facts");
     if (r.output_types.size() != static_cast<size_t>(node.output_size()))
       return Reject("node with findings");
+    if (has_facts_) {
+      // The model has facts: a node stays clear of every symbol they mention, so that the
+      // run's resolving through them changes nothing about it, and recorded none.
+      if (fact_nodes_.count(index) || fact_nodes_.count(-1)) return Reject("node near facts");
+      for (const Type& t : input_types) {
+        if (NearFacts(t)) return Reject("node near facts");
+      }
+      // What the node read in the run (a condition it recorded is not attributed to it).
+      for (const auto& in : old_node.input()) {
+        const Type* t = in.empty() ? nullptr : main.Find(in);
+        if (t && NearFacts(*t)) return Reject("node near facts");
+      }
+      for (int o = 0; o < node.output_size(); ++o) {
+        const Type* old_type = main.Find(node.output(o));
+        if (NearFacts(r.output_types[o]) || (old_type && NearFacts(*old_type)))
+          return Reject("node near facts");
+      }
+    }
     for (int o = 0; o < node.output_size(); ++o) {
       const std::string& out = node.output(o);
       if (out.empty()) continue;
@@ -617,6 +690,12 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
   std::vector<int> moved_to(n_old, -1);  // old index -> new index, -1 when removed
   for (int p = 0; p < n_new; ++p) {
     if (origin[p] >= 0) moved_to[origin[p]] = p;
+  }
+  // Facts name the node that recorded them by index: with facts, no node moves.
+  if (has_facts_) {
+    for (int o = 0; o < n_old; ++o) {
+      if (moved_to[o] != o) return Reject("model");
+    }
   }
   // A subgraph's values and findings are filed under a path that names its node's index
   // ("main/If_3.then_branch"): such a node stays where it is.
@@ -872,6 +951,22 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     if (r.learnt_about_symbols) return Reject("node with facts");
     if (r.output_types.size() != static_cast<size_t>(node.output_size()))
       return Reject("node with findings");
+    if (has_facts_) {
+      if (o < 0 || fact_nodes_.count(o) || fact_nodes_.count(-1)) return Reject("node near facts");
+      for (const Type& t : input_types) {
+        if (NearFacts(t)) return Reject("node near facts");
+      }
+      // What the node read in the run (a condition it recorded is not attributed to it).
+      for (const auto& in : old_node->input()) {
+        const Type* t = in.empty() ? nullptr : main.Find(in);
+        if (t && NearFacts(*t)) return Reject("node near facts");
+      }
+      for (int k = 0; k < node.output_size(); ++k) {
+        const Type* old_type = main.Find(node.output(k));
+        if (NearFacts(r.output_types[k]) || (old_type && NearFacts(*old_type)))
+          return Reject("node near facts");
+      }
+    }
     for (int k = 0; k < node.output_size(); ++k) {
       const std::string& out = node.output(k);
       if (out.empty()) continue;

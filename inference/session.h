@@ -155,6 +155,7 @@ class Session {
   bool TryStructural(std::vector<int>* nodes, std::vector<std::string>* changed);
   Status CheckNodeIndex(int index, bool allow_end) const;
   void MarkTouched(int index) { touched_.insert(index); }
+  bool NearFacts(const Type& type) const;  // mentions a symbol facts constrain
 
   const SchemaRegistry& registry_;
   InferenceOptions options_;
@@ -181,6 +182,12 @@ class Session {
   std::set<int> nodes_with_diagnostics_;
   Index index_;
   std::set<std::string, std::less<>> declared_symbols_;
+  // With facts, conditions, bounds or relations in the model: the symbols they mention (and
+  // every word of their texts), and the main-graph nodes that recorded facts (-1: a fact
+  // recorded elsewhere). A node inferred alone must be clear of both.
+  bool has_facts_ = false;
+  std::set<std::string, std::less<>> constrained_symbols_;
+  std::set<int> fact_nodes_;
   // Name -> index in annotated_'s main graph, made when first needed after a change.
   std::unordered_map<std::string, int> value_info_index_;
   bool value_info_index_stale_ = true;

@@ -373,6 +373,29 @@ agraph (float[N, 4] x, float[M, 4] w) => (float z) {
   EXPECT_TRUE(MatchesFresh(s, {}));
 }
 
+// A model with a condition about N and M: an edit of nodes clear of those symbols stays
+// incremental; one touching them is full.
+TEST(SessionTest, EditsAwayFromFactsAreIncremental) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x, float[M, 4] w, float[K, 3] u) => (float z, float v) {
+  c = Add(x, w)
+  z = ReduceSum <keepdims = 0> (c)
+  a = Relu(u)
+  b = Sigmoid(a)
+  v = ReduceSum <keepdims = 0> (b)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_FALSE(s.result().conditions.empty() && s.result().facts.empty());
+  ASSERT_TRUE(s.ReplaceNode(3, ParseNode("b = Tanh(a)")).ok());
+  EXPECT_TRUE(s.Update().incremental);
+  EXPECT_TRUE(MatchesFresh(s, {}));
+  ASSERT_TRUE(s.ReplaceNode(0, ParseNode("c = Add(x, x)")).ok());  // the condition goes
+  EXPECT_FALSE(s.Update().incremental);
+  EXPECT_EQ(s.stats().full_reasons.count("node near facts"), 1u);
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
 // ---- Structural edits on the incremental path.
 
 // Removing y = Identity(a) and renaming a to y (its readers read a's value under y's name):
