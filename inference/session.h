@@ -19,10 +19,12 @@
 //     (insert, remove, rewire, rename, initializer) re-infer only their cone too but rebuild
 //     the node list, the added value_info entries and the value listing (O(nodes), moving
 //     what did not change). The path is taken only where a node inferred alone is provably
-//     inferred as inside a full run: the model has no facts, conditions, bounds or
-//     model-local functions, its node list is in order (and stays so), its only findings are
-//     a node's (which move with it) or about its opsets; each node inferred or removed has no
-//     subgraph, no finding (before or after), learns no fact, has outputs declared nowhere
+//     inferred as inside a full run: the model has no model-local functions, its node list
+//     is in order (and stays so), its only findings are a node's (which move with it) or
+//     about its opsets; where it has facts, conditions, bounds or relations, no node moves
+//     and each node inferred recorded none and its types (old and new, inputs and outputs)
+//     mention none of their symbols; each node inferred or removed has no subgraph, no
+//     finding (before or after), learns no fact, has outputs declared nowhere
 //     (or inferred as before) that hold no value, inputs whose values are initializers or
 //     were unknown in the run, and types free of symbols inference introduces; a node with a
 //     subgraph does not move. Past max(64, 5% of the nodes) inferred, the update is full.
@@ -82,9 +84,9 @@ class Session {
     int64_t structural_updates = 0;   // incremental updates that took the structural path
                                       // (insert, remove, rewire, rename, initializer)
     // Why each full update was not incremental, counted by reason: "input or output edit",
-    // "model" (facts, conditions, bounds, functions, training graphs, a node list out of
-    // order, or options such as bind), "model findings" (a finding of the graph as a whole),
-    // "node with findings", "node with facts", "subgraph", "input value", "output value",
+    // "model" (functions, training graphs, a node list out of order, nodes moved in a model
+    // with facts, or options such as bind), "model findings" (a finding of the graph as a
+    // whole), "node with findings", "node with facts", "node near facts", "subgraph", "input value", "output value",
     // "declared output changed", "introduced symbol", "changed type not written", "output
     // defined twice", "node without rule", "too many nodes".
     std::map<std::string, int64_t, std::less<>> full_reasons;
