@@ -86,9 +86,10 @@ class Session {
     // Why each full update was not incremental, counted by reason: "input or output edit",
     // "model" (functions, training graphs, a node list out of order, nodes moved in a model
     // with facts, or options such as bind), "model findings" (a finding of the graph as a
-    // whole), "node with findings", "node with facts", "node near facts", "subgraph", "input value", "output value",
-    // "declared output changed", "introduced symbol", "changed type not written", "output
-    // defined twice", "node without rule", "too many nodes".
+    // whole), "node with findings", "node with facts", "node near facts", "subgraph",
+    // "input value", "output value", "declared output changed", "introduced symbol",
+    // "changed type not written", "output defined twice", "node without rule", "too many
+    // nodes".
     std::map<std::string, int64_t, std::less<>> full_reasons;
   };
 
