@@ -242,6 +242,42 @@ int SessionBench(int argc, char** argv) {
   st = session.ReplaceNode(middle, node);
   session.Update();
 
+  // Structural edits: a Neg inserted after the middle Relu and one reader of the Relu rewired
+  // to it, then both undone (the reader restored, the Neg removed).
+  double insert_edit = 0, remove_edit = 0;
+  bool insert_incremental = false, remove_incremental = false;
+  {
+    const std::string relu_out = g.node(middle).output(0);
+    int reader = -1;
+    for (int i = middle + 1; i < g.node_size() && reader < 0; ++i) {
+      for (const auto& in : g.node(i).input()) {
+        if (in == relu_out) reader = i;
+      }
+    }
+    if (reader < 0) return Fail("the middle Relu has no reader");
+    const onnx::NodeProto original = g.node(reader);
+    onnx::NodeProto neg;
+    neg.set_op_type("Neg");
+    neg.add_input(relu_out);
+    neg.add_output("bench_inserted_neg");
+    onnx::NodeProto rewired = original;
+    for (auto& in : *rewired.mutable_input()) {
+      if (in == relu_out) in = "bench_inserted_neg";
+    }
+    t0 = Clock::now();
+    st = session.InsertNode(middle + 1, neg);
+    if (st.ok()) st = session.ReplaceNode(reader + 1, rewired);
+    insert_incremental = session.Update().incremental;
+    insert_edit = Seconds(t0, Clock::now());
+    if (!st.ok()) return Fail(st.message());
+    t0 = Clock::now();
+    st = session.ReplaceNode(reader + 1, original);
+    if (st.ok()) st = session.RemoveNode(middle + 1);
+    remove_incremental = session.Update().incremental;
+    remove_edit = Seconds(t0, Clock::now());
+    if (!st.ok()) return Fail(st.message());
+  }
+
   const Session::Stats before = session.stats();
   std::mt19937 rng(31);
   const char* ops[] = {"Relu", "Sigmoid", "Tanh"};
@@ -260,11 +296,14 @@ int SessionBench(int argc, char** argv) {
       "\"one_edit_update\": %.6f, \"one_edit_incremental\": %s, \"one_edit_vs_full\": %.6f, "
       "\"second_edit_update\": %.6f, \"second_edit_incremental\": %s, "
       "\"type_changing_edit_update\": %.6f, \"type_changing_incremental\": %s, "
+      "\"insert_rewire_update\": %.6f, \"insert_rewire_incremental\": %s, "
+      "\"remove_rewire_update\": %.6f, \"remove_rewire_incremental\": %s, "
       "\"edits\": %d, \"edits_total\": %.6f, \"edits_vs_full\": %.4f, "
       "\"edits_incremental\": %lld, \"edits_full\": %lld}\n",
       static_cast<long long>(nodes), full, open, one_edit, one.incremental ? "true" : "false",
       one_edit / full, second_edit, second.incremental ? "true" : "false", changing_edit,
-      changing.incremental ? "true" : "false", edits, chain, chain / full,
+      changing.incremental ? "true" : "false", insert_edit, insert_incremental ? "true" : "false",
+      remove_edit, remove_incremental ? "true" : "false", edits, chain, chain / full,
       static_cast<long long>(after.incremental_updates - before.incremental_updates),
       static_cast<long long>(after.full_updates - before.full_updates));
   return 0;

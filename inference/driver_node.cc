@@ -335,6 +335,10 @@ NodeInferenceResult Driver::InferLoneNode(
   result.output_types = std::move(outcome.types);
   result.output_values = std::move(outcome.values);
   result.diagnostics = std::move(out);
+  result.learnt_about_symbols = !unifier_.facts().empty() || !unifier_.conditions().empty() ||
+                                !unifier_.relations().empty() ||
+                                !unifier_.BoundsOfSymbols().empty() ||
+                                unifier_.assumptions().has_multiples();
   return result;
 }
 

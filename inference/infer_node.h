@@ -67,6 +67,10 @@ struct NodeInferenceResult {
   // In the order found. They name no graph and call the node #0; errors inside a subgraph
   // name its path ("If_0.then_branch").
   std::vector<Diagnostic> diagnostics;
+  // Whether inference learnt something about the symbols (a fact such as N == M, a
+  // condition, a bound or a relation), which InferShapes would list in its result and a node
+  // inferred alone does not report (inference/session.cc infers alone only where it is not).
+  bool learnt_about_symbols = false;
 
   bool HasErrors() const;
   // The type of the output named `name`; null when the node has no such output.

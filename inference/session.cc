@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 
 #include "onnx_infer/base/strings.h"
@@ -172,74 +174,135 @@ void Session::InferFully() {
   IndexModel();
 }
 
-void Session::IndexModel() {
-  nodes_with_diagnostics_.clear();
-  initializers_.clear();
-  inputs_.clear();
-  declared_.clear();
-  declared_symbols_.clear();
-  producers_.clear();
-  consumers_.clear();
-  value_info_index_.clear();
-  ordered_ = false;
-  const InferenceResult& r = result_;
-  incremental_ok_ =
-      r.facts.empty() && r.fact_sources.empty() && r.conditions.empty() && r.bounds.empty() &&
-      r.relations.empty() && r.fact_dims.empty() && r.relation_dims.empty() &&
-      r.multiples.empty() && model_.functions_size() == 0 && model_.training_info_size() == 0 &&
-      options_.assumptions.empty() && options_.bind.empty() && options_.input_values.empty() &&
-      options_.input_shapes.empty() && !options_.assume_positive && !options_.record_provenance &&
-      provenance_ != nullptr && r.value_types.count("main") > 0;
-  if (!incremental_ok_) return;
-  for (const Diagnostic& d : r.diagnostics) {
-    if (d.graph == "main") nodes_with_diagnostics_.insert(d.node_index);
-  }
-  const onnx::GraphProto& g = model_.graph();
+Session::Index Session::BuildIndex(const onnx::GraphProto& g) {
+  Index index;
   std::set<std::string, std::less<>> repeated;
   for (int i = 0; i < g.initializer_size(); ++i) {
-    if (!initializers_.emplace(g.initializer(i).name(), i).second) {
+    if (!index.initializers.emplace(g.initializer(i).name(), i).second) {
       repeated.insert(g.initializer(i).name());
     }
   }
-  for (const auto& name : repeated) initializers_.erase(name);
-  for (const auto& sparse : g.sparse_initializer()) initializers_.erase(sparse.values().name());
-  for (const auto& vi : g.input()) inputs_.insert(vi.name());
-  for (const auto& vi : g.output()) declared_.insert(vi.name());
-  for (const auto& vi : g.value_info()) declared_.insert(vi.name());
-  for (const auto& sparse : g.sparse_initializer()) declared_.insert(sparse.values().name());
-  for (const SymbolInfo& s : r.symbols) {
-    if (s.declared) declared_symbols_.insert(s.name);
-  }
+  for (const auto& name : repeated) index.initializers.erase(name);
+  for (const auto& sparse : g.sparse_initializer())
+    index.initializers.erase(sparse.values().name());
+  for (const auto& vi : g.input()) index.inputs.insert(vi.name());
+  for (const auto& vi : g.output()) index.declared.insert(vi.name());
+  for (const auto& vi : g.value_info()) index.declared.insert(vi.name());
+  for (const auto& sparse : g.sparse_initializer()) index.declared.insert(sparse.values().name());
   // Whether no node reads a value a later node defines, so that the node list is the order
   // of inference (a value no node defines leaves its readers with a diagnostic: they are
   // never inferred alone); and each value's readers, a node with subgraphs counted as a
   // reader of every name they mention.
-  std::unordered_map<std::string_view, int> first_producer;
+  index.producers.reserve(g.node_size());
   for (int i = 0; i < g.node_size(); ++i) {
     for (const auto& out : g.node(i).output()) {
       if (out.empty()) continue;
-      producers_[out]++;
-      first_producer.emplace(out, i);
+      auto [it, fresh] = index.producers.emplace(out, i);
+      if (!fresh) it->second = -1;
     }
   }
-  ordered_ = true;
+  index.ordered = true;
   for (int i = 0; i < g.node_size(); ++i) {
     const onnx::NodeProto& node = g.node(i);
     for (const auto& in : node.input()) {
       if (in.empty()) continue;
-      auto p = first_producer.find(in);
-      if (p != first_producer.end() && p->second >= i) ordered_ = false;
-      consumers_[in].push_back(i);
+      auto p = index.producers.find(in);
+      if (p != index.producers.end() && (p->second < 0 || p->second >= i)) index.ordered = false;
+      index.consumers[in].push_back(i);
     }
     for (const auto& attr : node.attribute()) {
       std::vector<std::string> names;
       if (attr.has_g()) MentionedNames(attr.g(), &names);
       for (const auto& sub : attr.graphs()) MentionedNames(sub, &names);
-      for (const auto& name : names) consumers_[name].push_back(i);
+      for (const auto& name : names) index.consumers[name].push_back(i);
     }
   }
+  return index;
+}
+
+void Session::IndexModel() {
+  nodes_with_diagnostics_.clear();
+  declared_symbols_.clear();
+  index_ = Index();
+  value_info_index_.clear();
+  const InferenceResult& r = result_;
+  constrained_symbols_.clear();
+  fact_nodes_.clear();
+  has_facts_ = !(r.facts.empty() && r.fact_sources.empty() && r.conditions.empty() &&
+                 r.bounds.empty() && r.relations.empty() && r.fact_dims.empty() &&
+                 r.relation_dims.empty() && r.multiples.empty());
+  incremental_ok_ = model_.functions_size() == 0 && model_.training_info_size() == 0 &&
+                    options_.assumptions.empty() && options_.bind.empty() &&
+                    options_.input_values.empty() && options_.input_shapes.empty() &&
+                    !options_.assume_positive && !options_.record_provenance &&
+                    provenance_ != nullptr && r.value_types.count("main") > 0;
+  if (!incremental_ok_) return;
+  if (has_facts_) {
+    // Every symbol a fact, condition, bound or relation mentions (over-approximated: every
+    // word of their texts too), and the nodes that recorded facts.
+    auto add = [&](Dim d) {
+      for (auto& name : d.Symbols()) constrained_symbols_.insert(std::move(name));
+    };
+    for (const auto& f : r.fact_dims) {
+      add(f.lhs);
+      add(f.rhs);
+    }
+    for (const auto& rel : r.relation_dims) add(rel.expr);
+    for (const auto& m : r.multiples) add(m.first);
+    for (const auto& b : r.bounds) constrained_symbols_.insert(b.symbol);
+    auto words = [&](const std::string& text) {
+      std::string word;
+      for (char ch : text + " ") {
+        const bool w = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                       (ch >= '0' && ch <= '9') || ch == '_';
+        if (w) {
+          word += ch;
+        } else if (!word.empty()) {
+          constrained_symbols_.insert(word);
+          word.clear();
+        }
+      }
+    };
+    for (const auto& text : r.facts) words(text);
+    for (const auto& text : r.conditions) words(text);
+    for (const auto& text : r.relations) words(text);
+    for (const auto& b : r.bounds) {
+      for (const auto& origin : b.origins) words(origin);
+    }
+    for (const FactSource& f : r.fact_sources) {
+      if (f.graph != "main" || f.node_index < 0) {
+        fact_nodes_.insert(-1);  // recorded outside a main-graph node
+      } else {
+        fact_nodes_.insert(f.node_index);
+      }
+    }
+  }
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.graph == "main") nodes_with_diagnostics_.insert(d.node_index);
+  }
+  for (const SymbolInfo& s : r.symbols) {
+    if (s.declared) declared_symbols_.insert(s.name);
+  }
+  index_ = BuildIndex(model_.graph());
+  value_info_index_stale_ = true;
+}
+
+void Session::IndexValueInfo() {
+  if (!value_info_index_stale_) return;
   const onnx::GraphProto& ag = annotated_.graph();
+  value_info_index_.clear();
+  value_info_index_.reserve(ag.value_info_size());
   for (int i = 0; i < ag.value_info_size(); ++i) value_info_index_[ag.value_info(i).name()] = i;
+  value_info_index_stale_ = false;
+}
+
+void Session::ClearEdits() {
+  pending_ = 0;
+  touched_.clear();
+  origin_.clear();
+  initializer_edits_.clear();
+  renames_.clear();
+  force_full_ = nullptr;
 }
 
 Status Session::CheckNodeIndex(int index, bool allow_end) const {
@@ -254,23 +317,43 @@ Status Session::CheckNodeIndex(int index, bool allow_end) const {
 Status Session::ReplaceNode(int index, const onnx::NodeProto& node) {
   if (Status st = CheckNodeIndex(index, false); !st.ok()) return st;
   *model_.mutable_graph()->mutable_node(index) = node;
-  pending_.push_back({true, index});
+  MarkTouched(index);
+  pending_++;
   return OkStatus();
 }
 
 Status Session::InsertNode(int index, const onnx::NodeProto& node) {
   if (Status st = CheckNodeIndex(index, true); !st.ok()) return st;
   auto* nodes = model_.mutable_graph()->mutable_node();
+  if (origin_.empty()) {
+    origin_.resize(nodes->size());
+    std::iota(origin_.begin(), origin_.end(), 0);
+  }
   *nodes->Add() = node;
   for (int i = nodes->size() - 1; i > index; --i) nodes->SwapElements(i, i - 1);
-  pending_.push_back({false, index});
+  origin_.insert(origin_.begin() + index, -1);
+  std::set<int> touched;
+  for (int t : touched_) touched.insert(t >= index ? t + 1 : t);
+  touched.insert(index);
+  touched_ = std::move(touched);
+  pending_++;
   return OkStatus();
 }
 
 Status Session::RemoveNode(int index) {
   if (Status st = CheckNodeIndex(index, false); !st.ok()) return st;
+  if (origin_.empty()) {
+    origin_.resize(model_.graph().node_size());
+    std::iota(origin_.begin(), origin_.end(), 0);
+  }
   model_.mutable_graph()->mutable_node()->DeleteSubrange(index, 1);
-  pending_.push_back({false, index});
+  origin_.erase(origin_.begin() + index);
+  std::set<int> touched;
+  for (int t : touched_) {
+    if (t != index) touched.insert(t > index ? t - 1 : t);
+  }
+  touched_ = std::move(touched);
+  pending_++;
   return OkStatus();
 }
 
@@ -287,7 +370,8 @@ Status Session::SetNodeAttribute(int index, const onnx::AttributeProto& attribut
   } else {
     *attrs->Add() = attribute;
   }
-  pending_.push_back({true, index});
+  MarkTouched(index);
+  pending_++;
   return OkStatus();
 }
 
@@ -301,7 +385,8 @@ Status Session::SetInitializer(const onnx::TensorProto& tensor) {
   } else {
     *inits->Add() = tensor;
   }
-  pending_.push_back({false, -1});
+  initializer_edits_.push_back(tensor.name());
+  pending_++;
   return OkStatus();
 }
 
@@ -309,7 +394,8 @@ Status Session::SetInputType(std::string_view name, const onnx::TypeProto& type)
   for (auto& vi : *model_.mutable_graph()->mutable_input()) {
     if (vi.name() == name) {
       *vi.mutable_type() = type;
-      pending_.push_back({false, -1});
+      force_full_ = "input or output edit";
+      pending_++;
       return OkStatus();
     }
   }
@@ -324,7 +410,8 @@ Status Session::AddOutput(const onnx::ValueInfoProto& output) {
     }
   }
   *model_.mutable_graph()->add_output() = output;
-  pending_.push_back({false, -1});
+  force_full_ = "input or output edit";
+  pending_++;
   return OkStatus();
 }
 
@@ -333,7 +420,8 @@ Status Session::RemoveOutput(std::string_view name) {
   for (int i = 0; i < outputs->size(); ++i) {
     if (outputs->Get(i).name() == name) {
       outputs->DeleteSubrange(i, 1);
-      pending_.push_back({false, -1});
+      force_full_ = "input or output edit";
+      pending_++;
       return OkStatus();
     }
   }
@@ -353,8 +441,24 @@ Status Session::RenameValue(std::string_view from, std::string_view to) {
   if (Defines(g, to) || SubgraphDefines(g, to)) {
     return Status::Error(StrCat("'", to, "' already names a value of the model"));
   }
+  // The nodes that mention either name are inferred again (the readers of `to`, left dangling
+  // by a removal, read the renamed value).
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto& node = g.node(i);
+    bool mentions = false;
+    for (const auto& in : node.input()) mentions = mentions || in == from || in == to;
+    for (const auto& out : node.output()) mentions = mentions || out == from || out == to;
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_g()) mentions = mentions || Mentions(attr.g(), from) || Mentions(attr.g(), to);
+      for (const auto& sub : attr.graphs()) {
+        mentions = mentions || Mentions(sub, from) || Mentions(sub, to);
+      }
+    }
+    if (mentions) MarkTouched(i);
+  }
   RenameInGraph(model_.mutable_graph(), from, to, /*outer=*/true);
-  pending_.push_back({false, -1});
+  renames_.emplace_back(std::string(from), std::string(to));
+  pending_++;
   return OkStatus();
 }
 
@@ -366,22 +470,44 @@ static bool Writable(const Type& type) {
   return !(type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape()));
 }
 
+// Whether a declared node output inferred as `now` merges with its declaration as it did in
+// the last run: the run found `now` before merging then too. A declaration without a type
+// (a graph output named only) merges to what was found, which was written.
+static bool SameAsInferred(const GraphValueTypes& main, const std::string& out, const Type& now) {
+  auto inferred = main.inferred.find(out);
+  if (inferred != main.inferred.end()) return inferred->second == now;
+  if (main.declared.count(out)) return false;
+  const Type* written = main.Find(out);
+  return written != nullptr && *written == now;
+}
+
+bool Session::NearFacts(const Type& type) const {
+  if (!has_facts_ || type.is_unknown()) return false;
+  if (type.kind() != Type::Kind::kTensor) return true;
+  if (!type.has_shape()) return false;
+  for (Dim d : type.shape()) {
+    for (const std::string& name : d.Symbols()) {
+      if (constrained_symbols_.count(name)) return true;
+    }
+  }
+  return false;
+}
+
 bool Session::Reject(const char* reason) {
   reject_ = reason;
   return false;
 }
 
 bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed_names) {
-  if (!incremental_ok_ || !ordered_) return Reject("model");
-  for (const Edit& e : pending_) {
-    if (!e.node_local) return Reject("structural edit");
-  }
+  if (!incremental_ok_ || !index_.ordered) return Reject("model");
+  if (force_full_) return Reject(force_full_);
+  if (!origin_.empty() || !initializer_edits_.empty() || !renames_.empty())
+    return Reject("structural edit");
   const onnx::GraphProto& graph = model_.graph();
   if (graph.node_size() != annotated_.graph().node_size()) return Reject("structural edit");
   // The edited nodes, then every node downstream of a value whose type changes, in the
-  // graph's order (a topological one: ordered_).
-  std::set<int> work;
-  for (const Edit& e : pending_) work.insert(e.index);
+  // graph's order (a topological one: index_.ordered).
+  std::set<int> work = touched_;
 
   symbolic::SymbolContext::Scope symbols(*options_.symbol_context);
   GraphValueTypes& main = result_.value_types.at("main");
@@ -430,8 +556,8 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     for (int i = 0; i < node.input_size(); ++i) {
       const std::string& name = node.input(i);
       if (name.empty()) continue;
-      auto init = initializers_.find(name);
-      if (init != initializers_.end() && !inputs_.count(name)) {
+      auto init = index_.initializers.find(name);
+      if (init != index_.initializers.end() && !index_.inputs.count(name)) {
         const onnx::TensorProto& tensor = graph.initializer(init->second);
         if (IsExternal(tensor)) return Reject("input value");
         input_types[i] = TypeOfTensor(tensor);
@@ -439,7 +565,8 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
         prov.inputs[i] = old_prov.inputs[i];
         continue;
       }
-      if (init != initializers_.end() || !(inputs_.count(name) || producers_.count(name))) {
+      if (init != index_.initializers.end() ||
+          !(index_.inputs.count(name) || index_.producers.count(name))) {
         return Reject("input value");  // a default input, or not defined
       }
       const uint8_t known = NodeProvenance::kValueKnown | NodeProvenance::kValuePartial;
@@ -451,29 +578,47 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     }
     for (const auto& out : node.output()) {
       if (out.empty()) continue;
-      if (inputs_.count(out) || initializers_.count(out)) return Reject("output defined twice");
-      auto p = producers_.find(out);
-      if (p == producers_.end() || p->second != 1) return Reject("output defined twice");
+      if (index_.inputs.count(out) || index_.initializers.count(out))
+        return Reject("output defined twice");
+      auto p = index_.producers.find(out);
+      if (p == index_.producers.end() || p->second < 0) return Reject("output defined twice");
     }
 
     NodeInferenceResult r =
         InferNodeOutputs(registry_, node, opsets, input_types, input_values, options_);
     if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule())
       return Reject("node with findings");
+    if (r.learnt_about_symbols) return Reject("node with facts");
     if (r.output_types.size() != static_cast<size_t>(node.output_size()))
       return Reject("node with findings");
+    if (has_facts_) {
+      // The model has facts: a node stays clear of every symbol they mention, so that the
+      // run's resolving through them changes nothing about it, and recorded none.
+      if (fact_nodes_.count(index) || fact_nodes_.count(-1)) return Reject("node near facts");
+      for (const Type& t : input_types) {
+        if (NearFacts(t)) return Reject("node near facts");
+      }
+      // What the node read in the run (a condition it recorded is not attributed to it).
+      for (const auto& in : old_node.input()) {
+        const Type* t = in.empty() ? nullptr : main.Find(in);
+        if (t && NearFacts(*t)) return Reject("node near facts");
+      }
+      for (int o = 0; o < node.output_size(); ++o) {
+        const Type* old_type = main.Find(node.output(o));
+        if (NearFacts(r.output_types[o]) || (old_type && NearFacts(*old_type)))
+          return Reject("node near facts");
+      }
+    }
     for (int o = 0; o < node.output_size(); ++o) {
       const std::string& out = node.output(o);
       if (out.empty()) continue;
       if (r.output_values.size() > static_cast<size_t>(o) && r.output_values[o])
         return Reject("output value");
       Type& now = r.output_types[o];
-      if (declared_.count(out)) {
+      if (index_.declared.count(out)) {
         // A graph output or value_info entry: what the run found before merging in the
         // declaration must come out again, so that the merge gives what it gave.
-        auto inferred = main.inferred.find(out);
-        if (inferred == main.inferred.end() || !(inferred->second == now) ||
-            !OnlyDeclaredSymbols(now, declared_symbols_)) {
+        if (!SameAsInferred(main, out, now) || !OnlyDeclaredSymbols(now, declared_symbols_)) {
           return Reject("declared output changed");
         }
         continue;
@@ -484,12 +629,13 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
       if (*old_type == now) continue;
       // A changed type: written in place of the old one (both written, neither a graph
       // output), and every reader of the value is inferred again.
+      IndexValueInfo();
       if (!Writable(*old_type) || !Writable(now) || !OnlyDeclaredSymbols(now, declared_symbols_) ||
           !value_info_index_.count(out)) {
         return Reject("changed type not written");
       }
-      auto readers = consumers_.find(out);
-      if (readers != consumers_.end()) {
+      auto readers = index_.consumers.find(out);
+      if (readers != index_.consumers.end()) {
         for (int reader : readers->second) {
           if (reader <= index) return Reject("model");  // not in order after all
           work.insert(reader);
@@ -501,8 +647,8 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     updates.emplace_back(index, std::move(prov));
   }
   // Every node inferred again is inferred as in a full run: commit.
-  for (const Edit& e : pending_) {
-    *annotated_.mutable_graph()->mutable_node(e.index) = graph.node(e.index);
+  for (int index : touched_) {
+    *annotated_.mutable_graph()->mutable_node(index) = graph.node(index);
   }
   for (auto& [index, prov] : updates) {
     prov_it->second[index] = std::move(prov);
@@ -523,22 +669,545 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
   return true;
 }
 
+// Old bits of a node's output that say its value was known.
+static bool ValueKnown(uint8_t bits) {
+  return (bits & (NodeProvenance::kValueKnown | NodeProvenance::kValuePartial)) != 0;
+}
+
+bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string>* changed_names) {
+  if (!incremental_ok_ || !index_.ordered) return Reject("model");
+  if (force_full_) return Reject(force_full_);
+  const onnx::GraphProto& graph = model_.graph();
+  const onnx::GraphProto& old_graph = annotated_.graph();
+  const int n_new = graph.node_size(), n_old = old_graph.node_size();
+  std::vector<int> origin = origin_;
+  if (origin.empty()) {
+    if (n_new != n_old) return Reject("model");
+    origin.resize(n_new);
+    std::iota(origin.begin(), origin.end(), 0);
+  }
+  if (static_cast<int>(origin.size()) != n_new) return Reject("model");
+  std::vector<int> moved_to(n_old, -1);  // old index -> new index, -1 when removed
+  for (int p = 0; p < n_new; ++p) {
+    if (origin[p] >= 0) moved_to[origin[p]] = p;
+  }
+  // Facts name the node that recorded them by index: with facts, no node moves.
+  if (has_facts_) {
+    for (int o = 0; o < n_old; ++o) {
+      if (moved_to[o] != o) return Reject("model");
+    }
+  }
+  // A subgraph's values and findings are filed under a path that names its node's index
+  // ("main/If_3.then_branch"): such a node stays where it is.
+  for (int o = 0; o < n_old; ++o) {
+    if (moved_to[o] != o && HasSubgraph(old_graph.node(o))) return Reject("subgraph");
+  }
+  // The findings of the last run: a node's moves with it; the graph's own are kept only where
+  // no edit of nodes can change them.
+  for (const Diagnostic& d : result_.diagnostics) {
+    if (d.graph != "main") return Reject("model findings");
+    if (d.node_index < 0) {
+      if (d.code != DiagCode::kOpsetNewer) return Reject("model findings");
+      continue;
+    }
+    if (d.code == DiagCode::kDuplicateDefinition || d.code == DiagCode::kGraphCycle)
+      return Reject("model findings");
+    if (d.node_index >= n_old || moved_to[d.node_index] < 0) return Reject("node with findings");
+  }
+  const auto prov_it = provenance_->graphs.find("main");
+  if (prov_it == provenance_->graphs.end() ||
+      prov_it->second.size() != static_cast<size_t>(n_old)) {
+    return Reject("model");
+  }
+  const std::vector<NodeProvenance>& old_prov = prov_it->second;
+  GraphValueTypes& main = result_.value_types.at("main");
+  std::set<int> touched = touched_;
+  for (int p = 0; p < n_new; ++p) {
+    if (origin[p] < 0) touched.insert(p);
+  }
+  // The edited model's names, from the last run's index and the nodes edited: what the
+  // edited nodes define and read, and the names renamed.
+  std::unordered_map<std::string, int> touched_outputs;  // name -> node, -2 when several
+  std::unordered_map<std::string, std::vector<int>> touched_inputs;
+  for (int p : touched) {
+    const onnx::NodeProto& node = graph.node(p);
+    if (HasSubgraph(node)) return Reject("subgraph");
+    if (origin[p] >= 0 && HasSubgraph(old_graph.node(origin[p]))) return Reject("subgraph");
+    for (const auto& out : node.output()) {
+      if (out.empty()) continue;
+      auto [it, first] = touched_outputs.emplace(out, p);
+      if (!first) it->second = -2;
+    }
+    for (const auto& in : node.input()) {
+      if (!in.empty()) touched_inputs[in].push_back(p);
+    }
+  }
+  for (const auto& [from, to] : renames_) {
+    for (const std::string* name : {&from, &to}) {
+      if (index_.inputs.count(*name) || index_.declared.count(*name))
+        return Reject("input or output edit");
+    }
+  }
+  // The node of the edited model that produces `name`: -1 none, -2 several.
+  auto new_producer = [&](const std::string& name) {
+    int result = -1;
+    if (auto t = touched_outputs.find(name); t != touched_outputs.end()) result = t->second;
+    if (auto o = index_.producers.find(name); o != index_.producers.end()) {
+      if (o->second < 0) return -2;
+      const int q = moved_to[o->second];
+      if (q >= 0 && !touched.count(q)) result = result == -1 ? q : -2;
+    }
+    return result;
+  };
+  // The nodes of the edited model that read `name`.
+  auto new_readers = [&](const std::string& name) {
+    std::vector<int> readers;
+    if (auto c = index_.consumers.find(name); c != index_.consumers.end()) {
+      for (int o : c->second) {
+        const int q = moved_to[o];
+        if (q >= 0 && !touched.count(q)) readers.push_back(q);
+      }
+    }
+    if (auto t = touched_inputs.find(name); t != touched_inputs.end()) {
+      readers.insert(readers.end(), t->second.begin(), t->second.end());
+    }
+    return readers;
+  };
+  // The index of initializer `name` in the edited model, or -1.
+  std::set<std::string, std::less<>> edited_initializers(initializer_edits_.begin(),
+                                                         initializer_edits_.end());
+  auto new_initializer = [&](const std::string& name) {
+    if (edited_initializers.count(name)) {
+      for (int i = 0; i < graph.initializer_size(); ++i) {
+        if (graph.initializer(i).name() == name) return i;
+      }
+      return -1;
+    }
+    auto it = index_.initializers.find(name);
+    return it == index_.initializers.end() ? -1 : it->second;
+  };
+  // In order still: what an edited node reads is defined before it, what it defines read
+  // after it (the other nodes keep their order).
+  for (int p : touched) {
+    for (const auto& in : graph.node(p).input()) {
+      if (!in.empty() && new_producer(in) >= p) return Reject("model");
+    }
+    for (const auto& out : graph.node(p).output()) {
+      if (out.empty()) continue;
+      for (int reader : new_readers(out)) {
+        if (reader <= p) return Reject("model");
+      }
+    }
+  }
+
+  // The old run's producer of `name` (an index of annotated_), or -1.
+  auto old_producer = [&](const std::string& name) {
+    auto it = index_.producers.find(name);
+    return it == index_.producers.end() ? -1 : it->second;
+  };
+  // Whether the old run knew the value of node output `name`.
+  auto old_valued = [&](const std::string& name) {
+    const int q = old_producer(name);
+    if (q < 0) return false;
+    const onnx::NodeProto& node = old_graph.node(q);
+    for (int k = 0; k < node.output_size(); ++k) {
+      if (node.output(k) == name && k < static_cast<int>(old_prov[q].outputs.size()) &&
+          ValueKnown(old_prov[q].outputs[k])) {
+        return true;
+      }
+    }
+    return false;
+  };
+  // The type the old run gave node output `name`; null when it was none.
+  auto old_output_type = [&](const std::string& name) -> const Type* {
+    return old_producer(name) >= 0 ? main.Find(name) : nullptr;
+  };
+
+  // Names whose definition changed: the outputs of removed nodes, the old outputs of edited
+  // ones, the initializers set and the names renamed.
+  std::set<std::string, std::less<>> dirty;
+  for (int o = 0; o < n_old; ++o) {
+    if (moved_to[o] >= 0) continue;
+    const onnx::NodeProto& node = old_graph.node(o);
+    if (nodes_with_diagnostics_.count(o)) return Reject("node with findings");
+    if (old_prov[o].how != NodeProvenance::How::kRule || old_prov[o].rule_failed)
+      return Reject("node without rule");
+    if (HasSubgraph(node)) return Reject("subgraph");
+    for (const auto& out : node.output()) {
+      if (out.empty()) continue;
+      const Type* t = main.Find(out);
+      if (t && !OnlyDeclaredSymbols(*t, declared_symbols_)) return Reject("introduced symbol");
+      dirty.insert(out);
+    }
+  }
+  for (int p : touched) {
+    if (origin[p] < 0) continue;
+    for (const auto& out : old_graph.node(origin[p]).output()) {
+      if (!out.empty()) dirty.insert(out);
+    }
+  }
+  for (const auto& name : initializer_edits_) dirty.insert(name);
+  for (const auto& [from, to] : renames_) {
+    dirty.insert(from);
+    dirty.insert(to);
+  }
+  // Produced by a node edited or inserted: its readers are inferred again when its type
+  // changes. Any other changed name: its readers are inferred again.
+  auto touched_producer = [&](const std::string& name) {
+    const int q = new_producer(name);
+    return q >= 0 && touched.count(q) > 0;
+  };
+  std::set<int> work = touched;
+  std::set<std::string, std::less<>> changed_inputs;  // names whose readers see a change
+  for (const auto& name : dirty) {
+    if (index_.inputs.count(name)) return Reject("input value");
+    const int init = new_initializer(name);
+    if (index_.initializers.count(name) && init < 0) return Reject("input value");
+    if (init >= 0) {
+      const onnx::TensorProto& tensor = graph.initializer(init);
+      if (IsExternal(tensor) || tensor.data_type() == 0) return Reject("input value");
+      if (new_producer(name) != -1) return Reject("output defined twice");
+    }
+    const bool by_touched = touched_producer(name);
+    if (index_.declared.count(name) && !by_touched) return Reject("declared output changed");
+    if (by_touched) continue;
+    changed_inputs.insert(name);
+    for (int reader : new_readers(name)) work.insert(reader);
+  }
+  for (const auto& vi : graph.output()) {
+    if (!index_.inputs.count(vi.name()) && new_initializer(vi.name()) < 0 &&
+        new_producer(vi.name()) < 0) {
+      return Reject("output value");  // undefined: a finding of the graph
+    }
+  }
+
+  symbolic::SymbolContext::Scope symbols(*options_.symbol_context);
+  const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
+  const size_t max_nodes = std::max<size_t>(64, graph.node_size() / 20);
+  std::map<std::string, Type, std::less<>> changed;  // node output -> its new type
+  std::vector<std::pair<int, NodeProvenance>> updates;
+  std::set<int> reinferred;
+  auto type_now = [&](const std::string& name) -> const Type* {
+    auto it = changed.find(name);
+    return it != changed.end() ? &it->second : main.Find(name);
+  };
+  while (!work.empty()) {
+    const int p = *work.begin();
+    work.erase(work.begin());
+    if (updates.size() >= max_nodes) return Reject("too many nodes");
+    const onnx::NodeProto& node = graph.node(p);
+    const int o = origin[p];
+    const onnx::NodeProto* old_node = o >= 0 ? &old_graph.node(o) : nullptr;
+    bool inputs_changed = false;
+    for (const auto& in : node.input()) {
+      inputs_changed = inputs_changed || changed.count(in) || changed_inputs.count(in);
+    }
+    if (old_node && !inputs_changed && node.SerializeAsString() == old_node->SerializeAsString())
+      continue;
+    if (HasSubgraph(node) || (old_node && HasSubgraph(*old_node))) return Reject("subgraph");
+    if (old_node) {
+      if (nodes_with_diagnostics_.count(o)) return Reject("node with findings");
+      if (old_prov[o].how != NodeProvenance::How::kRule || old_prov[o].rule_failed)
+        return Reject("node without rule");
+      for (uint8_t bits : old_prov[o].outputs) {
+        if (ValueKnown(bits)) return Reject("output value");
+      }
+    }
+    // The inputs as a full run has them.
+    NodeProvenance prov;
+    prov.how = NodeProvenance::How::kRule;
+    prov.inputs.assign(node.input_size(), 0);
+    std::vector<Type> input_types(node.input_size());
+    std::vector<std::optional<ConstValue>> input_values(node.input_size());
+    for (int i = 0; i < node.input_size(); ++i) {
+      const std::string& name = node.input(i);
+      if (name.empty()) continue;
+      const int init = new_initializer(name);
+      if (init >= 0) {
+        if (index_.inputs.count(name)) return Reject("input value");  // a default input
+        const onnx::TensorProto& tensor = graph.initializer(init);
+        if (IsExternal(tensor)) return Reject("input value");
+        input_types[i] = TypeOfTensor(tensor);
+        input_values[i] = ConstValueOfTensor(tensor, options_.max_value_elements);
+        continue;
+      }
+      if (!index_.inputs.count(name)) {
+        const int q = new_producer(name);
+        if (q < 0) return Reject("input value");
+        if (q >= p) return Reject("model");
+        if (!reinferred.count(q)) {
+          // A node not inferred again: what it had, unless the old run knew its value.
+          if (old_valued(name)) return Reject("input value");
+        }
+      }
+      const Type* type = type_now(name);
+      if (!type) return Reject("input value");
+      input_types[i] = *type;
+    }
+    NodeInferenceResult r =
+        InferNodeOutputs(registry_, node, opsets, input_types, input_values, options_);
+    if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule())
+      return Reject("node with findings");
+    if (r.learnt_about_symbols) return Reject("node with facts");
+    if (r.output_types.size() != static_cast<size_t>(node.output_size()))
+      return Reject("node with findings");
+    if (has_facts_) {
+      if (o < 0 || fact_nodes_.count(o) || fact_nodes_.count(-1)) return Reject("node near facts");
+      for (const Type& t : input_types) {
+        if (NearFacts(t)) return Reject("node near facts");
+      }
+      // What the node read in the run (a condition it recorded is not attributed to it).
+      for (const auto& in : old_node->input()) {
+        const Type* t = in.empty() ? nullptr : main.Find(in);
+        if (t && NearFacts(*t)) return Reject("node near facts");
+      }
+      for (int k = 0; k < node.output_size(); ++k) {
+        const Type* old_type = main.Find(node.output(k));
+        if (NearFacts(r.output_types[k]) || (old_type && NearFacts(*old_type)))
+          return Reject("node near facts");
+      }
+    }
+    for (int k = 0; k < node.output_size(); ++k) {
+      const std::string& out = node.output(k);
+      if (out.empty()) continue;
+      if (index_.inputs.count(out) || new_initializer(out) >= 0)
+        return Reject("output defined twice");
+      if (new_producer(out) != p) return Reject("output defined twice");
+      if (r.output_values.size() > static_cast<size_t>(k) && r.output_values[k])
+        return Reject("output value");
+      Type& now = r.output_types[k];
+      if (!OnlyDeclaredSymbols(now, declared_symbols_)) return Reject("introduced symbol");
+      if (old_valued(out)) return Reject("output value");
+      if (index_.declared.count(out)) {
+        // Declared: what the run found before merging in the declaration must come out
+        // again, so that the merge gives what it gave.
+        if (old_producer(out) < 0 || !SameAsInferred(main, out, now))
+          return Reject("declared output changed");
+        continue;
+      }
+      const Type* old_type = old_output_type(out);
+      if (old_type && !OnlyDeclaredSymbols(*old_type, declared_symbols_))
+        return Reject("introduced symbol");
+      if (old_type && *old_type == now) continue;
+      for (int reader : new_readers(out)) {
+        if (reader <= p) return Reject("model");
+        work.insert(reader);
+      }
+      changed[out] = std::move(now);
+    }
+    prov.outputs.assign(node.output_size(), 0);
+    reinferred.insert(p);
+    updates.emplace_back(p, std::move(prov));
+  }
+  for (int p : touched) {
+    if (origin[p] < 0 && !reinferred.count(p)) return Reject("model");  // cannot happen
+  }
+
+  // Every node inferred again is inferred as in a full run: commit. The values whose count
+  // and listing change: the old and new outputs of the nodes inferred again or removed.
+  std::set<std::string, std::less<>> affected(dirty.begin(), dirty.end());
+  for (const auto& [p, prov] : updates) {
+    for (const auto& out : graph.node(p).output()) {
+      if (!out.empty()) affected.insert(out);
+    }
+  }
+  auto new_output_type = [&](const std::string& name) -> const Type* {
+    return new_producer(name) >= 0 ? type_now(name) : nullptr;
+  };
+  for (const auto& name : affected) {
+    const Type* before = old_output_type(name);
+    const Type* after = new_output_type(name);
+    if (index_.declared.count(name)) continue;  // counted alike before and after
+    if (before) CountValueStats(*before, -1, result_.stats);
+    if (after) CountValueStats(*after, 1, result_.stats);
+    if ((before || after) && (!before || !after || !(*before == *after)))
+      changed_names->push_back(name);
+  }
+  result_.stats.nodes += n_new - n_old;
+  for (const auto& name : affected) {
+    if (index_.declared.count(name)) continue;
+    const Type* after = new_output_type(name);
+    if (after) {
+      Type copy = *after;
+      main.types[name] = std::move(copy);
+    } else if (!index_.inputs.count(name)) {
+      main.types.erase(name);
+    }
+  }
+  // The index, from the old model's nodes (before annotated_ takes the new ones): the removed
+  // and edited nodes' names out, the other nodes' indices moved, the edited nodes' names in.
+  for (int o = 0; o < n_old; ++o) {
+    if (moved_to[o] >= 0 && !touched.count(moved_to[o])) continue;
+    const onnx::NodeProto& node = old_graph.node(o);
+    for (const auto& out : node.output()) {
+      auto it = index_.producers.find(out);
+      if (it != index_.producers.end() && it->second == o) index_.producers.erase(it);
+    }
+    for (const auto& in : node.input()) {
+      auto it = index_.consumers.find(in);
+      if (it == index_.consumers.end()) continue;
+      auto& readers = it->second;
+      readers.erase(std::remove(readers.begin(), readers.end(), o), readers.end());
+      if (readers.empty()) index_.consumers.erase(it);
+    }
+  }
+  if (!origin_.empty()) {
+    for (auto& entry : index_.producers) {
+      if (entry.second >= 0) entry.second = moved_to[entry.second];
+    }
+    for (auto& entry : index_.consumers) {
+      for (int& reader : entry.second) reader = moved_to[reader];
+    }
+  }
+  for (int p : touched) {
+    const onnx::NodeProto& node = graph.node(p);
+    for (const auto& out : node.output()) {
+      if (!out.empty()) index_.producers[out] = p;
+    }
+    for (const auto& in : node.input()) {
+      if (!in.empty()) index_.consumers[in].push_back(p);
+    }
+  }
+  for (const auto& name : edited_initializers) {
+    const int init = new_initializer(name);
+    if (init >= 0) index_.initializers[name] = init;
+  }
+  // The node list and provenance, in the new order.
+  std::vector<NodeProvenance> prov(n_new);
+  for (int p = 0; p < n_new; ++p) {
+    if (origin[p] >= 0) prov[p] = std::move(prov_it->second[origin[p]]);
+  }
+  for (auto& [p, node_prov] : updates) {
+    prov[p] = std::move(node_prov);
+    nodes_out->push_back(p);
+  }
+  prov_it->second = std::move(prov);
+  // The names whose value_info entries (if any) go: old outputs of nodes removed or edited,
+  // and types that changed.
+  std::set<std::string, std::less<>> dead(dirty.begin(), dirty.end());
+  for (const auto& [name, type] : changed) dead.insert(name);
+  onnx::GraphProto* annotated = annotated_.mutable_graph();
+  {
+    std::vector<onnx::NodeProto*> old_nodes(n_old);
+    if (n_old > 0) annotated->mutable_node()->ExtractSubrange(0, n_old, old_nodes.data());
+    for (int p = 0; p < n_new; ++p) {
+      const int o = origin[p];
+      if (o >= 0 && !touched.count(p)) {
+        annotated->mutable_node()->AddAllocated(old_nodes[o]);
+        old_nodes[o] = nullptr;
+      } else {
+        *annotated->add_node() = graph.node(p);
+      }
+    }
+    for (onnx::NodeProto* n : old_nodes) delete n;
+  }
+  for (const auto& name : initializer_edits_) {
+    const int init = new_initializer(name);
+    if (init < 0) continue;
+    auto* inits = annotated->mutable_initializer();
+    auto it = std::find_if(inits->begin(), inits->end(),
+                           [&](const onnx::TensorProto& t) { return t.name() == name; });
+    if (it != inits->end()) {
+      *it = graph.initializer(init);
+    } else {
+      *inits->Add() = graph.initializer(init);
+    }
+  }
+  // The value_info entries inference adds (after the model's own, one per written node
+  // output, in node order), made again by walking the old ones alongside the new nodes: an
+  // unchanged value of a node not edited keeps its entry (the next old one not dead), the
+  // others are written anew.
+  {
+    const int declared = graph.value_info_size();
+    auto* infos = annotated->mutable_value_info();
+    const int added = infos->size() - declared;
+    std::vector<onnx::ValueInfoProto*> old_infos(std::max(added, 0));
+    if (added > 0) infos->ExtractSubrange(declared, added, old_infos.data());
+    size_t next = 0;
+    for (int p = 0; p < n_new; ++p) {
+      const bool edited = touched.count(p) > 0;
+      for (const auto& out : graph.node(p).output()) {
+        if (out.empty() || index_.declared.count(out)) continue;
+        auto c = changed.find(out);
+        if (!edited && c == changed.end()) {
+          while (next < old_infos.size() && dead.count(old_infos[next]->name())) {
+            delete old_infos[next];
+            old_infos[next++] = nullptr;
+          }
+          if (next < old_infos.size() && old_infos[next]->name() == out) {
+            infos->AddAllocated(old_infos[next]);
+            old_infos[next++] = nullptr;
+          }
+          continue;  // else written by no run
+        }
+        const Type* type = c != changed.end() ? &c->second : main.Find(out);
+        if (!type || !Writable(*type)) continue;
+        onnx::ValueInfoProto* vi = infos->Add();
+        vi->set_name(out);
+        WriteTypeToProto(*type, vi->mutable_type());
+      }
+    }
+    for (onnx::ValueInfoProto* vi : old_infos) delete vi;
+  }
+  value_info_index_stale_ = true;
+  // The listing of values.
+  {
+    // In node order, as the value_info entries: a node not edited moves its names over.
+    std::set<std::string_view> outputs;
+    for (const auto& vi : graph.output()) outputs.insert(vi.name());
+    std::vector<std::string> values;
+    values.reserve(static_cast<size_t>(n_new) + 8);
+    size_t next = 0;
+    for (int p = 0; p < n_new; ++p) {
+      const bool edited = touched.count(p) > 0;
+      for (const auto& name : graph.node(p).output()) {
+        if (name.empty() || outputs.count(name)) continue;
+        if (!edited) {
+          while (next < main.values.size() && dirty.count(main.values[next])) ++next;
+          if (next < main.values.size() && main.values[next] == name) {
+            values.push_back(std::move(main.values[next++]));
+            continue;
+          }
+        }
+        values.push_back(name);
+      }
+    }
+    main.values = std::move(values);
+  }
+  for (Diagnostic& d : result_.diagnostics) {
+    if (d.node_index >= 0) d.node_index = moved_to[d.node_index];
+  }
+  nodes_with_diagnostics_.clear();
+  for (const Diagnostic& d : result_.diagnostics) nodes_with_diagnostics_.insert(d.node_index);
+  std::sort(changed_names->begin(), changed_names->end());
+  return true;
+}
+
 SessionUpdate Session::Update() {
   SessionUpdate update;
-  if (pending_.empty()) {
+  if (pending_ == 0) {
     stats_.empty_updates++;
     return update;
   }
   std::vector<int> nodes;
-  if (TryIncremental(&nodes, &update.changed_values)) {
-    pending_.clear();
+  bool structural = false;
+  bool done = TryIncremental(&nodes, &update.changed_values);
+  if (!done) {
+    // The node-local path's reason is moot: the structural path covers every case it does.
+    nodes.clear();
+    update.changed_values.clear();
+    done = structural = TryStructural(&nodes, &update.changed_values);
+  }
+  if (done) {
+    ClearEdits();
     stats_.incremental_updates++;
+    if (structural) stats_.structural_updates++;
     stats_.nodes_inferred += static_cast<int64_t>(nodes.size());
     update.incremental = true;
     return update;
   }
+  ClearEdits();
   update.changed_values.clear();
-  pending_.clear();
   stats_.full_updates++;
   stats_.full_reasons[reject_ ? reject_ : "model"]++;
   GraphValueTypes before;

@@ -11,19 +11,25 @@
 // InferShapes of the edited model (the model as given, with every edit applied, and the
 // session's options) gives: the types written into the model, the diagnostics, the facts, the
 // symbols and the statistics. Update() gets there one of two ways, and Stats counts which:
-//   - incremental: every pending edit changes one node of the main graph in place
-//     (ReplaceNode, SetNodeAttribute) keeping its inputs and outputs. The edited nodes are
-//     inferred again alone, then, in the graph's order, every reader of a value whose type
-//     changed; a node whose inputs and outputs come out as they were stops the walk (early
-//     cut-off), so an edit that keeps types infers one node. The path is taken only where a
-//     node inferred alone is provably inferred as inside a full run: the model has no facts,
-//     conditions, bounds or model-local functions and its node list is in order; each node
-//     inferred has no subgraph, no finding (before or after), outputs declared nowhere (not
-//     a graph output, no value_info) that hold no value, inputs whose values are
-//     initializers or were unknown in the run, and types free of symbols inference
-//     introduces; a changed type is one the write-back writes both before and after. Past
-//     max(64, 5% of the nodes) inferred, the update is full instead.
-//   - full: anything else re-infers the whole edited model (correct by construction).
+//   - incremental: the edited and inserted nodes are inferred again alone, then, in the
+//     graph's order, every reader of a value whose type or definition changed (a removed
+//     node's output, an initializer set, a renamed value); a node whose inputs and outputs
+//     come out as they were stops the walk (early cut-off), so an edit that keeps types
+//     infers one node. Node edits in place take a path without bookkeeping; structural ones
+//     (insert, remove, rewire, rename, initializer) re-infer only their cone too but rebuild
+//     the node list, the added value_info entries and the value listing (O(nodes), moving
+//     what did not change). The path is taken only where a node inferred alone is provably
+//     inferred as inside a full run: the model has no model-local functions, its node list
+//     is in order (and stays so), its only findings are a node's (which move with it) or
+//     about its opsets; where it has facts, conditions, bounds or relations, no node moves
+//     and each node inferred recorded none and its types (old and new, inputs and outputs)
+//     mention none of their symbols; each node inferred or removed has no subgraph, no
+//     finding (before or after), learns no fact, has outputs declared nowhere
+//     (or inferred as before) that hold no value, inputs whose values are initializers or
+//     were unknown in the run, and types free of symbols inference introduces; a node with a
+//     subgraph does not move. Past max(64, 5% of the nodes) inferred, the update is full.
+//   - full: anything else (an input type or graph output edited, among others) re-infers
+//     the whole edited model (correct by construction).
 // The declared-type policy and every other option apply identically on both paths.
 //
 // Edits address the main graph; node indices are positions in its node list. An edit that
@@ -75,12 +81,15 @@ class Session {
                                       // inference, at construction, is not counted)
     int64_t empty_updates = 0;        // ... with no pending edit
     int64_t nodes_inferred = 0;       // nodes re-inferred alone on the incremental path
-    // Why each full update was not incremental, counted by reason: "structural edit" (an
-    // insertion, removal, rename, initializer, input type or output edit), "model" (facts,
-    // conditions, bounds, functions, training graphs, a node list out of order, or options
-    // such as bind), "node with findings", "node rewired", "subgraph", "input value",
-    // "output value", "declared output changed", "introduced symbol", "changed type not
-    // written", "output defined twice", "node without rule", "too many nodes".
+    int64_t structural_updates = 0;   // incremental updates that took the structural path
+                                      // (insert, remove, rewire, rename, initializer)
+    // Why each full update was not incremental, counted by reason: "input or output edit",
+    // "model" (functions, training graphs, a node list out of order, nodes moved in a model
+    // with facts, or options such as bind), "model findings" (a finding of the graph as a
+    // whole), "node with findings", "node with facts", "node near facts", "subgraph",
+    // "input value", "output value", "declared output changed", "introduced symbol",
+    // "changed type not written", "output defined twice", "node without rule", "too many
+    // nodes".
     std::map<std::string, int64_t, std::less<>> full_reasons;
   };
 
@@ -117,7 +126,7 @@ class Session {
   // Infers the pending edits.
   SessionUpdate Update();
   // Whether edits are pending (Update() not called since).
-  bool dirty() const { return !pending_.empty(); }
+  bool dirty() const { return pending_ > 0; }
 
   // ---- The state as of the last Update() (or construction).
   const InferenceResult& result() const { return result_; }
@@ -130,16 +139,26 @@ class Session {
   const Stats& stats() const { return stats_; }
 
  private:
-  // One pending edit: a node changed in place (kNode, at `index`) or anything else.
-  struct Edit {
-    bool node_local = false;
-    int index = -1;
+  // The main graph's names as one model defines and reads them.
+  struct Index {
+    std::unordered_map<std::string, int> initializers;  // name -> index (unique names)
+    std::set<std::string, std::less<>> inputs, declared;
+    // Node output -> its producer's index, or -1 when several nodes produce it.
+    std::unordered_map<std::string, int> producers;
+    std::unordered_map<std::string, std::vector<int>> consumers;  // value -> reading nodes
+    bool ordered = false;  // no node reads a value a later node defines
   };
+  static Index BuildIndex(const onnx::GraphProto& graph);
   void InferFully();
   void IndexModel();
+  void IndexValueInfo();
+  void ClearEdits();
   bool Reject(const char* reason);  // records why the update is not incremental: false
   bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
+  bool TryStructural(std::vector<int>* nodes, std::vector<std::string>* changed);
   Status CheckNodeIndex(int index, bool allow_end) const;
+  void MarkTouched(int index) { touched_.insert(index); }
+  bool NearFacts(const Type& type) const;  // mentions a symbol facts constrain
 
   const SchemaRegistry& registry_;
   InferenceOptions options_;
@@ -147,20 +166,34 @@ class Session {
   onnx::ModelProto annotated_;  // model_ inferred (as of the last Update)
   InferenceResult result_;
   std::shared_ptr<Provenance> provenance_;  // the session's own record of the last run
-  std::vector<Edit> pending_;
+  int64_t pending_ = 0;                     // edits since the last Update()
   Stats stats_;
   const char* reject_ = nullptr;
 
-  // Indices of the last full inference (its model, whose node list incremental updates keep
-  // in shape): what the incremental path checks each edited node against.
+  // The edits since the last Update(), as the incremental paths read them.
+  std::set<int> touched_;  // nodes of model_ replaced, edited, inserted or renamed in
+  // For each node of model_, the index of the node it was in annotated_ (-1: inserted);
+  // empty while no node was inserted or removed (each node is where it was).
+  std::vector<int> origin_;
+  std::vector<std::string> initializer_edits_;                // SetInitializer's names, in order
+  std::vector<std::pair<std::string, std::string>> renames_;  // RenameValue's, in order
+  const char* force_full_ = nullptr;  // an edit no incremental path takes, if any
+
+  // Indices of the last inference (its model, whose node list annotated_ holds): what the
+  // incremental paths check each edited node against.
   bool incremental_ok_ = false;  // the model as a whole allows the incremental path
   std::set<int> nodes_with_diagnostics_;
-  std::map<std::string, int, std::less<>> initializers_;  // name -> index (unique names)
-  std::set<std::string, std::less<>> inputs_, declared_, declared_symbols_;
-  std::map<std::string, int, std::less<>> producers_;  // node output -> producer count
-  bool ordered_ = false;                               // the node list is a topological order
-  std::unordered_map<std::string, std::vector<int>> consumers_;  // value -> reading nodes
-  std::unordered_map<std::string, int> value_info_index_;        // in annotated_'s main graph
+  Index index_;
+  std::set<std::string, std::less<>> declared_symbols_;
+  // With facts, conditions, bounds or relations in the model: the symbols they mention (and
+  // every word of their texts), and the main-graph nodes that recorded facts (-1: a fact
+  // recorded elsewhere). A node inferred alone must be clear of both.
+  bool has_facts_ = false;
+  std::set<std::string, std::less<>> constrained_symbols_;
+  std::set<int> fact_nodes_;
+  // Name -> index in annotated_'s main graph, made when first needed after a change.
+  std::unordered_map<std::string, int> value_info_index_;
+  bool value_info_index_stale_ = true;
 };
 
 }  // namespace onnx_infer

@@ -81,6 +81,25 @@ std::string Summary(const InferenceResult& r) {
   if (Bytes(fresh) != Bytes(session.Model())) {
     return ::testing::AssertionFailure() << "annotated models differ";
   }
+  // The listing of values of the main graph (names in model order, declarations).
+  auto listing = [](const InferenceResult& res) {
+    std::ostringstream s;
+    auto it = res.value_types.find("main");
+    if (it == res.value_types.end()) return std::string("none");
+    const GraphValueTypes& g = it->second;
+    for (const auto& n : g.inputs) s << "in " << n << "\n";
+    for (const auto& n : g.values) s << "value " << n << "\n";
+    for (const auto& n : g.outputs) s << "out " << n << "\n";
+    for (const auto& [n, t] : g.types) s << "type " << n << " " << t.ToString() << "\n";
+    for (const auto& [n, t] : g.declared) s << "declared " << n << " " << t.ToString() << "\n";
+    for (const auto& [n, t] : g.inferred) s << "inferred " << n << " " << t.ToString() << "\n";
+    return s.str();
+  };
+  if (listing(r) != listing(session.result())) {
+    return ::testing::AssertionFailure() << "value listings differ\n--- fresh\n"
+                                         << listing(r) << "--- session\n"
+                                         << listing(session.result());
+  }
   for (const auto& [path, graph] : r.value_types) {
     for (const auto& [name, type] : graph.types) {
       const Type* t = session.result().TypeOf(path, name);
@@ -336,6 +355,168 @@ agraph (float[N, 4] x) => (float[N, 4] y) <float[N, 3] a> {
   }
 }
 
+// A node edit whose lone inference learns a fact about the symbols (N == M at an Add): a
+// full run lists the fact, so the update must be one.
+TEST(SessionTest, EditThatLearnsAFactIsFull) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x, float[M, 4] w) => (float z) {
+  a = Relu(x)
+  b = Relu(w)
+  c = Add(a, a)
+  z = ReduceSum <keepdims = 0> (c)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_TRUE(s.result().facts.empty());
+  ASSERT_TRUE(s.ReplaceNode(2, ParseNode("c = Add(a, b)")).ok());
+  s.Update();
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
+// A model with a condition about N and M: an edit of nodes clear of those symbols stays
+// incremental; one touching them is full.
+TEST(SessionTest, EditsAwayFromFactsAreIncremental) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x, float[M, 4] w, float[K, 3] u) => (float z, float v) {
+  c = Add(x, w)
+  z = ReduceSum <keepdims = 0> (c)
+  a = Relu(u)
+  b = Sigmoid(a)
+  v = ReduceSum <keepdims = 0> (b)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_FALSE(s.result().conditions.empty() && s.result().facts.empty());
+  ASSERT_TRUE(s.ReplaceNode(3, ParseNode("b = Tanh(a)")).ok());
+  EXPECT_TRUE(s.Update().incremental);
+  EXPECT_TRUE(MatchesFresh(s, {}));
+  ASSERT_TRUE(s.ReplaceNode(0, ParseNode("c = Add(x, x)")).ok());  // the condition goes
+  EXPECT_FALSE(s.Update().incremental);
+  EXPECT_EQ(s.stats().full_reasons.count("node near facts"), 1u);
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
+// ---- Structural edits on the incremental path.
+
+// Removing y = Identity(a) and renaming a to y (its readers read a's value under y's name):
+// the producer and the renamed value's readers are inferred again, nothing else.
+TEST(SessionTest, RemoveAndRenameIsIncremental) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x) => (float[N, 4] y) {
+  a = Relu(x)
+  i = Identity(a)
+  b = Neg(i)
+  c = Sigmoid(b)
+  y = Abs(c)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_TRUE(s.RemoveNode(1).ok());
+  ASSERT_TRUE(s.RenameValue("a", "i").ok());
+  SessionUpdate u = s.Update();
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(s.stats().structural_updates, 1);
+  EXPECT_EQ(s.stats().nodes_inferred, 1);  // the Relu, now defining i: same type, cut off
+  EXPECT_EQ(u.changed_values, (std::vector<std::string>{"a"}));  // gone
+  EXPECT_EQ(s.TypeOf("a"), nullptr);
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
+// Rewiring by hand: the readers of a removed node's output replaced to read its input.
+TEST(SessionTest, RemoveAndRewireReadersIsIncremental) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x) => (float[N, 4] y) {
+  a = Relu(x)
+  t = Transpose <perm = [1, 0]> (a)
+  b = Neg(a)
+  y = Abs(b)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_TRUE(s.ReplaceNode(2, ParseNode("b = Neg(x)")).ok());
+  ASSERT_TRUE(s.RemoveNode(0).ok());  // a's readers: t, still reading it (an error), so...
+  ASSERT_TRUE(s.RemoveNode(0).ok());  // ...t goes too
+  SessionUpdate u = s.Update();
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(s.EditedModel().graph().node_size(), 2);
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
+// Inserting a node whose output a later node is rewired to read; the new value gets its
+// value_info entry where a full run writes it (in node order among the added ones).
+TEST(SessionTest, InsertAndRewireIsIncremental) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x) => (float y) {
+  a = Relu(x)
+  b = Neg(a)
+  c = Sigmoid(b)
+  y = ReduceSum <keepdims = 0> (c)
+}
+)"),
+            BuiltinSchemas());
+  ASSERT_TRUE(s.InsertNode(1, ParseNode("t = Transpose <perm = [1, 0]> (a)")).ok());
+  ASSERT_TRUE(s.ReplaceNode(2, ParseNode("b = Neg(t)")).ok());
+  SessionUpdate u = s.Update();
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(s.TypeOf("t")->ToString(), "float[4, N]");
+  EXPECT_EQ(s.TypeOf("c")->ToString(), "float[4, N]");
+  EXPECT_EQ(u.changed_values, (std::vector<std::string>{"b", "c", "t"}));
+  EXPECT_TRUE(MatchesFresh(s, {}));
+  // And out again.
+  ASSERT_TRUE(s.ReplaceNode(2, ParseNode("b = Neg(a)")).ok());
+  ASSERT_TRUE(s.RemoveNode(1).ok());
+  EXPECT_TRUE(s.Update().incremental);
+  EXPECT_EQ(s.TypeOf("t"), nullptr);
+  EXPECT_TRUE(MatchesFresh(s, {}));
+  EXPECT_EQ(s.stats().full_updates, 0);
+}
+
+// A node replaced by an initializer of its output's name: readers see the initializer.
+TEST(SessionTest, NodeReplacedByInitializer) {
+  Session s(Parse(R"(
+agraph (float[N, 4] x, float[4, 3] w0) => (float[N, 3] y) {
+  w = Abs(w0)
+  y = MatMul(x, w)
+}
+)"),
+            BuiltinSchemas());
+  onnx::TensorProto w;
+  w.set_name("w");
+  w.set_data_type(onnx::TensorProto::FLOAT);
+  w.add_dims(4);
+  w.add_dims(3);
+  for (int i = 0; i < 12; ++i) w.add_float_data(1.0f);
+  ASSERT_TRUE(s.RemoveNode(0).ok());
+  ASSERT_TRUE(s.SetInitializer(w).ok());
+  SessionUpdate u = s.Update();
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(s.TypeOf("w"), nullptr);  // an initializer: not a node output any more
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
+// A node given another output name, its reader rewired to it: both in place, so the node
+// list keeps its shape, but the values change names.
+TEST(SessionTest, RewiredOutputsAreIncremental) {
+  Session s(Parse(kSmall), BuiltinSchemas());
+  ASSERT_TRUE(s.ReplaceNode(1, ParseNode("b2 = Sigmoid(a)")).ok());
+  ASSERT_TRUE(s.ReplaceNode(2, ParseNode("c = Softmax <axis = -1> (b2)")).ok());
+  SessionUpdate u = s.Update();
+  EXPECT_TRUE(u.incremental);
+  EXPECT_EQ(u.changed_values, (std::vector<std::string>{"b", "b2"}));
+  EXPECT_EQ(s.TypeOf("b"), nullptr);
+  EXPECT_EQ(s.TypeOf("b2")->ToString(), "float[N, 4]");
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
+// An edit whose result a full run reports (a reader left without its input) is full.
+TEST(SessionTest, DanglingReaderIsFull) {
+  Session s(Parse(kSmall), BuiltinSchemas());
+  ASSERT_TRUE(s.RemoveNode(1).ok());  // c reads b, defined nowhere now
+  EXPECT_FALSE(s.Update().incremental);
+  EXPECT_TRUE(s.result().HasErrors());
+  EXPECT_TRUE(MatchesFresh(s, {}));
+}
+
 // ---- Random edit sequences.
 
 class Editor {
@@ -347,8 +528,11 @@ class Editor {
     const onnx::GraphProto& g = s_.EditedModel().graph();
     const int n = g.node_size();
     for (int attempt = 0; attempt < 20; ++attempt) {
-      const int kind = Pick(100);
-      if (kind < 30 && n > 0) {
+      // Kinds 100 and up: an optimizer's rewrites (fold, bypass, constant, insert).
+      const int kind = Pick(130);
+      if (kind >= 100 && n > 0) {
+        if (auto d = Rewrite(kind - 100); !d.empty()) return d;
+      } else if (kind < 30 && n > 0) {
         if (auto d = SwapUnary(); !d.empty()) return d;
       } else if (kind < 50 && n > 0) {
         if (auto d = TweakAttribute(); !d.empty()) return d;
@@ -443,6 +627,111 @@ class Editor {
     return "";
   }
 
+  // The node outputs of the main graph that are not graph outputs or declared.
+  bool Internal(const std::string& name) const {
+    const onnx::GraphProto& g = s_.EditedModel().graph();
+    for (const auto& vi : g.output()) {
+      if (vi.name() == name) return false;
+    }
+    for (const auto& vi : g.value_info()) {
+      if (vi.name() == name) return false;
+    }
+    for (const auto& vi : g.input()) {
+      if (vi.name() == name) return false;
+    }
+    for (const auto& t : g.initializer()) {
+      if (t.name() == name) return false;
+    }
+    return true;
+  }
+
+  // An optimizer's rewrite of a random node: 0-9 fold (remove a one-input node whose output
+  // has its input's type, its input renamed to its output), 10-19 bypass (remove it, its
+  // readers rewired to its input), 20-24 constant (a node with a static output becomes an
+  // initializer of zeros), 25-29 insert a Neg between a value and one of its readers.
+  std::string Rewrite(int what) {
+    const onnx::GraphProto& g = s_.EditedModel().graph();
+    const int n = g.node_size();
+    const int i = Pick(n);
+    const onnx::NodeProto& node = g.node(i);
+    if (node.output_size() != 1 || node.output(0).empty() || !Internal(node.output(0))) return "";
+    const std::string out = node.output(0);
+    if (what < 20) {
+      if (node.input_size() < 1 || node.input(0).empty()) return "";
+      const std::string in = node.input(0);
+      const Type* ti = s_.TypeOf(in);
+      const Type* to = s_.TypeOf(out);
+      if (!ti || !to || !(*ti == *to)) return "";
+      if (what < 10) {
+        if (!Internal(in)) return "";
+        if (!s_.RemoveNode(i).ok() || !s_.RenameValue(in, out).ok()) return "";
+        return "fold node " + std::to_string(i) + ": " + in + " renamed " + out;
+      }
+      std::vector<std::pair<int, onnx::NodeProto>> readers;
+      for (int r = 0; r < n; ++r) {
+        onnx::NodeProto copy = g.node(r);
+        bool reads = false;
+        for (auto& x : *copy.mutable_input()) {
+          if (x == out) {
+            x = in;
+            reads = true;
+          }
+        }
+        if (reads) readers.emplace_back(r > i ? r - 1 : r, std::move(copy));
+      }
+      if (!s_.RemoveNode(i).ok()) return "";
+      for (auto& [r, copy] : readers) {
+        if (!s_.ReplaceNode(r, copy).ok()) return "";
+      }
+      return "bypass node " + std::to_string(i) + " (" + std::to_string(readers.size()) +
+             " readers)";
+    }
+    if (what < 25) {
+      const Type* t = s_.TypeOf(out);
+      if (!t || !t->is_tensor() || !t->has_shape() || !IsStatic(t->shape())) return "";
+      if (t->elem_type() != onnx::TensorProto::FLOAT && t->elem_type() != onnx::TensorProto::INT64)
+        return "";
+      int64_t count = 1;
+      onnx::TensorProto c;
+      c.set_name(out);
+      c.set_data_type(t->elem_type());
+      for (const auto& d : t->shape()) {
+        c.add_dims(*d.const_value());
+        count *= *d.const_value();
+      }
+      if (count > 4096) return "";
+      for (int64_t k = 0; k < count; ++k) {
+        if (t->elem_type() == onnx::TensorProto::FLOAT) {
+          c.add_float_data(0.0f);
+        } else {
+          c.add_int64_data(1);
+        }
+      }
+      if (!s_.RemoveNode(i).ok() || !s_.SetInitializer(c).ok()) return "";
+      return "constant node " + std::to_string(i) + " -> initializer " + out;
+    }
+    // Insert Neg(out) after node i, and rewire one reader of out to it.
+    for (int r = i + 1; r < n; ++r) {
+      onnx::NodeProto copy = g.node(r);
+      bool reads = false;
+      const std::string neg = Fresh("neg");
+      for (auto& x : *copy.mutable_input()) {
+        if (x == out && !reads) {
+          x = neg;
+          reads = true;
+        }
+      }
+      if (!reads) continue;
+      onnx::NodeProto node_neg;
+      node_neg.set_op_type("Neg");
+      node_neg.add_input(out);
+      node_neg.add_output(neg);
+      if (!s_.InsertNode(i + 1, node_neg).ok() || !s_.ReplaceNode(r + 1, copy).ok()) return "";
+      return "insert " + neg + " = Neg(" + out + ") before node " + std::to_string(r + 1);
+    }
+    return "";
+  }
+
   std::string TweakInitializer() {
     const onnx::GraphProto& g = s_.EditedModel().graph();
     if (g.initializer_size() == 0) return "";
@@ -513,6 +802,7 @@ void RandomEdits(onnx::ModelProto model, const std::string& label, int steps, ui
   total->incremental_updates += s.stats().incremental_updates;
   total->full_updates += s.stats().full_updates;
   total->nodes_inferred += s.stats().nodes_inferred;
+  total->structural_updates += s.stats().structural_updates;
   for (const auto& [reason, n] : s.stats().full_reasons) total->full_reasons[reason] += n;
 }
 
@@ -523,12 +813,15 @@ TEST(SessionPropertyTest, Workloads) {
        {bench::WorkloadKind::kDecoder, bench::WorkloadKind::kChain, bench::WorkloadKind::kCnn}) {
     const int64_t nodes = std::max<int64_t>(bench::MinimumNodes(kind), 60);
     bench::Workload w = bench::MakeWorkload(kind, nodes);
-    RandomEdits(std::move(w.model), std::string(bench::WorkloadKindName(kind)), 40, seed++, &total);
+    RandomEdits(std::move(w.model), std::string(bench::WorkloadKindName(kind)), 100, seed++,
+                &total);
   }
-  std::printf("workloads: %lld incremental updates (%lld nodes inferred), %lld full\n",
-              static_cast<long long>(total.incremental_updates),
-              static_cast<long long>(total.nodes_inferred),
-              static_cast<long long>(total.full_updates));
+  std::printf(
+      "workloads: %lld incremental updates (%lld with structural edits, %lld nodes inferred), "
+      "%lld full\n",
+      static_cast<long long>(total.incremental_updates),
+      static_cast<long long>(total.structural_updates),
+      static_cast<long long>(total.nodes_inferred), static_cast<long long>(total.full_updates));
   for (const auto& [reason, n] : total.full_reasons) {
     std::printf("  full (%s): %lld\n", reason.c_str(), static_cast<long long>(n));
   }
@@ -587,8 +880,9 @@ TEST(SessionPropertyTest, RealModels) {
     if (!model.ok()) continue;  // the corpus test covers what does not load
     RandomEdits(std::move(*model), path.filename().string(), 8, seed++, &total);
   }
-  std::printf("real models: %lld incremental updates, %lld full\n",
+  std::printf("real models: %lld incremental updates (%lld with structural edits), %lld full\n",
               static_cast<long long>(total.incremental_updates),
+              static_cast<long long>(total.structural_updates),
               static_cast<long long>(total.full_updates));
   for (const auto& [reason, n] : total.full_reasons) {
     std::printf("  full (%s): %lld\n", reason.c_str(), static_cast<long long>(n));

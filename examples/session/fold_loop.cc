@@ -127,5 +127,8 @@ int main(int argc, char** argv) {
   }
   std::cout << folds << " folds; " << session.stats().incremental_updates << " incremental and "
             << session.stats().full_updates << " full updates\n";
+  for (const auto& [reason, n] : session.stats().full_reasons) {
+    std::cout << "  full (" << reason << "): " << n << "\n";
+  }
   return session.result().HasErrors() ? 1 : 0;
 }

@@ -101,6 +101,8 @@ def main(argv):
     stats = session.stats()
     print(f"{folds} folds; {stats['incremental_updates']} incremental and "
           f"{stats['full_updates']} full updates")
+    for reason, n in sorted(stats["full_reasons"].items()):
+        print(f"  full ({reason}): {n}")
     return 1 if any(d.severity == "error" for d in session.diagnostics) else 0
 
 

@@ -1032,6 +1032,7 @@ class PySession {
     d["full_updates"] = s.full_updates;
     d["empty_updates"] = s.empty_updates;
     d["nodes_inferred"] = s.nodes_inferred;
+    d["structural_updates"] = s.structural_updates;
     py::dict reasons;
     for (const auto& [reason, n] : s.full_reasons) reasons[Str(reason)] = n;
     d["full_reasons"] = reasons;

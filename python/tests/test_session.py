@@ -69,6 +69,23 @@ def test_replace_node_keeping_types_is_incremental():
     check_same(s)
 
 
+def test_fold_by_remove_and_rename_is_incremental():
+    f = TensorProto.FLOAT
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["a"]), helper.make_node("Identity", ["a"], ["i"]),
+         helper.make_node("Neg", ["i"], ["b"]), helper.make_node("Abs", ["b"], ["y"])],
+        "g", [helper.make_tensor_value_info("x", f, ["N", 4])],
+        [helper.make_tensor_value_info("y", f, ["N", 4])])
+    s = onnx_infer.Session(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]))
+    s.remove_node(1)
+    s.rename_value("a", "i")
+    u = s.update()
+    assert u.incremental
+    assert s.stats()["structural_updates"] == 1
+    assert s.type_of("a") is None and str(s.type_of("i")) == "float[N, 4]"
+    check_same(s)
+
+
 def test_type_changing_edit_reports_what_changed():
     s = onnx_infer.Session(small_model())
     s.replace_node(1, helper.make_node("Cast", ["a"], ["b"], to=TensorProto.INT64))
