@@ -94,8 +94,8 @@ void Type::set_denotation(std::string d) {
   if (d == denotation()) return;  // most often both empty: nothing to allocate
   Extra e{element(), names()};
   e.names.denotation = std::move(d);
-  extra_ = e.element.is_unknown() && e.names.opaque_domain.empty() &&
-                   e.names.opaque_name.empty() && e.names.denotation.empty()
+  extra_ = e.element.is_unknown() && e.names.opaque_domain.empty() && e.names.opaque_name.empty() &&
+                   e.names.denotation.empty()
                ? nullptr
                : std::make_shared<const Extra>(std::move(e));
 }
@@ -174,8 +174,7 @@ std::string Type::ToString() const {
 
 bool operator==(const Type& a, const Type& b) {
   if (a.kind_ != b.kind_ || a.elem_type_ != b.elem_type_) return false;
-  if (a.shape_ != b.shape_ &&
-      (!a.shape_ || !b.shape_ || a.shape_->dims != b.shape_->dims)) {
+  if (a.shape_ != b.shape_ && (!a.shape_ || !b.shape_ || a.shape_->dims != b.shape_->dims)) {
     return false;
   }
   if (a.extra_ == b.extra_) return true;

@@ -49,7 +49,10 @@ class Type {
 
   Type() = default;  // unknown
   Type(const Type& other)
-      : kind_(other.kind_), elem_type_(other.elem_type_), shape_(other.shape_), extra_(other.extra_) {
+      : kind_(other.kind_),
+        elem_type_(other.elem_type_),
+        shape_(other.shape_),
+        extra_(other.extra_) {
     if (shape_) shape_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   Type(Type&& other) noexcept

@@ -38,8 +38,7 @@ std::optional<Shape> ShapeFromProto(bool has_shape, const onnx::TensorShapeProto
 }
 
 // (An unknown shape is not written: it leaves what the proto says, nothing or more.)
-void WriteShape(const Shape* shape, bool* has, onnx::TensorShapeProto* proto,
-                DimTextCache* texts) {
+void WriteShape(const Shape* shape, bool* has, onnx::TensorShapeProto* proto, DimTextCache* texts) {
   *has = true;
   const int rank = static_cast<int>(shape->size());
   if (proto->dim_size() != rank) proto->clear_dim();
