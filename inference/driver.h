@@ -104,17 +104,35 @@ inline uint64_t HashName(std::string_view s) {
 // What the driver knows about one named value.
 struct Value {
   Type type;
-  // Mutable with `unread`: reading an initializer's elements on first use (ValueData) changes
-  // what the value holds, not what it is, and happens through the const views the per-node
-  // steps have (of this graph's scope and the enclosing ones').
-  // Boxed, not inline: most values hold none, and a ConstValue is about 130 bytes (on the 1M
-  // decoder, 1M values: about 140 MB of the peak).
-  mutable std::unique_ptr<ConstValue> data;
-  // An initializer whose elements are not decoded yet: `data` is read from it the first time
-  // a rule asks for the value (most weights are never asked for).
-  mutable const onnx::TensorProto* unread = nullptr;
-  // An initializer whose value is in an external file, read only if a node consumes it.
-  const onnx::TensorProto* external = nullptr;
+
+  // What few values have, boxed together (one pointer a value; on the 700k tiny-nodes chain
+  // 16 bytes a value less than three inline pointers):
+  //   data      the value's elements (a ConstValue is about 130 bytes);
+  //   unread    an initializer whose elements are not decoded yet: `data` is read from it the
+  //             first time a rule asks for the value (most weights are never asked for);
+  //   external  an initializer whose value is in an external file, read only if a node
+  //             consumes it.
+  // Mutable: reading an initializer's elements on first use (ValueData) changes what the
+  // value holds, not what it is, and happens through the const views the per-node steps
+  // have (of this graph's scope and the enclosing ones').
+  struct Held {
+    std::unique_ptr<ConstValue> data;
+    const onnx::TensorProto* unread = nullptr;
+    const onnx::TensorProto* external = nullptr;
+  };
+  mutable std::unique_ptr<Held> held;
+  ConstValue* data() const { return held ? held->data.get() : nullptr; }
+  const onnx::TensorProto* unread() const { return held ? held->unread : nullptr; }
+  const onnx::TensorProto* external() const { return held ? held->external : nullptr; }
+  void set_data(std::unique_ptr<ConstValue> data) const {
+    if (data || held) Hold().data = std::move(data);
+  }
+  void set_unread(const onnx::TensorProto* tensor) const { Hold().unread = tensor; }
+  void set_external(const onnx::TensorProto* tensor) const { Hold().external = tensor; }
+  Held& Hold() const {
+    if (!held) held = std::make_unique<Held>();
+    return *held;
+  }
   // Where the graph declares the value's type (an output or value_info): an index in
   // GraphRun::declared_types, or -1.
   int32_t declared = -1;
@@ -198,6 +216,12 @@ class Scope {
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
 
+  // Frees the name table: the values stay, found by id only (IdOf, Intern and the by-name
+  // lookups no longer work). The write-back's, once it has every id it needs by name.
+  void ReleaseNames() {
+    std::vector<std::string_view>().swap(names_);
+    std::vector<Slot>().swap(slots_);
+  }
   // Frees the values and the name table: the scope is empty after this (its graph's
   // write-back, when nothing reads it again).
   void Release() {
@@ -257,11 +281,11 @@ inline std::unique_ptr<ConstValue> Boxed(std::optional<ConstValue> data) {
 // The value `v` holds (none: null), its initializer's elements decoded now if they were not
 // yet.
 inline const ConstValue* ValueData(const Value& v, int64_t max_elements) {
-  if (v.unread) {
-    v.data = Boxed(ConstValueOfTensor(*v.unread, max_elements));
-    v.unread = nullptr;
+  if (const onnx::TensorProto* tensor = v.unread()) {
+    v.set_data(Boxed(ConstValueOfTensor(*tensor, max_elements)));
+    v.set_unread(nullptr);
   }
-  return v.data.get();
+  return v.data();
 }
 
 // Each node's input and output ids in its graph's scope, in one flat list per graph run:
@@ -269,7 +293,8 @@ inline const ConstValue* ValueData(const Value& v, int64_t max_elements) {
 // the graph does not define (a value of an enclosing graph, or of nothing).
 struct NodeValueIds {
   std::vector<int> ids;
-  std::vector<size_t> offsets;  // one per node
+  // One per node. 32 bits: ids are ints already, and a model's names number far fewer.
+  std::vector<uint32_t> offsets;
   const int* inputs(int node) const { return ids.data() + offsets[node]; }
   const int* outputs(int node, const onnx::NodeProto& proto) const {
     return ids.data() + offsets[node] + proto.input_size();
@@ -773,8 +798,8 @@ class Driver {
       const Value* v = scope.Find(input_ids[i], *names[i]);
       if (!v || !v->default_input) continue;
       // Given to the rule: through Read (the entry is cleared) or, external, directly.
-      const bool read = v->external ? inputs.values[i] != nullptr
-                                    : i < inputs.unread.size() && !inputs.unread[i] && v->data;
+      const bool read = v->external() ? inputs.values[i] != nullptr
+                                      : i < inputs.unread.size() && !inputs.unread[i] && v->data();
       if (!read) continue;
       unifier_.AddCondition(
           StrCat("input '", *names[i], "' keeps its initializer's value"),

@@ -156,7 +156,7 @@ void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
   ids.offsets.resize(num_nodes);
   size_t total = 0;
   for (int i = 0; i < num_nodes; ++i) {
-    ids.offsets[i] = total;
+    ids.offsets[i] = static_cast<uint32_t>(total);
     total += graph.node(i).input_size() + graph.node(i).output_size();
   }
   ids.ids.assign(total, -1);
@@ -224,20 +224,20 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
     run.defined_inputs.emplace_back(vi->name(), type);
     if (run.input_values && i < static_cast<int>(run.input_values->size()) &&
         (*run.input_values)[i]) {
-      v->data = Boxed(*(*run.input_values)[i]);
+      v->set_data(Boxed(*(*run.input_values)[i]));
     }
     if (run.given_values) {
       auto given = run.given_values->find(vi->name());
-      if (given != run.given_values->end()) v->data = Boxed(given->second);
+      if (given != run.given_values->end()) v->set_data(Boxed(given->second));
     }
   }
   // An initializer's elements: read only if a node consumes them (external data) or a rule
   // asks for them (decoded on first use).
   auto attach_elements = [&](Value& v, const onnx::TensorProto& init) {
     if (external_values_.IsCandidate(init)) {
-      v.external = &init;
+      v.set_external(&init);
     } else {
-      v.unread = &init;
+      v.set_unread(&init);
     }
   };
   for (const auto& init : graph.initializer()) {

@@ -310,7 +310,7 @@ NodeInferenceResult Driver::InferLoneNode(
     auto [v, fresh] = scope.Define(scope.Intern(name));
     if (!fresh) continue;
     if (i < static_cast<int>(input_types.size())) v->type = input_types[i];
-    if (i < static_cast<int>(input_values.size())) v->data = Boxed(input_values[i]);
+    if (i < static_cast<int>(input_values.size())) v->set_data(Boxed(input_values[i]));
   }
   NodeInputs inputs;
   inputs.types.assign(node.input_size(), nullptr);
@@ -319,7 +319,7 @@ NodeInferenceResult Driver::InferLoneNode(
     if (node.input(i).empty()) continue;
     const Value* v = scope.Find(node.input(i));
     inputs.types[i] = &v->type;
-    inputs.values[i] = v->data.get();
+    inputs.values[i] = v->data();
   }
   GraphRun run;
   run.graph = &graph;
@@ -387,23 +387,23 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       continue;  // produced by a node on a cycle: unknown
     }
     input_types[i] = &v->type;
-    if (v->default_input && !v->external) {
+    if (v->default_input && !v->external()) {
       // Read only through Read, so that a rule that reads it is known (a condition).
       if (inputs.unread.empty()) inputs.unread.resize(names.size());
       inputs.unread[i] = v;
-    } else if (v->unread) {
+    } else if (v->unread()) {
       // An initializer's elements, decoded only if the rule asks for them (the facts do not
       // change them: they are constants).
       if (inputs.unread.empty()) inputs.unread.resize(names.size());
       inputs.unread[i] = v;
-    } else if (v->data) {
+    } else if (const ConstValue* data = v->data()) {
       if (resolved.empty()) resolved.resize(names.size());
-      input_values[i] = Resolved(*v->data, resolved[i]);
-    } else if (v->external) {
+      input_values[i] = Resolved(*data, resolved[i]);
+    } else if (const onnx::TensorProto* external = v->external()) {
       // Straight into the result: a subgraph pass's findings may be replaced by the next
       // pass's, and the read (cached) happens only once.
       std::vector<std::string> warnings;
-      input_values[i] = external_values_.Get(*v->external, &warnings);
+      input_values[i] = external_values_.Get(*external, &warnings);
       for (auto& w : warnings) {
         ReportNode(result_.diagnostics, Severity::kWarning, DiagCode::kExternalData, path, index,
                    *node, nullptr, w);
@@ -440,8 +440,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       v->type = std::move(outputs[o]);
     }
     v->from_node = true;
-    if (output_values[o] || v->data)
-      v->data = Boxed(std::move(output_values[o]));  // most have none
+    v->set_data(Boxed(std::move(output_values[o])));  // most have none: nothing to do
   }
 }
 

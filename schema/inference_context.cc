@@ -231,19 +231,23 @@ void InferenceContext::SetOutputType(int i, Type type) {
   if (i < 0 || i >= NumOutputs()) return;
   if ((type.kind() == Type::Kind::kTensor || type.kind() == Type::Kind::kSparseTensor) &&
       type.has_shape()) {
-    FinishShape(i, *type.mutable_shape());  // in place: no copy of the shape
+    FinishShape(i, type);  // in place: no copy of the shape
   }
   output_types_[i] = std::move(type);
 }
 
-void InferenceContext::FinishShape(int out, Shape& shape) {
+void InferenceContext::FinishShape(int out, Type& type) {
   // The output's name, for what is rare: a message, a fresh symbol.
   auto output_name = [&]() -> std::string {
     return out < node_.output_size() ? node_.output(out) : StrCat("output", out);
   };
-  for (size_t axis = 0; axis < shape.size(); ++axis) {
-    Dim& d = shape[axis];
-    if (d.is_unknown() || d.is_const()) continue;
+  // The shape is read through the type and changed only where a dim changes: most often no
+  // dim does, and the type keeps the shape it shares (with the rule's input, say) uncopied.
+  const size_t rank = type.shape().size();
+  for (size_t axis = 0; axis < rank; ++axis) {
+    const Dim old = type.shape()[axis];
+    if (old.is_unknown() || old.is_const()) continue;
+    Dim d = old;
     if (unifier_ && unifier_->has_user_assumptions()) {
       // A dim that holds only under the user's assumptions says so among the conditions.
       std::vector<std::string> used;
@@ -258,13 +262,15 @@ void InferenceContext::FinishShape(int out, Shape& shape) {
     } else if (unifier_) {
       d = unifier_->Resolve(d);
     }
-    if (d.size() <= symbolic::kMaxExprSize) continue;  // what CapSize keeps
-    std::string note;
-    d = symbolic::CapSize(d, output_name(), static_cast<int64_t>(axis), &note);
-    if (!note.empty()) {
-      Warn(note, {}, DiagCode::kExpressionCap);
-      LogSymbol(d, out, static_cast<int64_t>(axis));
+    if (d.size() > symbolic::kMaxExprSize) {  // what CapSize keeps
+      std::string note;
+      d = symbolic::CapSize(d, output_name(), static_cast<int64_t>(axis), &note);
+      if (!note.empty()) {
+        Warn(note, {}, DiagCode::kExpressionCap);
+        LogSymbol(d, out, static_cast<int64_t>(axis));
+      }
     }
+    if (!(d == old)) (*type.mutable_shape())[axis] = d;
   }
 }
 
@@ -328,8 +334,8 @@ void InferenceContext::SetOutputShape(int out, Shape shape) {
   if (out < 0 || out >= NumOutputs()) return;
   Type& o = output_types_[out];
   if (o.kind() != Type::Kind::kTensor) o = Type::Tensor(0);
-  FinishShape(out, shape);
   o.set_shape(std::move(shape));
+  FinishShape(out, o);
 }
 
 StatusOr<int64_t> InferenceContext::NormalizeAxis(int64_t axis, int64_t rank,

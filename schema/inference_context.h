@@ -233,8 +233,9 @@ class InferenceContext {
   StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
   // The error for a required attribute the node does not give (see ReportedBySignature).
   Status Absent(std::string_view name) const;
-  // Resolves an output shape through the unifier and caps the size of its dims.
-  void FinishShape(int out, Shape& shape);
+  // Resolves the shape of `type` (output `out`, which has a shape) through the unifier and
+  // caps the size of its dims.
+  void FinishShape(int out, Type& type);
   // "node 'mm' (MatMul)", or by its first output when the node has no name.
   std::string Origin() const;
 

@@ -14,11 +14,36 @@ bool IsStatic(const Shape& shape) {
   return true;
 }
 
+struct Type::Extra {
+  Type element;
+  Names names;
+};
+
+void Type::set_shape(std::optional<Shape> shape) {
+  Unref(shape_);
+  shape_ = nullptr;
+  if (shape) {
+    shape_ = new ShapeRep;
+    shape_->dims = std::move(*shape);
+  }
+}
+
+Shape* Type::mutable_shape() {
+  if (!shape_) return nullptr;
+  if (shape_->refs.load(std::memory_order_acquire) != 1) {
+    auto* own = new ShapeRep;
+    own->dims = shape_->dims;
+    Unref(shape_);
+    shape_ = own;
+  }
+  return &shape_->dims;
+}
+
 Type Type::Tensor(int32_t elem_type, std::optional<Shape> shape) {
   Type t;
   t.kind_ = Kind::kTensor;
   t.elem_type_ = elem_type;
-  t.shape_ = std::move(shape);
+  t.set_shape(std::move(shape));
   return t;
 }
 
@@ -31,7 +56,7 @@ Type Type::SparseTensor(int32_t elem_type, std::optional<Shape> shape) {
 Type Type::Sequence(Type element) {
   Type t;
   t.kind_ = Kind::kSequence;
-  t.element_ = std::make_shared<const Type>(std::move(element));
+  t.extra_ = std::make_shared<const Extra>(Extra{std::move(element), {}});
   return t;
 }
 
@@ -39,14 +64,14 @@ Type Type::Map(int32_t key_type, Type value) {
   Type t;
   t.kind_ = Kind::kMap;
   t.elem_type_ = key_type;
-  t.element_ = std::make_shared<const Type>(std::move(value));
+  t.extra_ = std::make_shared<const Extra>(Extra{std::move(value), {}});
   return t;
 }
 
 Type Type::Optional(Type element) {
   Type t;
   t.kind_ = Kind::kOptional;
-  t.element_ = std::make_shared<const Type>(std::move(element));
+  t.extra_ = std::make_shared<const Extra>(Extra{std::move(element), {}});
   return t;
 }
 
@@ -54,28 +79,30 @@ Type Type::Opaque(std::string domain, std::string name) {
   Type t;
   t.kind_ = Kind::kOpaque;
   if (!domain.empty() || !name.empty()) {
-    t.names_ = std::make_shared<const Names>(Names{std::move(domain), std::move(name), {}});
+    t.extra_ =
+        std::make_shared<const Extra>(Extra{Type(), Names{std::move(domain), std::move(name), {}}});
   }
   return t;
 }
 
 const Type::Names& Type::names() const {
   static const Names* const kNone = new Names();  // never freed: types outlive statics
-  return names_ ? *names_ : *kNone;
+  return extra_ ? extra_->names : *kNone;
 }
 
 void Type::set_denotation(std::string d) {
   if (d == denotation()) return;  // most often both empty: nothing to allocate
-  Names n = names();
-  n.denotation = std::move(d);
-  names_ = n.opaque_domain.empty() && n.opaque_name.empty() && n.denotation.empty()
+  Extra e{element(), names()};
+  e.names.denotation = std::move(d);
+  extra_ = e.element.is_unknown() && e.names.opaque_domain.empty() && e.names.opaque_name.empty() &&
+                   e.names.denotation.empty()
                ? nullptr
-               : std::make_shared<const Names>(std::move(n));
+               : std::make_shared<const Extra>(std::move(e));
 }
 
 const Type& Type::element() const {
   static const Type* unknown = new Type();
-  return element_ ? *element_ : *unknown;
+  return extra_ ? extra_->element : *unknown;
 }
 
 bool Type::IsComplete() const {
@@ -85,7 +112,7 @@ bool Type::IsComplete() const {
     case Kind::kTensor:
     case Kind::kSparseTensor:
       if (elem_type_ == 0 || !shape_) return false;
-      for (Dim d : *shape_) {
+      for (Dim d : shape_->dims) {
         if (d.is_unknown()) return false;
       }
       return true;
@@ -106,7 +133,7 @@ bool Type::IsStatic() const {
       return false;
     case Kind::kTensor:
     case Kind::kSparseTensor:
-      return elem_type_ != 0 && shape_ && onnx_infer::IsStatic(*shape_);
+      return elem_type_ != 0 && shape_ && onnx_infer::IsStatic(shape_->dims);
     case Kind::kSequence:
     case Kind::kOptional:
       return element().IsStatic();
@@ -121,7 +148,7 @@ bool Type::IsStatic() const {
 std::string Type::ToString() const {
   auto tensor = [&] {
     std::string s = elem_type_ ? DataTypeName(elem_type_) : "?";
-    if (shape_) s += ShapeToString(*shape_);
+    if (shape_) s += ShapeToString(shape_->dims);
     return s;
   };
   switch (kind_) {
@@ -146,13 +173,15 @@ std::string Type::ToString() const {
 }
 
 bool operator==(const Type& a, const Type& b) {
-  if (a.kind_ != b.kind_ || a.elem_type_ != b.elem_type_ || a.shape_ != b.shape_) return false;
-  if (a.names_ != b.names_ &&
-      (a.opaque_domain() != b.opaque_domain() || a.opaque_name() != b.opaque_name() ||
-       a.denotation() != b.denotation())) {
+  if (a.kind_ != b.kind_ || a.elem_type_ != b.elem_type_) return false;
+  if (a.shape_ != b.shape_ && (!a.shape_ || !b.shape_ || a.shape_->dims != b.shape_->dims)) {
     return false;
   }
-  if (a.element_ == b.element_) return true;
+  if (a.extra_ == b.extra_) return true;
+  if (a.opaque_domain() != b.opaque_domain() || a.opaque_name() != b.opaque_name() ||
+      a.denotation() != b.denotation()) {
+    return false;
+  }
   return a.element() == b.element();
 }
 
@@ -199,7 +228,7 @@ StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
                           MergeElemType(a.elem_type(), b.elem_type(), "element type"));
       out.set_elem_type(elem);
       if (!a.has_shape()) {
-        out.set_shape(b.maybe_shape());
+        out.ShareShape(b);
       } else if (b.has_shape()) {
         if (a.rank() != b.rank()) {
           return Status::Error(StrCat("rank ", a.rank(), " ", ShapeToString(a.shape()), " vs ",
@@ -209,7 +238,8 @@ StatusOr<Type> MergeTypes(const Type& a, const Type& b) {
         for (size_t i = 0; i < merged.size(); ++i) {
           OI_ASSIGN_OR_RETURN(merged[i], MergeDim(a.shape()[i], b.shape()[i], i));
         }
-        out.set_shape(std::move(merged));
+        // a's own shape when merging adds nothing to it: shared, not copied
+        if (merged != a.shape()) out.set_shape(std::move(merged));
       }
       return out;
     }

@@ -9,14 +9,19 @@
 //   opaque          (domain, name)
 //   unknown         nothing is known, not even the kind
 //
-// A Type is a small value: nested types are shared and immutable, so copying is cheap.
+// A Type is a small value (24 bytes): its shape, nested types and names are shared and
+// immutable, so copying is cheap and allocates nothing; a type whose shape is changed gets its
+// own copy of the shape first (mutable_shape). A chain of values of one type (a unary rule's
+// output is its input's type) holds one shape between them.
 #ifndef ONNX_INFER_SCHEMA_TYPE_H_
 #define ONNX_INFER_SCHEMA_TYPE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "onnx_infer/base/status.h"
@@ -43,6 +48,40 @@ class Type {
   enum class Kind { kUnknown, kTensor, kSparseTensor, kSequence, kMap, kOptional, kOpaque };
 
   Type() = default;  // unknown
+  Type(const Type& other)
+      : kind_(other.kind_),
+        elem_type_(other.elem_type_),
+        shape_(other.shape_),
+        extra_(other.extra_) {
+    if (shape_) shape_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  Type(Type&& other) noexcept
+      : kind_(other.kind_),
+        elem_type_(other.elem_type_),
+        shape_(std::exchange(other.shape_, nullptr)),
+        extra_(std::move(other.extra_)) {}
+  Type& operator=(const Type& other) {
+    if (this != &other) {
+      if (other.shape_) other.shape_->refs.fetch_add(1, std::memory_order_relaxed);
+      Unref(shape_);
+      shape_ = other.shape_;
+      kind_ = other.kind_;
+      elem_type_ = other.elem_type_;
+      extra_ = other.extra_;
+    }
+    return *this;
+  }
+  Type& operator=(Type&& other) noexcept {
+    if (this != &other) {
+      Unref(shape_);
+      shape_ = std::exchange(other.shape_, nullptr);
+      kind_ = other.kind_;
+      elem_type_ = other.elem_type_;
+      extra_ = std::move(other.extra_);
+    }
+    return *this;
+  }
+  ~Type() { Unref(shape_); }
   static Type Unknown() { return Type(); }
   static Type Tensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
   static Type SparseTensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
@@ -57,12 +96,23 @@ class Type {
   // Tensor and sparse tensor: element type (0 when not known), shape.
   int32_t elem_type() const { return elem_type_; }
   void set_elem_type(int32_t t) { elem_type_ = t; }
-  bool has_shape() const { return shape_.has_value(); }
-  const Shape& shape() const { return *shape_; }  // requires has_shape()
-  const std::optional<Shape>& maybe_shape() const { return shape_; }
-  void set_shape(std::optional<Shape> shape) { shape_ = std::move(shape); }
-  Shape* mutable_shape() { return shape_ ? &*shape_ : nullptr; }  // null: no shape
-  int64_t rank() const { return shape_ ? static_cast<int64_t>(shape_->size()) : -1; }
+  bool has_shape() const { return shape_ != nullptr; }
+  const Shape& shape() const { return shape_->dims; }  // requires has_shape()
+  // A copy of the shape, or none.
+  std::optional<Shape> maybe_shape() const {
+    return shape_ ? std::optional<Shape>(shape_->dims) : std::nullopt;
+  }
+  void set_shape(std::optional<Shape> shape);
+  // The shape of `other` (or none), shared rather than copied.
+  void ShareShape(const Type& other) {
+    if (other.shape_) other.shape_->refs.fetch_add(1, std::memory_order_relaxed);
+    Unref(shape_);
+    shape_ = other.shape_;
+  }
+  // The shape to change in place (null: no shape): this type's own, copied first when it is
+  // shared. A pointer into this type: copying the type afterwards shares what it points to.
+  Shape* mutable_shape();
+  int64_t rank() const { return shape_ ? static_cast<int64_t>(shape_->dims.size()) : -1; }
   // Sequence and optional: the element type. Map: the value type.
   const Type& element() const;
   // Map: the key's element type.
@@ -87,17 +137,27 @@ class Type {
   friend bool operator!=(const Type& a, const Type& b) { return !(a == b); }
 
  private:
-  Kind kind_ = Kind::kUnknown;
-  int32_t elem_type_ = 0;
-  std::optional<Shape> shape_;
-  std::shared_ptr<const Type> element_;
-  // What few types have, kept apart so that a Type stays small to copy, move and store (a
-  // value's type is copied from the rule to the scope and to the write-back): shared and
-  // immutable like element_, null when all are empty.
+  // A shape shared by the types that hold it; counted (atomically: a registry's types are
+  // copied by concurrent runs), freed with its last holder.
+  struct ShapeRep {
+    std::atomic<int32_t> refs{1};
+    Shape dims;
+  };
+  static void Unref(ShapeRep* rep) {
+    if (rep && rep->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete rep;
+  }
+  // What few types have, kept apart so that a Type stays small to copy, move and store: the
+  // element type (sequence, optional, map) and the names (opaque, denotation). Shared and
+  // immutable, null when none is set.
+  struct Extra;
   struct Names {
     std::string opaque_domain, opaque_name, denotation;
   };
-  std::shared_ptr<const Names> names_;
+
+  Kind kind_ = Kind::kUnknown;
+  int32_t elem_type_ = 0;
+  ShapeRep* shape_ = nullptr;  // null: no shape
+  std::shared_ptr<const Extra> extra_;
   const Names& names() const;
 };
 

@@ -37,9 +37,8 @@ std::optional<Shape> ShapeFromProto(bool has_shape, const onnx::TensorShapeProto
   return shape;
 }
 
-void WriteShape(const std::optional<Shape>& shape, bool* has, onnx::TensorShapeProto* proto,
-                DimTextCache* texts) {
-  if (!shape) return;  // an unknown shape leaves what the proto says (nothing, or more)
+// (An unknown shape is not written: it leaves what the proto says, nothing or more.)
+void WriteShape(const Shape* shape, bool* has, onnx::TensorShapeProto* proto, DimTextCache* texts) {
   *has = true;
   const int rank = static_cast<int>(shape->size());
   if (proto->dim_size() != rank) proto->clear_dim();
@@ -115,14 +114,14 @@ void WriteTypeToProto(const Type& type, onnx::TypeProto* proto, DimTextCache* te
       auto* t = proto->mutable_tensor_type();
       if (type.elem_type() != 0) t->set_elem_type(type.elem_type());
       bool has = t->has_shape();
-      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape(), texts);
+      if (type.has_shape()) WriteShape(&type.shape(), &has, t->mutable_shape(), texts);
       return;
     }
     case Type::Kind::kSparseTensor: {
       auto* t = proto->mutable_sparse_tensor_type();
       if (type.elem_type() != 0) t->set_elem_type(type.elem_type());
       bool has = t->has_shape();
-      if (type.has_shape()) WriteShape(type.maybe_shape(), &has, t->mutable_shape(), texts);
+      if (type.has_shape()) WriteShape(&type.shape(), &has, t->mutable_shape(), texts);
       return;
     }
     case Type::Kind::kSequence:
