@@ -493,6 +493,35 @@ bool Session::NearFacts(const Type& type) const {
   return false;
 }
 
+bool Session::LoneResultStands(const NodeInferenceResult& r, const onnx::NodeProto& node,
+                               const onnx::NodeProto* old_node, int old_index,
+                               const std::vector<Type>& input_types, const GraphValueTypes& main) {
+  if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule())
+    return Reject("node with findings");
+  if (r.learnt_about_symbols) return Reject("node with facts");
+  if (r.output_types.size() != static_cast<size_t>(node.output_size()))
+    return Reject("node with findings");
+  if (!has_facts_) return true;
+  // The model has facts: a node stays clear of every symbol they mention, so that the run's
+  // resolving through them changes nothing about it, and recorded none.
+  if (old_index < 0 || fact_nodes_.count(old_index) || fact_nodes_.count(-1))
+    return Reject("node near facts");
+  for (const Type& t : input_types) {
+    if (NearFacts(t)) return Reject("node near facts");
+  }
+  // What the node read in the run (a condition it recorded is not attributed to it).
+  for (const auto& in : old_node->input()) {
+    const Type* t = in.empty() ? nullptr : main.Find(in);
+    if (t && NearFacts(*t)) return Reject("node near facts");
+  }
+  for (int k = 0; k < node.output_size(); ++k) {
+    const Type* old_type = main.Find(node.output(k));
+    if (NearFacts(r.output_types[k]) || (old_type && NearFacts(*old_type)))
+      return Reject("node near facts");
+  }
+  return true;
+}
+
 bool Session::Reject(const char* reason) {
   reject_ = reason;
   return false;
@@ -586,29 +615,7 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
 
     NodeInferenceResult r =
         InferNodeOutputs(registry_, node, opsets, input_types, input_values, options_);
-    if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule())
-      return Reject("node with findings");
-    if (r.learnt_about_symbols) return Reject("node with facts");
-    if (r.output_types.size() != static_cast<size_t>(node.output_size()))
-      return Reject("node with findings");
-    if (has_facts_) {
-      // The model has facts: a node stays clear of every symbol they mention, so that the
-      // run's resolving through them changes nothing about it, and recorded none.
-      if (fact_nodes_.count(index) || fact_nodes_.count(-1)) return Reject("node near facts");
-      for (const Type& t : input_types) {
-        if (NearFacts(t)) return Reject("node near facts");
-      }
-      // What the node read in the run (a condition it recorded is not attributed to it).
-      for (const auto& in : old_node.input()) {
-        const Type* t = in.empty() ? nullptr : main.Find(in);
-        if (t && NearFacts(*t)) return Reject("node near facts");
-      }
-      for (int o = 0; o < node.output_size(); ++o) {
-        const Type* old_type = main.Find(node.output(o));
-        if (NearFacts(r.output_types[o]) || (old_type && NearFacts(*old_type)))
-          return Reject("node near facts");
-      }
-    }
+    if (!LoneResultStands(r, node, &old_node, index, input_types, main)) return false;
     for (int o = 0; o < node.output_size(); ++o) {
       const std::string& out = node.output(o);
       if (out.empty()) continue;
@@ -946,27 +953,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     }
     NodeInferenceResult r =
         InferNodeOutputs(registry_, node, opsets, input_types, input_values, options_);
-    if (!r.diagnostics.empty() || !r.schema || !r.schema->has_rule())
-      return Reject("node with findings");
-    if (r.learnt_about_symbols) return Reject("node with facts");
-    if (r.output_types.size() != static_cast<size_t>(node.output_size()))
-      return Reject("node with findings");
-    if (has_facts_) {
-      if (o < 0 || fact_nodes_.count(o) || fact_nodes_.count(-1)) return Reject("node near facts");
-      for (const Type& t : input_types) {
-        if (NearFacts(t)) return Reject("node near facts");
-      }
-      // What the node read in the run (a condition it recorded is not attributed to it).
-      for (const auto& in : old_node->input()) {
-        const Type* t = in.empty() ? nullptr : main.Find(in);
-        if (t && NearFacts(*t)) return Reject("node near facts");
-      }
-      for (int k = 0; k < node.output_size(); ++k) {
-        const Type* old_type = main.Find(node.output(k));
-        if (NearFacts(r.output_types[k]) || (old_type && NearFacts(*old_type)))
-          return Reject("node near facts");
-      }
-    }
+    if (!LoneResultStands(r, node, old_node, o, input_types, main)) return false;
     for (int k = 0; k < node.output_size(); ++k) {
       const std::string& out = node.output(k);
       if (out.empty()) continue;

@@ -58,6 +58,9 @@
 
 namespace onnx_infer {
 
+struct GraphValueTypes;
+struct NodeInferenceResult;
+
 // What one Update() changed.
 struct SessionUpdate {
   // Main-graph values (inputs, node outputs, outputs) whose type changed, appeared or
@@ -159,6 +162,14 @@ class Session {
   Status CheckNodeIndex(int index, bool allow_end) const;
   void MarkTouched(int index) { touched_.insert(index); }
   bool NearFacts(const Type& type) const;  // mentions a symbol facts constrain
+  // Whether a node's lone inference `r` may stand for what a full run gives it: it reported
+  // nothing, learnt nothing about symbols and gave every output; in a model with facts, the
+  // node (old_node, at old_index in the run; -1 for a new node) recorded none, and its input
+  // types, what it read in the run and its outputs before and after name no symbol they
+  // constrain. Otherwise false, with the reason recorded (Reject).
+  bool LoneResultStands(const NodeInferenceResult& r, const onnx::NodeProto& node,
+                        const onnx::NodeProto* old_node, int old_index,
+                        const std::vector<Type>& input_types, const GraphValueTypes& main);
 
   const SchemaRegistry& registry_;
   InferenceOptions options_;
