@@ -685,16 +685,16 @@ fi
 kv="$TESTDATA/contract/kv_cache.onnxtxt"
 kv_ranges=(--range batch=1:1:4 --range past=0:64:1000 --range seq=1:1:24 --quiet)
 check profile-trtexec 0 "$BIN" "$kv" "${kv_ranges[@]}"
-expect_in profile-trtexec-max "$TMP/out" "--maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024"
+expect_in profile-trtexec-max "$TMP/out" "--maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024,shape:4x1024"
 check profile-ort-trt 0 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format ort-trt
-expect_in profile-ort-trt-min "$TMP/out" "trt_profile_min_shapes=past_key:1x0x8,key:1x1x8,mask:1x1"
-expect_in profile-ort-trt-max "$TMP/out" "trt_profile_max_shapes=past_key:4x1000x8,key:4x24x8,mask:4x1024"
+expect_in profile-ort-trt-min "$TMP/out" "trt_profile_min_shapes=past_key:1x0x8,key:1x1x8,mask:1x1,shape:1x1"
+expect_in profile-ort-trt-max "$TMP/out" "trt_profile_max_shapes=past_key:4x1000x8,key:4x24x8,mask:4x1024,shape:4x1024"
 grep trt_profile_ "$TMP/out" >"$TMP/ort_profile.txt"
 check profile-polygraphy 0 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format polygraphy
-expect_in profile-polygraphy-text "$TMP/out" "--trt-opt-shapes past_key:[1,64,8] key:[1,1,8] mask:[1,65] --trt-max-shapes"
+expect_in profile-polygraphy-text "$TMP/out" "--trt-opt-shapes past_key:[1,64,8] key:[1,1,8] mask:[1,65] shape:[1,65] --trt-max-shapes"
 grep -- --trt-min-shapes "$TMP/out" >"$TMP/polygraphy_profile.txt"
 check profile-json 0 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format json
-expect_in profile-json-ort "$TMP/out" '"trt_profile_opt_shapes":"past_key:1x64x8,key:1x1x8,mask:1x65"'
+expect_in profile-json-ort "$TMP/out" '"trt_profile_opt_shapes":"past_key:1x64x8,key:1x1x8,mask:1x65,shape:1x65"'
 check profile-bad-format 2 "$BIN" "$kv" "${kv_ranges[@]}" --profile-format tensorrt
 expect_in profile-bad-format-msg "$TMP/err" "--profile-format 'tensorrt': expected trtexec, ort-trt, polygraphy or json"
 # A partial --bind is completed: what the facts derive, and what is still free.
@@ -705,19 +705,37 @@ expect_in bind-completed-free "$TMP/out" "bind: still free: batch, past"
 check bind-completed-quiet 0 "$BIN" "$kv" --bind seq=1 --quiet -o "$TMP/bound.onnx"
 expect_not_in bind-completed-quiet-out "$TMP/out" "bind:"
 check bind-completed-profile 0 "$BIN" "$kv" --bind seq=1 --range batch=1:1:4 --range past=0:64:1000 --quiet
-expect_in bind-completed-profile-max "$TMP/out" "--maxShapes=past_key:4x1000x8,key:4x1x8,mask:4x1001"
+expect_in bind-completed-profile-max "$TMP/out" "--maxShapes=past_key:4x1000x8,key:4x1x8,mask:4x1001,shape:4x1001"
 check profile-given-ort 0 "$BIN" "$kv" --quiet --profile "@$TMP/ort_profile.txt"
 expect_in profile-given-ort-holds "$TMP/out" "profile: every fact, bound, relation and divisibility holds"
 check profile-given-polygraphy 0 "$BIN" "$kv" --quiet --profile "$(cat "$TMP/polygraphy_profile.txt")"
 check profile-given-broken 1 "$BIN" "$kv" --quiet --profile \
-    "--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1 --optShapes=past_key:1x64x8,key:1x1x8,mask:1x65 --maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1000"
+    "--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1,shape:1x1 --optShapes=past_key:1x64x8,key:1x1x8,mask:1x65,shape:1x65 --maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1000,shape:4x1000"
 expect_in profile-given-broken-msg "$TMP/err" "profile violation: max: total == past + seq (1000 != 1024) fails at past = 1000, seq = 24, total = 1000 (declared type of 'present' dim 1)"
 check profile-given-bad-syntax 2 "$BIN" "$kv" --quiet --profile "--trt-min-shapes key:1x1x8"
 expect_in profile-given-bad-syntax-msg "$TMP/err" "--profile: --trt-min-shapes: 'key:1x1x8' is not NAME:[D0,D1,...]"
 check profile-and-range 2 "$BIN" "$kv" "${kv_ranges[@]}" --profile "@$TMP/ort_profile.txt"
 check profile-memory-cost 0 "$BIN" "$kv" "${kv_ranges[@]}" --memory --cost
-expect_in profile-memory-max "$TMP/out" "memory at max: peak 278544 bytes at node #0 (Concat)"
-expect_in profile-cost-max "$TMP/out" "cost at max: 32770 FLOPs, 0 MACs; costliest node #3 (Mul) with 32768 FLOPs"
+expect_in profile-memory-max "$TMP/out" "memory at max: peak 294928 bytes at node #3 (Mul)"
+expect_in profile-cost-max "$TMP/out" "cost at max: 32768 FLOPs, 0 MACs; costliest node #3 (Mul) with 32768 FLOPs"
+# A shape-tensor input's values (docs/deploy.md#shape-tensor-inputs): given in the profile,
+# checked against what the model forces (shape == [batch, total]); missing, an error.
+check profile-given-shape-values 1 "$BIN" "$kv" --quiet --profile \
+    "--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1,shape:1x1 --optShapes=past_key:1x64x8,key:1x1x8,mask:1x65,shape:1x64 --maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024,shape:4x1024"
+expect_in profile-given-shape-values-msg "$TMP/err" "profile violation: opt: total == shape[1] (65 != 64) fails at shape[1] = 64, total = 65 (declared type of 'y' dim 1)"
+check profile-given-no-shape-values 2 "$BIN" "$kv" --quiet --profile \
+    "--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1 --optShapes=past_key:1x64x8,key:1x1x8,mask:1x65 --maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024"
+expect_in profile-given-no-shape-values-msg "$TMP/err" "infer-shapes: --profile: the profile has no values for shape input 'shape' (TensorRT needs them: 2 values)"
+cat >"$TMP/free_shape.onnxtxt" <<'EOF'
+<ir_version: 8, opset_import: ["" : 17]>
+main (float[N, 8] x, int64[2] target) => (y) {
+  y = Reshape (x, target)
+}
+EOF
+check profile-free-shape-values 2 "$BIN" "$TMP/free_shape.onnxtxt" --quiet --range N=1:2:4
+expect_in profile-free-shape-values-msg "$TMP/err" "infer-shapes: --range: shape input 'target': its value elements target[0], target[1] are not fixed by the model (TensorRT needs the values of a shape input in the profile): give --range 'target[0]=MIN:OPT:MAX' --range 'target[1]=MIN:OPT:MAX'"
+check profile-free-shape-ranges 0 "$BIN" "$TMP/free_shape.onnxtxt" --quiet --range N=1:2:4 --range 'target[0]=1:2:4' --range 'target[1]=8'
+expect_in profile-free-shape-ranges-out "$TMP/out" "--minShapes=x:1x8,target:1x8 --optShapes=x:2x8,target:2x8 --maxShapes=x:4x8,target:4x8"
 
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]

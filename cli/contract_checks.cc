@@ -107,11 +107,24 @@ TEST(ContractCli, KvCacheContractAndProfile) {
   const json& p = c["profiles"][0];
   EXPECT_EQ(p["max"]["symbols"]["total"], 1024);
   EXPECT_EQ(p["max"]["shapes"]["mask"], json::array({4, 1024}));
+  // The shape-tensor input `shape` is [batch, total] (the declared output of its Reshape):
+  // its values follow the shapes, after them.
   EXPECT_EQ(p["trtexec"],
-            "--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1 "
-            "--optShapes=past_key:1x64x8,key:1x1x8,mask:1x65 "
-            "--maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024");
+            "--minShapes=past_key:1x0x8,key:1x1x8,mask:1x1,shape:1x1 "
+            "--optShapes=past_key:1x64x8,key:1x1x8,mask:1x65,shape:1x65 "
+            "--maxShapes=past_key:4x1000x8,key:4x24x8,mask:4x1024,shape:4x1024");
+  EXPECT_EQ(p["max"]["values"]["shape"], json::array({4, 1024}));
   EXPECT_TRUE(p["violations"].empty());
+  const json& shape = c["inputs"][3];
+  EXPECT_EQ(shape["name"], "shape");
+  EXPECT_EQ(shape["shape_tensor"], true);
+  ASSERT_EQ(shape["values"].size(), 2u);
+  EXPECT_EQ(shape["values"][0]["name"], "shape[0]");
+  EXPECT_EQ(shape["values"][0]["value"], "batch");
+  EXPECT_EQ(shape["values"][1]["value"], "past + seq");
+  EXPECT_NE(shape["values"][1]["facts"][0].get<std::string>().find("declared type of 'y' dim 1"),
+            std::string::npos);
+  EXPECT_EQ(c["inputs"][0]["shape_tensor"], false);
 }
 
 TEST(ContractCli, AProfileBreakingTheFactsExitsOne) {
@@ -122,10 +135,13 @@ TEST(ContractCli, AProfileBreakingTheFactsExitsOne) {
       &code);
   EXPECT_EQ(code, 1);
   ASSERT_FALSE(c.is_null());
+  // total == past + seq, and total == shape[1] (shape's value is past + seq at max).
   const json& v = c["profiles"][0]["violations"];
-  ASSERT_EQ(v.size(), 1u) << v.dump(2);
+  ASSERT_EQ(v.size(), 2u) << v.dump(2);
   EXPECT_EQ(v[0]["point"], "max");
   EXPECT_NE(v[0]["origin"].get<std::string>().find("'present'"), std::string::npos);
+  EXPECT_EQ(v[1]["what"], "total == shape[1] (1000 != 1024)");
+  EXPECT_EQ(v[1]["origin"], "declared type of 'y' dim 1");
 }
 
 TEST(ContractCli, ASymbolWithoutRangeIsAnError) {
@@ -150,13 +166,15 @@ TEST(ContractCli, ProfileFormatsRoundTrip) {
                        &code);
   ASSERT_EQ(code, 0);
   const json& p = c["profiles"][0];
-  EXPECT_EQ(p["ort_trt"]["trt_profile_min_shapes"], "past_key:1x0x8,key:1x1x8,mask:1x1");
-  EXPECT_EQ(p["ort_trt"]["trt_profile_opt_shapes"], "past_key:1x64x8,key:1x1x8,mask:1x65");
-  EXPECT_EQ(p["ort_trt"]["trt_profile_max_shapes"], "past_key:4x1000x8,key:4x24x8,mask:4x1024");
+  EXPECT_EQ(p["ort_trt"]["trt_profile_min_shapes"], "past_key:1x0x8,key:1x1x8,mask:1x1,shape:1x1");
+  EXPECT_EQ(p["ort_trt"]["trt_profile_opt_shapes"],
+            "past_key:1x64x8,key:1x1x8,mask:1x65,shape:1x65");
+  EXPECT_EQ(p["ort_trt"]["trt_profile_max_shapes"],
+            "past_key:4x1000x8,key:4x24x8,mask:4x1024,shape:4x1024");
   EXPECT_EQ(p["polygraphy"],
-            "--trt-min-shapes past_key:[1,0,8] key:[1,1,8] mask:[1,1] "
-            "--trt-opt-shapes past_key:[1,64,8] key:[1,1,8] mask:[1,65] "
-            "--trt-max-shapes past_key:[4,1000,8] key:[4,24,8] mask:[4,1024]");
+            "--trt-min-shapes past_key:[1,0,8] key:[1,1,8] mask:[1,1] shape:[1,1] "
+            "--trt-opt-shapes past_key:[1,64,8] key:[1,1,8] mask:[1,65] shape:[1,65] "
+            "--trt-max-shapes past_key:[4,1000,8] key:[4,24,8] mask:[4,1024] shape:[4,1024]");
   std::string ort;
   for (const auto& [key, value] : p["ort_trt"].items()) {
     ort += key + "=" + value.get<std::string>() + "\n";
@@ -179,9 +197,10 @@ TEST(ContractCli, ProfileFormatsRoundTrip) {
 TEST(ContractCli, AGivenProfileIsChecked) {
   int code = -1;
   json c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--profile",
-                        "trt_profile_min_shapes=past_key:1x0x8,key:1x1x8,mask:1x1 "
-                        "trt_profile_opt_shapes=past_key:1x64x8,key:2x1x8,mask:1x65 "
-                        "trt_profile_max_shapes=past_key:4x1000x8,key:4x24x16,mask:4x1000"},
+                        "trt_profile_min_shapes=past_key:1x0x8,key:1x1x8,mask:1x1,shape:1x1 "
+                        "trt_profile_opt_shapes=past_key:1x64x8,key:2x1x8,mask:1x65,shape:1x65 "
+                        "trt_profile_max_shapes=past_key:4x1000x8,key:4x24x16,mask:4x1000,"
+                        "shape:4x1000"},
                        &code);
   EXPECT_EQ(code, 1);
   ASSERT_FALSE(c.is_null());
@@ -198,9 +217,9 @@ TEST(ContractCli, AGivenProfileIsChecked) {
             std::string::npos)
       << all;
   c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--profile",
-                   "--trt-min-shapes past_key:[1,9,8] key:[1,1,8] mask:[1,10] "
-                   "--trt-opt-shapes past_key:[1,1,8] key:[1,1,8] mask:[1,2] "
-                   "--trt-max-shapes past_key:[1,9,8] key:[1,1,8] mask:[1,10]"},
+                   "--trt-min-shapes past_key:[1,9,8] key:[1,1,8] mask:[1,10] shape:[1,10] "
+                   "--trt-opt-shapes past_key:[1,1,8] key:[1,1,8] mask:[1,2] shape:[1,2] "
+                   "--trt-max-shapes past_key:[1,9,8] key:[1,1,8] mask:[1,10] shape:[1,10]"},
                   &code);
   EXPECT_EQ(code, 1);
   ASSERT_FALSE(c.is_null());
@@ -266,9 +285,9 @@ TEST(ContractCli, ProfileFromTheModelsBounds) {
 }
 
 // --memory and --cost at min, opt and max of the profile: at max (batch 4, past 1000, seq 24,
-// total 1024) the Concat holds the peak: past_key 4*1000*8*4 + key 4*24*8*4 + present
-// 4*1024*8*4 bytes, with the inputs still to be read (mask 4*1024*4, shape 2*8); the Mul of
-// present by the mask is 4*1024*8 FLOPs, plus 2 for the Mul of the shape.
+// total 1024) the Mul holds the peak: present and scores 4*1024*8*4 bytes each, the
+// unsqueezed mask m 4*1024*4, with the inputs still to be read by the Reshape (mask 4*1024*4,
+// shape 2*8); the Mul of present by the mask is 4*1024*8 FLOPs.
 TEST(ContractCli, MemoryAndCostAtTheProfilesPoints) {
   int code = -1;
   json c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--range", "batch=1:1:4", "--range",
@@ -278,13 +297,12 @@ TEST(ContractCli, MemoryAndCostAtTheProfilesPoints) {
   ASSERT_FALSE(c.is_null());
   const json& p = c["profiles"][0];
   ASSERT_TRUE(p.contains("memory")) << p.dump(2);
-  EXPECT_EQ(p["memory"]["max"]["peak_bytes"],
-            4 * 1000 * 8 * 4 + 4 * 24 * 8 * 4 + 4 * 1024 * 8 * 4 + 4 * 1024 * 4 + 2 * 8);
-  EXPECT_EQ(p["memory"]["max"]["peak_node"], "node #0 (Concat)");
-  EXPECT_EQ(p["memory"]["max"]["peak_node_index"], 0);
-  EXPECT_EQ(p["cost"]["max"]["flops"], 4 * 1024 * 8 + 2);
+  EXPECT_EQ(p["memory"]["max"]["peak_bytes"], 2 * (4 * 1024 * 8 * 4) + 2 * (4 * 1024 * 4) + 2 * 8);
+  EXPECT_EQ(p["memory"]["max"]["peak_node"], "node #3 (Mul)");
+  EXPECT_EQ(p["memory"]["max"]["peak_node_index"], 3);
+  EXPECT_EQ(p["cost"]["max"]["flops"], 4 * 1024 * 8);
   EXPECT_EQ(p["cost"]["max"]["top_node"], "node #3 (Mul)");
-  EXPECT_EQ(p["cost"]["min"]["flops"], 1 * 1 * 8 + 2);
+  EXPECT_EQ(p["cost"]["min"]["flops"], 1 * 1 * 8);
   // Without --memory and --cost, none.
   c = RunContract({"testdata/contract/kv_cache.onnxtxt", "--range", "batch=1:1:4", "--range",
                    "past=0:64:1000", "--range", "seq=1:1:24"});

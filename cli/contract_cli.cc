@@ -53,7 +53,10 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
                         const InferenceResult& result, std::ostream& info, std::ostream& err,
                         const MemoryEstimate* memory, const CostEstimate* cost) {
   ContractRun run;
-  const Contract contract = BuildContract(model, result);
+  Contract contract = BuildContract(model, result);
+  if (flags.registry && flags.options) {
+    AddShapeInputValues(model, *flags.registry, *flags.options, result, &contract);
+  }
   std::optional<BindingCompletion> completion;
   if (!flags.bind.empty()) {
     completion = CompleteBinding(contract, result, flags.bind);
@@ -91,8 +94,11 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
     // A range for a symbol no input has is likely a typo: said, and kept (it may still
     // take part in a fact that derives an input's symbol).
     for (const auto& r : ranges) {
-      const bool known = std::any_of(contract.symbols.begin(), contract.symbols.end(),
-                                     [&](const ContractSymbol& s) { return s.name == r.symbol; });
+      bool known = std::any_of(contract.symbols.begin(), contract.symbols.end(),
+                               [&](const ContractSymbol& s) { return s.name == r.symbol; });
+      for (const auto& in : contract.inputs) {
+        for (const auto& e : in.value_elements) known = known || e.name == r.symbol;
+      }
       if (!known)
         err << "infer-shapes: warning: --range " << r.symbol << ": no input's shape has "
             << "the symbol '" << r.symbol << "'\n";
@@ -117,6 +123,8 @@ ContractRun RunContract(const ContractFlags& flags, const onnx::ModelProto& mode
   // two sizes, is a violation already); a made one with --check-profile.
   if (profile && (flags.check_profile || !flags.profile.empty())) {
     for (auto& v : CheckProfile(*profile, result)) violations.push_back(std::move(v));
+    for (auto& v : CheckShapeInputValues(contract, *profile, result))
+      violations.push_back(std::move(v));
     for (const auto& v : violations) err << "profile violation: " << v.ToString() << "\n";
     if (violations.empty() && profile->errors.empty()) {
       info << "profile: every fact, bound, relation and divisibility holds at min, opt and "
@@ -285,7 +293,9 @@ nlohmann::json ProfileJson(const Profile& profile) {
   for (int i = 0; i < 3; ++i) {
     nlohmann::json shapes = nlohmann::json::object();
     for (const auto& in : profile.inputs) shapes[in.input] = in.shapes[i];
-    p[kProfilePoints[i]] = {{"symbols", profile.values[i]}, {"shapes", shapes}};
+    nlohmann::json values = nlohmann::json::object();
+    for (const auto& in : profile.shape_values) values[in.input] = in.shapes[i];
+    p[kProfilePoints[i]] = {{"symbols", profile.values[i]}, {"shapes", shapes}, {"values", values}};
   }
   p["derived"] = profile.derived;
   p["from_bounds"] = profile.from_bounds;
@@ -296,10 +306,12 @@ nlohmann::json ProfileJson(const Profile& profile) {
       "trt_profile_min_shapes", "trt_profile_opt_shapes", "trt_profile_max_shapes"};
   for (int i = 0; i < 3; ++i) {
     std::vector<std::string> items;
-    for (const auto& in : profile.inputs) {
-      std::vector<std::string> sizes;
-      for (int64_t d : in.shapes[i]) sizes.push_back(std::to_string(d));
-      items.push_back(in.input + ":" + StrJoin(sizes, "x"));
+    for (const auto* list : {&profile.inputs, &profile.shape_values}) {
+      for (const auto& in : *list) {
+        std::vector<std::string> sizes;
+        for (int64_t d : in.shapes[i]) sizes.push_back(std::to_string(d));
+        items.push_back(in.input + ":" + StrJoin(sizes, "x"));
+      }
     }
     ort[kOrtKeys[i]] = StrJoin(items, ",");
   }
@@ -317,7 +329,21 @@ nlohmann::json ContractJson(const Contract& contract, const Profile* profile,
                         {"shape", in.shape ? nlohmann::json(*in.shape) : nlohmann::json(nullptr)},
                         {"has_initializer", in.has_initializer},
                         {"value_reaches_shapes", !in.shape_consumers.empty()},
-                        {"shape_consumers", in.shape_consumers}};
+                        {"shape_consumers", in.shape_consumers},
+                        {"shape_tensor", in.shape_tensor}};
+    if (in.shape_tensor) {
+      nlohmann::json elements = nlohmann::json::array();
+      for (const auto& e : in.value_elements) {
+        elements.push_back(
+            {{"name", e.name},
+             {"value", e.value.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.value)},
+             {"min", e.min},
+             {"max", e.max ? nlohmann::json(*e.max) : nlohmann::json(nullptr)},
+             {"bound_origins", e.bound_origins},
+             {"facts", e.facts}});
+      }
+      j["values"] = std::move(elements);
+    }
     inputs.push_back(std::move(j));
   }
   nlohmann::json symbols = nlohmann::json::array();

@@ -31,6 +31,10 @@ struct ContractFlags {
   // --bind's symbols (InferenceOptions::bind): the binding to complete (CompleteBinding).
   std::map<std::string, int64_t, std::less<>> bind;
   bool print_bind = true;  // the bind: lines (not with --quiet, which prints only errors)
+  // The run's registry and options: with both, the values of the shape-tensor inputs are
+  // probed (AddShapeInputValues) and belong to the contract and its profiles.
+  const SchemaRegistry* registry = nullptr;
+  const InferenceOptions* options = nullptr;
   bool requested() const {
     return !file.empty() || !ranges.empty() || check_profile || !profile.empty() ||
            profile_format_given || !bind.empty();

@@ -762,6 +762,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   ContractFlags contract_flags = flags.contract;
   contract_flags.bind = options.bind;  // --bind: what it derives and leaves free
   contract_flags.print_bind = !flags.quiet;
+  contract_flags.registry = registry;  // the values of shape-tensor inputs are probed
+  contract_flags.options = &options;
   if (contract_flags.requested()) {
     contract_run = RunContract(contract_flags, *model, result, info, std::cerr,
                                memory ? &*memory : nullptr, cost ? &cost->cost : nullptr);

@@ -8,6 +8,7 @@
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
+#include "onnx_infer/schema/diagnostic.h"
 #include "onnx_infer/schema/shape_inputs.h"
 #include "onnx_infer/schema/type_proto.h"
 #include "onnx_infer/symbolic/context.h"
@@ -206,6 +207,201 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
   return c;
 }
 
+namespace {
+
+// A symbol name made of `text`: letters, digits and '_' (others become '_'), not starting
+// with a digit.
+std::string SymbolStemOf(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    out += ok ? c : '_';
+  }
+  if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out = "v" + out;
+  return out;
+}
+
+// `d` with each value element's symbol written as its name ("shape__value0" as "shape[0]").
+std::string DisplayDim(Dim d, const std::map<std::string, Dim, std::less<>>& names) {
+  return symbolic::Substitute(d, names).ToString();
+}
+
+// The value of `symbol` that a fact of `facts` gives it, linear in it with coefficient 1 or
+// -1 (shape__value0 == batch, 2 + shape__value1 == seq), when the rest satisfies `usable`;
+// unknown otherwise.
+template <typename Usable>
+Dim SolvedFromFacts(const std::vector<symbolic::Fact>& facts, const std::string& symbol,
+                    const Usable& usable) {
+  for (const auto& f : facts) {
+    if (f.lhs.is_unknown() || f.rhs.is_unknown()) continue;
+    const Dim diff = f.lhs - f.rhs;
+    if (diff.is_unknown()) continue;
+    auto at = [&](int64_t v) { return symbolic::Substitute(diff, {{symbol, Dim::Const(v)}}); };
+    const Dim d0 = at(0), d1 = at(1), d2 = at(2);
+    if (d0.is_unknown() || d1.is_unknown() || d2.is_unknown()) continue;
+    const Dim slope = d1 - d0;
+    if (slope.is_unknown() || !slope.is_const() || !(d2 - d1 == slope)) continue;
+    const int64_t c = *slope.const_value();
+    if (c != 1 && c != -1) continue;
+    const Dim value = c == 1 ? Dim::Const(0) - d0 : d0;
+    if (!usable(value)) continue;
+    const Dim check = symbolic::Substitute(diff, {{symbol, value}});
+    if (check.is_unknown() || check.const_value() != 0) continue;
+    return value;
+  }
+  return Dim();
+}
+
+}  // namespace
+
+void AddShapeInputValues(const onnx::ModelProto& model, const SchemaRegistry& registry,
+                         const InferenceOptions& options, const InferenceResult& result,
+                         Contract* contract) {
+  std::optional<symbolic::SymbolContext::Scope> scope;
+  if (result.symbol_context) scope.emplace(*result.symbol_context);
+  const onnx::GraphProto& graph = model.graph();
+  // Inputs whose value the options give: their elements are those constants.
+  std::map<std::string, const KnownInputValue*> given;
+  for (const auto& v : options.input_values) {
+    if (!v.name.empty()) {
+      given[v.name] = &v;
+    } else if (v.index >= 0 && v.index < graph.input_size()) {
+      given[graph.input(v.index).name()] = &v;
+    }
+  }
+  std::set<std::string> taken;
+  for (const auto& info : result.symbols) taken.insert(info.name);
+  for (const auto& s : contract->symbols) taken.insert(s.name);
+  InferenceOptions probe_options = options;
+  probe_options.symbol_context = result.symbol_context;
+  probe_options.record_value_types = false;
+  probe_options.stream_new_value_info = false;
+  probe_options.record_provenance = false;
+  std::map<std::string, Dim, std::less<>> names;  // element symbol -> Dim::Symbol(name)
+  std::vector<std::pair<ContractInput*, ContractValueElement*>> probed;
+  for (int i = 0; i < graph.input_size() && i < static_cast<int>(contract->inputs.size()); ++i) {
+    ContractInput& in = contract->inputs[i];
+    const onnx::ValueInfoProto& vi = graph.input(i);
+    if (in.shape_consumers.empty() || in.has_initializer || !in.shape || in.shape->size() > 1 ||
+        !vi.type().has_tensor_type() || !IsIntegerDataType(vi.type().tensor_type().elem_type())) {
+      continue;
+    }
+    const int64_t count = in.dims.empty() ? 1 : in.dims[0].const_value().value_or(-1);
+    if (count < 0 || count > 64) continue;  // a length only known at run time is no shape tensor
+    in.shape_tensor = true;
+    auto g = given.find(in.name);
+    std::optional<std::vector<int64_t>> values;
+    if (g != given.end()) values = g->second->value.ConstInts();
+    if (g != given.end() && (!values || static_cast<int64_t>(values->size()) != count)) {
+      values.reset();  // a value given in another form: its elements stay free
+    }
+    KnownInputValue probe;
+    probe.name = in.name;
+    if (!in.dims.empty()) probe.value.dims = {count};
+    for (int64_t k = 0; k < count; ++k) {
+      ContractValueElement e;
+      e.name = StrCat(in.name, "[", k, "]");
+      if (values) {
+        e.value = std::to_string((*values)[k]);
+        e.value_dim = Dim::Const((*values)[k]);
+        e.min = (*values)[k];
+        e.max = e.min;
+        e.facts.push_back(
+            StrCat(e.name, " == ", e.value, " (the value given for input '", in.name, "')"));
+        in.value_elements.push_back(std::move(e));
+        continue;
+      }
+      std::string symbol = StrCat(SymbolStemOf(in.name), "__value", k);
+      for (int n = 2; taken.count(symbol); ++n) {
+        symbol = StrCat(SymbolStemOf(in.name), "__value", k, "_", n);
+      }
+      taken.insert(symbol);
+      e.symbol = symbol;
+      // The element is 1 + symbol: a size of at least 1 (0 is special to Reshape, which
+      // copies the input's dim there), so the rules take it for what it is.
+      names[symbol] = Dim::Symbol(e.name) - Dim::Const(1);
+      probe.value.ints.push_back(Dim::Const(1) + Dim::Symbol(symbol));
+      in.value_elements.push_back(std::move(e));
+    }
+    if (!values && g == given.end()) probe_options.input_values.push_back(std::move(probe));
+  }
+  if (names.empty()) return;
+  for (auto& in : contract->inputs) {
+    for (auto& e : in.value_elements) {
+      if (!e.symbol.empty()) probed.emplace_back(&in, &e);
+    }
+  }
+  onnx::ModelProto copy = model;
+  const InferenceResult probe = InferShapes(copy, registry, probe_options);
+  if (probe.CountOf(Severity::kError) > result.CountOf(Severity::kError)) {
+    // The symbolic values broke something the model's own run did not: nothing is learnt
+    // from that run, and every element stays free.
+    contract->value_probe_failed = true;
+    return;
+  }
+  std::set<std::string> input_symbols;
+  for (const auto& s : contract->symbols) input_symbols.insert(s.name);
+  auto only_input_symbols = [&](Dim d) {
+    if (d.is_unknown()) return false;
+    for (const auto& s : d.Symbols()) {
+      if (!input_symbols.count(s)) return false;
+    }
+    return true;
+  };
+  std::unordered_map<std::string, Dim> probe_values;
+  for (const auto& info : probe.symbols) probe_values[info.name] = info.value;
+  std::unordered_map<std::string, const symbolic::SymbolBounds*> bounds;
+  for (const auto& b : probe.bounds) bounds[b.symbol] = &b;
+  for (const auto& f : probe.fact_dims) {
+    bool mentions = false;
+    for (Dim side : {f.lhs, f.rhs}) {
+      if (side.is_unknown()) continue;
+      for (const auto& s : side.Symbols()) mentions = mentions || names.count(s) > 0;
+    }
+    if (mentions) contract->value_facts.push_back(f);
+  }
+  // Each contract symbol's value in the probing run is an equation too (batch == 1 +
+  // shape__value0 when the unifier bound batch to it).
+  std::vector<symbolic::Fact> equations = contract->value_facts;
+  for (const auto& s : contract->symbols) {
+    auto it = probe_values.find(s.name);
+    if (it != probe_values.end() && !it->second.is_unknown()) {
+      equations.push_back({Dim::Symbol(s.name), it->second, ""});
+    }
+  }
+  for (auto& [in, e] : probed) {
+    // Its symbol's value: the one the probing run resolves it to, or one the equations give
+    // it, in the input symbols only; the element is 1 + that.
+    Dim value = probe_values.count(e->symbol) ? probe_values[e->symbol] : Dim();
+    if (!only_input_symbols(value))
+      value = SolvedFromFacts(equations, e->symbol, only_input_symbols);
+    if (only_input_symbols(value)) {
+      e->value_dim = Dim::Const(1) + value;
+      e->value = e->value_dim.ToString();
+    }
+    auto b = bounds.find(e->symbol);
+    if (b != bounds.end()) {
+      e->min = b->second->lo + 1;
+      e->max = b->second->hi ? std::optional<int64_t>(*b->second->hi + 1) : std::nullopt;
+      e->bound_origins = b->second->origins;
+    } else {
+      e->min = 1;
+    }
+    for (const auto& f : contract->value_facts) {
+      bool mentions = false;
+      for (Dim side : {f.lhs, f.rhs}) {
+        if (side.is_unknown()) continue;
+        const auto s = side.Symbols();
+        mentions = mentions || std::binary_search(s.begin(), s.end(), e->symbol);
+      }
+      if (mentions) {
+        e->facts.push_back(StrCat(DisplayDim(f.lhs, names), " == ", DisplayDim(f.rhs, names), " (",
+                                  f.origin, ")"));
+      }
+    }
+  }
+}
+
 // ---- Profiles -------------------------------------------------------------------------------
 
 std::optional<SymbolRange> ParseSymbolRange(std::string_view text, std::string* error) {
@@ -373,7 +569,16 @@ Profile MakeProfile(const Contract& contract, const InferenceResult& result,
   std::optional<symbolic::SymbolContext::Scope> scope;
   if (result.symbol_context) scope.emplace(*result.symbol_context);
   Profile p;
+  std::map<std::string, const SymbolRange*> element_ranges;  // "shape[0]" -> its range
+  for (const auto& in : contract.inputs) {
+    for (const auto& e : in.value_elements) {
+      for (const auto& r : ranges) {
+        if (r.symbol == e.name) element_ranges[e.name] = &r;
+      }
+    }
+  }
   for (const auto& r : ranges) {
+    if (element_ranges.count(r.symbol)) continue;
     p.values[0][r.symbol] = r.min;
     p.values[1][r.symbol] = r.opt;
     p.values[2][r.symbol] = r.max;
@@ -416,19 +621,73 @@ Profile MakeProfile(const Contract& contract, const InferenceResult& result,
     }
   }
   FillInputShapes(contract, &p);
+  // The values of the shape-tensor inputs: an element's range, else what the model forces
+  // it to at the point; a free element without a range is an error.
+  for (const auto& in : contract.inputs) {
+    if (!in.shape_tensor) continue;
+    Profile::InputShapes values;
+    values.input = in.name;
+    std::vector<std::string> missing;
+    for (const auto& e : in.value_elements) {
+      if (auto r = element_ranges.find(e.name); r != element_ranges.end()) {
+        values.shapes[0].push_back(r->second->min);
+        values.shapes[1].push_back(r->second->opt);
+        values.shapes[2].push_back(r->second->max);
+        continue;
+      }
+      if (e.value_dim.is_unknown()) {
+        missing.push_back(e.name);
+        continue;
+      }
+      for (int i = 0; i < 3; ++i) {
+        // (A symbol without a value is an error of its own, above.)
+        if (auto v = symbolic::Evaluate(e.value_dim, p.values[i])) values.shapes[i].push_back(*v);
+      }
+    }
+    if (!missing.empty()) {
+      std::vector<std::string> flags;
+      for (const auto& m : missing) flags.push_back(StrCat("--range '", m, "=MIN:OPT:MAX'"));
+      p.errors.push_back(StrCat("shape input '", in.name, "': its value ",
+                                missing.size() == 1 ? "element " : "elements ",
+                                StrJoin(missing, ", "), missing.size() == 1 ? " is" : " are",
+                                " not fixed by the model (TensorRT needs the values of a shape "
+                                "input in the profile): give ",
+                                StrJoin(flags, " ")));
+      continue;
+    }
+    if (values.shapes[0].size() == in.value_elements.size() &&
+        values.shapes[1].size() == in.value_elements.size() &&
+        values.shapes[2].size() == in.value_elements.size()) {
+      p.shape_values.push_back(std::move(values));
+    }
+  }
   return p;
 }
+
+namespace {
+
+// The profile's entries in the order the formats list them: the inputs' shapes, then the
+// shape-tensor inputs' values (written the same way).
+std::vector<const Profile::InputShapes*> Entries(const Profile& profile) {
+  std::vector<const Profile::InputShapes*> out;
+  for (const auto& in : profile.inputs) out.push_back(&in);
+  for (const auto& in : profile.shape_values) out.push_back(&in);
+  return out;
+}
+
+}  // namespace
 
 std::string TrtexecFlags(const Profile& profile) {
   static constexpr std::array<const char*, 3> kFlags = {
       "--minShapes=", "--optShapes=", "--maxShapes="};
+  const auto entries = Entries(profile);
   std::string out;
   for (int i = 0; i < 3; ++i) {
     if (i) out += ' ';
     out += kFlags[i];
-    for (size_t k = 0; k < profile.inputs.size(); ++k) {
+    for (size_t k = 0; k < entries.size(); ++k) {
       if (k) out += ',';
-      out += profile.inputs[k].input + ":" + Join(profile.inputs[k].shapes[i], "x");
+      out += entries[k]->input + ":" + Join(entries[k]->shapes[i], "x");
     }
   }
   return out;
@@ -460,13 +719,14 @@ std::string FormatProfile(const Profile& profile, ProfileFormat format) {
   if (format == ProfileFormat::kOrtTrt) {
     static constexpr std::array<const char*, 3> kKeys = {
         "trt_profile_min_shapes=", "trt_profile_opt_shapes=", "trt_profile_max_shapes="};
+    const auto entries = Entries(profile);
     std::string out;
     for (int i = 0; i < 3; ++i) {
       if (i) out += '\n';
       out += kKeys[i];
-      for (size_t k = 0; k < profile.inputs.size(); ++k) {
+      for (size_t k = 0; k < entries.size(); ++k) {
         if (k) out += ',';
-        out += profile.inputs[k].input + ":" + Join(profile.inputs[k].shapes[i], "x");
+        out += entries[k]->input + ":" + Join(entries[k]->shapes[i], "x");
       }
     }
     return out;
@@ -478,8 +738,8 @@ std::string FormatProfile(const Profile& profile, ProfileFormat format) {
     for (int i = 0; i < 3; ++i) {
       if (i) out += ' ';
       out += kFlags[i];
-      for (const auto& in : profile.inputs) {
-        out += StrCat(" ", in.input, ":[", Join(in.shapes[i], ","), "]");
+      for (const auto* in : Entries(profile)) {
+        out += StrCat(" ", in->input, ":[", Join(in->shapes[i], ","), "]");
       }
     }
     return out;
@@ -739,6 +999,21 @@ Profile ProfileFromShapes(const Contract& contract, const InferenceResult& resul
   for (const auto& in : contract.inputs) {
     if (!in.shape) continue;
     auto it = by_name.find(in.name);
+    if (in.shape_tensor) {
+      // A shape-tensor input's entry is its values (CheckShapeInputValues checks them).
+      if (it == by_name.end()) {
+        p.errors.push_back(StrCat("the profile has no values for shape input '", in.name,
+                                  "' (TensorRT needs them: ", in.value_elements.size(),
+                                  in.value_elements.size() == 1 ? " value" : " values", ")"));
+      } else if (it->second->shapes[0].size() != in.value_elements.size()) {
+        p.errors.push_back(StrCat("shape input '", in.name, "' has ", in.value_elements.size(),
+                                  in.value_elements.size() == 1 ? " value" : " values",
+                                  ", the profile gives ", it->second->shapes[0].size()));
+      } else {
+        p.shape_values.push_back(*it->second);  // min <= opt <= max is checked above
+      }
+      continue;
+    }
     bool symbolic_shape = std::any_of(in.dims.begin(), in.dims.end(),
                                       [](Dim d) { return d.is_unknown() || !d.is_const(); });
     if (it == by_name.end()) {
@@ -917,6 +1192,95 @@ std::vector<ProfileViolation> CheckProfile(const Profile& profile, const Inferen
       if (v && *v % modulus != 0 && !broken_facts.count(text)) {
         out.push_back({kProfilePoints[i], StrCat(text, " (", term.ToString(), " = ", *v, ")"),
                        at({term}, values), "a divisibility the model's facts require"});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<ProfileViolation> CheckShapeInputValues(const Contract& contract,
+                                                    const Profile& profile,
+                                                    const InferenceResult& result) {
+  std::optional<symbolic::SymbolContext::Scope> scope;
+  if (result.symbol_context) scope.emplace(*result.symbol_context);
+  std::vector<ProfileViolation> out;
+  // Per point: the symbols' values and each element's symbol's (the element less 1).
+  std::array<Values, 3> values = profile.values;
+  std::map<std::string, Dim, std::less<>> names;   // element symbol -> its name less 1
+  std::map<std::string, std::string> shown_names;  // element symbol -> its name
+  std::vector<std::pair<const ContractValueElement*, std::array<int64_t, 3>>> given;
+  for (const auto& in : contract.inputs) {
+    auto sv = std::find_if(profile.shape_values.begin(), profile.shape_values.end(),
+                           [&](const Profile::InputShapes& v) { return v.input == in.name; });
+    if (!in.shape_tensor || sv == profile.shape_values.end() ||
+        sv->shapes[0].size() != in.value_elements.size()) {
+      continue;
+    }
+    for (size_t k = 0; k < in.value_elements.size(); ++k) {
+      const ContractValueElement& e = in.value_elements[k];
+      std::array<int64_t, 3> v = {sv->shapes[0][k], sv->shapes[1][k], sv->shapes[2][k]};
+      given.emplace_back(&e, v);
+      if (e.symbol.empty()) continue;
+      names[e.symbol] = Dim::Symbol(e.name) - Dim::Const(1);
+      shown_names[e.symbol] = e.name;
+      for (int i = 0; i < 3; ++i) values[i][e.symbol] = v[i] - 1;
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    std::set<std::string> reported;  // elements a broken fact already names
+    for (const auto& f : contract.value_facts) {
+      std::set<std::string> mentioned;
+      for (Dim side : {f.lhs, f.rhs}) {
+        for (const auto& s : side.Symbols()) mentioned.insert(s);
+      }
+      // An element given 0 is not checked: the facts hold for elements of at least 1.
+      bool zero = false;
+      for (const auto& s : mentioned) {
+        auto v = values[i].find(s);
+        zero = zero || (shown_names.count(s) && v != values[i].end() && v->second < 0);
+      }
+      if (zero) continue;
+      auto a = symbolic::Evaluate(f.lhs, values[i]);
+      auto b = symbolic::Evaluate(f.rhs, values[i]);
+      if (!a || !b || *a == *b) continue;
+      std::vector<std::string> at;
+      for (const auto& s : mentioned) {
+        auto n = shown_names.find(s);
+        const int64_t v = values[i].at(s);
+        if (n == shown_names.end()) {
+          at.push_back(StrCat(s, " = ", v));
+        } else {
+          at.push_back(StrCat(n->second, " = ", v + 1));
+          reported.insert(n->second);
+        }
+      }
+      out.push_back({kProfilePoints[i],
+                     StrCat(DisplayDim(f.lhs, names), " == ", DisplayDim(f.rhs, names), " (", *a,
+                            " != ", *b, ")"),
+                     StrCat("at ", StrJoin(at, ", ")), f.origin});
+    }
+    for (const auto& [e, v] : given) {
+      const int64_t x = v[i];
+      if (x == 0) continue;
+      if (!e->value_dim.is_unknown()) {
+        auto want = symbolic::Evaluate(e->value_dim, profile.values[i]);
+        if (want && *want != x && !reported.count(e->name)) {
+          out.push_back({kProfilePoints[i],
+                         StrCat(e->name, " == ", e->value, " (", x, " != ", *want, ")"),
+                         StrCat("at ", e->name, " = ", x),
+                         e->facts.empty() ? std::string("what the model forces it to")
+                                          : StrJoin(e->facts, "; ")});
+        }
+        continue;  // its bounds are its value's
+      }
+      const std::string origin = JoinOrigins(e->bound_origins);
+      if (x < e->min) {
+        out.push_back({kProfilePoints[i], StrCat(e->name, " >= ", e->min),
+                       StrCat("at ", e->name, " = ", x), origin});
+      }
+      if (e->max && x > *e->max) {
+        out.push_back({kProfilePoints[i], StrCat(e->name, " <= ", *e->max),
+                       StrCat("at ", e->name, " = ", x), origin});
       }
     }
   }

@@ -24,9 +24,27 @@
 
 #include "onnx_infer/inference/infer_shapes.h"
 #include "onnx_infer/proto/onnx_proto.h"
+#include "onnx_infer/schema/registry.h"
 #include "onnx_infer/symbolic/dim.h"
+#include "onnx_infer/symbolic/unifier.h"
 
 namespace onnx_infer {
+
+// One element of a shape input's value (ContractInput::value_elements), taken as a size (a
+// non-negative integer): what the model forces it to be, when it does, and its bounds.
+struct ContractValueElement {
+  std::string name;    // "shape[1]" (a scalar's is "n[0]"): the name a --range gives it
+  std::string symbol;  // the symbol that stood for it in the probing run ("shape__value1")
+  // What the model's facts make of it, in the input symbols: "batch", "8*past + 8*seq"; ""
+  // when it is free (a deployment must give its range).
+  std::string value;
+  symbolic::Dim value_dim;
+  int64_t min = 0;
+  std::optional<int64_t> max;
+  std::vector<std::string> bound_origins;
+  // The facts that mention it, its elements spelt by name ("shape[0] == batch (...)").
+  std::vector<std::string> facts;
+};
 
 struct ContractInput {
   std::string name;
@@ -39,6 +57,11 @@ struct ContractInput {
   // The node inputs that read this input's value as a shape, size, axis or count (directly
   // or through arithmetic): "node 'r' (Reshape) input 1". Empty when only its shape matters.
   std::vector<std::string> shape_consumers;
+  // A shape input that is a TensorRT shape tensor (an integer scalar, or 1-D of a constant
+  // length, with shape consumers, no initializer and no value given): a profile gives its
+  // values. Its elements, filled by AddShapeInputValues (empty before).
+  bool shape_tensor = false;
+  std::vector<ContractValueElement> value_elements;
 };
 
 struct ContractSymbol {
@@ -63,10 +86,26 @@ struct Contract {
   std::vector<std::string> facts;         // InferenceResult::facts
   std::vector<std::string> relations;     // InferenceResult::relations
   std::vector<std::string> conditions;    // InferenceResult::conditions
+  // The facts of AddShapeInputValues' probing run that mention a value element's symbol
+  // (ContractValueElement::symbol), in the result's symbol context, and whether the probing
+  // run reported errors the model's own run did not (its facts are then not used).
+  std::vector<symbolic::Fact> value_facts;
+  bool value_probe_failed = false;
 };
 
 // The contract of `model` as annotated by the run that gave `result`.
 Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& result);
+
+// What the model forces the values of its shape-tensor inputs to (ContractInput::
+// value_elements): `model` is inferred again, under `options` (the run's own, giving
+// `result`), with each element of each shape-tensor input an unknown size of its own (a
+// fresh symbol); the facts that run learns relate them to the input symbols (a Reshape whose
+// output is declared [batch, 8*total] makes shape == [batch, 8*total]). An element that no
+// fact fixes is free. Dims are made in the result's context. Fills nothing when the contract
+// has no shape-tensor input.
+void AddShapeInputValues(const onnx::ModelProto& model, const SchemaRegistry& registry,
+                         const InferenceOptions& options, const InferenceResult& result,
+                         Contract* contract);
 
 // ---- Completing a partial binding (`--bind seq=1` on a decoder).
 
@@ -118,6 +157,9 @@ struct Profile {
     std::array<std::vector<int64_t>, 3> shapes;
   };
   std::vector<InputShapes> inputs;
+  // Per shape-tensor input (ContractInput::shape_tensor): its values at each point, which
+  // the profile formats give in the place of a shape (`--minShapes=shape:1x8`).
+  std::vector<InputShapes> shape_values;
   // What keeps the profile from being complete: a symbol with no range that nothing derives
   // ("symbol 'past' has no --range, no fact derives it and it has no finite bound"), an
   // unknown input dim.
@@ -171,6 +213,14 @@ struct ProfileViolation {
 // that the profile's values break, at each point. Ones that mention a symbol the profile
 // has no value for are not checked. The conditions (text) are not evaluated.
 std::vector<ProfileViolation> CheckProfile(const Profile& profile, const InferenceResult& result);
+// The values of the shape-tensor inputs (Profile::shape_values) against what the model
+// forces them to (ContractValueElement::value), their bounds and the facts of the probing run
+// (Contract::value_facts), at each point. An element given 0 is not checked: what is known
+// of an element holds where it is at least 1 (0 is special to a Reshape, which copies the
+// input's dim there).
+std::vector<ProfileViolation> CheckShapeInputValues(const Contract& contract,
+                                                    const Profile& profile,
+                                                    const InferenceResult& result);
 
 // The symbol values a given profile means for the contract's inputs: each input dim that is
 // a symbol takes the profile's size, then the model's facts derive what they fix, and every

@@ -797,7 +797,9 @@ py::dict ContractOf(const py::object& model_bytes, const std::string& path, cons
     if (model_dir.empty()) model_dir = ".";
   }
   const InferenceOptions options = OptionsFor(call, model_dir);
-  flags.bind = options.bind;  // what the binding derives and leaves free
+  flags.bind = options.bind;    // what the binding derives and leaves free
+  flags.registry = &*registry;  // the values of shape-tensor inputs are probed
+  flags.options = &options;
   std::string bytes;
   if (!model_bytes.is_none()) bytes = py::bytes(model_bytes);
   std::string error;
