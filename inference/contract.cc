@@ -369,12 +369,39 @@ void AddShapeInputValues(const onnx::ModelProto& model, const SchemaRegistry& re
       equations.push_back({Dim::Symbol(s.name), it->second, ""});
     }
   }
+  for (const auto& f : probe.fact_dims) equations.push_back(f);
+  // Every other symbol the equations fix in the input symbols (an element, or total ==
+  // past + seq of a declared output), solved one at a time and replaced in the equations
+  // until nothing more is.
+  std::map<std::string, Dim, std::less<>> fixed;
+  for (bool progress = true; progress;) {
+    progress = false;
+    std::set<std::string> open;
+    for (const auto& f : equations) {
+      for (Dim side : {f.lhs, f.rhs}) {
+        if (side.is_unknown()) continue;
+        for (auto& n : side.Symbols()) {
+          if (!input_symbols.count(n) && !fixed.count(n)) open.insert(std::move(n));
+        }
+      }
+    }
+    for (const auto& n : open) {
+      Dim v = SolvedFromFacts(equations, n, only_input_symbols);
+      if (v.is_unknown()) continue;
+      fixed[n] = v;
+      const std::map<std::string, Dim, std::less<>> one = {{n, v}};
+      for (auto& f : equations) {
+        if (!f.lhs.is_unknown()) f.lhs = symbolic::Substitute(f.lhs, one);
+        if (!f.rhs.is_unknown()) f.rhs = symbolic::Substitute(f.rhs, one);
+      }
+      progress = true;
+    }
+  }
   for (auto& [in, e] : probed) {
     // Its symbol's value: the one the probing run resolves it to, or one the equations give
     // it, in the input symbols only; the element is 1 + that.
     Dim value = probe_values.count(e->symbol) ? probe_values[e->symbol] : Dim();
-    if (!only_input_symbols(value))
-      value = SolvedFromFacts(equations, e->symbol, only_input_symbols);
+    if (!only_input_symbols(value) && fixed.count(e->symbol)) value = fixed[e->symbol];
     if (only_input_symbols(value)) {
       e->value_dim = Dim::Const(1) + value;
       e->value = e->value_dim.ToString();

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/syntax/parser.h"
 
@@ -276,5 +277,170 @@ TEST(Profile, RangesParse) {
   EXPECT_FALSE(ParseSymbolRange("seq=x", &error));
 }
 
+// ---- The values of shape-tensor inputs (AddShapeInputValues).
+
+Inferred InferWithValues(const std::string& text, InferenceOptions options = {}) {
+  Inferred r;
+  auto m = syntax::ParseModelText(text);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  if (m.ok()) r.model = *m;
+  onnx::ModelProto pristine = r.model;
+  r.result = InferShapes(r.model, BuiltinSchemas(), options);
+  r.contract = BuildContract(r.model, r.result);
+  AddShapeInputValues(pristine, BuiltinSchemas(), options, r.result, &r.contract);
+  return r;
+}
+
+std::vector<std::string> Values(const ContractInput& in) {
+  std::vector<std::string> out;
+  for (const auto& e : in.value_elements) out.push_back(e.name + "=" + e.value);
+  return out;
+}
+
+// What the model forces: a Reshape target against the declared output ([batch, 8*total],
+// with total == past + seq), a Range's limit against a declared length, a Concat's other
+// axis; a target no declaration constrains stays free.
+constexpr char kShapeInputs[] = R"(<ir_version: 8, opset_import: ["" : 17]>
+main (float[batch, past, 8] past_key, float[batch, seq, 8] key, int64[2] shape, int64[] n,
+      int64[2] free_shape, int64[2] fill, float[2, S] x)
+   => (float[batch, total, 8] present, float[batch, "8*total"] y, float[seq] r, z, c) {
+  present = Concat <axis = 1> (past_key, key)
+  y = Reshape (present, shape)
+  zero = Constant <value = int64 {0}> ()
+  one = Constant <value = int64 {1}> ()
+  rr = Range (zero, n, one)
+  r = Cast <to = 1> (rr)
+  z = Reshape (present, free_shape)
+  filled = ConstantOfShape (fill)
+  c = Concat <axis = 0> (filled, x)
+}
+)";
+
+TEST(Contract, ShapeInputValuesAreWhatTheModelForces) {
+  Inferred r = InferWithValues(kShapeInputs);
+  ASSERT_FALSE(r.result.HasErrors());
+  const Contract& c = r.contract;
+  EXPECT_FALSE(c.value_probe_failed);
+  EXPECT_FALSE(Input(c, "past_key")->shape_tensor);
+  ASSERT_TRUE(Input(c, "shape")->shape_tensor);
+  EXPECT_EQ(Values(*Input(c, "shape")),
+            (std::vector<std::string>{"shape[0]=batch", "shape[1]=8*past + 8*seq"}));
+  const ContractValueElement& s0 = Input(c, "shape")->value_elements[0];
+  ASSERT_EQ(s0.facts.size(), 1u);
+  EXPECT_EQ(s0.facts[0], "batch == shape[0] (declared type of 'y' dim 0)");
+  // A scalar's element is [0].
+  EXPECT_EQ(Values(*Input(c, "n")), (std::vector<std::string>{"n[0]=seq"}));
+  EXPECT_EQ(Values(*Input(c, "free_shape")),
+            (std::vector<std::string>{"free_shape[0]=", "free_shape[1]="}));
+  EXPECT_TRUE(Input(c, "free_shape")->value_elements[0].facts.empty());
+  // ConstantOfShape's output meets x in a Concat on axis 0: its dim 1 must be S; its dim 0
+  // is free.
+  EXPECT_EQ(Values(*Input(c, "fill")), (std::vector<std::string>{"fill[0]=", "fill[1]=S"}));
+}
+
+// A broadcast does not force a value: ConstantOfShape(fill) + x[B, S] runs with fill = [1, 1]
+// as well as [B, S].
+TEST(Contract, ABroadcastLeavesTheValuesFree) {
+  Inferred r = InferWithValues(R"(<ir_version: 8, opset_import: ["" : 17]>
+main (float[B, S] x, int64[2] fill) => (y) {
+  filled = ConstantOfShape (fill)
+  y = Add (filled, x)
+}
+)");
+  ASSERT_FALSE(r.result.HasErrors());
+  EXPECT_EQ(Values(*Input(r.contract, "fill")), (std::vector<std::string>{"fill[0]=", "fill[1]="}));
+}
+
+// GroupQueryAttention without a past: present's length is total_sequence_length's value, and
+// the declared present says T (an input's symbol: the attention mask's length).
+TEST(Contract, GroupQueryAttentionsTotalLengthIsTheDeclaredOne) {
+  Inferred r = InferWithValues(R"(<ir_version: 8, opset_import: ["" : 17, "com.microsoft" : 1]>
+main (float[B, S, 64] q, float[B, S, 32] k, float[B, S, 32] v, int32[B] seqlens_k,
+      int32[] total_sequence_length, int64[B, T] attention_mask)
+   => (float[B, S, 64] out, float[B, 2, T, 16] present_key, float[B, 2, T, 16] present_value) {
+  out, present_key, present_value = com.microsoft.GroupQueryAttention <num_heads = 4,
+      kv_num_heads = 2> (q, k, v, "", "", seqlens_k, total_sequence_length)
+}
+)");
+  ASSERT_FALSE(r.result.HasErrors()) << r.result.diagnostics[0].message;
+  const ContractInput* total = Input(r.contract, "total_sequence_length");
+  ASSERT_TRUE(total->shape_tensor);
+  EXPECT_EQ(Values(*total), (std::vector<std::string>{"total_sequence_length[0]=T"}));
+  EXPECT_FALSE(Input(r.contract, "seqlens_k")->shape_tensor);
+}
+
+// A value given with --set-input is that constant; with a bound of the model's.
+TEST(Contract, AGivenValueIsItsConstant) {
+  InferenceOptions options;
+  KnownInputValue v;
+  v.name = "free_shape";
+  v.value.ints = {Dim::Const(2), Dim::Const(-1)};
+  v.value.dims = {2};
+  options.input_values.push_back(v);
+  Inferred r = InferWithValues(kShapeInputs, options);
+  EXPECT_EQ(Values(*Input(r.contract, "free_shape")),
+            (std::vector<std::string>{"free_shape[0]=2", "free_shape[1]=-1"}));
+}
+
+// Profiles: the values evaluated at each point; a free element needs a range (and has one);
+// a given value that breaks the model's fact is a violation naming it; 0 is not checked.
+TEST(Contract, ProfilesGiveTheValuesOfShapeInputs) {
+  Inferred r = InferWithValues(kShapeInputs);
+  std::vector<SymbolRange> ranges = {
+      {"batch", 1, 2, 4}, {"past", 0, 8, 100}, {"seq", 1, 1, 16}, {"S", 3, 3, 3}};
+  Profile p = MakeProfile(r.contract, r.result, ranges);
+  ASSERT_EQ(p.errors.size(), 2u);
+  EXPECT_EQ(p.errors[0],
+            "shape input 'free_shape': its value elements free_shape[0], free_shape[1] are not "
+            "fixed by the model (TensorRT needs the values of a shape input in the profile): give "
+            "--range 'free_shape[0]=MIN:OPT:MAX' --range 'free_shape[1]=MIN:OPT:MAX'");
+  EXPECT_NE(p.errors[1].find("'fill': its value element fill[0] is not fixed"), std::string::npos);
+  ranges.push_back({"free_shape[0]", 1, 2, 4});
+  ranges.push_back({"free_shape[1]", 8, 8, 8});
+  ranges.push_back({"fill[0]", 1, 1, 1});
+  p = MakeProfile(r.contract, r.result, ranges);
+  ASSERT_TRUE(p.errors.empty()) << p.errors[0];
+  ASSERT_EQ(p.shape_values.size(), 4u);
+  EXPECT_EQ(p.shape_values[0].input, "shape");
+  EXPECT_EQ(p.shape_values[0].shapes[2], (std::vector<int64_t>{4, 8 * 116}));
+  EXPECT_EQ(p.shape_values[1].input, "n");
+  EXPECT_EQ(p.shape_values[1].shapes[0], (std::vector<int64_t>{1}));
+  EXPECT_EQ(p.shape_values[2].shapes[1], (std::vector<int64_t>{2, 8}));
+  EXPECT_EQ(p.shape_values[3].shapes[0], (std::vector<int64_t>{1, 3}));
+  EXPECT_TRUE(CheckShapeInputValues(r.contract, p, r.result).empty());
+  const std::string flags = TrtexecFlags(p);
+  EXPECT_NE(flags.find("--maxShapes=past_key:4x100x8,key:4x16x8,x:2x3,shape:4x928,n:16,"
+                       "free_shape:4x8,fill:1x3"),
+            std::string::npos)
+      << flags;
+  EXPECT_NE(FormatProfile(p, ProfileFormat::kPolygraphy).find(" shape:[1,8] n:[1]"),
+            std::string::npos);
+
+  // Given back with a wrong value of n at opt, and 0 at max (not checked).
+  std::string error;
+  auto given = ParseProfileText(
+      "--minShapes=past_key:1x0x8,key:1x1x8,x:2x3,shape:1x8,n:1,free_shape:1x8,fill:1x3 "
+      "--optShapes=past_key:2x8x8,key:2x1x8,x:2x3,shape:2x72,n:2,free_shape:2x8,fill:1x3 "
+      "--maxShapes=past_key:4x100x8,key:4x16x8,x:2x3,shape:4x928,n:0,free_shape:4x8,fill:1x3",
+      &error);
+  ASSERT_TRUE(given) << error;
+  std::vector<ProfileViolation> violations;
+  Profile back = ProfileFromShapes(r.contract, r.result, *given, &violations);
+  ASSERT_TRUE(back.errors.empty()) << back.errors[0];
+  for (auto& v : CheckShapeInputValues(r.contract, back, r.result)) violations.push_back(v);
+  ASSERT_EQ(violations.size(), 2u);  // n's min <= opt <= max, and n == seq at opt
+  EXPECT_EQ(violations[0].what, "min <= opt <= max (1, 2, 0)");
+  EXPECT_EQ(violations[1].ToString(),
+            "opt: seq == n[0] (1 != 2) fails at n[0] = 2, seq = 1 (declared type of 'r' dim 0)");
+  // Without n's values: an error.
+  given = ParseProfileText(
+      "--minShapes=past_key:1x0x8 --optShapes=past_key:2x8x8 --maxShapes=past_key:4x100x8", &error);
+  ASSERT_TRUE(given);
+  back = ProfileFromShapes(r.contract, r.result, *given, &violations);
+  EXPECT_NE(
+      StrJoin(back.errors, "; ")
+          .find("the profile has no values for shape input 'n' (TensorRT needs them: 1 value)"),
+      std::string::npos);
+}
 }  // namespace
 }  // namespace onnx_infer
