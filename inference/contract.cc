@@ -332,6 +332,10 @@ void AddShapeInputValues(const onnx::ModelProto& model, const SchemaRegistry& re
     }
   }
   onnx::ModelProto copy = model;
+  // Without the main graph's value_info: the annotated model's entries are what the model's
+  // own run wrote (or not, when it streamed them), so that the probing run is the same
+  // whichever way the model was annotated.
+  copy.mutable_graph()->clear_value_info();
   const InferenceResult probe = InferShapes(copy, registry, probe_options);
   if (probe.CountOf(Severity::kError) > result.CountOf(Severity::kError)) {
     // The symbolic values broke something the model's own run did not: nothing is learnt
@@ -1254,7 +1258,9 @@ std::vector<ProfileViolation> CheckShapeInputValues(const Contract& contract,
     }
   }
   for (int i = 0; i < 3; ++i) {
-    std::set<std::string> reported;  // elements a broken fact already names
+    // Elements a fact that evaluates at this point mentions: that fact checks them (and the
+    // model's own facts, CheckProfile, the rest of the way to their values).
+    std::set<std::string> reported;
     for (const auto& f : contract.value_facts) {
       std::set<std::string> mentioned;
       for (Dim side : {f.lhs, f.rhs}) {
@@ -1269,17 +1275,17 @@ std::vector<ProfileViolation> CheckShapeInputValues(const Contract& contract,
       if (zero) continue;
       auto a = symbolic::Evaluate(f.lhs, values[i]);
       auto b = symbolic::Evaluate(f.rhs, values[i]);
-      if (!a || !b || *a == *b) continue;
+      if (!a || !b) continue;
+      for (const auto& s : mentioned) {
+        if (auto n = shown_names.find(s); n != shown_names.end()) reported.insert(n->second);
+      }
+      if (*a == *b) continue;
       std::vector<std::string> at;
       for (const auto& s : mentioned) {
         auto n = shown_names.find(s);
         const int64_t v = values[i].at(s);
-        if (n == shown_names.end()) {
-          at.push_back(StrCat(s, " = ", v));
-        } else {
-          at.push_back(StrCat(n->second, " = ", v + 1));
-          reported.insert(n->second);
-        }
+        at.push_back(n == shown_names.end() ? StrCat(s, " = ", v)
+                                            : StrCat(n->second, " = ", v + 1));
       }
       out.push_back({kProfilePoints[i],
                      StrCat(DisplayDim(f.lhs, names), " == ", DisplayDim(f.rhs, names), " (", *a,

@@ -97,12 +97,14 @@ struct Contract {
 Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& result);
 
 // What the model forces the values of its shape-tensor inputs to (ContractInput::
-// value_elements): `model` is inferred again, under `options` (the run's own, giving
-// `result`), with each element of each shape-tensor input an unknown size of its own (a
-// fresh symbol); the facts that run learns relate them to the input symbols (a Reshape whose
-// output is declared [batch, 8*total] makes shape == [batch, 8*total]). An element that no
-// fact fixes is free. Dims are made in the result's context. Fills nothing when the contract
-// has no shape-tensor input.
+// value_elements): a copy of `model` (as given to InferShapes, or as it annotated it: the
+// main graph's value_info is dropped) is inferred again, under `options` (the run's own,
+// giving `result`), with each element of each shape-tensor input a size of at least 1 of its
+// own (1 + a fresh symbol); the facts that run learns relate them to the input symbols (a
+// Reshape whose output is declared [batch, 8*total] makes shape == [batch, 8*total]). An
+// element that no fact fixes linearly in the input symbols is free. An input given a value
+// in `options` has that value's constants. Dims are made in the result's context. Runs
+// nothing when the contract has no shape-tensor input to probe.
 void AddShapeInputValues(const onnx::ModelProto& model, const SchemaRegistry& registry,
                          const InferenceOptions& options, const InferenceResult& result,
                          Contract* contract);
