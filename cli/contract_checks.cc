@@ -51,6 +51,9 @@ TEST(ContractSchema, RealContractsAreValid) {
       {"testdata/contract/kv_cache.onnxtxt", "--profile-format", "ort-trt", "--range", "batch=1",
        "--range", "past=0:64:1000", "--range", "seq=1:1:24", "--memory", "--cost"},
       {"testdata/contract/kv_cache.onnxtxt", "--bind", "seq=1"},
+      {"testdata/contract/shape_tensors.onnxtxt", "--range", "B=1:2:4", "--range", "H=1:3:5",
+       "--range", "S=1:7:30", "--range", "free[0]=1:2:4", "--range", "free[1]=2:6:10",
+       "--check-profile"},
   };
   int with_profile = 0, with_violation = 0, with_bound = 0, with_value = 0;
   for (const auto& args : runs) {

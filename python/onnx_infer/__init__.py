@@ -951,8 +951,10 @@ def contract(
     fix are derived, and symbols without a range take the model's finite bounds (so
     ``ranges={}`` makes a profile from the bounds alone). Its shapes are there as trtexec
     flags (``"trtexec"``), onnxruntime TensorRT provider options (``"ort_trt"``, a dict to
-    pass as provider options) and Polygraphy flags (``"polygraphy"``); its ``"errors"`` say
-    what kept it from being complete. ``profile``: a profile to check instead, in any of the
+    pass as provider options) and Polygraphy flags (``"polygraphy"``), with the values of
+    shape-tensor inputs (each input's ``"values"``: what the model forces each element to;
+    a free one takes a range by its name, ``{"shape[1]": (1, 8, 64)}``) after the shapes and
+    in each point's ``"values"``; its ``"errors"`` say what kept it from being complete. ``profile``: a profile to check instead, in any of the
     three text formats. ``check``: check the made profile against the model's facts, bounds,
     relations and divisibility (a given ``profile`` is always checked); the profile's
     ``"violations"`` list what fails, each with its point, values and origin. ``memory`` and

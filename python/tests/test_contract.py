@@ -5,8 +5,10 @@ total == past + seq (the declared output says total), and a position table of 40
 caps seq. The expected numbers are written out from the shapes, not read from inference.
 """
 
+import base64
 import json
 import pathlib
+import struct
 
 import pytest
 from onnx import TensorProto, helper
@@ -52,6 +54,44 @@ def position_table():
     ]
     graph = helper.make_graph(
         nodes, "pos", [helper.make_tensor_value_info("x", F, ["batch", "seq", 8])],
+        [helper.make_tensor_value_info("y", F, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def reshape_to_declared():
+    # x: [B, 2*H] reshaped by a shape-tensor input `target`, the output declared [B, 2, H]:
+    # the model forces target == [B, 2, H].
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "target"], ["y"])], "declared",
+        [helper.make_tensor_value_info("x", F, ["B", "2*H"]),
+         helper.make_tensor_value_info("target", I64, [3])],
+        [helper.make_tensor_value_info("y", F, ["B", 2, "H"])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def range_to_length():
+    # A scalar limit n of Range(0, n), the result declared [S] and added to x [S]: n == S.
+    def const(name, value):
+        return helper.make_node("Constant", [], [name],
+                                value=helper.make_tensor(name, I64, [], [value]))
+    nodes = [const("zero", 0), const("one", 1),
+             helper.make_node("Range", ["zero", "n", "one"], ["r"]),
+             helper.make_node("Cast", ["r"], ["rf"], to=F),
+             helper.make_node("Add", ["x", "rf"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "range", [helper.make_tensor_value_info("x", F, ["S"]),
+                         helper.make_tensor_value_info("n", I64, [])],
+        [helper.make_tensor_value_info("y", F, ["S"]),
+         helper.make_tensor_value_info("rf", F, ["S"])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def free_target():
+    # A Reshape target nothing constrains: its values need ranges.
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "target"], ["y"])], "free",
+        [helper.make_tensor_value_info("x", F, ["N", 8]),
+         helper.make_tensor_value_info("target", I64, [2])],
         [helper.make_tensor_value_info("y", F, None)])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
@@ -169,6 +209,40 @@ def test_the_contracts_keys_are_the_schemas():
             "steps_with_unknown_sizes"}
 
 
+def test_shape_tensor_inputs_values():
+    c = onnx_infer.contract(reshape_to_declared(), ranges={"B": (1, 2, 4), "H": (1, 3, 5)},
+                            check=True)
+    target = next(i for i in c["inputs"] if i["name"] == "target")
+    assert target["shape_tensor"] is True
+    assert [(e["name"], e["value"]) for e in target["values"]] == [
+        ("target[0]", "B"), ("target[1]", "2"), ("target[2]", "H")]
+    p = c["profiles"][0]
+    assert p["errors"] == [] and p["violations"] == []
+    assert [p[k]["values"]["target"] for k in ("min", "opt", "max")] == [
+        [1, 2, 1], [2, 2, 3], [4, 2, 5]]
+    assert p["trtexec"] == ("--minShapes=x:1x2,target:1x2x1 --optShapes=x:2x6,target:2x2x3 "
+                            "--maxShapes=x:4x10,target:4x2x5")
+    assert p["ort_trt"]["trt_profile_max_shapes"] == "x:4x10,target:4x2x5"
+    assert p["polygraphy"].endswith("--trt-max-shapes x:[4,10] target:[4,2,5]")
+    # A given profile whose values break the declared output.
+    c = onnx_infer.contract(
+        reshape_to_declared(),
+        profile="--minShapes=x:1x2,target:1x2x1 --optShapes=x:2x6,target:2x3x2 "
+                "--maxShapes=x:4x10,target:4x2x5")
+    v = c["profiles"][0]["violations"]
+    assert [x["what"] for x in v] == ["2 == target[1] (2 != 3)", "H == target[2] (3 != 2)"], v
+    # A free element: an error naming the range to give, then the range.
+    c = onnx_infer.contract(free_target(), ranges={"N": (1, 2, 4)})
+    assert "--range 'target[0]=MIN:OPT:MAX'" in c["profiles"][0]["errors"][0]
+    c = onnx_infer.contract(free_target(), ranges={"N": (1, 2, 4), "target[0]": (1, 2, 4),
+                                                   "target[1]": 8})
+    assert c["profiles"][0]["max"]["values"]["target"] == [4, 8]
+    # A value given with input_values: its constants.
+    c = onnx_infer.contract(free_target(), input_values={"target": [-1, 8]})
+    target = next(i for i in c["inputs"] if i["name"] == "target")
+    assert [e["value"] for e in target["values"]] == ["-1", "8"]
+
+
 @pytest.mark.parametrize("kwargs", [
     {"profile": "--minShapes=key:1xx8 --optShapes=key:1x1x8 --maxShapes=key:1x1x8"},
     {"profile": "--trt-min-shapes key:[1,1,8]"},
@@ -240,6 +314,10 @@ def shared_gpt2():
     (kv_cache, {"batch": (1, 2, 3), "past": (0, 7, 40), "seq": (1, 1, 5)}),
     (position_table, {"batch": (1, 1, 2)}),
     (reshape_pairs, {"B": (1, 3, 4), "H": (1, 5, 9)}),
+    # Shape-tensor inputs: their values at each point are fed as the profile gives them.
+    (reshape_to_declared, {"B": (1, 2, 4), "H": (1, 3, 5)}),
+    (range_to_length, {"S": (1, 7, 30)}),
+    (free_target, {"N": (1, 2, 4), "target[0]": (1, 2, 4), "target[1]": 8}),
 ])
 def test_the_profile_runs_at_each_point(build, ranges, tmp_path):
     runtime = _runtime()
@@ -250,13 +328,24 @@ def test_the_profile_runs_at_each_point(build, ranges, tmp_path):
     p = c["profiles"][0]
     assert p["errors"] == [] and p["violations"] == []
     types = {i["name"]: i["elem_type"] for i in c["inputs"]}
+    ranks = {i["name"]: len(i["shape"]) for i in c["inputs"] if i["shape"] is not None}
+    shape_tensors = [i["name"] for i in c["inputs"] if i["shape_tensor"]]
+    assert sorted(p["min"]["values"]) == sorted(shape_tensors)
     try:
         for point in ("min", "opt", "max"):
             feeds = {name: {"type": ORT_TYPES[types[name]], "dims": dims, "fill": "ones"}
                      for name, dims in p[point]["shapes"].items()}
+            for name, values in p[point]["values"].items():
+                fmt = "<%dq" if types[name] == "int64" else "<%di"
+                feeds[name] = {"type": ORT_TYPES[types[name]],
+                               "dims": [len(values)] if ranks[name] else [],
+                               "b64": base64.b64encode(
+                                   struct.pack(fmt % len(values), *values)).decode()}
             answer = runtime.run(str(path), feeds)
             assert answer["ok"], (point, answer)
-            predicted = onnx_infer.infer(model, bind=p[point]["symbols"])
+            given = {name: (values if ranks[name] else values[0])
+                     for name, values in p[point]["values"].items()}
+            predicted = onnx_infer.infer(model, bind=p[point]["symbols"], input_values=given)
             for name, out in answer["outputs"].items():
                 t = predicted.type_of(name)
                 assert t is not None and t.shape is not None, (point, name)
