@@ -226,21 +226,23 @@ std::string DisplayDim(Dim d, const std::map<std::string, Dim, std::less<>>& nam
   return symbolic::Substitute(d, names).ToString();
 }
 
-// The value of `symbol` that a fact of `facts` gives it, linear in it with coefficient 1 or
+// The value of `symbol` that a fact of `facts` gives it, affine in it with coefficient 1 or
 // -1 (shape__value0 == batch, 2 + shape__value1 == seq), when the rest satisfies `usable`;
-// unknown otherwise.
+// unknown otherwise. Affine is proven, not sampled: f(symbol + 1) - f(symbol) is a constant
+// as expressions, so the root is the only one.
 template <typename Usable>
 Dim SolvedFromFacts(const std::vector<symbolic::Fact>& facts, const std::string& symbol,
                     const Usable& usable) {
+  const Dim x = Dim::Symbol(symbol);
   for (const auto& f : facts) {
     if (f.lhs.is_unknown() || f.rhs.is_unknown()) continue;
     const Dim diff = f.lhs - f.rhs;
     if (diff.is_unknown()) continue;
-    auto at = [&](int64_t v) { return symbolic::Substitute(diff, {{symbol, Dim::Const(v)}}); };
-    const Dim d0 = at(0), d1 = at(1), d2 = at(2);
-    if (d0.is_unknown() || d1.is_unknown() || d2.is_unknown()) continue;
-    const Dim slope = d1 - d0;
-    if (slope.is_unknown() || !slope.is_const() || !(d2 - d1 == slope)) continue;
+    const auto s = diff.Symbols();
+    if (!std::binary_search(s.begin(), s.end(), symbol)) continue;
+    const Dim d0 = symbolic::Substitute(diff, {{symbol, Dim::Const(0)}});
+    const Dim slope = symbolic::Substitute(diff, {{symbol, x + Dim::Const(1)}}) - diff;
+    if (d0.is_unknown() || slope.is_unknown() || !slope.is_const()) continue;
     const int64_t c = *slope.const_value();
     if (c != 1 && c != -1) continue;
     const Dim value = c == 1 ? Dim::Const(0) - d0 : d0;
