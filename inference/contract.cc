@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -293,7 +294,28 @@ void AddShapeInputValues(const onnx::ModelProto& model, const SchemaRegistry& re
     in.shape_tensor = true;
     auto g = given.find(in.name);
     std::optional<std::vector<int64_t>> values;
-    if (g != given.end()) values = g->second->value.ConstInts();
+    if (g != given.end()) {
+      // Its elements in order (a flat list whose dims come from the declaration, fit_dims):
+      // constant integers, or integral reals (a front end may give numbers as reals).
+      const ConstValue& v = g->second->value;
+      values.emplace();
+      for (Dim d : v.ints) {
+        auto c = d.is_unknown() ? std::nullopt : d.const_value();
+        if (!c) {
+          values.reset();
+          break;
+        }
+        values->push_back(*c);
+      }
+      for (size_t k = 0; values && k < v.reals.size(); ++k) {
+        const double r = v.reals[k];
+        if (!(std::fabs(r) < 9.0e18) || r != std::floor(r)) {
+          values.reset();
+          break;
+        }
+        values->push_back(static_cast<int64_t>(r));
+      }
+    }
     if (g != given.end() && (!values || static_cast<int64_t>(values->size()) != count)) {
       values.reset();  // a value given in another form: its elements stay free
     }

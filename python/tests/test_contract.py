@@ -227,10 +227,11 @@ def test_shape_tensor_inputs_values():
     # A given profile whose values break the declared output.
     c = onnx_infer.contract(
         reshape_to_declared(),
-        profile="--minShapes=x:1x2,target:1x2x1 --optShapes=x:2x6,target:2x3x2 "
-                "--maxShapes=x:4x10,target:4x2x5")
+        profile="--minShapes=x:1x2,target:1x2x1 --optShapes=x:2x6,target:2x2x2 "
+                "--maxShapes=x:4x10,target:4x3x5")
     v = c["profiles"][0]["violations"]
-    assert [x["what"] for x in v] == ["2 == target[1] (2 != 3)", "H == target[2] (3 != 2)"], v
+    assert [(x["point"], x["what"]) for x in v] == [
+        ("opt", "H == target[2] (3 != 2)"), ("max", "target[1] == 2 (3 != 2)")], v
     # A free element: an error naming the range to give, then the range.
     c = onnx_infer.contract(free_target(), ranges={"N": (1, 2, 4)})
     assert "--range 'target[0]=MIN:OPT:MAX'" in c["profiles"][0]["errors"][0]
