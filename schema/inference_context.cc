@@ -402,9 +402,19 @@ Dim InferenceContext::BoundedValueElement(int output, int64_t element, int64_t l
   std::string name(symbolic::FreshSymbol(base, 0).symbol_name());
   name.resize(name.size() - 4);  // "__d0"
   const Dim d = Dim::Symbol(StrCat(name, "__e", element));
-  // A symbol met before (the rule run again for the same node) has these bounds already; one
-  // they contradict is not used.
-  if (!RecordRange(d, lo > 0 ? std::optional<int64_t>(lo) : std::nullopt, hi, what).ok()) {
+  // A symbol met before (the rule run again for the same node) has these bounds already, and
+  // they are not stated twice; one they contradict is not used.
+  // (What the model says, not the user's assumptions: those do not replace its bounds.)
+  std::vector<std::string> used;
+  Dim without;
+  Dim resolved = unifier_->Resolve(d, &used, &without);
+  if (!used.empty()) resolved = without;
+  const symbolic::Assumptions* model = &unifier_->assumptions();
+  const bool known = !resolved.is_unknown() &&
+                     symbolic::LessEqual(Dim::Const(lo), resolved, model) == symbolic::Tri::kTrue &&
+                     symbolic::LessEqual(resolved, Dim::Const(hi), model) == symbolic::Tri::kTrue;
+  if (!known &&
+      !RecordRange(d, lo > 0 ? std::optional<int64_t>(lo) : std::nullopt, hi, what).ok()) {
     return Dim();
   }
   if (symbol_log_) {
