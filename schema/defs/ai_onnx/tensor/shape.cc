@@ -124,10 +124,10 @@ StatusOr<std::optional<ConstValue>> TableRead(InferenceContext& ctx, const Const
   out.dims.assign(table.dims.begin(), table.dims.begin() + axis);
   for (Dim d : indices) out.dims.push_back(*d.const_value());
   out.dims.insert(out.dims.end(), table.dims.begin() + axis + 1, table.dims.end());
-  const int64_t count = out.NumElements();
-  int64_t index_count = 1;
-  for (Dim d : indices) index_count *= *d.const_value();
+  const int64_t count = out.NumElements();  // -1 when it overflows
   if (count <= 0 || count > kMaxTableReads || n <= 0) return std::optional<ConstValue>();
+  int64_t index_count = 1;  // at most `count`, which is small
+  for (Dim d : indices) index_count *= *d.const_value();
   if (index_value && index_value->ints.size() != static_cast<size_t>(index_count)) {
     index_value = nullptr;
   }
