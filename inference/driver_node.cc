@@ -183,6 +183,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         ctx.set_unifier(&unifier_);
         ctx.set_nested(run.depth > 0);
         ctx.set_symbol_log(&introduced_);
+        ctx.set_values_kept(options_.data_propagation || node->op_type() == "Constant");
         NodeSubgraphs subgraphs(*this, run, scope, index, node);
         ctx.set_subgraph_inferencer(&subgraphs);
         ctx.set_input_value_reader(&inputs);

@@ -937,6 +937,11 @@ class Walker {
     auto close = origin.find(')', open);
     if (open == std::string::npos || close == std::string::npos) return ExplainReason::kSymbolic;
     const std::string op = origin.substr(open + 2, close - open - 2);
+    // An element of a constant table read at an index that is not known: the index's value
+    // is what is missing (InferenceContext::BoundedValueElement).
+    if (origin.find(", an element of constant '") != std::string::npos) {
+      return ExplainReason::kShapeValueUnknown;
+    }
     // The note of a capped expression names the symbol.
     for (const auto& diag : result_.diagnostics) {
       if (diag.message.find("is an expression of") != std::string::npos &&

@@ -389,6 +389,45 @@ Dim InferenceContext::FreshDim(int output, int axis) const {
   return d;
 }
 
+Dim InferenceContext::BoundedValueElement(int output, int64_t element, int64_t lo, int64_t hi,
+                                          std::string_view what) {
+  if (lo > hi) return Dim();
+  if (lo == hi) return Dim::Const(lo);
+  if (lo < 0 || !unifier_ || nested_ || !values_kept_) return Dim();
+  const std::string base = output < node_.output_size() && !node_.output(output).empty()
+                               ? node_.output(output)
+                               : StrCat(node_.op_type(), "_output", output);
+  // FreshSymbol's name for the value (letters, digits and '_'), with "__e" and the element
+  // in place of its "__d" and axis.
+  std::string name(symbolic::FreshSymbol(base, 0).symbol_name());
+  name.resize(name.size() - 4);  // "__d0"
+  const Dim d = Dim::Symbol(StrCat(name, "__e", element));
+  // A symbol met before (the rule run again for the same node) has these bounds already, and
+  // they are not stated twice; one they contradict is not used.
+  // (What the model says, not the user's assumptions: those do not replace its bounds.)
+  std::vector<std::string> used;
+  Dim without;
+  Dim resolved = unifier_->Resolve(d, &used, &without);
+  if (!used.empty()) resolved = without;
+  const symbolic::Assumptions* model = &unifier_->assumptions();
+  const bool known = !resolved.is_unknown() &&
+                     symbolic::LessEqual(Dim::Const(lo), resolved, model) == symbolic::Tri::kTrue &&
+                     symbolic::LessEqual(resolved, Dim::Const(hi), model) == symbolic::Tri::kTrue;
+  if (!known &&
+      !RecordRange(d, lo > 0 ? std::optional<int64_t>(lo) : std::nullopt, hi, what).ok()) {
+    return Dim();
+  }
+  if (symbol_log_) {
+    std::string value = StrCat("output ", output);
+    if (output < node_.output_size() && !node_.output(output).empty()) {
+      value += StrCat(" '", node_.output(output), "'");
+    }
+    symbol_log_->try_emplace(d.ToString(),
+                             StrCat(Origin(), ": ", value, " element ", element, ", ", what));
+  }
+  return d;
+}
+
 void InferenceContext::LogSymbol(Dim symbol, int out, int64_t axis) const {
   if (!symbol_log_ || !symbol.is_symbol()) return;
   std::string value = StrCat("output ", out);

@@ -180,6 +180,16 @@ class InferenceContext {
   // Loop's trip count), named after where it comes from: symbolic::FreshSymbol(output name,
   // axis), e.g. "y__d0".
   Dim FreshDim(int output, int axis) const;
+  // A value's element that the rule knows only to lie in [lo, hi] (an element of a constant
+  // table read at an index that is not known): the constant when lo == hi, else a symbol
+  // "<output name>__e<element>" (element: row-major) with those bounds recorded, `what` saying
+  // where they come from ("an element of constant 'sizes' [3 values]"). Unknown when no
+  // symbol can stand for it: lo < 0 (a symbol is a size, >= 0), the rule runs alone (no
+  // unifier to hold the bounds), the driver keeps no values (values_kept), or the node is in
+  // a subgraph or function body, which may run more than once with other values (one symbol
+  // would say they are equal).
+  Dim BoundedValueElement(int output, int64_t element, int64_t lo, int64_t hi,
+                          std::string_view what);
   // Where the driver keeps the symbols rules introduce (FreshDim, and dims replaced for
   // being too large): name -> origin ("node 'if0' (If): output 0 'y' dim 0"). Null when a
   // rule runs alone.
@@ -212,6 +222,12 @@ class InferenceContext {
   // Records that a result of the node holds only under the user's assumptions `used` ("N >=
   // 2"): `what` says which ("the value of output 0 'c' is false").
   void RecordAssumed(std::string_view used, std::string_view what);
+
+  // Whether the driver keeps the values rules set (data propagation; without it only
+  // constants carry values): when not, BoundedValueElement introduces no symbol, whose bounds
+  // would be reported for a value nothing reads.
+  bool values_kept() const { return values_kept_; }
+  void set_values_kept(bool kept) { values_kept_ = kept; }
 
   // The largest tensor (in elements) whose value a rule should record with SetOutputValue.
   int64_t max_value_elements() const { return max_value_elements_; }
@@ -260,6 +276,7 @@ class InferenceContext {
   InputValueReader* value_reader_ = nullptr;
   symbolic::Unifier* unifier_ = nullptr;
   bool nested_ = false;
+  bool values_kept_ = true;
   SymbolLog* symbol_log_ = nullptr;
   // Notes a symbol introduced for output `out`, axis `axis`.
   void LogSymbol(Dim symbol, int out, int64_t axis) const;

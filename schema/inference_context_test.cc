@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/registry.h"
@@ -128,6 +129,51 @@ TEST(InferenceContextSubjectTest, ErrorsCarryTheirSubject) {
             "attribute 'f' | attribute 'f': expected type float, got string; "
             "attribute 'axis' | attribute 'axis': expected an axis in [-2, 1] for rank 2, got 3; "
             " | axes: expected an axis in [-2, 1] for rank 2, got 3");
+}
+
+// BoundedValueElement: a symbol with its bounds and origin, the constant when the bounds meet,
+// and unknown wherever a symbol cannot stand for the element.
+TEST(InferenceContextBoundedValueTest, ASymbolOnlyWhereOneCanStand) {
+  OpSchema schema("test", "Pick", 1);
+  onnx::NodeProto node;
+  node.set_op_type("Pick");
+  node.set_name("p");
+  node.add_output("v.1");
+  const std::vector<const Type*> types;
+  const std::vector<const ConstValue*> values;
+  symbolic::Unifier u;
+  InferenceContext::SymbolLog log;
+  InferenceContext ctx(node, schema, 1, types, values);
+  // Alone (no unifier to keep the bounds): unknown, but a single value is that value.
+  EXPECT_TRUE(ctx.BoundedValueElement(0, 0, 2, 8, "a table").is_unknown());
+  EXPECT_EQ(ctx.BoundedValueElement(0, 0, 4, 4, "a table"), symbolic::Dim::Const(4));
+  ctx.set_unifier(&u);
+  ctx.set_symbol_log(&log);
+  // The name is the value's (letters, digits and '_') and the element.
+  const symbolic::Dim d = ctx.BoundedValueElement(0, 3, 2, 8, "a table");
+  EXPECT_EQ(d.ToString(), "v_1__e3");
+  ASSERT_EQ(u.BoundsOfSymbols().size(), 1u);
+  const symbolic::SymbolBounds b = u.BoundsOfSymbols()[0];
+  EXPECT_EQ(b.lo, 2);
+  EXPECT_EQ(b.hi, 8);
+  EXPECT_EQ(StrJoin(b.origins, "; "),
+            "v_1__e3 >= 2 (node 'p' (Pick): a table); v_1__e3 <= 8 (node 'p' (Pick): a table)");
+  EXPECT_EQ(log.at("v_1__e3"), "node 'p' (Pick): output 0 'v.1' element 3, a table");
+  // Made again (the rule run again for the node): the same symbol, nothing new.
+  EXPECT_EQ(ctx.BoundedValueElement(0, 3, 2, 8, "a table"), d);
+  EXPECT_EQ(u.BoundsOfSymbols()[0].origins.size(), 2u);
+  // A lower bound of 0 is every symbol's: only the upper one is stated.
+  EXPECT_EQ(ctx.BoundedValueElement(0, 4, 0, 8, "a table").ToString(), "v_1__e4");
+  // A negative element may be read: no symbol (a symbol is a size, >= 0).
+  EXPECT_TRUE(ctx.BoundedValueElement(0, 5, -1, 8, "a table").is_unknown());
+  EXPECT_TRUE(ctx.BoundedValueElement(0, 5, 3, 2, "a table").is_unknown());
+  // In a subgraph or function body, or with values not kept: no symbol.
+  ctx.set_nested(true);
+  EXPECT_TRUE(ctx.BoundedValueElement(0, 6, 2, 8, "a table").is_unknown());
+  ctx.set_nested(false);
+  ctx.set_values_kept(false);
+  EXPECT_TRUE(ctx.BoundedValueElement(0, 6, 2, 8, "a table").is_unknown());
+  EXPECT_EQ(u.BoundsOfSymbols().size(), 2u);
 }
 
 }  // namespace

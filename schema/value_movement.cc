@@ -1,6 +1,7 @@
 #include "onnx_infer/schema/value_movement.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace onnx_infer {
 namespace {
@@ -172,6 +173,44 @@ std::optional<ConstValue> GatherValue(const ConstValue& data, const ConstValue& 
     sources.push_back(s);
   });
   return PickElements(data, std::move(dims), sources);
+}
+
+std::optional<ElementRange> TableElementRange(const ConstValue& table, std::optional<int64_t> lo,
+                                              std::optional<int64_t> hi) {
+  if (table.dims.size() != 1) return std::nullopt;
+  auto ints = table.ConstInts();
+  if (!ints || static_cast<int64_t>(ints->size()) != table.dims[0]) return std::nullopt;
+  const int64_t n = table.dims[0];
+  // The indices in reach: [a, b] within [-n, n - 1]; a negative one reads position i + n.
+  const int64_t a = std::max(lo.value_or(-n), -n);
+  const int64_t b = std::min(hi.value_or(n - 1), n - 1);
+  if (n == 0 || a > b) return std::nullopt;
+  ElementRange r{INT64_MAX, INT64_MIN, 0};
+  auto take = [&](int64_t first, int64_t last) {  // positions first..last
+    for (int64_t p = first; p <= last; ++p) {
+      r.min = std::min(r.min, (*ints)[p]);
+      r.max = std::max(r.max, (*ints)[p]);
+    }
+    r.count += last - first + 1;
+  };
+  // Both halves may reach the same position (indices -1 and n - 1): counted once.
+  const int64_t neg_first = a < 0 ? a + n : n, neg_last = std::min(b, int64_t{-1}) + n;
+  const int64_t pos_first = std::max(a, int64_t{0}), pos_last = b;
+  if (pos_first <= pos_last && neg_first <= neg_last) {
+    // Two ranges of positions, [pos_first, pos_last] and [neg_first, neg_last]; merged when
+    // they overlap or touch.
+    if (neg_first <= pos_last + 1) {
+      take(pos_first, std::max(pos_last, neg_last));
+    } else {
+      take(pos_first, pos_last);
+      take(neg_first, neg_last);
+    }
+  } else if (pos_first <= pos_last) {
+    take(pos_first, pos_last);
+  } else {
+    take(neg_first, neg_last);
+  }
+  return r;
 }
 
 std::optional<ConstValue> GatherElementsValue(const ConstValue& data, const ConstValue& indices,

@@ -45,6 +45,21 @@ std::optional<ConstValue> SliceValue(const ConstValue& in, std::span<const Slice
 // data's dims before `axis`, the indices' dims, data's dims after.
 std::optional<ConstValue> GatherValue(const ConstValue& data, const ConstValue& indices,
                                       int64_t axis, int64_t max_elements);
+// What an element of a constant 1-D integer `table` can be when it is read at an index that
+// is not known (Gather or GatherElements of a table of sizes by a computed index): the least
+// and greatest of the elements the index can reach. The index lies in [lo, hi] (either absent:
+// unbounded); negative indices count from the end (-1 is the last), as Gather reads them, and
+// indices out of [-n, n - 1] are not read (the operator rejects them). `count` is how many
+// elements are within reach. nullopt when some element is not a known constant, the table is
+// not 1-D, or no index in [lo, hi] is in range.
+struct ElementRange {
+  int64_t min = 0;
+  int64_t max = 0;
+  int64_t count = 0;
+};
+std::optional<ElementRange> TableElementRange(const ConstValue& table, std::optional<int64_t> lo,
+                                              std::optional<int64_t> hi);
+
 // GatherElements: the indices' dims; each index replaces the position along `axis`.
 std::optional<ConstValue> GatherElementsValue(const ConstValue& data, const ConstValue& indices,
                                               int64_t axis, int64_t max_elements);

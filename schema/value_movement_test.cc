@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/test_util.h"
 
@@ -150,6 +152,76 @@ TEST(ValueMovement, QuotientsAndConditionsTravel) {
   EXPECT_EQ(Text(picked), "[2] [W, H/2]");
   ASSERT_EQ(picked->conditions.size(), 1u);
   EXPECT_EQ(picked->conditions[0].ToString(), "H <= 16777216 (exact in float32)");
+}
+
+TEST(ValueMovement, TableElementRange) {
+  auto text = [](std::optional<ElementRange> r) {
+    if (!r) return std::string("none");
+    return std::to_string(r->min) + ".." + std::to_string(r->max) + " of " +
+           std::to_string(r->count);
+  };
+  const ConstValue sizes = Ints({4}, {"256", "128", "512", "64"});
+  EXPECT_EQ(text(TableElementRange(sizes, std::nullopt, std::nullopt)), "64..512 of 4");
+  EXPECT_EQ(text(TableElementRange(sizes, 0, 1)), "128..256 of 2");
+  EXPECT_EQ(text(TableElementRange(sizes, 1, std::nullopt)), "64..512 of 3");
+  // Negative indices count from the end: -1 is 64, -2 is 512.
+  EXPECT_EQ(text(TableElementRange(sizes, std::nullopt, -3)), "128..256 of 2");
+  EXPECT_EQ(text(TableElementRange(sizes, -1, 0)), "64..256 of 2");
+  // [-3, 1] reaches positions 1, 2, 3 and 0, 1: every one, position 1 counted once.
+  EXPECT_EQ(text(TableElementRange(sizes, -3, 1)), "64..512 of 4");
+  // Out of range everywhere: nothing is read.
+  EXPECT_EQ(text(TableElementRange(sizes, 4, 10)), "none");
+  EXPECT_EQ(text(TableElementRange(sizes, std::nullopt, -5)), "none");
+  EXPECT_EQ(text(TableElementRange(sizes, 3, 2)), "none");
+  // Negative elements are kept as they are (the caller decides what a value may be).
+  EXPECT_EQ(text(TableElementRange(Ints({3}, {"-1", "0", "7"}), std::nullopt, std::nullopt)),
+            "-1..7 of 3");
+  // Only known constants, in a 1-D table.
+  EXPECT_EQ(text(TableElementRange(Ints({2}, {"N", "3"}), std::nullopt, std::nullopt)), "none");
+  EXPECT_EQ(text(TableElementRange(Ints({1, 2}, {"1", "3"}), std::nullopt, std::nullopt)), "none");
+  EXPECT_EQ(text(TableElementRange(Ints({0}, {}), std::nullopt, std::nullopt)), "none");
+}
+
+// Against reading every index of [lo, hi] that Gather accepts, for every table of up to 5
+// elements from a few values and every range of indices around it.
+TEST(ValueMovement, TableElementRangeIsEveryReachableElement) {
+  const int64_t pool[] = {-3, 0, 2, 9};
+  for (int64_t n = 1; n <= 5; ++n) {
+    int64_t tables = 1;
+    for (int64_t i = 0; i < n; ++i) tables *= 4;
+    for (int64_t code = 0; code < tables; ++code) {
+      std::vector<int64_t> elements;
+      std::vector<std::string> items;
+      for (int64_t i = 0, c = code; i < n; ++i, c /= 4) {
+        elements.push_back(pool[c % 4]);
+        items.push_back(std::to_string(elements.back()));
+      }
+      const ConstValue table = Ints({n}, items);
+      for (int64_t lo = -n - 2; lo <= n + 2; ++lo) {
+        for (int64_t hi = lo - 1; hi <= n + 2; ++hi) {
+          for (int unbounded = 0; unbounded < 4; ++unbounded) {
+            const std::optional<int64_t> l = unbounded & 1 ? std::nullopt : std::optional(lo);
+            const std::optional<int64_t> h = unbounded & 2 ? std::nullopt : std::optional(hi);
+            std::optional<int64_t> min, max;
+            std::vector<bool> read(n, false);
+            for (int64_t i = l.value_or(-n - 2); i <= h.value_or(n + 2); ++i) {
+              if (i < -n || i >= n) continue;
+              const int64_t e = elements[i < 0 ? i + n : i];
+              read[i < 0 ? i + n : i] = true;
+              min = std::min(min.value_or(e), e);
+              max = std::max(max.value_or(e), e);
+            }
+            const auto r = TableElementRange(table, l, h);
+            ASSERT_EQ(r.has_value(), min.has_value()) << code << " " << lo << " " << hi;
+            if (!r) continue;
+            EXPECT_EQ(r->min, *min);
+            EXPECT_EQ(r->max, *max);
+            EXPECT_EQ(r->count, std::count(read.begin(), read.end(), true));
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

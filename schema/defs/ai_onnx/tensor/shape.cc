@@ -9,6 +9,8 @@
 #include <climits>
 #include <cmath>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "onnx_infer/base/strings.h"
@@ -53,6 +55,121 @@ Status InferSize(InferenceContext& ctx) {
   return OkStatus();
 }
 
+// The most elements of a table read at unknown indices that get a symbol each: enough for
+// the sizes a model picks from a table (a length, a shape of a few dims).
+constexpr int64_t kMaxTableReads = 16;
+
+// The indices an index value `index` can be within [-n, n - 1], under what the model states
+// about its symbols (not the user's assumptions): [lo, hi], either absent when not known.
+std::pair<std::optional<int64_t>, std::optional<int64_t>> IndexReach(const InferenceContext& ctx,
+                                                                     Dim index, int64_t n) {
+  if (index.is_unknown() || !ctx.unifier()) return {};
+  std::vector<std::string> used;
+  Dim without;
+  Dim d = ctx.unifier()->Resolve(index, &used, &without);
+  if (!used.empty()) d = without;
+  if (d.is_unknown()) return {};
+  const symbolic::Assumptions* model = &ctx.unifier()->assumptions();
+  auto proven = [&](Dim a, Dim b) {
+    return symbolic::LessEqual(a, b, model) == symbolic::Tri::kTrue;
+  };
+  // The largest k in [-n, n - 1] proven <= d and the smallest proven >= d, by bisection:
+  // each k found is proven, whatever the prover's limits.
+  std::optional<int64_t> lo, hi;
+  for (int64_t a = -n, b = n - 1; a <= b;) {
+    const int64_t k = a + (b - a) / 2;
+    if (proven(Dim::Const(k), d)) {
+      lo = k;
+      a = k + 1;
+    } else {
+      b = k - 1;
+    }
+  }
+  for (int64_t a = -n, b = n - 1; a <= b;) {
+    const int64_t k = a + (b - a) / 2;
+    if (proven(d, Dim::Const(k))) {
+      hi = k;
+      b = k - 1;
+    } else {
+      a = k + 1;
+    }
+  }
+  return {lo, hi};
+}
+
+// The value of a Gather of a constant integer `table` (input 0) along `axis` by indices
+// (input 1, of shape `indices`) some of which are not known (GatherElements of a 1-D table
+// reads it alike): a known index reads its element, and the element at an index that is not
+// known is within the least and greatest of the elements the index can reach along `axis`
+// (the other positions fixed), a symbol with those bounds (BoundedValueElement) whose origin
+// names the node and the table. A length picked from a table of sizes (Range(0,
+// Gather(sizes, i), 1)) is then a dim with the table's range. Nullopt when the value is not
+// of that kind or nothing of it is known.
+StatusOr<std::optional<ConstValue>> TableRead(InferenceContext& ctx, const ConstValue& table,
+                                              int64_t axis, const ConstValue* index_value,
+                                              const Shape& indices) {
+  const int64_t rank = static_cast<int64_t>(table.dims.size());
+  if (axis < 0 || axis >= rank || (table.elem_type != kInt64 && table.elem_type != kInt32)) {
+    return std::optional<ConstValue>();
+  }
+  auto elements = table.ConstInts();
+  if (!elements || static_cast<int64_t>(elements->size()) != table.NumElements() ||
+      !IsStatic(indices)) {
+    return std::optional<ConstValue>();
+  }
+  const int64_t n = table.dims[axis];
+  int64_t inner = 1;  // the elements of one position along `axis`
+  for (int64_t i = axis + 1; i < rank; ++i) inner *= table.dims[i];
+  ConstValue out{table.elem_type, {}, {}, {}};
+  out.dims.assign(table.dims.begin(), table.dims.begin() + axis);
+  for (Dim d : indices) out.dims.push_back(*d.const_value());
+  out.dims.insert(out.dims.end(), table.dims.begin() + axis + 1, table.dims.end());
+  const int64_t count = out.NumElements();  // -1 when it overflows
+  if (count <= 0 || count > kMaxTableReads || n <= 0) return std::optional<ConstValue>();
+  int64_t index_count = 1;  // at most `count`, which is small
+  for (Dim d : indices) index_count *= *d.const_value();
+  if (index_value && index_value->ints.size() != static_cast<size_t>(index_count)) {
+    index_value = nullptr;
+  }
+  std::string what = StrCat("an element of constant '", ctx.node().input(0), "' [");
+  for (int64_t i = 0; i < rank; ++i) what += StrCat(i ? "x" : "", table.dims[i]);
+  what += rank == 1 ? " values]" : StrCat(" values] along axis ", axis);
+  bool any = false;
+  for (int64_t e = 0; e < count; ++e) {
+    // Output element e is table[o, index k, q].
+    const int64_t q = e % inner, k = e / inner % index_count, o = e / inner / index_count;
+    const int64_t first = o * n * inner + q;  // table[o, 0, q]; the next is `inner` further
+    const Dim index = index_value ? index_value->ints[k] : Dim();
+    if (auto i = index.const_value()) {
+      if (*i < -n || *i >= n) {
+        return RuleError(
+            DiagCode::kInputValue,
+            StrCat("input 1 'indices': index ", *i, " is out of range for ", n, " elements"),
+            Subject::Input(1, "indices"));
+      }
+      out.ints.push_back(Dim::Const((*elements)[first + (*i < 0 ? *i + n : *i) * inner]));
+      any = true;
+      continue;
+    }
+    ConstValue column{table.elem_type, {n}, {}, {}};
+    for (int64_t p = 0; p < n; ++p) column.ints.push_back(table.ints[first + p * inner]);
+    const auto [lo, hi] = IndexReach(ctx, index, n);
+    const auto range = TableElementRange(column, lo, hi);
+    if (!range) {
+      out.ints.push_back(Dim());
+      continue;
+    }
+    const std::string reach = range->count < n
+                                  ? StrCat(" at index ", index.ToString(), " within [",
+                                           lo.value_or(-n), ", ", hi.value_or(n - 1), "]")
+                                  : "";
+    out.ints.push_back(ctx.BoundedValueElement(0, e, range->min, range->max, what + reach));
+    any = any || !out.ints.back().is_unknown();
+  }
+  if (!any) return std::optional<ConstValue>();
+  return std::optional<ConstValue>(std::move(out));
+}
+
 // Gather: data's dims before `axis`, then the indices' dims, then data's dims after `axis`.
 // GatherElements (11, 13): the output has the indices' shape and the data's element type.
 // Data and indices must have the same rank (an index dim may exceed the data's, so dims are
@@ -79,7 +196,14 @@ Status InferGatherElements(InferenceContext& ctx) {
                                                 Subject::Attribute("axis")));
     if (auto v = GatherElementsValue(*data_value, *index_value, axis, ctx.max_value_elements())) {
       ctx.SetOutputValue(0, std::move(*v));
+      return OkStatus();
     }
+  }
+  // A 1-D table read at indices not all known: GatherElements reads it as Gather does.
+  if (data_value && indices && indices->size() == 1 && data_value->dims.size() == 1 &&
+      (!data || data->size() == 1)) {
+    OI_ASSIGN_OR_RETURN(auto v, TableRead(ctx, *data_value, 0, index_value, *indices));
+    if (v) ctx.SetOutputValue(0, std::move(*v));
   }
   return OkStatus();
 }
@@ -101,7 +225,11 @@ Status InferGather(InferenceContext& ctx) {
   // Values: data of any rank gathered by known indices.
   const ConstValue* data_value = ctx.InputValue(0);
   const ConstValue* index_value = ctx.InputValue(1);
-  if (!data_value || !index_value || static_cast<int64_t>(data_value->dims.size()) != rank) {
+  if (!data_value || static_cast<int64_t>(data_value->dims.size()) != rank) return OkStatus();
+  if (!index_value || !index_value->ConstInts()) {
+    // A table of sizes read at an index that is not known.
+    OI_ASSIGN_OR_RETURN(auto v, TableRead(ctx, *data_value, axis, index_value, *indices));
+    if (v) ctx.SetOutputValue(0, std::move(*v));
     return OkStatus();
   }
   if (auto index_ints = index_value->ConstInts()) {

@@ -14,7 +14,9 @@ using testing::Dims;
 using testing::ExpectsError;
 using testing::FloatSize;
 using testing::Int64s;
+using testing::IntAttr;
 using testing::Ints;
+using testing::Node;
 using testing::Reals;
 using testing::RunMatches;
 using testing::RunRule;
@@ -617,6 +619,135 @@ TEST(ShapeCoverageTest, EveryExpandVersionHasARule) {
   auto versions = BuiltinSchemas().Versions("", "Expand");
   EXPECT_FALSE(versions.empty());
   for (const OpSchema* s : versions) EXPECT_TRUE(s->has_rule()) << "Expand-" << s->since_version();
+}
+
+// The bounds the run recorded, one line per symbol: "128 <= n__e0 <= 512: origin; origin".
+std::string BoundsText(const symbolic::Unifier& u) {
+  std::string out;
+  for (const auto& b : u.BoundsOfSymbols()) {
+    out += StrCat(b.lo, " <= ", b.symbol, " <= ", b.hi ? StrCat(*b.hi) : "inf", ":");
+    for (const auto& o : b.origins) out += " " + o + ";";
+    out += "\n";
+  }
+  return out;
+}
+
+// A constant table of sizes read at an index that is not known: the element is a symbol with
+// the least and greatest element in reach as bounds, the node and the table as origin.
+TEST(GatherTableTest, AnElementAtAnUnknownIndexIsBoundedByTheTable) {
+  const std::string gather = Node("Gather", {"sizes", "i"}, {"n"});
+  const ConstValue sizes = Int64s({256, 128, 512});
+  {
+    symbolic::Unifier u;
+    auto run = RunRule(BuiltinSchemas(), gather, 13, {T("int64[3]"), T("int64[]")},
+                       {sizes, std::nullopt}, &u);
+    EXPECT_EQ(run.Summary(), "int64[]");
+    ASSERT_TRUE(run.values[0]);
+    EXPECT_EQ(ValueText(*run.values[0]), "[n__e0]");
+    EXPECT_EQ(BoundsText(u),
+              "128 <= n__e0 <= 512: n__e0 >= 128 (node of output 'n' (Gather): an element of "
+              "constant 'sizes' [3 values]); n__e0 <= 512 (node of output 'n' (Gather): an element "
+              "of constant 'sizes' [3 values]);\n");
+  }
+  {
+    // An index the model bounds (K <= 1, K >= 0 as every symbol) reaches the first two only.
+    symbolic::Unifier u;
+    ASSERT_TRUE(u.AssumeAtMost("K", 1, "a test").ok());
+    auto run = RunRule(BuiltinSchemas(), gather, 13, {T("int64[3]"), T("int64[]")},
+                       {sizes, Scalar(Dim::Symbol("K"))}, &u);
+    ASSERT_TRUE(run.values[0]);
+    EXPECT_EQ(ValueText(*run.values[0]), "[n__e0]");
+    EXPECT_NE(BoundsText(u).find("128 <= n__e0 <= 256: n__e0 >= 128 (node of output 'n' "
+                                 "(Gather): an element of constant 'sizes' [3 values] at index "
+                                 "K within [0, 1])"),
+              std::string::npos)
+        << BoundsText(u);
+  }
+  {
+    // Indices [?, -1]: the known one reads its element (-1: the last), the other is bounded.
+    symbolic::Unifier u;
+    auto run = RunRule(BuiltinSchemas(), gather, 13, {T("int64[3]"), T("int64[2]")},
+                       {sizes, Ints(kInt64, {2}, {Dim(), Dim::Const(-1)})}, &u);
+    EXPECT_EQ(run.Summary(), "int64[2]");
+    ASSERT_TRUE(run.values[0]);
+    EXPECT_EQ(ValueText(*run.values[0]), "[n__e0, 512]");
+  }
+  {
+    // Every element in reach is the same: the value is that constant, no symbol is made.
+    symbolic::Unifier u;
+    ASSERT_TRUE(u.AssumeAtMost("K", 1, "a test").ok());
+    auto run = RunRule(BuiltinSchemas(), gather, 13, {T("int64[3]"), T("int64[]")},
+                       {Int64s({5, 5, 9}), Scalar(Dim::Symbol("K"))}, &u);
+    ASSERT_TRUE(run.values[0]);
+    EXPECT_EQ(ValueText(*run.values[0]), "[5]");
+    EXPECT_EQ(BoundsText(u), "0 <= K <= 1: K <= 1 (a test);\n");
+  }
+  {
+    // A table with a negative element: a symbol is a size (>= 0) and cannot stand for it.
+    symbolic::Unifier u;
+    auto run = RunRule(BuiltinSchemas(), gather, 13, {T("int64[3]"), T("int64[]")},
+                       {Int64s({-1, 4, 8}), std::nullopt}, &u);
+    EXPECT_FALSE(run.values[0]);
+    EXPECT_EQ(BoundsText(u), "");
+  }
+  {
+    // Without a unifier (a rule run alone) there is nowhere to keep the bounds: unknown.
+    auto run =
+        RunRule(BuiltinSchemas(), gather, 13, {T("int64[3]"), T("int64[]")}, {sizes, std::nullopt});
+    EXPECT_FALSE(run.values[0]);
+  }
+  {
+    // A known index out of range is still the error it was.
+    symbolic::Unifier u;
+    auto run = RunRule(BuiltinSchemas(), gather, 13, {T("int64[3]"), T("int64[2]")},
+                       {sizes, Ints(kInt64, {2}, {Dim(), Dim::Const(3)})}, &u);
+    EXPECT_EQ(run.status.message(), "input 1 'indices': index 3 is out of range for 3 elements");
+  }
+  {
+    // A row of a 2-D table of shapes: each element ranges over its column, a column of one
+    // value is that value.
+    symbolic::Unifier u;
+    auto run = RunRule(BuiltinSchemas(), Node("Gather", {"shapes", "i"}, {"s"}), 13,
+                       {T("int64[3, 2]"), T("int64[]")},
+                       {Ints(kInt64, {3, 2},
+                             {Dim::Const(1), Dim::Const(256), Dim::Const(1), Dim::Const(128),
+                              Dim::Const(1), Dim::Const(512)}),
+                        std::nullopt},
+                       &u);
+    EXPECT_EQ(run.Summary(), "int64[2]");
+    ASSERT_TRUE(run.values[0]);
+    EXPECT_EQ(ValueText(*run.values[0]), "[1, s__e1]");
+    EXPECT_NE(BoundsText(u).find("128 <= s__e1 <= 512: s__e1 >= 128 (node of output 's' "
+                                 "(Gather): an element of constant 'shapes' [3x2 values] along "
+                                 "axis 0)"),
+              std::string::npos)
+        << BoundsText(u);
+    // Along axis 1, by indices [?, 0]: rows stay, each unknown element ranges over its row.
+    symbolic::Unifier u2;
+    auto by_column =
+        RunRule(BuiltinSchemas(), Node("Gather", {"shapes", "i"}, {"s"}, IntAttr("axis", 1)), 13,
+                {T("int64[3, 2]"), T("int64[2]")},
+                {Ints(kInt64, {3, 2},
+                      {Dim::Const(1), Dim::Const(256), Dim::Const(1), Dim::Const(128),
+                       Dim::Const(1), Dim::Const(512)}),
+                 Ints(kInt64, {2}, {Dim(), Dim::Const(0)})},
+                &u2);
+    EXPECT_EQ(by_column.Summary(), "int64[3, 2]");
+    ASSERT_TRUE(by_column.values[0]);
+    EXPECT_EQ(ValueText(*by_column.values[0]), "[s__e0, 1, s__e2, 1, s__e4, 1]");
+    EXPECT_NE(BoundsText(u2).find("1 <= s__e4 <= 512"), std::string::npos) << BoundsText(u2);
+  }
+  {
+    // GatherElements of a 1-D table reads it as Gather does.
+    symbolic::Unifier u;
+    auto run = RunRule(BuiltinSchemas(), Node("GatherElements", {"sizes", "i"}, {"e"}), 13,
+                       {T("int64[3]"), T("int64[2]")},
+                       {sizes, Ints(kInt64, {2}, {Dim(), Dim::Const(0)})}, &u);
+    EXPECT_EQ(run.Summary(), "int64[2]");
+    ASSERT_TRUE(run.values[0]);
+    EXPECT_EQ(ValueText(*run.values[0]), "[e__e0, 256]");
+    EXPECT_NE(BoundsText(u).find("128 <= e__e0 <= 512"), std::string::npos) << BoundsText(u);
+  }
 }
 
 }  // namespace
