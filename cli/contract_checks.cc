@@ -77,6 +77,32 @@ TEST(ContractSchema, RealContractsAreValid) {
   EXPECT_GE(with_value, 1);
 }
 
+// A symbol inference introduces with bounds of its own (an element of a constant table read at
+// an unknown index) is in the contract with its bounds and their origins.
+TEST(ContractSchema, IntroducedSymbolsWithBounds) {
+  const json schema = json::parse(ReadText("docs/contract.schema.json"));
+  testing::Validator validator(schema);
+  json c = RunContract({"testdata/cases/bounds/table_gather_range.onnxtxt"});
+  ASSERT_FALSE(c.is_null());
+  EXPECT_TRUE(validator.Check(c).empty()) << Lines(validator.Check(c));
+  ASSERT_EQ(c["introduced_symbols"].size(), 1u) << c["introduced_symbols"].dump();
+  const json& s = c["introduced_symbols"][0];
+  EXPECT_EQ(s["name"], "n__e0");
+  EXPECT_EQ(s["min"], 128);
+  EXPECT_EQ(s["max"], 512);
+  EXPECT_FALSE(s["max_assumed"].get<bool>());
+  ASSERT_EQ(s["bound_origins"].size(), 2u);
+  for (const auto& o : s["bound_origins"]) {
+    EXPECT_NE(o.get<std::string>().find("(Gather): an element of constant 'sizes'"),
+              std::string::npos)
+        << o;
+  }
+  // No input has a shape symbol here, and a model without introduced bounds lists none.
+  EXPECT_TRUE(c["symbols"].empty());
+  json plain = RunContract({"testdata/contract/kv_cache.onnxtxt"});
+  EXPECT_TRUE(plain["introduced_symbols"].empty()) << plain["introduced_symbols"].dump();
+}
+
 TEST(ContractSchema, TheValidatorRejectsWhatTheSchemaForbids) {
   const json schema = json::parse(ReadText("docs/contract.schema.json"));
   testing::Validator validator(schema);

@@ -362,9 +362,19 @@ nlohmann::json ContractJson(const Contract& contract, const Profile* profile,
         {"facts", s.facts}};
     symbols.push_back(std::move(j));
   }
+  nlohmann::json introduced = nlohmann::json::array();
+  for (const auto& s : contract.introduced_symbols) {
+    introduced.push_back({{"name", s.name},
+                          {"min", s.min},
+                          {"max", s.max ? nlohmann::json(*s.max) : nlohmann::json(nullptr)},
+                          {"min_assumed", s.min_assumed},
+                          {"max_assumed", s.max_assumed},
+                          {"bound_origins", s.bound_origins}});
+  }
   nlohmann::json out = {{"contract_version", 1},
                         {"inputs", inputs},
                         {"symbols", symbols},
+                        {"introduced_symbols", introduced},
                         {"divisibility", contract.divisibility},
                         {"facts", contract.facts},
                         {"relations", contract.relations},

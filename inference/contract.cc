@@ -156,6 +156,23 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
     c.symbols.push_back(std::move(cs));
   }
 
+  for (const auto& b : result.bounds) {
+    if (symbols.count(b.symbol) || (b.lo == 0 && !b.hi)) continue;
+    bool of_inputs = false;  // a class an input symbol joined is listed under that symbol
+    for (const auto& cs : c.symbols) {
+      if (cs.value_dim.is_symbol() && cs.value_dim.symbol_name() == b.symbol) of_inputs = true;
+    }
+    if (of_inputs) continue;
+    ContractSymbol cs;
+    cs.name = b.symbol;
+    cs.min = b.lo;
+    cs.max = b.hi;
+    cs.min_assumed = b.lo_assumed;
+    cs.max_assumed = b.hi_assumed;
+    cs.bound_origins = b.origins;
+    c.introduced_symbols.push_back(std::move(cs));
+  }
+
   for (const auto& [term, modulus] : result.multiples) {
     c.divisibility.push_back(StrCat("Mod(", term.ToString(), ", ", modulus, ") == 0"));
   }

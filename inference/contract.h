@@ -81,7 +81,12 @@ struct ContractSymbol {
 
 struct Contract {
   std::vector<ContractInput> inputs;
-  std::vector<ContractSymbol> symbols;    // every symbol of the inputs' shapes, by name
+  std::vector<ContractSymbol> symbols;  // every symbol of the inputs' shapes, by name
+  // The symbols inference introduced (not of the inputs' shapes) that have a bound beyond
+  // >= 0: a Gather of a constant table at an unknown index (`n__e0`, 128..512), TopK's k
+  // within its axis. Only name, bounds and their origins are set; a profile gives them no
+  // value (they follow from the inputs' values, not their shapes).
+  std::vector<ContractSymbol> introduced_symbols;
   std::vector<std::string> divisibility;  // "Mod(C, 2) == 0"
   std::vector<std::string> facts;         // InferenceResult::facts
   std::vector<std::string> relations;     // InferenceResult::relations
