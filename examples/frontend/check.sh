@@ -33,9 +33,11 @@ done
 if [[ "${ONNX_INFER_FRONTEND_OPTIMIZE:-0}" == 1 ]]; then
   opt_bazel=()
   opt_cmake=(-DCMAKE_BUILD_TYPE=Release)
+  opt_gcc=-O2
 else
   opt_bazel=(--compilation_mode=fastbuild)
   opt_cmake=(-DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS=-O0)
+  opt_gcc=-O0
 fi
 
 work="$(mktemp -d)"
@@ -58,7 +60,7 @@ fi
 if [[ -n "$cmake_build" ]]; then
   jobs="$(nproc)"
   # The front end's ONNX library (its classes, package onnx), installed as ONNX would be.
-  quiet cmake -S "$here/onnx_library" -B "$work/onnx-build" -DCMAKE_BUILD_TYPE=Release
+  quiet cmake -S "$here/onnx_library" -B "$work/onnx-build" "${opt_cmake[@]}"
   quiet cmake --build "$work/onnx-build" -j "$jobs"
   quiet cmake --install "$work/onnx-build" --prefix "$work/onnx"
   # onnx-infer with its own classes: the build the test suite already made.
@@ -80,7 +82,7 @@ if [[ -n "$cmake_build" ]]; then
   pc_dir="$(dirname "$(find "$work/engine-own" -name onnx_infer.pc | head -1)")"
   onnx_lib="$(find "$work/onnx" -name 'libonnx_proto.a' | head -1)"
   read -r -a pc_flags < <(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs onnx_infer)
-  quiet g++ -std=c++17 -O2 "$here/frontend.cc" -I"$work/onnx/include" "$onnx_lib" "${pc_flags[@]}" \
+  quiet g++ -std=c++17 "$opt_gcc" "$here/frontend.cc" -I"$work/onnx/include" "$onnx_lib" "${pc_flags[@]}" \
     -o "$work/frontend-pkgconfig"
   binaries+=("pkgconfig-own-proto=$work/frontend-pkgconfig")
 fi
