@@ -30,7 +30,8 @@
 #             we infer, then runs the differential fuzzer briefly (ONNX_INFER_RUNTIME_FUZZ_CASES,
 #             default 5000). One test a model (a contradiction fails it, a model onnxruntime
 #             cannot run skips it), one for contrib_probe.py (com.microsoft operators where
-#             the contrib document and the kernels disagree) and one for the fuzzer. Needs
+#             the contrib document and the kernels disagree), one for check_table_bounds.py
+#             (constant tables' bounds at every index) and one for the fuzzer. Needs
 #             the python part's venv
 # Extra arguments go to `bazel test`.
 set -euo pipefail
@@ -258,6 +259,16 @@ if want runtime; then
       add 1 0 0
     else
       cat "$work/contrib_probe.log"
+      add 0 1 0
+      status=1
+    fi
+    # The bounds of constant tables' elements, at every index of the two cases.
+    if "$python_venv/bin/python" tools/verify_runtime/check_table_bounds.py \
+        > "$work/table_bounds.log" 2>&1; then
+      cat "$work/table_bounds.log"
+      add 1 0 0
+    else
+      cat "$work/table_bounds.log"
       add 0 1 0
       status=1
     fi
