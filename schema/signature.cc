@@ -40,11 +40,21 @@ std::string AllowedList(const std::vector<Type>& types) {
   return s;
 }
 
+// Type parameter names are a few characters ("T", "T1", "Tind"): compared in line rather
+// than by a call to memcmp.
+bool SameParam(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 const Type* SignatureCheck::Bound(std::string_view param) const {
   for (const auto& b : bindings) {
-    if (b.param == param) return &b.type;
+    if (SameParam(b.param, param)) return &b.type;
   }
   return nullptr;
 }
@@ -73,8 +83,11 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
 void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                     const std::vector<const Type*>& input_types, SignatureCheck& check) {
   check.issues.clear();
-  check.bindings.clear();
   check.arity_error = false;
+  // The last check's bindings stay as slots to reuse, so that binding a tensor type does not
+  // make a new one per node; the first `num_bound` are this check's, the rest are cut at the
+  // end.
+  size_t num_bound = 0;
   auto error = [&](std::string message, Subject subject = {}) {
     check.issues.push_back({Severity::kError, std::move(message), false, std::move(subject)});
   };
@@ -97,16 +110,19 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
   const std::string* const* outputs = node.output().data();
 
   // Omitted values: only an optional parameter may be given as an empty name.
+  // The name first: most are given, and then the formal parameter is not looked up.
   for (int i = 0; i < num_inputs; ++i) {
+    if (!inputs[i]->empty()) continue;
     const FormalParameter* p = FormalFor(schema.inputs(), i);
-    if (p && inputs[i]->empty() && p->option == ParamOption::kSingle) {
+    if (p && p->option == ParamOption::kSingle) {
       error(StrCat("input ", i, " ('", p->name, "') is required but omitted (empty name)"),
             Subject::Input(i));
     }
   }
   for (int i = 0; i < num_outputs; ++i) {
+    if (!outputs[i]->empty()) continue;
     const FormalParameter* p = FormalFor(schema.outputs(), i);
-    if (p && outputs[i]->empty() && p->option == ParamOption::kSingle) {
+    if (p && p->option == ParamOption::kSingle) {
       error(StrCat("output ", i, " ('", p->name, "') is required but omitted (empty name)"),
             Subject::Output(i));
     }
@@ -177,15 +193,31 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
       continue;
     }
     TypeBinding* bound = nullptr;
-    for (TypeBinding& b : check.bindings) {
-      if (b.param == p->type) {
-        bound = &b;
+    for (size_t b = 0; b < num_bound; ++b) {
+      if (SameParam(check.bindings[b].param, p->type)) {
+        bound = &check.bindings[b];
         break;
       }
     }
     if (!bound) {
-      if (check.bindings.empty()) check.bindings.reserve(schema.type_constraints().size());
-      check.bindings.push_back({p->type, StripShapes(*t), i});
+      if (num_bound < check.bindings.size()) {
+        TypeBinding& slot = check.bindings[num_bound];
+        slot.param = p->type;
+        slot.input = i;
+        // A slot's type is StripShapes's: a tensor's is its element type alone (no shape, no
+        // denotation), so a tensor binding only changes that.
+        if (slot.type.is_tensor() && !slot.type.has_shape() && t->is_tensor()) {
+          slot.type.set_elem_type(t->elem_type());
+        } else {
+          slot.type = StripShapes(*t);
+        }
+      } else {
+        if (check.bindings.capacity() < schema.type_constraints().size()) {
+          check.bindings.reserve(schema.type_constraints().size());
+        }
+        check.bindings.push_back({p->type, StripShapes(*t), i});
+      }
+      ++num_bound;
       continue;
     }
     // The usual case, a tensor of the bound element type, without making its shapeless
@@ -203,6 +235,7 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
       check.issues.back().conflicting_param = p->type;
     }
   }
+  check.bindings.erase(check.bindings.begin() + num_bound, check.bindings.end());
 }
 
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {

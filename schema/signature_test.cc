@@ -64,6 +64,75 @@ TEST_P(SignatureTest, Checks) {
   EXPECT_EQ(StrJoin(outputs, "; "), c.outputs);
 }
 
+// A SignatureCheck reused for the next node (the driver's way) says what a fresh one says:
+// the last check's bindings (tensors, a sequence, more of them than the case binds) do not
+// leak into it.
+TEST_P(SignatureTest, ReusedCheckAgreesWithAFreshOne) {
+  const Case& c = GetParam();
+  onnx::NodeProto node;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(c.node, &node)) << c.node;
+  const OpSchema* schema = BuiltinSchemas().Lookup(node.domain(), node.op_type(), c.opset);
+  ASSERT_NE(schema, nullptr);
+  std::vector<Type> types;
+  for (const auto& t : c.inputs) types.push_back(ParseInput(t));
+  std::vector<const Type*> ptrs;
+  for (const auto& t : types) ptrs.push_back(&t);
+  const SignatureCheck fresh = CheckSignature(node, *schema, ptrs);
+
+  struct Before {
+    const char* node;
+    std::vector<std::string> inputs;
+    size_t bindings;
+  };
+  for (const Before& before :
+       {Before{R"(op_type: "SequenceInsert" input: "s" input: "t" input: "i" output: "y")",
+               {"seq(tensor(float))", "float[3]", "int64[]"},
+               3},
+        Before{R"(op_type: "Where" input: "c" input: "a" input: "b" output: "y")",
+               {"bool[2]", "int64[2]", "int64[2]"},
+               2},
+        Before{R"(op_type: "Add" input: "a" input: "b" output: "y")",
+               {"double[2]", "double[2]"},
+               1}}) {
+    onnx::NodeProto first;
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(before.node, &first));
+    const OpSchema* first_schema = BuiltinSchemas().Lookup("", first.op_type(), 17);
+    ASSERT_NE(first_schema, nullptr);
+    std::vector<Type> first_types;
+    for (const auto& t : before.inputs) first_types.push_back(ParseInput(t));
+    std::vector<const Type*> first_ptrs;
+    for (const auto& t : first_types) first_ptrs.push_back(&t);
+    SignatureCheck reused;
+    CheckSignature(first, *first_schema, first_ptrs, reused);
+    ASSERT_EQ(reused.bindings.size(), before.bindings) << before.node;
+    ASSERT_TRUE(reused.issues.empty()) << before.node << ": " << reused.issues[0].message;
+
+    CheckSignature(node, *schema, ptrs, reused);
+    SCOPED_TRACE(before.node);
+    EXPECT_EQ(reused.arity_error, fresh.arity_error);
+    ASSERT_EQ(reused.issues.size(), fresh.issues.size());
+    for (size_t i = 0; i < fresh.issues.size(); ++i) {
+      EXPECT_EQ(reused.issues[i].severity, fresh.issues[i].severity);
+      EXPECT_EQ(reused.issues[i].message, fresh.issues[i].message);
+      EXPECT_EQ(reused.issues[i].type_constraint, fresh.issues[i].type_constraint);
+      EXPECT_EQ(reused.issues[i].conflicting_param, fresh.issues[i].conflicting_param);
+    }
+    ASSERT_EQ(reused.bindings.size(), fresh.bindings.size());
+    for (size_t b = 0; b < fresh.bindings.size(); ++b) {
+      EXPECT_EQ(reused.bindings[b].param, fresh.bindings[b].param);
+      EXPECT_EQ(reused.bindings[b].type, fresh.bindings[b].type);
+      EXPECT_EQ(reused.bindings[b].type.has_shape(), fresh.bindings[b].type.has_shape());
+      EXPECT_EQ(reused.bindings[b].type.denotation(), fresh.bindings[b].type.denotation());
+      EXPECT_EQ(reused.bindings[b].input, fresh.bindings[b].input);
+    }
+    for (int o = 0; o < node.output_size(); ++o) {
+      EXPECT_EQ(TypeFromSignature(*schema, reused, o).ToString(),
+                TypeFromSignature(*schema, fresh, o).ToString())
+          << "output " << o;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     TypeConstraints, SignatureTest,
     ::testing::Values(
