@@ -27,6 +27,16 @@ bool ReadsOnlyShapes(std::string_view op) {
          op == "RandomNormalLike" || op == "RandomUniformLike";
 }
 
+// A symbol's bounds into its contract entry: the values, whether each is the user's, and
+// their origins.
+void SetBounds(const symbolic::SymbolBounds& b, ContractSymbol& cs) {
+  cs.min = b.lo;
+  cs.max = b.hi;
+  cs.min_assumed = b.lo_assumed;
+  cs.max_assumed = b.hi_assumed;
+  cs.bound_origins = b.origins;
+}
+
 }  // namespace
 
 std::string BindingCompletion::Derived::ToString() const {
@@ -137,11 +147,7 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
       cs.min = *cs.value_dim.const_value();
       cs.max = cs.min;
     } else if (b != bounds.end()) {
-      cs.min = b->second->lo;
-      cs.max = b->second->hi;
-      cs.min_assumed = b->second->lo_assumed;
-      cs.max_assumed = b->second->hi_assumed;
-      cs.bound_origins = b->second->origins;
+      SetBounds(*b->second, cs);
     }
     for (size_t i = 0; i < result.fact_dims.size(); ++i) {
       const auto& f = result.fact_dims[i];
@@ -165,11 +171,7 @@ Contract BuildContract(const onnx::ModelProto& model, const InferenceResult& res
     if (of_inputs) continue;
     ContractSymbol cs;
     cs.name = b.symbol;
-    cs.min = b.lo;
-    cs.max = b.hi;
-    cs.min_assumed = b.lo_assumed;
-    cs.max_assumed = b.hi_assumed;
-    cs.bound_origins = b.origins;
+    SetBounds(b, cs);
     c.introduced_symbols.push_back(std::move(cs));
   }
 
