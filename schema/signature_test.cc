@@ -38,16 +38,30 @@ Type ParseInput(const std::string& text) {
 
 class SignatureTest : public ::testing::TestWithParam<Case> {};
 
+// A node in text form, its schema at `opset` and its input types (ParseInput's forms).
+struct Prepared {
+  onnx::NodeProto node;
+  const OpSchema* schema = nullptr;
+  std::vector<Type> types;
+  std::vector<const Type*> ptrs;  // into `types`
+};
+
+void Prepare(const std::string& text, int64_t opset, const std::vector<std::string>& inputs,
+             Prepared& p) {
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &p.node)) << text;
+  p.schema = BuiltinSchemas().Lookup(p.node.domain(), p.node.op_type(), opset);
+  ASSERT_NE(p.schema, nullptr) << text;
+  for (const auto& t : inputs) p.types.push_back(ParseInput(t));
+  for (const auto& t : p.types) p.ptrs.push_back(&t);
+}
+
 TEST_P(SignatureTest, Checks) {
   const Case& c = GetParam();
-  onnx::NodeProto node;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(c.node, &node)) << c.node;
-  const OpSchema* schema = BuiltinSchemas().Lookup(node.domain(), node.op_type(), c.opset);
-  ASSERT_NE(schema, nullptr);
-  std::vector<Type> types;
-  for (const auto& t : c.inputs) types.push_back(ParseInput(t));
-  std::vector<const Type*> ptrs;
-  for (const auto& t : types) ptrs.push_back(&t);
+  Prepared p;
+  ASSERT_NO_FATAL_FAILURE(Prepare(c.node, c.opset, c.inputs, p));
+  const onnx::NodeProto& node = p.node;
+  const OpSchema* schema = p.schema;
+  const std::vector<const Type*>& ptrs = p.ptrs;
   SignatureCheck check = CheckSignature(node, *schema, ptrs);
   std::vector<std::string> issues;
   for (const auto& i : check.issues) {
@@ -69,14 +83,11 @@ TEST_P(SignatureTest, Checks) {
 // leak into it.
 TEST_P(SignatureTest, ReusedCheckAgreesWithAFreshOne) {
   const Case& c = GetParam();
-  onnx::NodeProto node;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(c.node, &node)) << c.node;
-  const OpSchema* schema = BuiltinSchemas().Lookup(node.domain(), node.op_type(), c.opset);
-  ASSERT_NE(schema, nullptr);
-  std::vector<Type> types;
-  for (const auto& t : c.inputs) types.push_back(ParseInput(t));
-  std::vector<const Type*> ptrs;
-  for (const auto& t : types) ptrs.push_back(&t);
+  Prepared p;
+  ASSERT_NO_FATAL_FAILURE(Prepare(c.node, c.opset, c.inputs, p));
+  const onnx::NodeProto& node = p.node;
+  const OpSchema* schema = p.schema;
+  const std::vector<const Type*>& ptrs = p.ptrs;
   const SignatureCheck fresh = CheckSignature(node, *schema, ptrs);
 
   struct Before {
@@ -94,16 +105,10 @@ TEST_P(SignatureTest, ReusedCheckAgreesWithAFreshOne) {
         Before{R"(op_type: "Add" input: "a" input: "b" output: "y")",
                {"double[2]", "double[2]"},
                1}}) {
-    onnx::NodeProto first;
-    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(before.node, &first));
-    const OpSchema* first_schema = BuiltinSchemas().Lookup("", first.op_type(), 17);
-    ASSERT_NE(first_schema, nullptr);
-    std::vector<Type> first_types;
-    for (const auto& t : before.inputs) first_types.push_back(ParseInput(t));
-    std::vector<const Type*> first_ptrs;
-    for (const auto& t : first_types) first_ptrs.push_back(&t);
+    Prepared first;
+    ASSERT_NO_FATAL_FAILURE(Prepare(before.node, 17, before.inputs, first));
     SignatureCheck reused;
-    CheckSignature(first, *first_schema, first_ptrs, reused);
+    CheckSignature(first.node, *first.schema, first.ptrs, reused);
     ASSERT_EQ(reused.bindings.size(), before.bindings) << before.node;
     ASSERT_TRUE(reused.issues.empty()) << before.node << ": " << reused.issues[0].message;
 
