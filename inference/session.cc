@@ -147,6 +147,12 @@ void RenameInGraph(onnx::GraphProto* graph, std::string_view from, std::string_v
   }
 }
 
+// How many nodes an incremental update re-infers at most (node-local and structural edits
+// alike): past that, a full inference is as cheap (and surely right).
+size_t MaxIncrementalNodes(const onnx::GraphProto& graph) {
+  return std::max<size_t>(64, graph.node_size() / 20);
+}
+
 }  // namespace
 
 Session::Session(onnx::ModelProto model, const SchemaRegistry& registry,
@@ -543,8 +549,7 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
   const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
   const auto prov_it = provenance_->graphs.find("main");
   if (prov_it == provenance_->graphs.end()) return Reject("model");
-  // Past this many nodes, a full inference is as cheap (and surely right).
-  const size_t max_nodes = std::max<size_t>(64, graph.node_size() / 20);
+  const size_t max_nodes = MaxIncrementalNodes(graph);
   std::map<std::string, Type, std::less<>> changed;  // value -> its new type
   std::vector<std::pair<int, NodeProvenance>> updates;
   auto type_now = [&](const std::string& name) -> const Type* {
@@ -890,7 +895,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
 
   symbolic::SymbolContext::Scope symbols(*options_.symbol_context);
   const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
-  const size_t max_nodes = std::max<size_t>(64, graph.node_size() / 20);
+  const size_t max_nodes = MaxIncrementalNodes(graph);
   std::map<std::string, Type, std::less<>> changed;  // node output -> its new type
   std::vector<std::pair<int, NodeProvenance>> updates;
   std::set<int> reinferred;
