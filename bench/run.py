@@ -13,6 +13,11 @@ Run it through bench/run.sh, which builds what it needs first. Per workload it p
             peak RSS; its inference alone is estimated as that time less our parse
             and serialize phases (the same libprotobuf, the same annotated output), and
             measured exactly in instructions by --callgrind;
+  ONNX C++  with --onnx-cxx PREFIX (or ONNX_INFER_BENCH_ONNX_CXX): bench/onnx_cxx's
+            onnx-cxx-infer, built here against the ONNX C++ library installed under PREFIX
+            (its CMake package; Debian's libonnx-dev: /usr), runs ONNX's InferShapes with the
+            same options and no Python: its whole process (wall time, peak RSS) and its
+            inference alone, timed inside it, and with --callgrind their instructions;
 
 then each target of issue 16 as a pass/miss line. Times are medians of --runs runs
 (default 5 at 10k nodes and for real models, 3 at 100k, 1 at 1M). With --callgrind it also
@@ -41,6 +46,12 @@ DEFAULT_RUNS = {"10k": 5, "100k": 3, "700k": 1, "1M": 1, "real": 5}
 # file's size changes nothing.
 EXT_GIB, EXT_BIG_GIB = 4, 16
 PYTHON = "/usr/bin/python3"  # Debian's, with python3-onnx
+# onnx_child.py's infer_shapes_path(check_type=True, strict_mode=True, data_prop=True).
+CXX_OPTIONS = ["--check-type", "--strict", "--data-prop"]
+# Where a prefix holds ONNX's CMake package (CMake's own search layout, the common cases).
+CXX_CONFIGS = ["ONNXConfig.cmake", "lib*/cmake/ONNX*/ONNXConfig.cmake",
+               "lib/*/cmake/ONNX*/ONNXConfig.cmake", "share/cmake/ONNX*/ONNXConfig.cmake",
+               "lib*/ONNX*/cmake/ONNXConfig.cmake", "share/ONNX*/cmake/ONNXConfig.cmake"]
 
 
 # ---- Child processes.
@@ -88,6 +99,59 @@ def run_child(cmd, cwd=None):
 def median(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
+
+
+# ---- ONNX's C++ library (--onnx-cxx).
+
+def build_onnx_cxx(prefix, scratch):
+    """Configures and builds bench/onnx_cxx against the ONNX CMake package under prefix (or
+    prefix itself, the folder holding ONNXConfig.cmake), quietly, into the scratch directory.
+    Returns {"bin", "version", "prefix"}; exits with CMake's message when it cannot."""
+    prefix = Path(prefix).resolve()
+    if not prefix.is_dir():
+        sys.exit(f"run: --onnx-cxx {prefix}: no such directory")
+    if not shutil.which("cmake"):
+        sys.exit("run: --onnx-cxx needs cmake (Debian: apt-get install cmake)")
+    # The package's folder, found here and passed as ONNX_DIR: with only CMAKE_PREFIX_PATH,
+    # CMake would go on to the system's folders and could measure /usr's ONNX instead.
+    configs = [c for pattern in CXX_CONFIGS for c in sorted(prefix.glob(pattern))]
+    if not configs:
+        sys.exit(f"run: --onnx-cxx {prefix}: no ONNX CMake package there (no ONNXConfig.cmake "
+                 f"in {prefix} or its lib*/cmake/ONNX, lib/<arch>/cmake/ONNX, share/cmake/ONNX). "
+                 f"Debian: apt-get install libonnx-dev, then --onnx-cxx /usr; an ONNX build: "
+                 f"cmake --install BUILD --prefix PREFIX, then --onnx-cxx PREFIX "
+                 f"(docs/performance.md)")
+    key = hashlib.sha256(str(configs[0]).encode()).hexdigest()[:10]
+    build = scratch / f"onnx-cxx-{key}"
+    print(f"building onnx-cxx-infer against {configs[0].parent} ...", file=sys.stderr, flush=True)
+    for step in (["cmake", "-S", str(HERE / "onnx_cxx"), "-B", str(build),
+                  "-DCMAKE_BUILD_TYPE=Release", f"-DONNX_DIR={configs[0].parent}",
+                  f"-DCMAKE_PREFIX_PATH={prefix}"],
+                 ["cmake", "--build", str(build)]):
+        done = subprocess.run(step, capture_output=True, text=True)
+        if done.returncode != 0:
+            output = done.stdout + done.stderr
+            log = scratch / f"onnx-cxx-{key}.log"
+            log.write_text(" ".join(step) + "\n" + output)
+            lines = output.splitlines()
+            first = next((i for i, line in enumerate(lines)
+                          if "CMake Error" in line or "error:" in line), max(len(lines) - 12, 0))
+            detail = "\n  ".join(line for line in lines[first:first + 12] if line.strip())
+            sys.exit(f"run: --onnx-cxx {prefix}: `{' '.join(step[:2])}` failed (all of its "
+                     f"output: {log}):\n  {detail}")
+    binary = build / "onnx-cxx-infer"
+    probe = run_child([str(binary), "--version"])
+    if probe.rc != 0 or not probe.json_lines():
+        sys.exit(f"run: {binary} --version failed (exit {probe.rc})")
+    return {"bin": str(binary), "version": probe.json_lines()[0]["version"],
+            "prefix": str(prefix)}
+
+
+def count_value_info(cxx, path):
+    """The value_info entries of the model at path (subgraphs included), or None."""
+    child = run_child([cxx["bin"], "--count", str(path)])
+    rows = child.json_lines()
+    return rows[0].get("value_info") if child.rc == 0 and rows else None
 
 
 # ---- Workloads.
@@ -141,17 +205,28 @@ def real_models(shared):
 
 # ---- Measuring.
 
-def measure(w, bins, scratch, runs, with_onnx):
+def measure(w, bins, scratch, runs, with_onnx, cxx=None):
     out = scratch / f"out-{os.getpid()}"
     out.mkdir(exist_ok=True)
     target = out / w.path.name  # beside nothing: external data is found beside the input
-    cli, floor, onnx = [], [], []
+    cxx_target = out / f"cxx-{w.path.name}"
+    cli, floor, onnx, cxx_runs = [], [], [], []
     for _ in range(runs):
         cli.append(run_child([bins["cli"], str(w.path), "-o", str(target), "--quiet"]))
         floor.append(run_child([bins["bench"], "floor", str(w.path), str(target)]))
         if with_onnx:
             onnx.append(run_child([PYTHON, str(HERE / "onnx_child.py"), str(w.path),
                                    str(target)]))
+        if cxx:
+            cxx_runs.append(run_child([cxx["bin"], str(w.path), str(cxx_target)] + CXX_OPTIONS))
+    if cxx:
+        # The C++ column means something only if that program annotates the model as the
+        # Python path does: the same number of value_info entries in both outputs (target
+        # holds the Python path's, written last).
+        python_ok = with_onnx and onnx and onnx[-1].rc == 0
+        measure_cxx(w.fig, cxx_runs, count_value_info(cxx, target) if python_ok else None)
+        if cxx_target.exists():
+            cxx_target.unlink()
     phases = run_child([bins["bench"], "phases", str(w.path), str(target), str(runs)])
     if target.exists():
         target.unlink()
@@ -192,6 +267,23 @@ def measure(w, bins, scratch, runs, with_onnx):
             f["onnx_na"] = why or f"exit {bad.rc}"
 
 
+def measure_cxx(f, runs, python_value_info):
+    ok = [c for c in runs if c.rc == 0 and c.json_lines() and "infer" in c.json_lines()[0]]
+    if not ok:
+        bad = runs[0]
+        why = bad.json_lines()[0].get("error") if bad.json_lines() else None
+        f["cxx_na"] = why or f"exit {bad.rc}"
+        return
+    rows = [c.json_lines()[0] for c in ok]
+    f["cxx"] = median([c.wall for c in ok])  # the whole process
+    f["cxx_rss"] = median([c.rss_kb for c in ok])
+    for key in ("seconds", "registry", "load", "infer", "save"):
+        f[f"cxx_{key}"] = median([r[key] for r in rows])
+    f["cxx_value_info"] = rows[-1]["value_info"]
+    if python_value_info is not None:
+        f["onnx_value_info"] = python_value_info
+
+
 def callgrind_inclusive(cmd, patterns, scratch):
     """Runs cmd under callgrind: the total instructions, and the inclusive count of the first
     function whose name starts with each pattern (callgrind_annotate --inclusive)."""
@@ -222,7 +314,7 @@ def callgrind_inclusive(cmd, patterns, scratch):
     return result
 
 
-def measure_callgrind(w, bins, scratch, with_onnx):
+def measure_callgrind(w, bins, scratch, with_onnx, cxx=None):
     target = scratch / f"out-{os.getpid()}" / w.path.name
     target.parent.mkdir(exist_ok=True)
     f = w.fig
@@ -238,6 +330,15 @@ def measure_callgrind(w, bins, scratch, with_onnx):
              "path": "onnx::shape_inference::InferShapes(std::"}, scratch)
         if theirs["rc"] == 0:
             f["ir_onnx_infer"], f["ir_onnx"] = theirs.get("infer"), theirs.get("path")
+    if cxx:
+        cxx_target = target.parent / f"cxx-{w.path.name}"
+        theirs = callgrind_inclusive(
+            [cxx["bin"], str(w.path), str(cxx_target)] + CXX_OPTIONS,
+            {"infer": "onnx::shape_inference::InferShapes(onnx::ModelProto&"}, scratch)
+        if theirs["rc"] == 0:
+            f["ir_cxx_infer"], f["ir_cxx"] = theirs.get("infer"), theirs.get("total")
+        if cxx_target.exists():
+            cxx_target.unlink()
     if target.exists():
         target.unlink()
 
@@ -252,11 +353,30 @@ def fmt(v, spec="{:.3f}", none="-"):
     return none if v is None else spec.format(v)
 
 
-def print_table(workloads):
+def cxx_columns(f, mb):
+    """The ONNX C++ columns of a row: its whole process, inference alone, peak RSS, and ours
+    over each."""
+    if "cxx_na" in f:
+        cells = ["n/a", "n/a", "n/a"]
+    else:
+        cells = [fmt(f.get("cxx")), fmt(f.get("cxx_infer")), fmt(mb(f.get("cxx_rss")), "{:.0f}")]
+    return (f" || {cells[0]:>7} {cells[1]:>8} {cells[2]:>7} | "
+            f"{fmt(ratio(f.get('e2e'), f.get('cxx')), '{:.2f}'):>8} "
+            f"{fmt(ratio(f.get('infer'), f.get('cxx_infer')), '{:.2f}'):>8} "
+            f"{fmt(ratio(f.get('rss'), f.get('cxx_rss')), '{:.2f}'):>8}")
+
+
+def print_table(workloads, cxx=None):
     head = (f"{'workload':<34} {'nodes':>8} {'parse':>7} {'infer':>7} {'write':>7} {'e2e':>7} "
             f"{'us/node':>7} {'floor':>7} {'x floor':>7} {'RSS MB':>7} {'floor MB':>8} | "
             f"{'ONNX':>7} {'ONNX inf':>8} {'ONNX MB':>7} | {'e2e/ONNX':>8} {'inf/ONNX':>8} "
             f"{'RSS/ONNX':>8}")
+    if cxx:
+        extra = (f" || {'C++':>7} {'C++ inf':>8} {'C++ MB':>7} | {'e2e/C++':>8} {'inf/C++':>8} "
+                 f"{'RSS/C++':>8}")
+        label = f"ONNX {cxx['version']} C++"
+        print(" " * (len(head) + 4) + f"{label:-^{len(extra) - 4}}")
+        head += extra
     print(head)
     print("-" * len(head))
     for w in workloads:
@@ -275,29 +395,52 @@ def print_table(workloads):
               f"{onnx:>7} {onnx_infer:>8} {onnx_rss:>7} | "
               f"{fmt(ratio(f.get('e2e'), f.get('onnx')), '{:.2f}'):>8} "
               f"{fmt(ratio(f.get('infer'), f.get('onnx_infer')), '{:.2f}'):>8} "
-              f"{fmt(ratio(f.get('rss'), f.get('onnx_rss')), '{:.2f}'):>8}")
+              f"{fmt(ratio(f.get('rss'), f.get('onnx_rss')), '{:.2f}'):>8}"
+              + (cxx_columns(f, mb) if cxx else ""))
+    if not cxx:
+        return
+    lost = [w for w in workloads if w.fig.get("onnx_value_info") is not None
+            and w.fig.get("cxx_value_info") != w.fig["onnx_value_info"]]
+    checked = [w for w in workloads if w.fig.get("onnx_value_info") is not None]
+    for w in lost:
+        print(f"warning: {w.name}: onnx-cxx-infer wrote {w.fig.get('cxx_value_info')} value_info "
+              f"entries, the Python path {w.fig['onnx_value_info']}: its column does not measure "
+              f"the same inference")
+    if checked and not lost:
+        print(f"(ONNX C++ wrote as many value_info entries as the Python path on all "
+              f"{len(checked)} workloads both handled)")
 
 
-def print_callgrind_table(workloads):
+def print_callgrind_table(workloads, cxx=None):
     rows = [w for w in workloads if w.fig.get("ir_e2e")]
     if not rows:
         return
     print("\ninstructions (callgrind, millions): infer = InferShapes inclusive; e2e = the whole "
           "infer-shapes process; floor = the whole floor process; ONNX = infer_shapes_path's "
           "C++ call, ONNX inf = its InferShapes(ModelProto&)")
+    if cxx:
+        print(f"C++ = onnx-cxx-infer's whole process (ONNX {cxx['version']} C++), C++ inf = the "
+              f"InferShapes(ModelProto&) in it (the schema registry built before it)")
     head = (f"{'workload':<34} {'infer':>9} {'e2e':>9} {'floor':>9} {'x floor':>7} | "
             f"{'ONNX inf':>9} {'ONNX':>9} | {'inf/ONNX':>8} {'e2e/ONNX':>8} {'ins/node':>8}")
+    if cxx:
+        head += (f" || {'C++ inf':>9} {'C++':>9} | {'inf/C++':>8} {'e2e/C++':>8}")
     print(head)
     print("-" * len(head))
     m = lambda v: fmt(None if v is None else v / 1e6, "{:.0f}")  # noqa: E731
     for w in rows:
         f = w.fig
-        print(f"{w.name[:34]:<34} {m(f.get('ir_infer')):>9} {m(f.get('ir_e2e')):>9} "
-              f"{m(f.get('ir_floor')):>9} {fmt(ratio(f.get('ir_e2e'), f.get('ir_floor')), '{:.2f}'):>7} | "
-              f"{m(f.get('ir_onnx_infer')):>9} {m(f.get('ir_onnx')):>9} | "
-              f"{fmt(ratio(f.get('ir_infer'), f.get('ir_onnx_infer')), '{:.2f}'):>8} "
-              f"{fmt(ratio(f.get('ir_e2e'), f.get('ir_onnx')), '{:.2f}'):>8} "
-              f"{fmt(ratio(f.get('ir_infer'), w.nodes), '{:.0f}'):>8}")
+        line = (f"{w.name[:34]:<34} {m(f.get('ir_infer')):>9} {m(f.get('ir_e2e')):>9} "
+                f"{m(f.get('ir_floor')):>9} {fmt(ratio(f.get('ir_e2e'), f.get('ir_floor')), '{:.2f}'):>7} | "
+                f"{m(f.get('ir_onnx_infer')):>9} {m(f.get('ir_onnx')):>9} | "
+                f"{fmt(ratio(f.get('ir_infer'), f.get('ir_onnx_infer')), '{:.2f}'):>8} "
+                f"{fmt(ratio(f.get('ir_e2e'), f.get('ir_onnx')), '{:.2f}'):>8} "
+                f"{fmt(ratio(f.get('ir_infer'), w.nodes), '{:.0f}'):>8}")
+        if cxx:
+            line += (f" || {m(f.get('ir_cxx_infer')):>9} {m(f.get('ir_cxx')):>9} | "
+                     f"{fmt(ratio(f.get('ir_infer'), f.get('ir_cxx_infer')), '{:.2f}'):>8} "
+                     f"{fmt(ratio(f.get('ir_e2e'), f.get('ir_cxx')), '{:.2f}'):>8}")
+        print(line)
 
 
 def print_scaling(by_name):
@@ -328,7 +471,7 @@ def print_scaling(by_name):
         print("\n".join(lines))
 
 
-def print_targets(by_name):
+def print_targets(by_name, cxx=None):
     lines = []
 
     def check(label, value, limit, detail=""):
@@ -347,6 +490,12 @@ def print_targets(by_name):
         if f.get("ir_infer"):
             check(f"inference alone vs ONNX's, {kind} 100k (instructions)",
                   ratio(f.get("ir_infer"), f.get("ir_onnx_infer")), 1 / 3)
+        if cxx:
+            check(f"inference alone vs ONNX {cxx['version']} C++'s, {kind} 100k (time, measured)",
+                  ratio(f.get("infer"), f.get("cxx_infer")), 1 / 3)
+            if f.get("ir_infer"):
+                check(f"inference alone vs ONNX {cxx['version']} C++'s, {kind} 100k "
+                      f"(instructions)", ratio(f.get("ir_infer"), f.get("ir_cxx_infer")), 1 / 3)
         check(f"infer-shapes end to end vs infer_shapes_path, {kind} 100k (time)",
               ratio(f.get("e2e"), f.get("onnx")), 0.40)
         if f.get("ir_e2e"):
@@ -391,10 +540,13 @@ def print_targets(by_name):
 def real_total(reals):
     total = Workload(f"real: all {len(reals)} models", "", "real-total",
                      nodes=sum(w.nodes or 0 for w in reals))
-    for key in ("parse", "infer", "write", "e2e", "floor", "onnx", "onnx_infer"):
+    for key in ("parse", "infer", "write", "e2e", "floor", "onnx", "onnx_infer", "cxx",
+                "cxx_infer"):
         vals = [w.fig.get(key) for w in reals]
         if key.startswith("onnx"):
             vals = [v for w, v in zip(reals, vals) if "onnx_na" not in w.fig]
+        if key.startswith("cxx"):
+            vals = [v for w, v in zip(reals, vals) if "cxx_na" not in w.fig]
         total.fig[key] = sum(v for v in vals if v is not None)
     # The ratios of the total row compare ours and ONNX's on the models ONNX handled.
     total.fig["e2e_onnx_ok"] = sum(w.fig.get("e2e") or 0 for w in reals if "onnx_na" not in w.fig)
@@ -436,6 +588,11 @@ def main():
                     help="only the instruction counts, no timed runs (they do not disturb "
                          "a timed run on another machine's load as much as it disturbs them)")
     ap.add_argument("--no-onnx", action="store_true", help="skip ONNX's side")
+    ap.add_argument("--onnx-cxx", metavar="PREFIX",
+                    default=os.environ.get("ONNX_INFER_BENCH_ONNX_CXX"),
+                    help="also a column of ONNX's C++ library installed under PREFIX (its CMake "
+                         "package: lib/cmake/ONNX; Debian's libonnx-dev: /usr), measured by "
+                         "bench/onnx_cxx built here (default: $ONNX_INFER_BENCH_ONNX_CXX)")
     ap.add_argument("--scratch", default=os.environ.get("ONNX_INFER_BENCH_DIR",
                                                         "/tmp/onnx-infer-bench"),
                     help="where generated models are cached")
@@ -459,12 +616,19 @@ def main():
     if args.callgrind and not shutil.which("valgrind"):
         sys.exit("run: --callgrind needs valgrind (tools/setup.sh installs it)")
 
+    cxx = build_onnx_cxx(args.onnx_cxx, scratch) if args.onnx_cxx else None
     info = machine()
+    if cxx:
+        info["onnx_cxx"] = cxx
     if info["onnx"] == "absent":
         with_onnx = False
     print(f"machine: {info['nproc']} cores, {info['cpu']}, {info['ram']} RAM; "
           f"load average {info['load'][0]:.2f}; ONNX {info['onnx']} (Python + onnx alone: "
           f"{info['onnx_python_rss_mb']:.0f} MB RSS); onnx-infer {info['commit']}")
+    if cxx:
+        print(f"ONNX {cxx['version']} C++ = bench/onnx_cxx's onnx-cxx-infer linked against "
+              f"{cxx['prefix']}: InferShapes(check_type, strict, data propagation) with no "
+              f"Python; C++ = its whole process, C++ inf = the inference in it, RSS its peak")
     if not args.only_callgrind:
         print("times in seconds (median of runs); e2e = infer-shapes -o, a child process; "
               "parse, infer, write = its phases in process; floor = a process that only reads, "
@@ -493,9 +657,9 @@ def main():
         args.callgrind, reals = True, []
     for w in ([] if args.only_callgrind else workloads + reals):
         print(f"measuring {w.name} ...", file=sys.stderr, flush=True)
-        measure(w, bins, scratch, w.runs, with_onnx)
+        measure(w, bins, scratch, w.runs, with_onnx, cxx)
     if not args.only_callgrind:
-        print_table(workloads + reals + ([] if not reals else [real_total(reals)]))
+        print_table(workloads + reals + ([] if not reals else [real_total(reals)]), cxx)
     if reals:
         total = real_total(reals)
         na = [w for w in reals if "onnx_na" in w.fig]
@@ -514,11 +678,11 @@ def main():
               if w.size in cg_sizes and not w.name.endswith(f"({EXT_BIG_GIB} GiB)")]
         for w in cg:
             print(f"callgrind {w.name} ...", file=sys.stderr, flush=True)
-            measure_callgrind(w, bins, scratch, with_onnx)
-        print_callgrind_table(cg)
+            measure_callgrind(w, bins, scratch, with_onnx, cxx)
+        print_callgrind_table(cg, cxx)
 
     print_scaling({w.name: w for w in workloads})
-    print_targets({w.name: w for w in workloads})
+    print_targets({w.name: w for w in workloads}, cxx)
     end_load = os.getloadavg()
     print(f"\nload average at the end: {end_load[0]:.2f} (on {info['nproc']} cores)")
     if args.json:

@@ -13,6 +13,11 @@
 #   --callgrind-sizes 10k,100k,1M  the sizes --callgrind counts (default 10k,100k)
 # With 100k and 1M both run, a scaling line per workload: cost per node at 1M over 100k.
 #   --json FILE                  every figure, for comparing two runs
+#   --onnx-cxx PREFIX            also a column of ONNX's C++ library installed under PREFIX
+#                                (its CMake package; Debian's libonnx-dev: /usr; default
+#                                $ONNX_INFER_BENCH_ONNX_CXX): bench/onnx_cxx is built against it
+#                                with cmake into the scratch directory and run like the Python
+#                                path, with no Python (docs/performance.md, "What is measured")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
