@@ -40,6 +40,69 @@ int64_t CeilDivConst(int64_t a, int64_t c) { return -FloorDivConst(-a, c); }
 
 }  // namespace
 
+namespace {
+
+// The bounds of value + Σ coeff·term for the terms of a sum (sorted, as a kSum node holds
+// them): a kSum node's, and LessEqual's for a difference it does not intern.
+Interval SumBounds(int64_t value, std::span<const Term> terms, const Assumptions* as) {
+  Bound lo{true, value}, hi{true, value};
+  for (const auto& [term, coeff] : terms) {
+    Interval t = Bounds(term, as);
+    lo = AddB(lo, MulB(coeff > 0 ? Lo(t) : Hi(t), coeff));
+    hi = AddB(hi, MulB(coeff > 0 ? Hi(t) : Lo(t), coeff));
+  }
+  // A relation stated on the same terms (P + S <= 4096), or on them times a factor
+  // (-P - S >= -4096), may bound the sum more tightly.
+  if (as) {
+    for (const auto& [sum, range] : as->expr_bounds()) {
+      if (sum->terms.size() != terms.size() || sum->terms.empty()) continue;
+      const int64_t a = sum->terms[0].second, b = terms[0].second;
+      if (a == 0 || b % a != 0) continue;
+      const int64_t f = b / a;
+      bool same = true;
+      for (size_t i = 0; i < terms.size() && same; ++i) {
+        int64_t scaled;
+        same = sum->terms[i].first == terms[i].first &&
+               !__builtin_mul_overflow(sum->terms[i].second, f, &scaled) &&
+               scaled == terms[i].second;
+      }
+      if (!same) continue;
+      // n = f * sum + c.
+      const Bound rlo = range.first != INT64_MIN ? Bound{true, range.first} : Bound{false, 0};
+      const Bound rhi = range.second != INT64_MAX ? Bound{true, range.second} : Bound{false, 0};
+      const Bound c{true, value};
+      const Bound new_lo = AddB(MulB(f > 0 ? rlo : rhi, f), c);
+      const Bound new_hi = AddB(MulB(f > 0 ? rhi : rlo, f), c);
+      if (new_lo.known && (!lo.known || new_lo.v > lo.v)) lo = new_lo;
+      if (new_hi.known && (!hi.known || new_hi.v < hi.v)) hi = new_hi;
+    }
+  }
+  return Make(lo, hi);
+}
+
+// Bounds(Sub(b, a)) for a constant `a` and a `b` that is not, without interning the
+// difference (a Reshape's `1 <= B`, several a node): b - k has b's terms and b's constant
+// less k (an atom is the one term of itself), or is b's one term itself when that constant
+// is 0, as FromSortedPoly makes it. False, computing nothing, where Sub would give up (an
+// overflow, or a node past kHardSizeCap) or `a` is not a constant: the caller interns then.
+bool DifferenceBounds(const DimNode* a, const DimNode* b, const Assumptions* as, Interval* out) {
+  if (a->kind != Kind::kConst || b->kind == Kind::kConst || a->value == INT64_MIN) return false;
+  const bool sum = b->kind == Kind::kSum;
+  if (!sum && b->size + 1 > kHardSizeCap) return false;
+  int64_t constant;
+  if (__builtin_sub_overflow(sum ? b->value : 0, a->value, &constant)) return false;
+  const Term single{b, 1};
+  const std::span<const Term> terms = sum ? std::span<const Term>(b->terms) : std::span(&single, 1);
+  if (constant == 0 && terms.size() == 1 && terms[0].second == 1) {
+    *out = Bounds(terms[0].first, as);
+  } else {
+    *out = SumBounds(constant, terms, as);
+  }
+  return true;
+}
+
+}  // namespace
+
 Interval Bounds(const DimNode* n, const Assumptions* as) {
   if (!n) return Interval::All();
   switch (n->kind) {
@@ -53,41 +116,8 @@ Interval Bounds(const DimNode* n, const Assumptions* as) {
       }
       return i;
     }
-    case Kind::kSum: {
-      Bound lo{true, n->value}, hi{true, n->value};
-      for (const auto& [term, coeff] : n->terms) {
-        Interval t = Bounds(term, as);
-        lo = AddB(lo, MulB(coeff > 0 ? Lo(t) : Hi(t), coeff));
-        hi = AddB(hi, MulB(coeff > 0 ? Hi(t) : Lo(t), coeff));
-      }
-      // A relation stated on the same terms (P + S <= 4096), or on them times a factor
-      // (-P - S >= -4096), may bound the sum more tightly.
-      if (as) {
-        for (const auto& [sum, range] : as->expr_bounds()) {
-          if (sum->terms.size() != n->terms.size() || sum->terms.empty()) continue;
-          const int64_t a = sum->terms[0].second, b = n->terms[0].second;
-          if (a == 0 || b % a != 0) continue;
-          const int64_t f = b / a;
-          bool same = true;
-          for (size_t i = 0; i < n->terms.size() && same; ++i) {
-            int64_t scaled;
-            same = sum->terms[i].first == n->terms[i].first &&
-                   !__builtin_mul_overflow(sum->terms[i].second, f, &scaled) &&
-                   scaled == n->terms[i].second;
-          }
-          if (!same) continue;
-          // n = f * sum + c.
-          const Bound rlo = range.first != INT64_MIN ? Bound{true, range.first} : Bound{false, 0};
-          const Bound rhi = range.second != INT64_MAX ? Bound{true, range.second} : Bound{false, 0};
-          const Bound c{true, n->value};
-          const Bound new_lo = AddB(MulB(f > 0 ? rlo : rhi, f), c);
-          const Bound new_hi = AddB(MulB(f > 0 ? rhi : rlo, f), c);
-          if (new_lo.known && (!lo.known || new_lo.v > lo.v)) lo = new_lo;
-          if (new_hi.known && (!hi.known || new_hi.v < hi.v)) hi = new_hi;
-        }
-      }
-      return Make(lo, hi);
-    }
+    case Kind::kSum:
+      return SumBounds(n->value, n->terms, as);
     case Kind::kProduct: {
       // Only products of non-negative factors are bounded here; that covers dims.
       Bound lo{true, 1}, hi{true, 1};
@@ -159,9 +189,12 @@ Tri LessEqualNodes(const DimNode* a, const DimNode* b, const Assumptions* as) {
       !__builtin_sub_overflow(b->value, a->value, &diff)) {
     return diff >= 0 ? Tri::kTrue : Tri::kFalse;
   }
-  const DimNode* d = Sub(b, a);
-  if (!d) return Tri::kUnknown;
-  Interval i = Bounds(d, as);
+  Interval i;
+  if (!DifferenceBounds(a, b, as, &i)) {
+    const DimNode* d = Sub(b, a);
+    if (!d) return Tri::kUnknown;
+    i = Bounds(d, as);
+  }
   if (i.has_lo && i.lo >= 0) return Tri::kTrue;
   if (i.has_hi && i.hi < 0) return Tri::kFalse;
   // a <= Max(x, y) when a <= x or a <= y; Min(x, y) <= b when x <= b or y <= b.

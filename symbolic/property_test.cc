@@ -311,6 +311,52 @@ TEST(PropertyTest, IntervalsHoldAtEveryAssignmentInside) {
   EXPECT_GT(bounded, 500);
 }
 
+// LessEqual of a constant and an expression (Reshape's `1 <= B`) bounds the difference without
+// interning it: its answer must be the one the interned difference's bounds give (the rules
+// for a Max, which recurse, aside), under symbol ranges and relations on sums (A + B, 2*C)
+// that the difference's terms may match.
+TEST(PropertyTest, ConstantComparisonsAnswerAsTheInternedDifference) {
+  std::mt19937_64 rng(32);
+  int decided = 0;
+  for (int i = 0; i < 3000; ++i) {
+    Assumptions as;
+    for (const char* name : kSymbols) {
+      const int64_t lo = std::uniform_int_distribution<int64_t>(0, 3)(rng);
+      if (lo > 0) as.SetLowerBound(name, lo);
+      if (std::uniform_int_distribution<int>(0, 2)(rng) != 0) {
+        as.SetUpperBound(name, lo + std::uniform_int_distribution<int64_t>(0, 5)(rng));
+      }
+    }
+    as.SetExprBounds(Dim::Symbol("A") + Dim::Symbol("B"), std::nullopt,
+                     std::uniform_int_distribution<int64_t>(0, 12)(rng));
+    as.SetExprBounds(Dim::Const(2) * Dim::Symbol("C"),
+                     std::uniform_int_distribution<int64_t>(0, 6)(rng), std::nullopt);
+    const Dim d = Build(*Random(rng, 3));
+    if (d.is_unknown() || d.const_value()) continue;
+    const int64_t k = std::uniform_int_distribution<int64_t>(-3, 8)(rng);
+    const DimNode* diff = Sub(d.node(), Const(k));
+    Tri expected = Tri::kUnknown;
+    if (diff) {
+      const Interval iv = Bounds(diff, &as);
+      // In LessEqual's order: ranges that contradict the relations give an empty interval.
+      if (iv.has_lo && iv.lo >= 0) {
+        expected = Tri::kTrue;
+      } else if (iv.has_hi && iv.hi < 0) {
+        expected = Tri::kFalse;
+      }
+    }
+    const DimNode* n = d.node();
+    if (expected == Tri::kUnknown && n->kind == Kind::kMax &&
+        (LessEqualNodes(Const(k), n->lhs, &as) == Tri::kTrue ||
+         LessEqualNodes(Const(k), n->rhs, &as) == Tri::kTrue)) {
+      expected = Tri::kTrue;
+    }
+    ASSERT_EQ(LessEqual(Dim::Const(k), d, &as), expected) << k << " <= " << d;
+    if (expected != Tri::kUnknown) ++decided;
+  }
+  EXPECT_GT(decided, 500);
+}
+
 // Dims written before the model stated an upper bound are resolved again under it
 // (Unifier::RefineByModelBounds): random model bounds on each symbol (some absent) and a
 // relation on A + B; the refined form must evaluate like the tree at every assignment that
