@@ -101,7 +101,8 @@ inline uint64_t HashName(std::string_view s) {
   return h ^ (h >> 32);
 }
 
-// What the driver knows about one named value.
+// What the driver knows about one named value: 40 bytes (a Type of 24, the box of what few
+// values hold, the declared index and three flags), one per name of every graph run.
 struct Value {
   Type type;
 
@@ -146,6 +147,7 @@ struct Value {
   // among the run's conditions.
   bool default_input = false;
 };
+static_assert(sizeof(Value) <= 40, "the scope holds one Value per name");
 
 // The values of one graph, and through `parent` those of the enclosing graphs (subgraphs see
 // outer names lexically, as the IR says). Each name the graph defines gets a dense id once,
