@@ -1001,8 +1001,10 @@ class Driver {
   void ReadDeclaredTypes(GraphRun& run, Scope* scope) const;
   // Each node output's producer; reports outputs defined twice.
   Producers FindProducers(const GraphRun& run, const Scope& scope);
-  // An order in which producers come first (subgraph references count); reports cycles.
-  NodeOrder OrderGraphNodes(const GraphRun& run, const Scope& scope, const Producers& producer);
+  // An order in which producers come first (subgraph references count); reports cycles. None
+  // when the nodes are in order already (most graphs): the index order, with nothing stored.
+  std::optional<NodeOrder> OrderGraphNodes(const GraphRun& run, const Scope& scope,
+                                           const Producers& producer);
   // Per-node inference: gathers the node's inputs, infers it, merges each output with its
   // declared type and defines it in the scope.
   void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,
