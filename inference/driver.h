@@ -152,10 +152,11 @@ static_assert(sizeof(Value) <= 40, "the scope holds one Value per name");
 // The values of one graph, and through `parent` those of the enclosing graphs (subgraphs see
 // outer names lexically, as the IR says). Each name the graph defines gets a dense id once,
 // when the scope is built (inputs, initializers, node outputs); the values are a flat list
-// indexed by id, so the per-node steps look nothing up by name. Names are views of the
-// graph's own strings (a graph outlives its scope, and names are never edited): kept once,
-// in the name -> id table. A name is found only once it is defined: until then (a node not
-// inferred yet, or on a cycle) the enclosing graphs' value of that name is what it reads.
+// indexed by id, so the per-node steps look nothing up by name. Names are pointers to the
+// graph's own strings (8 bytes, half a view; a graph outlives its scope, and names are never
+// edited): kept once, in the name -> id table. A name is found only once it is defined: until
+// then (a node not inferred yet, or on a cycle) the enclosing graphs' value of that name is
+// what it reads.
 class Scope {
  public:
   explicit Scope(const Scope* parent) : parent_(parent) {}
@@ -170,13 +171,15 @@ class Scope {
   }
   // The id of `name` in this graph, assigned on first use. `name` must outlive the scope (a
   // name in the graph's proto).
-  int Intern(std::string_view name) {
-    if (2 * (names_.size() + 1) > slots_.size()) Rehash(2 * (names_.size() + 1));
+  int Intern(const std::string& name) {
+    if (2 * (names_.size() + 1) > slots_.size()) {
+      Rehash(std::max(2 * (names_.size() + 1), 2 * slots_.size()));
+    }
     const uint32_t hash = Hash(name);
     Slot& slot = slots_[FindSlot(name, hash)];
     if (slot.id < 0) {
       slot = {hash, static_cast<int32_t>(names_.size())};
-      names_.push_back(name);
+      names_.push_back(&name);
       values_.emplace_back();
     }
     return slot.id;
@@ -221,14 +224,14 @@ class Scope {
   // Frees the name table: the values stay, found by id only (IdOf, Intern and the by-name
   // lookups no longer work). The write-back's, once it has every id it needs by name.
   void ReleaseNames() {
-    std::vector<std::string_view>().swap(names_);
+    std::vector<const std::string*>().swap(names_);
     std::vector<Slot>().swap(slots_);
   }
   // Frees the values and the name table: the scope is empty after this (its graph's
   // write-back, when nothing reads it again).
   void Release() {
     std::vector<Value>().swap(values_);
-    std::vector<std::string_view>().swap(names_);
+    std::vector<const std::string*>().swap(names_);
     std::vector<Slot>().swap(slots_);
   }
   bool IsOpen() const {
@@ -239,31 +242,32 @@ class Scope {
   }
 
  private:
-  // The name -> id table: open addressing with linear probing over a power of two of slots,
-  // at most half full. A flat list rather than a node per name: one allocation per graph
-  // instead of one per value, and a lookup compares a name only when its hash matches.
+  // The name -> id table: open addressing with linear probing, at most half full (Reserve
+  // sizes it to twice the names exactly, not to a power of two: on the 700k tiny-nodes chain
+  // that is 16 bytes a name, not 24). A flat list rather than a node per name: one allocation
+  // per graph instead of one per value, and a lookup compares a name only when its hash
+  // matches.
   struct Slot {
     uint32_t hash = 0;
     int32_t id = -1;  // -1: empty
   };
   static uint32_t Hash(std::string_view name) { return static_cast<uint32_t>(HashName(name)); }
+  // Where the probe for `hash` starts: the hash scaled to the table (its high bits).
+  size_t Home(uint32_t hash) const { return (uint64_t{hash} * slots_.size()) >> 32; }
   // The slot holding `name`, or the empty one where it goes. Requires an empty slot.
   size_t FindSlot(std::string_view name, uint32_t hash) const {
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    for (size_t i = Home(hash);; i = i + 1 == slots_.size() ? 0 : i + 1) {
       const Slot& s = slots_[i];
-      if (s.id < 0 || (s.hash == hash && names_[s.id] == name)) return i;
+      if (s.id < 0 || (s.hash == hash && *names_[s.id] == name)) return i;
     }
   }
-  // At least `n` slots (a power of two), every name placed again.
+  // `n` slots (at least 16), every name placed again.
   void Rehash(size_t n) {
-    size_t size = 16;
-    while (size < n) size *= 2;
-    slots_.assign(size, Slot{});
+    slots_.assign(std::max<size_t>(n, 16), Slot{});
     for (int32_t id = 0; id < static_cast<int32_t>(names_.size()); ++id) {
-      const uint32_t hash = Hash(names_[id]);
-      size_t i = hash & (size - 1);
-      while (slots_[i].id >= 0) i = (i + 1) & (size - 1);
+      const uint32_t hash = Hash(*names_[id]);
+      size_t i = Home(hash);
+      while (slots_[i].id >= 0) i = i + 1 == slots_.size() ? 0 : i + 1;
       slots_[i] = {hash, id};
     }
   }
@@ -271,8 +275,8 @@ class Scope {
   const Scope* parent_;
   bool open_ = false;
   std::vector<Slot> slots_;
-  std::vector<std::string_view> names_;  // by id: views of the graph's strings
-  std::vector<Value> values_;            // by id
+  std::vector<const std::string*> names_;  // by id: the graph's strings
+  std::vector<Value> values_;              // by id
 };
 
 // A value's data boxed for Value::data (none: null).
