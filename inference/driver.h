@@ -314,6 +314,17 @@ inline bool AddsNothing(const Type& from_signature, const Type& type) {
          from_signature.denotation().empty() && type.elem_type() == from_signature.elem_type();
 }
 
+// Whether a node of `graph` has a graph attribute (If, Loop, Scan...): a subgraph that may read
+// this graph's values by name.
+inline bool HasSubgraphs(const onnx::GraphProto& graph) {
+  for (const auto& node : graph.node()) {
+    for (const auto& a : node.attribute()) {
+      if (a.has_g() || a.graphs_size() > 0) return true;
+    }
+  }
+  return false;
+}
+
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
 inline bool IsOnnxDomain(std::string_view domain) {
   return domain.empty() || domain == "ai.onnx.ml" || domain == "ai.onnx.preview" ||
@@ -505,6 +516,10 @@ struct GraphRun {
   NodeValueIds node_ids;
   // The types the graph declares for its outputs and in value_info (Value::declared).
   std::vector<Type> declared_types;
+  // The id in the run's scope of each graph output's and each value_info entry's name (-1:
+  // not a value of this graph), found with the declared types: what follows the per-node
+  // steps reads these by id, so the scope's names may be freed before them.
+  std::vector<int> output_ids, value_info_ids;
   // Parallel to declared_types when the options bind symbols: the declaration as it was
   // before the bindings were evaluated in it (Driver::declared_before_bind_), or null.
   std::vector<const Type*> declared_before_bind;
@@ -1001,7 +1016,8 @@ class Driver {
   // input and output ids (IndexNodeValues).
   void DefineGraphValues(GraphRun& run, Scope* scope);
   static void IndexNodeValues(GraphRun& run, Scope* scope);
-  // The types the graph declares for its outputs and in value_info, for the values it has.
+  // The types the graph declares for its outputs and in value_info, for the values it has;
+  // the ids of those names (GraphRun::output_ids, value_info_ids).
   void ReadDeclaredTypes(GraphRun& run, Scope* scope) const;
   // Each node output's producer; reports outputs defined twice.
   Producers FindProducers(const GraphRun& run, const Scope& scope);

@@ -8,8 +8,9 @@ void Driver::CollectGraphOutputs(GraphRun& run, const Scope& scope) {
   const onnx::GraphProto& graph = *run.graph;
   run.output_types.clear();
   run.output_values.clear();
-  for (const auto& vi : graph.output()) {
-    const Value* v = scope.Find(vi.name());
+  for (int i = 0; i < graph.output_size(); ++i) {
+    const onnx::ValueInfoProto& vi = graph.output(i);
+    const Value* v = scope.Find(run.output_ids[i], vi.name());
     Type type = v ? v->type : Type();
     auto merged = MergeTypes(TypeFromProto(vi.type()), type);
     // A contradiction (reported where the value was inferred) keeps the declaration only
@@ -30,11 +31,9 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   constexpr int32_t kAdd = -1, kGraphOutput = -2;
   std::vector<int32_t> info(scope.size(), kAdd);
   for (int i = 0; i < graph.value_info_size(); ++i) {
-    const int id = scope.IdOf(graph.value_info(i).name());
-    if (id >= 0) info[id] = i;
+    if (run.value_info_ids[i] >= 0) info[run.value_info_ids[i]] = i;
   }
-  for (const auto& vi : graph.output()) {
-    const int id = scope.IdOf(vi.name());
+  for (int id : run.output_ids) {
     if (id >= 0) info[id] = kGraphOutput;
   }
   for (int i = 0; i < graph.output_size(); ++i) {
