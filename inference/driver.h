@@ -134,6 +134,11 @@ struct Value {
     if (!held) held = std::make_unique<Held>();
     return *held;
   }
+  // Frees the elements it holds, once nothing will read them again (GraphRun's
+  // NodeValueIds::last_read): the box goes unless it still points at an initializer.
+  void DropData() {
+    if (held && !held->unread && !held->external) held.reset();
+  }
   // Where the graph declares the value's type (an output or value_info): an index in
   // GraphRun::declared_types, or -1.
   int32_t declared = -1;
@@ -304,6 +309,13 @@ struct NodeValueIds {
   const int* inputs(int node) const { return ids.data() + offsets[node]; }
   const int* outputs(int node, const onnx::NodeProto& proto) const {
     return ids.data() + offsets[node] + proto.input_size();
+  }
+  // Parallel to ids, when the values' elements are freed after their last read
+  // (Driver::MarkLastReads; empty otherwise): whether this input is the last read of its
+  // value in the order the nodes are inferred.
+  std::vector<bool> last_read;
+  bool LastRead(int node, int input) const {
+    return !last_read.empty() && last_read[offsets[node] + input];
   }
 };
 
@@ -1025,6 +1037,10 @@ class Driver {
   // when the nodes are in order already (most graphs): the index order, with nothing stored.
   std::optional<NodeOrder> OrderGraphNodes(const GraphRun& run, const Scope& scope,
                                            const Producers& producer);
+  // Marks each value's last read among the nodes in `order` (none: index order) in
+  // run.node_ids.last_read, so that InferGraphNode frees the value's elements there; not for
+  // the graph's outputs (CollectGraphOutputs reads their elements after the nodes).
+  static void MarkLastReads(GraphRun& run, const std::optional<NodeOrder>& order, int num_values);
   // Per-node inference: gathers the node's inputs, infers it, merges each output with its
   // declared type and defines it in the scope.
   void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,

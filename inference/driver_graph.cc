@@ -16,8 +16,11 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
       // Nothing reads this graph's values by name from here on: its nodes' steps find them by
       // id, no subgraph looks up an outer name, and what follows the nodes has the ids of the
       // names it needs. The name table is freed for the per-node steps (on the 700k tiny-nodes
-      // chain, 24 bytes a value at the driver's peak).
+      // chain, 24 bytes a value at the driver's peak). Nor does anything but the nodes read a
+      // value's elements, the outputs' aside: each is freed after its last read (the Shape,
+      // Gather, Concat... outputs of a decoder, about 250 bytes each, were kept to the end).
       scope->ReleaseNames();
+      MarkLastReads(run, order, scope->size());
     }
     const int num_ordered = order ? static_cast<int>(order->order.size()) : run.graph->node_size();
     for (int k = 0; k < num_ordered; ++k) {
@@ -329,6 +332,30 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
     }
   }
   return producer;
+}
+
+void Driver::MarkLastReads(GraphRun& run, const std::optional<NodeOrder>& order, int num_values) {
+  const onnx::GraphProto& graph = *run.graph;
+  NodeValueIds& ids = run.node_ids;
+  std::vector<uint8_t> read_later(num_values, 0);
+  for (int id : run.output_ids) {
+    if (id >= 0) read_later[id] = 1;
+  }
+  ids.last_read.assign(ids.ids.size(), false);
+  auto mark = [&](int node) {
+    const uint32_t first = ids.offsets[node];
+    for (uint32_t i = first + graph.node(node).input_size(); i-- > first;) {
+      const int id = ids.ids[i];
+      if (id < 0 || read_later[id]) continue;
+      read_later[id] = 1;
+      ids.last_read[i] = true;
+    }
+  };
+  if (order) {
+    for (auto k = order->order.rbegin(); k != order->order.rend(); ++k) mark(*k);
+  } else {
+    for (int node = graph.node_size() - 1; node >= 0; --node) mark(node);
+  }
 }
 
 std::optional<NodeOrder> Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,

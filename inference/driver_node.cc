@@ -372,6 +372,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   inputs.read_default = false;
   bool read_default = false;  // an external default input's value given to the rule
   const int* input_ids = run.node_ids.inputs(index);
+  bool drop_after = false;
   for (int i = 0; i < static_cast<int>(names.size()); ++i) {
     const std::string& name = *names[i];
     if (name.empty()) continue;
@@ -388,6 +389,9 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       continue;  // produced by a node on a cycle: unknown
     }
     input_types[i] = &v->type;
+    // Elements read for the last time: freed once the node is done (MarkLastReads). Not an
+    // initializer's still to decode, which most never are.
+    if (v->data() && run.node_ids.LastRead(index, i)) drop_after = true;
     if (v->default_input && !v->external()) {
       // Read only through Read, so that a rule that reads it is known (a condition).
       if (inputs.unread.empty()) inputs.unread.resize(names.size());
@@ -442,6 +446,11 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     }
     v->from_node = true;
     v->set_data(Boxed(std::move(output_values[o])));  // most have none: nothing to do
+  }
+  if (drop_after) {
+    for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+      if (run.node_ids.LastRead(index, i)) scope->at(input_ids[i]).DropData();
+    }
   }
 }
 
