@@ -8,20 +8,19 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   ReportUndefinedElemTypes(run);
   DefineGraphValues(run, scope);
   IndexNodeValues(run, scope);
+  ReadDeclaredTypes(run, scope);
+  // Nothing reads this graph's values by name from here on: its nodes' steps find them by id,
+  // no subgraph looks up an outer name, and what follows the nodes has the ids of the names it
+  // needs. The name table is freed before the producers and the per-node steps (on the 700k
+  // tiny-nodes chain, 24 bytes a value at the driver's peak). Nor does anything but the nodes
+  // read a value's elements, the outputs' aside: each is freed after its last read (the Shape,
+  // Gather, Concat... outputs of a decoder, about 250 bytes each, were kept to the end).
+  const bool by_id_only = run.release_written && !HasSubgraphs(*run.graph);
+  if (by_id_only) scope->ReleaseNames();
   {
     const Producers producer = FindProducers(run, *scope);
     const std::optional<NodeOrder> order = OrderGraphNodes(run, *scope, producer);
-    ReadDeclaredTypes(run, scope);
-    if (run.release_written && !HasSubgraphs(*run.graph)) {
-      // Nothing reads this graph's values by name from here on: its nodes' steps find them by
-      // id, no subgraph looks up an outer name, and what follows the nodes has the ids of the
-      // names it needs. The name table is freed for the per-node steps (on the 700k tiny-nodes
-      // chain, 24 bytes a value at the driver's peak). Nor does anything but the nodes read a
-      // value's elements, the outputs' aside: each is freed after its last read (the Shape,
-      // Gather, Concat... outputs of a decoder, about 250 bytes each, were kept to the end).
-      scope->ReleaseNames();
-      MarkLastReads(run, order, scope->size());
-    }
+    if (by_id_only) MarkLastReads(run, order, scope->size());
     const int num_ordered = order ? static_cast<int>(order->order.size()) : run.graph->node_size();
     for (int k = 0; k < num_ordered; ++k) {
       if (count_stats) result_.stats.nodes++;

@@ -100,16 +100,21 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       // name table is freed first (what follows finds values by id), so that the bytes are
       // not made on top of it: on the 700k tiny-nodes chain the bytes and the table are
       // each about a fifth of the driver's state.
+      // So are the per-node offsets of the ids: they are walked in order.
       std::vector<uint32_t>().swap(writes_left);
       scope.ReleaseNames();
+      std::vector<uint32_t>().swap(run.node_ids.offsets);
+      const int* ids = run.node_ids.ids.data();
       for (int index = 0; index < num_nodes; ++index) {
-        const int* ids = run.node_ids.outputs(index, graph.node(index));
-        for (int o = 0; o < graph.node(index).output_size(); ++o) {
+        const onnx::NodeProto& node = graph.node(index);
+        ids += node.input_size();
+        for (int o = 0; o < node.output_size(); ++o) {
           if (ids[o] < 0 || !scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
           Type& type = scope.at(ids[o]).type;
           write(index, o, ids[o], type);
           type = Type();
         }
+        ids += node.output_size();
       }
       scope.Release();
       run.node_ids = {};
