@@ -101,9 +101,12 @@ inline uint64_t HashName(std::string_view s) {
   return h ^ (h >> 32);
 }
 
-// What the driver knows about one named value: 40 bytes (a Type of 24, the box of what few
-// values hold, the declared index and three flags), one per name of every graph run.
-struct Value {
+// What the driver knows about one named value: 32 bytes (a Type of 24, and the box of what
+// few values hold with four flags in its address's low bits), one per name of every graph
+// run. Where the graph declares the value's type is kept by its scope (Scope::DeclaredIndex):
+// few values have a declaration.
+class Value {
+ public:
   Type type;
 
   // What few values have, boxed together (one pointer a value; on the 700k tiny-nodes chain
@@ -115,44 +118,74 @@ struct Value {
   //             consumes it.
   // Mutable: reading an initializer's elements on first use (ValueData) changes what the
   // value holds, not what it is, and happens through the const views the per-node steps
-  // have (of this graph's scope and the enclosing ones').
-  struct Held {
+  // have (of this graph's scope and the enclosing ones'). Aligned to 16 bytes (what new
+  // gives anyway), so that the flags fit in the low bits of its address.
+  struct alignas(16) Held {
     std::unique_ptr<ConstValue> data;
     const onnx::TensorProto* unread = nullptr;
     const onnx::TensorProto* external = nullptr;
   };
-  mutable std::unique_ptr<Held> held;
-  ConstValue* data() const { return held ? held->data.get() : nullptr; }
-  const onnx::TensorProto* unread() const { return held ? held->unread : nullptr; }
-  const onnx::TensorProto* external() const { return held ? held->external : nullptr; }
+
+  Value() = default;
+  Value(Value&& other) noexcept
+      : type(std::move(other.type)), held_and_flags_(std::exchange(other.held_and_flags_, 0)) {}
+  Value& operator=(Value&& other) noexcept {
+    if (this != &other) {
+      delete held();
+      type = std::move(other.type);
+      held_and_flags_ = std::exchange(other.held_and_flags_, 0);
+    }
+    return *this;
+  }
+  ~Value() { delete held(); }
+
+  Held* held() const { return reinterpret_cast<Held*>(held_and_flags_ & ~kFlags); }
+  ConstValue* data() const { return held() ? held()->data.get() : nullptr; }
+  const onnx::TensorProto* unread() const { return held() ? held()->unread : nullptr; }
+  const onnx::TensorProto* external() const { return held() ? held()->external : nullptr; }
   void set_data(std::unique_ptr<ConstValue> data) const {
-    if (data || held) Hold().data = std::move(data);
+    if (data || held()) Hold().data = std::move(data);
   }
   void set_unread(const onnx::TensorProto* tensor) const { Hold().unread = tensor; }
   void set_external(const onnx::TensorProto* tensor) const { Hold().external = tensor; }
   Held& Hold() const {
-    if (!held) held = std::make_unique<Held>();
-    return *held;
+    if (!held()) held_and_flags_ |= reinterpret_cast<uintptr_t>(new Held);
+    return *held();
   }
   // Frees the elements it holds, once nothing will read them again (GraphRun's
   // NodeValueIds::last_read): the box goes unless it still points at an initializer.
   void DropData() {
-    if (held && !held->unread && !held->external) held.reset();
+    Held* h = held();
+    if (h && !h->unread && !h->external) {
+      delete h;
+      held_and_flags_ &= kFlags;
+    }
   }
-  // Where the graph declares the value's type (an output or value_info): an index in
-  // GraphRun::declared_types, or -1.
-  int32_t declared = -1;
+
   // Defined so far: by an input or initializer, or by a node already inferred.
-  bool defined = false;
+  bool defined() const { return held_and_flags_ & kDefined; }
+  void set_defined() { held_and_flags_ |= kDefined; }
   // Defined by a node of this graph (its type is written back), not by an input or
   // initializer.
-  bool from_node = false;
+  bool from_node() const { return held_and_flags_ & kFromNode; }
+  void set_from_node() { held_and_flags_ |= kFromNode; }
   // A graph input whose initializer gives its value, a default the caller may override
   // (InferenceOptions::overridable_initializers off): a node that reads the value is listed
   // among the run's conditions.
-  bool default_input = false;
+  bool default_input() const { return held_and_flags_ & kDefaultInput; }
+  void set_default_input() { held_and_flags_ |= kDefaultInput; }
+  // The graph declares the value's type (an output or value_info): its scope has the
+  // declaration's index (Scope::DeclaredIndex).
+  bool declared() const { return held_and_flags_ & kDeclared; }
+  void set_declared() { held_and_flags_ |= kDeclared; }
+
+ private:
+  static constexpr uintptr_t kDefined = 1, kFromNode = 2, kDefaultInput = 4, kDeclared = 8;
+  static constexpr uintptr_t kFlags = 15;
+  static_assert(alignof(Held) > kFlags, "the flags are the low bits of the box's address");
+  mutable uintptr_t held_and_flags_ = 0;  // a Held* (0: none) | the flags
 };
-static_assert(sizeof(Value) <= 40, "the scope holds one Value per name");
+static_assert(sizeof(Value) <= 32, "the scope holds one Value per name");
 
 // The values of one graph, and through `parent` those of the enclosing graphs (subgraphs see
 // outer names lexically, as the IR says). Each name the graph defines gets a dense id once,
@@ -199,13 +232,13 @@ class Scope {
   Value& at(int id) { return values_[id]; }
   const Value& at(int id) const { return values_[id]; }
   const Value* FindHere(int id) const {
-    return id >= 0 && values_[id].defined ? &values_[id] : nullptr;
+    return id >= 0 && values_[id].defined() ? &values_[id] : nullptr;
   }
   // Defines the value of `id` unless it already is: the value, and whether it is new.
   std::pair<Value*, bool> Define(int id) {
     Value& v = values_[id];
-    const bool fresh = !v.defined;
-    v.defined = true;
+    const bool fresh = !v.defined();
+    v.set_defined();
     return {&v, fresh};
   }
   // The value a node input reads: this graph's (`id`, -1 when the graph has no value of that
@@ -222,6 +255,32 @@ class Scope {
   // Whether an enclosing graph's scope defines `name` (not this one).
   bool DefinedOutside(std::string_view name) const { return parent_ && parent_->Find(name); }
 
+  // ---- Declared types (ReadDeclaredTypes): a declaration's index in GraphRun::declared_types
+  // per value that has one, kept here rather than in every Value. Declare them all (a later
+  // declaration of a name replaces an earlier one), then FinishDeclaring.
+  void Declare(int id, int32_t index) {
+    values_[id].set_declared();
+    declared_.push_back({id, index});
+  }
+  void FinishDeclaring() {
+    std::stable_sort(declared_.begin(), declared_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t kept = 0;  // the last declaration of each id
+    for (size_t i = 0; i < declared_.size(); ++i) {
+      if (i + 1 == declared_.size() || declared_[i + 1].first != declared_[i].first) {
+        declared_[kept++] = declared_[i];
+      }
+    }
+    declared_.resize(kept);
+  }
+  // The index of the declaration of `v`, a value of this scope, or -1.
+  int32_t DeclaredIndex(const Value& v) const {
+    if (!v.declared()) return -1;
+    const int32_t id = static_cast<int32_t>(&v - values_.data());
+    return std::lower_bound(declared_.begin(), declared_.end(), std::pair<int32_t, int32_t>(id, -1))
+        ->second;
+  }
+
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
@@ -236,6 +295,7 @@ class Scope {
   // write-back, when nothing reads it again).
   void Release() {
     std::vector<Value>().swap(values_);
+    std::vector<std::pair<int32_t, int32_t>>().swap(declared_);
     std::vector<const std::string*>().swap(names_);
     std::vector<Slot>().swap(slots_);
   }
@@ -280,8 +340,9 @@ class Scope {
   const Scope* parent_;
   bool open_ = false;
   std::vector<Slot> slots_;
-  std::vector<const std::string*> names_;  // by id: the graph's strings
-  std::vector<Value> values_;              // by id
+  std::vector<const std::string*> names_;              // by id: the graph's strings
+  std::vector<Value> values_;                          // by id
+  std::vector<std::pair<int32_t, int32_t>> declared_;  // (id, declaration), by id
 };
 
 // A value's data boxed for Value::data (none: null).
@@ -456,10 +517,10 @@ struct NodeInputs : InputValueReader {
   std::vector<const ConstValue*> values;
   std::vector<std::optional<ConstValue>> resolved;  // what `values` points to, when resolved
   // Per input, the value whose initializer is not decoded yet, or a default input's value
-  // (Value::default_input), read only through Read (null: none); empty when the node has
+  // (Value::default_input()), read only through Read (null: none); empty when the node has
   // none.
   std::vector<const Value*> unread;
-  // Whether Read gave the value of a default input (Value::default_input).
+  // Whether Read gave the value of a default input (Value::default_input()).
   bool read_default = false;
   int64_t max_value_elements = 0;
   SignatureCheck signature;
@@ -471,7 +532,7 @@ struct NodeInputs : InputValueReader {
     if (i >= 0 && i < static_cast<int>(asked.size())) asked[i] = 1;
     if (i >= static_cast<int>(unread.size()) || !unread[i]) return nullptr;
     values[i] = ValueData(*unread[i], max_value_elements);
-    if (unread[i]->default_input && values[i]) read_default = true;
+    if (unread[i]->default_input() && values[i]) read_default = true;
     unread[i] = nullptr;
     return values[i];
   }
@@ -526,7 +587,7 @@ struct GraphRun {
   NodeOutcome node_outcome;  // likewise
   // The ids of each node's inputs and outputs in the run's scope (IndexNodeValues).
   NodeValueIds node_ids;
-  // The types the graph declares for its outputs and in value_info (Value::declared).
+  // The types the graph declares for its outputs and in value_info (Scope::DeclaredIndex).
   std::vector<Type> declared_types;
   // The id in the run's scope of each graph output's and each value_info entry's name (-1:
   // not a value of this graph), found with the declared types: what follows the per-node
@@ -816,7 +877,7 @@ class Driver {
     }
   }
 
-  // Lists, among the conditions, each default input (Value::default_input) whose value `node`
+  // Lists, among the conditions, each default input (Value::default_input()) whose value `node`
   // consumed: its result holds only while the caller does not override the input.
   void NoteDefaultInputsRead(const GraphRun& run, const Scope& scope, const onnx::NodeProto& node,
                              const int* input_ids, const NodeInputs& inputs) {
@@ -829,7 +890,7 @@ class Driver {
     for (size_t i = 0; i < names.size(); ++i) {
       if (names[i]->empty()) continue;
       const Value* v = scope.Find(input_ids[i], *names[i]);
-      if (!v || !v->default_input) continue;
+      if (!v || !v->default_input()) continue;
       // Given to the rule: through Read (the entry is cleared) or, external, directly.
       const bool read = v->external() ? inputs.values[i] != nullptr
                                       : i < inputs.unread.size() && !inputs.unread[i] && v->data();

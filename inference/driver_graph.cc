@@ -52,7 +52,7 @@ void Driver::RefineByModelBounds(const GraphRun& run, Scope* scope) {
     const onnx::NodeProto& node = graph.node(index);
     const int* ids = run.node_ids.outputs(index, node);
     for (int o = 0; o < node.output_size(); ++o) {
-      if (ids[o] < 0 || !scope->FindHere(ids[o]) || !scope->at(ids[o]).from_node) continue;
+      if (ids[o] < 0 || !scope->FindHere(ids[o]) || !scope->at(ids[o]).from_node()) continue;
       Type& type = scope->at(ids[o]).type;
       if (type.kind() != Type::Kind::kTensor && type.kind() != Type::Kind::kSparseTensor) continue;
       Shape* shape = type.mutable_shape();
@@ -152,7 +152,7 @@ void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) const {
   // A later declaration of the same name replaces an earlier one.
   auto declare = [&](const onnx::ValueInfoProto& vi, int id) {
     if (id < 0) return;  // not a value of this graph: no node output to merge with
-    scope->at(id).declared = static_cast<int32_t>(run.declared_types.size());
+    scope->Declare(id, static_cast<int32_t>(run.declared_types.size()));
     run.declared_types.push_back(TypeFromProto(vi.type()));
     if (!declared_before_bind_.empty()) {
       auto before = declared_before_bind_.find(&vi);
@@ -164,6 +164,7 @@ void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) const {
   for (int i = 0; i < graph.value_info_size(); ++i) {
     if (graph.value_info(i).has_type()) declare(graph.value_info(i), run.value_info_ids[i]);
   }
+  scope->FinishDeclaring();
 }
 
 void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
@@ -260,7 +261,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   for (const auto& init : graph.initializer()) {
     Type type = TypeOfTensor(init);
     const int id = scope->Intern(init.name());
-    if (scope->at(id).defined) {
+    if (scope->at(id).defined()) {
       // A graph input with a default value: the two descriptions must agree.
       Value& v = scope->at(id);
       auto merged = MergeTypes(v.type, type);
@@ -280,7 +281,7 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       if (run.given_values && run.given_values->count(init.name())) continue;
       if (model_ != nullptr && model_->ir_version() >= 4) {
         if (options_.overridable_initializers) continue;
-        v.default_input = true;
+        v.set_default_input();
       }
       attach_elements(v, init);
       continue;

@@ -70,7 +70,7 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
       for (int o = 0; o < graph.node(index).output_size(); ++o) {
         const Value* inferred = scope.FindHere(ids[o]);
-        if (inferred && inferred->from_node) write(index, o, ids[o], inferred->type);
+        if (inferred && inferred->from_node()) write(index, o, ids[o], inferred->type);
       }
     }
     return;
@@ -109,7 +109,7 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
         const onnx::NodeProto& node = graph.node(index);
         ids += node.input_size();
         for (int o = 0; o < node.output_size(); ++o) {
-          if (ids[o] < 0 || !scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
+          if (ids[o] < 0 || !scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node()) continue;
           Type& type = scope.at(ids[o]).type;
           write(index, o, ids[o], type);
           type = Type();
@@ -125,7 +125,7 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       for (int o = 0; o < graph.node(index).output_size(); ++o) {
         if (ids[o] < 0) continue;
         const bool last = --writes_left[ids[o]] == 0;
-        if (!scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node) continue;
+        if (!scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node()) continue;
         if (blocks.empty() || blocks.back().size() == kBlock) {
           blocks.emplace_back().reserve(kBlock);
         }
