@@ -201,11 +201,15 @@ class Scope {
   explicit Scope(const Scope* parent) : parent_(parent) {}
 
   // ---- Building: ids are assigned before any value is defined, and never after inference
-  // starts (values_ does not move while the per-node steps hold pointers into it).
+  // starts (a block of values does not move while the per-node steps hold pointers into it).
   // Room for `n` names, so that assigning them neither grows the table nor moves values.
   void Reserve(size_t n) {
     names_.reserve(n);
-    values_.reserve(n);
+    for (size_t first = 0; first < n; first += kBlockSize) {
+      const size_t k = first >> kBlockBits;
+      if (k == blocks_.size()) blocks_.emplace_back();
+      blocks_[k].reserve(std::min<size_t>(kBlockSize, n - first));
+    }
     if (2 * n > slots_.size()) Rehash(2 * n);
   }
   // The id of `name` in this graph, assigned on first use. `name` must outlive the scope (a
@@ -219,7 +223,10 @@ class Scope {
     if (slot == 0) {
       slot = SlotOf(hash, static_cast<int32_t>(names_.size()));
       names_.push_back(&name);
-      values_.emplace_back();
+      const size_t k = static_cast<size_t>(size_) >> kBlockBits;
+      if (k == blocks_.size()) blocks_.emplace_back();
+      blocks_[k].emplace_back();
+      ++size_;
     }
     return IdIn(slot);
   }
@@ -227,17 +234,15 @@ class Scope {
   int IdOf(std::string_view name) const {
     return slots_.empty() ? -1 : IdIn(slots_[FindSlot(name, Hash(name))]);
   }
-  int size() const { return static_cast<int>(values_.size()); }
+  int size() const { return size_; }
 
   // ---- By id (this graph's values).
-  Value& at(int id) { return values_[id]; }
-  const Value& at(int id) const { return values_[id]; }
-  const Value* FindHere(int id) const {
-    return id >= 0 && values_[id].defined() ? &values_[id] : nullptr;
-  }
+  Value& at(int id) { return blocks_[id >> kBlockBits][id & (kBlockSize - 1)]; }
+  const Value& at(int id) const { return blocks_[id >> kBlockBits][id & (kBlockSize - 1)]; }
+  const Value* FindHere(int id) const { return id >= 0 && at(id).defined() ? &at(id) : nullptr; }
   // Defines the value of `id` unless it already is: the value, and whether it is new.
   std::pair<Value*, bool> Define(int id) {
-    Value& v = values_[id];
+    Value& v = at(id);
     const bool fresh = !v.defined();
     v.set_defined();
     return {&v, fresh};
@@ -260,7 +265,7 @@ class Scope {
   // per value that has one, kept here rather than in every Value. Declare them all (a later
   // declaration of a name replaces an earlier one), then FinishDeclaring.
   void Declare(int id, int32_t index) {
-    values_[id].set_declared();
+    at(id).set_declared();
     declared_.push_back({id, index});
   }
   void FinishDeclaring() {
@@ -274,10 +279,9 @@ class Scope {
     }
     declared_.resize(kept);
   }
-  // The index of the declaration of `v`, a value of this scope, or -1.
-  int32_t DeclaredIndex(const Value& v) const {
-    if (!v.declared()) return -1;
-    const int32_t id = static_cast<int32_t>(&v - values_.data());
+  // The index of the declaration of value `id`, or -1.
+  int32_t DeclaredIndex(int id) const {
+    if (!at(id).declared()) return -1;
     return std::lower_bound(declared_.begin(), declared_.end(), std::pair<int32_t, int32_t>(id, -1))
         ->second;
   }
@@ -292,10 +296,19 @@ class Scope {
     std::vector<const std::string*>().swap(names_);
     std::vector<uint32_t>().swap(slots_);
   }
+  // The values are kept in blocks of kBlockSize ids, which can be freed one by one (the
+  // stream write-back frees each once it has written its values): value `id` is in block
+  // BlockOf(id), and no longer there once its block is freed.
+  static constexpr int kBlockBits = 12;
+  static constexpr int kBlockSize = 1 << kBlockBits;  // 4,096 values, 128 KiB
+  static int BlockOf(int id) { return id >> kBlockBits; }
+  int num_blocks() const { return (size_ + kBlockSize - 1) >> kBlockBits; }
+  void ReleaseBlock(int block) { std::vector<Value>().swap(blocks_[block]); }
   // Frees the values and the name table: the scope is empty after this (its graph's
   // write-back, when nothing reads it again).
   void Release() {
-    std::vector<Value>().swap(values_);
+    std::vector<std::vector<Value>>().swap(blocks_);
+    size_ = 0;
     std::vector<std::pair<int32_t, int32_t>>().swap(declared_);
     std::vector<const std::string*>().swap(names_);
     std::vector<uint32_t>().swap(slots_);
@@ -351,8 +364,9 @@ class Scope {
   bool open_ = false;
   std::vector<uint32_t> slots_;
   int id_bits_ = 0;
-  std::vector<const std::string*> names_;              // by id: the graph's strings
-  std::vector<Value> values_;                          // by id
+  std::vector<const std::string*> names_;   // by id: the graph's strings
+  std::vector<std::vector<Value>> blocks_;  // by id: the values of ids k * kBlockSize on in block k
+  int size_ = 0;                            // the number of values
   std::vector<std::pair<int32_t, int32_t>> declared_;  // (id, declaration), by id
 };
 

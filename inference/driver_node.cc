@@ -263,8 +263,8 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
   for (const auto& [name, type] : run.declared_inputs) values.declared.emplace(name, type);
   for (const auto& [name, type] : run.inferred_declared) values.inferred[std::string(name)] = type;
   // What value_info and the graph's outputs declare (GraphRun::declared_types).
-  auto note_declared = [&](const std::string& name, const Value* v) {
-    const int32_t declared = v ? scope.DeclaredIndex(*v) : -1;
+  auto note_declared = [&](const std::string& name, int id) {
+    const int32_t declared = scope.FindHere(id) ? scope.DeclaredIndex(id) : -1;
     if (declared >= 0 && !run.declared_types[declared].is_unknown()) {
       values.declared.emplace(name, run.declared_types[declared]);
     }
@@ -273,11 +273,12 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
   for (const auto& node : graph.node()) {
     for (const auto& name : node.output()) {
       if (name.empty() || !listed.insert(name).second) continue;
-      const Value* v = scope.FindHere(name);
+      const int id = scope.IdOf(name);
+      const Value* v = scope.FindHere(id);
       if (!v || !v->from_node()) continue;  // on a cycle
       values.types.emplace(name, v->type);
       values.values.push_back(name);
-      note_declared(name, v);
+      note_declared(name, id);
     }
   }
   for (int i = 0; i < graph.output_size(); ++i) {
@@ -285,7 +286,7 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
     if (name.empty()) continue;
     values.outputs.push_back(name);
     values.types[name] = run.output_types[i];
-    note_declared(name, scope.FindHere(name));
+    note_declared(name, scope.IdOf(name));
   }
   result_.value_types[run.path] = std::move(values);
 }
@@ -433,7 +434,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     // An input, initializer or earlier output of that name keeps its value.
     auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
-    if (const int32_t declared = scope->DeclaredIndex(*v); declared >= 0) {
+    if (const int32_t declared = scope->DeclaredIndex(output_ids[o]); declared >= 0) {
       if (run.record && options_.record_value_types && !run.declared_types[declared].is_unknown()) {
         run.inferred_declared.emplace_back(node->output(o), outputs[o]);
       }
