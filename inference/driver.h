@@ -326,8 +326,8 @@ class Scope {
   // node per name: one allocation per graph instead of one per value. A slot is 32 bits: 0
   // when empty, else the name's id + 1 in its low id_bits_ bits and the low bits of the
   // name's hash above them, a tag: a probe compares a name only when the tags match (with
-  // 700k names, 1 in 4,096 others). On the 700k tiny-nodes chain the table is 8 bytes a name
-  // (a 64-bit slot of hash and id made it 16, a power of two of them up to 32).
+  // 700k names, 1 in 4,096 others). On the 700k tiny-nodes chain the slots are 8 bytes a name
+  // (a 64-bit slot of hash and id made them 16, a power of two of them up to 32).
   static uint32_t Hash(std::string_view name) { return static_cast<uint32_t>(HashName(name)); }
   uint32_t SlotOf(uint32_t hash, int32_t id) const {
     return hash << id_bits_ | static_cast<uint32_t>(id + 1);

@@ -12,7 +12,7 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   // Nothing reads this graph's values by name from here on: its nodes' steps find them by id,
   // no subgraph looks up an outer name, and what follows the nodes has the ids of the names it
   // needs. The name table is freed before the producers and the per-node steps (on the 700k
-  // tiny-nodes chain, 24 bytes a value at the driver's peak). Nor does anything but the nodes
+  // tiny-nodes chain, 16 bytes a value at the driver's peak). Nor does anything but the nodes
   // read a value's elements, the outputs' aside: each is freed after its last read (the Shape,
   // Gather, Concat... outputs of a decoder, about 250 bytes each, were kept to the end).
   const bool by_id_only = run.release_written && !HasSubgraphs(*run.graph);
