@@ -15,6 +15,7 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -101,8 +102,12 @@ inline uint64_t HashName(std::string_view s) {
   return h ^ (h >> 32);
 }
 
-// What the driver knows about one named value.
-struct Value {
+// What the driver knows about one named value: 32 bytes (a Type of 24, and the box of what
+// few values hold with four flags in its address's low bits), one per name of every graph
+// run. Where the graph declares the value's type is kept by its scope (Scope::DeclaredIndex):
+// few values have a declaration.
+class Value {
+ public:
   Type type;
 
   // What few values have, boxed together (one pointer a value; on the 700k tiny-nodes chain
@@ -114,88 +119,132 @@ struct Value {
   //             consumes it.
   // Mutable: reading an initializer's elements on first use (ValueData) changes what the
   // value holds, not what it is, and happens through the const views the per-node steps
-  // have (of this graph's scope and the enclosing ones').
-  struct Held {
+  // have (of this graph's scope and the enclosing ones'). Aligned to 16 bytes (what new
+  // gives anyway), so that the flags fit in the low bits of its address.
+  struct alignas(16) Held {
     std::unique_ptr<ConstValue> data;
     const onnx::TensorProto* unread = nullptr;
     const onnx::TensorProto* external = nullptr;
   };
-  mutable std::unique_ptr<Held> held;
-  ConstValue* data() const { return held ? held->data.get() : nullptr; }
-  const onnx::TensorProto* unread() const { return held ? held->unread : nullptr; }
-  const onnx::TensorProto* external() const { return held ? held->external : nullptr; }
+
+  Value() = default;
+  Value(Value&& other) noexcept
+      : type(std::move(other.type)), held_and_flags_(std::exchange(other.held_and_flags_, 0)) {}
+  Value& operator=(Value&& other) noexcept {
+    if (this != &other) {
+      delete held();
+      type = std::move(other.type);
+      held_and_flags_ = std::exchange(other.held_and_flags_, 0);
+    }
+    return *this;
+  }
+  ~Value() { delete held(); }
+
+  Held* held() const { return reinterpret_cast<Held*>(held_and_flags_ & ~kFlags); }
+  ConstValue* data() const { return held() ? held()->data.get() : nullptr; }
+  const onnx::TensorProto* unread() const { return held() ? held()->unread : nullptr; }
+  const onnx::TensorProto* external() const { return held() ? held()->external : nullptr; }
   void set_data(std::unique_ptr<ConstValue> data) const {
-    if (data || held) Hold().data = std::move(data);
+    if (data || held()) Hold().data = std::move(data);
   }
   void set_unread(const onnx::TensorProto* tensor) const { Hold().unread = tensor; }
   void set_external(const onnx::TensorProto* tensor) const { Hold().external = tensor; }
   Held& Hold() const {
-    if (!held) held = std::make_unique<Held>();
-    return *held;
+    if (!held()) held_and_flags_ |= reinterpret_cast<uintptr_t>(new Held);
+    return *held();
   }
-  // Where the graph declares the value's type (an output or value_info): an index in
-  // GraphRun::declared_types, or -1.
-  int32_t declared = -1;
+  // Frees the elements it holds, once nothing will read them again (GraphRun's
+  // NodeValueIds::last_read): the box goes unless it still points at an initializer.
+  void DropData() {
+    Held* h = held();
+    if (h && !h->unread && !h->external) {
+      delete h;
+      held_and_flags_ &= kFlags;
+    }
+  }
+
   // Defined so far: by an input or initializer, or by a node already inferred.
-  bool defined = false;
+  bool defined() const { return held_and_flags_ & kDefined; }
+  void set_defined() { held_and_flags_ |= kDefined; }
   // Defined by a node of this graph (its type is written back), not by an input or
   // initializer.
-  bool from_node = false;
+  bool from_node() const { return held_and_flags_ & kFromNode; }
+  void set_from_node() { held_and_flags_ |= kFromNode; }
   // A graph input whose initializer gives its value, a default the caller may override
   // (InferenceOptions::overridable_initializers off): a node that reads the value is listed
   // among the run's conditions.
-  bool default_input = false;
+  bool default_input() const { return held_and_flags_ & kDefaultInput; }
+  void set_default_input() { held_and_flags_ |= kDefaultInput; }
+  // The graph declares the value's type (an output or value_info): its scope has the
+  // declaration's index (Scope::DeclaredIndex).
+  bool declared() const { return held_and_flags_ & kDeclared; }
+  void set_declared() { held_and_flags_ |= kDeclared; }
+
+ private:
+  static constexpr uintptr_t kDefined = 1, kFromNode = 2, kDefaultInput = 4, kDeclared = 8;
+  static constexpr uintptr_t kFlags = 15;
+  static_assert(alignof(Held) > kFlags, "the flags are the low bits of the box's address");
+  mutable uintptr_t held_and_flags_ = 0;  // a Held* (0: none) | the flags
 };
+static_assert(sizeof(Value) <= 32, "the scope holds one Value per name");
 
 // The values of one graph, and through `parent` those of the enclosing graphs (subgraphs see
 // outer names lexically, as the IR says). Each name the graph defines gets a dense id once,
 // when the scope is built (inputs, initializers, node outputs); the values are a flat list
-// indexed by id, so the per-node steps look nothing up by name. Names are views of the
-// graph's own strings (a graph outlives its scope, and names are never edited): kept once,
-// in the name -> id table. A name is found only once it is defined: until then (a node not
-// inferred yet, or on a cycle) the enclosing graphs' value of that name is what it reads.
+// indexed by id, so the per-node steps look nothing up by name. Names are pointers to the
+// graph's own strings (8 bytes, half a view; a graph outlives its scope, and names are never
+// edited): kept once, in the name -> id table. A name is found only once it is defined: until
+// then (a node not inferred yet, or on a cycle) the enclosing graphs' value of that name is
+// what it reads.
 class Scope {
  public:
   explicit Scope(const Scope* parent) : parent_(parent) {}
 
   // ---- Building: ids are assigned before any value is defined, and never after inference
-  // starts (values_ does not move while the per-node steps hold pointers into it).
+  // starts (a block of values does not move while the per-node steps hold pointers into it).
   // Room for `n` names, so that assigning them neither grows the table nor moves values.
   void Reserve(size_t n) {
     names_.reserve(n);
-    values_.reserve(n);
+    for (size_t first = 0; first < n; first += kBlockSize) {
+      const size_t k = first >> kBlockBits;
+      if (k == blocks_.size()) blocks_.emplace_back();
+      blocks_[k].reserve(std::min<size_t>(kBlockSize, n - first));
+    }
     if (2 * n > slots_.size()) Rehash(2 * n);
   }
   // The id of `name` in this graph, assigned on first use. `name` must outlive the scope (a
   // name in the graph's proto).
-  int Intern(std::string_view name) {
-    if (2 * (names_.size() + 1) > slots_.size()) Rehash(2 * (names_.size() + 1));
-    const uint32_t hash = Hash(name);
-    Slot& slot = slots_[FindSlot(name, hash)];
-    if (slot.id < 0) {
-      slot = {hash, static_cast<int32_t>(names_.size())};
-      names_.push_back(name);
-      values_.emplace_back();
+  int Intern(const std::string& name) {
+    if (2 * (names_.size() + 1) > slots_.size()) {
+      Rehash(std::max(2 * (names_.size() + 1), 2 * slots_.size()));
     }
-    return slot.id;
+    const uint32_t hash = Hash(name);
+    uint32_t& slot = slots_[FindSlot(name, hash)];
+    if (slot == 0) {
+      slot = SlotOf(hash, static_cast<int32_t>(names_.size()));
+      names_.push_back(&name);
+      const size_t k = static_cast<size_t>(size_) >> kBlockBits;
+      if (k == blocks_.size()) blocks_.emplace_back();
+      blocks_[k].emplace_back();
+      ++size_;
+    }
+    return IdIn(slot);
   }
   // The id of `name` in this graph, or -1 when the graph has no value of that name.
   int IdOf(std::string_view name) const {
-    return slots_.empty() ? -1 : slots_[FindSlot(name, Hash(name))].id;
+    return slots_.empty() ? -1 : IdIn(slots_[FindSlot(name, Hash(name))]);
   }
-  int size() const { return static_cast<int>(values_.size()); }
+  int size() const { return size_; }
 
   // ---- By id (this graph's values).
-  Value& at(int id) { return values_[id]; }
-  const Value& at(int id) const { return values_[id]; }
-  const Value* FindHere(int id) const {
-    return id >= 0 && values_[id].defined ? &values_[id] : nullptr;
-  }
+  Value& at(int id) { return blocks_[id >> kBlockBits][id & (kBlockSize - 1)]; }
+  const Value& at(int id) const { return blocks_[id >> kBlockBits][id & (kBlockSize - 1)]; }
+  const Value* FindHere(int id) const { return id >= 0 && at(id).defined() ? &at(id) : nullptr; }
   // Defines the value of `id` unless it already is: the value, and whether it is new.
   std::pair<Value*, bool> Define(int id) {
-    Value& v = values_[id];
-    const bool fresh = !v.defined;
-    v.defined = true;
+    Value& v = at(id);
+    const bool fresh = !v.defined();
+    v.set_defined();
     return {&v, fresh};
   }
   // The value a node input reads: this graph's (`id`, -1 when the graph has no value of that
@@ -212,6 +261,31 @@ class Scope {
   // Whether an enclosing graph's scope defines `name` (not this one).
   bool DefinedOutside(std::string_view name) const { return parent_ && parent_->Find(name); }
 
+  // ---- Declared types (ReadDeclaredTypes): a declaration's index in GraphRun::declared_types
+  // per value that has one, kept here rather than in every Value. Declare them all (a later
+  // declaration of a name replaces an earlier one), then FinishDeclaring.
+  void Declare(int id, int32_t index) {
+    at(id).set_declared();
+    declared_.push_back({id, index});
+  }
+  void FinishDeclaring() {
+    std::stable_sort(declared_.begin(), declared_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t kept = 0;  // the last declaration of each id
+    for (size_t i = 0; i < declared_.size(); ++i) {
+      if (i + 1 == declared_.size() || declared_[i + 1].first != declared_[i].first) {
+        declared_[kept++] = declared_[i];
+      }
+    }
+    declared_.resize(kept);
+  }
+  // The index of the declaration of value `id`, or -1.
+  int32_t DeclaredIndex(int id) const {
+    if (!at(id).declared()) return -1;
+    return std::lower_bound(declared_.begin(), declared_.end(), std::pair<int32_t, int32_t>(id, -1))
+        ->second;
+  }
+
   // An open scope stands for enclosing graphs the driver was not given (a node inferred on
   // its own): a name it does not find is unknown, not undefined.
   void set_open() { open_ = true; }
@@ -219,15 +293,25 @@ class Scope {
   // Frees the name table: the values stay, found by id only (IdOf, Intern and the by-name
   // lookups no longer work). The write-back's, once it has every id it needs by name.
   void ReleaseNames() {
-    std::vector<std::string_view>().swap(names_);
-    std::vector<Slot>().swap(slots_);
+    std::vector<const std::string*>().swap(names_);
+    std::vector<uint32_t>().swap(slots_);
   }
+  // The values are kept in blocks of kBlockSize ids, which can be freed one by one (the
+  // stream write-back frees each once it has written its values): value `id` is in block
+  // BlockOf(id), and no longer there once its block is freed.
+  static constexpr int kBlockBits = 12;
+  static constexpr int kBlockSize = 1 << kBlockBits;  // 4,096 values, 128 KiB
+  static int BlockOf(int id) { return id >> kBlockBits; }
+  int num_blocks() const { return (size_ + kBlockSize - 1) >> kBlockBits; }
+  void ReleaseBlock(int block) { std::vector<Value>().swap(blocks_[block]); }
   // Frees the values and the name table: the scope is empty after this (its graph's
   // write-back, when nothing reads it again).
   void Release() {
-    std::vector<Value>().swap(values_);
-    std::vector<std::string_view>().swap(names_);
-    std::vector<Slot>().swap(slots_);
+    std::vector<std::vector<Value>>().swap(blocks_);
+    size_ = 0;
+    std::vector<std::pair<int32_t, int32_t>>().swap(declared_);
+    std::vector<const std::string*>().swap(names_);
+    std::vector<uint32_t>().swap(slots_);
   }
   bool IsOpen() const {
     for (const Scope* s = this; s; s = s->parent_) {
@@ -237,40 +321,53 @@ class Scope {
   }
 
  private:
-  // The name -> id table: open addressing with linear probing over a power of two of slots,
-  // at most half full. A flat list rather than a node per name: one allocation per graph
-  // instead of one per value, and a lookup compares a name only when its hash matches.
-  struct Slot {
-    uint32_t hash = 0;
-    int32_t id = -1;  // -1: empty
-  };
+  // The name -> id table: open addressing with linear probing, at most half full (Reserve
+  // sizes it to twice the names exactly, not to a power of two). A flat list rather than a
+  // node per name: one allocation per graph instead of one per value. A slot is 32 bits: 0
+  // when empty, else the name's id + 1 in its low id_bits_ bits and the low bits of the
+  // name's hash above them, a tag: a probe compares a name only when the tags match (with
+  // 700k names, 1 in 4,096 others). On the 700k tiny-nodes chain the slots are 8 bytes a name
+  // (a 64-bit slot of hash and id made them 16, a power of two of them up to 32).
   static uint32_t Hash(std::string_view name) { return static_cast<uint32_t>(HashName(name)); }
+  uint32_t SlotOf(uint32_t hash, int32_t id) const {
+    return hash << id_bits_ | static_cast<uint32_t>(id + 1);
+  }
+  int32_t IdIn(uint32_t slot) const {
+    return static_cast<int32_t>(slot & ((uint32_t{1} << id_bits_) - 1)) - 1;
+  }
+  // Where the probe for `hash` starts: the hash scaled to the table (its high bits; the tag
+  // is its low bits).
+  size_t Home(uint32_t hash) const { return (uint64_t{hash} * slots_.size()) >> 32; }
   // The slot holding `name`, or the empty one where it goes. Requires an empty slot.
   size_t FindSlot(std::string_view name, uint32_t hash) const {
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (s.id < 0 || (s.hash == hash && names_[s.id] == name)) return i;
+    const uint32_t tag = hash << id_bits_;
+    const uint32_t tag_mask = ~((uint32_t{1} << id_bits_) - 1);
+    for (size_t i = Home(hash);; i = i + 1 == slots_.size() ? 0 : i + 1) {
+      const uint32_t s = slots_[i];
+      if (s == 0 || ((s & tag_mask) == tag && *names_[IdIn(s)] == name)) return i;
     }
   }
-  // At least `n` slots (a power of two), every name placed again.
+  // `n` slots (at least 16), every name placed again; the ids' bits as many as the names a
+  // table of that size holds (half its slots) need.
   void Rehash(size_t n) {
-    size_t size = 16;
-    while (size < n) size *= 2;
-    slots_.assign(size, Slot{});
+    slots_.assign(std::max<size_t>(n, 16), 0);
+    id_bits_ = std::min(31, static_cast<int>(std::bit_width(slots_.size() / 2)));
     for (int32_t id = 0; id < static_cast<int32_t>(names_.size()); ++id) {
-      const uint32_t hash = Hash(names_[id]);
-      size_t i = hash & (size - 1);
-      while (slots_[i].id >= 0) i = (i + 1) & (size - 1);
-      slots_[i] = {hash, id};
+      const uint32_t hash = Hash(*names_[id]);
+      size_t i = Home(hash);
+      while (slots_[i] != 0) i = i + 1 == slots_.size() ? 0 : i + 1;
+      slots_[i] = SlotOf(hash, id);
     }
   }
 
   const Scope* parent_;
   bool open_ = false;
-  std::vector<Slot> slots_;
-  std::vector<std::string_view> names_;  // by id: views of the graph's strings
-  std::vector<Value> values_;            // by id
+  std::vector<uint32_t> slots_;
+  int id_bits_ = 0;
+  std::vector<const std::string*> names_;   // by id: the graph's strings
+  std::vector<std::vector<Value>> blocks_;  // by id: the values of ids k * kBlockSize on in block k
+  int size_ = 0;                            // the number of values
+  std::vector<std::pair<int32_t, int32_t>> declared_;  // (id, declaration), by id
 };
 
 // A value's data boxed for Value::data (none: null).
@@ -299,6 +396,13 @@ struct NodeValueIds {
   const int* outputs(int node, const onnx::NodeProto& proto) const {
     return ids.data() + offsets[node] + proto.input_size();
   }
+  // Parallel to ids, when the values' elements are freed after their last read
+  // (Driver::MarkLastReads; empty otherwise): whether this input is the last read of its
+  // value in the order the nodes are inferred.
+  std::vector<bool> last_read;
+  bool LastRead(int node, int input) const {
+    return !last_read.empty() && last_read[offsets[node] + input];
+  }
 };
 
 // Whether MergeTypes(type, from_signature) is `type` itself: the signature gives an element
@@ -306,6 +410,17 @@ struct NodeValueIds {
 inline bool AddsNothing(const Type& from_signature, const Type& type) {
   return from_signature.is_tensor() && type.is_tensor() && !from_signature.has_shape() &&
          from_signature.denotation().empty() && type.elem_type() == from_signature.elem_type();
+}
+
+// Whether a node of `graph` has a graph attribute (If, Loop, Scan...): a subgraph that may read
+// this graph's values by name.
+inline bool HasSubgraphs(const onnx::GraphProto& graph) {
+  for (const auto& node : graph.node()) {
+    for (const auto& a : node.attribute()) {
+      if (a.has_g() || a.graphs_size() > 0) return true;
+    }
+  }
+  return false;
 }
 
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
@@ -427,10 +542,10 @@ struct NodeInputs : InputValueReader {
   std::vector<const ConstValue*> values;
   std::vector<std::optional<ConstValue>> resolved;  // what `values` points to, when resolved
   // Per input, the value whose initializer is not decoded yet, or a default input's value
-  // (Value::default_input), read only through Read (null: none); empty when the node has
+  // (Value::default_input()), read only through Read (null: none); empty when the node has
   // none.
   std::vector<const Value*> unread;
-  // Whether Read gave the value of a default input (Value::default_input).
+  // Whether Read gave the value of a default input (Value::default_input()).
   bool read_default = false;
   int64_t max_value_elements = 0;
   SignatureCheck signature;
@@ -442,7 +557,7 @@ struct NodeInputs : InputValueReader {
     if (i >= 0 && i < static_cast<int>(asked.size())) asked[i] = 1;
     if (i >= static_cast<int>(unread.size()) || !unread[i]) return nullptr;
     values[i] = ValueData(*unread[i], max_value_elements);
-    if (unread[i]->default_input && values[i]) read_default = true;
+    if (unread[i]->default_input() && values[i]) read_default = true;
     unread[i] = nullptr;
     return values[i];
   }
@@ -497,8 +612,12 @@ struct GraphRun {
   NodeOutcome node_outcome;  // likewise
   // The ids of each node's inputs and outputs in the run's scope (IndexNodeValues).
   NodeValueIds node_ids;
-  // The types the graph declares for its outputs and in value_info (Value::declared).
+  // The types the graph declares for its outputs and in value_info (Scope::DeclaredIndex).
   std::vector<Type> declared_types;
+  // The id in the run's scope of each graph output's and each value_info entry's name (-1:
+  // not a value of this graph), found with the declared types: what follows the per-node
+  // steps reads these by id, so the scope's names may be freed before them.
+  std::vector<int> output_ids, value_info_ids;
   // Parallel to declared_types when the options bind symbols: the declaration as it was
   // before the bindings were evaluated in it (Driver::declared_before_bind_), or null.
   std::vector<const Type*> declared_before_bind;
@@ -783,7 +902,7 @@ class Driver {
     }
   }
 
-  // Lists, among the conditions, each default input (Value::default_input) whose value `node`
+  // Lists, among the conditions, each default input (Value::default_input()) whose value `node`
   // consumed: its result holds only while the caller does not override the input.
   void NoteDefaultInputsRead(const GraphRun& run, const Scope& scope, const onnx::NodeProto& node,
                              const int* input_ids, const NodeInputs& inputs) {
@@ -796,7 +915,7 @@ class Driver {
     for (size_t i = 0; i < names.size(); ++i) {
       if (names[i]->empty()) continue;
       const Value* v = scope.Find(input_ids[i], *names[i]);
-      if (!v || !v->default_input) continue;
+      if (!v || !v->default_input()) continue;
       // Given to the rule: through Read (the entry is cleared) or, external, directly.
       const bool read = v->external() ? inputs.values[i] != nullptr
                                       : i < inputs.unread.size() && !inputs.unread[i] && v->data();
@@ -995,12 +1114,19 @@ class Driver {
   // input and output ids (IndexNodeValues).
   void DefineGraphValues(GraphRun& run, Scope* scope);
   static void IndexNodeValues(GraphRun& run, Scope* scope);
-  // The types the graph declares for its outputs and in value_info, for the values it has.
+  // The types the graph declares for its outputs and in value_info, for the values it has;
+  // the ids of those names (GraphRun::output_ids, value_info_ids).
   void ReadDeclaredTypes(GraphRun& run, Scope* scope) const;
   // Each node output's producer; reports outputs defined twice.
   Producers FindProducers(const GraphRun& run, const Scope& scope);
-  // An order in which producers come first (subgraph references count); reports cycles.
-  NodeOrder OrderGraphNodes(const GraphRun& run, const Scope& scope, const Producers& producer);
+  // An order in which producers come first (subgraph references count); reports cycles. None
+  // when the nodes are in order already (most graphs): the index order, with nothing stored.
+  std::optional<NodeOrder> OrderGraphNodes(const GraphRun& run, const Scope& scope,
+                                           const Producers& producer);
+  // Marks each value's last read among the nodes in `order` (none: index order) in
+  // run.node_ids.last_read, so that InferGraphNode frees the value's elements there; not for
+  // the graph's outputs (CollectGraphOutputs reads their elements after the nodes).
+  static void MarkLastReads(GraphRun& run, const std::optional<NodeOrder>& order, int num_values);
   // Per-node inference: gathers the node's inputs, infers it, merges each output with its
   // declared type and defines it in the scope.
   void InferGraphNode(GraphRun& run, Scope* scope, int index, const Producers& producer,

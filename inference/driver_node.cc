@@ -245,7 +245,7 @@ std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRu
   for (const auto& node : run.graph->node()) {
     for (const auto& name : node.output()) {
       const Value* v = name.empty() ? nullptr : scope.FindHere(name);
-      if (v && v->from_node) types.emplace(name, v->type);
+      if (v && v->from_node()) types.emplace(name, v->type);
     }
   }
   return types;
@@ -263,20 +263,22 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
   for (const auto& [name, type] : run.declared_inputs) values.declared.emplace(name, type);
   for (const auto& [name, type] : run.inferred_declared) values.inferred[std::string(name)] = type;
   // What value_info and the graph's outputs declare (GraphRun::declared_types).
-  auto note_declared = [&](const std::string& name, const Value* v) {
-    if (v && v->declared >= 0 && !run.declared_types[v->declared].is_unknown()) {
-      values.declared.emplace(name, run.declared_types[v->declared]);
+  auto note_declared = [&](const std::string& name, int id) {
+    const int32_t declared = scope.FindHere(id) ? scope.DeclaredIndex(id) : -1;
+    if (declared >= 0 && !run.declared_types[declared].is_unknown()) {
+      values.declared.emplace(name, run.declared_types[declared]);
     }
   };
   for (const auto& vi : graph.output()) listed.insert(vi.name());  // listed as outputs
   for (const auto& node : graph.node()) {
     for (const auto& name : node.output()) {
       if (name.empty() || !listed.insert(name).second) continue;
-      const Value* v = scope.FindHere(name);
-      if (!v || !v->from_node) continue;  // on a cycle
+      const int id = scope.IdOf(name);
+      const Value* v = scope.FindHere(id);
+      if (!v || !v->from_node()) continue;  // on a cycle
       values.types.emplace(name, v->type);
       values.values.push_back(name);
-      note_declared(name, v);
+      note_declared(name, id);
     }
   }
   for (int i = 0; i < graph.output_size(); ++i) {
@@ -284,7 +286,7 @@ void Driver::RecordValueTypes(const GraphRun& run, const Scope& scope) {
     if (name.empty()) continue;
     values.outputs.push_back(name);
     values.types[name] = run.output_types[i];
-    note_declared(name, scope.FindHere(name));
+    note_declared(name, scope.IdOf(name));
   }
   result_.value_types[run.path] = std::move(values);
 }
@@ -372,6 +374,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   inputs.read_default = false;
   bool read_default = false;  // an external default input's value given to the rule
   const int* input_ids = run.node_ids.inputs(index);
+  bool drop_after = false;
   for (int i = 0; i < static_cast<int>(names.size()); ++i) {
     const std::string& name = *names[i];
     if (name.empty()) continue;
@@ -388,7 +391,10 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
       continue;  // produced by a node on a cycle: unknown
     }
     input_types[i] = &v->type;
-    if (v->default_input && !v->external()) {
+    // Elements read for the last time: freed once the node is done (MarkLastReads). Not an
+    // initializer's still to decode, which most never are.
+    if (v->data() && run.node_ids.LastRead(index, i)) drop_after = true;
+    if (v->default_input() && !v->external()) {
       // Read only through Read, so that a rule that reads it is known (a condition).
       if (inputs.unread.empty()) inputs.unread.resize(names.size());
       inputs.unread[i] = v;
@@ -409,7 +415,7 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
         ReportNode(result_.diagnostics, Severity::kWarning, DiagCode::kExternalData, path, index,
                    *node, nullptr, w);
       }
-      if (v->default_input && input_values[i]) read_default = true;
+      if (v->default_input() && input_values[i]) read_default = true;
     }
   }
   NodeOutcome& outcome = run.node_outcome;
@@ -428,20 +434,24 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     // An input, initializer or earlier output of that name keeps its value.
     auto [v, defined] = scope->Define(output_ids[o]);
     if (!defined) continue;
-    if (v->declared >= 0) {
-      if (run.record && options_.record_value_types &&
-          !run.declared_types[v->declared].is_unknown()) {
+    if (const int32_t declared = scope->DeclaredIndex(output_ids[o]); declared >= 0) {
+      if (run.record && options_.record_value_types && !run.declared_types[declared].is_unknown()) {
         run.inferred_declared.emplace_back(node->output(o), outputs[o]);
       }
       v->type = MergeWithDeclared(
-          run, index, *node, schema, o, run.declared_types[v->declared],
-          run.declared_before_bind.empty() ? nullptr : run.declared_before_bind[v->declared],
+          run, index, *node, schema, o, run.declared_types[declared],
+          run.declared_before_bind.empty() ? nullptr : run.declared_before_bind[declared],
           std::move(outputs[o]));
     } else {
       v->type = std::move(outputs[o]);
     }
-    v->from_node = true;
+    v->set_from_node();
     v->set_data(Boxed(std::move(output_values[o])));  // most have none: nothing to do
+  }
+  if (drop_after) {
+    for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+      if (run.node_ids.LastRead(index, i)) scope->at(input_ids[i]).DropData();
+    }
   }
 }
 

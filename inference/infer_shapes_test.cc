@@ -238,6 +238,29 @@ TEST(InferShapesTest, TheWriteBackWithoutTheListingWritesAndCountsTheSame) {
   EXPECT_EQ(bare.diagnostics.size(), listed.diagnostics.size());
 }
 
+// Without the listing, the main graph's values hold their elements only up to the last node
+// that reads them, in the order the nodes are inferred (here not their index order): every
+// reader of `s` still gets its elements.
+TEST(InferShapesTest, ElementsFreedAfterTheirLastReadInferTheSame) {
+  const std::string text = R"(
+    main (float[N, 6] x) => (z, w) {
+      z = Reshape(x, t)
+      t = Concat<axis = 0>(s, one)
+      y = Reshape(x, s)
+      w = Reshape(y, s)
+      s = Shape(x)
+      one = Constant<value = int64[1] {1}>()
+    })";
+  onnx::ModelProto listed_model = Model(text), bare_model = Model(text);
+  InferShapes(listed_model, BuiltinSchemas(), InferenceOptions{});
+  InferenceOptions options;
+  options.record_value_types = false;
+  InferShapes(bare_model, BuiltinSchemas(), options);
+  EXPECT_EQ(bare_model.SerializeAsString(), listed_model.SerializeAsString());
+  EXPECT_EQ(TypeFromProto(bare_model.graph().output(0).type()).ToString(), "float[N, 6, 1]");
+  EXPECT_EQ(TypeFromProto(bare_model.graph().output(1).type()).ToString(), "float[N, 6]");
+}
+
 TEST(InferShapesTest, ExistingValueInfoIsUpdatedNotRepeated) {
   onnx::ModelProto m = Model(R"(
     main (float[4] x) => (y) <float h> {

@@ -14,10 +14,20 @@ bool IsStatic(const Shape& shape) {
   return true;
 }
 
-struct Type::Extra {
+struct Type::Extra : ExtraRep {
+  Extra(Type e, Names n) : element(std::move(e)), names(std::move(n)) {}
   Type element;
   Names names;
 };
+
+void Type::Delete(const ExtraRep* rep) { delete static_cast<const Extra*>(rep); }
+
+const Type::Extra* Type::extra() const { return static_cast<const Extra*>(extra_); }
+
+void Type::set_extra(const Extra* extra) {
+  Unref(extra_);
+  extra_ = extra;
+}
 
 void Type::set_shape(std::optional<Shape> shape) {
   Unref(shape_);
@@ -56,7 +66,7 @@ Type Type::SparseTensor(int32_t elem_type, std::optional<Shape> shape) {
 Type Type::Sequence(Type element) {
   Type t;
   t.kind_ = Kind::kSequence;
-  t.extra_ = std::make_shared<const Extra>(Extra{std::move(element), {}});
+  t.set_extra(new Extra(std::move(element), {}));
   return t;
 }
 
@@ -64,14 +74,14 @@ Type Type::Map(int32_t key_type, Type value) {
   Type t;
   t.kind_ = Kind::kMap;
   t.elem_type_ = key_type;
-  t.extra_ = std::make_shared<const Extra>(Extra{std::move(value), {}});
+  t.set_extra(new Extra(std::move(value), {}));
   return t;
 }
 
 Type Type::Optional(Type element) {
   Type t;
   t.kind_ = Kind::kOptional;
-  t.extra_ = std::make_shared<const Extra>(Extra{std::move(element), {}});
+  t.set_extra(new Extra(std::move(element), {}));
   return t;
 }
 
@@ -79,30 +89,30 @@ Type Type::Opaque(std::string domain, std::string name) {
   Type t;
   t.kind_ = Kind::kOpaque;
   if (!domain.empty() || !name.empty()) {
-    t.extra_ =
-        std::make_shared<const Extra>(Extra{Type(), Names{std::move(domain), std::move(name), {}}});
+    t.set_extra(new Extra(Type(), Names{std::move(domain), std::move(name), {}}));
   }
   return t;
 }
 
 const Type::Names& Type::names() const {
   static const Names* const kNone = new Names();  // never freed: types outlive statics
-  return extra_ ? extra_->names : *kNone;
+  return extra_ ? extra()->names : *kNone;
 }
 
 void Type::set_denotation(std::string d) {
   if (d == denotation()) return;  // most often both empty: nothing to allocate
-  Extra e{element(), names()};
-  e.names.denotation = std::move(d);
-  extra_ = e.element.is_unknown() && e.names.opaque_domain.empty() && e.names.opaque_name.empty() &&
-                   e.names.denotation.empty()
-               ? nullptr
-               : std::make_shared<const Extra>(std::move(e));
+  Type element = this->element();
+  Names names = this->names();
+  names.denotation = std::move(d);
+  set_extra(element.is_unknown() && names.opaque_domain.empty() && names.opaque_name.empty() &&
+                    names.denotation.empty()
+                ? nullptr
+                : new Extra(std::move(element), std::move(names)));
 }
 
 const Type& Type::element() const {
   static const Type* unknown = new Type();
-  return extra_ ? extra_->element : *unknown;
+  return extra_ ? extra()->element : *unknown;
 }
 
 bool Type::IsComplete() const {

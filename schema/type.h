@@ -9,16 +9,16 @@
 //   opaque          (domain, name)
 //   unknown         nothing is known, not even the kind
 //
-// A Type is a small value (24 bytes): its shape, nested types and names are shared and
-// immutable, so copying is cheap and allocates nothing; a type whose shape is changed gets its
-// own copy of the shape first (mutable_shape). A chain of values of one type (a unary rule's
-// output is its input's type) holds one shape between them.
+// A Type is a small value (24 bytes: the kind, the element type and two counted pointers): its
+// shape, nested types and names are shared and immutable, so copying is cheap and allocates
+// nothing; a type whose shape is changed gets its own copy of the shape first (mutable_shape).
+// A chain of values of one type (a unary rule's output is its input's type) holds one shape
+// between them.
 #ifndef ONNX_INFER_SCHEMA_TYPE_H_
 #define ONNX_INFER_SCHEMA_TYPE_H_
 
 #include <atomic>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,7 +45,15 @@ bool IsStatic(const Shape& shape);
 
 class Type {
  public:
-  enum class Kind { kUnknown, kTensor, kSparseTensor, kSequence, kMap, kOptional, kOpaque };
+  enum class Kind : uint8_t {
+    kUnknown,
+    kTensor,
+    kSparseTensor,
+    kSequence,
+    kMap,
+    kOptional,
+    kOpaque
+  };
 
   Type() = default;  // unknown
   Type(const Type& other)
@@ -54,34 +62,34 @@ class Type {
         shape_(other.shape_),
         extra_(other.extra_) {
     if (shape_) shape_->refs.fetch_add(1, std::memory_order_relaxed);
+    if (extra_) extra_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   Type(Type&& other) noexcept
       : kind_(other.kind_),
         elem_type_(other.elem_type_),
         shape_(std::exchange(other.shape_, nullptr)),
-        extra_(std::move(other.extra_)) {}
+        extra_(std::exchange(other.extra_, nullptr)) {}
+  // `other` may live in this type's own Extra (t = t.element()): its fields are taken before
+  // this type's are released.
   Type& operator=(const Type& other) {
     if (this != &other) {
       if (other.shape_) other.shape_->refs.fetch_add(1, std::memory_order_relaxed);
-      Unref(shape_);
-      shape_ = other.shape_;
-      kind_ = other.kind_;
-      elem_type_ = other.elem_type_;
-      extra_ = other.extra_;
+      if (other.extra_) other.extra_->refs.fetch_add(1, std::memory_order_relaxed);
+      Assign(other.kind_, other.elem_type_, other.shape_, other.extra_);
     }
     return *this;
   }
   Type& operator=(Type&& other) noexcept {
     if (this != &other) {
-      Unref(shape_);
-      shape_ = std::exchange(other.shape_, nullptr);
-      kind_ = other.kind_;
-      elem_type_ = other.elem_type_;
-      extra_ = std::move(other.extra_);
+      Assign(other.kind_, other.elem_type_, std::exchange(other.shape_, nullptr),
+             std::exchange(other.extra_, nullptr));
     }
     return *this;
   }
-  ~Type() { Unref(shape_); }
+  ~Type() {
+    Unref(shape_);
+    Unref(extra_);
+  }
   static Type Unknown() { return Type(); }
   static Type Tensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
   static Type SparseTensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
@@ -148,18 +156,41 @@ class Type {
   }
   // What few types have, kept apart so that a Type stays small to copy, move and store: the
   // element type (sequence, optional, map) and the names (opaque, denotation). Shared and
-  // immutable, null when none is set.
+  // immutable, null when none is set; counted like ShapeRep (Extra, in type.cc, holds a Type,
+  // which is incomplete here: only the count is seen inline).
+  struct ExtraRep {
+    mutable std::atomic<int32_t> refs{1};
+  };
   struct Extra;
   struct Names {
     std::string opaque_domain, opaque_name, denotation;
   };
+  static void Unref(const ExtraRep* rep) {
+    if (rep && rep->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) Delete(rep);
+  }
+  static void Delete(const ExtraRep* rep);  // the Extra it is
+  // Holds the given fields (and the counts of `shape` and `extra` they bring), releasing its
+  // own after: they may hold what the fields came from.
+  void Assign(Kind kind, int32_t elem_type, ShapeRep* shape, const ExtraRep* extra) {
+    ShapeRep* const old_shape = std::exchange(shape_, shape);
+    const ExtraRep* const old_extra = std::exchange(extra_, extra);
+    kind_ = kind;
+    elem_type_ = elem_type;
+    Unref(old_shape);
+    Unref(old_extra);
+  }
+  const Extra* extra() const;
+  void set_extra(const Extra* extra);  // takes the new Extra's one count
 
   Kind kind_ = Kind::kUnknown;
   int32_t elem_type_ = 0;
-  ShapeRep* shape_ = nullptr;  // null: no shape
-  std::shared_ptr<const Extra> extra_;
+  ShapeRep* shape_ = nullptr;        // null: no shape
+  const ExtraRep* extra_ = nullptr;  // an Extra; null: none
   const Names& names() const;
 };
+
+// Every value the driver holds has one (inference/driver.h: Value).
+static_assert(sizeof(Type) <= 24, "a Type is the kind, the element type and two pointers");
 
 // Combines two descriptions of the same value (what the model declares and what inference
 // found) into the most specific type both allow. Known beats unknown; a constant dim beats a

@@ -55,6 +55,29 @@ TEST(TypeTest, CompletenessAndStatic) {
   EXPECT_FALSE(Type::Sequence(Type()).IsComplete());
 }
 
+// A type's element and names are shared between copies and released with the last one; a
+// type assigned one of its own parts keeps that part (the sanitizer builds check the frees).
+TEST(TypeTest, SharedPartsOutliveTheirHolder) {
+  Type seq = Type::Sequence(Type::Optional(Type::Tensor(kFloat, Shape{C(2)})));
+  seq.set_denotation("BATCH");
+  Type copy = seq;
+  seq = Type();
+  EXPECT_EQ(copy.ToString(), "seq(optional(float[2]))");
+  EXPECT_EQ(copy.denotation(), "BATCH");
+  copy = copy.element();  // the element lives in copy's own shared part, released here
+  EXPECT_EQ(copy.ToString(), "optional(float[2])");
+  copy = copy.element();
+  EXPECT_EQ(copy.ToString(), "float[2]");
+  Type opaque = Type::Opaque("dom", "thing");
+  Type moved = std::move(opaque);
+  moved.set_denotation("IMAGE");
+  EXPECT_EQ(moved.ToString(), "opaque(dom.thing)");
+  EXPECT_EQ(moved.denotation(), "IMAGE");
+  moved.set_denotation("");
+  EXPECT_EQ(moved.opaque_name(), "thing");
+  EXPECT_EQ(moved, Type::Opaque("dom", "thing"));
+}
+
 struct MergeCase {
   Type a, b;
   std::string expected;  // ToString of the result, or "error: <substring>"

@@ -292,6 +292,27 @@ g (float[N, 4] x, float[M] m, int64[2] shape_in, float unranked_in) => (float[N,
   EXPECT_TRUE(o.identical) << o.detail;
 }
 
+TEST(ValueInfoStreamTest, ValuesOverSeveralBlocksOfTheScope) {
+  // The write-back frees the scope's values block by block (4,096 a block) as it passes them:
+  // 10,000 values, the nodes listed in a shuffled order, an initializer, and a graph output
+  // in the middle of the chain, whose value is written in place.
+  constexpr int kNodes = 10000;
+  std::vector<std::string> nodes(kNodes);
+  for (int k = 0; k < kNodes; ++k) {
+    const std::string in = k == 0 ? "x" : "v" + std::to_string(k - 1);
+    nodes[k] = "v" + std::to_string(k) +
+               (k % 3 == 0 ? " = Add(" + in + ", w)\n" : " = Relu(" + in + ")\n");
+  }
+  std::string text =
+      "<ir_version: 8, opset_import: [\"\" : 18]>\n"
+      "g (float[N, 4] x) => (float[N, 4] v5000, float[N, 4] v9999) <float[4] w = {1, 2, 3, 4}> {\n";
+  for (int i = 0; i < kNodes; ++i) text += nodes[(static_cast<int64_t>(i) * 7919) % kNodes];
+  text += "}\n";
+  const Outcome o = Compare(Parse(text));
+  EXPECT_TRUE(o.streamed);
+  EXPECT_TRUE(o.identical) << o.detail;
+}
+
 TEST(ValueInfoStreamTest, NameDefinedTwiceFallsBackToMessages) {
   // Two nodes define `a`: one entry, with the last node's type, which bytes cannot give.
   onnx::ModelProto model = Parse(R"(
