@@ -159,6 +159,20 @@ class Session {
   bool Reject(const char* reason);  // records why the update is not incremental: false
   bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
   bool TryStructural(std::vector<int>* nodes, std::vector<std::string>* changed);
+  // The walk both incremental paths take: `work` (the edited nodes, and the readers of
+  // `changed_inputs`, names whose definition changed), then every reader of a node output
+  // whose type changes, each node inferred alone, in the graph's order, until the types stop
+  // changing. `view` says how the edited model maps to the last run's (session.cc). False,
+  // with the reason recorded, where a node inferred alone may not stand for a full run.
+  struct EditedView;
+  struct Reinferred;
+  bool Reinfer(const EditedView& view, std::set<int> work,
+               const std::set<std::string, std::less<>>& changed_inputs, Reinferred* walk);
+  // The last run's producer of node output `name` (an index of annotated_), -1 when none or
+  // several; the type it gave it (null when none); whether it knew its value.
+  int OldProducer(const std::string& name) const;
+  const Type* OldOutputType(const std::string& name) const;
+  bool OldValued(const std::string& name) const;
   Status CheckNodeIndex(int index, bool allow_end) const;
   void MarkTouched(int index) { touched_.insert(index); }
   bool NearFacts(const Type& type) const;  // mentions a symbol facts constrain
