@@ -698,6 +698,21 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
   return true;
 }
 
+void Session::CommitType(const std::string& name, const Type* before, const Type* after,
+                         std::vector<std::string>* changed_names) {
+  if (before) CountValueStats(*before, -1, result_.stats);
+  if (after) CountValueStats(*after, 1, result_.stats);
+  if ((before || after) && (!before || !after || !(*before == *after)))
+    changed_names->push_back(name);
+  GraphValueTypes& main = result_.value_types.at("main");
+  if (after) {
+    Type copy = *after;  // `after` may be the entry itself
+    main.types[name] = std::move(copy);
+  } else if (!index_.inputs.count(name)) {
+    main.types.erase(name);
+  }
+}
+
 // The two update paths differ in the view the walk gets and in what they do around it.
 // Node-local edits (ReplaceNode, SetNodeAttribute that keep every name): each node stays where
 // it was, the last run's index stands for the edited model's, and a changed type is written
@@ -752,16 +767,12 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
   }
   GraphValueTypes& main = result_.value_types.at("main");
   onnx::GraphProto* annotated = annotated_.mutable_graph();
-  for (auto& [name, type] : walk.changed) {
-    Type& slot = main.types.at(name);
-    CountValueStats(slot, -1, result_.stats);
-    CountValueStats(type, 1, result_.stats);
+  for (const auto& [name, type] : walk.changed) {
     onnx::TypeProto* proto =
         annotated->mutable_value_info(value_info_index_.at(name))->mutable_type();
     proto->Clear();
     WriteTypeToProto(type, proto);
-    slot = std::move(type);
-    changed_names->push_back(name);
+    CommitType(name, main.Find(name), &type, changed_names);
   }
   return true;
 }
@@ -977,25 +988,10 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     return new_producer(name) >= 0 ? walk.TypeNow(main, name) : nullptr;
   };
   for (const auto& name : affected) {
-    const Type* before = OldOutputType(name);
-    const Type* after = new_output_type(name);
     if (index_.declared.count(name)) continue;  // counted alike before and after
-    if (before) CountValueStats(*before, -1, result_.stats);
-    if (after) CountValueStats(*after, 1, result_.stats);
-    if ((before || after) && (!before || !after || !(*before == *after)))
-      changed_names->push_back(name);
+    CommitType(name, OldOutputType(name), new_output_type(name), changed_names);
   }
   result_.stats.nodes += n_new - n_old;
-  for (const auto& name : affected) {
-    if (index_.declared.count(name)) continue;
-    const Type* after = new_output_type(name);
-    if (after) {
-      Type copy = *after;
-      main.types[name] = std::move(copy);
-    } else if (!index_.inputs.count(name)) {
-      main.types.erase(name);
-    }
-  }
   // The index, from the old model's nodes (before annotated_ takes the new ones): the removed
   // and edited nodes' names out, the other nodes' indices moved, the edited nodes' names in.
   for (int o = 0; o < n_old; ++o) {

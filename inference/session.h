@@ -173,6 +173,11 @@ class Session {
   int OldProducer(const std::string& name) const;
   const Type* OldOutputType(const std::string& name) const;
   bool OldValued(const std::string& name) const;
+  // Node output `name` (not declared) goes from `before`, the type the last run gave it, to
+  // `after` (null: none, the value is gone): the value counts, the value's type and, where it
+  // changed, `changed_names`.
+  void CommitType(const std::string& name, const Type* before, const Type* after,
+                  std::vector<std::string>* changed_names);
   Status CheckNodeIndex(int index, bool allow_end) const;
   void MarkTouched(int index) { touched_.insert(index); }
   bool NearFacts(const Type& type) const;  // mentions a symbol facts constrain
