@@ -560,9 +560,14 @@ struct Session::EditedView {
 // What the walk inferred again: the nodes, in order, with their provenance, and the node
 // outputs whose type changed.
 struct Session::Reinferred {
-  std::vector<std::pair<int, NodeProvenance>> nodes;
-  std::set<int> indices;
-  std::map<std::string, Type, std::less<>> changed;  // value -> its new type
+  std::vector<std::pair<int, NodeProvenance>> nodes;  // in the graph's order
+  std::map<std::string, Type, std::less<>> changed;   // value -> its new type
+
+  bool Has(int p) const {
+    auto it = std::lower_bound(nodes.begin(), nodes.end(), p,
+                               [](const auto& node, int index) { return node.first < index; });
+    return it != nodes.end() && it->first == p;
+  }
 
   // The type of `name` as of the walk: its new type, else the last run's.
   const Type* TypeNow(const GraphValueTypes& main, const std::string& name) const {
@@ -577,31 +582,29 @@ int Session::OldProducer(const std::string& name) const {
 }
 
 const Type* Session::OldOutputType(const std::string& name) const {
-  return OldProducer(name) >= 0 ? result_.value_types.at("main").Find(name) : nullptr;
-}
-
-bool Session::OldValued(const std::string& name) const {
-  const int q = OldProducer(name);
-  if (q < 0) return false;
-  const onnx::NodeProto& node = annotated_.graph().node(q);
-  const std::vector<NodeProvenance>& old_prov = provenance_->graphs.at("main");
-  for (int k = 0; k < node.output_size(); ++k) {
-    if (node.output(k) == name && k < static_cast<int>(old_prov[q].outputs.size()) &&
-        ValueKnown(old_prov[q].outputs[k])) {
-      return true;
-    }
-  }
-  return false;
+  return OldProducer(name) >= 0 ? result_.value_types.find("main")->second.Find(name) : nullptr;
 }
 
 bool Session::Reinfer(const EditedView& view, std::set<int> work,
                       const std::set<std::string, std::less<>>& changed_inputs, Reinferred* walk) {
   const onnx::GraphProto& graph = model_.graph();
   const onnx::GraphProto& old_graph = annotated_.graph();
-  const std::vector<NodeProvenance>& old_prov = provenance_->graphs.at("main");
-  const GraphValueTypes& main = result_.value_types.at("main");
+  const std::vector<NodeProvenance>& old_prov = provenance_->graphs.find("main")->second;
+  const GraphValueTypes& main = result_.value_types.find("main")->second;
   const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
   const size_t max_nodes = MaxIncrementalNodes(graph);
+  // Whether the last run's node `q` knew the value of its output `name`.
+  auto old_valued = [&](int q, const std::string& name) {
+    if (q < 0) return false;
+    const onnx::NodeProto& producer = old_graph.node(q);
+    for (int k = 0; k < producer.output_size(); ++k) {
+      if (producer.output(k) == name && k < static_cast<int>(old_prov[q].outputs.size()) &&
+          ValueKnown(old_prov[q].outputs[k])) {
+        return true;
+      }
+    }
+    return false;
+  };
   while (!work.empty()) {
     const int p = *work.begin();
     work.erase(work.begin());
@@ -647,7 +650,7 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
         if (q < 0) return Reject("input value");
         if (q >= p) return Reject("model");
         // A node not inferred again: what it had, unless the last run knew its value.
-        if (!walk->indices.count(q) && OldValued(name)) return Reject("input value");
+        if (!walk->Has(q) && old_valued(OldProducer(name), name)) return Reject("input value");
       }
       const Type* type = walk->TypeNow(main, name);
       if (!type) return Reject("input value");
@@ -666,18 +669,19 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
         return Reject("output value");
       Type& now = r.output_types[k];
       if (!OnlyDeclaredSymbols(now, declared_symbols_)) return Reject("introduced symbol");
-      if (OldValued(out)) return Reject("output value");
+      // The last run's producer (the old node's outputs were checked above).
+      const int old_q = OldProducer(out);
+      if (old_q != o && old_valued(old_q, out)) return Reject("output value");
       if (index_.declared.count(out)) {
         // Declared: what the run found before merging in the declaration must come out
         // again, so that the merge gives what it gave.
-        if (OldProducer(out) < 0 || !SameAsInferred(main, out, now))
-          return Reject("declared output changed");
+        if (old_q < 0 || !SameAsInferred(main, out, now)) return Reject("declared output changed");
         continue;
       }
-      const Type* old_type = OldOutputType(out);
+      const Type* old_type = old_q >= 0 ? main.Find(out) : nullptr;
+      if (old_type && *old_type == now) continue;  // its symbols are now's
       if (old_type && !OnlyDeclaredSymbols(*old_type, declared_symbols_))
         return Reject("introduced symbol");
-      if (old_type && *old_type == now) continue;
       if (view.in_place) {
         // Written in place of the old type: both written, neither a graph output.
         IndexValueInfo();
@@ -692,7 +696,6 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
       walk->changed[out] = std::move(now);
     }
     prov.outputs.assign(node.output_size(), 0);
-    walk->indices.insert(p);
     walk->nodes.emplace_back(p, std::move(prov));
   }
   return true;
@@ -704,7 +707,7 @@ void Session::CommitType(const std::string& name, const Type* before, const Type
   if (after) CountValueStats(*after, 1, result_.stats);
   if ((before || after) && (!before || !after || !(*before == *after)))
     changed_names->push_back(name);
-  GraphValueTypes& main = result_.value_types.at("main");
+  GraphValueTypes& main = result_.value_types.find("main")->second;
   if (after) {
     Type copy = *after;  // `after` may be the entry itself
     main.types[name] = std::move(copy);
@@ -973,7 +976,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
   Reinferred walk;
   if (!Reinfer(view, std::move(work), changed_inputs, &walk)) return false;
   for (int p : touched) {
-    if (origin[p] < 0 && !walk.indices.count(p)) return Reject("model");  // cannot happen
+    if (origin[p] < 0 && !walk.Has(p)) return Reject("model");  // cannot happen
   }
 
   // Every node inferred again is inferred as in a full run: commit. The values whose count

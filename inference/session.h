@@ -169,10 +169,9 @@ class Session {
   bool Reinfer(const EditedView& view, std::set<int> work,
                const std::set<std::string, std::less<>>& changed_inputs, Reinferred* walk);
   // The last run's producer of node output `name` (an index of annotated_), -1 when none or
-  // several; the type it gave it (null when none); whether it knew its value.
+  // several; the type it gave it (null when none).
   int OldProducer(const std::string& name) const;
   const Type* OldOutputType(const std::string& name) const;
-  bool OldValued(const std::string& name) const;
   // Node output `name` (not declared) goes from `before`, the type the last run gave it, to
   // `after` (null: none, the value is gone): the value counts, the value's type and, where it
   // changed, `changed_names`.
