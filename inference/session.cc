@@ -552,6 +552,9 @@ struct Session::EditedView {
   std::function<std::vector<int>(const std::string&)> readers;
   // The index of initializer `name`, -1 when it is none.
   std::function<int(const std::string&)> initializer;
+  // The node-local path's edits keep every node's place and names: each name has the
+  // producer it had in the last run.
+  bool same_producers = false;
   // The node-local path writes a changed type over its old value_info entry, which must then
   // exist and be written; the structural path writes the entries anew.
   bool in_place = false;
@@ -593,6 +596,10 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
   const GraphValueTypes& main = result_.value_types.find("main")->second;
   const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
   const size_t max_nodes = MaxIncrementalNodes(graph);
+  // The last run's producer of `name`, which node `q` produces now.
+  auto old_producer = [&](const std::string& name, int q) {
+    return view.same_producers ? q : OldProducer(name);
+  };
   // Whether the last run's node `q` knew the value of its output `name`.
   auto old_valued = [&](int q, const std::string& name) {
     if (q < 0) return false;
@@ -650,7 +657,7 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
         if (q < 0) return Reject("input value");
         if (q >= p) return Reject("model");
         // A node not inferred again: what it had, unless the last run knew its value.
-        if (!walk->Has(q) && old_valued(OldProducer(name), name)) return Reject("input value");
+        if (!walk->Has(q) && old_valued(old_producer(name, q), name)) return Reject("input value");
       }
       const Type* type = walk->TypeNow(main, name);
       if (!type) return Reject("input value");
@@ -670,7 +677,7 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
       Type& now = r.output_types[k];
       if (!OnlyDeclaredSymbols(now, declared_symbols_)) return Reject("introduced symbol");
       // The last run's producer (the old node's outputs were checked above).
-      const int old_q = OldProducer(out);
+      const int old_q = old_producer(out, p);
       if (old_q != o && old_valued(old_q, out)) return Reject("output value");
       if (index_.declared.count(out)) {
         // Declared: what the run found before merging in the declaration must come out
@@ -756,6 +763,7 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     auto it = index_.initializers.find(name);
     return it == index_.initializers.end() ? -1 : it->second;
   };
+  view.same_producers = true;
   view.in_place = true;
   Reinferred walk;
   if (!Reinfer(view, touched_, {}, &walk)) return false;
