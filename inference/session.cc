@@ -566,6 +566,7 @@ struct Session::Reinferred {
   std::vector<std::pair<int, NodeProvenance>> nodes;  // in the graph's order
   std::map<std::string, Type, std::less<>> changed;   // value -> its new type
 
+  // Whether node `p` was inferred again.
   bool Has(int p) const {
     auto it = std::lower_bound(nodes.begin(), nodes.end(), p,
                                [](const auto& node, int index) { return node.first < index; });
