@@ -613,6 +613,13 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
     }
     return false;
   };
+  // Whether the last run knew the value of input `i`, `name`, of node `o` of the last run,
+  // which node `q` produces now: where every node kept its names, the node's own record says
+  // (it read `name` there), else the record of the name's producer.
+  auto old_input_valued = [&](int o, int i, const std::string& name, int q) {
+    if (!view.same_producers) return old_valued(old_producer(name, q), name);
+    return i >= static_cast<int>(old_prov[o].inputs.size()) || ValueKnown(old_prov[o].inputs[i]);
+  };
   while (!work.empty()) {
     const int p = *work.begin();
     work.erase(work.begin());
@@ -658,7 +665,7 @@ bool Session::Reinfer(const EditedView& view, std::set<int> work,
         if (q < 0) return Reject("input value");
         if (q >= p) return Reject("model");
         // A node not inferred again: what it had, unless the last run knew its value.
-        if (!walk->Has(q) && old_valued(old_producer(name, q), name)) return Reject("input value");
+        if (!walk->Has(q) && old_input_valued(o, i, name, q)) return Reject("input value");
       }
       const Type* type = walk->TypeNow(main, name);
       if (!type) return Reject("input value");
