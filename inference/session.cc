@@ -540,24 +540,47 @@ static bool ValueKnown(uint8_t bits) {
 }
 
 // How the walk of an update sees the edited model (model_) against the last run's
-// (annotated_): where each node was, and which nodes define and read each name now. The
-// node-local path's view is the last run's index (every node where it was, with its names);
-// the structural path's maps the nodes moved, inserted and removed.
-struct Session::EditedView {
-  // A node's index in the last run, -1 for a node inserted.
+// (annotated_): where each node was, and which nodes define and read each name now. Two
+// views, one per update path, answer alike:
+//   old_index(p)       node p's index in the last run, -1 for a node inserted
+//   producer(name)     the node that produces `name`: -1 none, -2 several
+//   readers(name)      the nodes that read `name`
+//   initializer(name)  the index of initializer `name`, -1 when it is none
+//   same_producers     each name has the producer it had in the last run
+//   in_place           a changed type is written over its old value_info entry, which must
+//                      then exist and be written (else the entries are written anew)
+// The node-local path's: every node where it was, with its names; the last run's index holds
+// the edited model's.
+struct Session::NodeLocalView {
+  const Index& index;
+  static constexpr bool same_producers = true;
+  static constexpr bool in_place = true;
+
+  int old_index(int p) const { return p; }
+  int producer(const std::string& name) const {
+    auto it = index.producers.find(name);
+    if (it == index.producers.end()) return -1;
+    return it->second < 0 ? -2 : it->second;
+  }
+  std::vector<int> readers(const std::string& name) const {
+    auto it = index.consumers.find(name);
+    return it == index.consumers.end() ? std::vector<int>() : it->second;
+  }
+  int initializer(const std::string& name) const {
+    auto it = index.initializers.find(name);
+    return it == index.initializers.end() ? -1 : it->second;
+  }
+};
+
+// The structural path's: nodes moved, inserted and removed, names defined and read anew
+// (TryStructural's own bookkeeping answers).
+struct Session::StructuralView {
   std::function<int(int)> old_index;
-  // The node that produces `name`: -1 none, -2 several.
   std::function<int(const std::string&)> producer;
-  // The nodes that read `name`.
   std::function<std::vector<int>(const std::string&)> readers;
-  // The index of initializer `name`, -1 when it is none.
   std::function<int(const std::string&)> initializer;
-  // The node-local path's edits keep every node's place and names: each name has the
-  // producer it had in the last run.
-  bool same_producers = false;
-  // The node-local path writes a changed type over its old value_info entry, which must then
-  // exist and be written; the structural path writes the entries anew.
-  bool in_place = false;
+  static constexpr bool same_producers = false;
+  static constexpr bool in_place = false;
 };
 
 // What the walk inferred again: the nodes, in order, with their provenance, and the node
@@ -589,7 +612,8 @@ const Type* Session::OldOutputType(const std::string& name) const {
   return OldProducer(name) >= 0 ? result_.value_types.find("main")->second.Find(name) : nullptr;
 }
 
-bool Session::Reinfer(const EditedView& view, std::set<int> work,
+template <class View>
+bool Session::Reinfer(const View& view, std::set<int> work,
                       const std::set<std::string, std::less<>>& changed_inputs, Reinferred* walk) {
   const onnx::GraphProto& graph = model_.graph();
   const onnx::GraphProto& old_graph = annotated_.graph();
@@ -756,25 +780,8 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
       prov_it->second.size() != static_cast<size_t>(graph.node_size())) {
     return Reject("model");
   }
-  EditedView view;
-  view.old_index = [](int p) { return p; };
-  view.producer = [&](const std::string& name) {
-    auto it = index_.producers.find(name);
-    if (it == index_.producers.end()) return -1;
-    return it->second < 0 ? -2 : it->second;
-  };
-  view.readers = [&](const std::string& name) {
-    auto it = index_.consumers.find(name);
-    return it == index_.consumers.end() ? std::vector<int>() : it->second;
-  };
-  view.initializer = [&](const std::string& name) {
-    auto it = index_.initializers.find(name);
-    return it == index_.initializers.end() ? -1 : it->second;
-  };
-  view.same_producers = true;
-  view.in_place = true;
   Reinferred walk;
-  if (!Reinfer(view, touched_, {}, &walk)) return false;
+  if (!Reinfer(NodeLocalView{index_}, touched_, {}, &walk)) return false;
 
   // Every node inferred again is inferred as in a full run: commit.
   for (int index : touched_) {
@@ -984,7 +991,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     }
   }
 
-  EditedView view;
+  StructuralView view;
   view.old_index = [&](int p) { return origin[p]; };
   view.producer = new_producer;
   view.readers = new_readers;

@@ -162,11 +162,14 @@ class Session {
   // The walk both incremental paths take: `work` (the edited nodes, and the readers of
   // `changed_inputs`, names whose definition changed), then every reader of a node output
   // whose type changes, each node inferred alone, in the graph's order, until the types stop
-  // changing. `view` says how the edited model maps to the last run's (session.cc). False,
-  // with the reason recorded, where a node inferred alone may not stand for a full run.
-  struct EditedView;
+  // changing. `view` says how the edited model maps to the last run's (a NodeLocalView or a
+  // StructuralView, session.cc). False, with the reason recorded, where a node inferred alone
+  // may not stand for a full run.
+  struct NodeLocalView;
+  struct StructuralView;
   struct Reinferred;
-  bool Reinfer(const EditedView& view, std::set<int> work,
+  template <class View>
+  bool Reinfer(const View& view, std::set<int> work,
                const std::set<std::string, std::less<>>& changed_inputs, Reinferred* walk);
   // The last run's producer of node output `name` (an index of annotated_), -1 when none or
   // several; the type it gave it (null when none).
