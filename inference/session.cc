@@ -1,6 +1,7 @@
 #include "onnx_infer/inference/session.h"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <numeric>
 #include <optional>
@@ -533,55 +534,139 @@ bool Session::Reject(const char* reason) {
   return false;
 }
 
-bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed_names) {
-  if (!incremental_ok_ || !index_.ordered) return Reject("model");
-  if (force_full_) return Reject(force_full_);
-  if (!origin_.empty() || !initializer_edits_.empty() || !renames_.empty())
-    return Reject("structural edit");
-  const onnx::GraphProto& graph = model_.graph();
-  if (graph.node_size() != annotated_.graph().node_size()) return Reject("structural edit");
-  // The edited nodes, then every node downstream of a value whose type changes, in the
-  // graph's order (a topological one: index_.ordered).
-  std::set<int> work = touched_;
+// Old bits of a node's output that say its value was known.
+static bool ValueKnown(uint8_t bits) {
+  return (bits & (NodeProvenance::kValueKnown | NodeProvenance::kValuePartial)) != 0;
+}
 
-  symbolic::SymbolContext::Scope symbols(*options_.symbol_context);
-  GraphValueTypes& main = result_.value_types.at("main");
-  const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
-  const auto prov_it = provenance_->graphs.find("main");
-  if (prov_it == provenance_->graphs.end()) return Reject("model");
-  const size_t max_nodes = MaxIncrementalNodes(graph);
-  std::map<std::string, Type, std::less<>> changed;  // value -> its new type
-  std::vector<std::pair<int, NodeProvenance>> updates;
-  auto type_now = [&](const std::string& name) -> const Type* {
+// How the walk of an update sees the edited model (model_) against the last run's
+// (annotated_): where each node was, and which nodes define and read each name now. Two
+// views, one per update path, answer alike:
+//   old_index(p)       node p's index in the last run, -1 for a node inserted
+//   producer(name)     the node that produces `name`: -1 none, -2 several
+//   readers(name)      the nodes that read `name`
+//   initializer(name)  the index of initializer `name`, -1 when it is none
+//   same_producers     each name has the producer it had in the last run
+//   in_place           a changed type is written over its old value_info entry, which must
+//                      then exist and be written (else the entries are written anew)
+// The node-local path's: every node where it was, with its names; the last run's index holds
+// the edited model's.
+struct Session::NodeLocalView {
+  const Index& index;
+  static constexpr bool same_producers = true;
+  static constexpr bool in_place = true;
+
+  int old_index(int p) const { return p; }
+  int producer(const std::string& name) const {
+    auto it = index.producers.find(name);
+    if (it == index.producers.end()) return -1;
+    return it->second < 0 ? -2 : it->second;
+  }
+  std::vector<int> readers(const std::string& name) const {
+    auto it = index.consumers.find(name);
+    return it == index.consumers.end() ? std::vector<int>() : it->second;
+  }
+  int initializer(const std::string& name) const {
+    auto it = index.initializers.find(name);
+    return it == index.initializers.end() ? -1 : it->second;
+  }
+};
+
+// The structural path's: nodes moved, inserted and removed, names defined and read anew
+// (TryStructural's own bookkeeping answers).
+struct Session::StructuralView {
+  std::function<int(int)> old_index;
+  std::function<int(const std::string&)> producer;
+  std::function<std::vector<int>(const std::string&)> readers;
+  std::function<int(const std::string&)> initializer;
+  static constexpr bool same_producers = false;
+  static constexpr bool in_place = false;
+};
+
+// What the walk inferred again: the nodes, in order, with their provenance, and the node
+// outputs whose type changed.
+struct Session::Reinferred {
+  std::vector<std::pair<int, NodeProvenance>> nodes;  // in the graph's order
+  std::map<std::string, Type, std::less<>> changed;   // value -> its new type
+
+  // Whether node `p` was inferred again.
+  bool Has(int p) const {
+    auto it = std::lower_bound(nodes.begin(), nodes.end(), p,
+                               [](const auto& node, int index) { return node.first < index; });
+    return it != nodes.end() && it->first == p;
+  }
+
+  // The type of `name` as of the walk: its new type, else the last run's.
+  const Type* TypeNow(const GraphValueTypes& main, const std::string& name) const {
     auto it = changed.find(name);
     return it != changed.end() ? &it->second : main.Find(name);
+  }
+};
+
+int Session::OldProducer(const std::string& name) const {
+  auto it = index_.producers.find(name);
+  return it == index_.producers.end() ? -1 : it->second;
+}
+
+const Type* Session::OldOutputType(const std::string& name) const {
+  return OldProducer(name) >= 0 ? result_.value_types.find("main")->second.Find(name) : nullptr;
+}
+
+template <class View>
+bool Session::Reinfer(const View& view, std::set<int> work,
+                      const std::set<std::string, std::less<>>& changed_inputs, Reinferred* walk) {
+  const onnx::GraphProto& graph = model_.graph();
+  const onnx::GraphProto& old_graph = annotated_.graph();
+  const std::vector<NodeProvenance>& old_prov = provenance_->graphs.find("main")->second;
+  const GraphValueTypes& main = result_.value_types.find("main")->second;
+  const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
+  const size_t max_nodes = MaxIncrementalNodes(graph);
+  // The last run's producer of `name`, which node `q` produces now.
+  auto old_producer = [&](const std::string& name, int q) {
+    return view.same_producers ? q : OldProducer(name);
+  };
+  // Whether the last run's node `q` knew the value of its output `name`.
+  auto old_valued = [&](int q, const std::string& name) {
+    if (q < 0) return false;
+    const onnx::NodeProto& producer = old_graph.node(q);
+    for (int k = 0; k < producer.output_size(); ++k) {
+      if (producer.output(k) == name && k < static_cast<int>(old_prov[q].outputs.size()) &&
+          ValueKnown(old_prov[q].outputs[k])) {
+        return true;
+      }
+    }
+    return false;
+  };
+  // Whether the last run knew the value of input `i`, `name`, of node `o` of the last run,
+  // which node `q` produces now: where every node kept its names, the node's own record says
+  // (it read `name` there), else the record of the name's producer.
+  auto old_input_valued = [&](int o, int i, const std::string& name, int q) {
+    if (!view.same_producers) return old_valued(old_producer(name, q), name);
+    return i >= static_cast<int>(old_prov[o].inputs.size()) || ValueKnown(old_prov[o].inputs[i]);
   };
   while (!work.empty()) {
-    const int index = *work.begin();
+    const int p = *work.begin();
     work.erase(work.begin());
-    if (updates.size() >= max_nodes) return Reject("too many nodes");
-    const onnx::NodeProto& old_node = annotated_.graph().node(index);
-    const onnx::NodeProto& node = graph.node(index);
+    if (walk->nodes.size() >= max_nodes) return Reject("too many nodes");
+    const onnx::NodeProto& node = graph.node(p);
+    const int o = view.old_index(p);
+    const onnx::NodeProto* old_node = o >= 0 ? &old_graph.node(o) : nullptr;
     bool inputs_changed = false;
-    for (const auto& in : node.input()) inputs_changed = inputs_changed || changed.count(in);
-    if (!inputs_changed && node.SerializeAsString() == old_node.SerializeAsString()) continue;
-    if (!SameNames(node.input(), old_node.input()) ||
-        !SameNames(node.output(), old_node.output())) {
-      return Reject("node rewired");
+    for (const auto& in : node.input()) {
+      inputs_changed = inputs_changed || walk->changed.count(in) || changed_inputs.count(in);
     }
-    if (HasSubgraph(node) || HasSubgraph(old_node)) return Reject("subgraph");
-    if (nodes_with_diagnostics_.count(index)) return Reject("node with findings");
-    if (index >= static_cast<int>(prov_it->second.size())) return Reject("model");
-    const NodeProvenance& old_prov = prov_it->second[index];
-    if (old_prov.how != NodeProvenance::How::kRule || old_prov.rule_failed)
-      return Reject("node without rule");
-    for (uint8_t bits : old_prov.outputs) {
-      if (bits != 0) return Reject("output value");
+    if (old_node && !inputs_changed && node.SerializeAsString() == old_node->SerializeAsString())
+      continue;
+    if (HasSubgraph(node) || (old_node && HasSubgraph(*old_node))) return Reject("subgraph");
+    if (old_node) {
+      if (nodes_with_diagnostics_.count(o)) return Reject("node with findings");
+      if (old_prov[o].how != NodeProvenance::How::kRule || old_prov[o].rule_failed)
+        return Reject("node without rule");
+      for (uint8_t bits : old_prov[o].outputs) {
+        if (ValueKnown(bits)) return Reject("output value");
+      }
     }
-    if (old_prov.inputs.size() != static_cast<size_t>(node.input_size()))
-      return Reject("node rewired");
-
-    // The inputs as the run has them.
+    // The inputs as a full run has them.
     NodeProvenance prov;
     prov.how = NodeProvenance::How::kRule;
     prov.inputs.assign(node.input_size(), 0);
@@ -590,102 +675,138 @@ bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* 
     for (int i = 0; i < node.input_size(); ++i) {
       const std::string& name = node.input(i);
       if (name.empty()) continue;
-      auto init = index_.initializers.find(name);
-      if (init != index_.initializers.end() && !index_.inputs.count(name)) {
-        const onnx::TensorProto& tensor = graph.initializer(init->second);
+      const int init = view.initializer(name);
+      if (init >= 0) {
+        if (index_.inputs.count(name)) return Reject("input value");  // a default input
+        const onnx::TensorProto& tensor = graph.initializer(init);
         if (IsExternal(tensor)) return Reject("input value");
         input_types[i] = TypeOfTensor(tensor);
         input_values[i] = ConstValueOfTensor(tensor, options_.max_value_elements);
-        prov.inputs[i] = old_prov.inputs[i];
         continue;
       }
-      if (init != index_.initializers.end() ||
-          !(index_.inputs.count(name) || index_.producers.count(name))) {
-        return Reject("input value");  // a default input, or not defined
+      if (!index_.inputs.count(name)) {
+        const int q = view.producer(name);
+        if (q < 0) return Reject("input value");
+        if (q >= p) return Reject("model");
+        // A node not inferred again: what it had, unless the last run knew its value.
+        if (!walk->Has(q) && old_input_valued(o, i, name, q)) return Reject("input value");
       }
-      const uint8_t known = NodeProvenance::kValueKnown | NodeProvenance::kValuePartial;
-      if (old_prov.inputs[i] & known)
-        return Reject("input value");  // a value the session does not hold
-      const Type* type = type_now(name);
+      const Type* type = walk->TypeNow(main, name);
       if (!type) return Reject("input value");
       input_types[i] = *type;
     }
-    for (const auto& out : node.output()) {
-      if (out.empty()) continue;
-      if (index_.inputs.count(out) || index_.initializers.count(out))
-        return Reject("output defined twice");
-      auto p = index_.producers.find(out);
-      if (p == index_.producers.end() || p->second < 0) return Reject("output defined twice");
-    }
-
     NodeInferenceResult r =
         InferNodeOutputs(registry_, node, opsets, input_types, input_values, options_);
-    if (!LoneResultStands(r, node, &old_node, index, input_types, main)) return false;
-    for (int o = 0; o < node.output_size(); ++o) {
-      const std::string& out = node.output(o);
+    if (!LoneResultStands(r, node, old_node, o, input_types, main)) return false;
+    for (int k = 0; k < node.output_size(); ++k) {
+      const std::string& out = node.output(k);
       if (out.empty()) continue;
-      if (r.output_values.size() > static_cast<size_t>(o) && r.output_values[o])
+      if (index_.inputs.count(out) || view.initializer(out) >= 0)
+        return Reject("output defined twice");
+      if (view.producer(out) != p) return Reject("output defined twice");
+      if (r.output_values.size() > static_cast<size_t>(k) && r.output_values[k])
         return Reject("output value");
-      Type& now = r.output_types[o];
+      Type& now = r.output_types[k];
+      if (!OnlyDeclaredSymbols(now, declared_symbols_)) return Reject("introduced symbol");
+      // The last run's producer (the old node's outputs were checked above).
+      const int old_q = old_producer(out, p);
+      if (old_q != o && old_valued(old_q, out)) return Reject("output value");
       if (index_.declared.count(out)) {
-        // A graph output or value_info entry: what the run found before merging in the
-        // declaration must come out again, so that the merge gives what it gave.
-        if (!SameAsInferred(main, out, now) || !OnlyDeclaredSymbols(now, declared_symbols_)) {
-          return Reject("declared output changed");
-        }
+        // Declared: what the run found before merging in the declaration must come out
+        // again, so that the merge gives what it gave.
+        if (old_q < 0 || !SameAsInferred(main, out, now)) return Reject("declared output changed");
         continue;
       }
-      const Type* old_type = main.Find(out);
-      if (!old_type || !OnlyDeclaredSymbols(*old_type, declared_symbols_))
+      const Type* old_type = old_q >= 0 ? main.Find(out) : nullptr;
+      if (old_type && *old_type == now) continue;  // its symbols are now's
+      if (old_type && !OnlyDeclaredSymbols(*old_type, declared_symbols_))
         return Reject("introduced symbol");
-      if (*old_type == now) continue;
-      // A changed type: written in place of the old one (both written, neither a graph
-      // output), and every reader of the value is inferred again.
-      IndexValueInfo();
-      if (!Writable(*old_type) || !Writable(now) || !OnlyDeclaredSymbols(now, declared_symbols_) ||
-          !value_info_index_.count(out)) {
-        return Reject("changed type not written");
+      if (view.in_place) {
+        // Written in place of the old type: both written, neither a graph output.
+        IndexValueInfo();
+        if (!old_type || !Writable(*old_type) || !Writable(now) || !value_info_index_.count(out))
+          return Reject("changed type not written");
       }
-      auto readers = index_.consumers.find(out);
-      if (readers != index_.consumers.end()) {
-        for (int reader : readers->second) {
-          if (reader <= index) return Reject("model");  // not in order after all
-          work.insert(reader);
-        }
+      // A changed type: every reader of the value is inferred again.
+      for (int reader : view.readers(out)) {
+        if (reader <= p) return Reject("model");
+        work.insert(reader);
       }
-      changed[out] = std::move(now);
+      walk->changed[out] = std::move(now);
     }
     prov.outputs.assign(node.output_size(), 0);
-    updates.emplace_back(index, std::move(prov));
-  }
-  // Every node inferred again is inferred as in a full run: commit.
-  for (int index : touched_) {
-    *annotated_.mutable_graph()->mutable_node(index) = graph.node(index);
-  }
-  for (auto& [index, prov] : updates) {
-    prov_it->second[index] = std::move(prov);
-    nodes->push_back(index);
-  }
-  onnx::GraphProto* annotated = annotated_.mutable_graph();
-  for (auto& [name, type] : changed) {
-    Type& slot = main.types.at(name);
-    CountValueStats(slot, -1, result_.stats);
-    CountValueStats(type, 1, result_.stats);
-    onnx::TypeProto* proto =
-        annotated->mutable_value_info(value_info_index_.at(name))->mutable_type();
-    proto->Clear();
-    WriteTypeToProto(type, proto);
-    slot = std::move(type);
-    changed_names->push_back(name);
+    walk->nodes.emplace_back(p, std::move(prov));
   }
   return true;
 }
 
-// Old bits of a node's output that say its value was known.
-static bool ValueKnown(uint8_t bits) {
-  return (bits & (NodeProvenance::kValueKnown | NodeProvenance::kValuePartial)) != 0;
+void Session::CommitType(const std::string& name, const Type* before, const Type* after,
+                         std::vector<std::string>* changed_names) {
+  if (before) CountValueStats(*before, -1, result_.stats);
+  if (after) CountValueStats(*after, 1, result_.stats);
+  if ((before || after) && (!before || !after || !(*before == *after)))
+    changed_names->push_back(name);
+  GraphValueTypes& main = result_.value_types.find("main")->second;
+  if (after) {
+    Type copy = *after;  // `after` may be the entry itself
+    main.types[name] = std::move(copy);
+  } else if (!index_.inputs.count(name)) {
+    main.types.erase(name);
+  }
 }
 
+// The two update paths differ in the view the walk gets and in what they do around it.
+// Node-local edits (ReplaceNode, SetNodeAttribute that keep every name): each node stays where
+// it was, the last run's index stands for the edited model's, and a changed type is written
+// over its value_info entry: no bookkeeping.
+bool Session::TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed_names) {
+  if (!incremental_ok_ || !index_.ordered) return Reject("model");
+  if (force_full_) return Reject(force_full_);
+  if (!origin_.empty() || !initializer_edits_.empty() || !renames_.empty())
+    return Reject("structural edit");
+  const onnx::GraphProto& graph = model_.graph();
+  const onnx::GraphProto& old_graph = annotated_.graph();
+  if (graph.node_size() != old_graph.node_size()) return Reject("structural edit");
+  // Each node where it was, reading and defining the names it did: the last run's index
+  // holds the edited model's.
+  for (int p : touched_) {
+    if (!SameNames(graph.node(p).input(), old_graph.node(p).input()) ||
+        !SameNames(graph.node(p).output(), old_graph.node(p).output())) {
+      return Reject("node rewired");
+    }
+  }
+  const auto prov_it = provenance_->graphs.find("main");
+  if (prov_it == provenance_->graphs.end() ||
+      prov_it->second.size() != static_cast<size_t>(graph.node_size())) {
+    return Reject("model");
+  }
+  Reinferred walk;
+  if (!Reinfer(NodeLocalView{index_}, touched_, {}, &walk)) return false;
+
+  // Every node inferred again is inferred as in a full run: commit.
+  for (int index : touched_) {
+    *annotated_.mutable_graph()->mutable_node(index) = graph.node(index);
+  }
+  for (auto& [index, prov] : walk.nodes) {
+    prov_it->second[index] = std::move(prov);
+    nodes->push_back(index);
+  }
+  GraphValueTypes& main = result_.value_types.at("main");
+  onnx::GraphProto* annotated = annotated_.mutable_graph();
+  for (const auto& [name, type] : walk.changed) {
+    onnx::TypeProto* proto =
+        annotated->mutable_value_info(value_info_index_.at(name))->mutable_type();
+    proto->Clear();
+    WriteTypeToProto(type, proto);
+    CommitType(name, main.Find(name), &type, changed_names);
+  }
+  return true;
+}
+
+// Structural edits (nodes inserted, removed or rewired, renames, initializers set): the view
+// maps the nodes moved and the names defined and read anew, the walk starts from the readers
+// of every name whose definition changed too, and the commit rebuilds the node list, the
+// value_info entries inference adds and the value listing.
 bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string>* changed_names) {
   if (!incremental_ok_ || !index_.ordered) return Reject("model");
   if (force_full_) return Reject(force_full_);
@@ -812,29 +933,6 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     }
   }
 
-  // The old run's producer of `name` (an index of annotated_), or -1.
-  auto old_producer = [&](const std::string& name) {
-    auto it = index_.producers.find(name);
-    return it == index_.producers.end() ? -1 : it->second;
-  };
-  // Whether the old run knew the value of node output `name`.
-  auto old_valued = [&](const std::string& name) {
-    const int q = old_producer(name);
-    if (q < 0) return false;
-    const onnx::NodeProto& node = old_graph.node(q);
-    for (int k = 0; k < node.output_size(); ++k) {
-      if (node.output(k) == name && k < static_cast<int>(old_prov[q].outputs.size()) &&
-          ValueKnown(old_prov[q].outputs[k])) {
-        return true;
-      }
-    }
-    return false;
-  };
-  // The type the old run gave node output `name`; null when it was none.
-  auto old_output_type = [&](const std::string& name) -> const Type* {
-    return old_producer(name) >= 0 ? main.Find(name) : nullptr;
-  };
-
   // Names whose definition changed: the outputs of removed nodes, the old outputs of edited
   // ones, the initializers set and the names renamed.
   std::set<std::string, std::less<>> dirty;
@@ -893,139 +991,33 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
     }
   }
 
-  symbolic::SymbolContext::Scope symbols(*options_.symbol_context);
-  const OpsetImports opsets = ReadOpsetImports(model_.opset_import());
-  const size_t max_nodes = MaxIncrementalNodes(graph);
-  std::map<std::string, Type, std::less<>> changed;  // node output -> its new type
-  std::vector<std::pair<int, NodeProvenance>> updates;
-  std::set<int> reinferred;
-  auto type_now = [&](const std::string& name) -> const Type* {
-    auto it = changed.find(name);
-    return it != changed.end() ? &it->second : main.Find(name);
-  };
-  while (!work.empty()) {
-    const int p = *work.begin();
-    work.erase(work.begin());
-    if (updates.size() >= max_nodes) return Reject("too many nodes");
-    const onnx::NodeProto& node = graph.node(p);
-    const int o = origin[p];
-    const onnx::NodeProto* old_node = o >= 0 ? &old_graph.node(o) : nullptr;
-    bool inputs_changed = false;
-    for (const auto& in : node.input()) {
-      inputs_changed = inputs_changed || changed.count(in) || changed_inputs.count(in);
-    }
-    if (old_node && !inputs_changed && node.SerializeAsString() == old_node->SerializeAsString())
-      continue;
-    if (HasSubgraph(node) || (old_node && HasSubgraph(*old_node))) return Reject("subgraph");
-    if (old_node) {
-      if (nodes_with_diagnostics_.count(o)) return Reject("node with findings");
-      if (old_prov[o].how != NodeProvenance::How::kRule || old_prov[o].rule_failed)
-        return Reject("node without rule");
-      for (uint8_t bits : old_prov[o].outputs) {
-        if (ValueKnown(bits)) return Reject("output value");
-      }
-    }
-    // The inputs as a full run has them.
-    NodeProvenance prov;
-    prov.how = NodeProvenance::How::kRule;
-    prov.inputs.assign(node.input_size(), 0);
-    std::vector<Type> input_types(node.input_size());
-    std::vector<std::optional<ConstValue>> input_values(node.input_size());
-    for (int i = 0; i < node.input_size(); ++i) {
-      const std::string& name = node.input(i);
-      if (name.empty()) continue;
-      const int init = new_initializer(name);
-      if (init >= 0) {
-        if (index_.inputs.count(name)) return Reject("input value");  // a default input
-        const onnx::TensorProto& tensor = graph.initializer(init);
-        if (IsExternal(tensor)) return Reject("input value");
-        input_types[i] = TypeOfTensor(tensor);
-        input_values[i] = ConstValueOfTensor(tensor, options_.max_value_elements);
-        continue;
-      }
-      if (!index_.inputs.count(name)) {
-        const int q = new_producer(name);
-        if (q < 0) return Reject("input value");
-        if (q >= p) return Reject("model");
-        if (!reinferred.count(q)) {
-          // A node not inferred again: what it had, unless the old run knew its value.
-          if (old_valued(name)) return Reject("input value");
-        }
-      }
-      const Type* type = type_now(name);
-      if (!type) return Reject("input value");
-      input_types[i] = *type;
-    }
-    NodeInferenceResult r =
-        InferNodeOutputs(registry_, node, opsets, input_types, input_values, options_);
-    if (!LoneResultStands(r, node, old_node, o, input_types, main)) return false;
-    for (int k = 0; k < node.output_size(); ++k) {
-      const std::string& out = node.output(k);
-      if (out.empty()) continue;
-      if (index_.inputs.count(out) || new_initializer(out) >= 0)
-        return Reject("output defined twice");
-      if (new_producer(out) != p) return Reject("output defined twice");
-      if (r.output_values.size() > static_cast<size_t>(k) && r.output_values[k])
-        return Reject("output value");
-      Type& now = r.output_types[k];
-      if (!OnlyDeclaredSymbols(now, declared_symbols_)) return Reject("introduced symbol");
-      if (old_valued(out)) return Reject("output value");
-      if (index_.declared.count(out)) {
-        // Declared: what the run found before merging in the declaration must come out
-        // again, so that the merge gives what it gave.
-        if (old_producer(out) < 0 || !SameAsInferred(main, out, now))
-          return Reject("declared output changed");
-        continue;
-      }
-      const Type* old_type = old_output_type(out);
-      if (old_type && !OnlyDeclaredSymbols(*old_type, declared_symbols_))
-        return Reject("introduced symbol");
-      if (old_type && *old_type == now) continue;
-      for (int reader : new_readers(out)) {
-        if (reader <= p) return Reject("model");
-        work.insert(reader);
-      }
-      changed[out] = std::move(now);
-    }
-    prov.outputs.assign(node.output_size(), 0);
-    reinferred.insert(p);
-    updates.emplace_back(p, std::move(prov));
-  }
+  StructuralView view;
+  view.old_index = [&](int p) { return origin[p]; };
+  view.producer = new_producer;
+  view.readers = new_readers;
+  view.initializer = new_initializer;
+  Reinferred walk;
+  if (!Reinfer(view, std::move(work), changed_inputs, &walk)) return false;
   for (int p : touched) {
-    if (origin[p] < 0 && !reinferred.count(p)) return Reject("model");  // cannot happen
+    if (origin[p] < 0 && !walk.Has(p)) return Reject("model");  // cannot happen
   }
 
   // Every node inferred again is inferred as in a full run: commit. The values whose count
   // and listing change: the old and new outputs of the nodes inferred again or removed.
   std::set<std::string, std::less<>> affected(dirty.begin(), dirty.end());
-  for (const auto& [p, prov] : updates) {
+  for (const auto& [p, prov] : walk.nodes) {
     for (const auto& out : graph.node(p).output()) {
       if (!out.empty()) affected.insert(out);
     }
   }
   auto new_output_type = [&](const std::string& name) -> const Type* {
-    return new_producer(name) >= 0 ? type_now(name) : nullptr;
+    return new_producer(name) >= 0 ? walk.TypeNow(main, name) : nullptr;
   };
   for (const auto& name : affected) {
-    const Type* before = old_output_type(name);
-    const Type* after = new_output_type(name);
     if (index_.declared.count(name)) continue;  // counted alike before and after
-    if (before) CountValueStats(*before, -1, result_.stats);
-    if (after) CountValueStats(*after, 1, result_.stats);
-    if ((before || after) && (!before || !after || !(*before == *after)))
-      changed_names->push_back(name);
+    CommitType(name, OldOutputType(name), new_output_type(name), changed_names);
   }
   result_.stats.nodes += n_new - n_old;
-  for (const auto& name : affected) {
-    if (index_.declared.count(name)) continue;
-    const Type* after = new_output_type(name);
-    if (after) {
-      Type copy = *after;
-      main.types[name] = std::move(copy);
-    } else if (!index_.inputs.count(name)) {
-      main.types.erase(name);
-    }
-  }
   // The index, from the old model's nodes (before annotated_ takes the new ones): the removed
   // and edited nodes' names out, the other nodes' indices moved, the edited nodes' names in.
   for (int o = 0; o < n_old; ++o) {
@@ -1069,7 +1061,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
   for (int p = 0; p < n_new; ++p) {
     if (origin[p] >= 0) prov[p] = std::move(prov_it->second[origin[p]]);
   }
-  for (auto& [p, node_prov] : updates) {
+  for (auto& [p, node_prov] : walk.nodes) {
     prov[p] = std::move(node_prov);
     nodes_out->push_back(p);
   }
@@ -1077,7 +1069,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
   // The names whose value_info entries (if any) go: old outputs of nodes removed or edited,
   // and types that changed.
   std::set<std::string, std::less<>> dead(dirty.begin(), dirty.end());
-  for (const auto& [name, type] : changed) dead.insert(name);
+  for (const auto& [name, type] : walk.changed) dead.insert(name);
   onnx::GraphProto* annotated = annotated_.mutable_graph();
   {
     std::vector<onnx::NodeProto*> old_nodes(n_old);
@@ -1120,8 +1112,8 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
       const bool edited = touched.count(p) > 0;
       for (const auto& out : graph.node(p).output()) {
         if (out.empty() || index_.declared.count(out)) continue;
-        auto c = changed.find(out);
-        if (!edited && c == changed.end()) {
+        auto c = walk.changed.find(out);
+        if (!edited && c == walk.changed.end()) {
           while (next < old_infos.size() && dead.count(old_infos[next]->name())) {
             delete old_infos[next];
             old_infos[next++] = nullptr;
@@ -1132,7 +1124,7 @@ bool Session::TryStructural(std::vector<int>* nodes_out, std::vector<std::string
           }
           continue;  // else written by no run
         }
-        const Type* type = c != changed.end() ? &c->second : main.Find(out);
+        const Type* type = c != walk.changed.end() ? &c->second : main.Find(out);
         if (!type || !Writable(*type)) continue;
         onnx::ValueInfoProto* vi = infos->Add();
         vi->set_name(out);
@@ -1183,12 +1175,17 @@ SessionUpdate Session::Update() {
   }
   std::vector<int> nodes;
   bool structural = false;
-  bool done = TryIncremental(&nodes, &update.changed_values);
-  if (!done) {
-    // The node-local path's reason is moot: the structural path covers every case it does.
-    nodes.clear();
-    update.changed_values.clear();
-    done = structural = TryStructural(&nodes, &update.changed_values);
+  bool done = false;
+  {
+    // The nodes inferred alone make their dims in the session's context.
+    symbolic::SymbolContext::Scope symbols(*options_.symbol_context);
+    done = TryIncremental(&nodes, &update.changed_values);
+    if (!done) {
+      // The node-local path's reason is moot: the structural path covers every case it does.
+      nodes.clear();
+      update.changed_values.clear();
+      done = structural = TryStructural(&nodes, &update.changed_values);
+    }
   }
   if (done) {
     ClearEdits();

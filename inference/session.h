@@ -159,6 +159,27 @@ class Session {
   bool Reject(const char* reason);  // records why the update is not incremental: false
   bool TryIncremental(std::vector<int>* nodes, std::vector<std::string>* changed);
   bool TryStructural(std::vector<int>* nodes, std::vector<std::string>* changed);
+  // The walk both incremental paths take: `work` (the edited nodes, and the readers of
+  // `changed_inputs`, names whose definition changed), then every reader of a node output
+  // whose type changes, each node inferred alone, in the graph's order, until the types stop
+  // changing. `view` says how the edited model maps to the last run's (a NodeLocalView or a
+  // StructuralView, session.cc). False, with the reason recorded, where a node inferred alone
+  // may not stand for a full run.
+  struct NodeLocalView;
+  struct StructuralView;
+  struct Reinferred;
+  template <class View>
+  bool Reinfer(const View& view, std::set<int> work,
+               const std::set<std::string, std::less<>>& changed_inputs, Reinferred* walk);
+  // The last run's producer of node output `name` (an index of annotated_), -1 when none or
+  // several; the type it gave it (null when none).
+  int OldProducer(const std::string& name) const;
+  const Type* OldOutputType(const std::string& name) const;
+  // Node output `name` (not declared) goes from `before`, the type the last run gave it, to
+  // `after` (null: none, the value is gone): the value counts, the value's type and, where it
+  // changed, `changed_names`.
+  void CommitType(const std::string& name, const Type* before, const Type* after,
+                  std::vector<std::string>* changed_names);
   Status CheckNodeIndex(int index, bool allow_end) const;
   void MarkTouched(int index) { touched_.insert(index); }
   bool NearFacts(const Type& type) const;  // mentions a symbol facts constrain
