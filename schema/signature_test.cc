@@ -59,20 +59,17 @@ TEST_P(SignatureTest, Checks) {
   const Case& c = GetParam();
   Prepared p;
   ASSERT_NO_FATAL_FAILURE(Prepare(c.node, c.opset, c.inputs, p));
-  const onnx::NodeProto& node = p.node;
-  const OpSchema* schema = p.schema;
-  const std::vector<const Type*>& ptrs = p.ptrs;
-  SignatureCheck check = CheckSignature(node, *schema, ptrs);
+  SignatureCheck check = CheckSignature(p.node, *p.schema, p.ptrs);
   std::vector<std::string> issues;
   for (const auto& i : check.issues) {
     issues.push_back(StrCat(SeverityName(i.severity), ": ", i.message));
   }
   EXPECT_EQ(StrJoin(issues, "; "), c.issues);
   std::vector<std::string> outputs;
-  for (int o = 0; o < node.output_size(); ++o) {
-    outputs.push_back(TypeFromSignature(*schema, check, o).ToString());
+  for (int o = 0; o < p.node.output_size(); ++o) {
+    outputs.push_back(TypeFromSignature(*p.schema, check, o).ToString());
     // The copy-free form says the same, null for unknown.
-    const Type* type = SignatureOutputType(*schema, check, o);
+    const Type* type = SignatureOutputType(*p.schema, check, o);
     EXPECT_EQ(type ? type->ToString() : "?", outputs.back()) << "output " << o;
   }
   EXPECT_EQ(StrJoin(outputs, "; "), c.outputs);
@@ -85,10 +82,7 @@ TEST_P(SignatureTest, ReusedCheckAgreesWithAFreshOne) {
   const Case& c = GetParam();
   Prepared p;
   ASSERT_NO_FATAL_FAILURE(Prepare(c.node, c.opset, c.inputs, p));
-  const onnx::NodeProto& node = p.node;
-  const OpSchema* schema = p.schema;
-  const std::vector<const Type*>& ptrs = p.ptrs;
-  const SignatureCheck fresh = CheckSignature(node, *schema, ptrs);
+  const SignatureCheck fresh = CheckSignature(p.node, *p.schema, p.ptrs);
 
   struct Before {
     const char* node;
@@ -112,7 +106,7 @@ TEST_P(SignatureTest, ReusedCheckAgreesWithAFreshOne) {
     ASSERT_EQ(reused.bindings.size(), before.bindings) << before.node;
     ASSERT_TRUE(reused.issues.empty()) << before.node << ": " << reused.issues[0].message;
 
-    CheckSignature(node, *schema, ptrs, reused);
+    CheckSignature(p.node, *p.schema, p.ptrs, reused);
     SCOPED_TRACE(before.node);
     EXPECT_EQ(reused.arity_error, fresh.arity_error);
     ASSERT_EQ(reused.issues.size(), fresh.issues.size());
@@ -130,9 +124,9 @@ TEST_P(SignatureTest, ReusedCheckAgreesWithAFreshOne) {
       EXPECT_EQ(reused.bindings[b].type.denotation(), fresh.bindings[b].type.denotation());
       EXPECT_EQ(reused.bindings[b].input, fresh.bindings[b].input);
     }
-    for (int o = 0; o < node.output_size(); ++o) {
-      EXPECT_EQ(TypeFromSignature(*schema, reused, o).ToString(),
-                TypeFromSignature(*schema, fresh, o).ToString())
+    for (int o = 0; o < p.node.output_size(); ++o) {
+      EXPECT_EQ(TypeFromSignature(*p.schema, reused, o).ToString(),
+                TypeFromSignature(*p.schema, fresh, o).ToString())
           << "output " << o;
     }
   }
