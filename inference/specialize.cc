@@ -1,12 +1,15 @@
 #include "onnx_infer/inference/specialize.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/data_type.h"
@@ -604,18 +607,38 @@ Specialization Specialize(onnx::ModelProto& model, const InferenceOptions& optio
   }
 
   // 4. Anonymous dims of inputs get stable names that collide with no symbol of the model.
+  // The inputs with an anonymous dim are found first: most models have none, and then
+  // neither the initializers' names (a set of thousands of strings in a CNN) nor the model's
+  // symbols are gathered.
+  std::vector<onnx::ValueInfoProto*> anonymous;
   if (options.name_anonymous_dims) {
-    std::unordered_set<std::string> initialized;
-    for (const auto& init : graph->initializer()) initialized.insert(init.name());
+    for (auto& vi : *graph->mutable_input()) {
+      if (!vi.has_type()) continue;
+      const onnx::TensorShapeProto* proto = ShapeOf(vi.mutable_type(), /*create=*/false);
+      if (proto && std::any_of(proto->dim().begin(), proto->dim().end(), IsAnonymous)) {
+        anonymous.push_back(&vi);
+      }
+    }
+  }
+  if (!anonymous.empty()) {
+    // An initialized input is a constant's default, not a dim to name.
+    std::unordered_set<std::string_view> initialized;
+    {
+      std::unordered_set<std::string_view> candidates;
+      for (const onnx::ValueInfoProto* vi : anonymous) candidates.insert(vi->name());
+      for (const auto& init : graph->initializer()) {
+        if (candidates.count(init.name())) initialized.insert(init.name());
+      }
+    }
     std::set<std::string> taken;
     VisitModelDims(&model, [&](onnx::TensorShapeProto::Dimension& d) {
       if (!d.has_dim_param() || d.dim_param().empty()) return;
       for (const auto& s : DimFromParam(d.dim_param()).Symbols()) taken.insert(s);
     });
-    for (auto& vi : *graph->mutable_input()) {
-      if (initialized.count(vi.name()) || !vi.has_type()) continue;
+    for (onnx::ValueInfoProto* input : anonymous) {
+      onnx::ValueInfoProto& vi = *input;
+      if (initialized.count(vi.name())) continue;
       onnx::TensorShapeProto* proto = ShapeOf(vi.mutable_type(), /*create=*/false);
-      if (!proto) continue;
       for (int axis = 0; axis < proto->dim_size(); ++axis) {
         auto* d = proto->mutable_dim(axis);
         if (!IsAnonymous(*d)) continue;
