@@ -258,8 +258,9 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       v.set_unread(&init);
     }
   };
+  TensorTypeCache initializer_types;  // a CNN's weights repeat a few shapes
   for (const auto& init : graph.initializer()) {
-    Type type = TypeOfTensor(init);
+    Type type = initializer_types.Get(init);
     const int id = scope->Intern(init.name());
     if (scope->at(id).defined()) {
       // A graph input with a default value: the two descriptions must agree.

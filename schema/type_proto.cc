@@ -158,6 +158,22 @@ Type TypeOfTensor(const onnx::TensorProto& tensor) {
   return Type::Tensor(tensor.data_type(), std::move(shape));
 }
 
+Type TensorTypeCache::Get(const onnx::TensorProto& tensor) {
+  const auto& dims = tensor.dims();
+  size_t h = static_cast<size_t>(tensor.data_type()) * 0x9e3779b97f4a7c15ULL;
+  for (int64_t d : dims) h = (h ^ static_cast<size_t>(d)) * 0x100000001b3ULL;
+  Type& slot = slots_[(h ^ (h >> 29)) % kSlots];
+  if (slot.is_tensor() && slot.elem_type() == tensor.data_type() &&
+      slot.shape().size() == static_cast<size_t>(dims.size())) {
+    const Shape& shape = slot.shape();
+    bool same = true;
+    for (int i = 0; i < dims.size() && same; ++i) same = shape[i].const_value() == dims[i];
+    if (same) return slot;
+  }
+  slot = TypeOfTensor(tensor);
+  return slot;
+}
+
 Type TypeOfSparseTensor(const onnx::SparseTensorProto& tensor) {
   Shape shape;
   for (int64_t d : tensor.dims()) shape.push_back(Dim::Const(d));

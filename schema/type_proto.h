@@ -46,6 +46,19 @@ onnx::TypeProto TypeToProto(const Type& type);
 Type TypeOfTensor(const onnx::TensorProto& tensor);
 Type TypeOfSparseTensor(const onnx::SparseTensorProto& tensor);
 
+// TypeOfTensor for many tensors, where shapes repeat (a CNN's weights and biases): a tensor
+// of a type met lately gets a copy of that type, which shares its shape, instead of a new
+// one (two allocations and a Dim per axis). The same types as TypeOfTensor. The cached types
+// hold Dims of the current symbol context: a cache must not outlive it.
+class TensorTypeCache {
+ public:
+  Type Get(const onnx::TensorProto& tensor);
+
+ private:
+  static constexpr size_t kSlots = 64;
+  Type slots_[kSlots];
+};
+
 // Reads the elements of a tensor stored inside the model, when it has at most
 // `max_elements` of them and is of a numeric or bool type. Returns nothing for external data,
 // strings, 4/2-bit and 8-bit float types, or data that is missing or inconsistent.

@@ -214,6 +214,34 @@ TEST(TypeProtoTest, ACacheOfDimTextsWritesTheSameProto) {
   EXPECT_EQ(&texts.TextOf(half), &texts.TextOf(Dim::FloorDiv(S("H") + C(1), C(2))));
 }
 
+TEST(TypeProtoTest, ATensorTypeCacheGivesWhatTypeOfTensorGives) {
+  // Shapes that repeat (hits), differ only in the element type, the rank or one dim (misses
+  // that share a slot's hash, or take another's slot), negative and empty dims, scalars.
+  TensorTypeCache cache;
+  uint64_t state = 12345;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  for (int i = 0; i < 5000; ++i) {
+    onnx::TensorProto t;
+    t.set_data_type(next(3) == 0 ? kInt64 : kFloat);
+    const int rank = static_cast<int>(next(5));
+    for (int k = 0; k < rank; ++k) {
+      const int64_t values[] = {0, 1, 3, 64, -1, int64_t{1} << 40};
+      t.add_dims(values[next(6)]);
+    }
+    const Type want = TypeOfTensor(t);
+    const Type got = cache.Get(t);
+    ASSERT_EQ(got, want) << t.ShortDebugString();
+    ASSERT_EQ(got.ToString(), want.ToString()) << t.ShortDebugString();
+    // A tensor met again shares the type made for it, shape included.
+    const Type again = cache.Get(t);
+    ASSERT_TRUE(again.has_shape());
+    EXPECT_EQ(&again.shape(), &got.shape()) << t.ShortDebugString();
+  }
+}
+
 TEST(ConstValueTest, ReadsEveryStorageOfSmallTensors) {
   auto raw = Parse<onnx::TensorProto>(
       R"(data_type: 7 dims: 2 raw_data: "\003\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377")");
