@@ -115,7 +115,19 @@ StatusOr<Window> ReadWindow(const InferenceContext& ctx, size_t count) {
 // input is an error, except in a pool while the formula is >= 0 (MaxPool kernel 3 over 2: 0).
 StatusOr<Dim> SlidingDim(const Window& w, size_t i, size_t count, Dim in) {
   const Dim s = Dim::Const(w.strides[i]);
-  const Dim ek = Dim::Const(w.dilations[i]) * (w.kernel[i] - Dim::Const(1)) + Dim::Const(1);
+  // ek is d*(k - 1) + 1: worked out in integers for a constant kernel (the usual case, and
+  // the same constant the Dims give), in Dims otherwise or where the integers overflow, as
+  // the Dims then do (unknown).
+  Dim ek;
+  const std::optional<int64_t> k = w.kernel[i].const_value();
+  int64_t extent;
+  if (k && !__builtin_sub_overflow(*k, 1, &extent) &&
+      !__builtin_mul_overflow(w.dilations[i], extent, &extent) &&
+      !__builtin_add_overflow(extent, 1, &extent)) {
+    ek = Dim::Const(extent);
+  } else {
+    ek = Dim::Const(w.dilations[i]) * (w.kernel[i] - Dim::Const(1)) + Dim::Const(1);
+  }
   if (w.auto_pad == AutoPad::kSameUpper || w.auto_pad == AutoPad::kSameLower) {
     return Dim::CeilDiv(in, s);
   }
