@@ -155,6 +155,12 @@ std::optional<ConstValue> GatherValue(const ConstValue& data, const ConstValue& 
   if (axis < 0 || axis >= rank || !data.HasElements()) return std::nullopt;
   auto picked = Indices(indices, data.dims[axis]);
   if (!picked) return std::nullopt;
+  if (rank == 1) {
+    // A vector (a shape's dims, the usual case): the elements picked are the indices
+    // themselves, in the indices' shape.
+    if (!CountWithin(indices.dims, max_elements)) return std::nullopt;
+    return PickElements(data, indices.dims, std::move(*picked));
+  }
   std::vector<int64_t> dims(data.dims.begin(), data.dims.begin() + axis);
   dims.insert(dims.end(), indices.dims.begin(), indices.dims.end());
   dims.insert(dims.end(), data.dims.begin() + axis + 1, data.dims.end());

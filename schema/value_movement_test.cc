@@ -85,6 +85,15 @@ TEST(ValueMovement, Gather) {
   EXPECT_EQ(Text(GatherValue(shapes, grid, 1, kMax)), "[2, 2, 2] [B, 8, 8, S, 1, 3, 3, 2]");
   EXPECT_EQ(Text(GatherValue(shapes, Ints({1}, {"3"}), 1, kMax)), "none");  // out of range
   EXPECT_EQ(Text(GatherValue(shapes, Ints({1}, {"K"}), 1, kMax)), "none");  // not constant
+  // From a vector (a shape's dims): scalar, vector, 2-D and empty indices, negative ones.
+  ConstValue dims = Ints({4}, {"B", "S", "12", "64"});
+  EXPECT_EQ(Text(GatherValue(dims, Ints({}, {"1"}), 0, kMax)), "[] [S]");
+  EXPECT_EQ(Text(GatherValue(dims, Ints({2}, {"-1", "0"}), 0, kMax)), "[2] [64, B]");
+  EXPECT_EQ(Text(GatherValue(dims, Ints({2, 2}, {"0", "3", "3", "2"}), 0, kMax)),
+            "[2, 2] [B, 64, 64, 12]");
+  EXPECT_EQ(Text(GatherValue(dims, Ints({0}, {}), 0, kMax)), "[0] []");
+  EXPECT_EQ(Text(GatherValue(dims, Ints({3}, {"0", "1", "2"}), 0, 2)), "none");  // too many
+  EXPECT_EQ(Text(GatherValue(dims, Ints({1}, {"4"}), 0, kMax)), "none");  // out of range
 }
 
 TEST(ValueMovement, GatherElementsAndND) {
