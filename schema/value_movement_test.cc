@@ -93,7 +93,7 @@ TEST(ValueMovement, Gather) {
             "[2, 2] [B, 64, 64, 12]");
   EXPECT_EQ(Text(GatherValue(dims, Ints({0}, {}), 0, kMax)), "[0] []");
   EXPECT_EQ(Text(GatherValue(dims, Ints({3}, {"0", "1", "2"}), 0, 2)), "none");  // too many
-  EXPECT_EQ(Text(GatherValue(dims, Ints({1}, {"4"}), 0, kMax)), "none");  // out of range
+  EXPECT_EQ(Text(GatherValue(dims, Ints({1}, {"4"}), 0, kMax)), "none");         // out of range
 }
 
 TEST(ValueMovement, GatherElementsAndND) {
