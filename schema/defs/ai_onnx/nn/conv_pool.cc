@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,24 +26,65 @@ namespace {
 
 using symbolic::Tri;
 
+// An INTS attribute's values, one per spatial axis, read where they are (the node's attribute
+// or the schema's default, which outlive the rule's call), or else one value for every axis:
+// a window reads three such attributes per node, and copying each into a vector was a good
+// part of a Conv's rule.
+class SpatialValues {
+ public:
+  explicit SpatialValues(int64_t fill = 0) : fill_(fill) {}
+  SpatialValues(SpatialValues&&) = default;  // a vector's buffer moves with it
+  SpatialValues& operator=(SpatialValues&&) = default;
+  SpatialValues(const SpatialValues&) = delete;  // `data_` may point into `owned_`
+  SpatialValues& operator=(const SpatialValues&) = delete;
+
+  int64_t operator[](size_t i) const { return data_ ? data_[i] : fill_; }
+  void View(const int64_t* data) { data_ = data; }
+  void Own(std::vector<int64_t> values) {
+    owned_ = std::move(values);
+    data_ = owned_.data();
+  }
+
+ private:
+  const int64_t* data_ = nullptr;
+  int64_t fill_;
+  std::vector<int64_t> owned_;
+};
+
 // An INTS attribute with one value per spatial axis (`count` values), `fill` when absent or
 // when the operator's version does not define it (AveragePool has dilations only from 19; a
 // node giving them earlier gets a warning from the signature check, and the runtime ignores
 // them). Values must be >= `min`.
-StatusOr<std::vector<int64_t>> SpatialInts(const InferenceContext& ctx, const char* name,
-                                           size_t count, int64_t fill, int64_t min) {
-  if (!ctx.schema().FindAttribute(name)) return std::vector<int64_t>(count, fill);
-  OI_ASSIGN_OR_RETURN(auto v, ctx.OptionalIntsAttr(name));
-  if (!v || v->empty()) return std::vector<int64_t>(count, fill);
-  if (v->size() != count) {
-    return AttrError(name, StrCat("expected ", count, " values, got ", v->size()));
+StatusOr<SpatialValues> SpatialInts(const InferenceContext& ctx, const char* name, size_t count,
+                                    int64_t fill, int64_t min) {
+  SpatialValues out(fill);
+  if (!ctx.schema().FindAttribute(name)) return out;
+  // An attribute of the right type is read in place; any other goes through the accessor,
+  // for its errors and its reading of an untyped attribute.
+  std::optional<std::vector<int64_t>> copied;
+  std::span<const int64_t> v;
+  const onnx::AttributeProto* a = ctx.Attr(name);
+  if (a && a->type() == onnx::AttributeProto::INTS) {
+    v = {a->ints().data(), static_cast<size_t>(a->ints_size())};
+  } else {
+    OI_ASSIGN_OR_RETURN(copied, ctx.OptionalIntsAttr(name));
+    if (copied) v = *copied;
   }
-  for (int64_t x : *v) {
+  if (v.empty()) return out;
+  if (v.size() != count) {
+    return AttrError(name, StrCat("expected ", count, " values, got ", v.size()));
+  }
+  for (int64_t x : v) {
     if (x < min) {
-      return AttrError(name, StrCat("expected values >= ", min, ", got ", StrJoin(*v, ", ")));
+      return AttrError(name, StrCat("expected values >= ", min, ", got ", StrJoin(v, ", ")));
     }
   }
-  return std::move(*v);
+  if (copied) {
+    out.Own(std::move(*copied));
+  } else {
+    out.View(v.data());
+  }
+  return out;
 }
 
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
@@ -61,7 +103,7 @@ StatusOr<AutoPad> ReadAutoPad(const InferenceContext& ctx) {
 // Conv whose weight has symbolic dims), stride, dilation, and begin/end pads.
 struct Window {
   std::vector<Dim> kernel;
-  std::vector<int64_t> strides, dilations, pads;
+  SpatialValues strides, dilations, pads;
   AutoPad auto_pad = AutoPad::kNotSet;
   bool ceil_mode = false;
   // A pool takes the spec's formula for a kernel past the padded input: 0 windows (or one
@@ -212,6 +254,7 @@ Status ConvShape(InferenceContext& ctx, const Shape* x, int x_index, int w_index
   if (!x) return OkStatus();
   const size_t count = x->size() - 2;
   OI_ASSIGN_OR_RETURN(Window win, ReadWindow(ctx, count));
+  win.kernel.reserve(count);
   if (kernel_attr && !kernel_attr->empty()) {
     if (kernel_attr->size() != count) {
       return AttrError("kernel_shape",
@@ -330,7 +373,7 @@ StatusOr<Shape> ConvTransposeShape(InferenceContext& ctx, int b_index,
                        StrCat("pads: expected ", 2 * count, " values (2 per spatial axis), got ",
                               (*dynamic_pads)->size()));
     }
-    win.pads = **dynamic_pads;
+    win.pads.Own(**dynamic_pads);
   }
   const bool pads_unknown = dynamic_pads && !*dynamic_pads;
   OI_ASSIGN_OR_RETURN(auto kernel_attr, ctx.OptionalIntsAttr("kernel_shape"));
