@@ -631,7 +631,8 @@ struct GraphRun {
   bool stream_new_value_info = false;
 };
 
-// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info).
+// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info),
+// appended to `chunks` (InferenceResult::new_value_info).
 //
 // A tensor type without a denotation (nearly every value) has its TypeProto's bytes made once
 // per distinct type and kept: a value's entry is then the bytes of a ValueInfoProto holding
@@ -643,6 +644,23 @@ struct GraphRun {
 // the arena is emptied and the message made anew once it has grown past 1 MiB).
 class ValueInfoScratch {
  public:
+  explicit ValueInfoScratch(std::vector<std::string>* chunks) : chunks_(chunks) {}
+  // The last chunk is cut to what was written into it.
+  ~ValueInfoScratch() { CutChunk(); }
+  ValueInfoScratch(const ValueInfoScratch&) = delete;
+  ValueInfoScratch& operator=(const ValueInfoScratch&) = delete;
+
+  // Room for `size` bytes at the end of the chunks, to be written and then Commit-ted. The
+  // last chunk is kept at its full capacity while it is written (cut when the next one is
+  // begun, and by the destructor): an entry's bytes are written straight into it, with no
+  // resize per entry.
+  uint8_t* Room(size_t size) {
+    if (static_cast<size_t>(end_ - next_) < size) NewChunk(size);
+    return next_;
+  }
+  // The bytes written at Room(...) end at `end`.
+  void Commit(uint8_t* end) { next_ = end; }
+
   onnx::ValueInfoProto& Whole() {
     constexpr uint32_t kCheckEvery = 4096;
     constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 20;
@@ -653,16 +671,11 @@ class ValueInfoScratch {
     return *whole_;
   }
 
-  // The bytes of TypeProto for `type`, a tensor type without a denotation.
-  const std::string& TensorTypeBytes(const Type& type, DimTextCache* texts) {
-    // Consecutive values often have one type (a chain of elementwise nodes): the last one
-    // found is compared first (interned dims: a comparison of pointers), before the hash.
-    if (last_ && *last_key_ == type) return *last_;
-    if (auto it = cache_.find(type); it != cache_.end()) {
-      last_key_ = &it->first;
-      last_ = &it->second;
-      return it->second;
-    }
+  // The bytes of TypeProto for `type` when it is a tensor type without a denotation, else
+  // null. Valid until the next call (WriteBack calls it once per run of equal types).
+  const std::string* TensorTypeBytes(const Type& type, DimTextCache* texts) {
+    if (!type.is_tensor() || !type.denotation().empty()) return nullptr;
+    if (auto it = cache_.find(type); it != cache_.end()) return &it->second;
     // Made in a reused TypeProto: a shape of the same rank is overwritten dim by dim
     // (WriteShape), each dim ending with exactly what the type says.
     onnx::TypeProto_Tensor* tensor = type_.mutable_tensor_type();
@@ -671,16 +684,10 @@ class ValueInfoScratch {
     WriteTypeToProto(type, &type_, texts);
     constexpr size_t kMaxEntries = size_t{1} << 16;  // a bound on the memory kept
     std::string* bytes = &uncached_;
-    last_key_ = nullptr;
-    last_ = nullptr;
-    if (cache_.size() < kMaxEntries) {
-      auto it = cache_.try_emplace(type).first;
-      last_key_ = &it->first;
-      last_ = bytes = &it->second;
-    }
+    if (cache_.size() < kMaxEntries) bytes = &cache_.try_emplace(type).first->second;
     bytes->clear();
     type_.AppendToString(bytes);
-    return *bytes;
+    return bytes;
   }
 
  private:
@@ -694,16 +701,66 @@ class ValueInfoScratch {
       return hash;
     }
   };
+  // Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128
+  // KiB), and few enough that their list costs nothing.
+  void NewChunk(size_t size) {
+    constexpr size_t kChunk = size_t{1} << 16;
+    CutChunk();
+    std::string& chunk = chunks_->emplace_back();
+    chunk.reserve(std::max(kChunk, size));
+    chunk.resize(chunk.capacity());
+    next_ = reinterpret_cast<uint8_t*>(chunk.data());
+    end_ = next_ + chunk.size();
+  }
+  void CutChunk() {
+    if (next_ == nullptr) return;
+    std::string& chunk = chunks_->back();
+    chunk.resize(static_cast<size_t>(next_ - reinterpret_cast<uint8_t*>(chunk.data())));
+    next_ = end_ = nullptr;
+  }
+  std::vector<std::string>* chunks_;
+  // The unwritten part of chunks_->back() while it is written (null: none).
+  uint8_t* next_ = nullptr;
+  uint8_t* end_ = nullptr;
   google::protobuf::Arena arena_;
   onnx::ValueInfoProto* whole_ = nullptr;
   uint32_t uses_ = 0;
   onnx::TypeProto type_;
   std::unordered_map<Type, std::string, TensorTypeHash> cache_;
   std::string uncached_;
-  // The entry of cache_ found or made last (elements of an unordered_map do not move).
-  const Type* last_key_ = nullptr;
-  const std::string* last_ = nullptr;
 };
+
+// How much is known of a node output's type, as InferenceStats counts it (CountValueStats is
+// AddValueStats(ClassifyValueStats(type), ...)): the write-back classifies a run of equal
+// types once.
+enum class ValueStatsClass : uint8_t { kStatic, kSymbolic, kPartial, kTypeOnly, kUnknown };
+ValueStatsClass ClassifyValueStats(const Type& type);
+inline void AddValueStats(ValueStatsClass c, int64_t n, InferenceStats& stats) {
+  stats.values += n;
+  switch (c) {
+    case ValueStatsClass::kStatic:
+      stats.typed += n;
+      stats.shaped += n;
+      stats.static_shaped += n;
+      return;
+    case ValueStatsClass::kSymbolic:
+      stats.typed += n;
+      stats.shaped += n;
+      stats.symbolic += n;
+      return;
+    case ValueStatsClass::kPartial:
+      stats.typed += n;
+      stats.partial += n;
+      return;
+    case ValueStatsClass::kTypeOnly:
+      stats.typed += n;
+      stats.type_only += n;
+      return;
+    case ValueStatsClass::kUnknown:
+      stats.unknown += n;
+      return;
+  }
+}
 
 // What a function call gives its node's outputs.
 struct CallResult {
@@ -1156,10 +1213,10 @@ class Driver {
   // the statistics.
   void WriteBack(GraphRun& run, Scope& scope, bool count_stats);
   // Appends the value_info entry of `name` with `type` to result_.new_value_info as bytes,
-  // made in `scratch` (WriteBack, with GraphRun::stream_new_value_info).
-  void AppendValueInfo(const std::string& name, const Type& type, ValueInfoScratch& scratch);
-  // Statistics: one node output's type into result_.stats.
-  void CountValue(const Type& type);
+  // made in `scratch` (WriteBack, with GraphRun::stream_new_value_info). `tensor_bytes`:
+  // scratch.TensorTypeBytes(type).
+  void AppendValueInfo(const std::string& name, const Type& type, const std::string* tensor_bytes,
+                       ValueInfoScratch& scratch);
   // The type of every input and node output of the graph `run` inferred in `scope`, by name
   // (a node output that redefines an earlier value is not there).
   static std::map<std::string, Type, std::less<>> GraphValueTypeMap(const GraphRun& run,
