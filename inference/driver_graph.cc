@@ -178,19 +178,49 @@ void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
     total += graph.node(i).input_size() + graph.node(i).output_size();
   }
   ids.ids.assign(total, -1);
-  // Outputs first, so that an input names a node output wherever that node is.
+  // One pass, each node's outputs before its inputs: an input names an output of a node
+  // before it, or of the node itself, or of a node after it (a graph out of order; looked up
+  // again once every output has its id, as are the names of no node output), or a value of
+  // no node. The ids are assigned in node order either way.
+  std::vector<uint32_t> again;  // where in ids.ids an input found no id in the pass
+  Names previous;               // the outputs of the node before, and their ids
+  const int* previous_ids = nullptr;
   for (int i = 0; i < num_nodes; ++i) {
-    const Names outputs = OutputNames(graph.node(i));
-    int* out = ids.ids.data() + ids.offsets[i] + graph.node(i).input_size();
+    const onnx::NodeProto& node = graph.node(i);
+    const Names inputs = InputNames(node);
+    const Names outputs = OutputNames(node);
+    int* in = ids.ids.data() + ids.offsets[i];
+    int* out = in + inputs.size();
     for (size_t o = 0; o < outputs.size(); ++o) {
       if (!outputs[o]->empty()) out[o] = scope->Intern(*outputs[o]);
     }
-  }
-  for (int i = 0; i < num_nodes; ++i) {
-    const Names inputs = InputNames(graph.node(i));
-    int* in = ids.ids.data() + ids.offsets[i];
     for (size_t k = 0; k < inputs.size(); ++k) {
-      if (!inputs[k]->empty()) in[k] = scope->IdOf(*inputs[k]);
+      const std::string& name = *inputs[k];
+      if (name.empty()) continue;
+      // Most often an output of the node before (a chain): compared before it is hashed.
+      int id = -1;
+      for (size_t o = 0; o < previous.size(); ++o) {
+        if (*previous[o] == name) {
+          id = previous_ids[o];
+          break;
+        }
+      }
+      if (id < 0) id = scope->IdOf(name);
+      if (id < 0) again.push_back(static_cast<uint32_t>(in + k - ids.ids.data()));
+      in[k] = id;
+    }
+    previous = outputs;
+    previous_ids = out;
+  }
+  if (again.empty()) return;
+  // The names of the inputs looked up again, found by walking the nodes once more.
+  size_t next = 0;
+  for (int i = 0; i < num_nodes && next < again.size(); ++i) {
+    const uint32_t first = ids.offsets[i];
+    const Names inputs = InputNames(graph.node(i));
+    while (next < again.size() && again[next] < first + inputs.size()) {
+      ids.ids[again[next]] = scope->IdOf(*inputs[again[next] - first]);
+      ++next;
     }
   }
 }
