@@ -1305,24 +1305,12 @@ class Driver {
     const onnx::NodeProto* node;
   };
   std::vector<NodeFrame> node_stack_;
-  // Gives the facts recorded since the last call the innermost node being inferred.
+  // Gives the facts recorded since the last call the innermost node being inferred. Twice
+  // per node, and most nodes record none: only the count is compared inline.
   void TagFacts() {
-    const auto& facts = unifier_.facts();
-    while (fact_sources_.size() < facts.size()) {
-      FactSource source;
-      if (!node_stack_.empty()) {
-        const NodeFrame& frame = node_stack_.back();
-        source.graph = *frame.graph;
-        source.node_index = frame.index;
-        source.node_name = frame.node->name();
-        source.op_type = frame.node->op_type();
-        source.domain = frame.node->domain();
-      }
-      source.lhs = facts[fact_sources_.size()].lhs;
-      source.rhs = facts[fact_sources_.size()].rhs;
-      fact_sources_.push_back(std::move(source));
-    }
+    if (fact_sources_.size() < unifier_.facts().size()) TagNewFacts();
   }
+  void TagNewFacts();  // driver_graph.cc
   // Symbols rules introduced, with their origin; symbols the model declares, in order.
   InferenceContext::SymbolLog introduced_;
   std::vector<std::string> declared_order_;

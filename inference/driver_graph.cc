@@ -38,6 +38,24 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   WriteBack(run, *scope, count_stats);
 }
 
+void Driver::TagNewFacts() {
+  const auto& facts = unifier_.facts();
+  while (fact_sources_.size() < facts.size()) {
+    FactSource source;
+    if (!node_stack_.empty()) {
+      const NodeFrame& frame = node_stack_.back();
+      source.graph = *frame.graph;
+      source.node_index = frame.index;
+      source.node_name = frame.node->name();
+      source.op_type = frame.node->op_type();
+      source.domain = frame.node->domain();
+    }
+    source.lhs = facts[fact_sources_.size()].lhs;
+    source.rhs = facts[fact_sources_.size()].rhs;
+    fact_sources_.push_back(std::move(source));
+  }
+}
+
 // A position table of 4096 rows sliced to Shape(x)[1] is [1, Min(4096, seq), 8]; the Add of
 // it and x that follows holds only for seq <= 4096, so once the Add is inferred the slice's
 // dim is seq for every input the model accepts. Types inferred after the bound was learnt
