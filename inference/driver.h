@@ -1170,7 +1170,14 @@ class Driver {
   // and sparse initializers, defined; then an id for every node output, and each node's
   // input and output ids (IndexNodeValues).
   void DefineGraphValues(GraphRun& run, Scope* scope);
-  static void IndexNodeValues(GraphRun& run, Scope* scope);
+  // What IndexNodeValues finds in the same walk: whether a node has a subgraph
+  // (HasSubgraphs), and whether every node comes after the producers of its inputs (what
+  // subgraphs read aside).
+  struct NodeIndex {
+    bool has_subgraphs = false;
+    bool in_order = true;
+  };
+  static NodeIndex IndexNodeValues(GraphRun& run, Scope* scope);
   // The types the graph declares for its outputs and in value_info, for the values it has;
   // the ids of those names (GraphRun::output_ids, value_info_ids).
   void ReadDeclaredTypes(GraphRun& run, Scope* scope) const;
@@ -1179,7 +1186,7 @@ class Driver {
   // An order in which producers come first (subgraph references count); reports cycles. None
   // when the nodes are in order already (most graphs): the index order, with nothing stored.
   std::optional<NodeOrder> OrderGraphNodes(const GraphRun& run, const Scope& scope,
-                                           const Producers& producer);
+                                           const Producers& producer, const NodeIndex& index);
   // Marks each value's last read among the nodes in `order` (none: index order) in
   // run.node_ids.last_read, so that InferGraphNode frees the value's elements there; not for
   // the graph's outputs (CollectGraphOutputs reads their elements after the nodes).

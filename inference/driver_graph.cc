@@ -7,7 +7,7 @@ namespace onnx_infer::driver_internal {
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   ReportUndefinedElemTypes(run);
   DefineGraphValues(run, scope);
-  IndexNodeValues(run, scope);
+  const NodeIndex index = IndexNodeValues(run, scope);
   ReadDeclaredTypes(run, scope);
   // Nothing reads this graph's values by name from here on: its nodes' steps find them by id,
   // no subgraph looks up an outer name, and what follows the nodes has the ids of the names it
@@ -15,11 +15,11 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   // tiny-nodes chain, 16 bytes a value at the driver's peak). Nor does anything but the nodes
   // read a value's elements, the outputs' aside: each is freed after its last read (the Shape,
   // Gather, Concat... outputs of a decoder, about 250 bytes each, were kept to the end).
-  const bool by_id_only = run.release_written && !HasSubgraphs(*run.graph);
+  const bool by_id_only = run.release_written && !index.has_subgraphs;
   if (by_id_only) scope->ReleaseNames();
   {
     const Producers producer = FindProducers(run, *scope);
-    const std::optional<NodeOrder> order = OrderGraphNodes(run, *scope, producer);
+    const std::optional<NodeOrder> order = OrderGraphNodes(run, *scope, producer, index);
     if (by_id_only) MarkLastReads(run, order, scope->size());
     const int num_ordered = order ? static_cast<int>(order->order.size()) : run.graph->node_size();
     for (int k = 0; k < num_ordered; ++k) {
@@ -185,7 +185,7 @@ void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) const {
   scope->FinishDeclaring();
 }
 
-void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
+Driver::NodeIndex Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
   NodeValueIds& ids = run.node_ids;
@@ -196,10 +196,18 @@ void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
     total += graph.node(i).input_size() + graph.node(i).output_size();
   }
   ids.ids.assign(total, -1);
+  NodeIndex index;
   // One pass, each node's outputs before its inputs: an input names an output of a node
   // before it, or of the node itself, or of a node after it (a graph out of order; looked up
   // again once every output has its id, as are the names of no node output), or a value of
   // no node. The ids are assigned in node order either way.
+  //
+  // Whether the nodes are in order (for OrderGraphNodes), without the producers
+  // (FindProducers makes them once the name table is freed; made here, they were 4 bytes a
+  // value on top of the table, at the driver's peak): an id given by now is an input's or
+  // initializer's (no producer), or was first given to an output of this node (its
+  // producer: a cycle) or of a node before (its producer). An input that finds no id and
+  // then names a node output reads it before it is produced.
   std::vector<uint32_t> again;  // where in ids.ids an input found no id in the pass
   Names previous;               // the outputs of the node before, and their ids
   const int* previous_ids = nullptr;
@@ -209,6 +217,7 @@ void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
     const Names outputs = OutputNames(node);
     int* in = ids.ids.data() + ids.offsets[i];
     int* out = in + inputs.size();
+    const int first_new = scope->size();  // the first id this node's outputs may be given
     for (size_t o = 0; o < outputs.size(); ++o) {
       if (!outputs[o]->empty()) out[o] = scope->Intern(*outputs[o]);
     }
@@ -224,23 +233,28 @@ void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
         }
       }
       if (id < 0) id = scope->IdOf(name);
-      if (id < 0) again.push_back(static_cast<uint32_t>(in + k - ids.ids.data()));
       in[k] = id;
+      if (id < 0) again.push_back(static_cast<uint32_t>(in + k - ids.ids.data()));
+      if (id >= first_new) index.in_order = false;
+    }
+    for (const auto& a : node.attribute()) {
+      if (a.has_g() || a.graphs_size() > 0) index.has_subgraphs = true;
     }
     previous = outputs;
     previous_ids = out;
   }
-  if (again.empty()) return;
   // The names of the inputs looked up again, found by walking the nodes once more.
   size_t next = 0;
   for (int i = 0; i < num_nodes && next < again.size(); ++i) {
     const uint32_t first = ids.offsets[i];
     const Names inputs = InputNames(graph.node(i));
     while (next < again.size() && again[next] < first + inputs.size()) {
-      ids.ids[again[next]] = scope->IdOf(*inputs[again[next] - first]);
+      const int id = ids.ids[again[next]] = scope->IdOf(*inputs[again[next] - first]);
+      if (id >= 0) index.in_order = false;
       ++next;
     }
   }
+  return index;
 }
 
 void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
@@ -407,7 +421,10 @@ void Driver::MarkLastReads(GraphRun& run, const std::optional<NodeOrder>& order,
 }
 
 std::optional<NodeOrder> Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
-                                                 const Producers& producer) {
+                                                 const Producers& producer,
+                                                 const NodeIndex& index) {
+  // In order, and no subgraph reads a value of this graph: IndexNodeValues has checked.
+  if (index.in_order && !index.has_subgraphs) return std::nullopt;
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
   // Calls visit(p) for each producer p of node i's inputs, and of the values of this graph
