@@ -364,9 +364,14 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
   const std::string& path = run.path;
   const int num_nodes = graph.node_size();
   Producers producer(scope.size(), -1);
+  const NodeValueIds& node_ids = run.node_ids;
   for (int i = 0; i < num_nodes; ++i) {
-    const int* ids = run.node_ids.outputs(i, graph.node(i));
+    // The outputs' ids end where the next node's begin (found so rather than by the number
+    // of inputs: a call into libprotobuf).
     const Names outputs = OutputNames(graph.node(i));
+    const int* ids = node_ids.ids.data() +
+                     (i + 1 < num_nodes ? node_ids.offsets[i + 1] : node_ids.ids.size()) -
+                     outputs.size();
     for (size_t k = 0; k < outputs.size(); ++k) {
       const std::string& o = *outputs[k];
       if (o.empty()) continue;

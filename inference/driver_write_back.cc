@@ -87,9 +87,13 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type(), &dim_texts_);
   };
   if (!run.release_written) {
+    const NodeValueIds& node_ids = run.node_ids;
     for (int index = 0; index < num_nodes; ++index) {
-      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      // The outputs' ids end where the next node's begin.
       const Names outputs = OutputNames(graph.node(index));
+      const int* ids = node_ids.ids.data() +
+                       (index + 1 < num_nodes ? node_ids.offsets[index + 1] : node_ids.ids.size()) -
+                       outputs.size();
       for (size_t o = 0; o < outputs.size(); ++o) {
         const Value* inferred = scope.FindHere(ids[o]);
         if (inferred && inferred->from_node()) write(*outputs[o], ids[o], inferred->type);
@@ -112,13 +116,19 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     std::vector<uint32_t> writes_left(scope.size(), 0);
     // Per block of the scope's values, the node outputs in it (the stream's walk below).
     std::vector<uint32_t> outputs_in_block(scope.num_blocks(), 0);
+    // The ids walked in order, each node's inputs skipped (a count read once per node: each
+    // is a call into libprotobuf).
+    const int* ids = run.node_ids.ids.data();
     for (int index = 0; index < num_nodes; ++index) {
-      const int* ids = run.node_ids.outputs(index, graph.node(index));
-      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+      const onnx::NodeProto& node = graph.node(index);
+      ids += node.input_size();
+      const int num_outputs = node.output_size();
+      for (int o = 0; o < num_outputs; ++o) {
         if (ids[o] < 0) continue;
         if (++writes_left[ids[o]] > 1) stream = false;
         ++outputs_in_block[Scope::BlockOf(ids[o])];
       }
+      ids += num_outputs;
     }
     if (stream) {
       // Each value written once: straight from the scope, its type freed once written, so
@@ -134,7 +144,7 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       for (int block = 0; block < scope.num_blocks(); ++block) {
         if (outputs_in_block[block] == 0) scope.ReleaseBlock(block);
       }
-      const int* ids = run.node_ids.ids.data();
+      ids = run.node_ids.ids.data();
       for (int index = 0; index < num_nodes; ++index) {
         const onnx::NodeProto& node = graph.node(index);
         ids += node.input_size();
@@ -157,7 +167,8 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
     }
     for (int index = 0; index < num_nodes; ++index) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
-      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+      const int num_outputs = graph.node(index).output_size();
+      for (int o = 0; o < num_outputs; ++o) {
         if (ids[o] < 0) continue;
         const bool last = --writes_left[ids[o]] == 0;
         if (!scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node()) continue;
