@@ -188,14 +188,7 @@ void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) const {
 Driver::NodeIndex Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  NodeValueIds& ids = run.node_ids;
-  ids.offsets.resize(num_nodes);
-  size_t total = 0;
-  for (int i = 0; i < num_nodes; ++i) {
-    ids.offsets[i] = static_cast<uint32_t>(total);
-    total += graph.node(i).input_size() + graph.node(i).output_size();
-  }
-  ids.ids.assign(total, -1);
+  NodeValueIds& ids = run.node_ids;  // sized by DefineGraphValues
   NodeIndex index;
   // One pass, each node's outputs before its inputs: an input names an output of a node
   // before it, or of the node itself, or of a node after it (a graph out of order; looked up
@@ -260,10 +253,22 @@ Driver::NodeIndex Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
 void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
-  // Inputs, initializers and node outputs: every name the scope holds.
+  // Inputs, initializers and node outputs: every name the scope holds. The walk that counts
+  // the outputs also places each node's ids (IndexNodeValues fills them).
   size_t names = static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
                  graph.sparse_initializer_size();
-  for (const auto& node : graph.node()) names += node.output_size();
+  NodeValueIds& ids = run.node_ids;
+  const int num_nodes = graph.node_size();
+  ids.offsets.resize(num_nodes);
+  size_t total = 0;
+  for (int i = 0; i < num_nodes; ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    const int num_outputs = node.output_size();
+    ids.offsets[i] = static_cast<uint32_t>(total);
+    total += node.input_size() + num_outputs;
+    names += num_outputs;
+  }
+  ids.ids.assign(total, -1);
   scope->Reserve(names);
   const std::string& path = run.path;
   // The value `name` defines, or null (reported) when it is defined already.
