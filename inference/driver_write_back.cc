@@ -215,7 +215,23 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
         onnx::ValueInfoProto::kNameFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
     constexpr uint32_t kTypeTag = WireFormatLite::MakeTag(
         onnx::ValueInfoProto::kTypeFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-    static_assert(kNameTag < 0x80 && kTypeTag < 0x80, "one byte each");
+    static_assert(kNameTag < 0x80 && kTypeTag < 0x80 && kEntryTag < 0x80, "one byte each");
+    const size_t name_size = name.size(), type_size = tensor_bytes->size();
+    if (name_size + type_size < 0x80 - 4) {
+      // Most entries: every length fits one byte (name and type, and the entry's 4 more).
+      uint8_t* p = scratch_message.Room(name_size + type_size + 6);
+      p[0] = static_cast<uint8_t>(kEntryTag);
+      p[1] = static_cast<uint8_t>(name_size + type_size + 4);
+      p[2] = static_cast<uint8_t>(kNameTag);
+      p[3] = static_cast<uint8_t>(name_size);
+      std::memcpy(p + 4, name.data(), name_size);
+      p += 4 + name_size;
+      p[0] = static_cast<uint8_t>(kTypeTag);
+      p[1] = static_cast<uint8_t>(type_size);
+      std::memcpy(p + 2, tensor_bytes->data(), type_size);
+      scratch_message.Commit(p + 2 + type_size);
+      return;
+    }
     const size_t size = 1 + CodedOutputStream::VarintSize64(name.size()) + name.size() + 1 +
                         CodedOutputStream::VarintSize64(tensor_bytes->size()) +
                         tensor_bytes->size();
