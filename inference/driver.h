@@ -701,17 +701,9 @@ class ValueInfoScratch {
       return hash;
     }
   };
-  // Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128
-  // KiB), and few enough that their list costs nothing.
-  void NewChunk(size_t size) {
-    constexpr size_t kChunk = size_t{1} << 16;
-    CutChunk();
-    std::string& chunk = chunks_->emplace_back();
-    chunk.reserve(std::max(kChunk, size));
-    chunk.resize(chunk.capacity());
-    next_ = reinterpret_cast<uint8_t*>(chunk.data());
-    end_ = next_ + chunk.size();
-  }
+  // Begins a chunk with room for `size` bytes (driver_write_back.cc: out of line, so that
+  // Room inlines).
+  void NewChunk(size_t size);
   void CutChunk() {
     if (next_ == nullptr) return;
     std::string& chunk = chunks_->back();

@@ -192,6 +192,18 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   }
 }
 
+// Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128 KiB),
+// and few enough that their list costs nothing.
+void ValueInfoScratch::NewChunk(size_t size) {
+  constexpr size_t kChunk = size_t{1} << 16;
+  CutChunk();
+  std::string& chunk = chunks_->emplace_back();
+  chunk.reserve(std::max(kChunk, size));
+  chunk.resize(chunk.capacity());
+  next_ = reinterpret_cast<uint8_t*>(chunk.data());
+  end_ = next_ + chunk.size();
+}
+
 void Driver::AppendValueInfo(const std::string& name, const Type& type,
                              const std::string* tensor_bytes, ValueInfoScratch& scratch_message) {
   using google::protobuf::internal::WireFormatLite;
