@@ -629,6 +629,11 @@ struct GraphRun {
   // Write the new value_info entries as bytes (InferenceOptions::stream_new_value_info; the
   // main graph only, and only with release_written).
   bool stream_new_value_info = false;
+  // With release_written, found by FindProducers for WriteBack: whether no value is named by
+  // two node outputs (each is written once), and how many node outputs name a value of each
+  // block of the scope's (Scope::BlockOf).
+  bool outputs_written_once = true;
+  std::vector<uint32_t> outputs_in_block;
 };
 
 // Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info),
@@ -1174,7 +1179,7 @@ class Driver {
   // the ids of those names (GraphRun::output_ids, value_info_ids).
   void ReadDeclaredTypes(GraphRun& run, Scope* scope) const;
   // Each node output's producer; reports outputs defined twice.
-  Producers FindProducers(const GraphRun& run, const Scope& scope);
+  Producers FindProducers(GraphRun& run, const Scope& scope);
   // An order in which producers come first (subgraph references count); reports cycles. None
   // when the nodes are in order already (most graphs): the index order, with nothing stored.
   std::optional<NodeOrder> OrderGraphNodes(const GraphRun& run, const Scope& scope,

@@ -363,13 +363,20 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   }
 }
 
-Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope) {
+Driver::Producers Driver::FindProducers(GraphRun& run, const Scope& scope) {
   const onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
   const int num_nodes = graph.node_size();
   Producers producer(scope.size(), -1);
   const NodeValueIds& node_ids = run.node_ids;
+  // What WriteBack needs to know before it writes (GraphRun::outputs_written_once,
+  // outputs_in_block), found here rather than in a walk of its own: a value two node outputs
+  // name is produced twice (reported below), or an input or initializer redefined twice.
+  const bool for_write_back = run.release_written;
+  run.outputs_written_once = true;
+  run.outputs_in_block.assign(for_write_back ? scope.num_blocks() : 0, 0);
+  std::vector<int> redefined;  // inputs and initializers named by node outputs
   for (int i = 0; i < num_nodes; ++i) {
     // The outputs' ids end where the next node's begin (found so rather than by the number
     // of inputs: a call into libprotobuf).
@@ -380,7 +387,9 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
     for (size_t k = 0; k < outputs.size(); ++k) {
       const std::string& o = *outputs[k];
       if (o.empty()) continue;
+      if (for_write_back) ++run.outputs_in_block[Scope::BlockOf(ids[k])];
       if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
+        if (for_write_back) redefined.push_back(ids[k]);
         ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
                    nullptr, StrCat("output '", o, "' redefines a graph input or initializer"),
                    Subject::Output(-1, o));
@@ -398,10 +407,15 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
         ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
                    nullptr, StrCat("output '", o, "' is also produced by node #", first),
                    Subject::Output(-1, o));
+        run.outputs_written_once = false;
       } else {
         first = i;
       }
     }
+  }
+  std::sort(redefined.begin(), redefined.end());
+  if (std::adjacent_find(redefined.begin(), redefined.end()) != redefined.end()) {
+    run.outputs_written_once = false;
   }
   return producer;
 }

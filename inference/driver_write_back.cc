@@ -113,23 +113,10 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   constexpr size_t kBlock = size_t{1} << 14;
   std::vector<std::vector<Pending>> blocks;
   {
-    std::vector<uint32_t> writes_left(scope.size(), 0);
-    // Per block of the scope's values, the node outputs in it (the stream's walk below).
-    std::vector<uint32_t> outputs_in_block(scope.num_blocks(), 0);
-    // The ids walked in order, each node's inputs skipped (a count read once per node: each
-    // is a call into libprotobuf).
-    const int* ids = run.node_ids.ids.data();
-    for (int index = 0; index < num_nodes; ++index) {
-      const onnx::NodeProto& node = graph.node(index);
-      ids += node.input_size();
-      const int num_outputs = node.output_size();
-      for (int o = 0; o < num_outputs; ++o) {
-        if (ids[o] < 0) continue;
-        if (++writes_left[ids[o]] > 1) stream = false;
-        ++outputs_in_block[Scope::BlockOf(ids[o])];
-      }
-      ids += num_outputs;
-    }
+    // Per block of the scope's values, the node outputs in it (the stream's walk below), and
+    // whether each value is written once: found by FindProducers.
+    std::vector<uint32_t> outputs_in_block = std::move(run.outputs_in_block);
+    if (!run.outputs_written_once) stream = false;
     if (stream) {
       // Each value written once: straight from the scope, its type freed once written, so
       // that the bytes (far smaller than the messages) reuse its memory; no write list. The
@@ -138,13 +125,12 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       // passed every node output in it (the inputs' and initializers' at once), so that the
       // bytes are not made on top of the values: on the 700k tiny-nodes chain the values were
       // 22 MB, the bytes 15.
-      std::vector<uint32_t>().swap(writes_left);
       scope.ReleaseNames();
       std::vector<uint32_t>().swap(run.node_ids.offsets);
       for (int block = 0; block < scope.num_blocks(); ++block) {
         if (outputs_in_block[block] == 0) scope.ReleaseBlock(block);
       }
-      ids = run.node_ids.ids.data();
+      const int* ids = run.node_ids.ids.data();
       for (int index = 0; index < num_nodes; ++index) {
         const onnx::NodeProto& node = graph.node(index);
         ids += node.input_size();
@@ -164,6 +150,16 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       scope.Release();
       run.node_ids = {};
       return;
+    }
+    std::vector<uint32_t>().swap(outputs_in_block);
+    // How many times each value is still to be written: its type is moved out at the last.
+    std::vector<uint32_t> writes_left(scope.size(), 0);
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      const int num_outputs = graph.node(index).output_size();
+      for (int o = 0; o < num_outputs; ++o) {
+        if (ids[o] >= 0) ++writes_left[ids[o]];
+      }
     }
     for (int index = 0; index < num_nodes; ++index) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
