@@ -412,17 +412,6 @@ inline bool AddsNothing(const Type& from_signature, const Type& type) {
          from_signature.denotation().empty() && type.elem_type() == from_signature.elem_type();
 }
 
-// Whether a node of `graph` has a graph attribute (If, Loop, Scan...): a subgraph that may read
-// this graph's values by name.
-inline bool HasSubgraphs(const onnx::GraphProto& graph) {
-  for (const auto& node : graph.node()) {
-    for (const auto& a : node.attribute()) {
-      if (a.has_g() || a.graphs_size() > 0) return true;
-    }
-  }
-  return false;
-}
-
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
 inline bool IsOnnxDomain(std::string_view domain) {
   return domain.empty() || domain == "ai.onnx.ml" || domain == "ai.onnx.preview" ||
@@ -1167,9 +1156,9 @@ class Driver {
   // and sparse initializers, defined; then an id for every node output, and each node's
   // input and output ids (IndexNodeValues).
   void DefineGraphValues(GraphRun& run, Scope* scope);
-  // What IndexNodeValues finds in the same walk: whether a node has a subgraph
-  // (HasSubgraphs), and whether every node comes after the producers of its inputs (what
-  // subgraphs read aside).
+  // What IndexNodeValues finds in the same walk: whether a node has a graph attribute (If,
+  // Loop, Scan...: a subgraph that may read this graph's values by name), and whether every
+  // node comes after the producers of its inputs (what subgraphs read aside).
   struct NodeIndex {
     bool has_subgraphs = false;
     bool in_order = true;
