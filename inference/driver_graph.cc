@@ -353,9 +353,10 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       attach_elements(v, init);
       continue;
     }
-    Value* v = define(init.name(), std::move(type), "an initializer");
-    if (!v) continue;
-    attach_elements(*v, init);
+    // Defined here (it is not yet: the name's id is looked up once, not again by `define`).
+    Value& v = *scope->Define(id).first;
+    v.type = std::move(type);
+    attach_elements(v, init);
   }
   for (const auto& sparse : graph.sparse_initializer()) {
     if (scope->DefinesHere(sparse.values().name())) continue;
