@@ -412,17 +412,6 @@ inline bool AddsNothing(const Type& from_signature, const Type& type) {
          from_signature.denotation().empty() && type.elem_type() == from_signature.elem_type();
 }
 
-// Whether a node of `graph` has a graph attribute (If, Loop, Scan...): a subgraph that may read
-// this graph's values by name.
-inline bool HasSubgraphs(const onnx::GraphProto& graph) {
-  for (const auto& node : graph.node()) {
-    for (const auto& a : node.attribute()) {
-      if (a.has_g() || a.graphs_size() > 0) return true;
-    }
-  }
-  return false;
-}
-
 // Domains whose operators the built-in catalog defines: an unknown op there is not a custom op.
 inline bool IsOnnxDomain(std::string_view domain) {
   return domain.empty() || domain == "ai.onnx.ml" || domain == "ai.onnx.preview" ||
@@ -629,9 +618,15 @@ struct GraphRun {
   // Write the new value_info entries as bytes (InferenceOptions::stream_new_value_info; the
   // main graph only, and only with release_written).
   bool stream_new_value_info = false;
+  // With release_written, found by FindProducers for WriteBack: whether no value is named by
+  // two node outputs (each is written once), and how many node outputs name a value of each
+  // block of the scope's (Scope::BlockOf).
+  bool outputs_written_once = true;
+  std::vector<uint32_t> outputs_in_block;
 };
 
-// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info).
+// Where WriteBack makes the bytes of new value_info entries (GraphRun::stream_new_value_info),
+// appended to `chunks` (InferenceResult::new_value_info).
 //
 // A tensor type without a denotation (nearly every value) has its TypeProto's bytes made once
 // per distinct type and kept: a value's entry is then the bytes of a ValueInfoProto holding
@@ -643,6 +638,23 @@ struct GraphRun {
 // the arena is emptied and the message made anew once it has grown past 1 MiB).
 class ValueInfoScratch {
  public:
+  explicit ValueInfoScratch(std::vector<std::string>* chunks) : chunks_(chunks) {}
+  // The last chunk is cut to what was written into it.
+  ~ValueInfoScratch() { CutChunk(); }
+  ValueInfoScratch(const ValueInfoScratch&) = delete;
+  ValueInfoScratch& operator=(const ValueInfoScratch&) = delete;
+
+  // Room for `size` bytes at the end of the chunks, to be written and then Commit-ted. The
+  // last chunk is kept at its full capacity while it is written (cut when the next one is
+  // begun, and by the destructor): an entry's bytes are written straight into it, with no
+  // resize per entry.
+  uint8_t* Room(size_t size) {
+    if (static_cast<size_t>(end_ - next_) < size) NewChunk(size);
+    return next_;
+  }
+  // The bytes written at Room(...) end at `end`.
+  void Commit(uint8_t* end) { next_ = end; }
+
   onnx::ValueInfoProto& Whole() {
     constexpr uint32_t kCheckEvery = 4096;
     constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 20;
@@ -653,16 +665,11 @@ class ValueInfoScratch {
     return *whole_;
   }
 
-  // The bytes of TypeProto for `type`, a tensor type without a denotation.
-  const std::string& TensorTypeBytes(const Type& type, DimTextCache* texts) {
-    // Consecutive values often have one type (a chain of elementwise nodes): the last one
-    // found is compared first (interned dims: a comparison of pointers), before the hash.
-    if (last_ && *last_key_ == type) return *last_;
-    if (auto it = cache_.find(type); it != cache_.end()) {
-      last_key_ = &it->first;
-      last_ = &it->second;
-      return it->second;
-    }
+  // The bytes of TypeProto for `type` when it is a tensor type without a denotation, else
+  // null. Valid until the next call (WriteBack calls it once per run of equal types).
+  const std::string* TensorTypeBytes(const Type& type, DimTextCache* texts) {
+    if (!type.is_tensor() || !type.denotation().empty()) return nullptr;
+    if (auto it = cache_.find(type); it != cache_.end()) return &it->second;
     // Made in a reused TypeProto: a shape of the same rank is overwritten dim by dim
     // (WriteShape), each dim ending with exactly what the type says.
     onnx::TypeProto_Tensor* tensor = type_.mutable_tensor_type();
@@ -671,16 +678,10 @@ class ValueInfoScratch {
     WriteTypeToProto(type, &type_, texts);
     constexpr size_t kMaxEntries = size_t{1} << 16;  // a bound on the memory kept
     std::string* bytes = &uncached_;
-    last_key_ = nullptr;
-    last_ = nullptr;
-    if (cache_.size() < kMaxEntries) {
-      auto it = cache_.try_emplace(type).first;
-      last_key_ = &it->first;
-      last_ = bytes = &it->second;
-    }
+    if (cache_.size() < kMaxEntries) bytes = &cache_.try_emplace(type).first->second;
     bytes->clear();
     type_.AppendToString(bytes);
-    return *bytes;
+    return bytes;
   }
 
  private:
@@ -694,16 +695,58 @@ class ValueInfoScratch {
       return hash;
     }
   };
+  // Begins a chunk with room for `size` bytes (driver_write_back.cc: out of line, so that
+  // Room inlines).
+  void NewChunk(size_t size);
+  void CutChunk() {
+    if (next_ == nullptr) return;
+    std::string& chunk = chunks_->back();
+    chunk.resize(static_cast<size_t>(next_ - reinterpret_cast<uint8_t*>(chunk.data())));
+    next_ = end_ = nullptr;
+  }
+  std::vector<std::string>* chunks_;
+  // The unwritten part of chunks_->back() while it is written (null: none).
+  uint8_t* next_ = nullptr;
+  uint8_t* end_ = nullptr;
   google::protobuf::Arena arena_;
   onnx::ValueInfoProto* whole_ = nullptr;
   uint32_t uses_ = 0;
   onnx::TypeProto type_;
   std::unordered_map<Type, std::string, TensorTypeHash> cache_;
   std::string uncached_;
-  // The entry of cache_ found or made last (elements of an unordered_map do not move).
-  const Type* last_key_ = nullptr;
-  const std::string* last_ = nullptr;
 };
+
+// How much is known of a node output's type, as InferenceStats counts it (CountValueStats is
+// AddValueStats(ClassifyValueStats(type), ...)): the write-back classifies a run of equal
+// types once.
+enum class ValueStatsClass : uint8_t { kStatic, kSymbolic, kPartial, kTypeOnly, kUnknown };
+ValueStatsClass ClassifyValueStats(const Type& type);
+inline void AddValueStats(ValueStatsClass c, int64_t n, InferenceStats& stats) {
+  stats.values += n;
+  switch (c) {
+    case ValueStatsClass::kStatic:
+      stats.typed += n;
+      stats.shaped += n;
+      stats.static_shaped += n;
+      return;
+    case ValueStatsClass::kSymbolic:
+      stats.typed += n;
+      stats.shaped += n;
+      stats.symbolic += n;
+      return;
+    case ValueStatsClass::kPartial:
+      stats.typed += n;
+      stats.partial += n;
+      return;
+    case ValueStatsClass::kTypeOnly:
+      stats.typed += n;
+      stats.type_only += n;
+      return;
+    case ValueStatsClass::kUnknown:
+      stats.unknown += n;
+      return;
+  }
+}
 
 // What a function call gives its node's outputs.
 struct CallResult {
@@ -1113,16 +1156,23 @@ class Driver {
   // and sparse initializers, defined; then an id for every node output, and each node's
   // input and output ids (IndexNodeValues).
   void DefineGraphValues(GraphRun& run, Scope* scope);
-  static void IndexNodeValues(GraphRun& run, Scope* scope);
+  // What IndexNodeValues finds in the same walk: whether a node has a graph attribute (If,
+  // Loop, Scan...: a subgraph that may read this graph's values by name), and whether every
+  // node comes after the producers of its inputs (what subgraphs read aside).
+  struct NodeIndex {
+    bool has_subgraphs = false;
+    bool in_order = true;
+  };
+  static NodeIndex IndexNodeValues(GraphRun& run, Scope* scope);
   // The types the graph declares for its outputs and in value_info, for the values it has;
   // the ids of those names (GraphRun::output_ids, value_info_ids).
   void ReadDeclaredTypes(GraphRun& run, Scope* scope) const;
   // Each node output's producer; reports outputs defined twice.
-  Producers FindProducers(const GraphRun& run, const Scope& scope);
+  Producers FindProducers(GraphRun& run, const Scope& scope);
   // An order in which producers come first (subgraph references count); reports cycles. None
   // when the nodes are in order already (most graphs): the index order, with nothing stored.
   std::optional<NodeOrder> OrderGraphNodes(const GraphRun& run, const Scope& scope,
-                                           const Producers& producer);
+                                           const Producers& producer, const NodeIndex& index);
   // Marks each value's last read among the nodes in `order` (none: index order) in
   // run.node_ids.last_read, so that InferGraphNode frees the value's elements there; not for
   // the graph's outputs (CollectGraphOutputs reads their elements after the nodes).
@@ -1156,10 +1206,10 @@ class Driver {
   // the statistics.
   void WriteBack(GraphRun& run, Scope& scope, bool count_stats);
   // Appends the value_info entry of `name` with `type` to result_.new_value_info as bytes,
-  // made in `scratch` (WriteBack, with GraphRun::stream_new_value_info).
-  void AppendValueInfo(const std::string& name, const Type& type, ValueInfoScratch& scratch);
-  // Statistics: one node output's type into result_.stats.
-  void CountValue(const Type& type);
+  // made in `scratch` (WriteBack, with GraphRun::stream_new_value_info). `tensor_bytes`:
+  // scratch.TensorTypeBytes(type).
+  void AppendValueInfo(const std::string& name, const Type& type, const std::string* tensor_bytes,
+                       ValueInfoScratch& scratch);
   // The type of every input and node output of the graph `run` inferred in `scope`, by name
   // (a node output that redefines an earlier value is not there).
   static std::map<std::string, Type, std::less<>> GraphValueTypeMap(const GraphRun& run,
@@ -1248,24 +1298,12 @@ class Driver {
     const onnx::NodeProto* node;
   };
   std::vector<NodeFrame> node_stack_;
-  // Gives the facts recorded since the last call the innermost node being inferred.
+  // Gives the facts recorded since the last call the innermost node being inferred. Twice
+  // per node, and most nodes record none: only the count is compared inline.
   void TagFacts() {
-    const auto& facts = unifier_.facts();
-    while (fact_sources_.size() < facts.size()) {
-      FactSource source;
-      if (!node_stack_.empty()) {
-        const NodeFrame& frame = node_stack_.back();
-        source.graph = *frame.graph;
-        source.node_index = frame.index;
-        source.node_name = frame.node->name();
-        source.op_type = frame.node->op_type();
-        source.domain = frame.node->domain();
-      }
-      source.lhs = facts[fact_sources_.size()].lhs;
-      source.rhs = facts[fact_sources_.size()].rhs;
-      fact_sources_.push_back(std::move(source));
-    }
+    if (fact_sources_.size() < unifier_.facts().size()) TagNewFacts();
   }
+  void TagNewFacts();  // driver_graph.cc
   // Symbols rules introduced, with their origin; symbols the model declares, in order.
   InferenceContext::SymbolLog introduced_;
   std::vector<std::string> declared_order_;

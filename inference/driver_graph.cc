@@ -7,7 +7,7 @@ namespace onnx_infer::driver_internal {
 void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   ReportUndefinedElemTypes(run);
   DefineGraphValues(run, scope);
-  IndexNodeValues(run, scope);
+  const NodeIndex index = IndexNodeValues(run, scope);
   ReadDeclaredTypes(run, scope);
   // Nothing reads this graph's values by name from here on: its nodes' steps find them by id,
   // no subgraph looks up an outer name, and what follows the nodes has the ids of the names it
@@ -15,11 +15,11 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
   // tiny-nodes chain, 16 bytes a value at the driver's peak). Nor does anything but the nodes
   // read a value's elements, the outputs' aside: each is freed after its last read (the Shape,
   // Gather, Concat... outputs of a decoder, about 250 bytes each, were kept to the end).
-  const bool by_id_only = run.release_written && !HasSubgraphs(*run.graph);
+  const bool by_id_only = run.release_written && !index.has_subgraphs;
   if (by_id_only) scope->ReleaseNames();
   {
     const Producers producer = FindProducers(run, *scope);
-    const std::optional<NodeOrder> order = OrderGraphNodes(run, *scope, producer);
+    const std::optional<NodeOrder> order = OrderGraphNodes(run, *scope, producer, index);
     if (by_id_only) MarkLastReads(run, order, scope->size());
     const int num_ordered = order ? static_cast<int>(order->order.size()) : run.graph->node_size();
     for (int k = 0; k < num_ordered; ++k) {
@@ -36,6 +36,24 @@ void Driver::InferGraph(GraphRun& run, Scope* scope, bool count_stats) {
     run.node_outcome = {};
   }
   WriteBack(run, *scope, count_stats);
+}
+
+void Driver::TagNewFacts() {
+  const auto& facts = unifier_.facts();
+  while (fact_sources_.size() < facts.size()) {
+    FactSource source;
+    if (!node_stack_.empty()) {
+      const NodeFrame& frame = node_stack_.back();
+      source.graph = *frame.graph;
+      source.node_index = frame.index;
+      source.node_name = frame.node->name();
+      source.op_type = frame.node->op_type();
+      source.domain = frame.node->domain();
+    }
+    source.lhs = facts[fact_sources_.size()].lhs;
+    source.rhs = facts[fact_sources_.size()].rhs;
+    fact_sources_.push_back(std::move(source));
+  }
 }
 
 // A position table of 4096 rows sliced to Shape(x)[1] is [1, Min(4096, seq), 8]; the Add of
@@ -167,41 +185,90 @@ void Driver::ReadDeclaredTypes(GraphRun& run, Scope* scope) const {
   scope->FinishDeclaring();
 }
 
-void Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
+Driver::NodeIndex Driver::IndexNodeValues(GraphRun& run, Scope* scope) {
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
-  NodeValueIds& ids = run.node_ids;
-  ids.offsets.resize(num_nodes);
-  size_t total = 0;
+  NodeValueIds& ids = run.node_ids;  // sized by DefineGraphValues
+  NodeIndex index;
+  // One pass, each node's outputs before its inputs: an input names an output of a node
+  // before it, or of the node itself, or of a node after it (a graph out of order; looked up
+  // again once every output has its id, as are the names of no node output), or a value of
+  // no node. The ids are assigned in node order either way.
+  //
+  // Whether the nodes are in order (for OrderGraphNodes), without the producers
+  // (FindProducers makes them once the name table is freed; made here, they were 4 bytes a
+  // value on top of the table, at the driver's peak): an id given by now is an input's or
+  // initializer's (no producer), or was first given to an output of this node (its
+  // producer: a cycle) or of a node before (its producer). An input that finds no id and
+  // then names a node output reads it before it is produced.
+  std::vector<uint32_t> again;  // where in ids.ids an input found no id in the pass
+  Names previous;               // the outputs of the node before, and their ids
+  const int* previous_ids = nullptr;
   for (int i = 0; i < num_nodes; ++i) {
-    ids.offsets[i] = static_cast<uint32_t>(total);
-    total += graph.node(i).input_size() + graph.node(i).output_size();
-  }
-  ids.ids.assign(total, -1);
-  // Outputs first, so that an input names a node output wherever that node is.
-  for (int i = 0; i < num_nodes; ++i) {
-    const Names outputs = OutputNames(graph.node(i));
-    int* out = ids.ids.data() + ids.offsets[i] + graph.node(i).input_size();
+    const onnx::NodeProto& node = graph.node(i);
+    const Names inputs = InputNames(node);
+    const Names outputs = OutputNames(node);
+    int* in = ids.ids.data() + ids.offsets[i];
+    int* out = in + inputs.size();
+    const int first_new = scope->size();  // the first id this node's outputs may be given
     for (size_t o = 0; o < outputs.size(); ++o) {
       if (!outputs[o]->empty()) out[o] = scope->Intern(*outputs[o]);
     }
-  }
-  for (int i = 0; i < num_nodes; ++i) {
-    const Names inputs = InputNames(graph.node(i));
-    int* in = ids.ids.data() + ids.offsets[i];
     for (size_t k = 0; k < inputs.size(); ++k) {
-      if (!inputs[k]->empty()) in[k] = scope->IdOf(*inputs[k]);
+      const std::string& name = *inputs[k];
+      if (name.empty()) continue;
+      // Most often an output of the node before (a chain): compared before it is hashed.
+      int id = -1;
+      for (size_t o = 0; o < previous.size(); ++o) {
+        if (*previous[o] == name) {
+          id = previous_ids[o];
+          break;
+        }
+      }
+      if (id < 0) id = scope->IdOf(name);
+      in[k] = id;
+      if (id < 0) again.push_back(static_cast<uint32_t>(in + k - ids.ids.data()));
+      if (id >= first_new) index.in_order = false;
+    }
+    for (const auto& a : node.attribute()) {
+      if (a.has_g() || a.graphs_size() > 0) index.has_subgraphs = true;
+    }
+    previous = outputs;
+    previous_ids = out;
+  }
+  // The names of the inputs looked up again, found by walking the nodes once more.
+  size_t next = 0;
+  for (int i = 0; i < num_nodes && next < again.size(); ++i) {
+    const uint32_t first = ids.offsets[i];
+    const Names inputs = InputNames(graph.node(i));
+    while (next < again.size() && again[next] < first + inputs.size()) {
+      const int id = ids.ids[again[next]] = scope->IdOf(*inputs[again[next] - first]);
+      if (id >= 0) index.in_order = false;
+      ++next;
     }
   }
+  return index;
 }
 
 void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
-  // Inputs, initializers and node outputs: every name the scope holds.
+  // Inputs, initializers and node outputs: every name the scope holds. The walk that counts
+  // the outputs also places each node's ids (IndexNodeValues fills them).
   size_t names = static_cast<size_t>(graph.input_size()) + graph.initializer_size() +
                  graph.sparse_initializer_size();
-  for (const auto& node : graph.node()) names += node.output_size();
+  NodeValueIds& ids = run.node_ids;
+  const int num_nodes = graph.node_size();
+  ids.offsets.resize(num_nodes);
+  size_t total = 0;
+  for (int i = 0; i < num_nodes; ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    const int num_outputs = node.output_size();
+    ids.offsets[i] = static_cast<uint32_t>(total);
+    total += node.input_size() + num_outputs;
+    names += num_outputs;
+  }
+  ids.ids.assign(total, -1);
   scope->Reserve(names);
   const std::string& path = run.path;
   // The value `name` defines, or null (reported) when it is defined already.
@@ -287,9 +354,10 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
       attach_elements(v, init);
       continue;
     }
-    Value* v = define(init.name(), std::move(type), "an initializer");
-    if (!v) continue;
-    attach_elements(*v, init);
+    // Defined here (it is not yet: the name's id is looked up once, not again by `define`).
+    Value& v = *scope->Define(id).first;
+    v.type = std::move(type);
+    attach_elements(v, init);
   }
   for (const auto& sparse : graph.sparse_initializer()) {
     if (scope->DefinesHere(sparse.values().name())) continue;
@@ -297,19 +365,33 @@ void Driver::DefineGraphValues(GraphRun& run, Scope* scope) {
   }
 }
 
-Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope) {
+Driver::Producers Driver::FindProducers(GraphRun& run, const Scope& scope) {
   const onnx::GraphProto& graph = *run.graph;
   auto& out = *run.diagnostics;
   const std::string& path = run.path;
   const int num_nodes = graph.node_size();
   Producers producer(scope.size(), -1);
+  const NodeValueIds& node_ids = run.node_ids;
+  // What WriteBack needs to know before it writes (GraphRun::outputs_written_once,
+  // outputs_in_block), found here rather than in a walk of its own: a value two node outputs
+  // name is produced twice (reported below), or an input or initializer redefined twice.
+  const bool for_write_back = run.release_written;
+  run.outputs_written_once = true;
+  run.outputs_in_block.assign(for_write_back ? scope.num_blocks() : 0, 0);
+  std::vector<int> redefined;  // inputs and initializers named by node outputs
   for (int i = 0; i < num_nodes; ++i) {
-    const int* ids = run.node_ids.outputs(i, graph.node(i));
+    // The outputs' ids end where the next node's begin (found so rather than by the number
+    // of inputs: a call into libprotobuf).
     const Names outputs = OutputNames(graph.node(i));
+    const int* ids = node_ids.ids.data() +
+                     (i + 1 < num_nodes ? node_ids.offsets[i + 1] : node_ids.ids.size()) -
+                     outputs.size();
     for (size_t k = 0; k < outputs.size(); ++k) {
       const std::string& o = *outputs[k];
       if (o.empty()) continue;
+      if (for_write_back) ++run.outputs_in_block[Scope::BlockOf(ids[k])];
       if (scope.FindHere(ids[k])) {  // before inference: an input or initializer
+        if (for_write_back) redefined.push_back(ids[k]);
         ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
                    nullptr, StrCat("output '", o, "' redefines a graph input or initializer"),
                    Subject::Output(-1, o));
@@ -327,10 +409,15 @@ Driver::Producers Driver::FindProducers(const GraphRun& run, const Scope& scope)
         ReportNode(out, Severity::kError, DiagCode::kDuplicateDefinition, path, i, graph.node(i),
                    nullptr, StrCat("output '", o, "' is also produced by node #", first),
                    Subject::Output(-1, o));
+        run.outputs_written_once = false;
       } else {
         first = i;
       }
     }
+  }
+  std::sort(redefined.begin(), redefined.end());
+  if (std::adjacent_find(redefined.begin(), redefined.end()) != redefined.end()) {
+    run.outputs_written_once = false;
   }
   return producer;
 }
@@ -360,7 +447,10 @@ void Driver::MarkLastReads(GraphRun& run, const std::optional<NodeOrder>& order,
 }
 
 std::optional<NodeOrder> Driver::OrderGraphNodes(const GraphRun& run, const Scope& scope,
-                                                 const Producers& producer) {
+                                                 const Producers& producer,
+                                                 const NodeIndex& index) {
+  // In order, and no subgraph reads a value of this graph: IndexNodeValues has checked.
+  if (index.in_order && !index.has_subgraphs) return std::nullopt;
   const onnx::GraphProto& graph = *run.graph;
   const int num_nodes = graph.node_size();
   // Calls visit(p) for each producer p of node i's inputs, and of the values of this graph

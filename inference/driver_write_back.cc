@@ -46,31 +46,57 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   // value is written at most once (below): a name several nodes define gets one entry, where
   // its first write would add it, with its last write's type, which bytes cannot be.
   bool stream = run.stream_new_value_info && CanAppendValueInfo(graph);
-  ValueInfoScratch scratch;
-  // Counts the type of output `o` of node `index` (value `id`) and writes it into the graph.
-  auto write = [&](int index, int o, int id, const Type& type) {
-    if (count_stats) CountValue(type);
-    if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape())) {
-      return;
+  ValueInfoScratch scratch(&result_.new_value_info);
+  // The type of the value written last and what follows from it: consecutive values often
+  // have one type (a chain of elementwise nodes shares one shape), which is then classified,
+  // and its bytes looked up, once.
+  struct LastType {
+    Type type;
+    bool valid = false;
+    ValueStatsClass stats = ValueStatsClass::kUnknown;
+    bool skip = true;                    // nothing to write
+    bool has_bytes = false;              // `bytes` is looked up
+    const std::string* bytes = nullptr;  // ValueInfoScratch::TensorTypeBytes
+  } last;
+  // Counts the type of the node output `name` (value `id`) and writes it into the graph.
+  auto write = [&](const std::string& name, int id, const Type& type) {
+    if (!last.valid || !(type == last.type)) {
+      last.type = type;
+      last.valid = true;
+      last.stats = ClassifyValueStats(type);
+      last.skip =
+          type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape());
+      last.has_bytes = false;
     }
+    if (count_stats) AddValueStats(last.stats, 1, result_.stats);
+    if (last.skip) return;
     int32_t& where = info[id];
     if (where == kGraphOutput) return;
     if (where == kAdd && stream) {
-      AppendValueInfo(graph.node(index).output(o), type, scratch);
+      if (!last.has_bytes) {
+        last.bytes = scratch.TensorTypeBytes(type, &dim_texts_);
+        last.has_bytes = true;
+      }
+      AppendValueInfo(name, type, last.bytes, scratch);
       return;
     }
     if (where == kAdd) {
       where = graph.value_info_size();
-      graph.add_value_info()->set_name(graph.node(index).output(o));
+      graph.add_value_info()->set_name(name);
     }
     WriteTypeToProto(type, graph.mutable_value_info(where)->mutable_type(), &dim_texts_);
   };
   if (!run.release_written) {
+    const NodeValueIds& node_ids = run.node_ids;
     for (int index = 0; index < num_nodes; ++index) {
-      const int* ids = run.node_ids.outputs(index, graph.node(index));
-      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+      // The outputs' ids end where the next node's begin.
+      const Names outputs = OutputNames(graph.node(index));
+      const int* ids = node_ids.ids.data() +
+                       (index + 1 < num_nodes ? node_ids.offsets[index + 1] : node_ids.ids.size()) -
+                       outputs.size();
+      for (size_t o = 0; o < outputs.size(); ++o) {
         const Value* inferred = scope.FindHere(ids[o]);
-        if (inferred && inferred->from_node()) write(index, o, ids[o], inferred->type);
+        if (inferred && inferred->from_node()) write(*outputs[o], ids[o], inferred->type);
       }
     }
     return;
@@ -87,17 +113,10 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   constexpr size_t kBlock = size_t{1} << 14;
   std::vector<std::vector<Pending>> blocks;
   {
-    std::vector<uint32_t> writes_left(scope.size(), 0);
-    // Per block of the scope's values, the node outputs in it (the stream's walk below).
-    std::vector<uint32_t> outputs_in_block(scope.num_blocks(), 0);
-    for (int index = 0; index < num_nodes; ++index) {
-      const int* ids = run.node_ids.outputs(index, graph.node(index));
-      for (int o = 0; o < graph.node(index).output_size(); ++o) {
-        if (ids[o] < 0) continue;
-        if (++writes_left[ids[o]] > 1) stream = false;
-        ++outputs_in_block[Scope::BlockOf(ids[o])];
-      }
-    }
+    // Per block of the scope's values, the node outputs in it (the stream's walk below), and
+    // whether each value is written once: found by FindProducers.
+    std::vector<uint32_t> outputs_in_block = std::move(run.outputs_in_block);
+    if (!run.outputs_written_once) stream = false;
     if (stream) {
       // Each value written once: straight from the scope, its type freed once written, so
       // that the bytes (far smaller than the messages) reuse its memory; no write list. The
@@ -106,7 +125,6 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       // passed every node output in it (the inputs' and initializers' at once), so that the
       // bytes are not made on top of the values: on the 700k tiny-nodes chain the values were
       // 22 MB, the bytes 15.
-      std::vector<uint32_t>().swap(writes_left);
       scope.ReleaseNames();
       std::vector<uint32_t>().swap(run.node_ids.offsets);
       for (int block = 0; block < scope.num_blocks(); ++block) {
@@ -116,25 +134,37 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
       for (int index = 0; index < num_nodes; ++index) {
         const onnx::NodeProto& node = graph.node(index);
         ids += node.input_size();
-        for (int o = 0; o < node.output_size(); ++o) {
+        const Names outputs = OutputNames(node);
+        for (size_t o = 0; o < outputs.size(); ++o) {
           if (ids[o] < 0) continue;
           if (scope.FindHere(ids[o]) && scope.at(ids[o]).from_node()) {
             Type& type = scope.at(ids[o]).type;
-            write(index, o, ids[o], type);
+            write(*outputs[o], ids[o], type);
             type = Type();
           }
           const int block = Scope::BlockOf(ids[o]);
           if (--outputs_in_block[block] == 0) scope.ReleaseBlock(block);
         }
-        ids += node.output_size();
+        ids += outputs.size();
       }
       scope.Release();
       run.node_ids = {};
       return;
     }
+    std::vector<uint32_t>().swap(outputs_in_block);
+    // How many times each value is still to be written: its type is moved out at the last.
+    std::vector<uint32_t> writes_left(scope.size(), 0);
     for (int index = 0; index < num_nodes; ++index) {
       const int* ids = run.node_ids.outputs(index, graph.node(index));
-      for (int o = 0; o < graph.node(index).output_size(); ++o) {
+      const int num_outputs = graph.node(index).output_size();
+      for (int o = 0; o < num_outputs; ++o) {
+        if (ids[o] >= 0) ++writes_left[ids[o]];
+      }
+    }
+    for (int index = 0; index < num_nodes; ++index) {
+      const int* ids = run.node_ids.outputs(index, graph.node(index));
+      const int num_outputs = graph.node(index).output_size();
+      for (int o = 0; o < num_outputs; ++o) {
         if (ids[o] < 0) continue;
         const bool last = --writes_left[ids[o]] == 0;
         if (!scope.FindHere(ids[o]) || !scope.at(ids[o]).from_node()) continue;
@@ -153,59 +183,75 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   scope.Release();
   run.node_ids = {};
   for (auto& block : blocks) {
-    for (const Pending& p : block) write(p.node, p.output, p.id, p.type);
+    for (const Pending& p : block) write(graph.node(p.node).output(p.output), p.id, p.type);
     std::vector<Pending>().swap(block);
   }
 }
 
+// Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128 KiB),
+// and few enough that their list costs nothing.
+void ValueInfoScratch::NewChunk(size_t size) {
+  constexpr size_t kChunk = size_t{1} << 16;
+  CutChunk();
+  std::string& chunk = chunks_->emplace_back();
+  chunk.reserve(std::max(kChunk, size));
+  chunk.resize(chunk.capacity());
+  next_ = reinterpret_cast<uint8_t*>(chunk.data());
+  end_ = next_ + chunk.size();
+}
+
 void Driver::AppendValueInfo(const std::string& name, const Type& type,
-                             ValueInfoScratch& scratch_message) {
+                             const std::string* tensor_bytes, ValueInfoScratch& scratch_message) {
   using google::protobuf::internal::WireFormatLite;
   using google::protobuf::io::CodedOutputStream;
   // Framed as GraphProto frames a value_info element: tag, length, bytes.
-  constexpr size_t kMaxHead = 5 + 10;
-  // Chunks of 64 KiB: taken from the heap rather than mapped (malloc maps blocks from 128 KiB),
-  // and few enough that their list costs nothing.
-  constexpr size_t kChunk = size_t{1} << 16;
-  std::vector<std::string>& chunks = result_.new_value_info;
-  // Appends one entry whose ValueInfoProto is `size` bytes, written by `body` (which returns
-  // the end of what it wrote).
-  auto append = [&](size_t size, auto&& body) {
-    if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < kMaxHead + size) {
-      chunks.emplace_back().reserve(std::max(kChunk, kMaxHead + size));
-    }
-    std::string& out = chunks.back();
-    const size_t old = out.size();
-    out.resize(old + kMaxHead + size);
-    auto* start = reinterpret_cast<uint8_t*>(out.data() + old);
-    uint8_t* p = WireFormatLite::WriteTagToArray(onnx::GraphProto::kValueInfoFieldNumber,
-                                                 WireFormatLite::WIRETYPE_LENGTH_DELIMITED, start);
-    p = CodedOutputStream::WriteVarint64ToArray(size, p);
-    p = body(p);
-    out.resize(old + static_cast<size_t>(p - start));
+  constexpr uint32_t kEntryTag = WireFormatLite::MakeTag(onnx::GraphProto::kValueInfoFieldNumber,
+                                                         WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  auto frame_size = [](size_t size) {
+    return CodedOutputStream::VarintSize32(kEntryTag) + CodedOutputStream::VarintSize64(size) +
+           size;
   };
-  if (type.is_tensor() && type.denotation().empty()) {
-    const std::string& type_bytes = scratch_message.TensorTypeBytes(type, &dim_texts_);
+  auto frame = [](size_t size, uint8_t* p) {
+    p = CodedOutputStream::WriteVarint32ToArray(kEntryTag, p);
+    return CodedOutputStream::WriteVarint64ToArray(size, p);
+  };
+  if (tensor_bytes) {
     // The bytes of a ValueInfoProto holding only the name, made here rather than by a
     // message (proto2: a set string field is written even when empty): field 1's tag, the
-    // length, the name.
-    const size_t name_size = WireFormatLite::TagSize(onnx::ValueInfoProto::kNameFieldNumber,
-                                                     WireFormatLite::TYPE_STRING) +
-                             CodedOutputStream::VarintSize64(name.size()) + name.size();
-    const size_t size = name_size +
-                        WireFormatLite::TagSize(onnx::ValueInfoProto::kTypeFieldNumber,
-                                                WireFormatLite::TYPE_MESSAGE) +
-                        CodedOutputStream::VarintSize64(type_bytes.size()) + type_bytes.size();
-    append(size, [&](uint8_t* p) {
-      p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kNameFieldNumber,
-                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
-      p = CodedOutputStream::WriteVarint64ToArray(name.size(), p);
-      p = std::copy(name.begin(), name.end(), p);
-      p = WireFormatLite::WriteTagToArray(onnx::ValueInfoProto::kTypeFieldNumber,
-                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED, p);
-      p = CodedOutputStream::WriteVarint64ToArray(type_bytes.size(), p);
-      return std::copy(type_bytes.begin(), type_bytes.end(), p);
-    });
+    // length, the name; then field 2's tag, the length, the type's bytes.
+    constexpr uint32_t kNameTag = WireFormatLite::MakeTag(
+        onnx::ValueInfoProto::kNameFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+    constexpr uint32_t kTypeTag = WireFormatLite::MakeTag(
+        onnx::ValueInfoProto::kTypeFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+    static_assert(kNameTag < 0x80 && kTypeTag < 0x80 && kEntryTag < 0x80, "one byte each");
+    const size_t name_size = name.size(), type_size = tensor_bytes->size();
+    if (name_size + type_size < 0x80 - 4) {
+      // Most entries: every length fits one byte (name and type, and the entry's 4 more).
+      uint8_t* p = scratch_message.Room(name_size + type_size + 6);
+      p[0] = static_cast<uint8_t>(kEntryTag);
+      p[1] = static_cast<uint8_t>(name_size + type_size + 4);
+      p[2] = static_cast<uint8_t>(kNameTag);
+      p[3] = static_cast<uint8_t>(name_size);
+      std::memcpy(p + 4, name.data(), name_size);
+      p += 4 + name_size;
+      p[0] = static_cast<uint8_t>(kTypeTag);
+      p[1] = static_cast<uint8_t>(type_size);
+      std::memcpy(p + 2, tensor_bytes->data(), type_size);
+      scratch_message.Commit(p + 2 + type_size);
+      return;
+    }
+    const size_t size = 1 + CodedOutputStream::VarintSize64(name.size()) + name.size() + 1 +
+                        CodedOutputStream::VarintSize64(tensor_bytes->size()) +
+                        tensor_bytes->size();
+    uint8_t* p = frame(size, scratch_message.Room(frame_size(size)));
+    *p++ = static_cast<uint8_t>(kNameTag);
+    p = CodedOutputStream::WriteVarint64ToArray(name.size(), p);
+    std::memcpy(p, name.data(), name.size());
+    p += name.size();
+    *p++ = static_cast<uint8_t>(kTypeTag);
+    p = CodedOutputStream::WriteVarint64ToArray(tensor_bytes->size(), p);
+    std::memcpy(p, tensor_bytes->data(), tensor_bytes->size());
+    scratch_message.Commit(p + tensor_bytes->size());
     return;
   }
   // The scratch message is reused: clearing the tensor type keeps its sub-messages (its
@@ -226,10 +272,9 @@ void Driver::AppendValueInfo(const std::string& name, const Type& type,
   }
   scratch.set_name(name);
   WriteTypeToProto(type, proto, &dim_texts_);
-  append(scratch.ByteSizeLong(),
-         [&](uint8_t* p) { return scratch.SerializeWithCachedSizesToArray(p); });
+  const size_t size = scratch.ByteSizeLong();
+  uint8_t* p = frame(size, scratch_message.Room(frame_size(size)));
+  scratch_message.Commit(scratch.SerializeWithCachedSizesToArray(p));
 }
-
-void Driver::CountValue(const Type& type) { CountValueStats(type, 1, result_.stats); }
 
 }  // namespace onnx_infer::driver_internal

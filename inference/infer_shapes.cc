@@ -56,25 +56,24 @@ std::map<std::string, onnx::TypeProto> NodeInferenceResult::OutputTypeProtos() c
 using driver_internal::Driver;
 using driver_internal::Opsets;
 
-void CountValueStats(const Type& type, int64_t n, InferenceStats& stats) {
-  stats.values += n;
-  if (!type.is_unknown() && !(type.is_tensor() && type.elem_type() == 0)) {
-    stats.typed += n;
-    if (type.IsStatic()) {
-      stats.shaped += n;
-      stats.static_shaped += n;
-    } else if (type.IsComplete()) {
-      stats.shaped += n;
-      stats.symbolic += n;
-    } else if (type.has_shape() ||
-               (!type.is_tensor() && type.kind() != Type::Kind::kSparseTensor)) {
-      stats.partial += n;
-    } else {
-      stats.type_only += n;
-    }
-  } else {
-    stats.unknown += n;
+namespace driver_internal {
+
+ValueStatsClass ClassifyValueStats(const Type& type) {
+  if (type.is_unknown() || (type.is_tensor() && type.elem_type() == 0)) {
+    return ValueStatsClass::kUnknown;
   }
+  if (type.IsStatic()) return ValueStatsClass::kStatic;
+  if (type.IsComplete()) return ValueStatsClass::kSymbolic;
+  if (type.has_shape() || (!type.is_tensor() && type.kind() != Type::Kind::kSparseTensor)) {
+    return ValueStatsClass::kPartial;
+  }
+  return ValueStatsClass::kTypeOnly;
+}
+
+}  // namespace driver_internal
+
+void CountValueStats(const Type& type, int64_t n, InferenceStats& stats) {
+  driver_internal::AddValueStats(driver_internal::ClassifyValueStats(type), n, stats);
 }
 
 InferenceResult InferShapes(onnx::ModelProto& model, const SchemaRegistry& registry,

@@ -328,6 +328,40 @@ g (float[N, 4] x) => (float[N, 4] y) {
   EXPECT_TRUE(o.identical) << o.detail;
 }
 
+TEST(ValueInfoStreamTest, InputRedefinedTwiceFallsBackToMessages) {
+  // Two nodes redefine the graph input `x` (errors both): a value two node outputs name, as
+  // `a` above, though neither is its producer (FindProducers tells the write-back).
+  onnx::ModelProto model = Parse(R"(
+<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 4] x) => (float[N, 4] y) {
+  a = Relu(x)
+  x = Sigmoid(a)
+  x = Cast<to = 7>(a)
+  y = Identity(a)
+}
+)");
+  const Outcome o = Compare(model);
+  EXPECT_FALSE(o.streamed);
+  EXPECT_TRUE(o.identical) << o.detail;
+}
+
+TEST(ValueInfoStreamTest, InputRedefinedOnceIsStreamed) {
+  // One node redefines the graph input `x` (an error): each value is named by one node
+  // output at most, and the entries of the others are streamed.
+  onnx::ModelProto model = Parse(R"(
+<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 4] x) => (float[N, 4] y) {
+  a = Relu(x)
+  x = Sigmoid(a)
+  b = Sigmoid(a)
+  y = Identity(b)
+}
+)");
+  const Outcome o = Compare(model);
+  EXPECT_TRUE(o.streamed);
+  EXPECT_TRUE(o.identical) << o.detail;
+}
+
 TEST(ValueInfoStreamTest, NoBytesWritesAnyGraphAsSaveModelDoes) {
   onnx::ModelProto model = Parse(kModel);
   model.mutable_graph()->add_quantization_annotation()->set_tensor_name("a");
