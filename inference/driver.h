@@ -103,8 +103,8 @@ inline uint64_t HashName(std::string_view s) {
 }
 
 // What the driver knows about one named value: 32 bytes (a Type of 24, and the box of what
-// few values hold with four flags in its address's low bits), one per name of every graph
-// run. Where the graph declares the value's type is kept by its scope (Scope::DeclaredIndex):
+// few values hold, or an initializer alone, with four flags in its low bits), one per name of every
+// graph run. Where the graph declares the value's type is kept by its scope (Scope::DeclaredIndex):
 // few values have a declaration.
 class Value {
  public:
@@ -140,18 +140,36 @@ class Value {
   }
   ~Value() { delete held(); }
 
-  Held* held() const { return reinterpret_cast<Held*>(held_and_flags_ & ~kFlags); }
+  Held* held() const {
+    return held_and_flags_ & kTensorTags ? nullptr
+                                         : reinterpret_cast<Held*>(held_and_flags_ & ~kFlags);
+  }
   ConstValue* data() const { return held() ? held()->data.get() : nullptr; }
-  const onnx::TensorProto* unread() const { return held() ? held()->unread : nullptr; }
-  const onnx::TensorProto* external() const { return held() ? held()->external : nullptr; }
+  const onnx::TensorProto* unread() const {
+    if (held_and_flags_ & kUnreadTag) return InlineTensor();
+    return held() ? held()->unread : nullptr;
+  }
+  const onnx::TensorProto* external() const {
+    if (held_and_flags_ & kExternalTag) return InlineTensor();
+    return held() ? held()->external : nullptr;
+  }
   void set_data(std::unique_ptr<ConstValue> data) const {
     if (data || held()) Hold().data = std::move(data);
   }
-  void set_unread(const onnx::TensorProto* tensor) const { Hold().unread = tensor; }
-  void set_external(const onnx::TensorProto* tensor) const { Hold().external = tensor; }
+  // An initializer alone (every initializer has one, and most nothing else) is kept in the
+  // box's word, tagged, rather than in a box of its own: an allocation and a free fewer per
+  // initializer.
+  void set_unread(const onnx::TensorProto* tensor) const { SetTensor(kUnreadTag, tensor); }
+  void set_external(const onnx::TensorProto* tensor) const { SetTensor(kExternalTag, tensor); }
   Held& Hold() const {
-    if (!held()) held_and_flags_ |= reinterpret_cast<uintptr_t>(new Held);
-    return *held();
+    if (held()) return *held();
+    const onnx::TensorProto* unread_tensor = unread();
+    const onnx::TensorProto* external_tensor = external();
+    auto* box = new Held;
+    box->unread = unread_tensor;
+    box->external = external_tensor;
+    held_and_flags_ = (held_and_flags_ & kFlags) | reinterpret_cast<uintptr_t>(box);
+    return *box;
   }
   // Frees the elements it holds, once nothing will read them again (GraphRun's
   // NodeValueIds::last_read): the box goes unless it still points at an initializer.
@@ -184,7 +202,26 @@ class Value {
   static constexpr uintptr_t kDefined = 1, kFromNode = 2, kDefaultInput = 4, kDeclared = 8;
   static constexpr uintptr_t kFlags = 15;
   static_assert(alignof(Held) > kFlags, "the flags are the low bits of the box's address");
-  mutable uintptr_t held_and_flags_ = 0;  // a Held* (0: none) | the flags
+  // Without a box, one initializer: its address (8-aligned) shifted past the flags, tagged by
+  // the top bits, which no user-space address has (one that did would be boxed).
+  static constexpr uintptr_t kUnreadTag = uintptr_t{1} << 63, kExternalTag = uintptr_t{1} << 62;
+  static constexpr uintptr_t kTensorTags = kUnreadTag | kExternalTag;
+  const onnx::TensorProto* InlineTensor() const {
+    return reinterpret_cast<const onnx::TensorProto*>(((held_and_flags_ & ~kTensorTags) >> 4) << 3);
+  }
+  void SetTensor(uintptr_t tag, const onnx::TensorProto* tensor) const {
+    const auto address = reinterpret_cast<uintptr_t>(tensor);
+    const bool fits = address % 8 == 0 && (address >> 58) == 0;
+    if (!held() && fits && (held_and_flags_ & kTensorTags & ~tag) == 0) {
+      // No box, and no other initializer inline: this one replaces any of the same kind.
+      held_and_flags_ &= kFlags;
+      if (tensor) held_and_flags_ |= tag | (address >> 3) << 4;
+      return;
+    }
+    Held& box = Hold();
+    (tag == kUnreadTag ? box.unread : box.external) = tensor;
+  }
+  mutable uintptr_t held_and_flags_ = 0;  // a Held* (0: none), or a tagged tensor | the flags
 };
 static_assert(sizeof(Value) <= 32, "the scope holds one Value per name");
 
