@@ -6,19 +6,39 @@ namespace onnx_infer::driver_internal {
 
 const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                       int64_t* opset_version, int* function_index) {
+  // An operator this run has met (ResolvedOpMemo): the key's domain is canonical, and a
+  // domain equal to it is its own canonical form ("ai.onnx" is never a key's domain).
+  const std::string& op_type = node.op_type();
+  const ResolvedOpEntry* memo = run.resolved_memo.slots[ResolvedOpMemo::SlotOf(op_type)];
+  if (memo && ResolvedOpMemo::SameName(memo->first.op_type, op_type) &&
+      ResolvedOpMemo::SameName(memo->first.domain, node.domain()) &&
+      ResolvedOpMemo::SameName(memo->first.overload, node.overload())) {
+    *opset_version = memo->second.opset_version;
+    *function_index = memo->second.function_index;
+    return memo->second.schema;
+  }
+  return ResolveSchemaMissed(run, node, index, opset_version, function_index);
+}
+
+const OpSchema* Driver::ResolveSchemaMissed(const GraphRun& run, const onnx::NodeProto& node,
+                                            int index, int64_t* opset_version,
+                                            int* function_index) {
+  const std::string& op_type = node.op_type();
+  const ResolvedOpEntry*& memo = run.resolved_memo.slots[ResolvedOpMemo::SlotOf(op_type)];
   const std::string_view domain = CanonicalDomain(node.domain());
   auto opset = run.opsets->find(domain);
-  const ResolvedOpKeyView key{domain, node.op_type(), node.overload(),
+  const ResolvedOpKeyView key{domain, op_type, node.overload(),
                               opset == run.opsets->end() ? -1 : opset->second};
   // Consecutive nodes are often of one operator (a chain of Relu): the entry found last is
   // compared first, without hashing the three names.
   if (last_resolved_ && ResolvedOpEq()(key, last_resolved_->first)) {
+    memo = last_resolved_;
     *opset_version = last_resolved_->second.opset_version;
     *function_index = last_resolved_->second.function_index;
     return last_resolved_->second.schema;
   }
   if (auto it = resolved_.find(key); it != resolved_.end()) {
-    last_resolved_ = &*it;
+    memo = last_resolved_ = &*it;
     *opset_version = it->second.opset_version;
     *function_index = it->second.function_index;
     return it->second.schema;
@@ -27,11 +47,12 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
   const OpSchema* schema = ResolveSchemaUncached(run, node, index, opset_version, function_index);
   // An outcome that reported nothing is the same for every node with this key.
   if (run.diagnostics->size() == reports) {
-    last_resolved_ = &*resolved_
-                           .emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
-                                                  std::string(key.overload), key.opset_version},
-                                    ResolvedOp{schema, *opset_version, *function_index})
-                           .first;
+    memo = last_resolved_ =
+        &*resolved_
+              .emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
+                                     std::string(key.overload), key.opset_version},
+                       ResolvedOp{schema, *opset_version, *function_index})
+              .first;
   }
   return schema;
 }
