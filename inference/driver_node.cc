@@ -143,11 +143,15 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
   outcome.schema = schema;
-  // Emptied, not freed; sized at the end unless a rule or function call sets them.
+  // The lists kept from node to node (not freed), made unknown once per node where a rule or
+  // function call sets them, else at the end.
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
-  outputs.clear();
-  output_values.clear();
+  bool outputs_reset = false;
+  auto reset_outputs = [&] {
+    InferenceContext::ResetOutputs(num_outputs, outputs, output_values);
+    outputs_reset = true;
+  };
   outcome.how = NodeProvenance::How::kNotRun;
   outcome.rule_failed = false;
   if (function_index >= 0) {
@@ -156,6 +160,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
       inputs.ReadAll();
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
                                           function_index, nullptr, input_types, input_values);
+      reset_outputs();
       outputs = std::move(call.types);
       if (options_.data_propagation) output_values = std::move(call.values);
     }
@@ -180,10 +185,12 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         inputs.ReadAll();
         CallResult call =
             InferFunctionCall(run, index, *node, *body, -1, schema, input_types, input_values);
+        reset_outputs();
         outputs = std::move(call.types);
         if (options_.data_propagation) output_values = std::move(call.values);
       } else if (!schema->has_rule()) {
         outcome.how = NodeProvenance::How::kNoRule;
+        reset_outputs();
         if (count_stats) result_.stats.nodes_without_rule++;
         if (reported_once_.insert("rule:" + schema->Id()).second) {
           ReportNode(out, StrictOr(Severity::kNote), DiagCode::kNoRule, path, index, *node, schema,
@@ -197,9 +204,11 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
                                   "left unknown (reported once per operator version)"));
         }
       } else {
-        // The rule sets the outputs in place, in lists kept from node to node.
+        // The rule sets the outputs in place, in lists kept from node to node (the context
+        // makes them unknown).
         InferenceContext ctx(*node, *schema, opset_version, input_types, input_values, &outputs,
                              &output_values);
+        outputs_reset = true;
         ctx.set_max_value_elements(options_.max_value_elements);
         ctx.set_unifier(&unifier_);
         ctx.set_nested(run.depth > 0);
@@ -221,10 +230,11 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
             ReportNode(out, Severity::kError, RuleCode(status), path, index, *node, schema,
                        status.message(), status.subject());
           }
-          outputs.clear();  // what the rule set before it failed is not kept
-          output_values.clear();
+          reset_outputs();  // what the rule set before it failed is not kept
         } else if (!options_.data_propagation && node->op_type() != "Constant") {
-          output_values.clear();  // without data propagation only constants carry values
+          // Without data propagation only constants carry values (the context keeps the
+          // lists' size).
+          for (std::optional<ConstValue>& v : output_values) v.reset();
         }
       }
       // What the signature says of each output (a bound type parameter, a single allowed
@@ -255,8 +265,12 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
     outcome.how = NodeProvenance::How::kNoSchema;
     if (count_stats) result_.stats.nodes_without_rule++;
   }
-  outputs.resize(num_outputs);
-  output_values.resize(num_outputs);
+  if (!outputs_reset) {
+    reset_outputs();
+  } else {
+    outputs.resize(num_outputs);  // a function call's lists
+    output_values.resize(num_outputs);
+  }
 }
 
 std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,

@@ -42,11 +42,17 @@ InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& 
       input_values_(input_values),
       output_types_(*output_types),
       output_values_(*output_values) {
-  // clear() then resize(): every element unknown, whatever the previous node left.
-  output_types_.clear();
-  output_types_.resize(node.output_size());
-  output_values_.clear();
-  output_values_.resize(node.output_size());
+  ResetOutputs(node.output_size(), output_types_, output_values_);
+}
+
+void InferenceContext::ResetOutputs(size_t n, std::vector<Type>& types,
+                                    std::vector<std::optional<ConstValue>>& values) {
+  // The elements are made unknown in place (what the previous node left, moved from or
+  // not): only a change of size reaches resize (out of line).
+  if (types.size() != n) types.resize(n);
+  for (Type& t : types) t = Type();
+  if (values.size() != n) values.resize(n);
+  for (std::optional<ConstValue>& v : values) v.reset();
 }
 
 bool InferenceContext::HasInput(int i) const {

@@ -86,6 +86,10 @@ class InferenceContext {
                    const std::vector<const ConstValue*>& input_values,
                    std::vector<Type>* output_types,
                    std::vector<std::optional<ConstValue>>* output_values);
+  // Makes `types` and `values` `n` unknown types and no values, their capacity kept: what
+  // the constructor above does to the caller's lists.
+  static void ResetOutputs(size_t n, std::vector<Type>& types,
+                           std::vector<std::optional<ConstValue>>& values);
   // It refers to its lists (its own or the caller's): not copied.
   InferenceContext(const InferenceContext&) = delete;
   InferenceContext& operator=(const InferenceContext&) = delete;
