@@ -3,6 +3,29 @@
 #include "onnx_infer/inference/driver.h"
 
 namespace onnx_infer::driver_internal {
+namespace {
+
+// The subgraph hook of a node no attribute of which holds a graph: the context refuses to
+// infer a subgraph of such a node before it asks (InferenceContext::InferSubgraph), no
+// subgraph has output values, and none is inferred to be not taken. What NodeSubgraphs
+// answers for it, without its lists and maps made and freed per node.
+class NoSubgraphs : public SubgraphInferencer {
+ public:
+  StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
+                                            const std::vector<Type>& input_types) override {
+    (void)input_types;
+    return AttrError(attribute, "expected a graph");
+  }
+};
+
+bool HasGraphAttribute(const onnx::NodeProto& node) {
+  for (const auto& a : node.attribute()) {
+    if (a.has_g()) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                       int64_t* opset_version, int* function_index) {
@@ -214,13 +237,18 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         ctx.set_nested(run.depth > 0);
         ctx.set_symbol_log(&introduced_);
         ctx.set_values_kept(options_.data_propagation || node->op_type() == "Constant");
-        NodeSubgraphs subgraphs(*this, run, scope, index, node);
-        ctx.set_subgraph_inferencer(&subgraphs);
+        std::optional<NodeSubgraphs> subgraphs;
+        static NoSubgraphs* const no_subgraphs = new NoSubgraphs();  // holds nothing
+        if (HasGraphAttribute(*node)) {
+          ctx.set_subgraph_inferencer(&subgraphs.emplace(*this, run, scope, index, node));
+        } else {
+          ctx.set_subgraph_inferencer(no_subgraphs);
+        }
         ctx.set_input_value_reader(&inputs);
         outcome.how = NodeProvenance::How::kRule;
         Status status = schema->rule()(ctx);
         outcome.rule_failed = !status.ok();
-        subgraphs.Flush(out);
+        if (subgraphs) subgraphs->Flush(out);
         for (size_t w = 0; w < ctx.warnings().size(); ++w) {
           ReportNode(out, Severity::kWarning, ctx.warning_codes()[w], path, index, *node, schema,
                      ctx.warnings()[w], ctx.warning_subjects()[w]);
