@@ -1278,6 +1278,8 @@ class Driver {
   std::unordered_map<ResolvedOpKey, ResolvedOp, ResolvedOpHash, ResolvedOpEq> resolved_;
   // The entry of resolved_ found or added last (elements of an unordered_map do not move).
   const ResolvedOpEntry* last_resolved_ = nullptr;
+  // What signature checks that found nothing found, shared by every graph run.
+  SignatureMemo signature_memo_;
   // Functions being inferred, to detect recursion.
   std::vector<const onnx::FunctionProto*> function_stack_;
   // Parsed catalog function bodies, by schema and body index.

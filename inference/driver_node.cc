@@ -189,7 +189,7 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
     }
   } else if (schema) {
     SignatureCheck& signature = inputs.signature;
-    CheckSignature(*node, *schema, input_types, signature);
+    CheckSignature(*node, *schema, input_types, signature, &signature_memo_);
     for (const auto& issue : signature.issues) {
       const Severity severity = issue.type_constraint && !options_.check_types ? Severity::kWarning
                                 : issue.strict_only ? StrictOr(issue.severity)

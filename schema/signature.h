@@ -5,6 +5,8 @@
 #ifndef ONNX_INFER_SCHEMA_SIGNATURE_H_
 #define ONNX_INFER_SCHEMA_SIGNATURE_H_
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +54,35 @@ struct SignatureCheck {
   bool HasErrors() const;
 };
 
+// What checks that found nothing found, by schema, for the next node whose check would
+// find the same. A check's outcome depends on the schema, the node's input and output counts,
+// which of its names are empty, its attributes' names, types and whether they refer to a
+// function's attribute, and each input type's kind and element type when every input is a
+// tensor or not known (a tensor's shape and denotation change nothing: a type parameter
+// binds its shapeless type). A node whose names are all given, with few inputs and
+// attributes, all of them tensors or unknown, is remembered after a check that found nothing;
+// the next node of the same schema that agrees on all of these gets the same bindings
+// without the check.
+struct SignatureMemo {
+  static constexpr int kMaxInputs = 6;
+  static constexpr int kMaxAttributes = 4;
+  static constexpr size_t kSlots = 32;  // by schema, a few ways (signature.cc: MemoSlot)
+  struct Attribute {
+    std::string name;
+    AttrType type = onnx::AttributeProto::UNDEFINED;  // as given or as its content says
+    bool refers = false;                              // ref_attr_name is set
+  };
+  struct Entry {
+    const OpSchema* schema = nullptr;  // null: empty
+    int num_inputs = 0, num_outputs = 0, num_attributes = 0;
+    // Per input: 0 when absent or not known, else the tensor's element type with bit 32 set.
+    std::array<int64_t, kMaxInputs> inputs{};
+    std::array<Attribute, kMaxAttributes> attributes;
+    std::vector<TypeBinding> bindings;
+  };
+  std::array<Entry, kSlots> entries;
+};
+
 // The formal parameter a node's i-th input (or output) corresponds to; null beyond them.
 const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int index);
 
@@ -61,6 +92,11 @@ SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schem
 // SignatureCheck, so that a check that finds nothing allocates nothing.
 void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                     const std::vector<const Type*>& input_types, SignatureCheck& check);
+// The same, with what earlier checks found remembered in `memo` (SignatureMemo): the outcome
+// is the same as without.
+void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
+                    const std::vector<const Type*>& input_types, SignatureCheck& check,
+                    SignatureMemo* memo);
 
 // The type the signature alone gives output `index`: its bound type parameter, or the only
 // type its constraint allows. Unknown when the signature leaves a choice.
