@@ -267,7 +267,9 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
       }
       // What the signature says of each output (a bound type parameter, a single allowed
       // type) completes what the rule left open, or stands alone when there is no rule.
-      outputs.resize(num_outputs);
+      // (Sized already unless a function call's: resize is a call even when it changes
+      // nothing.)
+      if (outputs.size() != static_cast<size_t>(num_outputs)) outputs.resize(num_outputs);
       for (int o = 0; o < num_outputs; ++o) {
         const Type* from_signature = SignatureOutputType(*schema, signature, o);
         if (!from_signature || from_signature->is_unknown()) continue;
