@@ -42,7 +42,13 @@ InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& 
       input_values_(input_values),
       output_types_(*output_types),
       output_values_(*output_values) {
-  ResetOutputs(node.output_size(), output_types_, output_values_);
+  // ResetOutputs, written out here: a driver makes a context per node, and the call costs as
+  // much as the loops for a node's few outputs.
+  const size_t n = node.output_size();
+  if (output_types_.size() != n) output_types_.resize(n);
+  for (Type& t : output_types_) t = Type();
+  if (output_values_.size() != n) output_values_.resize(n);
+  for (std::optional<ConstValue>& v : output_values_) v.reset();
 }
 
 void InferenceContext::ResetOutputs(size_t n, std::vector<Type>& types,
