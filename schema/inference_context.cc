@@ -15,6 +15,11 @@ const Type& UnknownType() {
 
 }  // namespace
 
+const InferenceContext::Rare& InferenceContext::None() {
+  static const Rare* const none = new Rare();  // never freed: contexts may outlive statics
+  return *none;
+}
+
 InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& schema,
                                    int64_t opset_version,
                                    const std::vector<const Type*>& input_types,
@@ -24,10 +29,12 @@ InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& 
       opset_version_(opset_version),
       input_types_(input_types),
       input_values_(input_values),
-      own_output_types_(node.output_size()),
-      own_output_values_(node.output_size()),
-      output_types_(own_output_types_),
-      output_values_(own_output_values_) {}
+      rare_(std::make_unique<Rare>()),
+      output_types_(rare_->output_types),
+      output_values_(rare_->output_values) {
+  output_types_.resize(node.output_size());
+  output_values_.resize(node.output_size());
+}
 
 InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& schema,
                                    int64_t opset_version,
@@ -133,7 +140,7 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
     // the node with a type other than the schema's.
     const AttributeSpec* spec = schema_.FindAttribute(name);
     if (spec && spec->type == type && a->ref_attr_name().empty()) {
-      reported_by_signature_ = status.message();
+      MakeRare().reported_by_signature = status.message();
     }
     return status;
   }
@@ -143,13 +150,13 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
 Status InferenceContext::Absent(std::string_view name) const {
   Status status = AttrError(name, "required but not given", DiagCode::kSignature);
   const AttributeSpec* spec = schema_.FindAttribute(name);
-  if (spec && spec->required) reported_by_signature_ = status.message();
+  if (spec && spec->required) MakeRare().reported_by_signature = status.message();
   return status;
 }
 
 bool InferenceContext::ReportedBySignature(const Status& status) const {
-  return !status.ok() && !reported_by_signature_.empty() &&
-         status.message() == reported_by_signature_;
+  return !status.ok() && rare_ && !rare_->reported_by_signature.empty() &&
+         status.message() == rare_->reported_by_signature;
 }
 
 StatusOr<int64_t> InferenceContext::IntAttr(std::string_view name) const {
