@@ -542,6 +542,7 @@ struct ResolvedOpMemo {
   static bool SameName(const std::string& a, const std::string& b) {
     const size_t n = a.size();
     if (n != b.size()) return false;
+    if (n == 0) return true;  // most domains and overloads
     const char* x = a.data();
     const char* y = b.data();
     size_t i = 0;
