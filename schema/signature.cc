@@ -155,25 +155,11 @@ void Remember(SignatureMemo& memo, const onnx::NodeProto& node, const OpSchema& 
 
 }  // namespace
 
-const Type* SignatureCheck::Bound(std::string_view param) const {
-  for (const auto& b : bindings) {
-    if (SameParam(b.param, param)) return &b.type;
-  }
-  return nullptr;
-}
-
 bool SignatureCheck::HasErrors() const {
   for (const auto& i : issues) {
     if (i.severity == Severity::kError) return true;
   }
   return false;
-}
-
-const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int index) {
-  if (index < 0 || params.empty()) return nullptr;
-  if (index < static_cast<int>(params.size())) return &params[index];
-  if (params.back().option == ParamOption::kVariadic) return &params.back();
-  return nullptr;
 }
 
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
@@ -381,17 +367,6 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {
   const Type* type = SignatureOutputType(schema, check, index);
   return type ? *type : Type();
-}
-
-const Type* SignatureOutputType(const OpSchema& schema, const SignatureCheck& check, int index) {
-  const FormalParameter* p = FormalFor(schema.outputs(), index);
-  if (!p) return nullptr;
-  const AllowedTypeSet* set = schema.Allowed(*p);
-  const Type* only = set && set->types.size() == 1 ? &set->types[0] : nullptr;
-  // Each output of a heterogeneous variadic may be a different instance of its parameter.
-  if (p->option == ParamOption::kVariadic && !p->homogeneous) return only;
-  if (const Type* bound = check.Bound(p->type)) return bound;
-  return only;
 }
 
 }  // namespace onnx_infer

@@ -45,8 +45,17 @@ struct SignatureCheck {
   // Type parameters bound by the inputs, in the order bound: a schema has a few, so a flat
   // list (no allocation per binding, as a map by name would make).
   std::vector<TypeBinding> bindings;
-  // The type `param` is bound to; null when no input binds it.
-  const Type* Bound(std::string_view param) const;
+  // The type `param` is bound to; null when no input binds it. (Type parameter names are a
+  // few characters, "T", "T1", "Tind": compared in line rather than by a call to memcmp.)
+  const Type* Bound(std::string_view param) const {
+    for (const auto& b : bindings) {
+      if (b.param.size() != param.size()) continue;
+      size_t i = 0;
+      while (i < param.size() && b.param[i] == param[i]) ++i;
+      if (i == param.size()) return &b.type;
+    }
+    return nullptr;
+  }
   // The counts are wrong, so inputs cannot be matched to formal parameters: do not run the
   // rule.
   bool arity_error = false;
@@ -84,7 +93,12 @@ struct SignatureMemo {
 };
 
 // The formal parameter a node's i-th input (or output) corresponds to; null beyond them.
-const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int index);
+inline const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int index) {
+  if (index < 0 || params.empty()) return nullptr;
+  if (index < static_cast<int>(params.size())) return &params[index];
+  if (params.back().option == ParamOption::kVariadic) return &params.back();
+  return nullptr;
+}
 
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                               const std::vector<const Type*>& input_types);
@@ -101,8 +115,19 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
 // The type the signature alone gives output `index`: its bound type parameter, or the only
 // type its constraint allows. Unknown when the signature leaves a choice.
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index);
-// The same without a copy: the type in `check` or `schema`, null when unknown.
-const Type* SignatureOutputType(const OpSchema& schema, const SignatureCheck& check, int index);
+// The same without a copy: the type in `check` or `schema`, null when unknown. Inline: a
+// driver asks it for every output of every node.
+inline const Type* SignatureOutputType(const OpSchema& schema, const SignatureCheck& check,
+                                       int index) {
+  const FormalParameter* p = FormalFor(schema.outputs(), index);
+  if (!p) return nullptr;
+  const AllowedTypeSet* set = schema.Allowed(*p);
+  const Type* only = set && set->types.size() == 1 ? &set->types[0] : nullptr;
+  // Each output of a heterogeneous variadic may be a different instance of its parameter.
+  if (p->option == ParamOption::kVariadic && !p->homogeneous) return only;
+  if (const Type* bound = check.Bound(p->type)) return bound;
+  return only;
+}
 
 }  // namespace onnx_infer
 
