@@ -1301,7 +1301,11 @@ class Driver {
   };
   std::vector<NodeFrame> node_stack_;
   // Gives the facts recorded since the last call the innermost node being inferred.
+  // (Called twice per node: the usual case, no new fact, is checked in line.)
   void TagFacts() {
+    if (fact_sources_.size() < unifier_.facts().size()) TagNewFacts();
+  }
+  void TagNewFacts() {
     const auto& facts = unifier_.facts();
     while (fact_sources_.size() < facts.size()) {
       FactSource source;
