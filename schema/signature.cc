@@ -124,21 +124,24 @@ bool MemoAgrees(const SignatureMemo::Entry& e, const onnx::NodeProto& node,
   return true;
 }
 
+}  // namespace
+
 // Remembers the outcome of a check of `node` that found nothing, when it depends only on what
 // SignatureMemo keys.
-void Remember(SignatureMemo& memo, const onnx::NodeProto& node, const OpSchema& schema,
-              const std::vector<const Type*>& input_types, const SignatureCheck& check) {
+void SignatureMemo::Remember(const onnx::NodeProto& node, const OpSchema& schema,
+                             const std::vector<const Type*>& input_types,
+                             const SignatureCheck& check) {
   const int num_inputs = node.input_size(), num_attributes = node.attribute_size();
   if (num_inputs > SignatureMemo::kMaxInputs || num_attributes > SignatureMemo::kMaxAttributes ||
       !AllNamed(node.input()) || !AllNamed(node.output())) {
     return;
   }
-  std::array<int64_t, SignatureMemo::kMaxInputs> inputs{};
+  std::array<int64_t, kMaxInputs> inputs{};
   for (int i = 0; i < num_inputs; ++i) {
     inputs[i] = MemoInputKey(input_types, i);
     if (inputs[i] < 0) return;
   }
-  SignatureMemo::Entry& e = EntryFor(memo, schema);
+  SignatureMemo::Entry& e = EntryFor(*this, schema);
   e.schema = &schema;
   e.num_inputs = num_inputs;
   e.num_outputs = node.output_size();
@@ -152,8 +155,6 @@ void Remember(SignatureMemo& memo, const onnx::NodeProto& node, const OpSchema& 
   }
   e.bindings = check.bindings;
 }
-
-}  // namespace
 
 bool SignatureCheck::HasErrors() const {
   for (const auto& i : issues) {
@@ -179,7 +180,7 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
   const SignatureMemo::Entry* found = FindEntry(*memo, schema);
   if (!found || !MemoAgrees(*found, node, input_types)) {
     CheckSignature(node, schema, input_types, check);
-    if (check.issues.empty()) Remember(*memo, node, schema, input_types, check);
+    if (check.issues.empty()) memo->Remember(node, schema, input_types, check);
     return;
   }
   const SignatureMemo::Entry& e = *found;

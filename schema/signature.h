@@ -90,6 +90,11 @@ struct SignatureMemo {
     std::vector<TypeBinding> bindings;
   };
   std::array<Entry, kSlots> entries;
+
+  // Remembers what a check of `node` that found nothing found, if it depends only on what
+  // the memo keys. (Out of line: the check that reads the memo stays small.)
+  void Remember(const onnx::NodeProto& node, const OpSchema& schema,
+                const std::vector<const Type*>& input_types, const SignatureCheck& check);
 };
 
 // The formal parameter a node's i-th input (or output) corresponds to; null beyond them.
