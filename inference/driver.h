@@ -15,6 +15,7 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -554,6 +555,49 @@ struct ResolvedOpEq {
            a.overload == b.overload;
   }
 };
+using ResolvedOpEntry = std::pair<const ResolvedOpKey, ResolvedOp>;
+// The entries of Driver::resolved_ one graph run has met, in slots by a cheap hash of the
+// operator's name (its length, first and last characters; a slot holds the last entry of its
+// hash). A run's opset imports do not change while it runs, so a node whose domain, op_type
+// and overload are an entry's resolves to that entry, without a lookup of the domain's
+// version nor a hash of the three names.
+struct ResolvedOpMemo {
+  static constexpr size_t kSlots = 32;
+  // Whether two names are equal: compared in line, a word at a time (a name is a few dozen
+  // characters at most), rather than by a call to memcmp.
+  static bool SameName(const std::string& a, const std::string& b) {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n == 0) return true;  // most domains and overloads
+    const char* x = a.data();
+    const char* y = b.data();
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t u, v;
+      std::memcpy(&u, x + i, 8);
+      std::memcpy(&v, y + i, 8);
+      if (u != v) return false;
+    }
+    if (i + 4 <= n) {
+      uint32_t u, v;
+      std::memcpy(&u, x + i, 4);
+      std::memcpy(&v, y + i, 4);
+      if (u != v) return false;
+      i += 4;
+    }
+    for (; i < n; ++i) {
+      if (x[i] != y[i]) return false;
+    }
+    return true;
+  }
+  std::array<const ResolvedOpEntry*, kSlots> slots{};
+  static size_t SlotOf(const std::string& op_type) {
+    const size_t n = op_type.size();
+    if (n == 0) return 0;
+    const auto* p = reinterpret_cast<const unsigned char*>(op_type.data());
+    return (n + 5 * size_t{p[0]} + 3 * size_t{p[n - 1]}) % kSlots;
+  }
+};
 
 // One inference of one graph: the main graph, a subgraph, a function body or a training
 // graph.
@@ -608,6 +652,9 @@ struct GraphRun {
   std::string path;
   const Scope* parent = nullptr;  // the enclosing graph's scope
   const Opsets* opsets = nullptr;
+  // What ResolveSchema found for this run's operators (ResolvedOpMemo: valid while `opsets`
+  // stays the same map, unchanged).
+  mutable ResolvedOpMemo resolved_memo;
   const std::vector<Type>* input_types = nullptr;  // what the caller passes (subgraphs)
   // The values the caller passes (function calls), parallel to input_types; null entries are
   // not known.
@@ -1289,6 +1336,9 @@ class Driver {
   // strings, and a model has a few dozen distinct operators for its many nodes.
   const OpSchema* ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                 int64_t* opset_version, int* function_index);
+  // ResolveSchema for an operator the run's memo does not hold.
+  const OpSchema* ResolveSchemaMissed(const GraphRun& run, const onnx::NodeProto& node, int index,
+                                      int64_t* opset_version, int* function_index);
   const OpSchema* ResolveSchemaUncached(const GraphRun& run, const onnx::NodeProto& node, int index,
                                         int64_t* opset_version, int* function_index);
 
@@ -1315,7 +1365,9 @@ class Driver {
   // ResolveSchema's outcomes that reported nothing.
   std::unordered_map<ResolvedOpKey, ResolvedOp, ResolvedOpHash, ResolvedOpEq> resolved_;
   // The entry of resolved_ found or added last (elements of an unordered_map do not move).
-  const std::pair<const ResolvedOpKey, ResolvedOp>* last_resolved_ = nullptr;
+  const ResolvedOpEntry* last_resolved_ = nullptr;
+  // What signature checks that found nothing found, shared by every graph run.
+  SignatureMemo signature_memo_;
   // Functions being inferred, to detect recursion.
   std::vector<const onnx::FunctionProto*> function_stack_;
   // Parsed catalog function bodies, by schema and body index.

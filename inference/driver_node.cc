@@ -3,22 +3,65 @@
 #include "onnx_infer/inference/driver.h"
 
 namespace onnx_infer::driver_internal {
+namespace {
+
+// The subgraph hook of a node no attribute of which holds a graph: the context refuses to
+// infer a subgraph of such a node before it asks (InferenceContext::InferSubgraph), no
+// subgraph has output values, and none is inferred to be not taken. What NodeSubgraphs
+// answers for it, without its lists and maps made and freed per node.
+class NoSubgraphs : public SubgraphInferencer {
+ public:
+  StatusOr<std::vector<Type>> InferSubgraph(std::string_view attribute,
+                                            const std::vector<Type>& input_types) override {
+    (void)input_types;
+    return AttrError(attribute, "expected a graph");
+  }
+};
+
+bool HasGraphAttribute(const onnx::NodeProto& node) {
+  for (const auto& a : node.attribute()) {
+    if (a.has_g()) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto& node, int index,
                                       int64_t* opset_version, int* function_index) {
+  // An operator this run has met (ResolvedOpMemo): the key's domain is canonical, and a
+  // domain equal to it is its own canonical form ("ai.onnx" is never a key's domain).
+  const std::string& op_type = node.op_type();
+  const ResolvedOpEntry* memo = run.resolved_memo.slots[ResolvedOpMemo::SlotOf(op_type)];
+  if (memo && ResolvedOpMemo::SameName(memo->first.op_type, op_type) &&
+      ResolvedOpMemo::SameName(memo->first.domain, node.domain()) &&
+      ResolvedOpMemo::SameName(memo->first.overload, node.overload())) {
+    *opset_version = memo->second.opset_version;
+    *function_index = memo->second.function_index;
+    return memo->second.schema;
+  }
+  return ResolveSchemaMissed(run, node, index, opset_version, function_index);
+}
+
+const OpSchema* Driver::ResolveSchemaMissed(const GraphRun& run, const onnx::NodeProto& node,
+                                            int index, int64_t* opset_version,
+                                            int* function_index) {
+  const std::string& op_type = node.op_type();
+  const ResolvedOpEntry*& memo = run.resolved_memo.slots[ResolvedOpMemo::SlotOf(op_type)];
   const std::string_view domain = CanonicalDomain(node.domain());
   auto opset = run.opsets->find(domain);
-  const ResolvedOpKeyView key{domain, node.op_type(), node.overload(),
+  const ResolvedOpKeyView key{domain, op_type, node.overload(),
                               opset == run.opsets->end() ? -1 : opset->second};
   // Consecutive nodes are often of one operator (a chain of Relu): the entry found last is
   // compared first, without hashing the three names.
   if (last_resolved_ && ResolvedOpEq()(key, last_resolved_->first)) {
+    memo = last_resolved_;
     *opset_version = last_resolved_->second.opset_version;
     *function_index = last_resolved_->second.function_index;
     return last_resolved_->second.schema;
   }
   if (auto it = resolved_.find(key); it != resolved_.end()) {
-    last_resolved_ = &*it;
+    memo = last_resolved_ = &*it;
     *opset_version = it->second.opset_version;
     *function_index = it->second.function_index;
     return it->second.schema;
@@ -27,11 +70,12 @@ const OpSchema* Driver::ResolveSchema(const GraphRun& run, const onnx::NodeProto
   const OpSchema* schema = ResolveSchemaUncached(run, node, index, opset_version, function_index);
   // An outcome that reported nothing is the same for every node with this key.
   if (run.diagnostics->size() == reports) {
-    last_resolved_ = &*resolved_
-                           .emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
-                                                  std::string(key.overload), key.opset_version},
-                                    ResolvedOp{schema, *opset_version, *function_index})
-                           .first;
+    memo = last_resolved_ =
+        &*resolved_
+              .emplace(ResolvedOpKey{std::string(key.domain), std::string(key.op_type),
+                                     std::string(key.overload), key.opset_version},
+                       ResolvedOp{schema, *opset_version, *function_index})
+              .first;
   }
   return schema;
 }
@@ -122,11 +166,15 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
   int function_index = -1;
   const OpSchema* schema = ResolveSchema(run, *node, index, &opset_version, &function_index);
   outcome.schema = schema;
-  // Emptied, not freed; sized at the end unless a rule or function call sets them.
+  // The lists kept from node to node (not freed), made unknown once per node where a rule or
+  // function call sets them, else at the end.
   std::vector<Type>& outputs = outcome.types;
   std::vector<std::optional<ConstValue>>& output_values = outcome.values;
-  outputs.clear();
-  output_values.clear();
+  bool outputs_reset = false;
+  auto reset_outputs = [&] {
+    InferenceContext::ResetOutputs(num_outputs, outputs, output_values);
+    outputs_reset = true;
+  };
   outcome.how = NodeProvenance::How::kNotRun;
   outcome.rule_failed = false;
   if (function_index >= 0) {
@@ -135,12 +183,13 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
       inputs.ReadAll();
       CallResult call = InferFunctionCall(run, index, *node, model_->functions(function_index),
                                           function_index, nullptr, input_types, input_values);
+      reset_outputs();
       outputs = std::move(call.types);
       if (options_.data_propagation) output_values = std::move(call.values);
     }
   } else if (schema) {
     SignatureCheck& signature = inputs.signature;
-    CheckSignature(*node, *schema, input_types, signature);
+    CheckSignature(*node, *schema, input_types, signature, &signature_memo_);
     for (const auto& issue : signature.issues) {
       const Severity severity = issue.type_constraint && !options_.check_types ? Severity::kWarning
                                 : issue.strict_only ? StrictOr(issue.severity)
@@ -159,10 +208,12 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         inputs.ReadAll();
         CallResult call =
             InferFunctionCall(run, index, *node, *body, -1, schema, input_types, input_values);
+        reset_outputs();
         outputs = std::move(call.types);
         if (options_.data_propagation) output_values = std::move(call.values);
       } else if (!schema->has_rule()) {
         outcome.how = NodeProvenance::How::kNoRule;
+        reset_outputs();
         if (count_stats) result_.stats.nodes_without_rule++;
         if (reported_once_.insert("rule:" + schema->Id()).second) {
           ReportNode(out, StrictOr(Severity::kNote), DiagCode::kNoRule, path, index, *node, schema,
@@ -176,21 +227,28 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
                                   "left unknown (reported once per operator version)"));
         }
       } else {
-        // The rule sets the outputs in place, in lists kept from node to node.
+        // The rule sets the outputs in place, in lists kept from node to node (the context
+        // makes them unknown).
         InferenceContext ctx(*node, *schema, opset_version, input_types, input_values, &outputs,
                              &output_values);
+        outputs_reset = true;
         ctx.set_max_value_elements(options_.max_value_elements);
         ctx.set_unifier(&unifier_);
         ctx.set_nested(run.depth > 0);
         ctx.set_symbol_log(&introduced_);
         ctx.set_values_kept(options_.data_propagation || node->op_type() == "Constant");
-        NodeSubgraphs subgraphs(*this, run, scope, index, node);
-        ctx.set_subgraph_inferencer(&subgraphs);
+        std::optional<NodeSubgraphs> subgraphs;
+        static NoSubgraphs* const no_subgraphs = new NoSubgraphs();  // holds nothing
+        if (HasGraphAttribute(*node)) {
+          ctx.set_subgraph_inferencer(&subgraphs.emplace(*this, run, scope, index, node));
+        } else {
+          ctx.set_subgraph_inferencer(no_subgraphs);
+        }
         ctx.set_input_value_reader(&inputs);
         outcome.how = NodeProvenance::How::kRule;
         Status status = schema->rule()(ctx);
         outcome.rule_failed = !status.ok();
-        subgraphs.Flush(out);
+        if (subgraphs) subgraphs->Flush(out);
         for (size_t w = 0; w < ctx.warnings().size(); ++w) {
           ReportNode(out, Severity::kWarning, ctx.warning_codes()[w], path, index, *node, schema,
                      ctx.warnings()[w], ctx.warning_subjects()[w]);
@@ -200,15 +258,18 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
             ReportNode(out, Severity::kError, RuleCode(status), path, index, *node, schema,
                        status.message(), status.subject());
           }
-          outputs.clear();  // what the rule set before it failed is not kept
-          output_values.clear();
+          reset_outputs();  // what the rule set before it failed is not kept
         } else if (!options_.data_propagation && node->op_type() != "Constant") {
-          output_values.clear();  // without data propagation only constants carry values
+          // Without data propagation only constants carry values (the context keeps the
+          // lists' size).
+          for (std::optional<ConstValue>& v : output_values) v.reset();
         }
       }
       // What the signature says of each output (a bound type parameter, a single allowed
       // type) completes what the rule left open, or stands alone when there is no rule.
-      outputs.resize(num_outputs);
+      // (Sized already unless a function call's: resize is a call even when it changes
+      // nothing.)
+      if (outputs.size() != static_cast<size_t>(num_outputs)) outputs.resize(num_outputs);
       for (int o = 0; o < num_outputs; ++o) {
         const Type* from_signature = SignatureOutputType(*schema, signature, o);
         if (!from_signature || from_signature->is_unknown()) continue;
@@ -234,8 +295,12 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
     outcome.how = NodeProvenance::How::kNoSchema;
     if (count_stats) result_.stats.nodes_without_rule++;
   }
-  outputs.resize(num_outputs);
-  output_values.resize(num_outputs);
+  if (!outputs_reset) {
+    reset_outputs();
+  } else {
+    outputs.resize(num_outputs);  // a function call's lists
+    output_values.resize(num_outputs);
+  }
 }
 
 std::map<std::string, Type, std::less<>> Driver::GraphValueTypeMap(const GraphRun& run,
@@ -365,8 +430,17 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
   std::vector<const ConstValue*>& input_values = inputs.values;
   std::vector<std::optional<ConstValue>>& resolved = inputs.resolved;  // sized when needed
   const Names names = InputNames(*node);
-  input_types.assign(names.size(), nullptr);
-  input_values.assign(names.size(), nullptr);
+  // Null. When the count is the previous node's (a chain), in place: assign's fill costs
+  // more for a node's few inputs.
+  if (input_types.size() == names.size() && input_values.size() == names.size()) {
+    for (size_t i = 0; i < names.size(); ++i) {
+      input_types[i] = nullptr;
+      input_values[i] = nullptr;
+    }
+  } else {
+    input_types.assign(names.size(), nullptr);
+    input_values.assign(names.size(), nullptr);
+  }
   resolved.clear();
   inputs.unread.clear();
   inputs.max_value_elements = options_.max_value_elements;

@@ -15,6 +15,11 @@ const Type& UnknownType() {
 
 }  // namespace
 
+const InferenceContext::Rare& InferenceContext::None() {
+  static const Rare* const none = new Rare();  // never freed: contexts may outlive statics
+  return *none;
+}
+
 InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& schema,
                                    int64_t opset_version,
                                    const std::vector<const Type*>& input_types,
@@ -24,10 +29,12 @@ InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& 
       opset_version_(opset_version),
       input_types_(input_types),
       input_values_(input_values),
-      own_output_types_(node.output_size()),
-      own_output_values_(node.output_size()),
-      output_types_(own_output_types_),
-      output_values_(own_output_values_) {}
+      rare_(std::make_unique<Rare>()),
+      output_types_(rare_->output_types),
+      output_values_(rare_->output_values) {
+  output_types_.resize(node.output_size());
+  output_values_.resize(node.output_size());
+}
 
 InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& schema,
                                    int64_t opset_version,
@@ -42,11 +49,23 @@ InferenceContext::InferenceContext(const onnx::NodeProto& node, const OpSchema& 
       input_values_(input_values),
       output_types_(*output_types),
       output_values_(*output_values) {
-  // clear() then resize(): every element unknown, whatever the previous node left.
-  output_types_.clear();
-  output_types_.resize(node.output_size());
-  output_values_.clear();
-  output_values_.resize(node.output_size());
+  // ResetOutputs, written out here: a driver makes a context per node, and the call costs as
+  // much as the loops for a node's few outputs.
+  const size_t n = node.output_size();
+  if (output_types_.size() != n) output_types_.resize(n);
+  for (Type& t : output_types_) t = Type();
+  if (output_values_.size() != n) output_values_.resize(n);
+  for (std::optional<ConstValue>& v : output_values_) v.reset();
+}
+
+void InferenceContext::ResetOutputs(size_t n, std::vector<Type>& types,
+                                    std::vector<std::optional<ConstValue>>& values) {
+  // The elements are made unknown in place (what the previous node left, moved from or
+  // not): only a change of size reaches resize (out of line).
+  if (types.size() != n) types.resize(n);
+  for (Type& t : types) t = Type();
+  if (values.size() != n) values.resize(n);
+  for (std::optional<ConstValue>& v : values) v.reset();
 }
 
 bool InferenceContext::HasInput(int i) const {
@@ -121,7 +140,7 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
     // the node with a type other than the schema's.
     const AttributeSpec* spec = schema_.FindAttribute(name);
     if (spec && spec->type == type && a->ref_attr_name().empty()) {
-      reported_by_signature_ = status.message();
+      MakeRare().reported_by_signature = status.message();
     }
     return status;
   }
@@ -131,13 +150,13 @@ StatusOr<const onnx::AttributeProto*> InferenceContext::TypedAttr(std::string_vi
 Status InferenceContext::Absent(std::string_view name) const {
   Status status = AttrError(name, "required but not given", DiagCode::kSignature);
   const AttributeSpec* spec = schema_.FindAttribute(name);
-  if (spec && spec->required) reported_by_signature_ = status.message();
+  if (spec && spec->required) MakeRare().reported_by_signature = status.message();
   return status;
 }
 
 bool InferenceContext::ReportedBySignature(const Status& status) const {
-  return !status.ok() && !reported_by_signature_.empty() &&
-         status.message() == reported_by_signature_;
+  return !status.ok() && rare_ && !rare_->reported_by_signature.empty() &&
+         status.message() == rare_->reported_by_signature;
 }
 
 StatusOr<int64_t> InferenceContext::IntAttr(std::string_view name) const {

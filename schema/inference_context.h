@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,6 +87,10 @@ class InferenceContext {
                    const std::vector<const ConstValue*>& input_values,
                    std::vector<Type>* output_types,
                    std::vector<std::optional<ConstValue>>* output_values);
+  // Makes `types` and `values` `n` unknown types and no values, their capacity kept: what
+  // the constructor above does to the caller's lists.
+  static void ResetOutputs(size_t n, std::vector<Type>& types,
+                           std::vector<std::optional<ConstValue>>& values);
   // It refers to its lists (its own or the caller's): not copied.
   InferenceContext(const InferenceContext&) = delete;
   InferenceContext& operator=(const InferenceContext&) = delete;
@@ -237,13 +242,20 @@ class InferenceContext {
   // says (docs/diagnostics.md). A warning about an input, output or attribute names it in
   // `subject` too (its message starts with it: "input 1 'b': ...").
   void Warn(std::string message, Subject subject = {}, DiagCode code = DiagCode::kRuleWarning) {
-    warnings_.push_back(std::move(message));
-    warning_subjects_.push_back(std::move(subject));
-    warning_codes_.push_back(code);
+    Rare& rare = MakeRare();
+    rare.warnings.push_back(std::move(message));
+    rare.warning_subjects.push_back(std::move(subject));
+    rare.warning_codes.push_back(code);
   }
-  const std::vector<std::string>& warnings() const { return warnings_; }
-  const std::vector<Subject>& warning_subjects() const { return warning_subjects_; }
-  const std::vector<DiagCode>& warning_codes() const { return warning_codes_; }
+  const std::vector<std::string>& warnings() const {
+    return rare_ ? rare_->warnings : None().warnings;
+  }
+  const std::vector<Subject>& warning_subjects() const {
+    return rare_ ? rare_->warning_subjects : None().warning_subjects;
+  }
+  const std::vector<DiagCode>& warning_codes() const {
+    return rare_ ? rare_->warning_codes : None().warning_codes;
+  }
 
  private:
   StatusOr<const onnx::AttributeProto*> TypedAttr(std::string_view name, AttrType type) const;
@@ -262,15 +274,28 @@ class InferenceContext {
   // outlive the context. input_values_ may be shorter than input_types_.
   const std::vector<const Type*>& input_types_;
   const std::vector<const ConstValue*>& input_values_;
-  // The outputs: in the context's own lists, or the caller's (see the constructors).
-  std::vector<Type> own_output_types_;
-  std::vector<std::optional<ConstValue>> own_output_values_;
+  // What few contexts have, made when first needed, so that a context that has none of it
+  // (most: a driver makes one per node) is made and freed without these lists.
+  struct Rare {
+    // The outputs, when the caller gives no lists of its own (see the constructors).
+    std::vector<Type> output_types;
+    std::vector<std::optional<ConstValue>> output_values;
+    std::vector<std::string> warnings;
+    std::vector<Subject> warning_subjects;  // parallel to warnings
+    std::vector<DiagCode> warning_codes;    // parallel to warnings
+    // The message of an accessor's error the signature check has reported already
+    // (ReportedBySignature).
+    std::string reported_by_signature;
+  };
+  mutable std::unique_ptr<Rare> rare_;
+  Rare& MakeRare() const {
+    if (!rare_) rare_ = std::make_unique<Rare>();
+    return *rare_;
+  }
+  static const Rare& None();  // all empty
+  // The outputs: in the context's own lists (Rare), or the caller's.
   std::vector<Type>& output_types_;
   std::vector<std::optional<ConstValue>>& output_values_;
-  std::vector<std::string> warnings_;
-  std::vector<Subject> warning_subjects_;  // parallel to warnings_
-  std::vector<DiagCode> warning_codes_;    // parallel to warnings_
-  mutable std::string reported_by_signature_;
   int64_t max_value_elements_ = 1024;
   SubgraphInferencer* subgraphs_ = nullptr;
   InputValueReader* value_reader_ = nullptr;

@@ -50,13 +50,110 @@ bool SameParam(std::string_view a, std::string_view b) {
   return true;
 }
 
-}  // namespace
+// An input type as SignatureMemo keys it: 0 when absent or not known, the element type with
+// bit 32 set for a tensor, -1 for any other type (not remembered).
+int64_t MemoInputKey(const std::vector<const Type*>& input_types, int i) {
+  const Type* t = i < static_cast<int>(input_types.size()) ? input_types[i] : nullptr;
+  if (!t || t->is_unknown()) return 0;
+  if (!t->is_tensor()) return -1;
+  return (int64_t{1} << 32) | static_cast<uint32_t>(t->elem_type());
+}
 
-const Type* SignatureCheck::Bound(std::string_view param) const {
-  for (const auto& b : bindings) {
-    if (SameParam(b.param, param)) return &b.type;
+// The entries a schema may have: kWays slots from one its address picks.
+size_t MemoSlot(const OpSchema& schema) {
+  const uint64_t bits = reinterpret_cast<uintptr_t>(&schema);
+  return (bits * 0x9e3779b97f4a7c15ull) >> 59;  // the top 5 bits: kSlots is 32
+}
+constexpr size_t kWays = 4;
+
+// The schema's entry, or null.
+const SignatureMemo::Entry* FindEntry(const SignatureMemo& memo, const OpSchema& schema) {
+  const size_t slot = MemoSlot(schema);
+  if (memo.entries[slot].schema == &schema) return &memo.entries[slot];  // the usual case
+  for (size_t w = 1; w < kWays; ++w) {
+    const SignatureMemo::Entry& e = memo.entries[(slot + w) % SignatureMemo::kSlots];
+    if (e.schema == &schema) return &e;
   }
   return nullptr;
+}
+
+// Where to remember an outcome for `schema`: its entry, else an empty one, else the first.
+SignatureMemo::Entry& EntryFor(SignatureMemo& memo, const OpSchema& schema) {
+  const size_t slot = MemoSlot(schema);
+  for (size_t w = 0; w < kWays; ++w) {
+    SignatureMemo::Entry& e = memo.entries[(slot + w) % SignatureMemo::kSlots];
+    if (e.schema == &schema || e.schema == nullptr) return e;
+  }
+  return memo.entries[slot];
+}
+
+// Whether the node's names are all given (none omitted). Read through data(): begin(),
+// end() and each name are calls into libprotobuf.
+bool AllNamed(const google::protobuf::RepeatedPtrField<std::string>& names) {
+  const std::string* const* p = names.data();
+  for (int i = 0, n = names.size(); i < n; ++i) {
+    if (p[i]->empty()) return false;
+  }
+  return true;
+}
+
+// Whether `node` agrees with the remembered `e` on all the check depends on.
+bool MemoAgrees(const SignatureMemo::Entry& e, const onnx::NodeProto& node,
+                const std::vector<const Type*>& input_types) {
+  if (e.num_inputs != node.input_size() || e.num_outputs != node.output_size() ||
+      e.num_attributes != node.attribute_size()) {
+    return false;
+  }
+  // The names through data(): each name read alone is a call into libprotobuf.
+  const std::string* const* inputs = node.input().data();
+  for (int i = 0; i < e.num_inputs; ++i) {
+    if (inputs[i]->empty() || MemoInputKey(input_types, i) != e.inputs[i]) return false;
+  }
+  const std::string* const* outputs = node.output().data();
+  for (int i = 0; i < e.num_outputs; ++i) {
+    if (outputs[i]->empty()) return false;
+  }
+  for (int k = 0; k < e.num_attributes; ++k) {
+    const onnx::AttributeProto& a = node.attribute(k);
+    const SignatureMemo::Attribute& m = e.attributes[k];
+    if (ActualAttrType(a) != m.type || a.ref_attr_name().empty() == m.refers ||
+        a.name() != m.name) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// Remembers the outcome of a check of `node` that found nothing, when it depends only on what
+// SignatureMemo keys.
+void SignatureMemo::Remember(const onnx::NodeProto& node, const OpSchema& schema,
+                             const std::vector<const Type*>& input_types,
+                             const SignatureCheck& check) {
+  const int num_inputs = node.input_size(), num_attributes = node.attribute_size();
+  if (num_inputs > SignatureMemo::kMaxInputs || num_attributes > SignatureMemo::kMaxAttributes ||
+      !AllNamed(node.input()) || !AllNamed(node.output())) {
+    return;
+  }
+  std::array<int64_t, kMaxInputs> inputs{};
+  for (int i = 0; i < num_inputs; ++i) {
+    inputs[i] = MemoInputKey(input_types, i);
+    if (inputs[i] < 0) return;
+  }
+  SignatureMemo::Entry& e = EntryFor(*this, schema);
+  e.schema = &schema;
+  e.num_inputs = num_inputs;
+  e.num_outputs = node.output_size();
+  e.num_attributes = num_attributes;
+  e.inputs = inputs;
+  for (int k = 0; k < num_attributes; ++k) {
+    const onnx::AttributeProto& a = node.attribute(k);
+    e.attributes[k].name = a.name();
+    e.attributes[k].type = ActualAttrType(a);
+    e.attributes[k].refers = !a.ref_attr_name().empty();
+  }
+  e.bindings = check.bindings;
 }
 
 bool SignatureCheck::HasErrors() const {
@@ -66,18 +163,48 @@ bool SignatureCheck::HasErrors() const {
   return false;
 }
 
-const FormalParameter* FormalFor(const std::vector<FormalParameter>& params, int index) {
-  if (index < 0 || params.empty()) return nullptr;
-  if (index < static_cast<int>(params.size())) return &params[index];
-  if (params.back().option == ParamOption::kVariadic) return &params.back();
-  return nullptr;
-}
-
 SignatureCheck CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
                               const std::vector<const Type*>& input_types) {
   SignatureCheck check;
   CheckSignature(node, schema, input_types, check);
   return check;
+}
+
+void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
+                    const std::vector<const Type*>& input_types, SignatureCheck& check,
+                    SignatureMemo* memo) {
+  if (!memo) {
+    CheckSignature(node, schema, input_types, check);
+    return;
+  }
+  const SignatureMemo::Entry* found = FindEntry(*memo, schema);
+  if (!found || !MemoAgrees(*found, node, input_types)) {
+    CheckSignature(node, schema, input_types, check);
+    if (check.issues.empty()) memo->Remember(node, schema, input_types, check);
+    return;
+  }
+  const SignatureMemo::Entry& e = *found;
+  // What the check would find: nothing, and the remembered bindings, set in the last check's
+  // slots as the check sets them (a tensor's binding changes only its element type).
+  check.issues.clear();
+  check.arity_error = false;
+  size_t num_bound = 0;
+  for (const TypeBinding& b : e.bindings) {
+    if (num_bound < check.bindings.size()) {
+      TypeBinding& slot = check.bindings[num_bound];
+      slot.param = b.param;
+      slot.input = b.input;
+      if (slot.type.is_tensor() && !slot.type.has_shape() && b.type.is_tensor()) {
+        slot.type.set_elem_type(b.type.elem_type());
+      } else {
+        slot.type = b.type;
+      }
+    } else {
+      check.bindings.push_back(b);
+    }
+    ++num_bound;
+  }
+  check.bindings.erase(check.bindings.begin() + num_bound, check.bindings.end());
 }
 
 void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
@@ -241,17 +368,6 @@ void CheckSignature(const onnx::NodeProto& node, const OpSchema& schema,
 Type TypeFromSignature(const OpSchema& schema, const SignatureCheck& check, int index) {
   const Type* type = SignatureOutputType(schema, check, index);
   return type ? *type : Type();
-}
-
-const Type* SignatureOutputType(const OpSchema& schema, const SignatureCheck& check, int index) {
-  const FormalParameter* p = FormalFor(schema.outputs(), index);
-  if (!p) return nullptr;
-  const AllowedTypeSet* set = schema.Allowed(*p);
-  const Type* only = set && set->types.size() == 1 ? &set->types[0] : nullptr;
-  // Each output of a heterogeneous variadic may be a different instance of its parameter.
-  if (p->option == ParamOption::kVariadic && !p->homogeneous) return only;
-  if (const Type* bound = check.Bound(p->type)) return bound;
-  return only;
 }
 
 }  // namespace onnx_infer

@@ -132,6 +132,83 @@ TEST_P(SignatureTest, ReusedCheckAgreesWithAFreshOne) {
   }
 }
 
+void ExpectSameCheck(const Prepared& p, const SignatureCheck& got, const SignatureCheck& want) {
+  EXPECT_EQ(got.arity_error, want.arity_error);
+  ASSERT_EQ(got.issues.size(), want.issues.size());
+  for (size_t i = 0; i < want.issues.size(); ++i) {
+    EXPECT_EQ(got.issues[i].severity, want.issues[i].severity);
+    EXPECT_EQ(got.issues[i].message, want.issues[i].message);
+    EXPECT_EQ(got.issues[i].strict_only, want.issues[i].strict_only);
+    EXPECT_EQ(got.issues[i].subject.ToString(), want.issues[i].subject.ToString());
+    EXPECT_EQ(got.issues[i].type_constraint, want.issues[i].type_constraint);
+    EXPECT_EQ(got.issues[i].conflicting_param, want.issues[i].conflicting_param);
+  }
+  ASSERT_EQ(got.bindings.size(), want.bindings.size());
+  for (size_t b = 0; b < want.bindings.size(); ++b) {
+    EXPECT_EQ(got.bindings[b].param, want.bindings[b].param);
+    EXPECT_EQ(got.bindings[b].type, want.bindings[b].type);
+    EXPECT_EQ(got.bindings[b].type.has_shape(), want.bindings[b].type.has_shape());
+    EXPECT_EQ(got.bindings[b].type.denotation(), want.bindings[b].type.denotation());
+    EXPECT_EQ(got.bindings[b].input, want.bindings[b].input);
+  }
+  for (int o = 0; o < p.node.output_size(); ++o) {
+    EXPECT_EQ(TypeFromSignature(*p.schema, got, o).ToString(),
+              TypeFromSignature(*p.schema, want, o).ToString())
+        << "output " << o;
+  }
+}
+
+// A check through a SignatureMemo says what a fresh check says: for the node checked again
+// (from the memo when the first check found nothing), and after a node of the same operator
+// that differs in what the outcome depends on (its input types, its attributes) was
+// remembered.
+TEST_P(SignatureTest, MemoAgreesWithAFreshCheck) {
+  const Case& c = GetParam();
+  Prepared p;
+  ASSERT_NO_FATAL_FAILURE(Prepare(c.node, c.opset, c.inputs, p));
+  const SignatureCheck fresh = CheckSignature(p.node, *p.schema, p.ptrs);
+
+  // What the memo keeps: a node whose check found nothing, with its names all given, few
+  // inputs and attributes, and tensor or unknown inputs.
+  bool kept = fresh.issues.empty() && p.node.input_size() <= SignatureMemo::kMaxInputs &&
+              p.node.attribute_size() <= SignatureMemo::kMaxAttributes;
+  for (const auto& name : p.node.input()) kept = kept && !name.empty();
+  for (const auto& name : p.node.output()) kept = kept && !name.empty();
+  for (const Type* t : p.ptrs) kept = kept && (t->is_unknown() || t->is_tensor());
+
+  const std::vector<std::string> all_float(c.inputs.size(), "float[2]");
+  const std::vector<std::string> all_int64(c.inputs.size(), "int64[]");
+  std::vector<std::string> first_bool = c.inputs;
+  if (!first_bool.empty()) first_bool[0] = "bool[3]";
+  struct Before {
+    const char* what;
+    std::vector<std::string> inputs;
+    bool drop_attributes;
+  };
+  for (const Before& before :
+       {Before{"the node itself", c.inputs, false}, Before{"float inputs", all_float, false},
+        Before{"int64 inputs", all_int64, false}, Before{"a bool first input", first_bool, false},
+        Before{"no attributes", c.inputs, true}}) {
+    SCOPED_TRACE(before.what);
+    Prepared first;
+    ASSERT_NO_FATAL_FAILURE(Prepare(c.node, c.opset, before.inputs, first));
+    if (before.drop_attributes) first.node.clear_attribute();
+    SignatureMemo memo;
+    SignatureCheck check;
+    CheckSignature(first.node, *first.schema, first.ptrs, check, &memo);
+    if (before.inputs == c.inputs && !before.drop_attributes) {
+      bool remembered = false;
+      for (const auto& e : memo.entries) remembered = remembered || e.schema == p.schema;
+      EXPECT_EQ(remembered, kept);
+    }
+    for (int round = 0; round < 2; ++round) {
+      SCOPED_TRACE(round);
+      CheckSignature(p.node, *p.schema, p.ptrs, check, &memo);
+      ExpectSameCheck(p, check, fresh);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     TypeConstraints, SignatureTest,
     ::testing::Values(
