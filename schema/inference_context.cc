@@ -69,7 +69,8 @@ void InferenceContext::ResetOutputs(size_t n, std::vector<Type>& types,
 }
 
 bool InferenceContext::HasInput(int i) const {
-  return i >= 0 && i < node_.input_size() && !node_.input(i).empty();
+  // input().data(): node.input(i) is a call into libprotobuf.
+  return i >= 0 && i < node_.input_size() && !node_.input().data()[i]->empty();
 }
 
 const Type& InferenceContext::InputType(int i) const {
