@@ -294,6 +294,22 @@ TEST_F(ArithmeticTest, ProductOfEveryTripleIsTheLeftFold) {
   }
 }
 
+TEST_F(ArithmeticTest, RememberedProductsAreTheLeftFold) {
+  // Lists drawn from a few dims recur, so most products after the first few come from the
+  // memo (expr.h), and lists that share a memo slot displace each other.
+  std::mt19937 rng(32);
+  std::uniform_int_distribution<int> length(0, 8);
+  const auto pool = Pool(/*wide=*/false);
+  std::uniform_int_distribution<size_t> pick(0, 5);
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<Dim> dims(length(rng));
+    for (Dim& d : dims) d = Dim::FromNode(pool[pick(rng)]);
+    const Dim want = RefProduct(dims);
+    ASSERT_EQ(Dim::Product(dims), want) << i;
+    ASSERT_EQ(Dim::Product(dims), want) << i;  // the remembered one
+  }
+}
+
 TEST_F(ArithmeticTest, ProductOfLongerListsIsTheLeftFold) {
   std::mt19937 rng(16);
   std::uniform_int_distribution<int> length(0, 7);

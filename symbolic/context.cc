@@ -120,6 +120,28 @@ class InternTable {
     return n;
   }
 
+  // The product memo (expr.h): direct-mapped slots by a hash of the factors' addresses.
+  bool LookupProduct(std::span<const DimNode* const> factors, const DimNode** result) {
+    if (factors.size() > kProductMemoArity) return false;
+    const size_t slot = ProductSlot(factors);
+    std::lock_guard<std::mutex> lock(mu_);
+    const ProductEntry& e = products_[slot];
+    if (e.arity != factors.size() || !std::equal(factors.begin(), factors.end(), e.factors)) {
+      return false;
+    }
+    *result = e.result;
+    return true;
+  }
+  void RememberProduct(std::span<const DimNode* const> factors, const DimNode* result) {
+    if (factors.size() > kProductMemoArity) return;
+    const size_t slot = ProductSlot(factors);
+    std::lock_guard<std::mutex> lock(mu_);
+    ProductEntry& e = products_[slot];
+    e.arity = factors.size();
+    std::copy(factors.begin(), factors.end(), e.factors);
+    e.result = result;
+  }
+
   size_t size() {
     std::lock_guard<std::mutex> lock(mu_);
     return nodes_.size();
@@ -144,7 +166,20 @@ class InternTable {
   static constexpr int64_t kLowConst = -16;
   static constexpr int64_t kCachedConsts = 1040;  // -16 .. 1023
 
+  static constexpr size_t kProductSlots = 256;
+  struct ProductEntry {
+    size_t arity = kProductMemoArity + 1;  // none: matches no product
+    const DimNode* factors[kProductMemoArity] = {};
+    const DimNode* result = nullptr;
+  };
+  static size_t ProductSlot(std::span<const DimNode* const> factors) {
+    size_t h = factors.size();
+    for (const DimNode* f : factors) h = Mix(h, reinterpret_cast<uintptr_t>(f) >> 4);
+    return (h * 0x9e3779b97f4a7c15ULL) >> 56;  // the top 8 bits: kProductSlots
+  }
+
   std::mutex mu_;
+  std::array<ProductEntry, kProductSlots> products_{};
   std::array<std::atomic<const DimNode*>, kCachedConsts> consts_{};
   std::deque<DimNode> nodes_;  // stable addresses
   std::unordered_set<const DimNode*, NodeHash, NodeEq> set_;
@@ -186,6 +221,14 @@ const DimNode* Intern(const NodeKey& key) { return SymbolContext::Current().tabl
 
 const DimNode* InternConst(int64_t value) {
   return SymbolContext::Current().table_->InternConst(value);
+}
+
+bool LookupProduct(std::span<const DimNode* const> factors, const DimNode** result) {
+  return SymbolContext::Current().table_->LookupProduct(factors, result);
+}
+
+void RememberProduct(std::span<const DimNode* const> factors, const DimNode* result) {
+  SymbolContext::Current().table_->RememberProduct(factors, result);
 }
 
 }  // namespace onnx_infer::symbolic

@@ -22,6 +22,8 @@ Dim Workload(int i) {
   Dim n = Dim::Symbol("N"), m = Dim::Symbol("M" + std::to_string(i % 7));
   Dim e = (n + Dim::Const(i % 5)) * (m + Dim::Const(1));
   e = e + Dim::FloorDiv(n * m, Dim::Const(4)) + Dim::CeilDiv(n, m) + Dim::Mod(n + m, Dim::Const(3));
+  // A product, remembered by the context (its memo is shared by threads sharing it).
+  e = e + Dim::Product({n, m, Dim::Const(i % 3 + 1), m + Dim::Const(1)});
   return Dim::Max(Dim::Min(e, n), m + Dim::Const(2)) + e;
 }
 

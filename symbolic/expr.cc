@@ -420,7 +420,25 @@ const DimNode* Mul(const DimNode* a, const DimNode* b) {
   return FromPoly(std::move(out));
 }
 
+namespace {
+const DimNode* ProductOf(std::span<const Dim> dims);
+}  // namespace
+
 const DimNode* Product(std::span<const Dim> dims) {
+  if (dims.size() > kProductMemoArity) return ProductOf(dims);
+  const DimNode* factors[kProductMemoArity];
+  for (size_t i = 0; i < dims.size(); ++i) factors[i] = dims[i].node();
+  const std::span<const DimNode* const> key(factors, dims.size());
+  const DimNode* result;
+  if (LookupProduct(key, &result)) return result;
+  result = ProductOf(dims);
+  RememberProduct(key, result);
+  return result;
+}
+
+namespace {
+
+const DimNode* ProductOf(std::span<const Dim> dims) {
   // What multiplying from the left gives, Const(1)·d0·d1·...: 0 absorbs even unknowns, else
   // an unknown makes the product unknown.
   for (Dim d : dims) {
@@ -462,6 +480,8 @@ const DimNode* Product(std::span<const Dim> dims) {
   for (Dim d : dims) p = Mul(p, d.node());
   return p;
 }
+
+}  // namespace
 
 const DimNode* AddConstants(const DimNode* a, std::span<const int64_t> ks) {
   if (!a || ks.empty()) return a;
