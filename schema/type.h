@@ -91,7 +91,14 @@ class Type {
     Unref(extra_);
   }
   static Type Unknown() { return Type(); }
-  static Type Tensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
+  // A tensor of no known shape: inline, since most rules start their output so.
+  static Type Tensor(int32_t elem_type) {
+    Type t;
+    t.kind_ = Kind::kTensor;
+    t.elem_type_ = elem_type;
+    return t;
+  }
+  static Type Tensor(int32_t elem_type, std::optional<Shape> shape);
   static Type SparseTensor(int32_t elem_type, std::optional<Shape> shape = std::nullopt);
   static Type Sequence(Type element);
   static Type Map(int32_t key_type, Type value);
