@@ -565,14 +565,11 @@ Status OutputFile::WriteModel(const onnx::ModelProto& model) {
 // ---- Appended value_info entries.
 
 bool CanAppendValueInfo(const onnx::GraphProto& graph) {
-  const auto* reflection = graph.GetReflection();
-  if (!reflection->GetUnknownFields(graph).empty()) return false;
-  std::vector<const google::protobuf::FieldDescriptor*> fields;
-  reflection->ListFields(graph, &fields);
-  for (const auto* field : fields) {
-    if (field->number() > onnx::GraphProto::kValueInfoFieldNumber) return false;
-  }
-  return true;
+  // The fields numbered past value_info, asked by name: reflection would build the format's
+  // descriptors first (1.5 M instructions, a tenth of a 10k-node run). model_io_test checks
+  // that these are all the fields past value_info.
+  return graph.unknown_fields().empty() && graph.quantization_annotation_size() == 0 &&
+         graph.sparse_initializer_size() == 0 && graph.metadata_props_size() == 0;
 }
 
 namespace {
@@ -638,15 +635,14 @@ StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
     if (!model.SerializeToString(&rest)) return CannotSerialize(name);
     onnx::ModelProto head;
     head.CopyFrom(model);
-    const auto* reflection = head.GetReflection();
-    std::vector<const google::protobuf::FieldDescriptor*> fields;
-    reflection->ListFields(head, &fields);
-    for (const auto* field : fields) {
-      if (field->number() > onnx::ModelProto::kGraphFieldNumber) {
-        reflection->ClearField(&head, field);
-      }
-    }
-    reflection->MutableUnknownFields(&head)->Clear();
+    // The fields numbered past the graph, cleared by name (model_io_test checks that these
+    // are all of them), and the unknown ones.
+    head.clear_opset_import();
+    head.clear_metadata_props();
+    head.clear_training_info();
+    head.clear_functions();
+    head.clear_configuration();
+    head.mutable_unknown_fields()->Clear();
     head.SerializeToString(&plan.before_graph);
     if (rest.compare(0, plan.before_graph.size(), plan.before_graph) != 0) {
       return Status::Error(StrCat(name, ": cannot serialize the model (its fields are not ",

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -238,6 +239,37 @@ TEST(ValueInfoStreamTest, ModelFieldsAroundTheGraph) {
   model.clear_training_info();
   model.GetReflection()->MutableUnknownFields(&model)->AddVarint(3000, 1);
   model.GetReflection()->MutableUnknownFields(&model)->AddLengthDelimited(2, "unknown 2");
+  const Outcome o = Compare(model);
+  EXPECT_TRUE(o.streamed);
+  EXPECT_TRUE(o.identical) << o.detail;
+}
+
+// CanAppendValueInfo and PlanModelWrite name the fields protobuf writes after a graph's
+// value_info and after a model's graph, rather than list them by reflection (which builds the
+// format's descriptors): these must be every such field of the format we compile.
+TEST(ValueInfoStreamTest, TheFieldsNamedAfterValueInfoAndTheGraphAreAllOfThem) {
+  auto numbers_after = [](const google::protobuf::Descriptor* message, int number) {
+    std::set<int> after;
+    for (int i = 0; i < message->field_count(); ++i) {
+      if (message->field(i)->number() > number) after.insert(message->field(i)->number());
+    }
+    return after;
+  };
+  EXPECT_EQ(numbers_after(onnx::GraphProto::descriptor(), onnx::GraphProto::kValueInfoFieldNumber),
+            (std::set<int>{onnx::GraphProto::kQuantizationAnnotationFieldNumber,
+                           onnx::GraphProto::kSparseInitializerFieldNumber,
+                           onnx::GraphProto::kMetadataPropsFieldNumber}));
+  EXPECT_EQ(
+      numbers_after(onnx::ModelProto::descriptor(), onnx::ModelProto::kGraphFieldNumber),
+      (std::set<int>{
+          onnx::ModelProto::kOpsetImportFieldNumber, onnx::ModelProto::kMetadataPropsFieldNumber,
+          onnx::ModelProto::kTrainingInfoFieldNumber, onnx::ModelProto::kFunctionsFieldNumber,
+          onnx::ModelProto::kConfigurationFieldNumber}));
+  // The last of them, a device configuration, after the graph as well.
+  onnx::ModelProto model = Parse(kModel);
+  auto* configuration = model.add_configuration();
+  configuration->set_name("two devices");
+  configuration->set_num_devices(2);
   const Outcome o = Compare(model);
   EXPECT_TRUE(o.streamed);
   EXPECT_TRUE(o.identical) << o.detail;
