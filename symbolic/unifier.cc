@@ -95,10 +95,17 @@ Dim Unifier::ResolveUnder(Dim d, const Assumptions& as) const {
 
 Dim Unifier::Resolve(Dim d) const {
   if (logging_) return ResolveUnder(d, full_);  // the state is changing: nothing is kept
-  auto it = resolved_.find(d);
-  if (it != resolved_.end()) return it->second;
-  const Dim r = ResolveUnder(d, full_);
-  resolved_.emplace(d, r);
+  const auto address = reinterpret_cast<uintptr_t>(d.node());
+  ResolvedEntry& recent = recent_[((address >> 4) * 0x9e3779b97f4a7c15ULL) >> 56];
+  if (recent.generation == generation_ && recent.d == d.node()) return recent.resolved;
+  Dim r;
+  if (auto it = resolved_.find(d); it != resolved_.end()) {
+    r = it->second;
+  } else {
+    r = ResolveUnder(d, full_);
+    resolved_.emplace(d, r);
+  }
+  recent = {d.node(), generation_, r};
   return r;
 }
 
@@ -263,8 +270,20 @@ Tri Unifier::LessEqual(Dim a, Dim b) const {
 
 // ---- Recording -------------------------------------------------------------------------
 
+Tri Unifier::ProvenAtLeastByModel(Dim d, int64_t k) const {
+  if (logging_ || d.is_unknown()) return symbolic::LessEqual(Dim::Const(k), d, &model_);
+  const auto address = reinterpret_cast<uintptr_t>(d.node());
+  AtLeastEntry& e = at_least_[((address >> 4) ^ static_cast<uint64_t>(k) * 0x9e3779b97f4a7c15ULL) %
+                              kAtLeastSlots];
+  if (e.generation == generation_ && e.d == d.node() && e.k == k) return e.answer;
+  const Tri answer = symbolic::LessEqual(Dim::Const(k), d, &model_);
+  e = {d.node(), k, generation_, answer};
+  return answer;
+}
+
 Status Unifier::Transaction(const std::function<Status()>& change) {
   resolved_.clear();
+  ++generation_;
   logging_ = true;
   Status s = change();
   for (size_t i = 0; i < queue_.size(); ++i) {

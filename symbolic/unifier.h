@@ -23,6 +23,7 @@
 #ifndef ONNX_INFER_SYMBOLIC_UNIFIER_H_
 #define ONNX_INFER_SYMBOLIC_UNIFIER_H_
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -142,6 +143,9 @@ class Unifier {
   // What the model says about its symbols' representatives: lower bounds and multiples
   // (without the user's assumptions), for rules that compare dims themselves.
   const Assumptions& assumptions() const { return model_; }
+  // LessEqual(k, d) under assumptions(): the same answer, remembered until the state changes
+  // (a Reshape asks whether `1 <= B` and `0 <= S` of the same few dims at every node).
+  Tri ProvenAtLeastByModel(Dim d, int64_t k) const;
   // The same with the user's assumptions too; a rule that decides something only under these
   // must list the assumptions it used (UserAssumptionsOf) among the conditions.
   const Assumptions& full_assumptions() const { return full_; }
@@ -272,6 +276,26 @@ class Unifier {
   // driver resolves each output dim), and a resolution costs hundreds of instructions. Like
   // the rest of a Unifier, not for use from several threads at once.
   mutable std::unordered_map<Dim, Dim> resolved_;
+  // ProvenAtLeastByModel's answers since the state last changed (Transaction moves to a new
+  // generation): direct-mapped by the dim's node and the constant.
+  struct AtLeastEntry {
+    const DimNode* d = nullptr;
+    int64_t k = 0;
+    uint64_t generation = 0;  // 0: empty
+    Tri answer = Tri::kUnknown;
+  };
+  static constexpr size_t kAtLeastSlots = 64;
+  mutable std::array<AtLeastEntry, kAtLeastSlots> at_least_{};
+  // In front of resolved_: the last resolutions, direct-mapped by the dim's node (a hash
+  // table's lookup costs more than the few dims a model resolves again and again).
+  struct ResolvedEntry {
+    const DimNode* d = nullptr;
+    uint64_t generation = 0;  // 0: empty
+    Dim resolved;
+  };
+  static constexpr size_t kResolvedSlots = 256;
+  mutable std::array<ResolvedEntry, kResolvedSlots> recent_{};
+  uint64_t generation_ = 1;
 };
 
 }  // namespace onnx_infer::symbolic

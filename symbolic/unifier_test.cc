@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "onnx_infer/symbolic/broadcast.h"
 #include "onnx_infer/symbolic/parse.h"
 
@@ -125,6 +127,41 @@ TEST(UnifierTest, SymbolsBoundToExpressions) {
   // A value that would break a bound is a contradiction: X is 7, so X == 0 cannot hold, and
   // nor can K == 0.
   EXPECT_FALSE(u.Unify(P("K"), P("0"), "f").ok());
+}
+
+// ProvenAtLeastByModel remembers its answers: each must be LessEqual's under assumptions()
+// as they are when asked, after facts, bounds and refused facts alike.
+TEST(UnifierTest, RememberedComparisonsFollowWhatIsLearntLater) {
+  Unifier u;
+  auto check = [&](const std::string& d, int64_t k) {
+    const Tri want = LessEqual(Dim::Const(k), P(d.c_str()), &u.assumptions());
+    EXPECT_EQ(u.ProvenAtLeastByModel(P(d.c_str()), k), want) << d << " >= " << k;
+    EXPECT_EQ(u.ProvenAtLeastByModel(P(d.c_str()), k), want) << d << " >= " << k << ", again";
+    return want;
+  };
+  EXPECT_EQ(check("B", 0), Tri::kTrue);
+  EXPECT_EQ(check("B", 1), Tri::kUnknown);
+  ASSERT_TRUE(u.AssumeAtLeast("B", 1, "a model's bound").ok());
+  EXPECT_EQ(check("B", 1), Tri::kTrue);  // learnt after it was asked
+  // (The model's bounds are its classes' representatives': a dim is compared as given, not
+  // resolved, as Reshape asks.)
+  EXPECT_EQ(check("S", 1), Tri::kUnknown);
+  ASSERT_TRUE(u.AssumeAtLeast("S", 2, "another bound").ok());
+  EXPECT_EQ(check("S", 1), Tri::kTrue);
+  EXPECT_EQ(check("S", 3), Tri::kUnknown);
+  ASSERT_TRUE(u.Unify(P("S"), P("B"), "merge").ok());
+  check("S", 1);
+  check("B", 2);
+  EXPECT_FALSE(u.Unify(P("S + 1"), P("S"), "impossible").ok());
+  check("S", 1);
+  check("B - 2", 0);
+  ASSERT_TRUE(u.Unify(P("B"), P("7"), "bind").ok());
+  check("B - 2", 0);
+  // More dims and constants than the memo has slots: each still answered as LessEqual.
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 300; ++i)
+      check("N" + std::to_string(i % 97) + " + " + std::to_string(i % 5), i % 7);
+  }
 }
 
 TEST(UnifierTest, RejectedFactsLeaveNoTrace) {

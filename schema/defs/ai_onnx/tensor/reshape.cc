@@ -116,9 +116,10 @@ bool ConstantProductOverflows(const Shape& dims) {
 
 // Whether k <= d for every value of the symbols (under what the model states about them).
 bool ProvenAtLeast(Dim d, int64_t k, const InferenceContext& ctx) {
-  const symbolic::Assumptions* assumptions =
-      ctx.unifier() ? &ctx.unifier()->assumptions() : nullptr;
-  return symbolic::LessEqual(Dim::Const(k), d, assumptions) == symbolic::Tri::kTrue;
+  if (const symbolic::Unifier* unifier = ctx.unifier()) {
+    return unifier->ProvenAtLeastByModel(d, k) == symbolic::Tri::kTrue;  // remembered
+  }
+  return symbolic::LessEqual(Dim::Const(k), d, nullptr) == symbolic::Tri::kTrue;
 }
 
 // The output dim for a symbolic entry `t` >= 0 of Reshape's shape without `allowzero`, where
