@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -223,12 +224,12 @@ const DimNode* InternConst(int64_t value) {
   return SymbolContext::Current().table_->InternConst(value);
 }
 
-bool LookupProduct(std::span<const DimNode* const> factors, const DimNode** result) {
-  return SymbolContext::Current().table_->LookupProduct(factors, result);
+bool LookupProduct(const DimNode* const* factors, size_t count, const DimNode** result) {
+  return SymbolContext::Current().table_->LookupProduct({factors, count}, result);
 }
 
-void RememberProduct(std::span<const DimNode* const> factors, const DimNode* result) {
-  SymbolContext::Current().table_->RememberProduct(factors, result);
+void RememberProduct(const DimNode* const* factors, size_t count, const DimNode* result) {
+  SymbolContext::Current().table_->RememberProduct({factors, count}, result);
 }
 
 }  // namespace onnx_infer::symbolic

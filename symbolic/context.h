@@ -39,7 +39,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <span>
 
 namespace onnx_infer::symbolic {
 
@@ -83,8 +82,8 @@ class SymbolContext {
  private:
   friend const DimNode* Intern(const NodeKey& key);
   friend const DimNode* InternConst(int64_t value);
-  friend bool LookupProduct(std::span<const DimNode* const> factors, const DimNode** result);
-  friend void RememberProduct(std::span<const DimNode* const> factors, const DimNode* result);
+  friend bool LookupProduct(const DimNode* const* factors, size_t count, const DimNode** result);
+  friend void RememberProduct(const DimNode* const* factors, size_t count, const DimNode* result);
   std::unique_ptr<InternTable> table_;
 };
 

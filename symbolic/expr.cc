@@ -428,11 +428,10 @@ const DimNode* Product(std::span<const Dim> dims) {
   if (dims.size() > kProductMemoArity) return ProductOf(dims);
   const DimNode* factors[kProductMemoArity];
   for (size_t i = 0; i < dims.size(); ++i) factors[i] = dims[i].node();
-  const std::span<const DimNode* const> key(factors, dims.size());
   const DimNode* result;
-  if (LookupProduct(key, &result)) return result;
+  if (LookupProduct(factors, dims.size(), &result)) return result;
   result = ProductOf(dims);
-  RememberProduct(key, result);
+  RememberProduct(factors, dims.size(), result);
   return result;
 }
 

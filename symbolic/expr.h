@@ -85,8 +85,8 @@ const DimNode* InternConst(int64_t value);
 // again (a Reshape forms the element counts of its input and output, which recur from node to
 // node). Lookup gives false when the product is not kept; `*result` may then be anything.
 inline constexpr size_t kProductMemoArity = 6;
-bool LookupProduct(std::span<const DimNode* const> factors, const DimNode** result);
-void RememberProduct(std::span<const DimNode* const> factors, const DimNode* result);
+bool LookupProduct(const DimNode* const* factors, size_t count, const DimNode** result);
+void RememberProduct(const DimNode* const* factors, size_t count, const DimNode* result);
 
 // Terms collected on the stack: up to 16 of them without touching the heap (past that, on
 // the heap). The builders collect a result's terms here, so interning a result that exists
