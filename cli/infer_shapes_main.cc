@@ -677,6 +677,8 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
   static google::protobuf::Arena* arena = nullptr;
   static onnx::ModelProto* heap_model = nullptr;
   static onnx::ModelProto* model = nullptr;
+  // The model file, read again at the write for the parts inference leaves as they were.
+  std::optional<ModelSource> source;
   delete heap_model;
   heap_model = nullptr;
   delete arena;
@@ -691,6 +693,7 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
     arena = loaded->arena.release();
     model = loaded->model;
+    source = std::move(loaded->source);
   }
   InferenceOptions options;
   options.strict = flags.strict;
@@ -826,8 +829,10 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
       output["error"] = why;
     } else {
       Status st = flags.output_to_stdout()
-                      ? SaveModelToDescriptor(*model, result.new_value_info, STDOUT_FILENO, target)
-                      : SaveModel(*model, result.new_value_info, flags.output);
+                      ? SaveModelToDescriptor(*model, result.new_value_info, STDOUT_FILENO, target,
+                                              source ? &*source : nullptr)
+                      : SaveModel(*model, result.new_value_info, flags.output,
+                                  source ? &*source : nullptr);
       if (st.ok()) {
         output["written"] = true;
         if (!flags.quiet && !flags.output_to_stdout()) {

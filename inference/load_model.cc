@@ -63,8 +63,12 @@ StatusOr<ArenaModel> LoadModelOnArena(const std::string& path) {
     google::protobuf::ArenaOptions arena_options;
     arena_options.max_block_size = 1 << 20;
     loaded.arena = std::make_unique<google::protobuf::Arena>(arena_options);
-    loaded.model = TryParseModelFromFile(path, loaded.arena.get());
-    if (loaded.model != nullptr) return loaded;
+    ModelSource source;
+    loaded.model = TryParseModelFromFile(path, loaded.arena.get(), &source);
+    if (loaded.model != nullptr) {
+      loaded.source = std::move(source);
+      return loaded;
+    }
   }
   // LoadModel's buffered path, on a fresh arena: a failed attempt's allocations are freed.
   loaded.arena = std::make_unique<google::protobuf::Arena>();

@@ -12,10 +12,12 @@
 #include <google/protobuf/arena.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "onnx_infer/base/status.h"
+#include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/proto/onnx_proto.h"
 
 namespace onnx_infer {
@@ -34,6 +36,9 @@ StatusOr<onnx::ModelProto> LoadModel(const std::string& path);
 struct ArenaModel {
   std::unique_ptr<google::protobuf::Arena> arena;
   onnx::ModelProto* model = nullptr;  // owned by `arena`
+  // The file a binary model was parsed from, for a write that copies its unchanged parts
+  // (SaveModel with a source, proto/model_io.h); unset for a model read the buffered way.
+  std::optional<ModelSource> source;
 };
 // LoadModel for a front end that keeps the model to the end (the CLI): a binary model in a
 // regular file is parsed onto a new arena (TryParseModelFromFile), which on a large model

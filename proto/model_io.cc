@@ -13,6 +13,8 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -186,9 +188,27 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
 
 namespace {
 
+// The identity of the file `st` describes, found at `path`.
+ModelSource SourceOf(const std::string& path, const struct stat& st) {
+  ModelSource source;
+  source.path = path;
+  source.device = static_cast<uint64_t>(st.st_dev);
+  source.inode = static_cast<uint64_t>(st.st_ino);
+  source.size = static_cast<uint64_t>(st.st_size);
+  source.modified_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  source.changed_ns = int64_t{st.st_ctim.tv_sec} * 1000000000 + st.st_ctim.tv_nsec;
+  return source;
+}
+
+bool SameFile(const ModelSource& a, const ModelSource& b) {
+  return a.device == b.device && a.inode == b.inode && a.size == b.size &&
+         a.modified_ns == b.modified_ns && a.changed_ns == b.changed_ns;
+}
+
 // TryParseModelFromFile's work: parses the regular file at `path` into `model` (empty), through
 // a buffer of 256 KiB. False when the file is not read so or does not parse as a model.
-bool ParseModelFromFileInto(const std::string& path, onnx::ModelProto* model) {
+bool ParseModelFromFileInto(const std::string& path, onnx::ModelProto* model,
+                            ModelSource* source = nullptr) {
   // Only a regular file is opened here: opening a FIFO, even without blocking, would let a
   // writer waiting on it go ahead and write into a reader that is about to close.
   struct stat st;
@@ -205,6 +225,7 @@ bool ParseModelFromFileInto(const std::string& path, onnx::ModelProto* model) {
     in.SetRecursionLimit(kRecursionLimit);
     parsed = model->ParseFromCodedStream(&in) && in.ConsumedEntireMessage() && model->has_graph();
   }
+  if (parsed && source != nullptr) *source = SourceOf(path, st);
   ::close(fd);
   return parsed;
 }
@@ -218,8 +239,13 @@ std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path) {
 }
 
 onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena) {
+  return TryParseModelFromFile(path, arena, nullptr);
+}
+
+onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena,
+                                        ModelSource* source) {
   auto* model = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena);
-  return ParseModelFromFileInto(path, model) ? model : nullptr;
+  return ParseModelFromFileInto(path, model, source) ? model : nullptr;
 }
 
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {
@@ -587,16 +613,313 @@ size_t GraphFieldLength(const ModelWritePlan& plan) {
   return plan.graph_bytes + plan.appended_bytes;
 }
 
+// ---- Copying the main graph's nodes and initializers from the source file.
+
+// Where a repeated field's entries lie in the source file: [begin, end), `count` of them,
+// `apart` when other bytes come between two of them.
+struct SourceRun {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  int64_t count = 0;
+  bool apart = false;
+
+  void Add(uint64_t field_begin, uint64_t field_end) {
+    if (count == 0) {
+      begin = field_begin;
+    } else if (field_begin != end) {
+      apart = true;
+    }
+    end = field_end;
+    ++count;
+  }
+};
+
+// Reads a file at any offset through a window of 64 KiB.
+class SourceReader {
+ public:
+  explicit SourceReader(int fd) : fd_(fd), window_(new char[kWindowBytes]) {}
+
+  // The varint at *pos, which must end before `end`; *pos is moved past it. False when it is
+  // malformed, runs past `end` or cannot be read.
+  bool Varint(uint64_t* pos, uint64_t end, uint64_t* value) {
+    uint64_t result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (*pos >= end) return false;
+      if ((*pos < start_ || *pos - start_ >= filled_) && !Fill(*pos)) return false;
+      const auto byte = static_cast<uint8_t>(window_[*pos - start_]);
+      ++*pos;
+      result |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) {
+        *value = result;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  static constexpr size_t kWindowBytes = 64 << 10;
+
+  bool Fill(uint64_t pos) {
+    ssize_t n;
+    do {
+      n = ::pread(fd_, window_.get(), kWindowBytes, static_cast<off_t>(pos));
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) return false;
+    start_ = pos;
+    filled_ = static_cast<uint64_t>(n);
+    return true;
+  }
+
+  int fd_;
+  std::unique_ptr<char[]> window_;
+  uint64_t start_ = 0;
+  uint64_t filled_ = 0;
+};
+
+// Calls visit(field number, wire type, first byte, first byte of the payload, end) for each
+// field of the message in [begin, end) of the file, in order. False when a field is
+// malformed or a group (protobuf parsed the file, so neither is expected), or when visit
+// returns false.
+template <typename Visit>
+bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visit) {
+  uint64_t pos = begin;
+  while (pos < end) {
+    const uint64_t field_begin = pos;
+    uint64_t tag;
+    if (!reader.Varint(&pos, end, &tag) || tag > UINT32_MAX) return false;
+    uint64_t payload = pos;
+    switch (WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag))) {
+      case WireFormatLite::WIRETYPE_VARINT: {
+        uint64_t ignored;
+        if (!reader.Varint(&pos, end, &ignored)) return false;
+        break;
+      }
+      case WireFormatLite::WIRETYPE_FIXED64:
+        pos += 8;
+        break;
+      case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
+        uint64_t length;
+        if (!reader.Varint(&pos, end, &length) || length > end - pos) return false;
+        payload = pos;
+        pos += length;
+        break;
+      }
+      case WireFormatLite::WIRETYPE_FIXED32:
+        pos += 4;
+        break;
+      default:
+        return false;
+    }
+    if (pos > end) return false;
+    if (!visit(tag >> 3, WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag)), field_begin,
+               payload, pos)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether a node has a graph attribute (inference annotates its subgraphs).
+bool HasGraphAttribute(const onnx::NodeProto& node) {
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.has_g() || a.graphs_size() > 0) return true;
+  }
+  return false;
+}
+
+size_t MessagesBytes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+  size_t bytes = 0;
+  for (const onnx::NodeProto& n : nodes) bytes += 1 + WireFormatLite::LengthDelimitedSize(n.ByteSizeLong());
+  return bytes;
+}
+
+size_t MessagesBytes(const google::protobuf::RepeatedPtrField<onnx::TensorProto>& tensors) {
+  size_t bytes = 0;
+  for (const onnx::TensorProto& t : tensors) {
+    bytes += 1 + WireFormatLite::LengthDelimitedSize(t.ByteSizeLong());
+  }
+  return bytes;
+}
+
+}  // namespace
+
+// A main graph written with runs of its source file: while it lives, the graph's nodes and
+// initializers are held by `aside` and its name by `name`, so that protobuf serializes the
+// rest (fields 10 and up, unknown fields last) as the graph's tail.
+struct GraphSplice {
+  int fd = -1;
+  ModelSource source;
+  SourceRun nodes;
+  SourceRun initializers;
+  bool copy_nodes = false;
+  bool copy_initializers = false;
+  onnx::GraphProto* graph = nullptr;
+  onnx::GraphProto* aside = nullptr;  // on the graph's arena, or owned_aside
+  std::unique_ptr<onnx::GraphProto> owned_aside;
+  std::optional<std::string> name;
+
+  ~GraphSplice() {
+    if (aside != nullptr) {
+      graph->mutable_node()->Swap(aside->mutable_node());
+      graph->mutable_initializer()->Swap(aside->mutable_initializer());
+      if (name) graph->set_name(*name);
+    }
+    if (fd >= 0) ::close(fd);
+  }
+
+  // Whether the file is still the one parsed.
+  bool Unchanged() const {
+    struct stat st;
+    return ::fstat(fd, &st) == 0 && SameFile(SourceOf(source.path, st), source);
+  }
+
+  // Copies [run.begin, run.end) of the file to `out`; the error on failure.
+  std::string Copy(const SourceRun& run, google::protobuf::io::CodedOutputStream* out) const {
+    constexpr size_t kBufferBytes = 256 << 10;
+    std::unique_ptr<char[]> buffer(new char[kBufferBytes]);
+    for (uint64_t pos = run.begin; pos < run.end;) {
+      const size_t want = static_cast<size_t>(std::min<uint64_t>(kBufferBytes, run.end - pos));
+      ssize_t n;
+      do {
+        n = ::pread(fd, buffer.get(), want, static_cast<off_t>(pos));
+      } while (n < 0 && errno == EINTR);
+      if (n <= 0) {
+        return StrCat(source.path, ": cannot read the model file again to write it: ",
+                      n < 0 ? ErrnoText() : std::string("it is shorter than it was"));
+      }
+      out->WriteRaw(buffer.get(), static_cast<int>(n));
+      pos += static_cast<uint64_t>(n);
+    }
+    return "";
+  }
+
+  // The graph's bytes as written.
+  size_t Bytes() const {
+    size_t bytes = copy_nodes ? nodes.end - nodes.begin : MessagesBytes(aside->node());
+    if (name) bytes += 1 + WireFormatLite::LengthDelimitedSize(name->size());
+    bytes += copy_initializers ? initializers.end - initializers.begin
+                               : MessagesBytes(aside->initializer());
+    return bytes + graph->ByteSizeLong();
+  }
+
+  // Writes the graph: its nodes, its name, its initializers (protobuf's order: fields 1, 2
+  // and 5), then the rest as protobuf serializes it. The error on failure.
+  std::string Write(google::protobuf::io::CodedOutputStream* out) const {
+    if (copy_nodes) {
+      if (std::string error = Copy(nodes, out); !error.empty()) return error;
+    } else {
+      for (const onnx::NodeProto& n : aside->node()) {
+        WireFormatLite::WriteMessage(onnx::GraphProto::kNodeFieldNumber, n, out);
+      }
+    }
+    if (name) WireFormatLite::WriteString(onnx::GraphProto::kNameFieldNumber, *name, out);
+    if (copy_initializers) {
+      if (std::string error = Copy(initializers, out); !error.empty()) return error;
+    } else {
+      for (const onnx::TensorProto& t : aside->initializer()) {
+        WireFormatLite::WriteMessage(onnx::GraphProto::kInitializerFieldNumber, t, out);
+      }
+    }
+    graph->SerializeWithCachedSizes(out);
+    return "";
+  }
+};
+
+ModelWritePlan::ModelWritePlan() = default;
+ModelWritePlan::ModelWritePlan(ModelWritePlan&&) noexcept = default;
+ModelWritePlan& ModelWritePlan::operator=(ModelWritePlan&&) noexcept = default;
+ModelWritePlan::~ModelWritePlan() = default;
+bool ModelWritePlan::spliced_nodes() const { return splice != nullptr && splice->copy_nodes; }
+bool ModelWritePlan::spliced_initializers() const {
+  return splice != nullptr && splice->copy_initializers;
+}
+
+namespace {
+
+// The splice of `graph` (the model's) from `source`, or null where nothing is copied
+// (PlanModelWrite says when).
+std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSource& source) {
+  if (graph.node_size() == 0 && graph.initializer_size() == 0) return nullptr;
+  auto splice = std::make_unique<GraphSplice>();
+  splice->source = source;
+  splice->fd = ::open(source.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (splice->fd < 0) return nullptr;
+  struct stat st;
+  if (::fstat(splice->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      !SameFile(SourceOf(source.path, st), source)) {
+    return nullptr;
+  }
+  SourceReader reader(splice->fd);
+  int graphs = 0;
+  uint64_t graph_begin = 0;
+  uint64_t graph_end = 0;
+  const bool model_read = ScanFields(
+      reader, 0, source.size,
+      [&](uint64_t field, int wire_type, uint64_t, uint64_t payload, uint64_t end) {
+        if (field == onnx::ModelProto::kGraphFieldNumber) {
+          if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return false;
+          ++graphs;
+          graph_begin = payload;
+          graph_end = end;
+        }
+        return true;
+      });
+  if (!model_read || graphs != 1) return nullptr;
+  SourceRun& nodes = splice->nodes;
+  SourceRun& initializers = splice->initializers;
+  const bool graph_read = ScanFields(
+      reader, graph_begin, graph_end,
+      [&](uint64_t field, int wire_type, uint64_t begin, uint64_t, uint64_t end) {
+        if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return true;
+        if (field == onnx::GraphProto::kNodeFieldNumber) nodes.Add(begin, end);
+        if (field == onnx::GraphProto::kInitializerFieldNumber) initializers.Add(begin, end);
+        return true;
+      });
+  if (!graph_read) return nullptr;
+  splice->copy_nodes = !nodes.apart && nodes.count == graph.node_size() && nodes.count > 0 &&
+                       std::none_of(graph.node().begin(), graph.node().end(), HasGraphAttribute);
+  splice->copy_initializers = !initializers.apart &&
+                              initializers.count == graph.initializer_size() &&
+                              initializers.count > 0;
+  if (!splice->copy_nodes && !splice->copy_initializers) return nullptr;
+  // The graph split: its nodes and initializers aside, its name cleared.
+  splice->graph = &graph;
+  if (google::protobuf::Arena* arena = graph.GetArena()) {
+    splice->aside = google::protobuf::Arena::CreateMessage<onnx::GraphProto>(arena);
+  } else {
+    splice->owned_aside = std::make_unique<onnx::GraphProto>();
+    splice->aside = splice->owned_aside.get();
+  }
+  graph.mutable_node()->Swap(splice->aside->mutable_node());
+  graph.mutable_initializer()->Swap(splice->aside->mutable_initializer());
+  if (graph.has_name()) {
+    splice->name = graph.name();
+    graph.clear_name();
+  }
+  return splice;
+}
+
 // Writes the model as planned: the fields before the graph, the graph field (its tag and
-// length, the graph's bytes straight from the message, the appended entries), the rest.
-void WritePlanned(const onnx::ModelProto& model, const ModelWritePlan& plan,
-                  google::protobuf::io::CodedOutputStream* out) {
+// length, the graph's bytes straight from the message or spliced, the appended entries), the
+// rest. The error on failure (reading the source again).
+std::string WritePlanned(const onnx::ModelProto& model, const ModelWritePlan& plan,
+                         google::protobuf::io::CodedOutputStream* out) {
   out->WriteString(plan.before_graph);
   out->WriteTag(GraphTag());
   out->WriteVarint64(GraphFieldLength(plan));
-  model.graph().SerializeWithCachedSizes(out);
+  if (plan.splice) {
+    if (std::string error = plan.splice->Write(out); !error.empty()) return error;
+  } else {
+    model.graph().SerializeWithCachedSizes(out);
+  }
   for (const std::string& chunk : *plan.value_info) out->WriteString(chunk);
   out->WriteString(plan.after_graph);
+  if (plan.splice && !plan.splice->Unchanged()) {
+    return StrCat(plan.splice->source.path, ": the model file changed while it was copied; ",
+                  "nothing was written");
+  }
+  return "";
 }
 
 size_t PlannedSize(const ModelWritePlan& plan) {
@@ -610,7 +933,7 @@ size_t PlannedSize(const ModelWritePlan& plan) {
 
 StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
                                         const AppendedValueInfo& value_info,
-                                        std::string_view name) {
+                                        std::string_view name, const ModelSource* source) {
   ModelWritePlan plan;
   plan.value_info = &value_info;
   for (const std::string& chunk : value_info) plan.appended_bytes += chunk.size();
@@ -650,18 +973,24 @@ StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
     }
     plan.after_graph = rest.substr(plan.before_graph.size());
   }
-  plan.graph_bytes = model.graph().ByteSizeLong();  // caches the graph's sizes for the write
+  if (source != nullptr) plan.splice = SpliceGraph(*model.mutable_graph(), *source);
+  // Caches the graph's sizes for the write.
+  plan.graph_bytes = plan.splice ? plan.splice->Bytes() : model.graph().ByteSizeLong();
   if (PlannedSize(plan) > static_cast<size_t>(INT_MAX)) return CannotSerialize(name);
   return plan;
 }
 
 Status OutputFile::WriteModel(const onnx::ModelProto& model, const ModelWritePlan& plan) {
   int error = 0;
+  std::string planned_error;
   if (WriteCoded(
           fd_,
-          [&](google::protobuf::io::CodedOutputStream* out) { WritePlanned(model, plan, out); },
+          [&](google::protobuf::io::CodedOutputStream* out) {
+            planned_error = WritePlanned(model, plan, out);
+          },
           &error)) {
-    return OkStatus();
+    if (planned_error.empty()) return OkStatus();
+    return Status::Error(planned_error);
   }
   errno = error;
   return Error("write");
@@ -690,33 +1019,58 @@ bool Empty(const AppendedValueInfo& value_info) {
 
 }  // namespace
 
+namespace {
+
+// A plan that copies from the source file, made again without it when the output is that
+// very file (a descriptor onto it, written directly): the copy would read what the write has
+// just overwritten.
+Status UnlessOntoTheSource(ModelWritePlan& plan, onnx::ModelProto& model,
+                           const AppendedValueInfo& value_info, std::string_view name,
+                           const ModelSource* source, int fd) {
+  if (!plan.splice) return OkStatus();
+  struct stat st;
+  const bool onto = ::fstat(fd, &st) != 0 || (static_cast<uint64_t>(st.st_dev) == source->device &&
+                                              static_cast<uint64_t>(st.st_ino) == source->inode);
+  if (!onto) return OkStatus();
+  plan = ModelWritePlan();  // puts the graph back together
+  OI_ASSIGN_OR_RETURN(plan, PlanModelWrite(model, value_info, name));
+  return OkStatus();
+}
+
+}  // namespace
+
 Status SaveModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
-                 const std::string& path) {
+                 const std::string& path, const ModelSource* source) {
   if (Empty(value_info)) return SaveModel(std::as_const(model), path);
-  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, path));
+  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, path, source));
   OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
+  OI_RETURN_IF_ERROR(UnlessOntoTheSource(plan, model, value_info, path, source, out.fd()));
   OI_RETURN_IF_ERROR(out.WriteModel(model, plan));
   return out.Commit();
 }
 
 Status SaveModelToDescriptor(onnx::ModelProto& model, const AppendedValueInfo& value_info, int fd,
-                             std::string_view name) {
+                             std::string_view name, const ModelSource* source) {
   if (Empty(value_info)) return SaveModelToDescriptor(std::as_const(model), fd, name);
-  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, name));
+  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, name, source));
+  OI_RETURN_IF_ERROR(UnlessOntoTheSource(plan, model, value_info, name, source, fd));
   OutputFile out = OutputFile::Stream(fd, std::string(name));
   OI_RETURN_IF_ERROR(out.WriteModel(model, plan));
   return out.Commit();
 }
 
-StatusOr<std::string> SerializeModel(onnx::ModelProto& model, const AppendedValueInfo& value_info) {
-  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, "<memory>"));
+StatusOr<std::string> SerializeModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
+                                     const ModelSource* source) {
+  OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, "<memory>", source));
   std::string bytes;
   bytes.reserve(PlannedSize(plan));
+  std::string error;
   {
     google::protobuf::io::StringOutputStream stream(&bytes);
     google::protobuf::io::CodedOutputStream coded(&stream);
-    WritePlanned(model, plan, &coded);
+    error = WritePlanned(model, plan, &coded);
   }
+  if (!error.empty()) return Status::Error(error);
   return bytes;
 }
 

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,23 @@ std::optional<onnx::ModelProto> TryParseModelFromFile(const std::string& path);
 // attempt allocated stays on the arena until it is freed, so pass an arena that is freed then
 // (LoadModelOnArena in inference/load_model.h does).
 onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena);
+
+// The file a model was parsed from, as it was then: a write may copy the parts of the main
+// graph that are as they were parsed (its nodes, its initializers) from the file rather than
+// serialize them again (PlanModelWrite). The identity is the file's device, inode, size and
+// change times: a file replaced or written to since is not read again.
+struct ModelSource {
+  std::string path;
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  uint64_t size = 0;
+  int64_t modified_ns = 0;
+  int64_t changed_ns = 0;
+};
+// TryParseModelFromFile onto `arena`, and where a model came from: `*source` is set when one
+// is returned.
+onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena,
+                                        ModelSource* source);
 
 // How much ReadFile reads, and an early look at a stream's first bytes.
 struct ReadLimits {
@@ -171,29 +189,56 @@ bool CanAppendValueInfo(const onnx::GraphProto& graph);
 // is opened (PlanModelWrite). The fields before the graph and after it are serialized here:
 // they are small (names, versions, opset_import, functions); the graph is written straight
 // into the output.
+struct GraphSplice;  // model_io.cc
 struct ModelWritePlan {
+  ModelWritePlan();
+  ModelWritePlan(ModelWritePlan&&) noexcept;
+  ModelWritePlan& operator=(ModelWritePlan&&) noexcept;
+  ~ModelWritePlan();  // puts a spliced graph back together
+
   const AppendedValueInfo* value_info = nullptr;
   size_t appended_bytes = 0;
   std::string before_graph;  // the model's fields numbered below the graph's
   std::string after_graph;   // the others, unknown fields last
   size_t graph_bytes = 0;    // the graph's own bytes, without the appended entries
+  // With a source (PlanModelWrite), the graph's nodes and initializers as runs of the
+  // source file's bytes, copied at the write; while the plan lives, the graph's nodes and
+  // initializers are held aside and its name cleared (the plan's destructor puts them back).
+  // Null when nothing is copied.
+  std::unique_ptr<GraphSplice> splice;
+  bool spliced_nodes() const;         // the nodes are copied from the source
+  bool spliced_initializers() const;  // the initializers are
 };
 // Sizes the model (as SaveModel does) with `value_info` appended to its graph's value_info.
+//
+// With `source`, the file the model was parsed from (TryParseModelFromFile), the main graph's
+// nodes and initializers are copied from the file where that gives the bytes protobuf would
+// write for them: the caller vouches that the model's initializers, and its nodes without a
+// graph attribute, are as parsed (inference changes a node only in its subgraphs: the CLI
+// passes its input file). Each of the two is copied when the file is the one parsed (device,
+// inode, size, times), its model has one graph field, the field's entries lie in one run
+// (as protobuf writes them) of the count the graph has, and, for the nodes, no node has a
+// graph attribute; otherwise it is serialized. The file is read again at the write, which
+// fails, with nothing committed, if the file changed in between.
+//
 // Refuses, with SaveModel's message, a model protobuf could not serialize (2 GiB or more), a
 // model without a graph, and, when there are bytes to append, a graph that fails
 // CanAppendValueInfo (entries appended to it cannot be written as protobuf would write them). The
 // model is left as it was (its graph is detached while the other fields are serialized).
 StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
-                                        const AppendedValueInfo& value_info, std::string_view name);
+                                        const AppendedValueInfo& value_info, std::string_view name,
+                                        const ModelSource* source = nullptr);
 // SaveModel and SaveModelToDescriptor with `value_info` appended to the graph's value_info:
 // the bytes written are those of SaveModel on the model with those entries added as messages.
 // With no bytes to append, they are SaveModel and SaveModelToDescriptor, whatever the graph.
+// With `source`, as PlanModelWrite says.
 Status SaveModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
-                 const std::string& path);
+                 const std::string& path, const ModelSource* source = nullptr);
 Status SaveModelToDescriptor(onnx::ModelProto& model, const AppendedValueInfo& value_info, int fd,
-                             std::string_view name);
+                             std::string_view name, const ModelSource* source = nullptr);
 // The same bytes in memory (tests).
-StatusOr<std::string> SerializeModel(onnx::ModelProto& model, const AppendedValueInfo& value_info);
+StatusOr<std::string> SerializeModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
+                                     const ModelSource* source = nullptr);
 
 // Writes bytes to `path` as SaveModel does.
 Status WriteFileAtomically(const std::string& path, std::string_view bytes);

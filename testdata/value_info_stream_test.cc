@@ -5,8 +5,13 @@
 // models for the framing: fields after value_info, unknown fields, model fields after the
 // graph.
 #include <google/protobuf/arena.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -31,8 +36,25 @@ namespace fs = std::filesystem;
 struct Outcome {
   bool streamed = false;   // some entries went as bytes
   bool identical = false;  // and the bytes equal the message path's
+  bool spliced = false;    // and the write from the model's file copied nodes or initializers
   std::string detail;
 };
+
+// A file of this process's own, for the model the spliced write reads again.
+std::string SourceFile() {
+  static int count = 0;
+  return (fs::path(::testing::TempDir()) /
+          ("value-info-stream-" + std::to_string(::getpid()) + "-" + std::to_string(count++) +
+           ".onnx"))
+      .string();
+}
+
+// The model parsed from `file` holding `bytes`, on `arena`, with where it came from.
+onnx::ModelProto* ParsedFrom(const std::string& file, const std::string& bytes,
+                             google::protobuf::Arena* arena, ModelSource* source) {
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  return TryParseModelFromFile(file, arena, source);
+}
 
 // Infers `model` twice: with entries as messages, serialized by protobuf, and with them as
 // bytes, written by SerializeModel and by SaveModel into `file` (when given). Compares.
@@ -83,6 +105,40 @@ Outcome Compare(const onnx::ModelProto& model, const std::string& file = "") {
       return outcome;
     }
   }
+  // The streamed write of the model parsed from its file, with the file as the source: the
+  // nodes and initializers copied from it.
+  std::string source_bytes;
+  if (!model.SerializeToString(&source_bytes)) {
+    outcome.detail = "protobuf cannot serialize the model";
+    return outcome;
+  }
+  const std::string source_file = SourceFile();
+  google::protobuf::Arena arena;
+  ModelSource source;
+  onnx::ModelProto* parsed = ParsedFrom(source_file, source_bytes, &arena, &source);
+  if (parsed != nullptr) {
+    // What protobuf writes for the model as parsed (a crafted unknown field may read back as
+    // a known one).
+    onnx::ModelProto parsed_messages = *parsed;
+    InferenceOptions message_options = options;
+    message_options.stream_new_value_info = false;
+    InferShapes(parsed_messages, BuiltinSchemas(), message_options);
+    const std::string want_parsed = parsed_messages.SerializeAsString();
+    const InferenceResult from_file = InferShapes(*parsed, BuiltinSchemas(), options);
+    {
+      StatusOr<ModelWritePlan> plan =
+          PlanModelWrite(*parsed, from_file.new_value_info, source_file, &source);
+      outcome.spliced =
+          plan.ok() && (plan->spliced_nodes() || plan->spliced_initializers());
+    }
+    StatusOr<std::string> spliced = SerializeModel(*parsed, from_file.new_value_info, &source);
+    fs::remove(source_file);
+    if (!spliced.ok() || *spliced != want_parsed) {
+      outcome.detail = spliced.ok() ? "the bytes written from the model's file differ"
+                                    : spliced.status().message();
+      return outcome;
+    }
+  }
   outcome.identical = true;
   return outcome;
 }
@@ -114,7 +170,7 @@ TEST(ValueInfoStreamTest, EveryGoldenCaseModel) {
   }
   std::sort(paths.begin(), paths.end());
   ASSERT_GT(paths.size(), 100u) << "the golden cases are not where the test runs";
-  int streamed = 0, parsed = 0;
+  int streamed = 0, parsed = 0, spliced = 0;
   for (const fs::path& path : paths) {
     std::ifstream in(path);
     std::stringstream text;
@@ -125,9 +181,11 @@ TEST(ValueInfoStreamTest, EveryGoldenCaseModel) {
     const Outcome o = Compare(*model);
     EXPECT_TRUE(o.identical) << path << ": " << o.detail;
     streamed += o.streamed;
+    spliced += o.spliced;
   }
   // Most cases are a node or two whose outputs are the graph's: no new entries.
   EXPECT_GE(streamed, 40) << "few of " << parsed << " cases took the streamed path";
+  EXPECT_GE(spliced, 40) << "few of " << parsed << " cases copied nodes from their file";
 }
 
 TEST(ValueInfoStreamTest, EverySharedRealModel) {
@@ -392,6 +450,239 @@ g (float[N, 4] x) => (float[N, 4] y) {
   const Outcome o = Compare(model);
   EXPECT_TRUE(o.streamed);
   EXPECT_TRUE(o.identical) << o.detail;
+}
+
+// ---- The write from the model's file (PlanModelWrite with a source).
+
+// A length-delimited field: its key, its length, `payload`.
+std::string Field(int number, const std::string& payload) {
+  std::string bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  {
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.WriteTag(static_cast<uint32_t>(number << 3 | 2));
+    out.WriteVarint32(static_cast<uint32_t>(payload.size()));
+    out.WriteString(payload);
+  }
+  return bytes;
+}
+
+// kModel with an initializer, its pieces as bytes, to lay out in any order.
+struct Pieces {
+  std::vector<std::string> nodes;  // each a graph field
+  std::string initializer, name, rest, model_head, model_tail;
+};
+
+Pieces PiecesOf(const onnx::ModelProto& model) {
+  Pieces p;
+  const onnx::GraphProto& g = model.graph();
+  for (const onnx::NodeProto& n : g.node()) {
+    p.nodes.push_back(Field(onnx::GraphProto::kNodeFieldNumber, n.SerializeAsString()));
+  }
+  for (const onnx::TensorProto& t : g.initializer()) {
+    p.initializer += Field(onnx::GraphProto::kInitializerFieldNumber, t.SerializeAsString());
+  }
+  p.name = Field(onnx::GraphProto::kNameFieldNumber, g.name());
+  onnx::GraphProto rest = g;
+  rest.clear_node();
+  rest.clear_initializer();
+  rest.clear_name();
+  p.rest = rest.SerializeAsString();
+  onnx::ModelProto head = model;
+  head.clear_graph();
+  head.clear_opset_import();
+  p.model_head = head.SerializeAsString();
+  onnx::ModelProto tail;
+  *tail.mutable_opset_import() = model.opset_import();
+  p.model_tail = tail.SerializeAsString();
+  return p;
+}
+
+onnx::ModelProto WithInitializer() {
+  onnx::ModelProto model = Parse(kModel);
+  onnx::TensorProto* w = model.mutable_graph()->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(4);
+  w->add_dims(3);
+  for (int i = 0; i < 12; ++i) w->add_float_data(0.5f * i);
+  return model;
+}
+
+class SplicedWriteTest : public testing::ScratchDirTest {
+ protected:
+  // The model written from `bytes` (a file), with its file as the source, against protobuf's
+  // writing of the same model inferred; what was copied.
+  void Check(const std::string& bytes, bool nodes, bool initializers) {
+    const std::string file = Write("m.onnx", bytes);
+    google::protobuf::Arena arena;
+    ModelSource source;
+    onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+    ASSERT_NE(model, nullptr);
+    onnx::ModelProto messages = *model;
+    InferenceOptions options;
+    options.record_value_types = false;
+    InferShapes(messages, BuiltinSchemas(), options);
+    options.stream_new_value_info = true;
+    const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+    {
+      auto plan = PlanModelWrite(*model, result.new_value_info, file, &source);
+      ASSERT_TRUE(plan.ok()) << plan.status().message();
+      EXPECT_EQ(plan->spliced_nodes(), nodes);
+      EXPECT_EQ(plan->spliced_initializers(), initializers);
+    }
+    const std::string out = (dir_ / "out.onnx").string();
+    ASSERT_TRUE(SaveModel(*model, result.new_value_info, out, &source).ok());
+    std::ifstream in(out, std::ios::binary);
+    std::stringstream written;
+    written << in.rdbuf();
+    EXPECT_EQ(written.str(), messages.SerializeAsString());
+    // The model is whole again.
+    EXPECT_EQ(model->graph().node_size(), messages.graph().node_size());
+    EXPECT_EQ(model->graph().initializer_size(), messages.graph().initializer_size());
+    EXPECT_EQ(model->graph().name(), messages.graph().name());
+  }
+};
+
+TEST_F(SplicedWriteTest, AsProtobufWritesIt) {
+  Check(WithInitializer().SerializeAsString(), true, true);
+}
+
+// Runs in other places and orders of the file are copied where they are whole: the model
+// written is protobuf's, in its order.
+TEST_F(SplicedWriteTest, RunsInAnyOrder) {
+  const Pieces p = PiecesOf(WithInitializer());
+  std::string nodes;
+  for (const std::string& n : p.nodes) nodes += n;
+  const std::string graph = p.rest + p.initializer + nodes + p.name;
+  Check(p.model_head + Field(onnx::ModelProto::kGraphFieldNumber, graph) + p.model_tail, true,
+        true);
+}
+
+TEST_F(SplicedWriteTest, NodesApartAreSerialized) {
+  const Pieces p = PiecesOf(WithInitializer());
+  std::string graph = p.nodes[0] + p.initializer + p.name;
+  for (size_t i = 1; i < p.nodes.size(); ++i) graph += p.nodes[i];
+  graph += p.rest;
+  Check(p.model_head + Field(onnx::ModelProto::kGraphFieldNumber, graph) + p.model_tail, false,
+        true);
+}
+
+// The graph field twice: protobuf merges the two, which are not copied.
+TEST_F(SplicedWriteTest, GraphFieldTwiceIsSerialized) {
+  const Pieces p = PiecesOf(WithInitializer());
+  std::string nodes;
+  for (const std::string& n : p.nodes) nodes += n;
+  Check(p.model_head + Field(onnx::ModelProto::kGraphFieldNumber, nodes + p.name) +
+            Field(onnx::ModelProto::kGraphFieldNumber, p.initializer + p.rest) + p.model_tail,
+        false, false);
+}
+
+// Inference annotates the subgraphs of a node with a graph attribute: such nodes are
+// serialized from the messages; the initializers are still copied.
+TEST_F(SplicedWriteTest, NodesWithSubgraphsAreSerialized) {
+  onnx::ModelProto model = Parse(R"(
+<ir_version: 8, opset_import: ["" : 18]>
+g (bool c, float[N, 4] x) => (float[N, 4] y) {
+  a = Relu(x)
+  y = If(c) <then_branch = t () => (float[N, 4] z) { z = Sigmoid(a) },
+             else_branch = e () => (float[N, 4] z) { z = Relu(a) }>
+}
+)");
+  *model.mutable_graph()->add_initializer() = WithInitializer().graph().initializer(0);
+  Check(model.SerializeAsString(), false, true);
+}
+
+TEST_F(SplicedWriteTest, AFileChangedSinceItWasReadIsNotReadAgain) {
+  const std::string file = Write("m.onnx", WithInitializer().SerializeAsString());
+  google::protobuf::Arena arena;
+  ModelSource source;
+  onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+  ASSERT_NE(model, nullptr);
+  InferenceOptions options;
+  options.stream_new_value_info = true;
+  const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+  ModelSource touched = source;
+  touched.modified_ns += 1;  // as if the file had been written since
+  auto plan = PlanModelWrite(*model, result.new_value_info, file, &touched);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->splice);
+}
+
+// A file written to between the plan and the end of the write: the write fails, and the
+// target is left as it was.
+TEST_F(SplicedWriteTest, AFileChangedWhileCopiedFailsTheWrite) {
+  const std::string file = Write("m.onnx", WithInitializer().SerializeAsString());
+  const std::string target = Write("out.onnx", "old contents");
+  google::protobuf::Arena arena;
+  ModelSource source;
+  onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+  ASSERT_NE(model, nullptr);
+  InferenceOptions options;
+  options.stream_new_value_info = true;
+  const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+  auto plan = PlanModelWrite(*model, result.new_value_info, file, &source);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_TRUE(plan->spliced_nodes());
+  std::ofstream(file, std::ios::binary | std::ios::app) << "more";
+  {
+    auto out = OutputFile::Open(target);
+    ASSERT_TRUE(out.ok());
+    Status st = out->WriteModel(*model, *plan);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("changed while it was copied"), std::string::npos)
+        << st.message();
+  }
+  std::ifstream in(target, std::ios::binary);
+  std::stringstream kept;
+  kept << in.rdbuf();
+  EXPECT_EQ(kept.str(), "old contents");
+}
+
+// Written through a descriptor onto the model's own file (`1<>model.onnx`): nothing is
+// copied from the file the write overwrites, and the file holds the model written.
+TEST_F(SplicedWriteTest, OntoTheModelsOwnFileNothingIsCopied) {
+  // Larger than the write's buffers, so that the write reaches the file during the copy.
+  onnx::ModelProto expected = WithInitializer();
+  std::string last = "y";
+  for (int i = 0; i < 20000; ++i) {
+    onnx::NodeProto* node = expected.mutable_graph()->add_node();
+    node->set_op_type("Relu");
+    node->add_input(last);
+    last = "/layers." + std::to_string(i) + "/act/Relu_output_0";
+    node->add_output(last);
+  }
+  const std::string file = Write("m.onnx", expected.SerializeAsString());
+  google::protobuf::Arena arena;
+  ModelSource source;
+  onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+  ASSERT_NE(model, nullptr);
+  InferenceOptions options;
+  options.record_value_types = false;
+  InferShapes(expected, BuiltinSchemas(), options);
+  options.stream_new_value_info = true;
+  const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+  const int fd = ::open(file.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  EXPECT_TRUE(SaveModelToDescriptor(*model, result.new_value_info, fd, file, &source).ok());
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream written;
+  written << in.rdbuf();
+  EXPECT_EQ(written.str(), expected.SerializeAsString());
+}
+
+// The spliced write puts the graph's name between its nodes and its initializers, where
+// protobuf writes it: no other field of the format comes between them.
+TEST(ValueInfoStreamTest, OnlyTheNameIsNumberedBetweenNodesAndInitializers) {
+  const google::protobuf::Descriptor* graph = onnx::GraphProto::descriptor();
+  std::set<int> below;
+  for (int i = 0; i < graph->field_count(); ++i) {
+    if (graph->field(i)->number() < onnx::GraphProto::kInitializerFieldNumber) {
+      below.insert(graph->field(i)->number());
+    }
+  }
+  EXPECT_EQ(below, (std::set<int>{onnx::GraphProto::kNodeFieldNumber,
+                                  onnx::GraphProto::kNameFieldNumber}));
 }
 
 TEST(ValueInfoStreamTest, NoBytesWritesAnyGraphAsSaveModelDoes) {
