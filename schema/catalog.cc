@@ -54,40 +54,45 @@ Status ParseDefault(const catalog::AttrRow& row, onnx::AttributeProto& a) {
   }
 }
 
+// The schema a catalog row describes (SchemaRegistry::MakeSchema: `data` is the row).
+StatusOr<OpSchema> MakeFromRow(const void* data) {
+  const catalog::SchemaRow& row = *static_cast<const catalog::SchemaRow*>(data);
+  OpSchema schema(row.domain, row.name, row.since_version);
+  schema.Reserve(row.num_inputs, row.num_outputs, row.num_attributes, row.num_constraints);
+  for (int i = 0; i < row.num_inputs; ++i) {
+    const auto& p = row.inputs[i];
+    schema.Input(p.name, p.type, p.option, p.homogeneous, p.min_arity);
+  }
+  for (int i = 0; i < row.num_outputs; ++i) {
+    const auto& p = row.outputs[i];
+    schema.Output(p.name, p.type, p.option, p.homogeneous, p.min_arity);
+  }
+  for (int i = 0; i < row.num_attributes; ++i) {
+    const auto& a = row.attributes[i];
+    if (a.default_text) {
+      onnx::AttributeProto value;
+      OI_RETURN_IF_ERROR(ParseDefault(a, value));
+      schema.AttrDefault(std::move(value));
+    } else {
+      schema.Attr(a.name, a.type, a.required);
+    }
+  }
+  for (int i = 0; i < row.num_constraints; ++i) {
+    const auto& c = row.constraints[i];
+    schema.TypeConstraint(c.param, std::vector<std::string>(c.allowed, c.allowed + c.num_allowed));
+  }
+  for (int i = 0; i < row.num_bodies; ++i) schema.Function(row.bodies[i].opset, row.bodies[i].text);
+  schema.ContextDependentFunction(row.context_dependent_function);
+  schema.Arity(row.min_input, row.max_input, row.min_output, row.max_output);
+  schema.Deprecated(row.deprecated);
+  return schema;
+}
+
+// Each row's schema, deferred: made on first use (SchemaRegistry::Defer).
 Status AddRows(SchemaRegistry& registry, const catalog::SchemaRow* rows, int num_rows) {
   for (int r = 0; r < num_rows; ++r) {
-    const catalog::SchemaRow& row = rows[r];
-    OpSchema schema(row.domain, row.name, row.since_version);
-    schema.Reserve(row.num_inputs, row.num_outputs, row.num_attributes, row.num_constraints);
-    for (int i = 0; i < row.num_inputs; ++i) {
-      const auto& p = row.inputs[i];
-      schema.Input(p.name, p.type, p.option, p.homogeneous, p.min_arity);
-    }
-    for (int i = 0; i < row.num_outputs; ++i) {
-      const auto& p = row.outputs[i];
-      schema.Output(p.name, p.type, p.option, p.homogeneous, p.min_arity);
-    }
-    for (int i = 0; i < row.num_attributes; ++i) {
-      const auto& a = row.attributes[i];
-      if (a.default_text) {
-        onnx::AttributeProto value;
-        OI_RETURN_IF_ERROR(ParseDefault(a, value));
-        schema.AttrDefault(std::move(value));
-      } else {
-        schema.Attr(a.name, a.type, a.required);
-      }
-    }
-    for (int i = 0; i < row.num_constraints; ++i) {
-      const auto& c = row.constraints[i];
-      schema.TypeConstraint(c.param,
-                            std::vector<std::string>(c.allowed, c.allowed + c.num_allowed));
-    }
-    for (int i = 0; i < row.num_bodies; ++i)
-      schema.Function(row.bodies[i].opset, row.bodies[i].text);
-    schema.ContextDependentFunction(row.context_dependent_function);
-    schema.Arity(row.min_input, row.max_input, row.min_output, row.max_output);
-    schema.Deprecated(row.deprecated);
-    OI_RETURN_IF_ERROR(registry.Register(std::move(schema)));
+    OI_RETURN_IF_ERROR(
+        registry.Defer(rows[r].domain, rows[r].name, rows[r].since_version, MakeFromRow, &rows[r]));
   }
   return OkStatus();
 }

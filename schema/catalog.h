@@ -9,7 +9,8 @@
 namespace onnx_infer {
 
 // Registers every catalog schema, without rules: the ONNX domains, and onnxruntime's
-// com.microsoft operators and default-domain extras (schema/data/).
+// com.microsoft operators and default-domain extras (schema/data/). Each is deferred
+// (SchemaRegistry::Defer): made from its row on first use.
 Status AddCatalogSchemas(SchemaRegistry& registry);
 
 }  // namespace onnx_infer

@@ -6,22 +6,103 @@
 
 namespace onnx_infer {
 
+SchemaRegistry::SchemaRegistry() : make_mutex_(std::make_unique<std::mutex>()) {}
+
+SchemaRegistry::~SchemaRegistry() = default;
+
+SchemaRegistry::Entry::Entry(const Entry& other)
+    : versions(other.versions),
+      deferred(other.deferred),
+      made(other.made.load(std::memory_order_acquire)) {}
+
+SchemaRegistry::SchemaRegistry(const SchemaRegistry& other)
+    : make_mutex_(std::make_unique<std::mutex>()) {
+  // Under the other's lock: none of its entries is being made meanwhile.
+  std::lock_guard<std::mutex> lock(*other.make_mutex_);
+  schemas_ = other.schemas_;
+  opset_ranges_ = other.opset_ranges_;
+  type_sets_ = other.type_sets_;
+  make_status_ = other.make_status_;
+}
+
+SchemaRegistry& SchemaRegistry::operator=(const SchemaRegistry& other) {
+  if (this != &other) {
+    SchemaRegistry copy(other);
+    std::lock_guard<std::mutex> lock(*make_mutex_);
+    schemas_ = std::move(copy.schemas_);
+    opset_ranges_ = std::move(copy.opset_ranges_);
+    type_sets_ = std::move(copy.type_sets_);
+    make_status_ = std::move(copy.make_status_);
+  }
+  return *this;
+}
+
+const SchemaRegistry::Deferred* SchemaRegistry::FindDeferred(const Entry& entry,
+                                                             int since_version) const {
+  if (entry.made.load(std::memory_order_acquire)) return nullptr;
+  for (const Deferred& d : entry.deferred) {
+    if (d.since_version == since_version) return &d;
+  }
+  return nullptr;
+}
+
+Status SchemaRegistry::Defer(std::string_view domain, std::string_view name, int since_version,
+                             MakeSchema make, const void* data) {
+  Entry& entry = schemas_[Key(std::string(CanonicalDomain(domain)), std::string(name))];
+  if (entry.versions.count(since_version) || FindDeferred(entry, since_version)) {
+    return Status::Error(StrCat("schema ", DisplayDomain(CanonicalDomain(domain)), "::", name, "-",
+                                since_version, " is already registered"));
+  }
+  if (entry.made.load(std::memory_order_relaxed)) entry.deferred.clear();  // all made before
+  entry.deferred.push_back({since_version, make, data, std::nullopt});
+  entry.made.store(false, std::memory_order_release);
+  return OkStatus();
+}
+
+void SchemaRegistry::Make(const Entry& entry) const {
+  if (entry.made.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(*make_mutex_);
+  if (entry.made.load(std::memory_order_relaxed)) return;
+  // Only this thread, under the lock, writes the versions of an entry not made yet; readers
+  // wait for `made`.
+  auto& versions = const_cast<Entry&>(entry).versions;
+  for (const Deferred& d : entry.deferred) {
+    if (versions.count(d.since_version)) continue;  // replaced (RegisterOrReplace)
+    StatusOr<OpSchema> schema = d.make(d.data);
+    Status st = schema.ok() ? schema->Finalize(&type_sets_) : schema.status();
+    if (!st.ok()) {
+      if (make_status_.ok()) make_status_ = st;
+      continue;
+    }
+    if (d.rule) schema->Rule(*d.rule);
+    versions.emplace(d.since_version, std::move(*schema));
+  }
+  entry.made.store(true, std::memory_order_release);
+}
+
+Status SchemaRegistry::MakeAll() const {
+  for (const auto& [key, entry] : schemas_) Make(entry);
+  std::lock_guard<std::mutex> lock(*make_mutex_);
+  return make_status_;
+}
+
 Status SchemaRegistry::Register(OpSchema schema) {
   OI_RETURN_IF_ERROR(schema.Finalize(&type_sets_));
-  auto& versions = schemas_[Key(schema.domain(), schema.name())];
+  auto& entry = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
-  if (versions.count(v)) {
+  if (entry.versions.count(v) || FindDeferred(entry, v)) {
     return Status::Error(StrCat("schema ", schema.Id(), " is already registered"));
   }
-  versions.emplace(v, std::move(schema));
+  entry.versions.emplace(v, std::move(schema));
   return OkStatus();
 }
 
 Status SchemaRegistry::RegisterOrReplace(OpSchema schema) {
   OI_RETURN_IF_ERROR(schema.Finalize(&type_sets_));
-  auto& versions = schemas_[Key(schema.domain(), schema.name())];
+  auto& entry = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
-  versions.insert_or_assign(v, std::move(schema));
+  // A deferred version is replaced too: Make skips a version made already.
+  entry.versions.insert_or_assign(v, std::move(schema));
   return OkStatus();
 }
 
@@ -30,20 +111,40 @@ Status SchemaRegistry::AttachRule(std::string_view domain, std::string_view name
                                   const InferenceRule& rule) {
   auto it = schemas_.find(Key(std::string(CanonicalDomain(domain)), std::string(name)));
   for (int v : since_versions) {
-    if (it == schemas_.end() || !it->second.count(v)) {
-      return Status::Error(StrCat("no schema ", DisplayDomain(CanonicalDomain(domain)), "::", name,
-                                  "-", v, " to attach a rule to"));
+    if (it != schemas_.end()) {
+      Entry& entry = it->second;
+      if (auto made = entry.versions.find(v); made != entry.versions.end()) {
+        made->second.Rule(rule);
+        continue;
+      }
+      if (!entry.made.load(std::memory_order_relaxed)) {
+        auto d = std::find_if(entry.deferred.begin(), entry.deferred.end(),
+                              [v](const Deferred& d) { return d.since_version == v; });
+        if (d != entry.deferred.end()) {
+          d->rule = rule;
+          continue;
+        }
+      }
     }
-    it->second.at(v).Rule(rule);
+    return Status::Error(StrCat("no schema ", DisplayDomain(CanonicalDomain(domain)), "::", name,
+                                "-", v, " to attach a rule to"));
   }
   return OkStatus();
 }
 
-const OpSchema* SchemaRegistry::Lookup(std::string_view domain, std::string_view name,
-                                       int64_t opset_version) const {
+const SchemaRegistry::Entry* SchemaRegistry::Find(std::string_view domain,
+                                                  std::string_view name) const {
   auto it = schemas_.find(Key(std::string(CanonicalDomain(domain)), std::string(name)));
   if (it == schemas_.end()) return nullptr;
-  const auto& versions = it->second;
+  Make(it->second);
+  return &it->second;
+}
+
+const OpSchema* SchemaRegistry::Lookup(std::string_view domain, std::string_view name,
+                                       int64_t opset_version) const {
+  const Entry* entry = Find(domain, name);
+  if (entry == nullptr) return nullptr;
+  const auto& versions = entry->versions;
   if (opset_version > INT32_MAX) opset_version = INT32_MAX;
   auto v = versions.upper_bound(static_cast<int>(opset_version));
   if (v == versions.begin()) return nullptr;
@@ -53,9 +154,9 @@ const OpSchema* SchemaRegistry::Lookup(std::string_view domain, std::string_view
 std::vector<const OpSchema*> SchemaRegistry::Versions(std::string_view domain,
                                                       std::string_view name) const {
   std::vector<const OpSchema*> out;
-  auto it = schemas_.find(Key(std::string(CanonicalDomain(domain)), std::string(name)));
-  if (it == schemas_.end()) return out;
-  for (const auto& [v, s] : it->second) out.push_back(&s);
+  const Entry* entry = Find(domain, name);
+  if (entry == nullptr) return out;
+  for (const auto& [v, s] : entry->versions) out.push_back(&s);
   return out;
 }
 
@@ -67,10 +168,13 @@ std::optional<std::pair<int, int>> SchemaRegistry::OpsetRange(std::string_view d
   std::string_view d = CanonicalDomain(domain);
   auto it = opset_ranges_.find(d);
   if (it != opset_ranges_.end()) return it->second;
+  // The greatest since_version. (A domain without a range is a custom one, whose schemas are
+  // registered, not deferred: making its entries costs nothing.)
   int max_since = 0;
-  for (const auto& [key, versions] : schemas_) {
-    if (key.first == d && !versions.empty())
-      max_since = std::max(max_since, versions.rbegin()->first);
+  for (const auto& [key, entry] : schemas_) {
+    if (key.first != d) continue;
+    Make(entry);
+    if (!entry.versions.empty()) max_since = std::max(max_since, entry.versions.rbegin()->first);
   }
   if (max_since == 0) return std::nullopt;
   return std::make_pair(1, max_since);
@@ -78,15 +182,19 @@ std::optional<std::pair<int, int>> SchemaRegistry::OpsetRange(std::string_view d
 
 std::vector<const OpSchema*> SchemaRegistry::All() const {
   std::vector<const OpSchema*> out;
-  for (const auto& [key, versions] : schemas_) {
-    for (const auto& [v, s] : versions) out.push_back(&s);
+  for (const auto& [key, entry] : schemas_) {
+    Make(entry);
+    for (const auto& [v, s] : entry.versions) out.push_back(&s);
   }
   return out;
 }
 
 size_t SchemaRegistry::size() const {
   size_t n = 0;
-  for (const auto& [key, versions] : schemas_) n += versions.size();
+  for (const auto& [key, entry] : schemas_) {
+    Make(entry);
+    n += entry.versions.size();
+  }
   return n;
 }
 

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "onnx_infer/base/strings.h"
 #include "onnx_infer/schema/builtin.h"
 #include "onnx_infer/schema/catalog_data.h"
 
@@ -125,9 +127,126 @@ TEST(RegistryTest, SchemasShareTheAllowedTypeSetsOfTheSameList) {
             "constrained type parameter nor a type");
 }
 
+// ---- Deferred schemas (SchemaRegistry::Defer).
+
+// A schema made from a row of this test: its name, and how many times it was made.
+struct TestRow {
+  const char* name;
+  int since;
+  int made = 0;
+  bool fails = false;
+};
+
+StatusOr<OpSchema> MakeTestRow(const void* data) {
+  auto* row = const_cast<TestRow*>(static_cast<const TestRow*>(data));
+  ++row->made;
+  if (row->fails) return Status::Error(StrCat("row ", row->name, " does not build"));
+  return OpSchema("test", row->name, row->since).Input("X", "T").Output("Y", "T").TypeConstraint(
+      "T", {"tensor(float)"});
+}
+
+TEST(RegistryTest, DeferredSchemasAreMadeOnFirstUseOnceWithTheirRules) {
+  TestRow op1{"Op", 1}, op7{"Op", 7}, other{"Other", 1};
+  SchemaRegistry r;
+  ASSERT_TRUE(r.Defer("test", "Op", 1, MakeTestRow, &op1).ok());
+  ASSERT_TRUE(r.Defer("test", "Op", 7, MakeTestRow, &op7).ok());
+  ASSERT_TRUE(r.Defer("test", "Other", 1, MakeTestRow, &other).ok());
+  EXPECT_FALSE(r.Defer("test", "Op", 7, MakeTestRow, &op7).ok());  // registered already
+  EXPECT_FALSE(r.Register(OpSchema("test", "Op", 7)).ok());
+  ASSERT_TRUE(r.AttachRule("test", "Op", {7}, NoOp).ok());
+  EXPECT_FALSE(r.AttachRule("test", "Op", {3}, NoOp).ok());
+  // Nothing is made by registering.
+  EXPECT_EQ(op1.made + op7.made + other.made, 0);
+  const OpSchema* s = r.Lookup("test", "Op", 9);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->since_version(), 7);
+  EXPECT_TRUE(s->has_rule());
+  EXPECT_FALSE(r.Lookup("test", "Op", 6)->has_rule());
+  // Both versions of the operator, once; not the other operator.
+  EXPECT_EQ(op1.made, 1);
+  EXPECT_EQ(op7.made, 1);
+  EXPECT_EQ(other.made, 0);
+  EXPECT_EQ(r.Lookup("test", "Op", 7), s);
+  EXPECT_EQ(r.Versions("test", "Op").size(), 2u);
+  EXPECT_EQ(op7.made, 1);
+  EXPECT_EQ(*r.OpsetRange("test"), std::make_pair(1, 7));
+  EXPECT_EQ(r.size(), 3u);
+  EXPECT_EQ(other.made, 1);
+  EXPECT_TRUE(r.MakeAll().ok());
+}
+
+TEST(RegistryTest, ACopyOfDeferredSchemasMakesItsOwn) {
+  TestRow op{"Op", 1};
+  SchemaRegistry r;
+  ASSERT_TRUE(r.Defer("test", "Op", 1, MakeTestRow, &op).ok());
+  SchemaRegistry copy = r;
+  ASSERT_NE(copy.Lookup("test", "Op", 1), nullptr);
+  EXPECT_EQ(op.made, 1);
+  ASSERT_NE(r.Lookup("test", "Op", 1), nullptr);
+  EXPECT_EQ(op.made, 2);
+  EXPECT_NE(copy.Lookup("test", "Op", 1), r.Lookup("test", "Op", 1));
+  // A copy of a made registry copies the schemas.
+  SchemaRegistry again = r;
+  ASSERT_NE(again.Lookup("test", "Op", 1), nullptr);
+  EXPECT_EQ(op.made, 2);
+}
+
+TEST(RegistryTest, ADeferredSchemaReplacedIsNotMade) {
+  TestRow op{"Op", 1};
+  SchemaRegistry r;
+  ASSERT_TRUE(r.Defer("test", "Op", 1, MakeTestRow, &op).ok());
+  ASSERT_TRUE(r.RegisterOrReplace(OpSchema("test", "Op", 1).Input("A", "tensor(int64)")).ok());
+  const OpSchema* s = r.Lookup("test", "Op", 1);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->inputs()[0].name, "A");
+  EXPECT_EQ(op.made, 0);
+}
+
+TEST(RegistryTest, ADeferredSchemaThatFailsIsLeftOutWithItsError) {
+  TestRow bad{"Bad", 1};
+  bad.fails = true;
+  SchemaRegistry r;
+  ASSERT_TRUE(r.Defer("test", "Bad", 1, MakeTestRow, &bad).ok());
+  EXPECT_EQ(r.Lookup("test", "Bad", 1), nullptr);
+  Status st = r.MakeAll();
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "row Bad does not build");
+}
+
+// Threads looking up one registry's deferred schemas at once all get the one made schema
+// (tools/tsan.sh runs this test under ThreadSanitizer).
+TEST(RegistryTest, DeferredSchemasAreMadeOnceAcrossThreads) {
+  std::vector<TestRow> rows;
+  rows.reserve(64);
+  for (int i = 0; i < 64; ++i) rows.push_back({nullptr, 1});
+  std::vector<std::string> names;
+  for (int i = 0; i < 64; ++i) names.push_back("Op" + std::to_string(i));
+  SchemaRegistry r;
+  for (int i = 0; i < 64; ++i) {
+    rows[i].name = names[i].c_str();
+    ASSERT_TRUE(r.Defer("test", names[i], 1, MakeTestRow, &rows[i]).ok());
+  }
+  std::vector<std::vector<const OpSchema*>> seen(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 64; ++i) seen[t].push_back(r.Lookup("test", names[(i * (t + 1)) % 64], 1));
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(rows[i].made, 1) << i;
+  for (int t = 0; t < 4; ++t) {
+    for (int i = 0; i < 64; ++i) {
+      EXPECT_EQ(seen[t][i], r.Lookup("test", names[(i * (t + 1)) % 64], 1));
+    }
+  }
+}
+
 TEST(BuiltinTest, EveryCatalogSchemaLoadsAndRulesAttach) {
   ASSERT_TRUE(BuiltinSchemasStatus().ok()) << BuiltinSchemasStatus().message();
   const SchemaRegistry& r = BuiltinSchemas();
+  // Every deferred catalog schema builds.
+  EXPECT_TRUE(r.MakeAll().ok()) << r.MakeAll().message();
   // Every row of the generated catalog: ONNX's domains, and onnxruntime's (schema/data/).
   EXPECT_EQ(r.size(),
             static_cast<size_t>(catalog::kNumSchemaRows + catalog::kNumContribSchemaRows));

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the concurrency test and the symbolic/ tests under ThreadSanitizer (--config=tsan in
+# Runs the concurrency test, the symbolic/ tests and the registry's (deferred schemas made
+# from several threads) under ThreadSanitizer (--config=tsan in
 # .bazelrc), in a separate Bazel output base so the normal build cache is left alone. Any
 # data race report fails the test (halt_on_error). tools/test.sh runs it. Extra arguments go to
 # `bazel test`, e.g. tools/tsan.sh //inference:all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-targets=(//inference:concurrency_test //symbolic:all //schema:custom_schemas_test)
+targets=(//inference:concurrency_test //symbolic:all //schema:custom_schemas_test //schema:registry_test)
 extra=()
 for arg in "$@"; do
   if [[ "$arg" == //* ]]; then targets+=("$arg"); else extra+=("$arg"); fi
