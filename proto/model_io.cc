@@ -623,38 +623,38 @@ struct SourceRun {
   int64_t count = 0;
   bool apart = false;
 
-  void Add(uint64_t field_begin, uint64_t field_end) {
+  // `n` entries in [first, last).
+  void Add(uint64_t first, uint64_t last, int64_t n) {
     if (count == 0) {
-      begin = field_begin;
-    } else if (field_begin != end) {
+      begin = first;
+    } else if (first != end) {
       apart = true;
     }
-    end = field_end;
-    ++count;
+    end = last;
+    count += n;
   }
 };
 
 // Reads a file at any offset through a window of 64 KiB.
 class SourceReader {
  public:
-  explicit SourceReader(int fd) : fd_(fd), window_(new char[kWindowBytes]) {}
+  // The most bytes a field's key and length take (two varints of at most 10 bytes).
+  static constexpr uint64_t kHeadBytes = 20;
 
-  // The varint at *pos, which must end before `end`; *pos is moved past it. False when it is
-  // malformed, runs past `end` or cannot be read.
-  bool Varint(uint64_t* pos, uint64_t end, uint64_t* value) {
-    uint64_t result = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (*pos >= end) return false;
-      if ((*pos < start_ || *pos - start_ >= filled_) && !Fill(*pos)) return false;
-      const auto byte = static_cast<uint8_t>(window_[*pos - start_]);
-      ++*pos;
-      result |= uint64_t{byte & 0x7fu} << shift;
-      if ((byte & 0x80) == 0) {
-        *value = result;
-        return true;
-      }
+  explicit SourceReader(int fd) : fd_(fd), window_(new uint8_t[kWindowBytes]) {}
+
+  // The bytes from `pos` on, at least min(kHeadBytes, end - pos) of them; null when the file
+  // cannot be read so far.
+  const uint8_t* At(uint64_t pos, uint64_t end) {
+    const uint64_t need = std::min(kHeadBytes, end - pos);
+    if (pos < start_ || pos - start_ + need > filled_) {
+      if (!Fill(pos) || need > filled_) return nullptr;
     }
-    return false;
+    return window_.get() + (pos - start_);
+  }
+  // How many bytes the window holds from `p` (returned by At) on.
+  uint64_t Held(const uint8_t* p) const {
+    return filled_ - static_cast<uint64_t>(p - window_.get());
   }
 
  private:
@@ -672,50 +672,102 @@ class SourceReader {
   }
 
   int fd_;
-  std::unique_ptr<char[]> window_;
+  std::unique_ptr<uint8_t[]> window_;
   uint64_t start_ = 0;
   uint64_t filled_ = 0;
 };
 
-// Calls visit(field number, wire type, first byte, first byte of the payload, end) for each
-// field of the message in [begin, end) of the file, in order. False when a field is
-// malformed or a group (protobuf parsed the file, so neither is expected), or when visit
-// returns false.
+// The varint at `p`, which must end before `limit`: the byte after it, or null when it is
+// malformed or runs past `limit`.
+const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* value) {
+  if (p < limit && *p < 0x80) {
+    *value = *p;
+    return p + 1;
+  }
+  uint64_t result = 0;
+  for (int shift = 0; shift < 64 && p < limit; shift += 7) {
+    const uint8_t byte = *p++;
+    result |= uint64_t{byte & 0x7fu} << shift;
+    if (byte < 0x80) {
+      *value = result;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+// Calls visit(field number, wire type, first byte, first byte of the payload, end, count)
+// for the fields of the message in [begin, end) of the file, in order: for a field alone
+// (count 1), or for `count` consecutive entries of one length-delimited field whose key and
+// length take a byte each (a run of nodes: [first byte, end) holds them all, and the payload
+// is the first one's). False when a field is malformed or a group (protobuf parsed the file,
+// so neither is expected), or when visit returns false.
 template <typename Visit>
 bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visit) {
   uint64_t pos = begin;
   while (pos < end) {
-    const uint64_t field_begin = pos;
-    uint64_t tag;
-    if (!reader.Varint(&pos, end, &tag) || tag > UINT32_MAX) return false;
-    uint64_t payload = pos;
-    switch (WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag))) {
+    const uint8_t* const head = reader.At(pos, end);
+    if (head == nullptr) return false;
+    // A run of entries with a one-byte key and a one-byte length, stepped over in the window.
+    const uint8_t key = head[0];
+    if ((key & 0x87) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      const uint8_t* const stop = head + std::min(reader.Held(head), end - pos);
+      const uint8_t* p = head;
+      int64_t count = 0;
+      while (stop - p >= 2 && p[0] == key && p[1] < 0x80) {
+        p += 2 + p[1];
+        ++count;
+      }
+      if (count > 0) {
+        const uint64_t run_end = pos + static_cast<uint64_t>(p - head);
+        if (run_end > end) return false;
+        if (!visit(uint64_t{key} >> 3, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, pos, pos + 2,
+                   run_end, count)) {
+          return false;
+        }
+        pos = run_end;
+        continue;
+      }
+    }
+    const uint8_t* const limit = head + std::min(SourceReader::kHeadBytes, end - pos);
+    // One-byte varints (most keys and lengths) read in place.
+    uint64_t tag = head[0];
+    const uint8_t* p = head + 1;
+    if (tag >= 0x80) {
+      p = DecodeVarint(head, limit, &tag);
+      if (p == nullptr || tag > UINT32_MAX) return false;
+    }
+    const auto wire_type = WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag));
+    uint64_t length = 0;
+    switch (wire_type) {
       case WireFormatLite::WIRETYPE_VARINT: {
         uint64_t ignored;
-        if (!reader.Varint(&pos, end, &ignored)) return false;
+        p = DecodeVarint(p, limit, &ignored);
+        if (p == nullptr) return false;
         break;
       }
       case WireFormatLite::WIRETYPE_FIXED64:
-        pos += 8;
+        length = 8;
         break;
-      case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
-        uint64_t length;
-        if (!reader.Varint(&pos, end, &length) || length > end - pos) return false;
-        payload = pos;
-        pos += length;
+      case WireFormatLite::WIRETYPE_LENGTH_DELIMITED:
+        if (p < limit && *p < 0x80) {
+          length = *p++;
+        } else {
+          p = DecodeVarint(p, limit, &length);
+          if (p == nullptr) return false;
+        }
         break;
-      }
       case WireFormatLite::WIRETYPE_FIXED32:
-        pos += 4;
+        length = 4;
         break;
       default:
         return false;
     }
-    if (pos > end) return false;
-    if (!visit(tag >> 3, WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag)), field_begin,
-               payload, pos)) {
-      return false;
-    }
+    const uint64_t payload = pos + static_cast<uint64_t>(p - head);
+    if (length > end - payload) return false;
+    const uint64_t field_end = payload + length;
+    if (!visit(tag >> 3, wire_type, pos, payload, field_end, int64_t{1})) return false;
+    pos = field_end;
   }
   return true;
 }
@@ -856,10 +908,11 @@ std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSou
   uint64_t graph_end = 0;
   const bool model_read = ScanFields(
       reader, 0, source.size,
-      [&](uint64_t field, int wire_type, uint64_t, uint64_t payload, uint64_t end) {
+      [&](uint64_t field, int wire_type, uint64_t, uint64_t payload, uint64_t end,
+          int64_t count) {
         if (field == onnx::ModelProto::kGraphFieldNumber) {
           if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return false;
-          ++graphs;
+          graphs += count;
           graph_begin = payload;
           graph_end = end;
         }
@@ -870,10 +923,13 @@ std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSou
   SourceRun& initializers = splice->initializers;
   const bool graph_read = ScanFields(
       reader, graph_begin, graph_end,
-      [&](uint64_t field, int wire_type, uint64_t begin, uint64_t, uint64_t end) {
+      [&](uint64_t field, int wire_type, uint64_t begin, uint64_t, uint64_t end,
+          int64_t count) {
         if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return true;
-        if (field == onnx::GraphProto::kNodeFieldNumber) nodes.Add(begin, end);
-        if (field == onnx::GraphProto::kInitializerFieldNumber) initializers.Add(begin, end);
+        if (field == onnx::GraphProto::kNodeFieldNumber) nodes.Add(begin, end, count);
+        if (field == onnx::GraphProto::kInitializerFieldNumber) {
+          initializers.Add(begin, end, count);
+        }
         return true;
       });
   if (!graph_read) return nullptr;
