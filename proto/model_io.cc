@@ -556,15 +556,16 @@ Status WriteAndCommit(OutputFile& out, std::string_view bytes) {
   return out.Commit();
 }
 
-// Writes into `fd` what `write` puts into a coded stream over it. False when a write failed,
-// with *error its errno.
+// Writes into `fd` what `write` puts into a coded stream over it (and, after the coded
+// stream's Trim, into the stream under it, its second argument), through a buffer of 256 KiB.
+// False when a write failed, with *error its errno.
 template <typename Write>
 bool WriteCoded(int fd, Write&& write, int* error) {
-  google::protobuf::io::FileOutputStream file(fd);
+  google::protobuf::io::FileOutputStream file(fd, 256 << 10);
   bool ok;
   {
     google::protobuf::io::CodedOutputStream coded(&file);
-    write(&coded);
+    write(&coded, &file);
     ok = !coded.HadError();
   }  // the coded stream hands its unused buffer back here
   ok = file.Flush() && ok;
@@ -578,9 +579,8 @@ Status OutputFile::WriteModel(const onnx::ModelProto& model) {
   int error = 0;
   if (WriteCoded(
           fd_,
-          [&](google::protobuf::io::CodedOutputStream* out) {
-            model.SerializeWithCachedSizes(out);
-          },
+          [&](google::protobuf::io::CodedOutputStream* out,
+              google::protobuf::io::ZeroCopyOutputStream*) { model.SerializeWithCachedSizes(out); },
           &error)) {
     return OkStatus();
   }
@@ -698,9 +698,9 @@ const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* va
 
 // Calls visit(field number, wire type, first byte, first byte of the payload, end, count)
 // for the fields of the message in [begin, end) of the file, in order: for a field alone
-// (count 1), or for `count` consecutive entries of one length-delimited field whose key and
-// length take a byte each (a run of nodes: [first byte, end) holds them all, and the payload
-// is the first one's). False when a field is malformed or a group (protobuf parsed the file,
+// (count 1), or for `count` consecutive entries of one length-delimited field whose key takes
+// a byte and length one or two (a run of nodes: [first byte, end) holds them all, and the
+// payload is the first one's). False when a field is malformed or a group (protobuf parsed the file,
 // so neither is expected), or when visit returns false.
 template <typename Visit>
 bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visit) {
@@ -708,21 +708,29 @@ bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visi
   while (pos < end) {
     const uint8_t* const head = reader.At(pos, end);
     if (head == nullptr) return false;
-    // A run of entries with a one-byte key and a one-byte length, stepped over in the window.
+    // A run of entries with a one-byte key and a length of one or two bytes (below 16 KiB),
+    // stepped over in the window.
     const uint8_t key = head[0];
     if ((key & 0x87) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
       const uint8_t* const stop = head + std::min(reader.Held(head), end - pos);
       const uint8_t* p = head;
       int64_t count = 0;
-      while (stop - p >= 2 && p[0] == key && p[1] < 0x80) {
-        p += 2 + p[1];
+      while (stop - p >= 3 && p[0] == key) {
+        if (p[1] < 0x80) {
+          p += 2 + p[1];
+        } else if (p[2] < 0x80) {
+          p += 3 + ((p[1] & 0x7f) | (size_t{p[2]} << 7));
+        } else {
+          break;
+        }
         ++count;
       }
       if (count > 0) {
         const uint64_t run_end = pos + static_cast<uint64_t>(p - head);
         if (run_end > end) return false;
-        if (!visit(uint64_t{key} >> 3, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, pos, pos + 2,
-                   run_end, count)) {
+        const uint64_t first_payload = pos + (head[1] < 0x80 ? 2 : 3);
+        if (!visit(uint64_t{key} >> 3, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, pos,
+                   first_payload, run_end, count)) {
           return false;
         }
         pos = run_end;
@@ -826,21 +834,30 @@ struct GraphSplice {
     return ::fstat(fd, &st) == 0 && SameFile(SourceOf(source.path, st), source);
   }
 
-  // Copies [run.begin, run.end) of the file to `out`; the error on failure.
-  std::string Copy(const SourceRun& run, google::protobuf::io::CodedOutputStream* out) const {
-    constexpr size_t kBufferBytes = 256 << 10;
-    std::unique_ptr<char[]> buffer(new char[kBufferBytes]);
+  // Copies [run.begin, run.end) of the file to `out`, read straight into the buffers of the
+  // stream under it, `raw` (no copy in memory); the error on failure. A failed write stops
+  // the copy with no error: the write's own check reports it.
+  std::string Copy(const SourceRun& run, google::protobuf::io::CodedOutputStream* out,
+                   google::protobuf::io::ZeroCopyOutputStream* raw) const {
+    out->Trim();  // the coded stream's bytes handed to `raw`; it asks for a buffer next time
     for (uint64_t pos = run.begin; pos < run.end;) {
-      const size_t want = static_cast<size_t>(std::min<uint64_t>(kBufferBytes, run.end - pos));
-      ssize_t n;
-      do {
-        n = ::pread(fd, buffer.get(), want, static_cast<off_t>(pos));
-      } while (n < 0 && errno == EINTR);
-      if (n <= 0) {
-        return StrCat(source.path, ": cannot read the model file again to write it: ",
-                      n < 0 ? ErrnoText() : std::string("it is shorter than it was"));
+      void* data;
+      int size;
+      if (!raw->Next(&data, &size)) return "";
+      const size_t want =
+          static_cast<size_t>(std::min<uint64_t>(static_cast<uint64_t>(size), run.end - pos));
+      ssize_t n = 0;
+      if (want > 0) {
+        do {
+          n = ::pread(fd, data, want, static_cast<off_t>(pos));
+        } while (n < 0 && errno == EINTR);
+        if (n <= 0) {
+          raw->BackUp(size);
+          return StrCat(source.path, ": cannot read the model file again to write it: ",
+                        n < 0 ? ErrnoText() : std::string("it is shorter than it was"));
+        }
       }
-      out->WriteRaw(buffer.get(), static_cast<int>(n));
+      raw->BackUp(size - static_cast<int>(n));
       pos += static_cast<uint64_t>(n);
     }
     return "";
@@ -857,9 +874,10 @@ struct GraphSplice {
 
   // Writes the graph: its nodes, its name, its initializers (protobuf's order: fields 1, 2
   // and 5), then the rest as protobuf serializes it. The error on failure.
-  std::string Write(google::protobuf::io::CodedOutputStream* out) const {
+  std::string Write(google::protobuf::io::CodedOutputStream* out,
+                    google::protobuf::io::ZeroCopyOutputStream* raw) const {
     if (copy_nodes) {
-      if (std::string error = Copy(nodes, out); !error.empty()) return error;
+      if (std::string error = Copy(nodes, out, raw); !error.empty()) return error;
     } else {
       for (const onnx::NodeProto& n : aside->node()) {
         WireFormatLite::WriteMessage(onnx::GraphProto::kNodeFieldNumber, n, out);
@@ -867,7 +885,7 @@ struct GraphSplice {
     }
     if (name) WireFormatLite::WriteString(onnx::GraphProto::kNameFieldNumber, *name, out);
     if (copy_initializers) {
-      if (std::string error = Copy(initializers, out); !error.empty()) return error;
+      if (std::string error = Copy(initializers, out, raw); !error.empty()) return error;
     } else {
       for (const onnx::TensorProto& t : aside->initializer()) {
         WireFormatLite::WriteMessage(onnx::GraphProto::kInitializerFieldNumber, t, out);
@@ -960,20 +978,21 @@ std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSou
 // length, the graph's bytes straight from the message or spliced, the appended entries), the
 // rest. The error on failure (reading the source again).
 std::string WritePlanned(const onnx::ModelProto& model, const ModelWritePlan& plan,
-                         google::protobuf::io::CodedOutputStream* out) {
+                         google::protobuf::io::CodedOutputStream* out,
+                         google::protobuf::io::ZeroCopyOutputStream* raw) {
   out->WriteString(plan.before_graph);
   out->WriteTag(GraphTag());
   out->WriteVarint64(GraphFieldLength(plan));
   if (plan.splice) {
-    if (std::string error = plan.splice->Write(out); !error.empty()) return error;
+    if (std::string error = plan.splice->Write(out, raw); !error.empty()) return error;
   } else {
     model.graph().SerializeWithCachedSizes(out);
   }
   for (const std::string& chunk : *plan.value_info) out->WriteString(chunk);
   out->WriteString(plan.after_graph);
   if (plan.splice && !plan.splice->Unchanged()) {
-    return StrCat(plan.splice->source.path, ": the model file changed while it was copied; ",
-                  "nothing was written");
+    return StrCat(plan.splice->source.path, ": the model file changed while it was copied ",
+                  "into the output; the output is refused");
   }
   return "";
 }
@@ -1041,8 +1060,9 @@ Status OutputFile::WriteModel(const onnx::ModelProto& model, const ModelWritePla
   std::string planned_error;
   if (WriteCoded(
           fd_,
-          [&](google::protobuf::io::CodedOutputStream* out) {
-            planned_error = WritePlanned(model, plan, out);
+          [&](google::protobuf::io::CodedOutputStream* out,
+              google::protobuf::io::ZeroCopyOutputStream* raw) {
+            planned_error = WritePlanned(model, plan, out, raw);
           },
           &error)) {
     if (planned_error.empty()) return OkStatus();
@@ -1124,7 +1144,7 @@ StatusOr<std::string> SerializeModel(onnx::ModelProto& model, const AppendedValu
   {
     google::protobuf::io::StringOutputStream stream(&bytes);
     google::protobuf::io::CodedOutputStream coded(&stream);
-    error = WritePlanned(model, plan, &coded);
+    error = WritePlanned(model, plan, &coded, &stream);
   }
   if (!error.empty()) return Status::Error(error);
   return bytes;
