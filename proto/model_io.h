@@ -212,14 +212,17 @@ struct ModelWritePlan {
 // Sizes the model (as SaveModel does) with `value_info` appended to its graph's value_info.
 //
 // With `source`, the file the model was parsed from (TryParseModelFromFile), the main graph's
-// nodes and initializers are copied from the file where that gives the bytes protobuf would
-// write for them: the caller vouches that the model's initializers, and its nodes without a
-// graph attribute, are as parsed (inference changes a node only in its subgraphs: the CLI
-// passes its input file). Each of the two is copied when the file is the one parsed (device,
-// inode, size, times), its model has one graph field, the field's entries lie in one run
-// (as protobuf writes them) of the count the graph has, and, for the nodes, no node has a
-// graph attribute; otherwise it is serialized. The file is read again at the write, which
-// fails, with nothing committed, if the file changed in between.
+// nodes and initializers are copied from the file rather than serialized again: the caller
+// vouches that the model's initializers, and its nodes without a graph attribute, are as
+// parsed (inference changes a node only in its subgraphs: the CLI passes its input file).
+// Copied bytes parse to the very messages the model holds; they are protobuf's own bytes for
+// a file protobuf wrote (every exporter's), and a file encoded otherwise (repeated numbers
+// unpacked, a message's fields out of order) keeps its encoding in the runs copied. Each of
+// the two is copied when the file is the one parsed (device, inode, size, times), its model
+// has one graph field, the field's entries lie in one run (as protobuf writes them) of the
+// count the graph has, and, for the nodes, no node has a graph attribute; otherwise it is
+// serialized. The file is read again at the write, which fails, with nothing committed, if
+// the file changed in between.
 //
 // Refuses, with SaveModel's message, a model protobuf could not serialize (2 GiB or more), a
 // model without a graph, and, when there are bytes to append, a graph that fails

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -566,6 +567,72 @@ TEST_F(SplicedWriteTest, NodesApartAreSerialized) {
   graph += p.rest;
   Check(p.model_head + Field(onnx::ModelProto::kGraphFieldNumber, graph) + p.model_tail, false,
         true);
+}
+
+// A file protobuf did not write keeps its encoding where a run is copied: here an
+// initializer's floats unpacked (protobuf packs them), and a node's fields out of order. The
+// model written is the same model (it parses to protobuf's), in the file's bytes.
+TEST_F(SplicedWriteTest, ACopiedRunKeepsTheFilesOwnEncoding) {
+  onnx::ModelProto model = WithInitializer();
+  Pieces p = PiecesOf(model);
+  // The initializer with float_data (field 4) unpacked: one fixed32 field per element.
+  const onnx::TensorProto& w = model.graph().initializer(0);
+  onnx::TensorProto rest = w;
+  rest.clear_float_data();
+  std::string unpacked = rest.SerializeAsString();
+  for (float f : w.float_data()) {
+    std::string element;
+    google::protobuf::io::StringOutputStream stream(&element);
+    {
+      google::protobuf::io::CodedOutputStream out(&stream);
+      out.WriteTag(onnx::TensorProto::kFloatDataFieldNumber << 3 | 5);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      out.WriteLittleEndian32(bits);
+    }
+    unpacked += element;
+  }
+  p.initializer = Field(onnx::GraphProto::kInitializerFieldNumber, unpacked);
+  // The first node's op_type (field 4) before its inputs and outputs.
+  const onnx::NodeProto& first = model.graph().node(0);
+  onnx::NodeProto others = first;
+  others.clear_op_type();
+  std::string op_type;
+  {
+    google::protobuf::io::StringOutputStream stream(&op_type);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.WriteTag(onnx::NodeProto::kOpTypeFieldNumber << 3 | 2);
+    out.WriteVarint32(static_cast<uint32_t>(first.op_type().size()));
+    out.WriteString(first.op_type());
+  }
+  p.nodes[0] = Field(onnx::GraphProto::kNodeFieldNumber, op_type + others.SerializeAsString());
+  std::string nodes;
+  for (const std::string& n : p.nodes) nodes += n;
+  const std::string bytes = p.model_head +
+                            Field(onnx::ModelProto::kGraphFieldNumber,
+                                  nodes + p.name + p.initializer + p.rest) +
+                            p.model_tail;
+  const std::string file = Write("m.onnx", bytes);
+  google::protobuf::Arena arena;
+  ModelSource source;
+  onnx::ModelProto* parsed = TryParseModelFromFile(file, &arena, &source);
+  ASSERT_NE(parsed, nullptr);
+  onnx::ModelProto messages = *parsed;
+  InferenceOptions options;
+  options.record_value_types = false;
+  InferShapes(messages, BuiltinSchemas(), options);
+  options.stream_new_value_info = true;
+  const InferenceResult result = InferShapes(*parsed, BuiltinSchemas(), options);
+  StatusOr<std::string> written = SerializeModel(*parsed, result.new_value_info, &source);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  // The file's runs, as they were.
+  EXPECT_NE(written->find(nodes), std::string::npos);
+  EXPECT_NE(written->find(p.initializer), std::string::npos);
+  EXPECT_NE(*written, messages.SerializeAsString());
+  // The same model.
+  onnx::ModelProto reread;
+  ASSERT_TRUE(reread.ParseFromString(*written));
+  EXPECT_EQ(reread.SerializeAsString(), messages.SerializeAsString());
 }
 
 // The graph field twice: protobuf merges the two, which are not copied.
