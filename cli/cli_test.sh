@@ -561,8 +561,9 @@ if [[ -e ./- || -e "$TMP/-" ]]; then fail "dash: a file named '-' was created"; 
 printf 'head' >"$TMP/appended"
 check dev-stdout-append 0 bash -c "'$BIN' '$demo' -o /dev/stdout >>'$TMP/appended'"
 expect_in dev-stdout-append-kept "$TMP/appended" "head"
-if [[ "$(wc -c <"$TMP/appended")" == "$(( $(wc -c <"$TMP/printed.onnx") + 4 ))" ]]; then pass; else fail "dev-stdout-append: not the model's bytes after 'head'"; fi
 expect_in dev-stdout-summary "$TMP/err" "6 nodes"
+check dev-stdout-file 0 "$BIN" "$demo" -o "$TMP/direct.onnx" --quiet
+if tail -c +5 "$TMP/appended" | cmp -s - "$TMP/direct.onnx"; then pass; else fail "dev-stdout-append: not the model's bytes after 'head'"; fi
 check dev-fd 0 bash -c "'$BIN' '$demo' -o /dev/fd/3 --quiet 3>'$TMP/fd3.onnx'"
 check dev-fd-reread 0 "$BIN" "$TMP/fd3.onnx" --values
 expect_in dev-fd-values "$TMP/out" "ht: float[batch, 2, seq, 4]"
@@ -578,8 +579,18 @@ check dash-dash 0 "$BIN" -- "$demo"
 
 # Writing a model file, the new value_info entries go out as bytes (the streamed write-back);
 # with --memory, which reads the annotated model, they are messages. The same bytes either
-# way, to a file or to standard output, from a file (on an arena) or from standard input.
+# way, to a file or to standard output, from a file (on an arena) or from standard input;
+# except that a binary model read from its file has its nodes and initializers copied from
+# it, in the file's own encoding: the demo's floats are unpacked where protobuf packs them, so
+# its outputs are compared as models (the same text printed from each).
 # (report.onnxtxt has inference errors: exit 1, the model written all the same.)
+same_model() {
+  cmp -s "$1" "$2" && return 0
+  [[ "$3" == *.onnx ]] || return 1
+  "$BIN" "$1" --print --quiet >"$TMP/model1.txt" 2>/dev/null
+  "$BIN" "$2" --print --quiet >"$TMP/model2.txt" 2>/dev/null
+  [[ -s "$TMP/model1.txt" ]] && cmp -s "$TMP/model1.txt" "$TMP/model2.txt"
+}
 for model in "$CLI_DATA/report.onnxtxt" "$CLI_DATA/image_ops.onnxtxt" \
   "$CLI_DATA/specialize.onnxtxt" "$demo"; do
   base="$(basename "$model")"
@@ -587,7 +598,7 @@ for model in "$CLI_DATA/report.onnxtxt" "$CLI_DATA/image_ops.onnxtxt" \
   [[ "$base" == report.onnxtxt ]] && want=1
   check "stream-$base" "$want" "$BIN" "$model" -o "$TMP/streamed.onnx" --quiet
   check "messages-$base" "$want" "$BIN" "$model" -o "$TMP/messages.onnx" --quiet --memory
-  if cmp -s "$TMP/streamed.onnx" "$TMP/messages.onnx"; then pass; else
+  if same_model "$TMP/streamed.onnx" "$TMP/messages.onnx" "$base"; then pass; else
     fail "stream-$base: the streamed write differs from the message path's"
   fi
   check "stream-stdout-$base" "$want" bash -c "'$BIN' '$model' -o - --quiet >'$TMP/streamed2.onnx'"
@@ -595,7 +606,7 @@ for model in "$CLI_DATA/report.onnxtxt" "$CLI_DATA/image_ops.onnxtxt" \
     fail "stream-stdout-$base: '-o -' differs from the file"
   fi
   check "stream-stdin-$base" "$want" bash -c "'$BIN' - -o '$TMP/streamed3.onnx' --quiet <'$model'"
-  if cmp -s "$TMP/streamed.onnx" "$TMP/streamed3.onnx"; then pass; else
+  if same_model "$TMP/streamed.onnx" "$TMP/streamed3.onnx" "$base"; then pass; else
     fail "stream-stdin-$base: reading standard input differs from reading the file"
   fi
 done
