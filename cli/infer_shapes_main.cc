@@ -828,11 +828,11 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
       std::cerr << "infer-shapes: " << TerminalSafe(target) << ": " << why << "\n";
       output["error"] = why;
     } else {
-      Status st = flags.output_to_stdout()
-                      ? SaveModelToDescriptor(*model, result.new_value_info, STDOUT_FILENO, target,
-                                              source ? &*source : nullptr)
-                      : SaveModel(*model, result.new_value_info, flags.output,
-                                  source ? &*source : nullptr);
+      Status st =
+          flags.output_to_stdout()
+              ? SaveModelToDescriptor(*model, result.new_value_info, STDOUT_FILENO, target,
+                                      source ? &*source : nullptr)
+              : SaveModel(*model, result.new_value_info, flags.output, source ? &*source : nullptr);
       if (st.ok()) {
         output["written"] = true;
         if (!flags.quiet && !flags.output_to_stdout()) {

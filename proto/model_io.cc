@@ -700,8 +700,8 @@ const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* va
 // for the fields of the message in [begin, end) of the file, in order: for a field alone
 // (count 1), or for `count` consecutive entries of one length-delimited field whose key takes
 // a byte and length one or two (a run of nodes: [first byte, end) holds them all, and the
-// payload is the first one's). False when a field is malformed or a group (protobuf parsed the file,
-// so neither is expected), or when visit returns false.
+// payload is the first one's). False when a field is malformed or a group (protobuf parsed the
+// file, so neither is expected), or when visit returns false.
 template <typename Visit>
 bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visit) {
   uint64_t pos = begin;
@@ -790,7 +790,9 @@ bool HasGraphAttribute(const onnx::NodeProto& node) {
 
 size_t MessagesBytes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
   size_t bytes = 0;
-  for (const onnx::NodeProto& n : nodes) bytes += 1 + WireFormatLite::LengthDelimitedSize(n.ByteSizeLong());
+  for (const onnx::NodeProto& n : nodes) {
+    bytes += 1 + WireFormatLite::LengthDelimitedSize(n.ByteSizeLong());
+  }
   return bytes;
 }
 
@@ -926,8 +928,7 @@ std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSou
   uint64_t graph_end = 0;
   const bool model_read = ScanFields(
       reader, 0, source.size,
-      [&](uint64_t field, int wire_type, uint64_t, uint64_t payload, uint64_t end,
-          int64_t count) {
+      [&](uint64_t field, int wire_type, uint64_t, uint64_t payload, uint64_t end, int64_t count) {
         if (field == onnx::ModelProto::kGraphFieldNumber) {
           if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return false;
           graphs += count;
@@ -941,8 +942,7 @@ std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSou
   SourceRun& initializers = splice->initializers;
   const bool graph_read = ScanFields(
       reader, graph_begin, graph_end,
-      [&](uint64_t field, int wire_type, uint64_t begin, uint64_t, uint64_t end,
-          int64_t count) {
+      [&](uint64_t field, int wire_type, uint64_t begin, uint64_t, uint64_t end, int64_t count) {
         if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return true;
         if (field == onnx::GraphProto::kNodeFieldNumber) nodes.Add(begin, end, count);
         if (field == onnx::GraphProto::kInitializerFieldNumber) {
@@ -1007,8 +1007,8 @@ size_t PlannedSize(const ModelWritePlan& plan) {
 }  // namespace
 
 StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
-                                        const AppendedValueInfo& value_info,
-                                        std::string_view name, const ModelSource* source) {
+                                        const AppendedValueInfo& value_info, std::string_view name,
+                                        const ModelSource* source) {
   ModelWritePlan plan;
   plan.value_info = &value_info;
   for (const std::string& chunk : value_info) plan.appended_bytes += chunk.size();

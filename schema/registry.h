@@ -36,8 +36,8 @@ class SchemaRegistry {
   // registered already. A schema `make` fails to build is left out, its error kept
   // (MakeAll).
   using MakeSchema = StatusOr<OpSchema> (*)(const void* data);
-  Status Defer(std::string_view domain, std::string_view name, int since_version,
-               MakeSchema make, const void* data);
+  Status Defer(std::string_view domain, std::string_view name, int since_version, MakeSchema make,
+               const void* data);
   // Makes every deferred schema: the first error a `make` or a finalization gave, if any.
   Status MakeAll() const;
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <thread>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -141,8 +141,10 @@ StatusOr<OpSchema> MakeTestRow(const void* data) {
   auto* row = const_cast<TestRow*>(static_cast<const TestRow*>(data));
   ++row->made;
   if (row->fails) return Status::Error(StrCat("row ", row->name, " does not build"));
-  return OpSchema("test", row->name, row->since).Input("X", "T").Output("Y", "T").TypeConstraint(
-      "T", {"tensor(float)"});
+  return OpSchema("test", row->name, row->since)
+      .Input("X", "T")
+      .Output("Y", "T")
+      .TypeConstraint("T", {"tensor(float)"});
 }
 
 TEST(RegistryTest, DeferredSchemasAreMadeOnFirstUseOnceWithTheirRules) {
@@ -230,7 +232,8 @@ TEST(RegistryTest, DeferredSchemasAreMadeOnceAcrossThreads) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
-      for (int i = 0; i < 64; ++i) seen[t].push_back(r.Lookup("test", names[(i * (t + 1)) % 64], 1));
+      for (int i = 0; i < 64; ++i)
+        seen[t].push_back(r.Lookup("test", names[(i * (t + 1)) % 64], 1));
     });
   }
   for (auto& th : threads) th.join();

@@ -4,13 +4,12 @@
 // Over every golden case, the shared real models (SHARED_DIR; skipped without), and crafted
 // models for the framing: fields after value_info, unknown fields, model fields after the
 // graph.
+#include <fcntl.h>
 #include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <gtest/gtest.h>
-
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,9 +43,8 @@ struct Outcome {
 // A file of this process's own, for the model the spliced write reads again.
 std::string SourceFile() {
   static int count = 0;
-  return (fs::path(::testing::TempDir()) /
-          ("value-info-stream-" + std::to_string(::getpid()) + "-" + std::to_string(count++) +
-           ".onnx"))
+  return (fs::path(::testing::TempDir()) / ("value-info-stream-" + std::to_string(::getpid()) +
+                                            "-" + std::to_string(count++) + ".onnx"))
       .string();
 }
 
@@ -129,8 +127,7 @@ Outcome Compare(const onnx::ModelProto& model, const std::string& file = "") {
     {
       StatusOr<ModelWritePlan> plan =
           PlanModelWrite(*parsed, from_file.new_value_info, source_file, &source);
-      outcome.spliced =
-          plan.ok() && (plan->spliced_nodes() || plan->spliced_initializers());
+      outcome.spliced = plan.ok() && (plan->spliced_nodes() || plan->spliced_initializers());
     }
     StatusOr<std::string> spliced = SerializeModel(*parsed, from_file.new_value_info, &source);
     fs::remove(source_file);
@@ -608,10 +605,10 @@ TEST_F(SplicedWriteTest, ACopiedRunKeepsTheFilesOwnEncoding) {
   p.nodes[0] = Field(onnx::GraphProto::kNodeFieldNumber, op_type + others.SerializeAsString());
   std::string nodes;
   for (const std::string& n : p.nodes) nodes += n;
-  const std::string bytes = p.model_head +
-                            Field(onnx::ModelProto::kGraphFieldNumber,
-                                  nodes + p.name + p.initializer + p.rest) +
-                            p.model_tail;
+  const std::string bytes =
+      p.model_head +
+      Field(onnx::ModelProto::kGraphFieldNumber, nodes + p.name + p.initializer + p.rest) +
+      p.model_tail;
   const std::string file = Write("m.onnx", bytes);
   google::protobuf::Arena arena;
   ModelSource source;
@@ -697,8 +694,7 @@ TEST_F(SplicedWriteTest, AFileChangedWhileCopiedFailsTheWrite) {
     ASSERT_TRUE(out.ok());
     Status st = out->WriteModel(*model, *plan);
     EXPECT_FALSE(st.ok());
-    EXPECT_NE(st.message().find("changed while it was copied"), std::string::npos)
-        << st.message();
+    EXPECT_NE(st.message().find("changed while it was copied"), std::string::npos) << st.message();
   }
   std::ifstream in(target, std::ios::binary);
   std::stringstream kept;
