@@ -612,9 +612,11 @@ struct NodeInputs : InputValueReader {
   std::vector<const ConstValue*> values;
   std::vector<std::optional<ConstValue>> resolved;  // what `values` points to, when resolved
   // Per input, the value whose initializer is not decoded yet, or a default input's value
-  // (Value::default_input()), read only through Read (null: none); empty when the node has
-  // none.
+  // (Value::default_input()), read only through Read (null: none). In a graph run's lists,
+  // at least one entry per input of the node, null past its inputs; `unread_set` when the
+  // node set one.
   std::vector<const Value*> unread;
+  bool unread_set = false;
   // Whether Read gave the value of a default input (Value::default_input()).
   bool read_default = false;
   int64_t max_value_elements = 0;

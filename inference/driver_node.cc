@@ -18,6 +18,9 @@ class NoSubgraphs : public SubgraphInferencer {
   }
 };
 
+// The inferencer of a node without a graph attribute (holds nothing).
+NoSubgraphs no_subgraphs;
+
 bool HasGraphAttribute(const onnx::NodeProto& node) {
   for (const auto& a : node.attribute()) {
     if (a.has_g()) return true;
@@ -238,11 +241,10 @@ void Driver::InferNode(const GraphRun& run, const Scope* scope, int index, onnx:
         ctx.set_symbol_log(&introduced_);
         ctx.set_values_kept(options_.data_propagation || node->op_type() == "Constant");
         std::optional<NodeSubgraphs> subgraphs;
-        static NoSubgraphs* const no_subgraphs = new NoSubgraphs();  // holds nothing
         if (HasGraphAttribute(*node)) {
           ctx.set_subgraph_inferencer(&subgraphs.emplace(*this, run, scope, index, node));
         } else {
-          ctx.set_subgraph_inferencer(no_subgraphs);
+          ctx.set_subgraph_inferencer(&no_subgraphs);
         }
         ctx.set_input_value_reader(&inputs);
         outcome.how = NodeProvenance::How::kRule;
@@ -442,7 +444,13 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     input_values.assign(names.size(), nullptr);
   }
   resolved.clear();
-  inputs.unread.clear();
+  // Null entries, at least one per input (the previous node's cleared only when it set some:
+  // resizing per node costs a call).
+  if (inputs.unread_set) {
+    std::fill(inputs.unread.begin(), inputs.unread.end(), nullptr);
+    inputs.unread_set = false;
+  }
+  if (inputs.unread.size() < names.size()) inputs.unread.resize(names.size());
   inputs.max_value_elements = options_.max_value_elements;
   bool inputs_defined = true;
   inputs.read_default = false;
@@ -470,13 +478,13 @@ void Driver::InferGraphNode(GraphRun& run, Scope* scope, int index, const Produc
     if (v->data() && run.node_ids.LastRead(index, i)) drop_after = true;
     if (v->default_input() && !v->external()) {
       // Read only through Read, so that a rule that reads it is known (a condition).
-      if (inputs.unread.empty()) inputs.unread.resize(names.size());
       inputs.unread[i] = v;
+      inputs.unread_set = true;
     } else if (v->unread()) {
       // An initializer's elements, decoded only if the rule asks for them (the facts do not
       // change them: they are constants).
-      if (inputs.unread.empty()) inputs.unread.resize(names.size());
       inputs.unread[i] = v;
+      inputs.unread_set = true;
     } else if (const ConstValue* data = v->data()) {
       if (resolved.empty()) resolved.resize(names.size());
       input_values[i] = Resolved(*data, resolved[i]);

@@ -60,13 +60,19 @@ void Driver::WriteBack(GraphRun& run, Scope& scope, bool count_stats) {
   } last;
   // Counts the type of the node output `name` (value `id`) and writes it into the graph.
   auto write = [&](const std::string& name, int id, const Type& type) {
-    if (!last.valid || !(type == last.type)) {
-      last.type = type;
-      last.valid = true;
-      last.stats = ClassifyValueStats(type);
-      last.skip =
-          type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape());
-      last.has_bytes = false;
+    if (!last.valid || !type.SharesWith(last.type)) {
+      if (last.valid && type == last.type) {
+        // The same type in a shape of its own: kept, so that the values sharing that shape
+        // (an elementwise node's output after its input) are known equal without their dims.
+        last.type.ShareShape(type);
+      } else {
+        last.type = type;
+        last.valid = true;
+        last.stats = ClassifyValueStats(type);
+        last.skip =
+            type.is_unknown() || (type.is_tensor() && type.elem_type() == 0 && !type.has_shape());
+        last.has_bytes = false;
+      }
     }
     if (count_stats) AddValueStats(last.stats, 1, result_.stats);
     if (last.skip) return;

@@ -951,8 +951,11 @@ std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSou
         return true;
       });
   if (!graph_read) return nullptr;
-  splice->copy_nodes = !nodes.apart && nodes.count == graph.node_size() && nodes.count > 0 &&
-                       std::none_of(graph.node().begin(), graph.node().end(), HasGraphAttribute);
+  splice->copy_nodes =
+      !nodes.apart && nodes.count == graph.node_size() && nodes.count > 0 &&
+      std::none_of(graph.node().begin(), graph.node().end(), [](const onnx::NodeProto& node) {
+        return node.attribute_size() > 0 && HasGraphAttribute(node);
+      });
   splice->copy_initializers = !initializers.apart &&
                               initializers.count == graph.initializer_size() &&
                               initializers.count > 0;

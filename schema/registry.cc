@@ -30,6 +30,7 @@ SchemaRegistry& SchemaRegistry::operator=(const SchemaRegistry& other) {
     SchemaRegistry copy(other);
     std::lock_guard<std::mutex> lock(*make_mutex_);
     schemas_ = std::move(copy.schemas_);
+    last_deferred_ = nullptr;
     opset_ranges_ = std::move(copy.opset_ranges_);
     type_sets_ = std::move(copy.type_sets_);
     make_status_ = std::move(copy.make_status_);
@@ -48,7 +49,14 @@ const SchemaRegistry::Deferred* SchemaRegistry::FindDeferred(const Entry& entry,
 
 Status SchemaRegistry::Defer(std::string_view domain, std::string_view name, int since_version,
                              MakeSchema make, const void* data) {
-  Entry& entry = schemas_[Key(std::string(CanonicalDomain(domain)), std::string(name))];
+  // The catalog registers an operator's versions one after the other: the last entry is
+  // looked at first.
+  const std::string_view canonical = CanonicalDomain(domain);
+  if (last_deferred_ == nullptr || last_deferred_->first.first != canonical ||
+      last_deferred_->first.second != name) {
+    last_deferred_ = &*schemas_.try_emplace(Key(std::string(canonical), std::string(name))).first;
+  }
+  Entry& entry = last_deferred_->second;
   if (entry.versions.count(since_version) || FindDeferred(entry, since_version)) {
     return Status::Error(StrCat("schema ", DisplayDomain(CanonicalDomain(domain)), "::", name, "-",
                                 since_version, " is already registered"));

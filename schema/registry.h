@@ -87,6 +87,7 @@ class SchemaRegistry {
   const Deferred* FindDeferred(const Entry& entry, int since_version) const;
 
   std::map<Key, Entry, std::less<>> schemas_;
+  std::pair<const Key, Entry>* last_deferred_ = nullptr;  // Defer's last entry (not copied)
   std::map<std::string, std::pair<int, int>, std::less<>> opset_ranges_;
   // The allowed type sets of the registered schemas, one per distinct list (the catalog's
   // repeat): each list of type strings parsed once. Mutable: deferred schemas are finalized

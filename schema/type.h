@@ -148,6 +148,13 @@ class Type {
   // float[])", "optional(float[2])", "sparse_tensor(float[3, 4])", "opaque(dom.name)", "?".
   std::string ToString() const;
 
+  // Whether `other` is this type in the same shared pieces (kind, element type, and the one
+  // shape and extras): equal without comparing dims. False says nothing.
+  bool SharesWith(const Type& other) const {
+    return kind_ == other.kind_ && elem_type_ == other.elem_type_ && shape_ == other.shape_ &&
+           extra_ == other.extra_;
+  }
+
   friend bool operator==(const Type& a, const Type& b);
   friend bool operator!=(const Type& a, const Type& b) { return !(a == b); }
 
