@@ -509,20 +509,29 @@ onnx::ModelProto WithInitializer() {
 
 class SplicedWriteTest : public testing::ScratchDirTest {
  protected:
+  // The model parsed from `file` (on arena_, where it came from in source_), inferred with its
+  // new entries as bytes (result_); messages_, the same model inferred the usual way.
+  onnx::ModelProto* ParseAndInfer(const std::string& file) {
+    model_ = TryParseModelFromFile(file, &arena_, &source_);
+    if (model_ == nullptr) return nullptr;
+    messages_ = *model_;
+    InferenceOptions options;
+    options.record_value_types = false;
+    InferShapes(messages_, BuiltinSchemas(), options);
+    options.stream_new_value_info = true;
+    result_ = InferShapes(*model_, BuiltinSchemas(), options);
+    return model_;
+  }
+
   // The model written from `bytes` (a file), with its file as the source, against protobuf's
   // writing of the same model inferred; what was copied.
   void Check(const std::string& bytes, bool nodes, bool initializers) {
     const std::string file = Write("m.onnx", bytes);
-    google::protobuf::Arena arena;
-    ModelSource source;
-    onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+    onnx::ModelProto* model = ParseAndInfer(file);
     ASSERT_NE(model, nullptr);
-    onnx::ModelProto messages = *model;
-    InferenceOptions options;
-    options.record_value_types = false;
-    InferShapes(messages, BuiltinSchemas(), options);
-    options.stream_new_value_info = true;
-    const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
+    const onnx::ModelProto& messages = messages_;
+    const InferenceResult& result = result_;
+    const ModelSource& source = source_;
     {
       auto plan = PlanModelWrite(*model, result.new_value_info, file, &source);
       ASSERT_TRUE(plan.ok()) << plan.status().message();
@@ -540,6 +549,12 @@ class SplicedWriteTest : public testing::ScratchDirTest {
     EXPECT_EQ(model->graph().initializer_size(), messages.graph().initializer_size());
     EXPECT_EQ(model->graph().name(), messages.graph().name());
   }
+
+  google::protobuf::Arena arena_;
+  ModelSource source_;
+  onnx::ModelProto* model_ = nullptr;
+  onnx::ModelProto messages_;
+  InferenceResult result_;
 };
 
 TEST_F(SplicedWriteTest, AsProtobufWritesIt) {
@@ -609,18 +624,10 @@ TEST_F(SplicedWriteTest, ACopiedRunKeepsTheFilesOwnEncoding) {
       p.model_head +
       Field(onnx::ModelProto::kGraphFieldNumber, nodes + p.name + p.initializer + p.rest) +
       p.model_tail;
-  const std::string file = Write("m.onnx", bytes);
-  google::protobuf::Arena arena;
-  ModelSource source;
-  onnx::ModelProto* parsed = TryParseModelFromFile(file, &arena, &source);
+  onnx::ModelProto* parsed = ParseAndInfer(Write("m.onnx", bytes));
   ASSERT_NE(parsed, nullptr);
-  onnx::ModelProto messages = *parsed;
-  InferenceOptions options;
-  options.record_value_types = false;
-  InferShapes(messages, BuiltinSchemas(), options);
-  options.stream_new_value_info = true;
-  const InferenceResult result = InferShapes(*parsed, BuiltinSchemas(), options);
-  StatusOr<std::string> written = SerializeModel(*parsed, result.new_value_info, &source);
+  const onnx::ModelProto& messages = messages_;
+  StatusOr<std::string> written = SerializeModel(*parsed, result_.new_value_info, &source_);
   ASSERT_TRUE(written.ok()) << written.status().message();
   // The file's runs, as they were.
   EXPECT_NE(written->find(nodes), std::string::npos);
@@ -659,16 +666,11 @@ g (bool c, float[N, 4] x) => (float[N, 4] y) {
 
 TEST_F(SplicedWriteTest, AFileChangedSinceItWasReadIsNotReadAgain) {
   const std::string file = Write("m.onnx", WithInitializer().SerializeAsString());
-  google::protobuf::Arena arena;
-  ModelSource source;
-  onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+  onnx::ModelProto* model = ParseAndInfer(file);
   ASSERT_NE(model, nullptr);
-  InferenceOptions options;
-  options.stream_new_value_info = true;
-  const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
-  ModelSource touched = source;
+  ModelSource touched = source_;
   touched.modified_ns += 1;  // as if the file had been written since
-  auto plan = PlanModelWrite(*model, result.new_value_info, file, &touched);
+  auto plan = PlanModelWrite(*model, result_.new_value_info, file, &touched);
   ASSERT_TRUE(plan.ok());
   EXPECT_FALSE(plan->splice);
 }
@@ -678,14 +680,9 @@ TEST_F(SplicedWriteTest, AFileChangedSinceItWasReadIsNotReadAgain) {
 TEST_F(SplicedWriteTest, AFileChangedWhileCopiedFailsTheWrite) {
   const std::string file = Write("m.onnx", WithInitializer().SerializeAsString());
   const std::string target = Write("out.onnx", "old contents");
-  google::protobuf::Arena arena;
-  ModelSource source;
-  onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+  onnx::ModelProto* model = ParseAndInfer(file);
   ASSERT_NE(model, nullptr);
-  InferenceOptions options;
-  options.stream_new_value_info = true;
-  const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
-  auto plan = PlanModelWrite(*model, result.new_value_info, file, &source);
+  auto plan = PlanModelWrite(*model, result_.new_value_info, file, &source_);
   ASSERT_TRUE(plan.ok());
   ASSERT_TRUE(plan->spliced_nodes());
   std::ofstream(file, std::ios::binary | std::ios::app) << "more";
@@ -716,22 +713,16 @@ TEST_F(SplicedWriteTest, OntoTheModelsOwnFileNothingIsCopied) {
     node->add_output(last);
   }
   const std::string file = Write("m.onnx", expected.SerializeAsString());
-  google::protobuf::Arena arena;
-  ModelSource source;
-  onnx::ModelProto* model = TryParseModelFromFile(file, &arena, &source);
+  onnx::ModelProto* model = ParseAndInfer(file);
   ASSERT_NE(model, nullptr);
-  InferenceOptions options;
-  options.record_value_types = false;
-  InferShapes(expected, BuiltinSchemas(), options);
-  options.stream_new_value_info = true;
-  const InferenceResult result = InferShapes(*model, BuiltinSchemas(), options);
   const int fd = ::open(file.c_str(), O_RDWR);
   ASSERT_GE(fd, 0);
-  EXPECT_TRUE(SaveModelToDescriptor(*model, result.new_value_info, fd, file, &source).ok());
+  EXPECT_TRUE(SaveModelToDescriptor(*model, result_.new_value_info, fd, file, &source_).ok());
+  ::close(fd);
   std::ifstream in(file, std::ios::binary);
   std::stringstream written;
   written << in.rdbuf();
-  EXPECT_EQ(written.str(), expected.SerializeAsString());
+  EXPECT_EQ(written.str(), messages_.SerializeAsString());
 }
 
 // The spliced write puts the graph's name between its nodes and its initializers, where
