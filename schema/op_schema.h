@@ -174,6 +174,12 @@ class OpSchema {
   // "ai.onnx::Concat-13"
   std::string Id() const;
 
+  // The order in which its registry registered or made it (0 for a schema of none): a small
+  // dense number that per-schema caches key on (SignatureMemo), so that the first schemas a
+  // model uses take distinct slots whatever their addresses.
+  uint32_t registry_order() const { return registry_order_; }
+  void set_registry_order(uint32_t order) { registry_order_ = order; }
+
   // Parses the type strings of the signature; SchemaRegistry::Register calls it. An error
   // names the string that does not parse or a type parameter without a constraint. With a
   // pool, the allowed type sets are shared with the other schemas the pool finalized.
@@ -199,6 +205,7 @@ class OpSchema {
   std::vector<FunctionBody> function_bodies_;
   bool context_dependent_function_ = false;
   int arity_[4] = {-1, -1, -1, -1};  // min/max inputs, min/max outputs; -1: implied
+  uint32_t registry_order_ = 0;
   // The index of the type constraint on `param`, or -1.
   int ConstraintIndex(std::string_view param) const;
 

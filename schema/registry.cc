@@ -23,6 +23,7 @@ SchemaRegistry::SchemaRegistry(const SchemaRegistry& other)
   opset_ranges_ = other.opset_ranges_;
   type_sets_ = other.type_sets_;
   make_status_ = other.make_status_;
+  next_order_ = other.next_order_;
 }
 
 SchemaRegistry& SchemaRegistry::operator=(const SchemaRegistry& other) {
@@ -34,6 +35,7 @@ SchemaRegistry& SchemaRegistry::operator=(const SchemaRegistry& other) {
     opset_ranges_ = std::move(copy.opset_ranges_);
     type_sets_ = std::move(copy.type_sets_);
     make_status_ = std::move(copy.make_status_);
+    next_order_ = copy.next_order_;
   }
   return *this;
 }
@@ -83,6 +85,7 @@ void SchemaRegistry::Make(const Entry& entry) const {
       continue;
     }
     if (d.rule) schema->Rule(*d.rule);
+    schema->set_registry_order(next_order_++);
     versions.emplace(d.since_version, std::move(*schema));
   }
   entry.made.store(true, std::memory_order_release);
@@ -96,6 +99,7 @@ Status SchemaRegistry::MakeAll() const {
 
 Status SchemaRegistry::Register(OpSchema schema) {
   OI_RETURN_IF_ERROR(schema.Finalize(&type_sets_));
+  schema.set_registry_order(next_order_++);
   auto& entry = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
   if (entry.versions.count(v) || FindDeferred(entry, v)) {
@@ -107,6 +111,7 @@ Status SchemaRegistry::Register(OpSchema schema) {
 
 Status SchemaRegistry::RegisterOrReplace(OpSchema schema) {
   OI_RETURN_IF_ERROR(schema.Finalize(&type_sets_));
+  schema.set_registry_order(next_order_++);
   auto& entry = schemas_[Key(schema.domain(), schema.name())];
   const int v = schema.since_version();
   // A deferred version is replaced too: Make skips a version made already.

@@ -94,7 +94,8 @@ class SchemaRegistry {
   // on first use.
   mutable AllowedTypeSetPool type_sets_;
   mutable std::unique_ptr<std::mutex> make_mutex_;
-  mutable Status make_status_;  // the first error of a deferred schema
+  mutable Status make_status_;       // the first error of a deferred schema
+  mutable uint32_t next_order_ = 1;  // OpSchema::registry_order of the next schema made
 };
 
 }  // namespace onnx_infer

@@ -169,11 +169,15 @@ TEST(RegistryTest, DeferredSchemasAreMadeOnFirstUseOnceWithTheirRules) {
   EXPECT_EQ(op7.made, 1);
   EXPECT_EQ(other.made, 0);
   EXPECT_EQ(r.Lookup("test", "Op", 7), s);
+  // Numbered in the order they were made (SignatureMemo keys on it): the operator's two
+  // versions first, the other operator's when it is made.
+  EXPECT_EQ(r.Lookup("test", "Op", 6)->registry_order() + 1, s->registry_order());
   EXPECT_EQ(r.Versions("test", "Op").size(), 2u);
   EXPECT_EQ(op7.made, 1);
   EXPECT_EQ(*r.OpsetRange("test"), std::make_pair(1, 7));
   EXPECT_EQ(r.size(), 3u);
   EXPECT_EQ(other.made, 1);
+  EXPECT_EQ(r.Lookup("test", "Other", 1)->registry_order(), s->registry_order() + 1);
   EXPECT_TRUE(r.MakeAll().ok());
 }
 

@@ -59,11 +59,10 @@ int64_t MemoInputKey(const std::vector<const Type*>& input_types, int i) {
   return (int64_t{1} << 32) | static_cast<uint32_t>(t->elem_type());
 }
 
-// The entries a schema may have: kWays slots from one its address picks.
-size_t MemoSlot(const OpSchema& schema) {
-  const uint64_t bits = reinterpret_cast<uintptr_t>(&schema);
-  return (bits * 0x9e3779b97f4a7c15ull) >> 59;  // the top 5 bits: kSlots is 32
-}
+// The entries a schema may have: kWays slots from one its registry order picks (an address
+// would pick by the heap's layout: the schemas a model uses, made on first use, collided in
+// one run and not in another).
+size_t MemoSlot(const OpSchema& schema) { return schema.registry_order() % SignatureMemo::kSlots; }
 constexpr size_t kWays = 4;
 
 // The schema's entry, or null.
