@@ -28,6 +28,7 @@
 #include "onnx_infer/inference/specialize.h"
 #include "onnx_infer/proto/model_io.h"
 #include "onnx_infer/schema/custom_schemas.h"
+#include "onnx_infer/schema/type_proto.h"
 #include "onnx_infer/symbolic/parse.h"
 #include "onnx_infer/syntax/printer.h"
 
@@ -689,7 +690,18 @@ int Run(int argc, char** argv, const SchemaRegistry& base_registry) {
     if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
     model = heap_model = new onnx::ModelProto(std::move(*loaded));
   } else {
-    auto loaded = LoadModelOnArena(flags.model);
+    // Inference reads no initializer data of more than max_value_elements elements, so such
+    // raw_data may stay in the file (FileParseOptions): the write copies the initializers
+    // from the file, or reads it back first. Not under the options that read the model as
+    // loaded: --print shows the data; --memory, --cost, --explain and the contract reread it.
+    FileParseOptions parse_options;
+    if (!flags.print && !flags.memory && !flags.cost && !flags.explain.requested() &&
+        !flags.contract.requested()) {
+      parse_options.leave_raw_data_above = std::max(
+          kLeaveRawDataAboveMin,
+          static_cast<uint64_t>(InferenceOptions().max_value_elements * kMaxDecodedElementBytes));
+    }
+    auto loaded = LoadModelOnArena(flags.model, parse_options);
     if (!loaded.ok()) return Fail(flags, loaded.status().message(), DiagCode::kModelUnreadable);
     arena = loaded->arena.release();
     model = loaded->model;

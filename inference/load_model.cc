@@ -56,7 +56,7 @@ StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
   return ParseModelAnyFormat(bytes, path);
 }
 
-StatusOr<ArenaModel> LoadModelOnArena(const std::string& path) {
+StatusOr<ArenaModel> LoadModelOnArena(const std::string& path, const FileParseOptions& options) {
   ArenaModel loaded;
   if (!path.ends_with(".onnxtxt")) {
     // Blocks of up to 1 MiB: fewer, larger allocations than the default 8 KiB.
@@ -64,7 +64,7 @@ StatusOr<ArenaModel> LoadModelOnArena(const std::string& path) {
     arena_options.max_block_size = 1 << 20;
     loaded.arena = std::make_unique<google::protobuf::Arena>(arena_options);
     ModelSource source;
-    loaded.model = TryParseModelFromFile(path, loaded.arena.get(), &source);
+    loaded.model = TryParseModelFromFile(path, loaded.arena.get(), &source, options);
     if (loaded.model != nullptr) {
       loaded.source = std::move(source);
       return loaded;

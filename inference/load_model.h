@@ -46,7 +46,10 @@ struct ArenaModel {
 // (the write-back's value_info) land on the arena too. Anything else is read as LoadModel
 // reads it, with the same errors, and the arena owns that message (Arena::Own). A message on
 // an arena must not be Swapped with one on the heap, or moved into one: that copies it.
-StatusOr<ArenaModel> LoadModelOnArena(const std::string& path);
+// With `options`, a binary model in a regular file may leave large initializer data in the
+// file (FileParseOptions in proto/model_io.h: ArenaModel::source lists it).
+StatusOr<ArenaModel> LoadModelOnArena(const std::string& path,
+                                      const FileParseOptions& options = {});
 
 // The same for a descriptor already open, such as standard input (fd 0); `source` names it in
 // messages and, by its extension, selects the text syntax.

@@ -188,6 +188,159 @@ StatusOr<std::string> ReadFile(const std::string& path, const ReadLimits& limits
 
 namespace {
 
+using google::protobuf::internal::WireFormatLite;
+
+// ---- Reading a model file's framing: where its fields lie.
+
+// Reads a file at any offset through a window of 64 KiB.
+class SourceReader {
+ public:
+  // The most bytes a field's key and length take (two varints of at most 10 bytes).
+  static constexpr uint64_t kHeadBytes = 20;
+
+  explicit SourceReader(int fd) : fd_(fd), window_(new uint8_t[kWindowBytes]) {}
+
+  // The bytes from `pos` on, at least min(kHeadBytes, end - pos) of them; null when the file
+  // cannot be read so far.
+  const uint8_t* At(uint64_t pos, uint64_t end) {
+    const uint64_t need = std::min(kHeadBytes, end - pos);
+    if (pos < start_ || pos - start_ + need > filled_) {
+      if (!Fill(pos) || need > filled_) return nullptr;
+    }
+    return window_.get() + (pos - start_);
+  }
+  // How many bytes the window holds from `p` (returned by At) on.
+  uint64_t Held(const uint8_t* p) const {
+    return filled_ - static_cast<uint64_t>(p - window_.get());
+  }
+
+ private:
+  static constexpr size_t kWindowBytes = 64 << 10;
+
+  bool Fill(uint64_t pos) {
+    ssize_t n;
+    do {
+      n = ::pread(fd_, window_.get(), kWindowBytes, static_cast<off_t>(pos));
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) return false;
+    start_ = pos;
+    filled_ = static_cast<uint64_t>(n);
+    return true;
+  }
+
+  int fd_;
+  std::unique_ptr<uint8_t[]> window_;
+  uint64_t start_ = 0;
+  uint64_t filled_ = 0;
+};
+
+// The varint at `p`, which must end before `limit`: the byte after it, or null when it is
+// malformed or runs past `limit`.
+const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* value) {
+  if (p < limit && *p < 0x80) {
+    *value = *p;
+    return p + 1;
+  }
+  uint64_t result = 0;
+  for (int shift = 0; shift < 64 && p < limit; shift += 7) {
+    const uint8_t byte = *p++;
+    result |= uint64_t{byte & 0x7fu} << shift;
+    if (byte < 0x80) {
+      *value = result;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+// The longest entry of a run ScanFields visits at once: its length takes at most two bytes.
+constexpr uint64_t kLongestRunEntry = (uint64_t{1} << 14) - 1;
+
+// Calls visit(field number, wire type, first byte, first byte of the payload, end, count)
+// for the fields of the message in [begin, end) of the file, in order: for a field alone
+// (count 1), or for `count` consecutive entries of one length-delimited field whose key takes
+// a byte and length one or two (a run of nodes: [first byte, end) holds them all, and the
+// payload is the first one's), unless `runs` is false. False when a field is malformed or a
+// group (protobuf parsed the file, so neither is expected), or when visit returns false.
+template <typename Visit>
+bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visit,
+                bool runs = true) {
+  uint64_t pos = begin;
+  while (pos < end) {
+    const uint8_t* const head = reader.At(pos, end);
+    if (head == nullptr) return false;
+    // A run of entries with a one-byte key and a length of one or two bytes (below 16 KiB),
+    // stepped over in the window.
+    const uint8_t key = head[0];
+    if (runs && (key & 0x87) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      const uint8_t* const stop = head + std::min(reader.Held(head), end - pos);
+      const uint8_t* p = head;
+      int64_t count = 0;
+      while (stop - p >= 3 && p[0] == key) {
+        if (p[1] < 0x80) {
+          p += 2 + p[1];
+        } else if (p[2] < 0x80) {
+          p += 3 + ((p[1] & 0x7f) | (size_t{p[2]} << 7));
+        } else {
+          break;
+        }
+        ++count;
+      }
+      if (count > 0) {
+        const uint64_t run_end = pos + static_cast<uint64_t>(p - head);
+        if (run_end > end) return false;
+        const uint64_t first_payload = pos + (head[1] < 0x80 ? 2 : 3);
+        if (!visit(uint64_t{key} >> 3, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, pos,
+                   first_payload, run_end, count)) {
+          return false;
+        }
+        pos = run_end;
+        continue;
+      }
+    }
+    const uint8_t* const limit = head + std::min(SourceReader::kHeadBytes, end - pos);
+    // One-byte varints (most keys and lengths) read in place.
+    uint64_t tag = head[0];
+    const uint8_t* p = head + 1;
+    if (tag >= 0x80) {
+      p = DecodeVarint(head, limit, &tag);
+      if (p == nullptr || tag > UINT32_MAX) return false;
+    }
+    const auto wire_type = WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag));
+    uint64_t length = 0;
+    switch (wire_type) {
+      case WireFormatLite::WIRETYPE_VARINT: {
+        uint64_t ignored;
+        p = DecodeVarint(p, limit, &ignored);
+        if (p == nullptr) return false;
+        break;
+      }
+      case WireFormatLite::WIRETYPE_FIXED64:
+        length = 8;
+        break;
+      case WireFormatLite::WIRETYPE_LENGTH_DELIMITED:
+        if (p < limit && *p < 0x80) {
+          length = *p++;
+        } else {
+          p = DecodeVarint(p, limit, &length);
+          if (p == nullptr) return false;
+        }
+        break;
+      case WireFormatLite::WIRETYPE_FIXED32:
+        length = 4;
+        break;
+      default:
+        return false;
+    }
+    const uint64_t payload = pos + static_cast<uint64_t>(p - head);
+    if (length > end - payload) return false;
+    const uint64_t field_end = payload + length;
+    if (!visit(tag >> 3, wire_type, pos, payload, field_end, int64_t{1})) return false;
+    pos = field_end;
+  }
+  return true;
+}
+
 // The identity of the file `st` describes, found at `path`.
 ModelSource SourceOf(const std::string& path, const struct stat& st) {
   ModelSource source;
@@ -205,10 +358,144 @@ bool SameFile(const ModelSource& a, const ModelSource& b) {
          a.modified_ns == b.modified_ns && a.changed_ns == b.changed_ns;
 }
 
+// ---- A parse that leaves large raw_data in the file (FileParseOptions).
+
+// An initializer whose raw_data stays in the file: where its entry in the graph, its tensor
+// and the tensor's raw_data field lie.
+struct RawDataSplit {
+  uint64_t entry = 0;        // the entry's key
+  uint64_t tensor = 0;       // the tensor's first byte
+  uint64_t end = 0;          // the byte after it
+  uint64_t raw_key = 0;      // the raw_data field's key
+  uint64_t raw_payload = 0;  // its bytes: [raw_payload, raw_end)
+  uint64_t raw_end = 0;
+};
+
+// The file's framing, read before the parse: the main graph's field and its node and
+// initializer entries (for the write: ModelSource), and the initializers whose raw_data is
+// left in the file. The file is then parsed in pieces: the model's fields up to the graph's
+// key, the graph's fields up to each initializer in `left`, that tensor's fields but
+// raw_data, ..., the rest of the graph, the rest of the model. Parsing fields in pieces
+// merges them as parsing them at once would (protobuf's wire format: the concatenation of
+// two messages' bytes parses to their merge).
+struct FileFraming {
+  bool read = false;  // one graph field, the fields in it read
+  uint64_t graph_key = 0;
+  uint64_t graph_payload = 0;
+  uint64_t graph_end = 0;
+  ModelSource::Run nodes;
+  ModelSource::Run initializers;
+  std::vector<RawDataSplit> left;
+};
+
+// The framing of the file of `size` bytes, leaving each main-graph initializer's raw_data
+// longer than `above` bytes (none when 0) in the file. Not `read` when the framing is not
+// protobuf's plain one (the model's graph field not exactly once, a malformed field, a
+// group): `left` is then empty, and the file is parsed whole.
+FileFraming ReadFraming(int fd, uint64_t size, uint64_t above) {
+  constexpr int kDelimited = WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+  FileFraming framing;
+  SourceReader reader(fd);
+  int graphs = 0;
+  const bool model_read = ScanFields(reader, 0, size,
+                                     [&](uint64_t field, int wire_type, uint64_t key,
+                                         uint64_t payload, uint64_t end, int64_t count) {
+                                       if (field != onnx::ModelProto::kGraphFieldNumber)
+                                         return true;
+                                       graphs += static_cast<int>(count);
+                                       framing.graph_key = key;
+                                       framing.graph_payload = payload;
+                                       framing.graph_end = end;
+                                       return wire_type == kDelimited;
+                                     });
+  if (!model_read || graphs != 1) return {};
+  // A tensor in [payload, end): left when it holds one raw_data field (of any wire type),
+  // length-delimited and long enough.
+  auto tensor = [&](uint64_t entry, uint64_t payload, uint64_t end) {
+    if (above == 0 || end - payload <= above) return true;
+    RawDataSplit split{entry, payload, end};
+    int64_t raw_fields = 0;
+    bool delimited = false;
+    const bool read = ScanFields(reader, payload, end,
+                                 [&](uint64_t field, int wire_type, uint64_t key, uint64_t bytes,
+                                     uint64_t bytes_end, int64_t count) {
+                                   if (field != onnx::TensorProto::kRawDataFieldNumber) return true;
+                                   raw_fields += count;
+                                   delimited = wire_type == kDelimited;
+                                   split.raw_key = key;
+                                   split.raw_payload = bytes;
+                                   split.raw_end = bytes_end;
+                                   return true;
+                                 });
+    if (read && raw_fields == 1 && delimited && split.raw_end - split.raw_payload > above) {
+      framing.left.push_back(split);
+    }
+    return read;
+  };
+  const bool graph_read =
+      ScanFields(reader, framing.graph_payload, framing.graph_end,
+                 [&](uint64_t field, int wire_type, uint64_t key, uint64_t payload, uint64_t end,
+                     int64_t count) {
+                   if (wire_type != kDelimited) return true;
+                   if (field == onnx::GraphProto::kNodeFieldNumber)
+                     framing.nodes.Add(key, end, count);
+                   if (field != onnx::GraphProto::kInitializerFieldNumber) return true;
+                   framing.initializers.Add(key, end, count);
+                   if (count == 1) return tensor(key, payload, end);
+                   // A run of short entries (ScanFields: each shorter than kLongestRunEntry), each
+                   // looked at when one may be long enough.
+                   if (above >= kLongestRunEntry || end - key <= above) return true;
+                   return ScanFields(
+                       reader, key, end,
+                       [&](uint64_t, int, uint64_t entry, uint64_t bytes, uint64_t bytes_end,
+                           int64_t) { return tensor(entry, bytes, bytes_end); },
+                       /*runs=*/false);
+                 });
+  if (!graph_read) return {};
+  framing.read = true;
+  return framing;
+}
+
+// Parses the file of `size` bytes read by `in` (from its start) into `model` (empty) as
+// `plan` says (FileFraming), listing the raw_data left in `left`. False when a piece does not
+// parse.
+bool ParseSplit(google::protobuf::io::CodedInputStream& in, uint64_t size, const FileFraming& plan,
+                onnx::ModelProto* model, std::vector<RawDataInFile>* left) {
+  uint64_t pos = 0;
+  // Merges the fields in [pos, end) into `message`, `depth` messages below the model (the
+  // recursion limit counts from the model, as for the whole parse).
+  auto merge = [&](google::protobuf::MessageLite* message, uint64_t end, int depth) {
+    const uint64_t from = pos;
+    pos = end;
+    if (end == from) return true;
+    in.SetRecursionLimit(kRecursionLimit - depth);
+    const auto limit = in.PushLimit(static_cast<int>(end - from));
+    const bool ok = message->MergePartialFromCodedStream(&in) && in.BytesUntilLimit() == 0;
+    in.PopLimit(limit);
+    return ok;
+  };
+  auto skip = [&](uint64_t end) {
+    const uint64_t from = pos;
+    pos = end;
+    return in.Skip(static_cast<int>(end - from));
+  };
+  if (!merge(model, plan.graph_key, 0) || !skip(plan.graph_payload)) return false;
+  onnx::GraphProto* graph = model->mutable_graph();
+  for (const RawDataSplit& split : plan.left) {
+    if (!merge(graph, split.entry, 1) || !skip(split.tensor)) return false;
+    onnx::TensorProto* tensor = graph->add_initializer();
+    if (!merge(tensor, split.raw_key, 2) || !skip(split.raw_end) || !merge(tensor, split.end, 2)) {
+      return false;
+    }
+    left->push_back({tensor, split.raw_payload, split.raw_end - split.raw_payload});
+  }
+  return merge(graph, plan.graph_end, 1) && merge(model, size, 0);
+}
+
 // TryParseModelFromFile's work: parses the regular file at `path` into `model` (empty), through
 // a buffer of 256 KiB. False when the file is not read so or does not parse as a model.
 bool ParseModelFromFileInto(const std::string& path, onnx::ModelProto* model,
-                            ModelSource* source = nullptr) {
+                            ModelSource* source = nullptr, const FileParseOptions& options = {}) {
   // Only a regular file is opened here: opening a FIFO, even without blocking, would let a
   // writer waiting on it go ahead and write into a reader that is about to close.
   struct stat st;
@@ -223,9 +510,25 @@ bool ParseModelFromFileInto(const std::string& path, onnx::ModelProto* model,
     google::protobuf::io::CodedInputStream in(&file);
     in.SetTotalBytesLimit(INT_MAX);
     in.SetRecursionLimit(kRecursionLimit);
-    parsed = model->ParseFromCodedStream(&in) && in.ConsumedEntireMessage() && model->has_graph();
+    const uint64_t size = static_cast<uint64_t>(st.st_size);
+    // With a source (for a write), the framing is read first: the write need not read it.
+    FileFraming framing;
+    if (source != nullptr) framing = ReadFraming(fd, size, options.leave_raw_data_above);
+    std::vector<RawDataInFile> left;
+    if (framing.left.empty()) {
+      parsed = model->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+    } else {
+      parsed = ParseSplit(in, size, framing, model, &left);
+    }
+    parsed = parsed && model->has_graph();
+    if (parsed && source != nullptr) {
+      *source = SourceOf(path, st);
+      source->framed = framing.read;
+      source->nodes = framing.nodes;
+      source->initializers = framing.initializers;
+      source->raw_data_in_file = std::move(left);
+    }
   }
-  if (parsed && source != nullptr) *source = SourceOf(path, st);
   ::close(fd);
   return parsed;
 }
@@ -243,9 +546,57 @@ onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobu
 }
 
 onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena,
-                                        ModelSource* source) {
+                                        ModelSource* source, const FileParseOptions& options) {
   auto* model = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena);
-  return ParseModelFromFileInto(path, model, source) ? model : nullptr;
+  return ParseModelFromFileInto(path, model, source, options) ? model : nullptr;
+}
+
+Status RestoreRawData(const ModelSource& source, std::string_view name) {
+  if (std::all_of(source.raw_data_in_file.begin(), source.raw_data_in_file.end(),
+                  [](const RawDataInFile& r) { return r.tensor->has_raw_data(); })) {
+    return OkStatus();
+  }
+  auto changed = [&] {
+    return Status::Error(StrCat(name, ": the model file ", source.path,
+                                " changed since it was read; its initializers' data, left in ",
+                                "it, cannot be read again, and the output is refused"));
+  };
+  const int fd = ::open(source.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    return Status::Error(StrCat(name, ": cannot read the model file ", source.path,
+                                " again for its initializers' data: ", ErrnoText()));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  auto same = [&] {
+    struct stat st;
+    return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+           SameFile(SourceOf(source.path, st), source);
+  };
+  if (!same()) return changed();
+  // All read before any is set: on an error, no tensor holds bytes of a changed file.
+  std::vector<std::pair<onnx::TensorProto*, std::string>> read;
+  for (const RawDataInFile& r : source.raw_data_in_file) {
+    if (r.tensor->has_raw_data()) continue;
+    std::string& bytes = read.emplace_back(r.tensor, std::string(r.size, '\0')).second;
+    for (uint64_t done = 0; done < r.size;) {
+      ssize_t n;
+      do {
+        n = ::pread(fd, bytes.data() + done, r.size - done, static_cast<off_t>(r.offset + done));
+      } while (n < 0 && errno == EINTR);
+      if (n <= 0) {
+        if (n == 0) return changed();
+        return Status::Error(StrCat(name, ": cannot read the model file ", source.path,
+                                    " again for its initializers' data: ", ErrnoText()));
+      }
+      done += static_cast<uint64_t>(n);
+    }
+  }
+  if (!same()) return changed();
+  for (auto& [tensor, bytes] : read) tensor->set_raw_data(std::move(bytes));
+  return OkStatus();
 }
 
 StatusOr<onnx::ModelProto> LoadBinaryModel(const std::string& path) {
@@ -600,8 +951,6 @@ bool CanAppendValueInfo(const onnx::GraphProto& graph) {
 
 namespace {
 
-using google::protobuf::internal::WireFormatLite;
-
 // The tag of the model's graph field.
 uint32_t GraphTag() {
   return WireFormatLite::MakeTag(onnx::ModelProto::kGraphFieldNumber,
@@ -614,171 +963,6 @@ size_t GraphFieldLength(const ModelWritePlan& plan) {
 }
 
 // ---- Copying the main graph's nodes and initializers from the source file.
-
-// Where a repeated field's entries lie in the source file: [begin, end), `count` of them,
-// `apart` when other bytes come between two of them.
-struct SourceRun {
-  uint64_t begin = 0;
-  uint64_t end = 0;
-  int64_t count = 0;
-  bool apart = false;
-
-  // `n` entries in [first, last).
-  void Add(uint64_t first, uint64_t last, int64_t n) {
-    if (count == 0) {
-      begin = first;
-    } else if (first != end) {
-      apart = true;
-    }
-    end = last;
-    count += n;
-  }
-};
-
-// Reads a file at any offset through a window of 64 KiB.
-class SourceReader {
- public:
-  // The most bytes a field's key and length take (two varints of at most 10 bytes).
-  static constexpr uint64_t kHeadBytes = 20;
-
-  explicit SourceReader(int fd) : fd_(fd), window_(new uint8_t[kWindowBytes]) {}
-
-  // The bytes from `pos` on, at least min(kHeadBytes, end - pos) of them; null when the file
-  // cannot be read so far.
-  const uint8_t* At(uint64_t pos, uint64_t end) {
-    const uint64_t need = std::min(kHeadBytes, end - pos);
-    if (pos < start_ || pos - start_ + need > filled_) {
-      if (!Fill(pos) || need > filled_) return nullptr;
-    }
-    return window_.get() + (pos - start_);
-  }
-  // How many bytes the window holds from `p` (returned by At) on.
-  uint64_t Held(const uint8_t* p) const {
-    return filled_ - static_cast<uint64_t>(p - window_.get());
-  }
-
- private:
-  static constexpr size_t kWindowBytes = 64 << 10;
-
-  bool Fill(uint64_t pos) {
-    ssize_t n;
-    do {
-      n = ::pread(fd_, window_.get(), kWindowBytes, static_cast<off_t>(pos));
-    } while (n < 0 && errno == EINTR);
-    if (n <= 0) return false;
-    start_ = pos;
-    filled_ = static_cast<uint64_t>(n);
-    return true;
-  }
-
-  int fd_;
-  std::unique_ptr<uint8_t[]> window_;
-  uint64_t start_ = 0;
-  uint64_t filled_ = 0;
-};
-
-// The varint at `p`, which must end before `limit`: the byte after it, or null when it is
-// malformed or runs past `limit`.
-const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* value) {
-  if (p < limit && *p < 0x80) {
-    *value = *p;
-    return p + 1;
-  }
-  uint64_t result = 0;
-  for (int shift = 0; shift < 64 && p < limit; shift += 7) {
-    const uint8_t byte = *p++;
-    result |= uint64_t{byte & 0x7fu} << shift;
-    if (byte < 0x80) {
-      *value = result;
-      return p;
-    }
-  }
-  return nullptr;
-}
-
-// Calls visit(field number, wire type, first byte, first byte of the payload, end, count)
-// for the fields of the message in [begin, end) of the file, in order: for a field alone
-// (count 1), or for `count` consecutive entries of one length-delimited field whose key takes
-// a byte and length one or two (a run of nodes: [first byte, end) holds them all, and the
-// payload is the first one's). False when a field is malformed or a group (protobuf parsed the
-// file, so neither is expected), or when visit returns false.
-template <typename Visit>
-bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visit) {
-  uint64_t pos = begin;
-  while (pos < end) {
-    const uint8_t* const head = reader.At(pos, end);
-    if (head == nullptr) return false;
-    // A run of entries with a one-byte key and a length of one or two bytes (below 16 KiB),
-    // stepped over in the window.
-    const uint8_t key = head[0];
-    if ((key & 0x87) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-      const uint8_t* const stop = head + std::min(reader.Held(head), end - pos);
-      const uint8_t* p = head;
-      int64_t count = 0;
-      while (stop - p >= 3 && p[0] == key) {
-        if (p[1] < 0x80) {
-          p += 2 + p[1];
-        } else if (p[2] < 0x80) {
-          p += 3 + ((p[1] & 0x7f) | (size_t{p[2]} << 7));
-        } else {
-          break;
-        }
-        ++count;
-      }
-      if (count > 0) {
-        const uint64_t run_end = pos + static_cast<uint64_t>(p - head);
-        if (run_end > end) return false;
-        const uint64_t first_payload = pos + (head[1] < 0x80 ? 2 : 3);
-        if (!visit(uint64_t{key} >> 3, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, pos,
-                   first_payload, run_end, count)) {
-          return false;
-        }
-        pos = run_end;
-        continue;
-      }
-    }
-    const uint8_t* const limit = head + std::min(SourceReader::kHeadBytes, end - pos);
-    // One-byte varints (most keys and lengths) read in place.
-    uint64_t tag = head[0];
-    const uint8_t* p = head + 1;
-    if (tag >= 0x80) {
-      p = DecodeVarint(head, limit, &tag);
-      if (p == nullptr || tag > UINT32_MAX) return false;
-    }
-    const auto wire_type = WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag));
-    uint64_t length = 0;
-    switch (wire_type) {
-      case WireFormatLite::WIRETYPE_VARINT: {
-        uint64_t ignored;
-        p = DecodeVarint(p, limit, &ignored);
-        if (p == nullptr) return false;
-        break;
-      }
-      case WireFormatLite::WIRETYPE_FIXED64:
-        length = 8;
-        break;
-      case WireFormatLite::WIRETYPE_LENGTH_DELIMITED:
-        if (p < limit && *p < 0x80) {
-          length = *p++;
-        } else {
-          p = DecodeVarint(p, limit, &length);
-          if (p == nullptr) return false;
-        }
-        break;
-      case WireFormatLite::WIRETYPE_FIXED32:
-        length = 4;
-        break;
-      default:
-        return false;
-    }
-    const uint64_t payload = pos + static_cast<uint64_t>(p - head);
-    if (length > end - payload) return false;
-    const uint64_t field_end = payload + length;
-    if (!visit(tag >> 3, wire_type, pos, payload, field_end, int64_t{1})) return false;
-    pos = field_end;
-  }
-  return true;
-}
 
 // Whether a node has a graph attribute (inference annotates its subgraphs).
 bool HasGraphAttribute(const onnx::NodeProto& node) {
@@ -812,8 +996,8 @@ size_t MessagesBytes(const google::protobuf::RepeatedPtrField<onnx::TensorProto>
 struct GraphSplice {
   int fd = -1;
   ModelSource source;
-  SourceRun nodes;
-  SourceRun initializers;
+  ModelSource::Run nodes;
+  ModelSource::Run initializers;
   bool copy_nodes = false;
   bool copy_initializers = false;
   onnx::GraphProto* graph = nullptr;
@@ -839,7 +1023,7 @@ struct GraphSplice {
   // Copies [run.begin, run.end) of the file to `out`, read straight into the buffers of the
   // stream under it, `raw` (no copy in memory); the error on failure. A failed write stops
   // the copy with no error: the write's own check reports it.
-  std::string Copy(const SourceRun& run, google::protobuf::io::CodedOutputStream* out,
+  std::string Copy(const ModelSource::Run& run, google::protobuf::io::CodedOutputStream* out,
                    google::protobuf::io::ZeroCopyOutputStream* raw) const {
     out->Trim();  // the coded stream's bytes handed to `raw`; it asks for a buffer next time
     for (uint64_t pos = run.begin; pos < run.end;) {
@@ -922,35 +1106,17 @@ std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSou
       !SameFile(SourceOf(source.path, st), source)) {
     return nullptr;
   }
-  SourceReader reader(splice->fd);
-  int graphs = 0;
-  uint64_t graph_begin = 0;
-  uint64_t graph_end = 0;
-  const bool model_read = ScanFields(
-      reader, 0, source.size,
-      [&](uint64_t field, int wire_type, uint64_t, uint64_t payload, uint64_t end, int64_t count) {
-        if (field == onnx::ModelProto::kGraphFieldNumber) {
-          if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return false;
-          graphs += count;
-          graph_begin = payload;
-          graph_end = end;
-        }
-        return true;
-      });
-  if (!model_read || graphs != 1) return nullptr;
-  SourceRun& nodes = splice->nodes;
-  SourceRun& initializers = splice->initializers;
-  const bool graph_read = ScanFields(
-      reader, graph_begin, graph_end,
-      [&](uint64_t field, int wire_type, uint64_t begin, uint64_t, uint64_t end, int64_t count) {
-        if (wire_type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return true;
-        if (field == onnx::GraphProto::kNodeFieldNumber) nodes.Add(begin, end, count);
-        if (field == onnx::GraphProto::kInitializerFieldNumber) {
-          initializers.Add(begin, end, count);
-        }
-        return true;
-      });
-  if (!graph_read) return nullptr;
+  ModelSource::Run& nodes = splice->nodes;
+  ModelSource::Run& initializers = splice->initializers;
+  if (source.framed) {
+    nodes = source.nodes;
+    initializers = source.initializers;
+  } else {
+    const FileFraming framing = ReadFraming(splice->fd, source.size, /*above=*/0);
+    if (!framing.read) return nullptr;
+    nodes = framing.nodes;
+    initializers = framing.initializers;
+  }
   splice->copy_nodes =
       !nodes.apart && nodes.count == graph.node_size() && nodes.count > 0 &&
       std::none_of(graph.node().begin(), graph.node().end(), [](const onnx::NodeProto& node) {
@@ -1009,9 +1175,12 @@ size_t PlannedSize(const ModelWritePlan& plan) {
 
 }  // namespace
 
-StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
-                                        const AppendedValueInfo& value_info, std::string_view name,
-                                        const ModelSource* source) {
+namespace {
+
+// PlanModelWrite's work; without `splice`, nothing is copied from `source`, which only gives
+// back the raw_data its parse left there.
+StatusOr<ModelWritePlan> PlanWrite(onnx::ModelProto& model, const AppendedValueInfo& value_info,
+                                   std::string_view name, const ModelSource* source, bool splice) {
   ModelWritePlan plan;
   plan.value_info = &value_info;
   for (const std::string& chunk : value_info) plan.appended_bytes += chunk.size();
@@ -1051,11 +1220,23 @@ StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
     }
     plan.after_graph = rest.substr(plan.before_graph.size());
   }
-  if (source != nullptr) plan.splice = SpliceGraph(*model.mutable_graph(), *source);
+  if (source != nullptr && splice) plan.splice = SpliceGraph(*model.mutable_graph(), *source);
+  // Initializers serialized rather than copied need the data their parse left in the file.
+  if (source != nullptr && !plan.spliced_initializers()) {
+    OI_RETURN_IF_ERROR(RestoreRawData(*source, name));
+  }
   // Caches the graph's sizes for the write.
   plan.graph_bytes = plan.splice ? plan.splice->Bytes() : model.graph().ByteSizeLong();
   if (PlannedSize(plan) > static_cast<size_t>(INT_MAX)) return CannotSerialize(name);
   return plan;
+}
+
+}  // namespace
+
+StatusOr<ModelWritePlan> PlanModelWrite(onnx::ModelProto& model,
+                                        const AppendedValueInfo& value_info, std::string_view name,
+                                        const ModelSource* source) {
+  return PlanWrite(model, value_info, name, source, /*splice=*/true);
 }
 
 Status OutputFile::WriteModel(const onnx::ModelProto& model, const ModelWritePlan& plan) {
@@ -1112,7 +1293,7 @@ Status UnlessOntoTheSource(ModelWritePlan& plan, onnx::ModelProto& model,
                                               static_cast<uint64_t>(st.st_ino) == source->inode);
   if (!onto) return OkStatus();
   plan = ModelWritePlan();  // puts the graph back together
-  OI_ASSIGN_OR_RETURN(plan, PlanModelWrite(model, value_info, name));
+  OI_ASSIGN_OR_RETURN(plan, PlanWrite(model, value_info, name, source, /*splice=*/false));
   return OkStatus();
 }
 
@@ -1120,7 +1301,10 @@ Status UnlessOntoTheSource(ModelWritePlan& plan, onnx::ModelProto& model,
 
 Status SaveModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
                  const std::string& path, const ModelSource* source) {
-  if (Empty(value_info)) return SaveModel(std::as_const(model), path);
+  if (Empty(value_info)) {
+    if (source != nullptr) OI_RETURN_IF_ERROR(RestoreRawData(*source, path));
+    return SaveModel(std::as_const(model), path);
+  }
   OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, path, source));
   OI_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Open(path));
   OI_RETURN_IF_ERROR(UnlessOntoTheSource(plan, model, value_info, path, source, out.fd()));
@@ -1130,7 +1314,10 @@ Status SaveModel(onnx::ModelProto& model, const AppendedValueInfo& value_info,
 
 Status SaveModelToDescriptor(onnx::ModelProto& model, const AppendedValueInfo& value_info, int fd,
                              std::string_view name, const ModelSource* source) {
-  if (Empty(value_info)) return SaveModelToDescriptor(std::as_const(model), fd, name);
+  if (Empty(value_info)) {
+    if (source != nullptr) OI_RETURN_IF_ERROR(RestoreRawData(*source, name));
+    return SaveModelToDescriptor(std::as_const(model), fd, name);
+  }
   OI_ASSIGN_OR_RETURN(ModelWritePlan plan, PlanModelWrite(model, value_info, name, source));
   OI_RETURN_IF_ERROR(UnlessOntoTheSource(plan, model, value_info, name, source, fd));
   OutputFile out = OutputFile::Stream(fd, std::string(name));

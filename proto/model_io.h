@@ -55,18 +55,75 @@ onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobu
 // graph that are as they were parsed (its nodes, its initializers) from the file rather than
 // serialize them again (PlanModelWrite). The identity is the file's device, inode, size and
 // change times: a file replaced or written to since is not read again.
+//
+// A parse may leave the bytes of large initializers in the file (FileParseOptions): each is
+// then listed here, its tensor without raw_data until RestoreRawData reads it back.
+struct RawDataInFile {
+  onnx::TensorProto* tensor = nullptr;  // a main-graph initializer of the model parsed
+  uint64_t offset = 0;                  // its raw_data: [offset, offset + size) of the file
+  uint64_t size = 0;
+};
 struct ModelSource {
+  // Where a repeated field's entries lie in the file: [begin, end), `count` of them, `apart`
+  // when other bytes come between two of them.
+  struct Run {
+    uint64_t begin = 0;
+    uint64_t end = 0;
+    int64_t count = 0;
+    bool apart = false;
+
+    // `n` entries in [first, last).
+    void Add(uint64_t first, uint64_t last, int64_t n) {
+      if (count == 0) {
+        begin = first;
+      } else if (first != end) {
+        apart = true;
+      }
+      end = last;
+      count += n;
+    }
+  };
+
   std::string path;
   uint64_t device = 0;
   uint64_t inode = 0;
   uint64_t size = 0;
   int64_t modified_ns = 0;
   int64_t changed_ns = 0;
+  // The main graph's node and initializer entries, when the parse read the file's framing
+  // (`framed`: TryParseModelFromFile onto an arena does, for a model with one graph field);
+  // otherwise a write reads it again.
+  bool framed = false;
+  Run nodes;
+  Run initializers;
+  std::vector<RawDataInFile> raw_data_in_file;  // in the order of the graph's initializers
 };
+// How TryParseModelFromFile reads the file onto an arena.
+struct FileParseOptions {
+  // Above 0: a main-graph initializer's raw_data longer than this many bytes is left in the
+  // file, not read (ModelSource::raw_data_in_file), for a caller that never reads such data
+  // (ConstValueOfTensor with a bound on the elements does not: schema/type_proto.h) and
+  // writes the model with its source (PlanModelWrite), which copies the initializers from
+  // the file or reads the data back first. The model is otherwise the one the whole parse
+  // makes; a tensor holding more than one raw_data field keeps them (the last one counts),
+  // and a file whose framing is not protobuf's plain one (more than one graph field, groups)
+  // is parsed whole.
+  uint64_t leave_raw_data_above = 0;
+};
+// The least leave_raw_data_above worth asking for: raw_data of 16 KiB or more, a field whose
+// length takes three bytes or more. Shorter data costs little to read, and the framing is
+// read faster when no shorter entry needs looking into.
+inline constexpr uint64_t kLeaveRawDataAboveMin = (uint64_t{1} << 14) - 1;
 // TryParseModelFromFile onto `arena`, and where a model came from: `*source` is set when one
 // is returned.
 onnx::ModelProto* TryParseModelFromFile(const std::string& path, google::protobuf::Arena* arena,
-                                        ModelSource* source);
+                                        ModelSource* source, const FileParseOptions& options = {});
+// Reads back into their tensors the raw_data that the parse left in `source`'s file and that
+// they do not hold yet (a tensor given raw_data since is left as it is). The error, naming
+// the model `name`, when the file is no longer the one parsed or cannot be read; a tensor
+// not restored then keeps no raw_data. The writers below call it before they serialize
+// initializers they do not copy from the file.
+Status RestoreRawData(const ModelSource& source, std::string_view name);
 
 // How much ReadFile reads, and an early look at a stream's first bytes.
 struct ReadLimits {

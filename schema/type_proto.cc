@@ -199,6 +199,7 @@ int ElementSize(int32_t t) {
     case kInt64:
     case kUint64:
     case kDouble:
+      static_assert(kMaxDecodedElementBytes == 8, "the largest size above");
       return 8;
     default:
       return 0;

@@ -63,6 +63,10 @@ class TensorTypeCache {
 // `max_elements` of them and is of a numeric or bool type. Returns nothing for external data,
 // strings, 4/2-bit and 8-bit float types, or data that is missing or inconsistent.
 std::optional<ConstValue> ConstValueOfTensor(const onnx::TensorProto& tensor, int64_t max_elements);
+// The most bytes an element ConstValueOfTensor reads takes in raw_data: it never reads a
+// raw_data longer than max_elements times this (a model's reader may leave such data unread:
+// FileParseOptions in proto/model_io.h).
+inline constexpr int64_t kMaxDecodedElementBytes = 8;
 
 }  // namespace onnx_infer
 

@@ -725,6 +725,243 @@ TEST_F(SplicedWriteTest, OntoTheModelsOwnFileNothingIsCopied) {
   EXPECT_EQ(written.str(), messages_.SerializeAsString());
 }
 
+// ---- Initializer data left in the file at the parse (FileParseOptions).
+
+// A float tensor of `count` elements in raw_data, its bytes a pattern.
+onnx::TensorProto RawTensor(const std::string& name, int count) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  t.add_dims(count);
+  std::string raw(static_cast<size_t>(count) * 4, '\0');
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<char>(i % 251);
+  t.set_raw_data(raw);
+  return t;
+}
+
+// kModel with w, a large tensor and a small one in raw_data.
+onnx::ModelProto WithLargeData() {
+  onnx::ModelProto model = WithInitializer();
+  *model.mutable_graph()->add_initializer() = RawTensor("large", 8192);  // 32 KiB
+  *model.mutable_graph()->add_initializer() = RawTensor("small", 4);
+  return model;
+}
+
+class RawDataInFileTest : public SplicedWriteTest {
+ protected:
+  // The model in `bytes` parsed as the CLI parses it (large raw_data left in the file) and
+  // whole; the two agree once the data is read back (ExpectWholeOnceRead). Leaves the first
+  // in model_ (inferred, source_), the second, inferred the usual way, in messages_.
+  void ParseBoth(const std::string& bytes, uint64_t above = kLeaveRawDataAboveMin) {
+    file_ = Write("m.onnx", bytes);
+    FileParseOptions options;
+    options.leave_raw_data_above = above;
+    model_ = TryParseModelFromFile(file_, &arena_, &source_, options);
+    ASSERT_NE(model_, nullptr);
+    whole_.ParseFromString(bytes);
+    for (const RawDataInFile& r : source_.raw_data_in_file) {
+      EXPECT_FALSE(r.tensor->has_raw_data());
+      EXPECT_GT(r.size, above);
+      EXPECT_EQ(bytes.substr(r.offset, r.size).size(), r.size);
+    }
+    ExpectWholeOnceRead();
+    messages_ = whole_;
+    InferenceOptions inference;
+    inference.record_value_types = false;
+    InferShapes(messages_, BuiltinSchemas(), inference);
+    inference.stream_new_value_info = true;
+    result_ = InferShapes(*model_, BuiltinSchemas(), inference);
+  }
+
+  // The model parsed with its data left, read back (in a copy): the whole parse's.
+  void ExpectWholeOnceRead() {
+    onnx::ModelProto copy = *model_;
+    ModelSource source = source_;
+    // The copy's tensors stand for the arena's in a copy of the source.
+    for (RawDataInFile& r : source.raw_data_in_file) {
+      const auto& list = model_->graph().initializer();
+      const int at = static_cast<int>(
+          std::find_if(list.begin(), list.end(),
+                       [&](const onnx::TensorProto& t) { return &t == r.tensor; }) -
+          list.begin());
+      ASSERT_LT(at, list.size());
+      r.tensor = copy.mutable_graph()->mutable_initializer(at);
+    }
+    ASSERT_TRUE(RestoreRawData(source, file_).ok());
+    EXPECT_TRUE(copy.SerializeAsString() == whole_.SerializeAsString());
+  }
+
+  std::string Written(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream written;
+    written << in.rdbuf();
+    return written.str();
+  }
+
+  std::string file_;
+  onnx::ModelProto whole_;
+};
+
+// The CLI's case: the large data stays in the file, the small is read, inference sees the
+// same types, and the write copies the initializers from the file: protobuf's bytes.
+TEST_F(RawDataInFileTest, LargeDataStaysInTheFileAndTheWriteCopiesIt) {
+  ParseBoth(WithLargeData().SerializeAsString());
+  ASSERT_EQ(source_.raw_data_in_file.size(), 1u);
+  EXPECT_EQ(source_.raw_data_in_file[0].tensor->name(), "large");
+  EXPECT_EQ(source_.raw_data_in_file[0].size, 8192u * 4);
+  EXPECT_EQ(source_.raw_data_in_file[0].tensor->dims(0), 8192);
+  EXPECT_TRUE(model_->graph().initializer(2).has_raw_data());  // "small"
+  EXPECT_TRUE(source_.framed);
+  {
+    auto plan = PlanModelWrite(*model_, result_.new_value_info, file_, &source_);
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    EXPECT_TRUE(plan->spliced_initializers());
+  }
+  EXPECT_FALSE(model_->graph().initializer(1).has_raw_data());  // copied, not read back
+  const std::string out = (dir_ / "out.onnx").string();
+  ASSERT_TRUE(SaveModel(*model_, result_.new_value_info, out, &source_).ok());
+  EXPECT_EQ(Written(out), messages_.SerializeAsString());
+}
+
+// Framings protobuf does not write: raw_data before the dims and with fields after it, a
+// tensor's fields unknown to this onnx.proto, graph fields between the initializers, large
+// tensors in a row, model fields after the graph. Each piece parses where the whole parse
+// puts it.
+TEST_F(RawDataInFileTest, ThePiecesParseAsTheWholeFile) {
+  const Pieces p = PiecesOf(WithInitializer());
+  onnx::TensorProto head = RawTensor("reordered", 5000);
+  head.clear_raw_data();
+  head.set_doc_string("after the data");
+  std::string reordered = Field(onnx::TensorProto::kRawDataFieldNumber, std::string(20000, 'r'));
+  reordered += head.SerializeAsString();
+  reordered += Field(99, "an unknown field");
+  std::string nodes;
+  for (const std::string& n : p.nodes) nodes += n;
+  const std::string graph =
+      nodes + p.name +
+      Field(onnx::GraphProto::kInitializerFieldNumber, RawTensor("a", 6000).SerializeAsString()) +
+      Field(onnx::GraphProto::kInitializerFieldNumber, RawTensor("b", 7000).SerializeAsString()) +
+      Field(onnx::GraphProto::kDocStringFieldNumber, "between") + p.initializer +
+      Field(onnx::GraphProto::kInitializerFieldNumber, reordered) + p.rest;
+  ParseBoth(p.model_head + Field(onnx::ModelProto::kGraphFieldNumber, graph) + p.model_tail);
+  ASSERT_EQ(source_.raw_data_in_file.size(), 3u);
+  EXPECT_EQ(model_->graph().initializer(3).doc_string(), "after the data");
+  // The write copies the nodes and serializes the initializers (apart in the file), their
+  // data read back: the same model.
+  StatusOr<std::string> written = SerializeModel(*model_, result_.new_value_info, &source_);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  onnx::ModelProto reread;
+  ASSERT_TRUE(reread.ParseFromString(*written));
+  EXPECT_EQ(reread.SerializeAsString(), messages_.SerializeAsString());
+}
+
+// Entries shorter than 16 KiB lie in runs the framing steps over at once: with a bound below
+// that, each is looked into.
+TEST_F(RawDataInFileTest, ShortEntriesInARunWithALowBound) {
+  onnx::ModelProto model = WithInitializer();
+  for (int i = 0; i < 5; ++i) {
+    *model.mutable_graph()->add_initializer() = RawTensor("t" + std::to_string(i), 100 + i * 400);
+  }
+  ParseBoth(model.SerializeAsString(), /*above=*/1000);
+  EXPECT_EQ(source_.raw_data_in_file.size(), 4u);  // 2,000 to 6,800 bytes; not t0's 400
+}
+
+// A tensor with raw_data twice (the last counts) keeps both; the file is parsed whole when
+// no tensor is left.
+TEST_F(RawDataInFileTest, RawDataTwiceIsRead) {
+  const Pieces p = PiecesOf(WithInitializer());
+  const std::string twice = RawTensor("twice", 5000).SerializeAsString() +
+                            Field(onnx::TensorProto::kRawDataFieldNumber, std::string(20000, 't'));
+  std::string nodes;
+  for (const std::string& n : p.nodes) nodes += n;
+  ParseBoth(p.model_head +
+            Field(onnx::ModelProto::kGraphFieldNumber,
+                  nodes + p.name + p.initializer +
+                      Field(onnx::GraphProto::kInitializerFieldNumber, twice) + p.rest) +
+            p.model_tail);
+  EXPECT_TRUE(source_.raw_data_in_file.empty());
+  EXPECT_EQ(model_->graph().initializer(1).raw_data(), std::string(20000, 't'));
+}
+
+// Writes that serialize the initializers read the data back first: initializers apart in
+// the file, no entries to append, the model's own file as the output.
+TEST_F(RawDataInFileTest, WritesThatSerializeTheInitializersReadTheDataBack) {
+  const onnx::ModelProto model = WithLargeData();
+  const Pieces p = PiecesOf(model);
+  std::string nodes;
+  for (const std::string& n : p.nodes) nodes += n;
+  // The initializers apart: w, then the graph's rest, then the large and the small.
+  onnx::GraphProto large_ones;
+  *large_ones.add_initializer() = model.graph().initializer(1);
+  *large_ones.add_initializer() = model.graph().initializer(2);
+  std::string w = Field(onnx::GraphProto::kInitializerFieldNumber,
+                        model.graph().initializer(0).SerializeAsString());
+  ParseBoth(p.model_head +
+            Field(onnx::ModelProto::kGraphFieldNumber,
+                  nodes + p.name + w + p.rest + large_ones.SerializeAsString()) +
+            p.model_tail);
+  ASSERT_EQ(source_.raw_data_in_file.size(), 1u);
+  {
+    auto plan = PlanModelWrite(*model_, result_.new_value_info, file_, &source_);
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    EXPECT_FALSE(plan->spliced_initializers());
+  }
+  EXPECT_TRUE(source_.raw_data_in_file[0].tensor->has_raw_data());
+  const std::string out = (dir_ / "out.onnx").string();
+  ASSERT_TRUE(SaveModel(*model_, result_.new_value_info, out, &source_).ok());
+  EXPECT_EQ(Written(out), messages_.SerializeAsString());
+
+  // No entries to append: SaveModel's whole serialization.
+  ParseBoth(model.SerializeAsString());
+  ASSERT_EQ(source_.raw_data_in_file.size(), 1u);
+  ASSERT_TRUE(SaveModel(*model_, AppendedValueInfo{}, out, &source_).ok());
+  EXPECT_EQ(Written(out), whole_.SerializeAsString());
+
+  // Onto the model's own file: read back before the file is overwritten.
+  ParseBoth(model.SerializeAsString());
+  const int fd = ::open(file_.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  EXPECT_TRUE(SaveModelToDescriptor(*model_, result_.new_value_info, fd, file_, &source_).ok());
+  ::close(fd);
+  EXPECT_EQ(Written(file_), messages_.SerializeAsString());
+}
+
+// A file written to after the parse: its data is not read back, the write fails, and the
+// target is left as it was.
+TEST_F(RawDataInFileTest, AFileChangedSinceTheParseFailsAWriteThatReadsItsData) {
+  ParseBoth(WithLargeData().SerializeAsString());
+  ASSERT_EQ(source_.raw_data_in_file.size(), 1u);
+  std::ofstream(file_, std::ios::binary | std::ios::app) << "more";
+  const std::string target = Write("out.onnx", "old contents");
+  Status st = SaveModel(*model_, AppendedValueInfo{}, target, &source_);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("changed since it was read"), std::string::npos) << st.message();
+  EXPECT_EQ(Written(target), "old contents");
+  EXPECT_FALSE(source_.raw_data_in_file[0].tensor->has_raw_data());
+}
+
+// A malformed node in a file with large data: no model, as for the whole parse (the
+// buffered read then says what is wrong).
+TEST_F(RawDataInFileTest, AMalformedFileIsNoModel) {
+  const Pieces p = PiecesOf(WithLargeData());
+  std::string nodes;
+  for (const std::string& n : p.nodes) nodes += n;
+  const std::string broken = Field(onnx::GraphProto::kNodeFieldNumber,
+                                   "\x0a\x7f"
+                                   "abc");
+  const std::string bytes =
+      p.model_head +
+      Field(onnx::ModelProto::kGraphFieldNumber, nodes + broken + p.name + p.initializer + p.rest) +
+      p.model_tail;
+  const std::string file = Write("m.onnx", bytes);
+  FileParseOptions options;
+  options.leave_raw_data_above = kLeaveRawDataAboveMin;
+  ModelSource source;
+  EXPECT_EQ(TryParseModelFromFile(file, &arena_, &source, options), nullptr);
+  onnx::ModelProto whole;
+  EXPECT_FALSE(whole.ParseFromString(bytes));
+}
+
 // The spliced write puts the graph's name between its nodes and its initializers, where
 // protobuf writes it: no other field of the format comes between them.
 TEST(ValueInfoStreamTest, OnlyTheNameIsNumberedBetweenNodesAndInitializers) {
