@@ -3,6 +3,9 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include <thread>
+#include <vector>
+
 #include "onnx_infer/schema/data_type.h"
 #include "onnx_infer/schema/type_proto.h"
 
@@ -76,6 +79,44 @@ TEST(TypeTest, SharedPartsOutliveTheirHolder) {
   moved.set_denotation("");
   EXPECT_EQ(moved.opaque_name(), "thing");
   EXPECT_EQ(moved, Type::Opaque("dom", "thing"));
+}
+
+// Shapes live in slabs (type.cc): many shapes, made on one thread and freed on others, in
+// any order, each keeping its dims while a holder lives; copies share, and a shape written
+// through mutable_shape() is copied away from the ones it shared with.
+TEST(TypeTest, ShapesMadeAndFreedOnAnyThread) {
+  constexpr int kTypes = 20000;  // several slabs
+  std::vector<Type> types;
+  for (int i = 0; i < kTypes; ++i) types.push_back(Type::Tensor(kFloat, Shape{C(i), S("N")}));
+  std::vector<Type> copies(types.begin(), types.end());
+  std::vector<Type> made_there(kTypes);
+  std::thread other([&] {
+    for (int i = 0; i < kTypes; i += 2) types[i] = Type();  // every other one freed there
+    for (int i = 0; i < kTypes; ++i) made_there[i] = Type::Tensor(kInt64, Shape{C(i)});
+  });
+  other.join();  // its current slab is released with it; the shapes made there live on
+  for (int i = 0; i < kTypes; ++i) {
+    ASSERT_EQ(copies[i].shape()[0].const_value(), i);
+    ASSERT_EQ(made_there[i].shape()[0].const_value(), i);
+    ASSERT_EQ(types[i].has_shape(), i % 2 == 1);
+  }
+  Shape* written = copies[7].mutable_shape();
+  (*written)[0] = C(70);
+  EXPECT_EQ(types[7].shape()[0].const_value(), 7);
+  EXPECT_EQ(copies[7].shape()[0].const_value(), 70);
+  // Freed in reverse, from several threads at once.
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = kTypes - 1 - t; i >= 0; i -= 4) {
+        copies[i] = Type();
+        made_there[i] = Type();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  types.clear();
+  EXPECT_EQ(Type::Tensor(kFloat, Shape{C(3)}).shape()[0].const_value(), 3);
 }
 
 struct MergeCase {
