@@ -234,13 +234,9 @@ class SourceReader {
   uint64_t filled_ = 0;
 };
 
-// The varint at `p`, which must end before `limit`: the byte after it, or null when it is
-// malformed or runs past `limit`.
-const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* value) {
-  if (p < limit && *p < 0x80) {
-    *value = *p;
-    return p + 1;
-  }
+// DecodeVarint's loop, for a varint of more than one byte.
+[[gnu::noinline]] const uint8_t* DecodeLongVarint(const uint8_t* p, const uint8_t* limit,
+                                                  uint64_t* value) {
   uint64_t result = 0;
   for (int shift = 0; shift < 64 && p < limit; shift += 7) {
     const uint8_t byte = *p++;
@@ -251,6 +247,16 @@ const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* va
     }
   }
   return nullptr;
+}
+
+// The varint at `p`, which must end before `limit`: the byte after it, or null when it is
+// malformed or runs past `limit`. A one-byte varint (most keys and lengths) is read in line.
+inline const uint8_t* DecodeVarint(const uint8_t* p, const uint8_t* limit, uint64_t* value) {
+  if (p < limit && *p < 0x80) {
+    *value = *p;
+    return p + 1;
+  }
+  return DecodeLongVarint(p, limit, value);
 }
 
 // The longest entry of a run ScanFields visits at once: its length takes at most two bytes.
@@ -299,13 +305,9 @@ bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visi
       }
     }
     const uint8_t* const limit = head + std::min(SourceReader::kHeadBytes, end - pos);
-    // One-byte varints (most keys and lengths) read in place.
-    uint64_t tag = head[0];
-    const uint8_t* p = head + 1;
-    if (tag >= 0x80) {
-      p = DecodeVarint(head, limit, &tag);
-      if (p == nullptr || tag > UINT32_MAX) return false;
-    }
+    uint64_t tag;
+    const uint8_t* p = DecodeVarint(head, limit, &tag);
+    if (p == nullptr || tag > UINT32_MAX) return false;
     const auto wire_type = WireFormatLite::GetTagWireType(static_cast<uint32_t>(tag));
     uint64_t length = 0;
     switch (wire_type) {
@@ -319,12 +321,8 @@ bool ScanFields(SourceReader& reader, uint64_t begin, uint64_t end, Visit&& visi
         length = 8;
         break;
       case WireFormatLite::WIRETYPE_LENGTH_DELIMITED:
-        if (p < limit && *p < 0x80) {
-          length = *p++;
-        } else {
-          p = DecodeVarint(p, limit, &length);
-          if (p == nullptr) return false;
-        }
+        p = DecodeVarint(p, limit, &length);
+        if (p == nullptr) return false;
         break;
       case WireFormatLite::WIRETYPE_FIXED32:
         length = 4;
@@ -972,18 +970,12 @@ bool HasGraphAttribute(const onnx::NodeProto& node) {
   return false;
 }
 
-size_t MessagesBytes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+// The bytes of a graph's repeated message field (nodes, initializers) of one-byte keys.
+template <typename Message>
+size_t MessagesBytes(const google::protobuf::RepeatedPtrField<Message>& messages) {
   size_t bytes = 0;
-  for (const onnx::NodeProto& n : nodes) {
-    bytes += 1 + WireFormatLite::LengthDelimitedSize(n.ByteSizeLong());
-  }
-  return bytes;
-}
-
-size_t MessagesBytes(const google::protobuf::RepeatedPtrField<onnx::TensorProto>& tensors) {
-  size_t bytes = 0;
-  for (const onnx::TensorProto& t : tensors) {
-    bytes += 1 + WireFormatLite::LengthDelimitedSize(t.ByteSizeLong());
+  for (const Message& m : messages) {
+    bytes += 1 + WireFormatLite::LengthDelimitedSize(m.ByteSizeLong());
   }
   return bytes;
 }
