@@ -395,18 +395,16 @@ FileFraming ReadFraming(int fd, uint64_t size, uint64_t above) {
   FileFraming framing;
   SourceReader reader(fd);
   int graphs = 0;
-  const bool model_read = ScanFields(reader, 0, size,
-                                     [&](uint64_t field, int wire_type, uint64_t key,
-                                         uint64_t payload, uint64_t end, int64_t count) {
-                                       if (field != onnx::ModelProto::kGraphFieldNumber)
-                                         return true;
-                                       graphs += static_cast<int>(count);
-                                       framing.graph_key = key;
-                                       framing.graph_payload = payload;
-                                       framing.graph_end = end;
-                                       return wire_type == kDelimited;
-                                     });
-  if (!model_read || graphs != 1) return {};
+  auto model_field = [&](uint64_t field, int wire_type, uint64_t key, uint64_t payload,
+                         uint64_t end, int64_t count) {
+    if (field != onnx::ModelProto::kGraphFieldNumber) return true;
+    graphs += static_cast<int>(count);
+    framing.graph_key = key;
+    framing.graph_payload = payload;
+    framing.graph_end = end;
+    return wire_type == kDelimited;
+  };
+  if (!ScanFields(reader, 0, size, model_field) || graphs != 1) return {};
   // A tensor in [payload, end): left when it holds one raw_data field (of any wire type),
   // length-delimited and long enough.
   auto tensor = [&](uint64_t entry, uint64_t payload, uint64_t end) {
@@ -414,42 +412,38 @@ FileFraming ReadFraming(int fd, uint64_t size, uint64_t above) {
     RawDataSplit split{entry, payload, end};
     int64_t raw_fields = 0;
     bool delimited = false;
-    const bool read = ScanFields(reader, payload, end,
-                                 [&](uint64_t field, int wire_type, uint64_t key, uint64_t bytes,
-                                     uint64_t bytes_end, int64_t count) {
-                                   if (field != onnx::TensorProto::kRawDataFieldNumber) return true;
-                                   raw_fields += count;
-                                   delimited = wire_type == kDelimited;
-                                   split.raw_key = key;
-                                   split.raw_payload = bytes;
-                                   split.raw_end = bytes_end;
-                                   return true;
-                                 });
+    auto tensor_field = [&](uint64_t field, int wire_type, uint64_t key, uint64_t bytes,
+                            uint64_t bytes_end, int64_t count) {
+      if (field != onnx::TensorProto::kRawDataFieldNumber) return true;
+      raw_fields += count;
+      delimited = wire_type == kDelimited;
+      split.raw_key = key;
+      split.raw_payload = bytes;
+      split.raw_end = bytes_end;
+      return true;
+    };
+    const bool read = ScanFields(reader, payload, end, tensor_field);
     if (read && raw_fields == 1 && delimited && split.raw_end - split.raw_payload > above) {
       framing.left.push_back(split);
     }
     return read;
   };
-  const bool graph_read =
-      ScanFields(reader, framing.graph_payload, framing.graph_end,
-                 [&](uint64_t field, int wire_type, uint64_t key, uint64_t payload, uint64_t end,
-                     int64_t count) {
-                   if (wire_type != kDelimited) return true;
-                   if (field == onnx::GraphProto::kNodeFieldNumber)
-                     framing.nodes.Add(key, end, count);
-                   if (field != onnx::GraphProto::kInitializerFieldNumber) return true;
-                   framing.initializers.Add(key, end, count);
-                   if (count == 1) return tensor(key, payload, end);
-                   // A run of short entries (ScanFields: each shorter than kLongestRunEntry), each
-                   // looked at when one may be long enough.
-                   if (above >= kLongestRunEntry || end - key <= above) return true;
-                   return ScanFields(
-                       reader, key, end,
-                       [&](uint64_t, int, uint64_t entry, uint64_t bytes, uint64_t bytes_end,
-                           int64_t) { return tensor(entry, bytes, bytes_end); },
-                       /*runs=*/false);
-                 });
-  if (!graph_read) return {};
+  auto entry = [&](uint64_t, int, uint64_t key, uint64_t payload, uint64_t end, int64_t) {
+    return tensor(key, payload, end);
+  };
+  auto graph_field = [&](uint64_t field, int wire_type, uint64_t key, uint64_t payload,
+                         uint64_t end, int64_t count) {
+    if (wire_type != kDelimited) return true;
+    if (field == onnx::GraphProto::kNodeFieldNumber) framing.nodes.Add(key, end, count);
+    if (field != onnx::GraphProto::kInitializerFieldNumber) return true;
+    framing.initializers.Add(key, end, count);
+    if (count == 1) return tensor(key, payload, end);
+    // A run of short entries (ScanFields: none longer than kLongestRunEntry), each looked at
+    // when one may be long enough.
+    if (above >= kLongestRunEntry || end - key <= above) return true;
+    return ScanFields(reader, key, end, entry, /*runs=*/false);
+  };
+  if (!ScanFields(reader, framing.graph_payload, framing.graph_end, graph_field)) return {};
   framing.read = true;
   return framing;
 }
