@@ -356,6 +356,13 @@ bool SameFile(const ModelSource& a, const ModelSource& b) {
          a.modified_ns == b.modified_ns && a.changed_ns == b.changed_ns;
 }
 
+// Whether `fd` is open on the file `source` describes, as it was parsed.
+bool StillTheSource(int fd, const ModelSource& source) {
+  struct stat st;
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+         SameFile(SourceOf(source.path, st), source);
+}
+
 // ---- A parse that leaves large raw_data in the file (FileParseOptions).
 
 // An initializer whose raw_data stays in the file: where its entry in the graph, its tensor
@@ -553,21 +560,17 @@ Status RestoreRawData(const ModelSource& source, std::string_view name) {
                                 " changed since it was read; its initializers' data, left in ",
                                 "it, cannot be read again, and the output is refused"));
   };
-  const int fd = ::open(source.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) {
+  auto unreadable = [&] {
     return Status::Error(StrCat(name, ": cannot read the model file ", source.path,
                                 " again for its initializers' data: ", ErrnoText()));
-  }
+  };
+  const int fd = ::open(source.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return unreadable();
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  auto same = [&] {
-    struct stat st;
-    return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-           SameFile(SourceOf(source.path, st), source);
-  };
-  if (!same()) return changed();
+  if (!StillTheSource(fd, source)) return changed();
   // All read before any is set: on an error, no tensor holds bytes of a changed file.
   std::vector<std::pair<onnx::TensorProto*, std::string>> read;
   for (const RawDataInFile& r : source.raw_data_in_file) {
@@ -578,15 +581,11 @@ Status RestoreRawData(const ModelSource& source, std::string_view name) {
       do {
         n = ::pread(fd, bytes.data() + done, r.size - done, static_cast<off_t>(r.offset + done));
       } while (n < 0 && errno == EINTR);
-      if (n <= 0) {
-        if (n == 0) return changed();
-        return Status::Error(StrCat(name, ": cannot read the model file ", source.path,
-                                    " again for its initializers' data: ", ErrnoText()));
-      }
+      if (n <= 0) return n == 0 ? changed() : unreadable();
       done += static_cast<uint64_t>(n);
     }
   }
-  if (!same()) return changed();
+  if (!StillTheSource(fd, source)) return changed();
   for (auto& [tensor, bytes] : read) tensor->set_raw_data(std::move(bytes));
   return OkStatus();
 }
@@ -981,7 +980,7 @@ size_t MessagesBytes(const google::protobuf::RepeatedPtrField<Message>& messages
 // rest (fields 10 and up, unknown fields last) as the graph's tail.
 struct GraphSplice {
   int fd = -1;
-  ModelSource source;
+  const ModelSource* source = nullptr;  // the caller's (PlanModelWrite)
   ModelSource::Run nodes;
   ModelSource::Run initializers;
   bool copy_nodes = false;
@@ -1001,10 +1000,7 @@ struct GraphSplice {
   }
 
   // Whether the file is still the one parsed.
-  bool Unchanged() const {
-    struct stat st;
-    return ::fstat(fd, &st) == 0 && SameFile(SourceOf(source.path, st), source);
-  }
+  bool Unchanged() const { return StillTheSource(fd, *source); }
 
   // Copies [run.begin, run.end) of the file to `out`, read straight into the buffers of the
   // stream under it, `raw` (no copy in memory); the error on failure. A failed write stops
@@ -1025,7 +1021,7 @@ struct GraphSplice {
         } while (n < 0 && errno == EINTR);
         if (n <= 0) {
           raw->BackUp(size);
-          return StrCat(source.path, ": cannot read the model file again to write it: ",
+          return StrCat(source->path, ": cannot read the model file again to write it: ",
                         n < 0 ? ErrnoText() : std::string("it is shorter than it was"));
         }
       }
@@ -1084,14 +1080,9 @@ namespace {
 std::unique_ptr<GraphSplice> SpliceGraph(onnx::GraphProto& graph, const ModelSource& source) {
   if (graph.node_size() == 0 && graph.initializer_size() == 0) return nullptr;
   auto splice = std::make_unique<GraphSplice>();
-  splice->source = source;
+  splice->source = &source;
   splice->fd = ::open(source.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (splice->fd < 0) return nullptr;
-  struct stat st;
-  if (::fstat(splice->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-      !SameFile(SourceOf(source.path, st), source)) {
-    return nullptr;
-  }
+  if (splice->fd < 0 || !StillTheSource(splice->fd, source)) return nullptr;
   ModelSource::Run& nodes = splice->nodes;
   ModelSource::Run& initializers = splice->initializers;
   if (source.framed) {
@@ -1146,7 +1137,7 @@ std::string WritePlanned(const onnx::ModelProto& model, const ModelWritePlan& pl
   for (const std::string& chunk : *plan.value_info) out->WriteString(chunk);
   out->WriteString(plan.after_graph);
   if (plan.splice && !plan.splice->Unchanged()) {
-    return StrCat(plan.splice->source.path, ": the model file changed while it was copied ",
+    return StrCat(plan.splice->source->path, ": the model file changed while it was copied ",
                   "into the output; the output is refused");
   }
   return "";

@@ -279,7 +279,9 @@ struct ModelWritePlan {
 // has one graph field, the field's entries lie in one run (as protobuf writes them) of the
 // count the graph has, and, for the nodes, no node has a graph attribute; otherwise it is
 // serialized. The file is read again at the write, which fails, with nothing committed, if
-// the file changed in between.
+// the file changed in between. Initializers serialized rather than copied first get back the
+// raw_data their parse left in the file (RestoreRawData; its error is the plan's). The plan
+// refers to `value_info` and `source`, which must outlive it.
 //
 // Refuses, with SaveModel's message, a model protobuf could not serialize (2 GiB or more), a
 // model without a graph, and, when there are bytes to append, a graph that fails
