@@ -748,5 +748,24 @@ expect_in profile-free-shape-values-msg "$TMP/err" "infer-shapes: --range: shape
 check profile-free-shape-ranges 0 "$BIN" "$TMP/free_shape.onnxtxt" --quiet --range N=1:2:4 --range 'target[0]=1:2:4' --range 'target[1]=8'
 expect_in profile-free-shape-ranges-out "$TMP/out" "--minShapes=x:1x8,target:1x8 --optShapes=x:2x8,target:2x8 --maxShapes=x:4x8,target:4x8"
 
+# Initializer data of 16 KiB or more is left in the model file at the read (docs/cli.md). A
+# model written whole (nothing to append: the binary, written by infer-shapes, already holds
+# every value's type) reads it back; --print, which reads the model as loaded, shows it. (The
+# copy from the file: RawDataInFileTest in testdata/value_info_stream_test.cc.)
+weights="$(seq 1 6000 | head -c 24000 | base64 -w0)"  # float[6000]: 24,000 bytes
+cat >"$TMP/large.onnxtxt" <<EOF
+<ir_version: 8, opset_import: ["" : 18]>
+main (float[N, 6000] x) => (float[N, 6000] y) <float[6000] w = raw "$weights"> {
+  t = Add (x, w)
+  y = Relu (t)
+}
+EOF
+check large-data-binary 0 "$BIN" "$TMP/large.onnxtxt" -o "$TMP/large.onnx" --quiet
+check large-data-print 0 "$BIN" "$TMP/large.onnx" --print --quiet
+expect_in large-data-print-shown "$TMP/out" "raw \"$weights\""
+check large-data-write 0 "$BIN" "$TMP/large.onnx" -o "$TMP/large-out.onnx" --quiet
+check large-data-written-print 0 "$BIN" "$TMP/large-out.onnx" --print --quiet
+expect_in large-data-written-kept "$TMP/out" "raw \"$weights\""
+
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]
